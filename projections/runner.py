@@ -1,0 +1,113 @@
+"""Runs the projections over the tracker's notification log.
+
+The runner reads notifications after its tracking position, turns each into
+view rows with the pure projection modules, and writes a batch's rows together
+with the batch's last position in one transaction. If another runner got there
+first, the tracking insert fails, the batch rolls back, and this runner reads
+the new position and carries on: each notification counts once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.utils import get_topic
+
+from projections import dice_statistics, timeline
+from projections.store import ViewStore
+from tracker.application import Tracker
+from tracker.domain import Session
+from tracker.domain.session import DECK_EVENTS
+
+log = logging.getLogger(__name__)
+
+# The session events the views read; campaign and idempotency events are skipped.
+PROJECTED = [
+    Session.SessionStarted,
+    Session.DiceRolled,
+    Session.ActionTaken,
+    Session.TurnEnded,
+    Session.SessionEnded,
+    *DECK_EVENTS.values(),
+]
+
+
+class ProjectionRunner:
+    def __init__(self, app: Tracker, store: ViewStore, batch_size: int = 500) -> None:
+        self.app = app
+        self.store = store
+        self.batch_size = batch_size
+        self.topics = [get_topic(cls) for cls in PROJECTED]
+
+    @property
+    def position(self) -> int:
+        return self.store.max_tracking_id(self.app.name) or 0
+
+    def run_once(self) -> int:
+        """Process one batch; returns how many notifications it covered."""
+        start = self.position
+        notifications = self.app.recorder.select_notifications(
+            start=start, limit=self.batch_size, topics=self.topics, inclusive_of_start=False
+        )
+        if not notifications:
+            return 0
+        campaigns: dict[str, str] = {}
+        rows: list[tuple[Any, ...]] = []
+        for notification in notifications:
+            event = self.app.mapper.to_domain_event(notification)
+            rows.extend(_rows(event, campaigns, self.store))
+        last = notifications[-1].id
+        try:
+            self.store.write(rows, Tracking(self.app.name, last))
+        except IntegrityError:
+            log.info("another runner recorded position %s first; moving on", last)
+            return 0
+        return len(notifications)
+
+    def catch_up(self) -> int:
+        total = 0
+        while processed := self.run_once():
+            total += processed
+        return total
+
+    def rebuild(self) -> str:
+        """Clear every view and replay the whole log; returns the views' digest."""
+        self.store.clear(self.app.name)
+        self.catch_up()
+        return self.store.digest()
+
+    def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
+        while not stop.is_set():
+            try:
+                if not self.run_once():
+                    stop.wait(interval)
+            except Exception:  # keep serving; the next poll retries from the tracked position
+                log.exception("projection batch failed; retrying")
+                stop.wait(interval * 5)
+
+    def start_in_thread(self) -> tuple[threading.Thread, threading.Event]:
+        stop = threading.Event()
+        thread = threading.Thread(target=self.run_forever, args=(stop,), name="projections", daemon=True)
+        thread.start()
+        return thread, stop
+
+
+def _rows(event: Any, campaigns: dict[str, str], store: ViewStore) -> list[tuple[Any, ...]]:
+    session_id = str(event.originator_id)
+    name = type(event).__name__
+    rows: list[tuple[Any, ...]] = []
+    if name == "SessionStarted":
+        campaigns[session_id] = event.campaign_id
+        rows.append(("session", session_id, event.campaign_id, event.quest))
+    campaign_id = campaigns.get(session_id) or store.campaign_of(session_id)
+    if campaign_id is None:  # pragma: no cover - a session's first event always starts it
+        return rows
+    campaigns[session_id] = campaign_id
+    if name == "SessionEnded":
+        rows.append(("session_end", event.outcome, session_id))
+    rows.extend(timeline.rows(event, campaign_id))
+    rows.extend(dice_statistics.rows(event, campaign_id))
+    return rows

@@ -1,0 +1,141 @@
+"""View tables beside the event store, written with the tracking position in one transaction.
+
+The recorders extend the eventsourcing library's tracking recorders for SQLite
+and PostgreSQL, so a batch's view rows and its tracking record commit or roll
+back together: a notification is reflected in the views exactly once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from eventsourcing.persistence import InfrastructureFactory, Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+TABLES = {
+    "view_sessions": (
+        "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, outcome TEXT",
+        ("session_id",),
+    ),
+    "view_timeline": (
+        "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
+        "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, PRIMARY KEY (session_id, position)",
+        ("session_id", "position"),
+    ),
+    "view_dice_faces": (
+        "campaign_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, "
+        "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face)",
+        ("campaign_id", "die", "source", "face"),
+    ),
+}
+
+_WRITES = {
+    "session": "INSERT INTO {view_sessions} (session_id, campaign_id, quest, outcome) VALUES (%s, %s, %s, NULL) "
+    "ON CONFLICT (session_id) DO NOTHING",
+    "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
+    "timeline": "INSERT INTO {view_timeline} (session_id, position, campaign_id, event_type, summary, issued_by, occurred_at) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+    "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
+}
+
+
+class ViewStore:
+    """SQL shared by both databases; subclasses say how to name tables and bind parameters."""
+
+    def _name(self, table: str) -> str:
+        raise NotImplementedError
+
+    def _sql(self, statement: str) -> str:
+        return statement.format(**{table: self._name(table) for table in TABLES})
+
+    def _create_view_tables(self, cursor: Any) -> None:
+        for table, (columns, _) in TABLES.items():
+            cursor.execute(f"CREATE TABLE IF NOT EXISTS {self._name(table)} ({columns})")
+
+    def write(self, rows: Iterable[tuple[Any, ...]], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            for row in rows:
+                cursor.execute(self._sql(_WRITES[row[0]]), row[1:])
+            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+
+    def clear(self, application_name: str) -> None:
+        """Forget every view row and the tracking position, so the views can be rebuilt from zero."""
+        with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            for table in TABLES:
+                cursor.execute(f"DELETE FROM {self._name(table)}")
+            cursor.execute(self._sql(self._delete_tracking_sql()), (application_name,))
+
+    def query(self, statement: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+            cursor.execute(self._sql(statement), tuple(params))
+            return [dict(row) for row in cursor.fetchall()]
+
+    def campaign_of(self, session_id: str) -> str | None:
+        rows = self.query("SELECT campaign_id FROM {view_sessions} WHERE session_id = %s", (session_id,))
+        return rows[0]["campaign_id"] if rows else None
+
+    def timeline(self, session_id: str, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        return self.query(
+            "SELECT position, event_type, summary, issued_by, occurred_at FROM {view_timeline} "
+            "WHERE session_id = %s AND position > %s ORDER BY position LIMIT %s",
+            (session_id, after, limit),
+        )
+
+    def dice_faces(self, campaign_id: str) -> list[dict[str, Any]]:
+        return self.query(
+            "SELECT die, source, face, count FROM {view_dice_faces} WHERE campaign_id = %s ORDER BY die, source, face",
+            (campaign_id,),
+        )
+
+    def digest(self) -> str:
+        """SHA-256 over every view row in a fixed order: equal views, equal digests."""
+        sha = hashlib.sha256()
+        for table, (_, key) in TABLES.items():
+            for row in self.query(f"SELECT * FROM {{{table}}} ORDER BY {', '.join(key)}"):
+                sha.update(json.dumps([table, row], sort_keys=True, default=str).encode())
+        return sha.hexdigest()
+
+    def _delete_tracking_sql(self) -> str:
+        raise NotImplementedError
+
+
+class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
+    def construct_create_table_statements(self) -> list[str]:
+        return super().construct_create_table_statements()
+
+    def _create_table(self, c: Any) -> None:
+        super()._create_table(c)
+        self._create_view_tables(c)
+
+    def _name(self, table: str) -> str:
+        return table
+
+    def _sql(self, statement: str) -> str:
+        return super()._sql(statement).replace("%s", "?")
+
+    def _delete_tracking_sql(self) -> str:
+        return "DELETE FROM tracking WHERE application_name = %s"
+
+
+class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
+    def _create_table(self, curs: Any) -> None:
+        super()._create_table(curs)
+        self._create_view_tables(curs)
+
+    def _name(self, table: str) -> str:
+        return f'"{self.datastore.schema}"."{table}"'
+
+    def _delete_tracking_sql(self) -> str:
+        return f'DELETE FROM "{self.datastore.schema}"."{self.tracking_table_name}" WHERE application_name = %s'
+
+
+def open_view_store(env: dict[str, str]) -> ViewStore:
+    factory = InfrastructureFactory.construct(env={**env, "CREATE_TABLE": "y"})
+    module = env["PERSISTENCE_MODULE"]
+    store_class = PostgresViewStore if module.endswith("postgres") else SQLiteViewStore
+    return factory.tracking_recorder(store_class)  # type: ignore[arg-type]

@@ -1,0 +1,62 @@
+"""The session timeline: every event in order, who issued it, and what happened as a person would say it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _faces(values: list[Any]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def describe(event: Any) -> str:
+    """One line per event, in the game's words."""
+    name = type(event).__name__
+    if name == "SessionStarted":
+        return f"Session of quest {event.quest} started; seed commitment {event.seed_commitment[:16]}…"
+    if name == "DiceRolled":
+        roll = event.roll
+        rolled = "; ".join(f"{die}: {_faces(faces)}" for die, faces in roll["results"].items())
+        how = "rolled" if roll["source"] == "digital" else "reported rolling"
+        purpose = f" for {roll['purpose']}" if roll.get("purpose") else ""
+        return f"{how.capitalize()}{purpose} {rolled}"
+    if name == "ActionTaken":
+        details = ", ".join(f"{k}={v}" for k, v in event.action.items() if k != "type")
+        return f"Action {event.action.get('type')}" + (f" ({details})" if details else "")
+    if hasattr(event, "change"):
+        change = event.change
+        deck = change["deck"]
+        cards = _faces(change.get("cards", []))
+        holder = change.get("holder") or "The table"
+        if change["kind"] == "shuffled":
+            pile = "draw and discard piles" if change["with_discard"] else "draw pile"
+            return f"Shuffled the {pile} of {deck} ({len(change['order'])} cards)"
+        return {
+            "drawn": f"{holder} drew {cards} from {deck}" + (" (physical deck)" if change.get("source") == "reported" else ""),
+            "looked": f"Looked at the top of {deck}: {cards}",
+            "kept": f"{holder} kept {cards or 'nothing'} from {deck}; the rest to the {change.get('rest')}",
+            "discarded": f"Discarded {cards} from {deck}",
+            "removed": f"Removed {cards} of {deck} from the game",
+            "returned": f"Returned {cards} to the {change.get('position')} of {deck}",
+        }[change["kind"]]
+    if name == "TurnEnded":
+        return f"Turn {event.turn} ended"
+    if name == "SessionEnded":
+        return f"Session ended in {event.outcome}; seed revealed"
+    return name
+
+
+def rows(event: Any, campaign_id: str) -> list[tuple[Any, ...]]:
+    meta = getattr(event, "meta", {}) or {}
+    return [
+        (
+            "timeline",
+            str(event.originator_id),
+            event.originator_version,
+            campaign_id,
+            type(event).__name__,
+            describe(event),
+            meta.get("issued_by"),
+            event.timestamp.isoformat(),
+        )
+    ]

@@ -1,0 +1,448 @@
+"""The tracker application: its public methods are the commands and queries.
+
+A command loads the aggregates it touches, draws what randomness it needs from
+the session's HMAC stream, asks the ruleset to resolve, and saves the resulting
+events together with the Idempotency-Key's answer in one transaction. An
+optimistic-concurrency conflict is retried from a fresh load (so a retry never
+reuses a random counter), unless the caller made the command conditional with
+If-Match, which then fails with 412.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import jsonschema
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
+
+from tracker import decks, rulesets
+from tracker.domain import Campaign, IdempotencyRecord, Session
+from tracker.domain.events import make_meta
+from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
+from tracker.randomness import RandomStream, commitment, new_seed
+from tracker.rulesets.data import content_hash
+from tracker.rulesets.ruleset import ActionContext, Ruleset
+from tracker.session_log import event_view
+
+MAX_ATTEMPTS = 25
+OUTCOMES = ("victory", "heroic-victory", "defeat")
+
+
+@dataclass(frozen=True)
+class Request:
+    """Who asked, and how: carried into every event's metadata and the idempotency record."""
+
+    issued_by: str | None = None
+    correlation_id: str | None = None
+    idempotency_key: str | None = None
+    if_match: int | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    status: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+@dataclass
+class _Outcome:
+    status: int
+    body: dict[str, Any]
+    aggregates: list[Aggregate] = field(default_factory=list)
+
+
+class Tracker(Application[UUID]):
+    name = "tracker"
+    snapshotting_intervals = {Session: 100, Campaign: 100}
+
+    # -- commands ------------------------------------------------------------
+
+    def create_campaign(
+        self,
+        ruleset_id: str,
+        name: str,
+        party: list[str] | None = None,
+        components: dict[str, Any] | None = None,
+        request: Request = Request(),
+    ) -> Result:
+        body = {"ruleset": ruleset_id, "name": name, "party": party, "components": components}
+
+        def work() -> _Outcome:
+            ruleset = rulesets.get(ruleset_id)
+            _check_party(ruleset, party or [])
+            ruleset.validate_components(components or {})
+            campaign = Campaign(
+                name=name,
+                ruleset=ruleset.pin,
+                chain=ruleset.chain(),
+                party=list(party or []),
+                components=components or {},
+                components_hash=content_hash(components or {}),
+                meta=_meta(request, ruleset),
+            )
+            return _Outcome(201, {**campaign.state(), "components": campaign.components}, [campaign])
+
+        return self._execute("campaigns", "create_campaign", body, request, work)
+
+    def start_session(self, campaign_id: str, quest: str, request: Request = Request()) -> Result:
+        def work() -> _Outcome:
+            campaign = self._campaign(campaign_id)
+            ruleset = self._ruleset(campaign)
+            ruleset.quest(quest)
+            deck_specs = ruleset.decks(campaign.components)
+            seed = new_seed()
+            meta = _meta(request, ruleset)
+            session = Session(
+                campaign_id=str(campaign.id),
+                quest=quest,
+                ruleset=dict(campaign.ruleset),
+                party=list(campaign.party),
+                seed=seed.hex(),
+                seed_commitment=commitment(seed),
+                decks={d.id: decks.new_deck(d.id, d.cards, d.size, d.shuffled) for d in deck_specs.values()},
+                meta=meta,
+            )
+            campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)
+            body = {
+                "id": str(session.id),
+                "campaign_id": str(campaign.id),
+                "quest": quest,
+                "seed_commitment": session.seed_commitment,
+                "version": session.version,
+            }
+            return _Outcome(201, body, [session, campaign])
+
+        return self._execute(f"campaign:{campaign_id}", "start_session", {"quest": quest}, request, work)
+
+    def roll(
+        self,
+        session_id: str,
+        dice: Mapping[str, int] | None = None,
+        faces: Mapping[str, list[Any]] | None = None,
+        purpose: str | None = None,
+        request: Request = Request(),
+    ) -> Result:
+        body = {"dice": dice, "faces": faces, "purpose": purpose}
+
+        def work() -> _Outcome:
+            session, campaign, ruleset = self._playing(session_id, request)
+            specs = ruleset.dice(campaign.components)
+            roll = _resolve_roll(specs, dice or {}, faces, session)
+            roll["purpose"] = purpose
+            session.record_roll(roll=roll, meta=_meta(request, ruleset))
+            body = {
+                "results": roll["results"],
+                "source": roll["source"],
+                "counter_start": roll.get("counter_start"),
+                "counter_end": roll.get("counter_end"),
+                "event_id": f"{session.id}/{session.version}",
+                "position": session.version,
+                "version": session.version,
+            }
+            return _Outcome(201, body, [session])
+
+        return self._execute(f"session:{session_id}", "roll", body, request, work)
+
+    def draw(
+        self,
+        session_id: str,
+        deck: str,
+        count: int | None = None,
+        cards: list[str] | None = None,
+        holder: str | None = None,
+        request: Request = Request(),
+    ) -> Result:
+        body = {"deck": deck, "count": count, "cards": cards, "holder": holder}
+
+        def work() -> _Outcome:
+            session, campaign, ruleset = self._playing(session_id, request)
+            ctx = ActionContext(session_state(session), ruleset, ruleset.decks(campaign.components))
+            spec = ctx.deck(deck)
+            state = session.decks[spec.id]
+            if cards is not None:
+                if count is not None and count != len(cards):
+                    raise Unprocessable(
+                        "count does not match the cards reported",
+                        detail=f"count is {count} but {len(cards)} cards were reported; send one or make them agree.",
+                        errors={"count": ["Does not match the number of cards."]},
+                    )
+                changes = decks.resolve_reported_draw(state, cards, holder)
+            else:
+                if count is None:
+                    raise Unprocessable(
+                        "Say how many cards to draw, or which cards were drawn",
+                        detail='Send "count" for a digital draw or "cards" for cards drawn from the physical deck.',
+                        errors={"count": ["Missing data for required field."]},
+                    )
+                stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+                changes = decks.resolve_draw(state, spec.name, count, stream, holder)
+            meta = _meta(request, ruleset)
+            for change in changes:
+                session.record_deck_change(change=change, meta=meta)
+            drawn = [card for change in changes if change["kind"] == "drawn" for card in change["cards"]]
+            body = {
+                "deck": spec.id,
+                "cards": drawn,
+                "source": "reported" if cards is not None else "digital",
+                "events": [event_view(e) for e in session.pending_events],
+                "version": session.version,
+            }
+            return _Outcome(201, body, [session])
+
+        return self._execute(f"session:{session_id}", "draw", body, request, work)
+
+    def act(self, session_id: str, action: dict[str, Any], request: Request = Request()) -> Result:
+        def work() -> _Outcome:
+            session, campaign, ruleset = self._playing(session_id, request)
+            action_type = ruleset.action(str(action.get("type")))
+            _validate_action(action_type.schema, action)
+            ctx = ActionContext(session_state(session), ruleset, ruleset.decks(campaign.components))
+            stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+            counter_start = stream.counter
+            changes = action_type.resolve(ctx, action, stream)
+            meta = _meta(request, ruleset)
+            session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
+            apply_changes(session, changes, meta)
+            body = {
+                "events": [event_view(e) for e in session.pending_events],
+                "state": session.state(),
+                "version": session.version,
+            }
+            return _Outcome(201, body, [session])
+
+        return self._execute(f"session:{session_id}", "act", action, request, work)
+
+    def end_session(self, session_id: str, outcome: str, request: Request = Request()) -> Result:
+        def work() -> _Outcome:
+            session, campaign, ruleset = self._playing(session_id, request)
+            if outcome not in OUTCOMES:
+                raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
+            meta = _meta(request, ruleset)
+            session.end(outcome=outcome, seed=session.seed, meta=meta)
+            campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, meta=meta)
+            body = {
+                "id": str(session.id),
+                "outcome": outcome,
+                "seed": session.seed,
+                "seed_commitment": session.seed_commitment,
+                "next_quest": campaign.next_quest,
+                "version": session.version,
+            }
+            return _Outcome(200, body, [session, campaign])
+
+        return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome}, request, work)
+
+    # -- queries -------------------------------------------------------------
+
+    def get_campaign(self, campaign_id: str) -> dict[str, Any]:
+        campaign = self._campaign(campaign_id)
+        return {**campaign.state(), "components": campaign.components}
+
+    def get_session(self, session_id: str) -> dict[str, Any]:
+        return self._session(session_id).state()
+
+    def session_events(self, session_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
+        session = self._session(session_id)
+        events = list(self.events.get(session.id, gt=after, limit=limit))
+        return {
+            "session_id": session_id,
+            "events": [event_view(e, reveal_seed=session.ended) for e in events],
+            "after": after,
+            "next_after": events[-1].originator_version if events else after,
+            "total": session.version,
+        }
+
+    def session_history(self, session_id: str) -> list[Any]:
+        session = self._session(session_id)
+        return list(self.events.get(session.id))
+
+    def ruleset_for(self, pin: Mapping[str, str]) -> Ruleset:
+        return rulesets.get(pin["id"])
+
+    # -- internals -----------------------------------------------------------
+
+    def _campaign(self, campaign_id: str) -> Campaign:
+        return self._load(campaign_id, Campaign, "campaign")
+
+    def _session(self, session_id: str) -> Session:
+        return self._load(session_id, Session, "session")
+
+    def _load(self, raw_id: str, cls: type, what: str) -> Any:
+        try:
+            aggregate = self.repository.get(UUID(str(raw_id)))
+        except (ValueError, AggregateNotFoundError):
+            raise NotFound(f"No {what} with id '{raw_id}'", detail=f"Check the {what} id; ids are UUIDs.") from None
+        if not isinstance(aggregate, cls):
+            raise NotFound(f"No {what} with id '{raw_id}'", detail=f"Check the {what} id.")
+        return aggregate
+
+    def _ruleset(self, campaign: Campaign) -> Ruleset:
+        return rulesets.get(campaign.ruleset["id"])
+
+    def _playing(self, session_id: str, request: Request) -> tuple[Session, Campaign, Ruleset]:
+        session = self._session(session_id)
+        if request.if_match is not None and request.if_match != session.version:
+            raise PreconditionFailed(
+                f"The session is at version {session.version}, not {request.if_match}",
+                detail="Someone else changed the session first: reload it and decide again.",
+            )
+        if session.ended:
+            raise Conflict(
+                "The session has ended",
+                detail=f"It ended in {session.outcome}; start a new session to play on.",
+            )
+        campaign = self._campaign(session.campaign_id)
+        return session, campaign, self._ruleset(campaign)
+
+    def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
+        fingerprint = content_hash({"command": command, "request": body})
+        key = request.idempotency_key
+        if key:
+            earlier = self._earlier_answer(scope, key, fingerprint)
+            if earlier:
+                return earlier
+        for _ in range(MAX_ATTEMPTS):
+            outcome = work()
+            to_save = list(outcome.aggregates)
+            if key:
+                to_save.append(
+                    IdempotencyRecord(
+                        scope=scope,
+                        key=key,
+                        fingerprint=fingerprint,
+                        status=outcome.status,
+                        body=outcome.body,
+                        meta=make_meta(request.issued_by, request.correlation_id, None),
+                    )
+                )
+            try:
+                self.save(*to_save)
+            except IntegrityError:
+                if key:
+                    earlier = self._earlier_answer(scope, key, fingerprint)
+                    if earlier:
+                        return earlier
+                if request.if_match is not None:
+                    raise PreconditionFailed(
+                        "The session changed while this command was being saved",
+                        detail="Someone else changed the session first: reload it and decide again.",
+                    ) from None
+                continue
+            return Result(outcome.status, outcome.body)
+        raise Conflict("The session is too busy right now", detail="Too many commands at once; retry shortly.")
+
+    def _earlier_answer(self, scope: str, key: str, fingerprint: str) -> Result | None:
+        try:
+            record = self.repository.get(IdempotencyRecord.create_id(scope=scope, key=key))
+        except AggregateNotFoundError:
+            return None
+        if record.fingerprint != fingerprint:
+            raise Unprocessable(
+                "This Idempotency-Key was already used for a different request",
+                detail="Use a new Idempotency-Key for a new request; reuse a key only to retry the same request.",
+                errors={"Idempotency-Key": ["Already used with a different body."]},
+            )
+        return Result(record.status, record.body, replayed=True)
+
+
+def session_state(session: Session) -> dict[str, Any]:
+    """What resolvers read: the full deck states (not just the public summary)."""
+    return {**session.state(), "decks": session.decks, "turn": session.turn}
+
+
+def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
+    for change in changes:
+        if change["kind"] == "turn-ended":
+            session.end_turn(turn=change["turn"], meta=meta)
+        else:
+            session.record_deck_change(change=change, meta=meta)
+
+
+def _resolve_roll(specs: Mapping[str, Any], dice: Mapping[str, int], faces: Mapping[str, list[Any]] | None, session: Session) -> dict[str, Any]:
+    wanted = dict(faces or dice)
+    if not wanted:
+        raise Unprocessable(
+            "Say which dice to roll",
+            detail='Send "dice": {"<die id>": count} for a digital roll, or "faces": {"<die id>": [...]} for dice rolled on the table.',
+            errors={"dice": ["Missing data for required field."]},
+        )
+    for die_id in wanted:
+        if die_id not in specs:
+            raise Unprocessable(
+                f"Unknown die '{die_id}'",
+                detail=f"Dice of this campaign: {sorted(specs)}.",
+                errors={f"dice.{die_id}": ["Unknown die."]},
+            )
+    if faces is not None:
+        for die_id, rolled in faces.items():
+            if dice and die_id in dice and dice[die_id] != len(rolled):
+                raise Unprocessable(
+                    f"The count for '{die_id}' does not match the faces reported",
+                    detail="Send only the faces, or make the counts agree.",
+                    errors={f"dice.{die_id}": ["Does not match the number of faces."]},
+                )
+            specs[die_id].check_reported(rolled)
+        if dice and set(dice) - set(faces):
+            raise Unprocessable(
+                "Report the faces of every die in the roll",
+                detail="A roll is either digital or reported: send the faces of every die, or no faces at all.",
+                errors={"faces": [f"Missing faces for: {sorted(set(dice) - set(faces))}"]},
+            )
+        return {"dice": {d: len(f) for d, f in faces.items()}, "results": {d: list(f) for d, f in faces.items()}, "source": "reported"}
+    for die_id in dice:
+        if specs[die_id].faces is None:
+            raise Unprocessable(
+                f"The faces of die '{die_id}' are unknown, so it cannot be rolled digitally",
+                detail=(
+                    f"The rulebook transcription lost the face layout of {specs[die_id].name}. Supply it as component data "
+                    f'("components": {{"dice": {{"{die_id}": {{"faces": [...]}}}}}}) when creating the campaign, '
+                    f'or roll the physical dice and report them with "faces": {{"{die_id}": [...]}}.'
+                ),
+                errors={f"dice.{die_id}": ["Face layout unknown."]},
+            )
+    stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+    start = stream.counter
+    results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}
+    return {
+        "dice": dict(dice),
+        "layouts": {die_id: list(specs[die_id].faces) for die_id in dice},
+        "results": results,
+        "source": "digital",
+        "counter_start": start,
+        "counter_end": stream.counter,
+    }
+
+
+def _check_party(ruleset: Ruleset, party: list[str]) -> None:
+    known = {c["id"] for c in ruleset.data.get("characters", [])}
+    unknown = [hero for hero in party if hero not in known]
+    if unknown:
+        raise Unprocessable(
+            f"Unknown hero '{unknown[0]}'",
+            detail=f"Characters of {ruleset.name}: {sorted(known)}.",
+            errors={"party": [f"Unknown: {unknown}"]},
+        )
+
+
+def _validate_action(schema: dict[str, Any], action: dict[str, Any]) -> None:
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(action), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise Unprocessable(
+            f"The action does not fit the schema of '{action.get('type')}'",
+            detail=f"First problem: {errors[0].message}. GET /rulesets/{{id}} lists each action's schema.",
+            errors={".".join(str(p) for p in e.absolute_path) or "action": [e.message] for e in errors},
+        )
+
+
+def _meta(request: Request, ruleset: Ruleset) -> dict[str, Any]:
+    return make_meta(request.issued_by, request.correlation_id, ruleset.version)
+
+
+__all__ = ["Request", "Result", "Tracker", "TrackerError"]

@@ -1,0 +1,60 @@
+"""Where the event store lives: a DATABASE_URL turned into the eventsourcing library's settings."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+DEFAULT_SQLITE_PATH = Path("var") / "tracker.sqlite3"
+
+
+def database_url(explicit: str | None = None) -> str:
+    return explicit or os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE_PATH}"
+
+
+def persistence_env(url: str) -> dict[str, str]:
+    """Settings for eventsourcing's SQLite or PostgreSQL persistence module.
+
+    ``sqlite:///relative/path`` and ``sqlite:////absolute/path`` select SQLite;
+    ``postgresql://user:password@host:port/dbname?schema=name`` selects PostgreSQL.
+    """
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
+        if not path:
+            raise ValueError("A SQLite DATABASE_URL needs a file path, e.g. sqlite:///var/tracker.sqlite3")
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": path,
+            "SQLITE_LOCK_TIMEOUT": "30",
+        }
+    if parts.scheme in ("postgres", "postgresql", "postgresql+psycopg"):
+        query = parse_qs(parts.query)
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
+            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(parts.port or 5432),
+            "POSTGRES_USER": unquote(parts.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(parts.password or ""),
+            "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
+            "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["10"])[0],
+            "POSTGRES_CONNECT_TIMEOUT": "10",
+            "POSTGRES_LOCK_TIMEOUT": "10",
+        }
+        if "schema" in query:
+            env["POSTGRES_SCHEMA"] = query["schema"][0]
+        return env
+    raise ValueError(f"Unsupported DATABASE_URL scheme '{parts.scheme}': use sqlite:/// or postgresql://")
+
+
+def describe(url: str) -> str:
+    """Where the data lives, without the password."""
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        return str(Path(persistence_env(url)["SQLITE_DBNAME"]).resolve())
+    host = parts.hostname or "127.0.0.1"
+    return f"postgresql://{parts.username or 'postgres'}@{host}:{parts.port or 5432}{parts.path}"

@@ -1,0 +1,7 @@
+"""Aggregates: the campaign, the session (one play of one quest), and idempotency records."""
+
+from tracker.domain.campaign import Campaign
+from tracker.domain.idempotency import IdempotencyRecord
+from tracker.domain.session import Session
+
+__all__ = ["Campaign", "IdempotencyRecord", "Session"]

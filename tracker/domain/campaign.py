@@ -1,0 +1,88 @@
+"""The campaign: which rules it follows (pinned), its party, and where it stands in the quest chain."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from tracker.domain.events import TrackerCreated, TrackerEvent
+
+WINS = ("victory", "heroic-victory")
+
+
+class Campaign(Aggregate):
+    class CampaignCreated(TrackerCreated):
+        name: str
+        ruleset: dict[str, str]
+        chain: list[str]
+        party: list[str]
+        components: dict[str, Any]
+        components_hash: str
+
+    class QuestStarted(TrackerEvent):
+        session_id: str
+        quest: str
+
+    class QuestEnded(TrackerEvent):
+        session_id: str
+        quest: str
+        outcome: str
+
+    @event(CampaignCreated)
+    def __init__(
+        self,
+        name: str,
+        ruleset: dict[str, str],
+        chain: list[str],
+        party: list[str],
+        components: dict[str, Any],
+        components_hash: str,
+        meta: dict[str, Any],
+    ) -> None:
+        self.name = name
+        self.ruleset = ruleset
+        self.chain = chain
+        self.party = party
+        self.components = components
+        self.components_hash = components_hash
+        self.sessions: list[dict[str, Any]] = []
+        self.next_quest: str | None = chain[0] if chain else None
+
+    @event(QuestStarted)
+    def start_quest(self, session_id: str, quest: str, meta: dict[str, Any]) -> None:
+        self.sessions.append({"id": session_id, "quest": quest, "outcome": None})
+
+    @event(QuestEnded)
+    def end_quest(self, session_id: str, quest: str, outcome: str, meta: dict[str, Any]) -> None:
+        for session in self.sessions:
+            if session["id"] == session_id:
+                session["outcome"] = outcome
+        if outcome in WINS and quest in self.chain:
+            position = self.chain.index(quest)
+            self.next_quest = self.chain[position + 1] if position + 1 < len(self.chain) else None
+        elif quest in self.chain:
+            self.next_quest = quest  # a lost quest is played again
+
+    @property
+    def completed(self) -> bool:
+        return bool(self.chain) and self.next_quest is None
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "ruleset": dict(self.ruleset),
+            "components_hash": self.components_hash,
+            "party": list(self.party),
+            "chain": list(self.chain),
+            "next_quest": self.next_quest,
+            "completed": self.completed,
+            "sessions": [dict(s) for s in self.sessions],
+            "version": self.version,
+        }
+
+
+def campaign_id(value: str) -> UUID:
+    return UUID(value)

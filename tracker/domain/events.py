@@ -1,0 +1,27 @@
+"""What every event carries besides its payload.
+
+``meta`` holds who issued the event (a token id, never the token), the
+request's correlation id and the ruleset version in force. Event classes
+declare ``class_version`` explicitly; a change of shape bumps it and adds an
+``upcast_vN_vM`` static method so stored events keep loading.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+
+class TrackerEvent(Aggregate.Event):
+    class_version = 1
+    meta: dict[str, Any]
+
+
+class TrackerCreated(Aggregate.Created):
+    class_version = 1
+    meta: dict[str, Any]
+
+
+def make_meta(issued_by: str | None, correlation_id: str | None, ruleset_version: str | None) -> dict[str, Any]:
+    return {"issued_by": issued_by, "correlation_id": correlation_id, "ruleset_version": ruleset_version}

@@ -1,0 +1,33 @@
+"""An Idempotency-Key's first answer, saved in the same transaction as the events it answered for."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from eventsourcing.domain import Aggregate, event
+
+from tracker.domain.events import TrackerCreated
+
+_NAMESPACE = uuid.UUID("6b0f5a52-3c1e-4d0b-9d5e-8f2d1a7c4e90")
+
+
+class IdempotencyRecord(Aggregate):
+    class Recorded(TrackerCreated):
+        scope: str
+        key: str
+        fingerprint: str
+        status: int
+        body: dict[str, Any]
+
+    @staticmethod
+    def create_id(scope: str, key: str, **_: Any) -> uuid.UUID:
+        return uuid.uuid5(_NAMESPACE, f"{scope}\n{key}")
+
+    @event(Recorded)
+    def __init__(self, scope: str, key: str, fingerprint: str, status: int, body: dict[str, Any], meta: dict[str, Any]) -> None:
+        self.scope = scope
+        self.key = key
+        self.fingerprint = fingerprint
+        self.status = status
+        self.body = body

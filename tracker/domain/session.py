@@ -1,0 +1,146 @@
+"""A session: one play of one quest. Its deck states, turn and random counter are derived from its events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import Aggregate, event
+
+from tracker import decks
+from tracker.domain.events import TrackerCreated, TrackerEvent
+
+
+class Session(Aggregate):
+    class SessionStarted(TrackerCreated):
+        campaign_id: str
+        quest: str
+        ruleset: dict[str, str]
+        party: list[str]
+        seed: str
+        seed_commitment: str
+        decks: dict[str, Any]
+
+    class DiceRolled(TrackerEvent):
+        roll: dict[str, Any]
+
+    class ActionTaken(TrackerEvent):
+        action: dict[str, Any]
+        counter_start: int
+
+    class DeckShuffled(TrackerEvent):
+        change: dict[str, Any]
+
+    class CardsDrawn(TrackerEvent):
+        change: dict[str, Any]
+
+    class TopCardsLooked(TrackerEvent):
+        change: dict[str, Any]
+
+    class CardsKept(TrackerEvent):
+        change: dict[str, Any]
+
+    class CardsDiscarded(TrackerEvent):
+        change: dict[str, Any]
+
+    class CardsRemovedFromGame(TrackerEvent):
+        change: dict[str, Any]
+
+    class CardsReturnedToDeck(TrackerEvent):
+        change: dict[str, Any]
+
+    class TurnEnded(TrackerEvent):
+        turn: int
+
+    class SessionEnded(TrackerEvent):
+        outcome: str
+        seed: str
+
+    @event(SessionStarted)
+    def __init__(
+        self,
+        campaign_id: str,
+        quest: str,
+        ruleset: dict[str, str],
+        party: list[str],
+        seed: str,
+        seed_commitment: str,
+        decks: dict[str, Any],
+        meta: dict[str, Any],
+    ) -> None:
+        self.campaign_id = campaign_id
+        self.quest = quest
+        self.ruleset = ruleset
+        self.party = party
+        self.seed = seed
+        self.seed_commitment = seed_commitment
+        self.decks = decks
+        self.counter = 0
+        self.turn = 1
+        self.rolls = 0
+        self.outcome: str | None = None
+        self.ended = False
+
+    @event(DiceRolled)
+    def record_roll(self, roll: dict[str, Any], meta: dict[str, Any]) -> None:
+        if roll["source"] == "digital":
+            self.counter = roll["counter_end"]
+        self.rolls += 1
+
+    @event(ActionTaken)
+    def record_action(self, action: dict[str, Any], counter_start: int, meta: dict[str, Any]) -> None:
+        pass  # the action's inputs; its effects follow as their own events
+
+    def record_deck_change(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self.trigger_event(DECK_EVENTS[change["kind"]], change=change, meta=meta)
+
+    def _apply_deck_change(self, change: dict[str, Any]) -> None:
+        self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
+        if change["kind"] == "shuffled":
+            self.counter = change["counter_end"]
+
+    @event(TurnEnded)
+    def end_turn(self, turn: int, meta: dict[str, Any]) -> None:
+        self.turn = turn + 1
+
+    @event(SessionEnded)
+    def end(self, outcome: str, seed: str, meta: dict[str, Any]) -> None:
+        self.outcome = outcome
+        self.ended = True
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "campaign_id": self.campaign_id,
+            "quest": self.quest,
+            "ruleset": dict(self.ruleset),
+            "party": list(self.party),
+            "seed_commitment": self.seed_commitment,
+            "seed": self.seed if self.ended else None,
+            "status": "ended" if self.ended else "in-progress",
+            "outcome": self.outcome,
+            "turn": self.turn,
+            "rolls": self.rolls,
+            "random_counter": self.counter,
+            "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
+            "version": self.version,
+        }
+
+
+def _deck_mutator(event_class: type[TrackerEvent]) -> None:
+    def apply(self: TrackerEvent, aggregate: Session) -> None:
+        aggregate._apply_deck_change(self.change)  # noqa: SLF001
+
+    event_class.apply = apply  # type: ignore[method-assign]
+
+
+DECK_EVENTS: dict[str, type[TrackerEvent]] = {
+    "shuffled": Session.DeckShuffled,
+    "drawn": Session.CardsDrawn,
+    "looked": Session.TopCardsLooked,
+    "kept": Session.CardsKept,
+    "discarded": Session.CardsDiscarded,
+    "removed": Session.CardsRemovedFromGame,
+    "returned": Session.CardsReturnedToDeck,
+}
+for _event_class in DECK_EVENTS.values():
+    _deck_mutator(_event_class)

@@ -1,0 +1,70 @@
+"""The session's auditable random stream.
+
+Derivation (the README documents it for anyone writing a verifier):
+
+- seed: 32 bytes from ``secrets``; commitment = SHA-256(seed), hex.
+- block(counter) = HMAC-SHA256(key=seed, msg=counter as 8-byte big-endian).
+- uniform(n): take x = first 8 bytes of block(counter) as a big-endian unsigned
+  integer and advance the counter; accept when x < 2**64 - (2**64 % n) and
+  return x % n, otherwise try again with the next counter (rejection sampling:
+  no modulo bias, no floats).
+- a die with face layout F rolls F[uniform(len(F))].
+- a shuffle is Fisher-Yates: for i from n-1 down to 1, j = uniform(i + 1),
+  swap items i and j.
+
+Never the ``random`` module: its sequences may change between Python versions,
+which would break replays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+SEED_BYTES = 32
+_SPACE = 1 << 64
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+def block(seed: bytes, counter: int) -> bytes:
+    return hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+class RandomStream:
+    """HMAC-SHA256(seed, counter) as a cursor; ``counter`` is the next unused value."""
+
+    def __init__(self, seed: bytes, counter: int = 0) -> None:
+        self.seed = seed
+        self.counter = counter
+
+    def uniform(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("uniform() needs at least one outcome")
+        limit = _SPACE - (_SPACE % n)
+        while True:
+            x = int.from_bytes(block(self.seed, self.counter)[:8], "big")
+            self.counter += 1
+            if x < limit:
+                return x % n
+
+    def roll(self, layout: Sequence[T]) -> T:
+        return layout[self.uniform(len(layout))]
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        result = list(items)
+        for i in range(len(result) - 1, 0, -1):
+            j = self.uniform(i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result

@@ -1,0 +1,27 @@
+"""The registry of rulesets: one package per game, each validated data plus pure resolvers."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.ruleset import Ruleset
+
+
+@cache
+def registry() -> dict[str, Ruleset]:
+    from tracker.rulesets import journey
+
+    rulesets = [journey.load()]
+    return {ruleset.id: ruleset for ruleset in rulesets}
+
+
+def get(ruleset_id: str) -> Ruleset:
+    try:
+        return registry()[ruleset_id]
+    except KeyError:
+        raise Unprocessable(
+            f"Unknown ruleset '{ruleset_id}'",
+            detail=f"Rulesets: {sorted(registry())}. GET /rulesets lists them.",
+            errors={"ruleset": [f"Unknown ruleset: {ruleset_id}"]},
+        ) from None

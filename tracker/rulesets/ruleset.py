@@ -1,0 +1,175 @@
+"""A ruleset: validated rules data plus pure action resolvers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets import components as component_data
+from tracker.rulesets.data import content_hash
+
+PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    id: str
+    name: str
+    results: list[Any]
+    faces: list[Any] | None  # the physical layout; None when the rulebook lost it
+
+    def check_reported(self, faces: list[Any]) -> None:
+        illegal = [face for face in faces if face not in self.results]
+        if illegal:
+            raise Unprocessable(
+                f"Die '{self.id}' has no face {illegal[0]!r}",
+                detail=f"The faces of {self.name} are {self.results}.",
+                errors={f"faces.{self.id}": [f"Not a face of this die: {illegal}"]},
+            )
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    id: str
+    name: str
+    size: int | None
+    cards: list[str] | None
+    kind_of: dict[str, str | None]
+    shuffled: bool
+
+
+@dataclass(frozen=True)
+class ActionContext:
+    """What a resolver may read: the session's state and the campaign's rules."""
+
+    state: Mapping[str, Any]
+    ruleset: Ruleset
+    decks: Mapping[str, DeckSpec]
+
+    def deck(self, deck_id: str) -> DeckSpec:
+        try:
+            return self.decks[deck_id]
+        except KeyError:
+            raise Unprocessable(
+                f"Unknown deck '{deck_id}'",
+                detail=f"Decks of {self.ruleset.name}: {sorted(self.decks)}.",
+                errors={"deck": [f"Unknown deck: {deck_id}"]},
+            ) from None
+
+
+Resolver = Callable[[ActionContext, Mapping[str, Any], Any], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class ActionType:
+    name: str
+    description: str
+    schema: dict[str, Any]
+    resolve: Resolver = field(compare=False)
+    random: bool = False  # whether the resolver may draw from the session's stream
+
+    def describe(self) -> dict[str, Any]:
+        return {"type": self.name, "description": self.description, "schema": self.schema, "uses_randomness": self.random}
+
+
+def plain_dice() -> list[dict[str, Any]]:
+    return [
+        {"id": f"d{n}", "name": f"d{n}", "kind": "numbered", "sides": n, "results": list(range(1, n + 1)), "faces": list(range(1, n + 1))}
+        for n in PLAIN_DICE_SIDES
+    ]
+
+
+class Ruleset:
+    def __init__(self, data: dict[str, Any], actions: list[ActionType]) -> None:
+        self.data = data
+        self.actions = {action.name: action for action in actions}
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def name(self) -> str:
+        return self.data["name"]
+
+    @property
+    def version(self) -> str:
+        return self.data["version"]
+
+    @cached_property
+    def hash(self) -> str:
+        """Content hash of the rules: the data and the action contracts."""
+        return content_hash({"data": self.data, "actions": [a.describe() for a in self.actions.values()]})
+
+    @property
+    def pin(self) -> dict[str, str]:
+        return {"id": self.id, "version": self.version, "hash": self.hash}
+
+    @cached_property
+    def component_schema(self) -> dict[str, Any]:
+        return component_data.schema(self.data)
+
+    def validate_components(self, components: Mapping[str, Any]) -> None:
+        component_data.validate(self.data, components)
+
+    def quest(self, quest_id: str) -> dict[str, Any]:
+        for quest in self.data.get("quests", []):
+            if quest["id"] == quest_id:
+                return quest
+        raise Unprocessable(
+            f"Unknown quest '{quest_id}'",
+            detail=f"Quests of {self.name}: {[q['id'] for q in self.data.get('quests', [])]}.",
+            errors={"quest": [f"Unknown quest: {quest_id}"]},
+        )
+
+    def chain(self) -> list[str]:
+        return list(self.data.get("campaign", {}).get("chain") or [q["id"] for q in self.data.get("quests", [])])
+
+    def dice(self, components: Mapping[str, Any]) -> dict[str, DieSpec]:
+        supplied = components.get("dice", {})
+        specs = {}
+        for die in self.data.get("dice", []) + plain_dice():
+            faces = die.get("faces") or supplied.get(die["id"], {}).get("faces")
+            specs[die["id"]] = DieSpec(die["id"], die["name"], list(die["results"]), faces)
+        return specs
+
+    def decks(self, components: Mapping[str, Any]) -> dict[str, DeckSpec]:
+        supplied = components.get("decks", {})
+        specs = {}
+        for deck in self.data.get("decks", []):
+            listed = deck.get("cards") or supplied.get(deck["id"], {}).get("cards")
+            names, kinds = component_data.card_names(listed) if listed else (None, {})
+            for known in deck.get("known_cards", []):
+                if known.get("kind"):
+                    kinds.setdefault(known["name"], known["kind"])
+            specs[deck["id"]] = DeckSpec(
+                id=deck["id"],
+                name=deck["name"],
+                size=len(names) if names is not None else deck.get("size"),
+                cards=names,
+                kind_of=kinds,
+                shuffled=deck.get("shuffled", True),
+            )
+        return specs
+
+    def action(self, name: str) -> ActionType:
+        try:
+            return self.actions[name]
+        except KeyError:
+            raise Unprocessable(
+                f"Unknown action type '{name}'",
+                detail=f"Action types of {self.name}: {sorted(self.actions)}.",
+                errors={"type": [f"Unknown action type: {name}"]},
+            ) from None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            **{k: v for k, v in self.data.items()},
+            "hash": self.hash,
+            "plain_dice": plain_dice(),
+            "actions": [action.describe() for action in self.actions.values()],
+            "component_schema": self.component_schema,
+        }

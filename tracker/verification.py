@@ -1,0 +1,178 @@
+"""Re-derive a session from its recorded inputs and report the first event that does not follow.
+
+Checks, in order of the log:
+- the revealed seed hashes to the commitment published when the session started;
+- random counters run on without gaps or reuse;
+- every digital roll and shuffle equals what the seed gives at its counters;
+- every digital draw took the top cards of the pile as it stood;
+- every action, re-resolved by the pinned ruleset on the state before it, yields
+  exactly the events recorded after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tracker.domain.session import DECK_EVENTS, Session
+from tracker.errors import TrackerError
+from tracker.randomness import RandomStream, commitment
+from tracker.rulesets.ruleset import ActionContext, Ruleset
+
+_DECK_EVENT_NAMES = {cls.__name__ for cls in DECK_EVENTS.values()}
+
+
+class Mismatch(Exception):
+    def __init__(self, position: int, event_type: str, reason: str) -> None:
+        super().__init__(reason)
+        self.report = {"position": position, "type": event_type, "reason": reason}
+
+
+def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any]) -> dict[str, Any]:
+    started = events[0]
+    ended = next((e for e in events if type(e).__name__ == "SessionEnded"), None)
+    seed_hex = ended.seed if ended else None
+    report: dict[str, Any] = {
+        "seed_commitment": started.seed_commitment,
+        "seed": seed_hex,
+        "ruleset": dict(started.ruleset),
+        "ruleset_in_code": ruleset.pin,
+        "rolls": [],
+        "shuffles": [],
+        "checked": {"events": len(events), "digital_rolls": 0, "reported_rolls": 0, "shuffles": 0, "actions": 0},
+        "first_mismatch": None,
+    }
+    if started.ruleset.get("hash") != ruleset.hash:
+        report["status"] = "ruleset-changed"
+        report["detail"] = (
+            f"The campaign pinned {ruleset.id} {started.ruleset.get('version')} with hash {started.ruleset.get('hash')}, "
+            f"but this server runs {ruleset.version} with hash {ruleset.hash}; the session cannot be re-derived with different rules."
+        )
+        return report
+    try:
+        seed = _check_seed(started, seed_hex)
+        _replay(events, seed, ruleset, components, report)
+    except Mismatch as mismatch:
+        report["status"] = "mismatch"
+        report["first_mismatch"] = mismatch.report
+        return report
+    if seed is None:
+        report["status"] = "pending"
+        report["detail"] = "Every event follows from the ones before it; the rolls can be recomputed once the seed is revealed at the end of the session."
+    else:
+        report["status"] = "verified"
+    return report
+
+
+def _check_seed(started: Any, seed_hex: str | None) -> bytes | None:
+    if seed_hex is None:
+        return None
+    seed = bytes.fromhex(seed_hex)
+    if commitment(seed) != started.seed_commitment:
+        raise Mismatch(1, "SessionStarted", "The revealed seed does not hash to the commitment published at the start")
+    return seed
+
+
+def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, components: Mapping[str, Any], report: dict[str, Any]) -> None:
+    dice = ruleset.dice(components)
+    deck_specs = ruleset.decks(components)
+    session: Session | None = None
+    expected: list[dict[str, Any]] = []  # changes an action said would follow
+    for event in events:
+        name = type(event).__name__
+        position = event.originator_version
+        if session is not None:
+            if expected and name not in _DECK_EVENT_NAMES | {"TurnEnded"}:
+                raise Mismatch(position, name, f"The action before this event should have been followed by {expected[0]['kind']}")
+            if name == "DiceRolled":
+                _check_roll(event, session, seed, dice, report)
+            elif name in _DECK_EVENT_NAMES:
+                _check_deck_change(event, session, seed, report)
+                if expected:
+                    _check_expected(event, event.change, expected)
+            elif name == "TurnEnded" and expected:
+                _check_expected(event, {"kind": "turn-ended", "turn": event.turn}, expected)
+            elif name == "ActionTaken":
+                expected = _rerun_action(event, session, seed, ruleset, deck_specs, report)
+        session = event.mutate(session)
+    if expected:
+        raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
+
+
+def _check_expected(event: Any, actual: Mapping[str, Any], expected: list[dict[str, Any]]) -> None:
+    want = expected.pop(0)
+    if dict(actual) != want:
+        raise Mismatch(event.originator_version, type(event).__name__, f"The action resolves to {want}, but the log records {dict(actual)}")
+
+
+def _check_counter(event: Any, start: int, session: Session) -> None:
+    if start != session.counter:
+        raise Mismatch(
+            event.originator_version,
+            type(event).__name__,
+            f"Random counter starts at {start} but the previous draw ended at {session.counter}",
+        )
+
+
+def _check_roll(event: Any, session: Session, seed: bytes | None, dice: Mapping[str, Any], report: dict[str, Any]) -> None:
+    roll = event.roll
+    report["rolls"].append({"position": event.originator_version, **roll})
+    if roll["source"] == "reported":
+        report["checked"]["reported_rolls"] += 1
+        for die_id, faces in roll["results"].items():
+            if die_id not in dice or any(face not in dice[die_id].results for face in faces):
+                raise Mismatch(event.originator_version, "DiceRolled", f"Reported faces {faces} are not faces of die '{die_id}'")
+        return
+    report["checked"]["digital_rolls"] += 1
+    _check_counter(event, roll["counter_start"], session)
+    for die_id, layout in roll["layouts"].items():
+        if die_id not in dice or dice[die_id].faces != layout:
+            raise Mismatch(event.originator_version, "DiceRolled", f"Die '{die_id}' was rolled with a layout the campaign does not pin")
+    if seed is None:
+        return
+    stream = RandomStream(seed, roll["counter_start"])
+    results = {die_id: [stream.roll(roll["layouts"][die_id]) for _ in range(count)] for die_id, count in roll["dice"].items()}
+    if results != roll["results"] or stream.counter != roll["counter_end"]:
+        raise Mismatch(event.originator_version, "DiceRolled", f"The seed gives {results} at counter {roll['counter_start']}, the log records {roll['results']}")
+
+
+def _check_deck_change(event: Any, session: Session, seed: bytes | None, report: dict[str, Any]) -> None:
+    change = event.change
+    state = session.decks.get(change["deck"])
+    if state is None:
+        raise Mismatch(event.originator_version, type(event).__name__, f"Unknown deck '{change['deck']}'")
+    if change["kind"] == "shuffled":
+        report["checked"]["shuffles"] += 1
+        report["shuffles"].append({"position": event.originator_version, **change})
+        _check_counter(event, change["counter_start"], session)
+        source = list(state["draw"]) + (list(state["discard"]) if change["with_discard"] else [])
+        if change["before"] != source:
+            raise Mismatch(event.originator_version, "DeckShuffled", "The shuffle started from cards that were not in the pile")
+        if seed is not None:
+            stream = RandomStream(seed, change["counter_start"])
+            order = stream.shuffle(change["before"])
+            if order != change["order"] or stream.counter != change["counter_end"]:
+                raise Mismatch(event.originator_version, "DeckShuffled", "The seed gives a different order for this shuffle")
+    elif change["kind"] == "drawn" and change["source"] == "digital":
+        top = state["draw"][: len(change["cards"])]
+        if state["needs_shuffle"] or top != change["cards"]:
+            raise Mismatch(event.originator_version, "CardsDrawn", f"A digital draw took {change['cards']} but the top of the pile was {top}")
+
+
+def _rerun_action(event: Any, session: Session, seed: bytes | None, ruleset: Ruleset, deck_specs: Mapping[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
+    from tracker.application import session_state  # the same view of state the command had
+
+    report["checked"]["actions"] += 1
+    _check_counter(event, event.counter_start, session)
+    try:
+        action_type = ruleset.action(event.action.get("type"))
+    except TrackerError:
+        raise Mismatch(event.originator_version, "ActionTaken", f"The ruleset has no action '{event.action.get('type')}'") from None
+    if action_type.random and seed is None:
+        return []  # cannot re-resolve before the seed is revealed; its effects are checked one by one
+    stream = RandomStream(seed or b"\0", event.counter_start)
+    ctx = ActionContext(session_state(session), ruleset, deck_specs)
+    try:
+        return [dict(change) for change in action_type.resolve(ctx, event.action, stream)]
+    except TrackerError as error:
+        raise Mismatch(event.originator_version, "ActionTaken", f"The action is not legal in the state before it: {error.title}") from None
