@@ -20,7 +20,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
-from tracker import decks, rulesets
+from tracker import decks, rulesets, verification
 from tracker.domain import Campaign, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
@@ -262,8 +262,10 @@ class Tracker(Application[UUID]):
         session = self._session(session_id)
         return list(self.events.get(session.id))
 
-    def ruleset_for(self, pin: Mapping[str, str]) -> Ruleset:
-        return rulesets.get(pin["id"])
+    def verify(self, session_id: str) -> dict[str, Any]:
+        session = self._session(session_id)
+        campaign = self._campaign(session.campaign_id)
+        return verification.verify(list(self.events.get(session.id)), self._ruleset(campaign), campaign.components)
 
     # -- internals -----------------------------------------------------------
 

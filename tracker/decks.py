@@ -78,9 +78,12 @@ def _take_from_draw(state: dict[str, Any], cards: Sequence[str]) -> None:
     for card in cards:
         if card in state["draw"]:
             state["draw"].remove(card)
+        elif state["unknown"] is None:
+            continue  # a deck of unknown size: any unnamed card may come up
+        elif state["unknown"] > 0:
+            state["unknown"] -= 1
         else:
-            if state["unknown"] is not None:
-                state["unknown"] -= 1
+            raise ValueError(f"deck {state['id']!r} has no {card!r} in its draw pile")
 
 
 def _take_from(state: dict[str, Any], zone: str, holder: str, cards: Sequence[str]) -> None:
@@ -200,7 +203,7 @@ def resolve_draw(state: Mapping[str, Any], name: str, count: int, rng: Shuffler,
     for _ in range(count):
         card = _top_card(plan, rng)
         plan.add({"kind": "drawn", "deck": state["id"], "cards": [card], "source": "digital", "holder": holder})
-    return _merge_draws(plan.payloads)
+    return _merge_runs(plan.payloads)
 
 
 def resolve_draw_until_kind(
@@ -229,11 +232,11 @@ def resolve_draw_until_kind(
         plan.add({"kind": "discarded", "deck": state["id"], "cards": [card], "from": "held", "holder": holder})
 
 
-def _merge_draws(payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Consecutive single-card draws become one CardsDrawn payload."""
+def _merge_runs(payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive single-card draws (or looks) become one payload; a reshuffle between them stays between them."""
     merged: list[dict[str, Any]] = []
     for payload in payloads:
-        if merged and payload["kind"] == "drawn" and merged[-1]["kind"] == "drawn":
+        if merged and payload["kind"] in ("drawn", "looked") and merged[-1]["kind"] == payload["kind"]:
             merged[-1] = {**merged[-1], "cards": merged[-1]["cards"] + payload["cards"]}
         else:
             merged.append(payload)
@@ -288,14 +291,10 @@ def resolve_look(state: Mapping[str, Any], name: str, count: int, rng: Shuffler)
     _require_digital(state, name)
     _require_available(state, count)
     plan = _Plan(state)
-    looked: list[str] = []
     for _ in range(count):
         card = _top_card(plan, rng)
         plan.add({"kind": "looked", "deck": state["id"], "cards": [card]})
-        looked.append(card)
-    payloads = [p for p in plan.payloads if p["kind"] != "looked"]
-    payloads.append({"kind": "looked", "deck": state["id"], "cards": looked})
-    return payloads
+    return _merge_runs(plan.payloads)
 
 
 def resolve_keep(state: Mapping[str, Any], cards: Sequence[str], rest: str, holder: str | None = None) -> list[dict[str, Any]]:
@@ -307,6 +306,8 @@ def resolve_keep(state: Mapping[str, Any], cards: Sequence[str], rest: str, hold
 
 def resolve_move(state: Mapping[str, Any], kind: str, cards: Sequence[str], source: str, holder: str | None = None, position: str = "top") -> list[dict[str, Any]]:
     """Discard, remove from the game, or return cards to the draw pile."""
+    if not cards:
+        raise Unprocessable(f"Name the cards of deck '{state['id']}' to move", detail="Send at least one card.")
     if source == "held":
         zone = state["held"].get(holder or TABLE, [])
         where = f"held by {holder or TABLE}"

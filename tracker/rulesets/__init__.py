@@ -25,3 +25,13 @@ def get(ruleset_id: str) -> Ruleset:
             detail=f"Rulesets: {sorted(registry())}. GET /rulesets lists them.",
             errors={"ruleset": [f"Unknown ruleset: {ruleset_id}"]},
         ) from None
+
+
+def get_or_404(ruleset_id: str) -> Ruleset:
+    """For reads of /rulesets/{id}: an unknown id there is a missing resource, not a bad request."""
+    from tracker.errors import NotFound
+
+    try:
+        return registry()[ruleset_id]
+    except KeyError:
+        raise NotFound(f"Unknown ruleset '{ruleset_id}'", detail=f"Rulesets: {sorted(registry())}.") from None

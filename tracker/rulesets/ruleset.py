@@ -166,8 +166,10 @@ class Ruleset:
             ) from None
 
     def describe(self) -> dict[str, Any]:
+        listed = ("id", "name", "version", "source", "dice", "decks", "characters", "quests")
         return {
-            **{k: v for k, v in self.data.items()},
+            **{key: self.data.get(key) for key in listed},
+            "rules": {key: value for key, value in self.data.items() if key not in listed},
             "hash": self.hash,
             "plain_dice": plain_dice(),
             "actions": [action.describe() for action in self.actions.values()],

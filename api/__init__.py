@@ -1,0 +1,86 @@
+"""The REST API: create_app() wires the tracker application, its views and the routes."""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+from typing import Any
+
+from flask import Flask, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from api import problems
+from api.context import assign_correlation_id
+from projections.runner import ProjectionRunner
+from projections.store import open_view_store
+from tracker.application import Tracker
+from tracker.config import database_url, persistence_env
+from tracker.errors import TrackerError
+
+log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 1024 * 1024  # 1 MB: larger request bodies get 413
+
+
+class TrackerApi(Api):
+    def handle_http_exception(self, error: HTTPException):
+        return problems.from_http_exception(error)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.from_mapping(
+        DATABASE_URL=database_url(),
+        PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        API_TITLE="campaign-tracker",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.json.sort_keys = False
+
+    env = persistence_env(app.config["DATABASE_URL"])
+    tracker = Tracker(env=env)
+    runner = ProjectionRunner(tracker, open_view_store(env))
+    app.extensions["tracker"] = tracker
+    app.extensions["tracker_views"] = runner
+    if app.config["PROJECTIONS_IN_PROCESS"]:
+        thread, stop = runner.start_in_thread()
+        app.extensions["tracker_projection_thread"] = (thread, stop)
+        atexit.register(stop.set)
+
+    api = TrackerApi(app)
+    from api.routes import campaigns, health, rulesets, sessions
+
+    for blueprint in (rulesets.blp, campaigns.blp, sessions.blp, health.blp):
+        api.register_blueprint(blueprint)
+
+    app.before_request(assign_correlation_id)
+    app.before_request(_require_json_body)
+    app.register_error_handler(TrackerError, problems.from_tracker_error)
+    app.register_error_handler(Exception, _unexpected)
+    return app
+
+
+def _require_json_body():
+    if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
+        return problems.problem(
+            415,
+            "Send the body as JSON",
+            f"Set Content-Type: application/json (got {request.mimetype or 'none'}).",
+        )
+    return None
+
+
+def _unexpected(error: Exception):
+    if isinstance(error, HTTPException):
+        return problems.from_http_exception(error)
+    log.exception("unexpected error")
+    return problems.problem(500, "The server failed; the request was not applied", "An unexpected error; nothing was recorded for this request.")

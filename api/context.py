@@ -1,0 +1,49 @@
+"""Reading the request's headers into the application's Request: who, which correlation, which retry."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import current_app, g, request
+
+from tracker.application import Request, Tracker
+from tracker.errors import TrackerError
+
+
+class BadHeader(TrackerError):
+    status = 400
+
+
+def tracker() -> Tracker:
+    return current_app.extensions["tracker"]
+
+
+def views():
+    return current_app.extensions["tracker_views"]
+
+
+def command_request() -> Request:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (1 <= len(key) <= 255):
+        raise BadHeader("Idempotency-Key must be 1 to 255 characters", detail="Use a UUID per request.")
+    if_match = request.headers.get("If-Match")
+    expected = None
+    if if_match is not None:
+        try:
+            expected = int(if_match.strip().strip('"').removeprefix("W/").strip('"'))
+        except ValueError:
+            raise BadHeader(
+                "If-Match must be the session version you last saw",
+                detail='Send the "version" of the session as a number, e.g. If-Match: 7.',
+            ) from None
+    return Request(
+        issued_by=None,
+        correlation_id=g.correlation_id,
+        idempotency_key=key,
+        if_match=expected,
+    )
+
+
+def assign_correlation_id() -> None:
+    supplied = request.headers.get("X-Correlation-Id", "")
+    g.correlation_id = supplied[:100] if supplied else str(uuid.uuid4())

@@ -1,0 +1,76 @@
+"""Every error as application/problem+json (RFC 9457) with a title a person can act on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, json
+from werkzeug.exceptions import HTTPException
+
+from tracker.errors import TrackerError
+
+PROBLEM = "application/problem+json"
+
+_TITLES = {
+    400: "The request could not be read",
+    401: "Authentication is required",
+    404: "Nothing is here",
+    405: "This method is not allowed here",
+    413: "The request body is too large",
+    415: "Send the body as JSON",
+    422: "The request is not valid",
+    500: "The server failed; the request was not applied",
+}
+
+
+def problem(status: int, title: str, detail: str | None = None, errors: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> Response:
+    body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status}
+    if detail:
+        body["detail"] = detail
+    if errors:
+        body["errors"] = errors
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def from_tracker_error(error: TrackerError) -> Response:
+    return problem(error.status, error.title, error.detail, error.errors)
+
+
+def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """webargs nests messages by location and field; flatten to dotted paths."""
+    flat: dict[str, list[str]] = {}
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key == "value" and prefix:  # a dict field's value: name the entry itself
+                path = prefix
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
+            flat.update(_flatten(value, path))
+    elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        flat[prefix] = list(messages)
+    else:
+        flat[prefix] = [str(messages)]
+    return flat
+
+
+def from_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages")
+    if status == 400 and messages == {"json": ["Invalid JSON body."]}:
+        return problem(400, "The request body is not valid JSON", "Check the JSON syntax (quotes, commas, braces).")
+    if messages:
+        errors: dict[str, list[str]] = {}
+        for location, fields in messages.items():
+            errors.update(_flatten(fields, "" if location == "json" else location))
+        field, texts = next(iter(errors.items()))
+        title = f"Field '{field}': {texts[0]}" if field and field != "_schema" else texts[0]
+        return problem(status, title, "See 'errors' for every field that needs fixing.", errors)
+    if status == 413:
+        return problem(413, "The request body is too large", "Request bodies may be at most 1 MB; send less data per request.")
+    title = _TITLES.get(status, error.name)
+    detail = error.description if status != 500 else "An unexpected error; nothing was recorded for this request."
+    return problem(status, title, detail)

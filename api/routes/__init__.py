@@ -1,0 +1,1 @@
+"""Thin views: parse, call one application method, dump."""

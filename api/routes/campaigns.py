@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import command_request, tracker, views
+
+blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
+
+
+@blp.route("")
+class Campaigns(MethodView):
+    @blp.arguments(schemas.CampaignCreate)
+    @blp.response(201, schemas.Campaign)
+    def post(self, body):
+        """Create a campaign; the ruleset's version and hash are pinned."""
+        result = tracker().create_campaign(
+            body["ruleset"], body["name"], body.get("party"), body.get("components"), request=command_request()
+        )
+        return result.body, result.status
+
+
+@blp.route("/<campaign_id>")
+class CampaignResource(MethodView):
+    @blp.response(200, schemas.Campaign)
+    def get(self, campaign_id: str):
+        """The campaign: its pinned ruleset, party, quest chain and sessions."""
+        return tracker().get_campaign(campaign_id)
+
+
+@blp.route("/<campaign_id>/sessions")
+class CampaignSessions(MethodView):
+    @blp.arguments(schemas.SessionCreate)
+    @blp.response(201, schemas.SessionCreated)
+    def post(self, body, campaign_id: str):
+        """Start a session of a quest; returns the commitment to its secret seed."""
+        result = tracker().start_session(campaign_id, body["quest"], request=command_request())
+        return result.body, result.status
+
+
+@blp.route("/<campaign_id>/dice-statistics")
+class CampaignDiceStatistics(MethodView):
+    @blp.response(200, schemas.DiceStatistics)
+    def get(self, campaign_id: str):
+        """How often each face came up, digital and reported rolls apart (from the projected view)."""
+        tracker().get_campaign(campaign_id)
+        return {"campaign_id": campaign_id, "faces": views().store.dice_faces(campaign_id), "projected_to": views().position}

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import tracker, views
+
+blp = Blueprint("health", __name__, url_prefix="/health", description="Is the service up")
+
+
+@blp.route("")
+class Health(MethodView):
+    @blp.response(200, schemas.Health)
+    def get(self):
+        """Reads the event store's position and the views' position."""
+        app = tracker()
+        return {
+            "status": "ok",
+            "database": app.env.get("PERSISTENCE_MODULE", "").rsplit(".", 1)[-1],
+            "notifications": app.recorder.max_notification_id() or 0,
+            "projected_to": views().position,
+        }

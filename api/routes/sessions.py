@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import command_request, tracker, views
+from tracker.randomness import __doc__ as DERIVATION
+
+blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
+
+
+@blp.route("/<session_id>")
+class SessionResource(MethodView):
+    @blp.response(200, schemas.SessionState)
+    def get(self, session_id: str):
+        """The session's state, derived from its events."""
+        return tracker().get_session(session_id)
+
+
+@blp.route("/<session_id>/rolls")
+class Rolls(MethodView):
+    @blp.arguments(schemas.Roll)
+    @blp.response(201, schemas.RollResult)
+    def post(self, body, session_id: str):
+        """Roll dice from the session's stream, or record faces rolled on the table."""
+        result = tracker().roll(session_id, body.get("dice"), body.get("faces"), body.get("purpose"), request=command_request())
+        return result.body, result.status
+
+
+@blp.route("/<session_id>/draws")
+class Draws(MethodView):
+    @blp.arguments(schemas.Draw)
+    @blp.response(201, schemas.DrawResult)
+    def post(self, body, session_id: str):
+        """Draw cards digitally, or record cards drawn from the physical deck."""
+        result = tracker().draw(
+            session_id, body["deck"], body.get("count"), body.get("cards"), body.get("holder"), request=command_request()
+        )
+        return result.body, result.status
+
+
+@blp.route("/<session_id>/actions")
+class Actions(MethodView):
+    @blp.arguments(schemas.Action)
+    @blp.response(201, schemas.ActionResult)
+    def post(self, body, session_id: str):
+        """Take an action of the ruleset (see GET /rulesets/{id} for the types and their schemas)."""
+        result = tracker().act(session_id, body, request=command_request())
+        return result.body, result.status
+
+
+@blp.route("/<session_id>/end")
+class End(MethodView):
+    @blp.arguments(schemas.End)
+    @blp.response(200, schemas.Ended)
+    def post(self, body, session_id: str):
+        """End the session with its outcome; reveals the seed."""
+        result = tracker().end_session(session_id, body["outcome"], request=command_request())
+        return result.body, result.status
+
+
+@blp.route("/<session_id>/events")
+class Events(MethodView):
+    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.response(200, schemas.EventPage)
+    def get(self, query, session_id: str):
+        """The session's events, oldest first, after position `after`."""
+        return tracker().session_events(session_id, query["after"], query["limit"])
+
+
+@blp.route("/<session_id>/timeline")
+class Timeline(MethodView):
+    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.response(200, schemas.Timeline)
+    def get(self, query, session_id: str):
+        """Every event as a person would say it, with who issued it (from the projected view)."""
+        tracker().get_session(session_id)
+        entries = views().store.timeline(session_id, query["after"], query["limit"])
+        return {"session_id": session_id, "entries": entries, "projected_to": views().position}
+
+
+@blp.route("/<session_id>/verification")
+class Verification(MethodView):
+    @blp.response(200, schemas.Verification)
+    def get(self, session_id: str):
+        """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
+        return {**tracker().verify(session_id), "session_id": session_id, "derivation": DERIVATION}

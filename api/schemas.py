@@ -1,0 +1,261 @@
+"""Request and response schemas: the public contract of the REST API."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+ID = fields.String(validate=validate.Length(min=1, max=100))
+COUNT = validate.Range(min=1, max=100)
+
+
+class RulesetPin(Schema):
+    id = fields.String()
+    version = fields.String()
+    hash = fields.String()
+
+
+# -- campaigns ---------------------------------------------------------------
+
+
+class CampaignCreate(Schema):
+    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "journey"})
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={"example": "Tuesday group"})
+    party = fields.List(fields.String(validate=validate.Length(min=1, max=100)), validate=validate.Length(max=20))
+    components = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "Facts the ruleset marks unknown, in the shape of its component_schema."},
+    )
+
+
+class SessionSummary(Schema):
+    id = fields.String()
+    quest = fields.String()
+    outcome = fields.String(allow_none=True)
+
+
+class Campaign(Schema):
+    id = fields.String()
+    name = fields.String()
+    ruleset = fields.Nested(RulesetPin)
+    components = fields.Dict()
+    components_hash = fields.String()
+    party = fields.List(fields.String())
+    chain = fields.List(fields.String())
+    next_quest = fields.String(allow_none=True)
+    completed = fields.Boolean()
+    sessions = fields.List(fields.Nested(SessionSummary))
+    version = fields.Integer()
+
+
+class DiceFace(Schema):
+    die = fields.String()
+    source = fields.String(metadata={"description": "digital or reported"})
+    face = fields.String()
+    count = fields.Integer()
+
+
+class DiceStatistics(Schema):
+    campaign_id = fields.String()
+    faces = fields.List(fields.Nested(DiceFace))
+    projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
+
+
+# -- sessions ----------------------------------------------------------------
+
+
+class SessionCreate(Schema):
+    quest = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting"})
+
+
+class SessionCreated(Schema):
+    id = fields.String()
+    campaign_id = fields.String()
+    quest = fields.String()
+    seed_commitment = fields.String()
+    version = fields.Integer()
+
+
+class DeckSummary(Schema):
+    draw_pile = fields.Integer(allow_none=True, metadata={"description": "Cards left to draw; null when the deck size is unknown."})
+    discard_pile = fields.List(fields.String())
+    held = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    looking_at = fields.List(fields.String())
+    removed_from_game = fields.List(fields.String())
+
+
+class SessionState(Schema):
+    id = fields.String()
+    campaign_id = fields.String()
+    quest = fields.String()
+    ruleset = fields.Nested(RulesetPin)
+    party = fields.List(fields.String())
+    seed_commitment = fields.String()
+    seed = fields.String(allow_none=True)
+    status = fields.String()
+    outcome = fields.String(allow_none=True)
+    turn = fields.Integer()
+    rolls = fields.Integer()
+    random_counter = fields.Integer()
+    decks = fields.Dict(keys=fields.String(), values=fields.Nested(DeckSummary))
+    version = fields.Integer()
+
+
+class Roll(Schema):
+    dice = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=100)),
+        values=fields.Integer(strict=True, validate=COUNT),
+        validate=validate.Length(min=1, max=20),
+        metadata={"example": {"d6": 2}},
+    )
+    faces = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=100)),
+        values=fields.List(fields.Raw(), validate=validate.Length(min=1, max=100)),
+        validate=validate.Length(min=1, max=20),
+        metadata={"description": "Faces rolled on the table, per die, for physical dice."},
+    )
+    purpose = fields.String(validate=validate.Length(max=200), metadata={"example": "initiative"})
+
+    @validates_schema
+    def _something_to_roll(self, data, **kwargs):
+        if "dice" not in data and "faces" not in data:
+            raise ValidationError("Send dice to roll, or faces rolled on the table.", "dice")
+
+
+class RollResult(Schema):
+    results = fields.Dict(keys=fields.String(), values=fields.List(fields.Raw()))
+    source = fields.String()
+    counter_start = fields.Integer(allow_none=True)
+    counter_end = fields.Integer(allow_none=True)
+    event_id = fields.String()
+    position = fields.Integer()
+    version = fields.Integer()
+
+
+class Event(Schema):
+    position = fields.Integer()
+    type = fields.String()
+    timestamp = fields.String()
+    meta = fields.Dict()
+    payload = fields.Dict()
+
+
+class Draw(Schema):
+    deck = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    count = fields.Integer(strict=True, validate=COUNT)
+    cards = fields.List(fields.String(validate=validate.Length(min=1, max=200)), validate=validate.Length(min=1, max=100))
+    holder = fields.String(validate=validate.Length(min=1, max=100))
+
+
+class DrawResult(Schema):
+    deck = fields.String()
+    cards = fields.List(fields.String())
+    source = fields.String()
+    events = fields.List(fields.Nested(Event))
+    version = fields.Integer()
+
+
+class Action(Schema):
+    class Meta:
+        unknown = INCLUDE  # each action type's own JSON Schema validates the rest
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "end-turn"})
+
+
+class ActionResult(Schema):
+    events = fields.List(fields.Nested(Event))
+    state = fields.Nested(SessionState)
+    version = fields.Integer()
+
+
+class End(Schema):
+    outcome = fields.String(required=True, validate=validate.OneOf(["victory", "heroic-victory", "defeat"]))
+
+
+class Ended(Schema):
+    id = fields.String()
+    outcome = fields.String()
+    seed = fields.String()
+    seed_commitment = fields.String()
+    next_quest = fields.String(allow_none=True)
+    version = fields.Integer()
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class EventPage(Schema):
+    session_id = fields.String()
+    events = fields.List(fields.Nested(Event))
+    after = fields.Integer()
+    next_after = fields.Integer()
+    total = fields.Integer()
+
+
+class TimelineEntry(Schema):
+    position = fields.Integer()
+    event_type = fields.String()
+    summary = fields.String()
+    issued_by = fields.String(allow_none=True)
+    occurred_at = fields.String()
+
+
+class Timeline(Schema):
+    session_id = fields.String()
+    entries = fields.List(fields.Nested(TimelineEntry))
+    projected_to = fields.Integer()
+
+
+class Mismatch(Schema):
+    position = fields.Integer()
+    type = fields.String()
+    reason = fields.String()
+
+
+class Verification(Schema):
+    session_id = fields.String()
+    status = fields.String(metadata={"description": "verified, pending (seed not yet revealed), mismatch or ruleset-changed"})
+    detail = fields.String()
+    seed_commitment = fields.String()
+    seed = fields.String(allow_none=True)
+    ruleset = fields.Nested(RulesetPin)
+    ruleset_in_code = fields.Nested(RulesetPin)
+    derivation = fields.String()
+    rolls = fields.List(fields.Dict())
+    shuffles = fields.List(fields.Dict())
+    checked = fields.Dict(keys=fields.String(), values=fields.Integer())
+    first_mismatch = fields.Nested(Mismatch, allow_none=True)
+
+
+# -- rulesets and health -----------------------------------------------------
+
+
+class RulesetListing(Schema):
+    id = fields.String()
+    name = fields.String()
+    version = fields.String()
+    hash = fields.String()
+
+
+class Health(Schema):
+    status = fields.String()
+    database = fields.String()
+    notifications = fields.Integer()
+    projected_to = fields.Integer()
+
+
+class RulesetDocument(Schema):
+    id = fields.String()
+    name = fields.String()
+    version = fields.String()
+    hash = fields.String()
+    source = fields.Raw()
+    dice = fields.List(fields.Dict(), metadata={"description": "The game's dice; faces is null where the layout was lost."})
+    plain_dice = fields.List(fields.Dict(), metadata={"description": "d4 to d20, available in every session."})
+    decks = fields.List(fields.Dict())
+    characters = fields.List(fields.Dict())
+    quests = fields.List(fields.Dict())
+    rules = fields.Dict(metadata={"description": "The ruleset's other stated facts (campaign chain, trade tables, conditions, ...)."})
+    actions = fields.List(fields.Dict(), metadata={"description": "Action types with the JSON Schema of their request body."})
+    component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})

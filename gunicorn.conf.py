@@ -1,0 +1,16 @@
+"""gunicorn settings for `Procfile` and `tracker serve`.
+
+The app is not preloaded: each worker imports api.wsgi after the fork and
+builds its own application and connection pool.
+"""
+
+import os
+
+bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+preload_app = False
+timeout = 30
+graceful_timeout = 10
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", None)

@@ -1,0 +1,172 @@
+"""Fixtures: every application and API test runs on SQLite and on PostgreSQL.
+
+PostgreSQL for tests, in this order:
+1. TRACKER_TEST_DATABASE_URL, if set;
+2. a server answering on 127.0.0.1:5432;
+3. a throwaway cluster started for this test run when pg_ctl is on the machine
+   (pytest-postgresql; initdb refuses to run as root, so not as root);
+4. otherwise the PostgreSQL tests skip with the reason in the summary, and with
+   TRACKER_REQUIRE_POSTGRES=1 (CI) that is a failure instead.
+Each PostgreSQL test gets a schema of its own, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+
+from tracker.application import Tracker
+from tracker.config import persistence_env
+
+TEST_DB = "campaign_tracker_test"
+REQUIRE_POSTGRES = os.environ.get("TRACKER_REQUIRE_POSTGRES") == "1"
+
+# Component data a group might supply for Journey, to exercise digital rolls and
+# draws in tests. These are test inputs, not facts about the real components.
+JOURNEY_TEST_COMPONENTS = {
+    "dice": {"attack": {"faces": ["X", "1", "1", "2", "2", "3"]}},
+    "decks": {"fortune": {"cards": [f"Fortune {n}" for n in range(1, 21)]}},
+}
+
+
+def _answers(url: str) -> bool:
+    try:
+        with psycopg.connect(url, connect_timeout=3):
+            return True
+    except psycopg.Error:
+        return False
+
+
+def _throwaway_cluster() -> tuple[str | None, str]:
+    pg_ctl = shutil.which("pg_ctl") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), reverse=True)), None)
+    if pg_ctl is None:
+        return None, "no PostgreSQL server answered on 127.0.0.1:5432 and pg_ctl is not installed"
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        return None, "no PostgreSQL server answered on 127.0.0.1:5432 and initdb refuses to run as root"
+    try:
+        from pytest_postgresql.executors.proc import PostgreSQLExecutor
+    except ImportError:  # pragma: no cover
+        return None, "pytest-postgresql is not installed"
+    base = tempfile.mkdtemp(prefix="tracker-pg-")
+    port = 54329
+    executor = PostgreSQLExecutor(
+        executable=str(pg_ctl),
+        host="127.0.0.1",
+        port=port,
+        datadir=f"{base}/data",
+        unixsocketdir=base,
+        logfile=f"{base}/log",
+        startparams="-w",
+        dbname="postgres",
+        user=os.environ.get("USER", "postgres"),
+    )
+    executor.start()
+    import atexit
+
+    atexit.register(executor.stop)
+    return f"postgresql://{executor.user}@127.0.0.1:{port}/postgres", ""
+
+
+def _find_postgres() -> tuple[str | None, str]:
+    explicit = os.environ.get("TRACKER_TEST_DATABASE_URL")
+    if explicit:
+        return (explicit, "") if _answers(explicit) else (None, f"TRACKER_TEST_DATABASE_URL={explicit} does not answer")
+    local = "postgresql://postgres@127.0.0.1:5432/postgres"
+    if _answers(local):
+        return local, ""
+    try:
+        return _throwaway_cluster()
+    except Exception as error:  # noqa: BLE001 - report why, then skip or fail
+        return None, f"could not start a throwaway PostgreSQL cluster: {error}"
+
+
+@pytest.fixture(scope="session")
+def postgres_base_url() -> str:
+    """A URL of a test database on a real PostgreSQL server."""
+    url, reason = _find_postgres()
+    if url is None:
+        if REQUIRE_POSTGRES:
+            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but {reason}", pytrace=False)
+        pytest.skip(f"PostgreSQL tests skipped: {reason}")
+    parts = urlsplit(url)
+    with psycopg.connect(url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (TEST_DB,)).fetchone()
+        if not exists:
+            try:
+                conn.execute(f'CREATE DATABASE "{TEST_DB}"')
+            except psycopg.errors.DuplicateDatabase:
+                pass
+    return urlunsplit(parts._replace(path=f"/{TEST_DB}", query=""))
+
+
+@pytest.fixture
+def postgres_url(postgres_base_url: str) -> Iterator[str]:
+    """A fresh schema for one test."""
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(postgres_base_url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    yield f"{postgres_base_url}?schema={schema}&pool_size=2&max_overflow=30"
+    with psycopg.connect(postgres_base_url, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/tracker.sqlite3"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    """Each test that takes this runs twice: on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return request.getfixturevalue("sqlite_url")
+    request.applymarker(pytest.mark.postgres)
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def tracker(database_url: str) -> Iterator[Tracker]:
+    app = Tracker(env=persistence_env(database_url))
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def app(database_url: str):
+    """The Flask application (flaskr style), on the database under test."""
+    from api import create_app
+
+    flask_app = create_app({"TESTING": True, "DATABASE_URL": database_url, "PROJECTIONS_IN_PROCESS": False})
+    yield flask_app
+    flask_app.extensions["tracker"].close()
+    flask_app.extensions["tracker_views"].store.datastore.close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def journey_campaign(client) -> dict:
+    response = client.post(
+        "/campaigns",
+        json={"ruleset": "journey", "name": "Tuesday group", "party": ["tripitaka", "monkey-king"], "components": JOURNEY_TEST_COMPONENTS},
+    )
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+@pytest.fixture
+def session_id(client, journey_campaign) -> str:
+    response = client.post(f"/campaigns/{journey_campaign['id']}/sessions", json={"quest": "q1-meeting"})
+    assert response.status_code == 201, response.json
+    return response.json["id"]

@@ -1,0 +1,99 @@
+"""The `tracker` command: serve, project, rebuild, verify."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from tracker.config import database_url, describe, persistence_env
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tracker", description="Event-sourced campaign tracker")
+    parser.add_argument("--database-url", help="sqlite:///path or postgresql://... (default: $DATABASE_URL or sqlite:///var/tracker.sqlite3)")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="serve the REST API with gunicorn, projections in the same process")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
+    serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
+
+    commands.add_parser("project", help="keep the views up to date (runs until stopped)")
+    commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
+    verify = commands.add_parser("verify", help="re-derive a session and report verified or the first mismatch")
+    verify.add_argument("session_id")
+
+    args = parser.parse_args(argv)
+    url = database_url(args.database_url)
+    os.environ["DATABASE_URL"] = url
+    return {"serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify}[args.command](args, url)
+
+
+def _runner(url: str):
+    from projections.runner import ProjectionRunner
+    from projections.store import open_view_store
+    from tracker.application import Tracker
+
+    env = persistence_env(url)
+    return ProjectionRunner(Tracker(env=env), open_view_store(env))
+
+
+def _serve(args: argparse.Namespace, url: str) -> int:
+    from gunicorn.app.wsgiapp import WSGIApplication
+
+    if not args.no_projections:
+        os.environ["TRACKER_PROJECTIONS_IN_PROCESS"] = "1"
+    print(f"campaign-tracker serving at http://{args.host}:{args.port}", flush=True)
+    print(f"data lives in {describe(url)}", flush=True)
+    sys.argv = [
+        "gunicorn",
+        "-c", str(ROOT / "gunicorn.conf.py"),
+        "--bind", f"{args.host}:{args.port}",
+        "--workers", str(args.workers),
+        "api.wsgi:app",
+    ]
+    WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
+    return 0
+
+
+def _project(args: argparse.Namespace, url: str) -> int:
+    runner = _runner(url)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    print(f"projecting {describe(url)} from position {runner.position}", flush=True)
+    runner.run_forever(stop)
+    return 0
+
+
+def _rebuild(args: argparse.Namespace, url: str) -> int:
+    runner = _runner(url)
+    digest = runner.rebuild()
+    print(json.dumps({"position": runner.position, "digest": digest}))
+    return 0
+
+
+def _verify(args: argparse.Namespace, url: str) -> int:
+    from tracker.application import Tracker
+    from tracker.errors import TrackerError
+
+    app = Tracker(env=persistence_env(url))
+    try:
+        report = app.verify(args.session_id)
+    except TrackerError as error:
+        print(f"{error.title}: {error.detail}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: report[k] for k in ("status", "first_mismatch", "checked", "seed_commitment", "seed") if k in report}, indent=2))
+    return 0 if report["status"] in ("verified", "pending") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
