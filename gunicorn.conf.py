@@ -14,3 +14,15 @@ preload_app = False
 timeout = 30
 graceful_timeout = 10
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", None)
+
+
+def on_starting(server):
+    """Create the tables once, in the master, before any worker forks: workers racing to
+    create them on a fresh SQLite file could fail to boot."""
+    from tracker.application import Tracker
+    from projections.store import open_view_store
+    from tracker.config import database_url, persistence_env
+
+    env = persistence_env(database_url())
+    Tracker(env=env).close()
+    open_view_store(env).datastore.close()

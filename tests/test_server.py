@@ -1,0 +1,146 @@
+"""Runs through a real gunicorn (the Procfile's command) over real HTTP, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+pytestmark = pytest.mark.server
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base: str, method: str, path: str, body: object | None = None, headers: dict | None = None) -> tuple[int, dict]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path):
+    """gunicorn with two workers of four threads each, started as the Procfile starts it."""
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "WEB_CONCURRENCY": "2", "TRACKER_PROJECTIONS_IN_PROCESS": "1"}
+    log = (tmp_path / "gunicorn.log").open("w")
+    process = subprocess.Popen(
+        [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if call(base, "GET", "/health")[0] == 200:
+                break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("gunicorn did not start:\n" + (tmp_path / "gunicorn.log").read_text())
+        time.sleep(0.1)
+    yield base
+    died = process.poll()
+    process.terminate()
+    process.wait(timeout=15)
+    assert died is None, "gunicorn exited during the test:\n" + (tmp_path / "gunicorn.log").read_text()
+
+
+def test_twenty_concurrent_rolls_on_one_session(server):
+    status, campaign = call(server, "POST", "/campaigns", {"ruleset": "journey", "name": "Load"})
+    assert status == 201
+    status, session = call(server, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"})
+    sid = session["id"]
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(lambda _: call(server, "POST", f"/sessions/{sid}/rolls", {"dice": {"d6": 2}}), range(20)))
+    assert [status for status, _ in answers] == [201] * 20
+    counters = {body["counter_start"] for _, body in answers}
+    assert len(counters) == 20
+    assert sorted(body["position"] for _, body in answers) == list(range(2, 22))
+    status, events = call(server, "GET", f"/sessions/{sid}/events?limit=100")
+    rolls = [e for e in events["events"] if e["type"] == "DiceRolled"]
+    assert len(rolls) == 20 and events["total"] == 21
+    status, ended = call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory"})
+    status, report = call(server, "GET", f"/sessions/{sid}/verification")
+    assert report["status"] == "verified" and report["checked"]["digital_rolls"] == 20
+
+
+def test_concurrent_retries_with_one_idempotency_key_roll_once(server):
+    _, campaign = call(server, "POST", "/campaigns", {"ruleset": "journey", "name": "Retries"})
+    _, session = call(server, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"})
+    sid = session["id"]
+    headers = {"Idempotency-Key": "the-one-roll"}
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        answers = list(pool.map(lambda _: call(server, "POST", f"/sessions/{sid}/rolls", {"dice": {"d20": 1}}, headers), range(10)))
+    assert {status for status, _ in answers} == {201}
+    assert len({json.dumps(body, sort_keys=True) for _, body in answers}) == 1
+    _, events = call(server, "GET", f"/sessions/{sid}/events")
+    assert events["total"] == 2
+
+
+def test_projections_run_in_the_serving_process(server):
+    _, campaign = call(server, "POST", "/campaigns", {"ruleset": "journey", "name": "Views"})
+    _, session = call(server, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"})
+    _, roll = call(server, "POST", f"/sessions/{session['id']}/rolls", {"dice": {"d8": 3}})
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        _, stats = call(server, "GET", f"/campaigns/{campaign['id']}/dice-statistics")
+        if sum(row["count"] for row in stats["faces"]) == 3:
+            break
+        time.sleep(0.1)
+    assert sum(row["count"] for row in stats["faces"] if row["die"] == "d8" and row["source"] == "digital") == 3
+    _, timeline = call(server, "GET", f"/sessions/{session['id']}/timeline")
+    assert [entry["event_type"] for entry in timeline["entries"]] == ["SessionStarted", "DiceRolled"]
+
+
+def _walkthrough() -> str:
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"<!-- walkthrough -->\s*```sh\n(.*?)```", readme, re.S)
+    assert blocks, "README has no walk-through block"
+    return "\n".join(blocks)
+
+
+def test_the_readme_walkthrough_runs_as_written(server, tmp_path):
+    script = _walkthrough().replace("http://127.0.0.1:8000", server)
+    env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}"}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert '"status": "verified"' in result.stdout, result.stdout
+    assert "application/problem+json" not in result.stdout
+
+
+def test_tracker_verify_from_the_command_line(server, database_url):
+    _, campaign = call(server, "POST", "/campaigns", {"ruleset": "journey", "name": "CLI"})
+    _, session = call(server, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"})
+    call(server, "POST", f"/sessions/{session['id']}/rolls", {"dice": {"d12": 4}})
+    call(server, "POST", f"/sessions/{session['id']}/end", {"outcome": "victory"})
+    result = subprocess.run(
+        [str(BIN / "tracker"), "--database-url", database_url, "verify", session["id"]], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["status"] == "verified"
+    missing = subprocess.run(
+        [str(BIN / "tracker"), "--database-url", database_url, "verify", "00000000-0000-0000-0000-000000000000"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert missing.returncode == 2 and "No session" in missing.stderr
