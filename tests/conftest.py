@@ -170,3 +170,11 @@ def session_id(client, journey_campaign) -> str:
     response = client.post(f"/campaigns/{journey_campaign['id']}/sessions", json={"quest": "q1-meeting"})
     assert response.status_code == 201, response.json
     return response.json["id"]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, so fixtures can add diagnostics on failure."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report

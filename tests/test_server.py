@@ -38,15 +38,9 @@ def call(base: str, method: str, path: str, body: object | None = None, headers:
         return error.code, json.loads(error.read())
 
 
-@pytest.fixture
-def server(database_url: str, tmp_path: Path):
-    """gunicorn with two workers of four threads each, started as the Procfile starts it."""
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "WEB_CONCURRENCY": "2", "TRACKER_PROJECTIONS_IN_PROCESS": "1"}
-    log = (tmp_path / "gunicorn.log").open("w")
-    process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
+def _start(command: list[str], env: dict[str, str], tmp_path: Path, port: int):
+    log_path = tmp_path / "server.log"
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log_path.open("w"), stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -57,13 +51,39 @@ def server(database_url: str, tmp_path: Path):
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            pytest.fail("gunicorn did not start:\n" + (tmp_path / "gunicorn.log").read_text())
+            pytest.fail("the server did not start:\n" + log_path.read_text())
         time.sleep(0.1)
-    yield base
+    return process, base, log_path
+
+
+def _stop(process: subprocess.Popen, log_path: Path, request: pytest.FixtureRequest) -> None:
     died = process.poll()
     process.terminate()
     process.wait(timeout=15)
-    assert died is None, "gunicorn exited during the test:\n" + (tmp_path / "gunicorn.log").read_text()
+    assert died is None, "the server exited during the test:\n" + log_path.read_text()
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        print("server log:\n" + log_path.read_text())
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
+    """gunicorn with two workers of four threads each, started as the Procfile starts it."""
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "WEB_CONCURRENCY": "2", "TRACKER_PROJECTIONS_IN_PROCESS": "1"}
+    process, base, log_path = _start([str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], env, tmp_path, port)
+    yield base
+    _stop(process, log_path, request)
+
+
+@pytest.fixture
+def served(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
+    """`tracker serve`, which is what `make run` starts."""
+    port = _free_port()
+    command = [str(BIN / "tracker"), "--database-url", database_url, "serve", "--port", str(port)]
+    process, base, log_path = _start(command, dict(os.environ), tmp_path, port)
+    yield base, log_path
+    _stop(process, log_path, request)
 
 
 def test_twenty_concurrent_rolls_on_one_session(server):
@@ -120,8 +140,19 @@ def _walkthrough() -> str:
     return "\n".join(blocks)
 
 
-def test_the_readme_walkthrough_runs_as_written(server, tmp_path):
-    script = _walkthrough().replace("http://127.0.0.1:8000", server)
+def test_tracker_serve_says_where_it_serves_and_where_the_data_lives(served, database_url):
+    base, log_path = served
+    log = log_path.read_text()
+    assert f"serving at {base}" in log
+    if database_url.startswith("sqlite"):
+        assert f"data lives in {Path(database_url.removeprefix('sqlite:///')).resolve()}" in log
+    else:
+        assert "data lives in postgresql://" in log and "campaign_tracker_test" in log
+
+
+def test_the_readme_walkthrough_runs_as_written(served, tmp_path):
+    base, _ = served
+    script = _walkthrough().replace("http://127.0.0.1:8000", base)
     env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}"}
     result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
