@@ -12,7 +12,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from api import problems
-from api.context import assign_correlation_id
+from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
 from tracker.application import Tracker
@@ -64,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.before_request(assign_correlation_id)
     app.before_request(_require_json_body)
+    app.after_request(echo_correlation_id)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
     return app

@@ -6,7 +6,7 @@ import uuid
 
 from flask import current_app, g, request
 
-from tracker.application import Request, Tracker
+from tracker.application import Request, Result, Tracker
 from tracker.errors import TrackerError
 
 
@@ -42,6 +42,17 @@ def command_request() -> Request:
         idempotency_key=key,
         if_match=expected,
     )
+
+
+def respond(result: Result) -> tuple[dict, int, dict[str, str]]:
+    """A command's answer; a replayed Idempotency-Key says so in a header."""
+    headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+    return result.body, result.status, headers
+
+
+def echo_correlation_id(response):
+    response.headers["X-Correlation-Id"] = g.get("correlation_id", "")
+    return response
 
 
 def assign_correlation_id() -> None:

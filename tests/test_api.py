@@ -200,6 +200,7 @@ def test_idempotency_key_replays_the_first_answer(client, session_id):
     events = _events(client, session_id)
     retry = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d20": 2}}, headers=headers)
     assert retry.status_code == first.status_code == 201 and retry.json == first.json
+    assert retry.headers["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in first.headers
     assert _events(client, session_id) == events
     changed = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d20": 3}}, headers=headers)
     assert changed.status_code == 422 and changed.content_type == PROBLEM and "Idempotency-Key" in changed.json["title"]
@@ -234,6 +235,15 @@ def test_an_ended_session_refuses_commands(client, session_id):
     client.post(f"/sessions/{session_id}/end", json={"outcome": "defeat"})
     again = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 1}})
     assert again.status_code == 409 and again.content_type == PROBLEM and "ended" in again.json["title"]
+
+
+def test_the_correlation_id_is_echoed_and_recorded(client, session_id):
+    response = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d4": 1}}, headers={"X-Correlation-Id": "table-3-req-9"})
+    assert response.headers["X-Correlation-Id"] == "table-3-req-9"
+    last = client.get(f"/sessions/{session_id}/events?after={response.json['position'] - 1}").json["events"][0]
+    assert last["meta"]["correlation_id"] == "table-3-req-9"
+    generated = client.get("/health").headers["X-Correlation-Id"]
+    assert len(generated) == 36
 
 
 def test_events_paging_bounds(client, session_id):

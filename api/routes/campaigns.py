@@ -4,7 +4,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import command_request, tracker, views
+from api.context import command_request, respond, tracker, views
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
 
@@ -18,7 +18,7 @@ class Campaigns(MethodView):
         result = tracker().create_campaign(
             body["ruleset"], body["name"], body.get("party"), body.get("components"), request=command_request()
         )
-        return result.body, result.status
+        return respond(result)
 
 
 @blp.route("/<campaign_id>")
@@ -36,7 +36,7 @@ class CampaignSessions(MethodView):
     def post(self, body, campaign_id: str):
         """Start a session of a quest; returns the commitment to its secret seed."""
         result = tracker().start_session(campaign_id, body["quest"], request=command_request())
-        return result.body, result.status
+        return respond(result)
 
 
 @blp.route("/<campaign_id>/dice-statistics")

@@ -4,7 +4,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import command_request, tracker, views
+from api.context import command_request, respond, tracker, views
 from tracker.randomness import __doc__ as DERIVATION
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
@@ -25,7 +25,7 @@ class Rolls(MethodView):
     def post(self, body, session_id: str):
         """Roll dice from the session's stream, or record faces rolled on the table."""
         result = tracker().roll(session_id, body.get("dice"), body.get("faces"), body.get("purpose"), request=command_request())
-        return result.body, result.status
+        return respond(result)
 
 
 @blp.route("/<session_id>/draws")
@@ -37,7 +37,7 @@ class Draws(MethodView):
         result = tracker().draw(
             session_id, body["deck"], body.get("count"), body.get("cards"), body.get("holder"), request=command_request()
         )
-        return result.body, result.status
+        return respond(result)
 
 
 @blp.route("/<session_id>/actions")
@@ -47,7 +47,7 @@ class Actions(MethodView):
     def post(self, body, session_id: str):
         """Take an action of the ruleset (see GET /rulesets/{id} for the types and their schemas)."""
         result = tracker().act(session_id, body, request=command_request())
-        return result.body, result.status
+        return respond(result)
 
 
 @blp.route("/<session_id>/end")
@@ -57,7 +57,7 @@ class End(MethodView):
     def post(self, body, session_id: str):
         """End the session with its outcome; reveals the seed."""
         result = tracker().end_session(session_id, body["outcome"], request=command_request())
-        return result.body, result.status
+        return respond(result)
 
 
 @blp.route("/<session_id>/events")
