@@ -4,7 +4,9 @@ The runner reads notifications after its tracking position, turns each into
 view rows with the pure projection modules, and writes a batch's rows together
 with the batch's last position in one transaction. If another runner got there
 first, the tracking insert fails, the batch rolls back, and this runner reads
-the new position and carries on: each notification counts once.
+the new position and carries on: each notification counts once. The position
+is the last notification read, projected or not (campaign and idempotency
+events are read and passed over), so it reaches the end of the log.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.utils import get_topic
 
 from projections import dice_statistics, timeline
-from projections.store import ViewStore
+from projections.store import LostRace, ViewStore
 from tracker.application import Tracker
 from tracker.domain import Session
 from tracker.domain.session import DECK_EVENTS
@@ -40,37 +42,35 @@ class ProjectionRunner:
         self.app = app
         self.store = store
         self.batch_size = batch_size
-        self.topics = [get_topic(cls) for cls in PROJECTED]
+        self.topics = {get_topic(cls) for cls in PROJECTED}
 
     @property
     def position(self) -> int:
         return self.store.max_tracking_id(self.app.name) or 0
 
     def run_once(self) -> int:
-        """Process one batch; returns how many notifications it covered."""
+        """Process one batch; returns how many notifications it covered (0 when caught up or beaten to it)."""
         start = self.position
-        notifications = self.app.recorder.select_notifications(
-            start=start, limit=self.batch_size, topics=self.topics, inclusive_of_start=False
-        )
+        notifications = self.app.recorder.select_notifications(start=start, limit=self.batch_size, inclusive_of_start=False)
         if not notifications:
             return 0
         campaigns: dict[str, str] = {}
         rows: list[tuple[Any, ...]] = []
         for notification in notifications:
-            event = self.app.mapper.to_domain_event(notification)
-            rows.extend(_rows(event, campaigns, self.store))
-        last = notifications[-1].id
+            if notification.topic in self.topics:
+                event = self.app.mapper.to_domain_event(notification)
+                rows.extend(_rows(event, campaigns, self.store))
         try:
-            self.store.write(rows, Tracking(self.app.name, last))
-        except IntegrityError:
-            log.info("another runner recorded position %s first; moving on", last)
-            return 0
+            self.store.write(rows, start, Tracking(self.app.name, notifications[-1].id))
+        except LostRace:
+            log.info("another runner moved past position %s first; reading on from its position", start)
+            return -1
         return len(notifications)
 
     def catch_up(self) -> int:
         total = 0
         while processed := self.run_once():
-            total += processed
+            total += max(processed, 0)
         return total
 
     def rebuild(self) -> str:
@@ -82,7 +82,7 @@ class ProjectionRunner:
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
         while not stop.is_set():
             try:
-                if not self.run_once():
+                if self.run_once() == 0:
                     stop.wait(interval)
             except Exception:  # keep serving; the next poll retries from the tracked position
                 log.exception("projection batch failed; retrying")

@@ -44,6 +44,13 @@ _WRITES = {
 }
 
 
+class LostRace(Exception):
+    """Another runner moved the tracking position first; this batch was rolled back."""
+
+    def __init__(self, application_name: str, start: int) -> None:
+        super().__init__(f"{application_name}: position is no longer {start}")
+
+
 class ViewStore:
     """SQL shared by both databases; subclasses say how to name tables and bind parameters."""
 
@@ -57,18 +64,46 @@ class ViewStore:
         for table, (columns, _) in TABLES.items():
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {self._name(table)} ({columns})")
 
-    def write(self, rows: Iterable[tuple[Any, ...]], tracking: Tracking) -> None:
+    def write(self, rows: Iterable[tuple[Any, ...]], start: int, tracking: Tracking) -> None:
+        """Write a batch read after position ``start``, and move the position to ``tracking``.
+
+        The position moves only if it is still ``start``: a runner that lost the race to
+        another gets LostRace, its transaction rolls back, and nothing counts twice.
+        """
         with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
             for row in rows:
                 cursor.execute(self._sql(_WRITES[row[0]]), row[1:])
-            self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+            self._advance_tracking(cursor, start, tracking)
+
+    def _advance_tracking(self, cursor: Any, start: int, tracking: Tracking) -> None:
+        table = self._tracking_table()
+        if start == 0:
+            try:
+                cursor.execute(
+                    self._sql(f"INSERT INTO {table} (application_name, notification_id) VALUES (%s, %s)"),
+                    (tracking.application_name, tracking.notification_id),
+                )
+            except Exception as error:  # the row exists: another runner moved first
+                if type(error).__name__ in ("IntegrityError", "UniqueViolation"):
+                    raise LostRace(tracking.application_name, start) from error
+                raise
+            return
+        cursor.execute(
+            self._sql(f"UPDATE {table} SET notification_id = %s WHERE application_name = %s AND notification_id = %s"),
+            (tracking.notification_id, tracking.application_name, start),
+        )
+        if getattr(cursor, "sqlite_cursor", cursor).rowcount != 1:  # the library wraps sqlite3's cursor
+            raise LostRace(tracking.application_name, start)
+
+    def _tracking_table(self) -> str:
+        raise NotImplementedError
 
     def clear(self, application_name: str) -> None:
         """Forget every view row and the tracking position, so the views can be rebuilt from zero."""
         with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
             for table in TABLES:
                 cursor.execute(f"DELETE FROM {self._name(table)}")
-            cursor.execute(self._sql(self._delete_tracking_sql()), (application_name,))
+            cursor.execute(self._sql(f"DELETE FROM {self._tracking_table()} WHERE application_name = %s"), (application_name,))
 
     def query(self, statement: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
@@ -100,14 +135,8 @@ class ViewStore:
                 sha.update(json.dumps([table, row], sort_keys=True, default=str).encode())
         return sha.hexdigest()
 
-    def _delete_tracking_sql(self) -> str:
-        raise NotImplementedError
-
 
 class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
-    def construct_create_table_statements(self) -> list[str]:
-        return super().construct_create_table_statements()
-
     def _create_table(self, c: Any) -> None:
         super()._create_table(c)
         self._create_view_tables(c)
@@ -118,8 +147,8 @@ class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):
     def _sql(self, statement: str) -> str:
         return super()._sql(statement).replace("%s", "?")
 
-    def _delete_tracking_sql(self) -> str:
-        return "DELETE FROM tracking WHERE application_name = %s"
+    def _tracking_table(self) -> str:
+        return "tracking"
 
 
 class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
@@ -130,8 +159,8 @@ class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
     def _name(self, table: str) -> str:
         return f'"{self.datastore.schema}"."{table}"'
 
-    def _delete_tracking_sql(self) -> str:
-        return f'DELETE FROM "{self.datastore.schema}"."{self.tracking_table_name}" WHERE application_name = %s'
+    def _tracking_table(self) -> str:
+        return f'"{self.datastore.schema}"."{self.tracking_table_name}"'
 
 
 def open_view_store(env: dict[str, str]) -> ViewStore:

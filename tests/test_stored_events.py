@@ -42,8 +42,11 @@ def test_stored_events_still_load_and_rebuild_the_same_state(mapper, fixture):
     campaign = aggregates[expected["campaign"]["id"]]
     session = aggregates[expected["session"]["id"]]
     assert isinstance(campaign, Campaign) and isinstance(session, Session)
-    assert {**campaign.state(), "components": campaign.components} == expected["campaign"]
-    assert session.state() == expected["session"]
+    # State may gain fields over time; everything the old code derived must come out the same.
+    campaign_state = {**campaign.state(), "components": campaign.components}
+    assert {key: campaign_state.get(key) for key in expected["campaign"]} == expected["campaign"]
+    session_state = session.state()
+    assert {key: session_state.get(key) for key in expected["session"]} == expected["session"]
 
 
 def test_the_fixture_covers_every_session_event_type():

@@ -183,8 +183,7 @@ class Tracker(Application[UUID]):
                 stream = RandomStream(bytes.fromhex(session.seed), session.counter)
                 changes = decks.resolve_draw(state, spec.name, count, stream, holder)
             meta = _meta(request, ruleset)
-            for change in changes:
-                session.record_deck_change(change=change, meta=meta)
+            apply_changes(session, changes, meta)
             drawn = [card for change in changes if change["kind"] == "drawn" for card in change["cards"]]
             body = {
                 "deck": spec.id,
@@ -355,15 +354,12 @@ class Tracker(Application[UUID]):
 
 def session_state(session: Session) -> dict[str, Any]:
     """What resolvers read: the full deck states (not just the public summary)."""
-    return {**session.state(), "decks": session.decks, "turn": session.turn}
+    return {**session.state(), "decks": session.decks, "turn": session.turn, "game": session.game}
 
 
 def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
     for change in changes:
-        if change["kind"] == "turn-ended":
-            session.end_turn(turn=change["turn"], meta=meta)
-        else:
-            session.record_deck_change(change=change, meta=meta)
+        session.record_change(change=change, meta=meta)
 
 
 def _resolve_roll(specs: Mapping[str, Any], dice: Mapping[str, int], faces: Mapping[str, list[Any]] | None, session: Session) -> dict[str, Any]:

@@ -79,6 +79,7 @@ class Session(Aggregate):
         self.rolls = 0
         self.outcome: str | None = None
         self.ended = False
+        self.game: dict[str, Any] = {}
 
     @event(DiceRolled)
     def record_roll(self, roll: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -90,8 +91,23 @@ class Session(Aggregate):
     def record_action(self, action: dict[str, Any], counter_start: int, meta: dict[str, Any]) -> None:
         pass  # the action's inputs; its effects follow as their own events
 
-    def record_deck_change(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
-        self.trigger_event(DECK_EVENTS[change["kind"]], change=change, meta=meta)
+    def record_change(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        """Record one resolved change: a deck change, the end of a turn, or one of the ruleset's game events."""
+        kind = change["kind"]
+        if kind in DECK_EVENTS:
+            self.trigger_event(DECK_EVENTS[kind], change=change, meta=meta)
+        elif kind == "turn-ended":
+            self.end_turn(turn=change["turn"], meta=meta)
+        else:
+            self.trigger_event(self._rules().events[kind], change=change, meta=meta)
+
+    def _rules(self) -> Any:
+        from tracker import rulesets
+
+        return rulesets.get(self.ruleset["id"]).rules
+
+    def _apply_game_change(self, change: dict[str, Any]) -> None:
+        self.game = self._rules().fold(self.game, change)
 
     def _apply_deck_change(self, change: dict[str, Any]) -> None:
         self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
@@ -119,11 +135,24 @@ class Session(Aggregate):
             "status": "ended" if self.ended else "in-progress",
             "outcome": self.outcome,
             "turn": self.turn,
+            "game": self.game,
             "rolls": self.rolls,
             "random_counter": self.counter,
             "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
             "version": self.version,
         }
+
+
+class GameEvent(TrackerEvent):
+    """Base of a ruleset's own events (KarmaGained, WeaponUpgraded, ...): the ruleset's fold applies them.
+
+    Subclasses live in their ruleset's package, each with its own class_version.
+    """
+
+    change: dict[str, Any]
+
+    def apply(self, aggregate: Session) -> None:
+        aggregate._apply_game_change(self.change)  # noqa: SLF001
 
 
 def _deck_mutator(event_class: type[TrackerEvent]) -> None:

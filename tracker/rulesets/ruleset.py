@@ -48,6 +48,22 @@ class ActionContext:
     state: Mapping[str, Any]
     ruleset: Ruleset
     decks: Mapping[str, DeckSpec]
+    dice: Mapping[str, DieSpec] = field(default_factory=dict)
+
+    @property
+    def game(self) -> Mapping[str, Any]:
+        """The ruleset's own part of the session state (folded from its game events)."""
+        return self.state.get("game", {})
+
+    def die(self, die_id: str) -> DieSpec:
+        try:
+            return self.dice[die_id]
+        except KeyError:
+            raise Unprocessable(
+                f"Unknown die '{die_id}'",
+                detail=f"Dice of {self.ruleset.name}: {sorted(self.dice)}.",
+                errors={"dice": [f"Unknown die: {die_id}"]},
+            ) from None
 
     def deck(self, deck_id: str) -> DeckSpec:
         try:
@@ -70,6 +86,7 @@ class ActionType:
     schema: dict[str, Any]
     resolve: Resolver = field(compare=False)
     random: bool = False  # whether the resolver may draw from the session's stream
+    internal: bool = False  # run by the service itself (e.g. quest set-up), never posted by clients
 
     def describe(self) -> dict[str, Any]:
         return {"type": self.name, "description": self.description, "schema": self.schema, "uses_randomness": self.random}
@@ -82,10 +99,46 @@ def plain_dice() -> list[dict[str, Any]]:
     ]
 
 
+SET_UP_QUEST = "set-up-quest"
+
+
+class GameRules:
+    """A ruleset's own bookkeeping beyond dice and decks: pure functions over plain JSON.
+
+    - ``events`` maps a change ``kind`` to the event class that records it;
+    - ``fold(game, change)`` returns the session's game state after that change;
+    - ``carry_over(progress, game, quest, outcome, options)`` returns the campaign's
+      progress after a quest ends (what the next quest starts from);
+    - ``options_schema`` is the JSON Schema of the campaign options (e.g. a mode);
+    - ``setup_schema`` is the JSON Schema of a session start's "setup" parameters.
+    The defaults keep no game state and carry nothing over.
+    """
+
+    events: dict[str, type] = {}
+    options_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+    setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset")
+
+    def carry_over(
+        self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return dict(progress)
+
+
+def _no_setup(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return []
+
+
 class Ruleset:
-    def __init__(self, data: dict[str, Any], actions: list[ActionType]) -> None:
+    def __init__(self, data: dict[str, Any], actions: list[ActionType], rules: GameRules | None = None, setup: ActionType | None = None) -> None:
         self.data = data
-        self.actions = {action.name: action for action in actions}
+        self.rules = rules or GameRules()
+        setup = setup or ActionType(
+            SET_UP_QUEST, "Quest set-up, run when a session starts.", {"type": "object"}, _no_setup, internal=True
+        )
+        self.actions = {action.name: action for action in [*actions, setup]}
 
     @property
     def id(self) -> str:
@@ -102,7 +155,15 @@ class Ruleset:
     @cached_property
     def hash(self) -> str:
         """Content hash of the rules: the data and the action contracts."""
-        return content_hash({"data": self.data, "actions": [a.describe() for a in self.actions.values()]})
+        return content_hash(
+            {
+                "data": self.data,
+                "actions": [a.describe() for a in self.actions.values()],
+                "options_schema": self.rules.options_schema,
+                "setup_schema": self.rules.setup_schema,
+                "events": sorted(self.rules.events),
+            }
+        )
 
     @property
     def pin(self) -> dict[str, str]:
@@ -172,6 +233,8 @@ class Ruleset:
             "rules": {key: value for key, value in self.data.items() if key not in listed},
             "hash": self.hash,
             "plain_dice": plain_dice(),
-            "actions": [action.describe() for action in self.actions.values()],
+            "actions": [action.describe() for action in self.actions.values() if not action.internal],
             "component_schema": self.component_schema,
+            "options_schema": self.rules.options_schema,
+            "setup_schema": self.rules.setup_schema,
         }
