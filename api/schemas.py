@@ -25,6 +25,7 @@ class CampaignCreate(Schema):
         keys=fields.String(),
         metadata={"description": "Facts the ruleset marks unknown, in the shape of its component_schema."},
     )
+    options = fields.Dict(keys=fields.String(), metadata={"description": "Campaign options, in the shape of the ruleset's options_schema."})
 
 
 class SessionSummary(Schema):
@@ -39,6 +40,8 @@ class Campaign(Schema):
     ruleset = fields.Nested(RulesetPin)
     components = fields.Dict()
     components_hash = fields.String()
+    options = fields.Dict()
+    progress = fields.Dict(metadata={"description": "What the next quest starts from (the ruleset's carry-over)."})
     party = fields.List(fields.String())
     chain = fields.List(fields.String())
     next_quest = fields.String(allow_none=True)
@@ -65,14 +68,9 @@ class DiceStatistics(Schema):
 
 class SessionCreate(Schema):
     quest = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting"})
+    setup = fields.Dict(keys=fields.String(), metadata={"description": "Quest set-up choices, in the shape of the ruleset's setup_schema."})
 
 
-class SessionCreated(Schema):
-    id = fields.String()
-    campaign_id = fields.String()
-    quest = fields.String()
-    seed_commitment = fields.String()
-    version = fields.Integer()
 
 
 class DeckSummary(Schema):
@@ -94,9 +92,19 @@ class SessionState(Schema):
     status = fields.String()
     outcome = fields.String(allow_none=True)
     turn = fields.Integer()
+    game = fields.Dict(metadata={"description": "The ruleset's own bookkeeping (karma, weapon levels, ...)."})
     rolls = fields.Integer()
     random_counter = fields.Integer()
     decks = fields.Dict(keys=fields.String(), values=fields.Nested(DeckSummary))
+    version = fields.Integer()
+
+
+class SessionCreated(Schema):
+    id = fields.String()
+    campaign_id = fields.String()
+    quest = fields.String()
+    seed_commitment = fields.String()
+    state = fields.Nested(SessionState)
     version = fields.Integer()
 
 

@@ -20,6 +20,9 @@ def describe(event: Any) -> str:
         how = "rolled" if roll["source"] == "digital" else "reported rolling"
         purpose = f" for {roll['purpose']}" if roll.get("purpose") else ""
         return f"{how.capitalize()}{purpose} {rolled}"
+    if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
+        choices = ", ".join(f"{k}={v}" for k, v in event.action.get("setup", {}).items())
+        return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
     if name == "ActionTaken":
         details = ", ".join(f"{k}={v}" for k, v in event.action.items() if k != "type")
         return f"Action {event.action.get('type')}" + (f" ({details})" if details else "")

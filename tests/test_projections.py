@@ -128,14 +128,15 @@ def test_the_timeline_lists_every_event_of_a_session_in_order_with_summaries_and
     assert by_position[reported["position"]] == "Reported rolling d20: 17, 3"
     draw_summary = next(e["summary"] for e in timeline if e["event_type"] == "CardsDrawn")
     assert all(card in draw_summary for card in drawn) and "fortune" in draw_summary
-    assert next(e["summary"] for e in timeline if e["event_type"] == "ActionTaken") == "Action end-turn"
+    actions = [e["summary"] for e in timeline if e["event_type"] == "ActionTaken"]
+    assert actions == ["Quest q1-meeting set up", "Action end-turn"]
     assert next(e["summary"] for e in timeline if e["event_type"] == "TurnEnded") == "Turn 1 ended"
     assert "victory" in by_position[events[-1]["position"]]
 
     # Paging by position.
     assert runner.store.timeline(sid, after=2, limit=2) == timeline[2:4]
     # The other session's events are in its own timeline only.
-    assert [e["event_type"] for e in runner.store.timeline(other)] == ["SessionStarted", "DiceRolled"]
+    assert [e["event_type"] for e in runner.store.timeline(other)] == ["SessionStarted", "ActionTaken", "DiceRolled"]
 
 
 # -- 2. dice statistics -------------------------------------------------------------
@@ -430,7 +431,7 @@ def test_the_runner_thread_picks_up_new_events_and_stops_when_told(tracker, runn
     try:
         assert thread.is_alive()
         _wait_until(lambda: runner.position == _last_projected_id(tracker), "the session start to be projected")
-        assert [e["event_type"] for e in runner.store.timeline(sid)] == ["SessionStarted"]
+        assert [e["event_type"] for e in runner.store.timeline(sid)] == ["SessionStarted", "ActionTaken"]
 
         result = tracker.roll(sid, faces={"d12": [12, 11]}).body
         target = _last_projected_id(tracker)
@@ -474,4 +475,4 @@ def test_the_runner_thread_retries_a_failed_batch_from_the_tracked_position(trac
     expected: dict[tuple[str, str, str], int] = {}
     _tally(expected, result)
     assert _faces(runner.store, cid) == expected  # projected once, after the failure
-    assert [e["event_type"] for e in runner.store.timeline(sid)] == ["SessionStarted", "DiceRolled"]
+    assert [e["event_type"] for e in runner.store.timeline(sid)] == ["SessionStarted", "ActionTaken", "DiceRolled"]

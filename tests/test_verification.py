@@ -46,7 +46,7 @@ def test_an_untouched_session_verifies(played):
     report = _verify(events, components)
     assert report["status"] == "verified", report["first_mismatch"]
     assert report["checked"]["digital_rolls"] == 1 and report["checked"]["reported_rolls"] == 1
-    assert report["checked"]["shuffles"] == 2 and report["checked"]["actions"] == 3
+    assert report["checked"]["shuffles"] == 2 and report["checked"]["actions"] == 4  # the quest set-up and three actions
 
 
 def test_a_changed_roll_is_found(played):

@@ -26,7 +26,7 @@ from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.randomness import RandomStream, commitment, new_seed
 from tracker.rulesets.data import content_hash
-from tracker.rulesets.ruleset import ActionContext, Ruleset
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, Ruleset
 from tracker.session_log import event_view
 
 MAX_ATTEMPTS = 25
@@ -69,14 +69,16 @@ class Tracker(Application[UUID]):
         name: str,
         party: list[str] | None = None,
         components: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None,
         request: Request = Request(),
     ) -> Result:
-        body = {"ruleset": ruleset_id, "name": name, "party": party, "components": components}
+        body = {"ruleset": ruleset_id, "name": name, "party": party, "components": components, "options": options}
 
         def work() -> _Outcome:
             ruleset = rulesets.get(ruleset_id)
             _check_party(ruleset, party or [])
             ruleset.validate_components(components or {})
+            _validate(ruleset.rules.options_schema, options or {}, "The campaign options do not fit this ruleset", "options")
             campaign = Campaign(
                 name=name,
                 ruleset=ruleset.pin,
@@ -84,17 +86,19 @@ class Tracker(Application[UUID]):
                 party=list(party or []),
                 components=components or {},
                 components_hash=content_hash(components or {}),
+                options=options or {},
                 meta=_meta(request, ruleset),
             )
             return _Outcome(201, {**campaign.state(), "components": campaign.components}, [campaign])
 
         return self._execute("campaigns", "create_campaign", body, request, work)
 
-    def start_session(self, campaign_id: str, quest: str, request: Request = Request()) -> Result:
+    def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work() -> _Outcome:
             campaign = self._campaign(campaign_id)
             ruleset = self._ruleset(campaign)
             ruleset.quest(quest)
+            _validate(ruleset.rules.setup_schema, setup or {}, "The session set-up does not fit this ruleset", "setup")
             deck_specs = ruleset.decks(campaign.components)
             seed = new_seed()
             meta = _meta(request, ruleset)
@@ -108,17 +112,27 @@ class Tracker(Application[UUID]):
                 decks={d.id: decks.new_deck(d.id, d.cards, d.size, d.shuffled) for d in deck_specs.values()},
                 meta=meta,
             )
+            # The quest's set-up is the session's first action, with everything it reads from the
+            # campaign copied into its inputs, so verification can re-run it on its own.
+            set_up = {
+                "type": SET_UP_QUEST,
+                "quest": quest,
+                "setup": setup or {},
+                "campaign": {"party": list(campaign.party), "options": campaign.options, "progress": campaign.progress},
+            }
+            self._resolve(session, campaign, ruleset, set_up, meta)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)
             body = {
                 "id": str(session.id),
                 "campaign_id": str(campaign.id),
                 "quest": quest,
                 "seed_commitment": session.seed_commitment,
+                "state": session.state(),
                 "version": session.version,
             }
             return _Outcome(201, body, [session, campaign])
 
-        return self._execute(f"campaign:{campaign_id}", "start_session", {"quest": quest}, request, work)
+        return self._execute(f"campaign:{campaign_id}", "start_session", {"quest": quest, "setup": setup}, request, work)
 
     def roll(
         self,
@@ -162,7 +176,7 @@ class Tracker(Application[UUID]):
 
         def work() -> _Outcome:
             session, campaign, ruleset = self._playing(session_id, request)
-            ctx = ActionContext(session_state(session), ruleset, ruleset.decks(campaign.components))
+            ctx = action_context(session, ruleset, campaign.components)
             spec = ctx.deck(deck)
             state = session.decks[spec.id]
             if cards is not None:
@@ -200,14 +214,13 @@ class Tracker(Application[UUID]):
         def work() -> _Outcome:
             session, campaign, ruleset = self._playing(session_id, request)
             action_type = ruleset.action(str(action.get("type")))
-            _validate_action(action_type.schema, action)
-            ctx = ActionContext(session_state(session), ruleset, ruleset.decks(campaign.components))
-            stream = RandomStream(bytes.fromhex(session.seed), session.counter)
-            counter_start = stream.counter
-            changes = action_type.resolve(ctx, action, stream)
-            meta = _meta(request, ruleset)
-            session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
-            apply_changes(session, changes, meta)
+            if action_type.internal:
+                raise Unprocessable(
+                    f"'{action_type.name}' is taken by the service itself",
+                    detail="It runs when a session starts; send the set-up in POST /campaigns/{cid}/sessions.",
+                    errors={"type": ["Not an action a client may post."]},
+                )
+            self._resolve(session, campaign, ruleset, action, _meta(request, ruleset))
             body = {
                 "events": [event_view(e) for e in session.pending_events],
                 "state": session.state(),
@@ -217,14 +230,26 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "act", action, request, work)
 
+    def _resolve(self, session: Session, campaign: Campaign, ruleset: Ruleset, action: dict[str, Any], meta: dict[str, Any]) -> None:
+        """Validate an action, resolve it on the session's state with its stream, and record it and its effects."""
+        action_type = ruleset.action(str(action.get("type")))
+        _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
+        ctx = action_context(session, ruleset, campaign.components)
+        stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+        counter_start = stream.counter
+        changes = action_type.resolve(ctx, action, stream)
+        session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
+        apply_changes(session, changes, meta)
+
     def end_session(self, session_id: str, outcome: str, request: Request = Request()) -> Result:
         def work() -> _Outcome:
             session, campaign, ruleset = self._playing(session_id, request)
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
             meta = _meta(request, ruleset)
+            progress = ruleset.rules.carry_over(campaign.progress, session.game, session.quest, outcome, campaign.options)
             session.end(outcome=outcome, seed=session.seed, meta=meta)
-            campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, meta=meta)
+            campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, meta=meta)
             body = {
                 "id": str(session.id),
                 "outcome": outcome,
@@ -352,6 +377,10 @@ class Tracker(Application[UUID]):
         return Result(record.status, record.body, replayed=True)
 
 
+def action_context(session: Session, ruleset: Ruleset, components: Mapping[str, Any]) -> ActionContext:
+    return ActionContext(session_state(session), ruleset, ruleset.decks(components), ruleset.dice(components))
+
+
 def session_state(session: Session) -> dict[str, Any]:
     """What resolvers read: the full deck states (not just the public summary)."""
     return {**session.state(), "decks": session.decks, "turn": session.turn, "game": session.game}
@@ -428,14 +457,14 @@ def _check_party(ruleset: Ruleset, party: list[str]) -> None:
         )
 
 
-def _validate_action(schema: dict[str, Any], action: dict[str, Any]) -> None:
+def _validate(schema: dict[str, Any], value: Any, title: str, field_name: str) -> None:
     validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(action), key=lambda e: list(e.absolute_path))
+    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
     if errors:
         raise Unprocessable(
-            f"The action does not fit the schema of '{action.get('type')}'",
-            detail=f"First problem: {errors[0].message}. GET /rulesets/{{id}} lists each action's schema.",
-            errors={".".join(str(p) for p in e.absolute_path) or "action": [e.message] for e in errors},
+            title,
+            detail=f"First problem: {errors[0].message}. GET /rulesets/{{id}} publishes the schema.",
+            errors={".".join(str(p) for p in e.absolute_path) or field_name: [e.message] for e in errors},
         )
 
 

@@ -73,6 +73,12 @@ def _check_seed(started: Any, seed_hex: str | None) -> bytes | None:
     return seed
 
 
+def session_state(session: Session) -> dict[str, Any]:
+    from tracker.application import session_state as state_for_resolvers  # the view of state commands had
+
+    return state_for_resolvers(session)
+
+
 def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, components: Mapping[str, Any], report: dict[str, Any]) -> None:
     dice = ruleset.dice(components)
     deck_specs = ruleset.decks(components)
@@ -93,7 +99,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
             elif name == "TurnEnded" and expected:
                 _check_expected(event, {"kind": "turn-ended", "turn": event.turn}, expected)
             elif name == "ActionTaken":
-                expected = _rerun_action(event, session, seed, ruleset, deck_specs, report)
+                expected = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice), report)
         session = event.mutate(session)
     if expected:
         raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
@@ -159,9 +165,8 @@ def _check_deck_change(event: Any, session: Session, seed: bytes | None, report:
             raise Mismatch(event.originator_version, "CardsDrawn", f"A digital draw took {change['cards']} but the top of the pile was {top}")
 
 
-def _rerun_action(event: Any, session: Session, seed: bytes | None, ruleset: Ruleset, deck_specs: Mapping[str, Any], report: dict[str, Any]) -> list[dict[str, Any]]:
-    from tracker.application import session_state  # the same view of state the command had
-
+def _rerun_action(event: Any, session: Session, seed: bytes | None, ctx: ActionContext, report: dict[str, Any]) -> list[dict[str, Any]]:
+    ruleset = ctx.ruleset
     report["checked"]["actions"] += 1
     _check_counter(event, event.counter_start, session)
     try:
@@ -171,7 +176,6 @@ def _rerun_action(event: Any, session: Session, seed: bytes | None, ruleset: Rul
     if action_type.random and seed is None:
         return []  # cannot re-resolve before the seed is revealed; its effects are checked one by one
     stream = RandomStream(seed or b"\0", event.counter_start)
-    ctx = ActionContext(session_state(session), ruleset, deck_specs)
     try:
         return [dict(change) for change in action_type.resolve(ctx, event.action, stream)]
     except TrackerError as error:

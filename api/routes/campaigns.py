@@ -16,7 +16,7 @@ class Campaigns(MethodView):
     def post(self, body):
         """Create a campaign; the ruleset's version and hash are pinned."""
         result = tracker().create_campaign(
-            body["ruleset"], body["name"], body.get("party"), body.get("components"), request=command_request()
+            body["ruleset"], body["name"], body.get("party"), body.get("components"), body.get("options"), request=command_request()
         )
         return respond(result)
 
@@ -35,7 +35,7 @@ class CampaignSessions(MethodView):
     @blp.response(201, schemas.SessionCreated)
     def post(self, body, campaign_id: str):
         """Start a session of a quest; returns the commitment to its secret seed."""
-        result = tracker().start_session(campaign_id, body["quest"], request=command_request())
+        result = tracker().start_session(campaign_id, body["quest"], body.get("setup"), request=command_request())
         return respond(result)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
@@ -14,21 +13,33 @@ WINS = ("victory", "heroic-victory")
 
 class Campaign(Aggregate):
     class CampaignCreated(TrackerCreated):
+        class_version = 2
         name: str
         ruleset: dict[str, str]
         chain: list[str]
         party: list[str]
         components: dict[str, Any]
         components_hash: str
+        options: dict[str, Any]
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["options"] = {}  # campaigns created before options had none
 
     class QuestStarted(TrackerEvent):
         session_id: str
         quest: str
 
     class QuestEnded(TrackerEvent):
+        class_version = 2
         session_id: str
         quest: str
         outcome: str
+        progress: dict[str, Any] | None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["progress"] = None  # nothing carried over: progress stays as it was
 
     @event(CampaignCreated)
     def __init__(
@@ -39,9 +50,12 @@ class Campaign(Aggregate):
         party: list[str],
         components: dict[str, Any],
         components_hash: str,
+        options: dict[str, Any],
         meta: dict[str, Any],
     ) -> None:
         self.name = name
+        self.options = options
+        self.progress: dict[str, Any] = {}
         self.ruleset = ruleset
         self.chain = chain
         self.party = party
@@ -55,7 +69,9 @@ class Campaign(Aggregate):
         self.sessions.append({"id": session_id, "quest": quest, "outcome": None})
 
     @event(QuestEnded)
-    def end_quest(self, session_id: str, quest: str, outcome: str, meta: dict[str, Any]) -> None:
+    def end_quest(self, session_id: str, quest: str, outcome: str, progress: dict[str, Any] | None, meta: dict[str, Any]) -> None:
+        if progress is not None:
+            self.progress = progress
         for session in self.sessions:
             if session["id"] == session_id:
                 session["outcome"] = outcome
@@ -75,6 +91,8 @@ class Campaign(Aggregate):
             "name": self.name,
             "ruleset": dict(self.ruleset),
             "components_hash": self.components_hash,
+            "options": dict(self.options),
+            "progress": self.progress,
             "party": list(self.party),
             "chain": list(self.chain),
             "next_quest": self.next_quest,
@@ -83,6 +101,3 @@ class Campaign(Aggregate):
             "version": self.version,
         }
 
-
-def campaign_id(value: str) -> UUID:
-    return UUID(value)
