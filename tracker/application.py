@@ -21,6 +21,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from tracker import decks, rulesets, verification
+from tracker import dice as dice_rolls
 from tracker.domain import Campaign, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
@@ -147,7 +148,7 @@ class Tracker(Application[UUID]):
         def work() -> _Outcome:
             session, campaign, ruleset = self._playing(session_id, request)
             specs = ruleset.dice(campaign.components)
-            roll = _resolve_roll(specs, dice or {}, faces, session)
+            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, RandomStream(bytes.fromhex(session.seed), session.counter))
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
             body = {
@@ -389,61 +390,6 @@ def session_state(session: Session) -> dict[str, Any]:
 def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
     for change in changes:
         session.record_change(change=change, meta=meta)
-
-
-def _resolve_roll(specs: Mapping[str, Any], dice: Mapping[str, int], faces: Mapping[str, list[Any]] | None, session: Session) -> dict[str, Any]:
-    wanted = dict(faces or dice)
-    if not wanted:
-        raise Unprocessable(
-            "Say which dice to roll",
-            detail='Send "dice": {"<die id>": count} for a digital roll, or "faces": {"<die id>": [...]} for dice rolled on the table.',
-            errors={"dice": ["Missing data for required field."]},
-        )
-    for die_id in wanted:
-        if die_id not in specs:
-            raise Unprocessable(
-                f"Unknown die '{die_id}'",
-                detail=f"Dice of this campaign: {sorted(specs)}.",
-                errors={f"dice.{die_id}": ["Unknown die."]},
-            )
-    if faces is not None:
-        for die_id, rolled in faces.items():
-            if dice and die_id in dice and dice[die_id] != len(rolled):
-                raise Unprocessable(
-                    f"The count for '{die_id}' does not match the faces reported",
-                    detail="Send only the faces, or make the counts agree.",
-                    errors={f"dice.{die_id}": ["Does not match the number of faces."]},
-                )
-            specs[die_id].check_reported(rolled)
-        if dice and set(dice) - set(faces):
-            raise Unprocessable(
-                "Report the faces of every die in the roll",
-                detail="A roll is either digital or reported: send the faces of every die, or no faces at all.",
-                errors={"faces": [f"Missing faces for: {sorted(set(dice) - set(faces))}"]},
-            )
-        return {"dice": {d: len(f) for d, f in faces.items()}, "results": {d: list(f) for d, f in faces.items()}, "source": "reported"}
-    for die_id in dice:
-        if specs[die_id].faces is None:
-            raise Unprocessable(
-                f"The faces of die '{die_id}' are unknown, so it cannot be rolled digitally",
-                detail=(
-                    f"The rulebook transcription lost the face layout of {specs[die_id].name}. Supply it as component data "
-                    f'("components": {{"dice": {{"{die_id}": {{"faces": [...]}}}}}}) when creating the campaign, '
-                    f'or roll the physical dice and report them with "faces": {{"{die_id}": [...]}}.'
-                ),
-                errors={f"dice.{die_id}": ["Face layout unknown."]},
-            )
-    stream = RandomStream(bytes.fromhex(session.seed), session.counter)
-    start = stream.counter
-    results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}
-    return {
-        "dice": dict(dice),
-        "layouts": {die_id: list(specs[die_id].faces) for die_id in dice},
-        "results": results,
-        "source": "digital",
-        "counter_start": start,
-        "counter_end": stream.counter,
-    }
 
 
 def _check_party(ruleset: Ruleset, party: list[str]) -> None:

@@ -84,22 +84,34 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
     deck_specs = ruleset.decks(components)
     session: Session | None = None
     expected: list[dict[str, Any]] = []  # changes an action said would follow
+    effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled"} | set(ruleset.rules.events_by_name)
+    unchecked_action = False  # a random action before the seed is revealed: its effects are checked one by one
     for event in events:
         name = type(event).__name__
         position = event.originator_version
+        if name not in effects:
+            unchecked_action = False
         if session is not None:
-            if expected and name not in _DECK_EVENT_NAMES | {"TurnEnded"}:
+            if expected and name not in effects:
                 raise Mismatch(position, name, f"The action before this event should have been followed by {expected[0]['kind']}")
             if name == "DiceRolled":
                 _check_roll(event, session, seed, dice, report)
+                if expected:
+                    _check_expected(event, {"kind": "rolled", "roll": event.roll}, expected)
             elif name in _DECK_EVENT_NAMES:
                 _check_deck_change(event, session, seed, report)
                 if expected:
                     _check_expected(event, event.change, expected)
             elif name == "TurnEnded" and expected:
                 _check_expected(event, {"kind": "turn-ended", "turn": event.turn}, expected)
+            elif hasattr(event, "change"):  # a ruleset's own game event: only ever an action's effect
+                if expected:
+                    _check_expected(event, event.change, expected)
+                elif not unchecked_action:
+                    raise Mismatch(position, name, "A game event that no action caused")
             elif name == "ActionTaken":
-                expected = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice), report)
+                rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice), report)
+                expected, unchecked_action = rerun or [], rerun is None
         session = event.mutate(session)
     if expected:
         raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
@@ -165,7 +177,7 @@ def _check_deck_change(event: Any, session: Session, seed: bytes | None, report:
             raise Mismatch(event.originator_version, "CardsDrawn", f"A digital draw took {change['cards']} but the top of the pile was {top}")
 
 
-def _rerun_action(event: Any, session: Session, seed: bytes | None, ctx: ActionContext, report: dict[str, Any]) -> list[dict[str, Any]]:
+def _rerun_action(event: Any, session: Session, seed: bytes | None, ctx: ActionContext, report: dict[str, Any]) -> list[dict[str, Any]] | None:
     ruleset = ctx.ruleset
     report["checked"]["actions"] += 1
     _check_counter(event, event.counter_start, session)
@@ -174,7 +186,7 @@ def _rerun_action(event: Any, session: Session, seed: bytes | None, ctx: ActionC
     except TrackerError:
         raise Mismatch(event.originator_version, "ActionTaken", f"The ruleset has no action '{event.action.get('type')}'") from None
     if action_type.random and seed is None:
-        return []  # cannot re-resolve before the seed is revealed; its effects are checked one by one
+        return None  # cannot re-resolve before the seed is revealed; its effects are checked one by one
     stream = RandomStream(seed or b"\0", event.counter_start)
     try:
         return [dict(change) for change in action_type.resolve(ctx, event.action, stream)]

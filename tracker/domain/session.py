@@ -98,6 +98,8 @@ class Session(Aggregate):
             self.trigger_event(DECK_EVENTS[kind], change=change, meta=meta)
         elif kind == "turn-ended":
             self.end_turn(turn=change["turn"], meta=meta)
+        elif kind == "rolled":
+            self.record_roll(roll=change["roll"], meta=meta)
         else:
             self.trigger_event(self._rules().events[kind], change=change, meta=meta)
 

@@ -118,6 +118,10 @@ class GameRules:
     options_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
     setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
+    @property
+    def events_by_name(self) -> dict[str, type]:
+        return {cls.__name__: cls for cls in self.events.values()}
+
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset")
 
