@@ -16,13 +16,13 @@ import threading
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking
-from eventsourcing.utils import get_topic
+from eventsourcing.utils import get_topic, resolve_topic
 
 from projections import dice_statistics, timeline
 from projections.store import LostRace, ViewStore
 from tracker.application import Tracker
 from tracker.domain import Session
-from tracker.domain.session import DECK_EVENTS
+from tracker.domain.session import DECK_EVENTS, GameEvent
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class ProjectionRunner:
         campaigns: dict[str, str] = {}
         rows: list[tuple[Any, ...]] = []
         for notification in notifications:
-            if notification.topic in self.topics:
+            if notification.topic in self.topics or _is_game_event(notification.topic):
                 event = self.app.mapper.to_domain_event(notification)
                 rows.extend(_rows(event, campaigns, self.store))
         try:
@@ -93,6 +93,14 @@ class ProjectionRunner:
         thread = threading.Thread(target=self.run_forever, args=(stop,), name="projections", daemon=True)
         thread.start()
         return thread, stop
+
+
+def _is_game_event(topic: str) -> bool:
+    """A ruleset's own session events (GameEvent subclasses) are part of the session's timeline."""
+    try:
+        return issubclass(resolve_topic(topic), GameEvent)
+    except Exception:  # noqa: BLE001 - a topic this code no longer knows is not a game event it can show
+        return False
 
 
 def _rows(event: Any, campaigns: dict[str, str], store: ViewStore) -> list[tuple[Any, ...]]:

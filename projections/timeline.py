@@ -9,6 +9,9 @@ def _faces(values: list[Any]) -> str:
     return ", ".join(str(v) for v in values)
 
 
+_DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned"}
+
+
 def describe(event: Any) -> str:
     """One line per event, in the game's words."""
     name = type(event).__name__
@@ -26,6 +29,15 @@ def describe(event: Any) -> str:
     if name == "ActionTaken":
         details = ", ".join(f"{k}={v}" for k, v in event.action.items() if k != "type")
         return f"Action {event.action.get('type')}" + (f" ({details})" if details else "")
+    if hasattr(event, "change") and event.change["kind"] not in _DECK_KINDS:
+        from tracker import rulesets  # a ruleset's own event, in its own words
+
+        ruleset_id = (getattr(event, "meta", None) or {}).get("ruleset_id")
+        said = rulesets.describe_change(ruleset_id, event.change)
+        if said:
+            return said
+        details = ", ".join(f"{k}={v}" for k, v in event.change.items() if k != "kind")
+        return f"{name}" + (f" ({details})" if details else "")
     if hasattr(event, "change"):
         change = event.change
         deck = change["deck"]

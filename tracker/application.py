@@ -10,6 +10,8 @@ If-Match, which then fails with 412.
 
 from __future__ import annotations
 
+import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -334,7 +336,9 @@ class Tracker(Application[UUID]):
             earlier = self._earlier_answer(scope, key, fingerprint)
             if earlier:
                 return earlier
-        for _ in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:
+                _back_off(attempt)
             outcome = work()
             to_save = list(outcome.aggregates)
             if key:
@@ -382,6 +386,13 @@ def action_context(session: Session, ruleset: Ruleset, components: Mapping[str, 
     return ActionContext(session_state(session), ruleset, ruleset.decks(components), ruleset.dice(components))
 
 
+def _back_off(attempt: int) -> None:
+    """A short pause before retrying a conflict, jittered so racing writers spread out.
+    (Jitter from ``secrets``: game randomness comes only from the session's stream.)"""
+    ceiling = min(0.05, 0.001 * 2**attempt)
+    time.sleep(ceiling * (0.5 + secrets.randbelow(1000) / 2000))
+
+
 def session_state(session: Session) -> dict[str, Any]:
     """What resolvers read: the full deck states (not just the public summary)."""
     return {**session.state(), "decks": session.decks, "turn": session.turn, "game": session.game}
@@ -415,7 +426,7 @@ def _validate(schema: dict[str, Any], value: Any, title: str, field_name: str) -
 
 
 def _meta(request: Request, ruleset: Ruleset) -> dict[str, Any]:
-    return make_meta(request.issued_by, request.correlation_id, ruleset.version)
+    return make_meta(request.issued_by, request.correlation_id, ruleset.version, ruleset.id)
 
 
 __all__ = ["Request", "Result", "Tracker", "TrackerError"]

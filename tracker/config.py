@@ -13,6 +13,11 @@ def database_url(explicit: str | None = None) -> str:
     return explicit or os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE_PATH}"
 
 
+# Aggregates stay cached between commands; each get still reads any newer events
+# first (fast-forward), so several processes stay consistent, and hands out a copy.
+CACHE = {"AGGREGATE_CACHE_MAXSIZE": "1000", "AGGREGATE_CACHE_FASTFORWARD": "y"}
+
+
 def persistence_env(url: str) -> dict[str, str]:
     """Settings for eventsourcing's SQLite or PostgreSQL persistence module.
 
@@ -27,6 +32,7 @@ def persistence_env(url: str) -> dict[str, str]:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         return {
+            **CACHE,
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "30",
@@ -34,6 +40,7 @@ def persistence_env(url: str) -> dict[str, str]:
     if parts.scheme in ("postgres", "postgresql", "postgresql+psycopg"):
         query = parse_qs(parts.query)
         env = {
+            **CACHE,
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
             "POSTGRES_HOST": parts.hostname or "127.0.0.1",

@@ -23,5 +23,10 @@ class TrackerCreated(Aggregate.Created):
     meta: dict[str, Any]
 
 
-def make_meta(issued_by: str | None, correlation_id: str | None, ruleset_version: str | None) -> dict[str, Any]:
-    return {"issued_by": issued_by, "correlation_id": correlation_id, "ruleset_version": ruleset_version}
+def make_meta(
+    issued_by: str | None, correlation_id: str | None, ruleset_version: str | None, ruleset_id: str | None = None
+) -> dict[str, Any]:
+    meta = {"issued_by": issued_by, "correlation_id": correlation_id, "ruleset_version": ruleset_version}
+    if ruleset_id:
+        meta["ruleset_id"] = ruleset_id
+    return meta

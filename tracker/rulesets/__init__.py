@@ -35,3 +35,8 @@ def get_or_404(ruleset_id: str) -> Ruleset:
         return registry()[ruleset_id]
     except KeyError:
         raise NotFound(f"Unknown ruleset '{ruleset_id}'", detail=f"Rulesets: {sorted(registry())}.") from None
+
+
+def describe_change(ruleset_id: str | None, change: dict) -> str | None:
+    ruleset = registry().get(ruleset_id or "")
+    return ruleset.rules.describe(change) if ruleset else None

@@ -125,6 +125,10 @@ class GameRules:
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset")
 
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        """One line for the session timeline, in the game's words; None for the generic line."""
+        return None
+
     def carry_over(
         self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
     ) -> dict[str, Any]:
