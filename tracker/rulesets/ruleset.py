@@ -125,6 +125,17 @@ class GameRules:
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset")
 
+    sides: tuple[str, ...] = ("heroes",)
+    """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""
+
+    def secret_to(self, change: Mapping[str, Any]) -> str | None:
+        """The side a change is secret to until the quest ends (e.g. the overlord's hand), or None if public."""
+        return None
+
+    def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """The game state as a viewer on ``viewer``'s side may see it (None: everything)."""
+        return dict(game)
+
     def describe(self, change: Mapping[str, Any]) -> str | None:
         """One line for the session timeline, in the game's words; None for the generic line."""
         return None
