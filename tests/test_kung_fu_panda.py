@@ -363,3 +363,27 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     digest = runner.store.digest()
     assert runner.rebuild() == digest
     assert client.get(f"/campaigns/{cid}/standing").json["standing"] == standing_view
+
+
+def test_game_lengths_and_modes(client):
+    story = _campaign(client, {"length": "story", "mode": "awesome"})
+    assert client.get(f"/campaigns/{story}").json["chain"] == ["m1-1", "m1-2", "m1-3", "m2-1", "m2-2", "m2-3", "m3-1", "m3-2", "m3-3"]
+    sid = _start(client, story, "m1-1", {"start_tile": "t"})
+    game = _game(client, sid)
+    assert game["dial_side"] == "awesome" and game["special_moves"] == {}  # cards are earned in multi-mission play
+    bad = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "x", "options": {"length": "adventure"}})
+    assert bad.status_code == 422
+    enemy = _campaign(client, {"length": "single", "mission": "m1-1"}, party=("po", "wolf-boss"))
+    assert client.post(f"/campaigns/{enemy}/sessions", json={"quest": "m1-1", "setup": {"start_tile": "t"}}).status_code == 422
+
+    # Young Masters: no round limit, pause actions during a round, earned cards chosen by name
+    young = _campaign(client, {"length": "single", "mission": "m2-1", "mode": "young-masters"}, party=("monkey", "viper", "crane"))
+    sid = _start(client, young, "m2-1", {"start_tile": "t", "special_moves": {"monkey": "A", "viper": "B", "crane": "C"}})
+    assert _game(client, sid)["heroes"]["crane"]["dial_number"] == 3
+    for _ in range(3):
+        result = _act(client, sid, {"type": "round-summary"})
+    assert result["state"]["game"]["result"] is None and result["state"]["game"]["round"] == 3
+    _act(client, sid, {"type": "start-round"})
+    paused = _act(client, sid, {"type": "pause", "faces": {"monkey": ["Claws"], "viper": ["Claws"], "crane": ["Chi"]}, "tile": "s"})
+    assert [e["type"] for e in paused["events"]][-2:] == ["PauseResolved", "EnemySpawned"]
+    assert paused["state"]["game"]["enemies"]["s"] == {"wolf-slasher": 2}

@@ -28,6 +28,13 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             detail=f"The campaign's party has {len(party)}; create the campaign with 2-4 of {[c['id'] for c in data['characters'] if c['role'] == 'hero']}.",
             errors={"party": ["2 to 4 heroes."]},
         )
+    heroes_known = {c["id"] for c in data["characters"] if c["role"] == "hero"}
+    if set(party) - heroes_known:
+        raise Unprocessable(
+            f"Only heroes are played: {sorted(set(party) - heroes_known)} are not",
+            detail=f"Heroes: {sorted(heroes_known)}.",
+            errors={"party": ["Heroes only."]},
+        )
     mode = options.get("mode", "standard")
     side = data["modes"].get(mode, {}).get("dial_side", "standard")
     dial_numbers = data["destiny"]["dials_by_players"][str(len(party))]
