@@ -264,20 +264,6 @@ def test_summary_rounds_pauses_corrections_and_times_up(client):
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
 
-def _win_with_summary(client, cid, quest, setup, dumplings_by=None, rounds=1):
-    sid = _start(client, cid, quest, setup)
-    for _ in range(rounds - 1):
-        _act(client, sid, {"type": "round-summary", "damage": {"po": 1}})
-        _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}, "to": "d"})
-    body = {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": setup["start_tile"], "count": 1}]}
-    if dumplings_by:
-        body["tokens"] = [{"token": "dumplings", "by": dumplings_by}]
-    _act(client, sid, {"type": "start-round", "entry": "summary"})
-    _act(client, sid, body | {"type": "round-summary"})
-    # the win is recorded before the round closes, so the summary above closed a round already: start the next
-    return sid
-
-
 def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_imply(app, client):
     cid = _campaign(client, {"length": "adventure", "adventure": 1, "mode": "standard"})
     campaign = client.get(f"/campaigns/{cid}").json
