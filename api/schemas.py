@@ -66,6 +66,12 @@ class DiceStatistics(Schema):
 # -- sessions ----------------------------------------------------------------
 
 
+class Standing(Schema):
+    campaign_id = fields.String()
+    standing = fields.Dict(metadata={"description": "The ruleset's campaign standing (missions, losses, cards held, ...)."})
+    projected_to = fields.Integer(metadata={"description": "The last log position the views have read."})
+
+
 class SessionCreate(Schema):
     quest = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting"})
     setup = fields.Dict(keys=fields.String(), metadata={"description": "Quest set-up choices, in the shape of the ruleset's setup_schema."})

@@ -18,7 +18,7 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
-from projections import dice_statistics, timeline
+from projections import dice_statistics, game_events, timeline
 from projections.store import LostRace, ViewStore
 from tracker.application import Tracker
 from tracker.domain import Session
@@ -59,7 +59,7 @@ class ProjectionRunner:
         for notification in notifications:
             if notification.topic in self.topics or _is_game_event(notification.topic):
                 event = self.app.mapper.to_domain_event(notification)
-                rows.extend(_rows(event, campaigns, self.store))
+                rows.extend(_rows(event, campaigns, self.store, notification.id))
         try:
             self.store.write(rows, start, Tracking(self.app.name, notifications[-1].id))
         except LostRace:
@@ -103,7 +103,7 @@ def _is_game_event(topic: str) -> bool:
         return False
 
 
-def _rows(event: Any, campaigns: dict[str, str], store: ViewStore) -> list[tuple[Any, ...]]:
+def _rows(event: Any, campaigns: dict[str, str], store: ViewStore, notification_id: int) -> list[tuple[Any, ...]]:
     session_id = str(event.originator_id)
     name = type(event).__name__
     rows: list[tuple[Any, ...]] = []
@@ -118,4 +118,5 @@ def _rows(event: Any, campaigns: dict[str, str], store: ViewStore) -> list[tuple
         rows.append(("session_end", event.outcome, session_id))
     rows.extend(timeline.rows(event, campaign_id))
     rows.extend(dice_statistics.rows(event, campaign_id))
+    rows.extend(game_events.rows(event, campaign_id, notification_id))
     return rows

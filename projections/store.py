@@ -31,6 +31,11 @@ TABLES = {
         "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face)",
         ("campaign_id", "die", "source", "face"),
     ),
+    "view_game_events": (
+        "notification_id INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, position INTEGER NOT NULL, "
+        "kind TEXT NOT NULL, change TEXT NOT NULL",
+        ("notification_id",),
+    ),
 }
 
 _WRITES = {
@@ -39,6 +44,8 @@ _WRITES = {
     "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
     "timeline": "INSERT INTO {view_timeline} (session_id, position, campaign_id, event_type, summary, issued_by, occurred_at) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+    "game_event": "INSERT INTO {view_game_events} (notification_id, campaign_id, session_id, position, kind, change) "
+    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (notification_id) DO NOTHING",
     "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
 }
@@ -126,6 +133,14 @@ class ViewStore:
             "SELECT die, source, face, count FROM {view_dice_faces} WHERE campaign_id = %s ORDER BY die, source, face",
             (campaign_id,),
         )
+
+    def game_events(self, campaign_id: str) -> list[dict[str, Any]]:
+        """A campaign's game events (the rulesets' own), in log order, for its ruleset's standing."""
+        rows = self.query(
+            "SELECT session_id, position, kind, change FROM {view_game_events} WHERE campaign_id = %s ORDER BY notification_id",
+            (campaign_id,),
+        )
+        return [{**row, "change": json.loads(row["change"])} for row in rows]
 
     def digest(self) -> str:
         """SHA-256 over every view row in a fixed order: equal views, equal digests."""

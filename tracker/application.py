@@ -85,7 +85,7 @@ class Tracker(Application[UUID]):
             campaign = Campaign(
                 name=name,
                 ruleset=ruleset.pin,
-                chain=ruleset.chain(),
+                chain=ruleset.chain(options or {}),
                 party=list(party or []),
                 components=components or {},
                 components_hash=content_hash(components or {}),

@@ -5,6 +5,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import command_request, respond, tracker, views
+from tracker import rulesets
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
 
@@ -46,3 +47,13 @@ class CampaignDiceStatistics(MethodView):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
         tracker().get_campaign(campaign_id)
         return {"campaign_id": campaign_id, "faces": views().store.dice_faces(campaign_id), "projected_to": views().position}
+
+
+@blp.route("/<campaign_id>/standing")
+class CampaignStanding(MethodView):
+    @blp.response(200, schemas.Standing)
+    def get(self, campaign_id: str):
+        """The campaign's standing by its ruleset's rules, folded from the projected game events."""
+        campaign = tracker().get_campaign(campaign_id)
+        standing = rulesets.get(campaign["ruleset"]["id"]).rules.standing(views().store.game_events(campaign_id))
+        return {"campaign_id": campaign_id, "standing": standing, "projected_to": views().position}

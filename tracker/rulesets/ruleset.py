@@ -140,6 +140,15 @@ class GameRules:
         """One line for the session timeline, in the game's words; None for the generic line."""
         return None
 
+    def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str] | None:
+        """The campaign's quest chain for these options (e.g. one adventure of several); None: the data's chain."""
+        return None
+
+    def standing(self, records: list[Mapping[str, Any]]) -> dict[str, Any]:
+        """A campaign's standing, folded from its game events in log order
+        (each record: session_id, position, kind, change). The default keeps none."""
+        return {}
+
     def carry_over(
         self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
     ) -> dict[str, Any]:
@@ -205,7 +214,10 @@ class Ruleset:
             errors={"quest": [f"Unknown quest: {quest_id}"]},
         )
 
-    def chain(self) -> list[str]:
+    def chain(self, options: Mapping[str, Any] | None = None) -> list[str]:
+        chosen = self.rules.chain(self.data, options or {})
+        if chosen is not None:
+            return list(chosen)
         return list(self.data.get("campaign", {}).get("chain") or [q["id"] for q in self.data.get("quests", [])])
 
     def dice(self, components: Mapping[str, Any]) -> dict[str, DieSpec]:

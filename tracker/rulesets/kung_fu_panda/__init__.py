@@ -1,0 +1,147 @@
+"""Kung Fu Panda: The Board Game: real-time rounds, Dials of Destiny, pooled dice spends,
+missions, adventures and the nine-mission story."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tracker.rulesets import data as rules_data
+from tracker.rulesets.kung_fu_panda import campaign, destiny, outcome, pauses, rounds, setup, spends, standing, summary
+from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.events import EVENTS
+from tracker.rulesets.kung_fu_panda.schemas import (
+    AMEND,
+    HERO,
+    OPTIONS,
+    POOL,
+    REASON,
+    SETUP,
+    SPACE,
+    SPEND_FIELDS,
+    SUMMARY_FIELDS,
+    TILE,
+    action,
+    obj,
+)
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
+
+PAUSE_DICE = {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4}}
+PAUSE_FACES = {"type": "object", "propertyNames": HERO, "additionalProperties": POOL}
+
+ACTIONS = [
+    ActionType(
+        "start-round",
+        "1, 2, KUNG FU!: the sand timer is turned and a three-minute round starts (L71-L72). entry says how the table will enter it.",
+        action("start-round", {"entry": {"enum": ["detail", "summary"]}}),
+        rounds.start_round,
+    ),
+    ActionType(
+        "roll",
+        "A hero rolls their Action Dice: all four at the start of the round, then the spent dice and any saved results named in reroll "
+        "(L72-L78). Digital from the session's stream, or faces reported from the table.",
+        action("roll", {"hero": HERO, "reroll": POOL, "faces": {**POOL, "minItems": 1}}, ["hero"]),
+        rounds.roll,
+        random=True,
+    ),
+    ActionType(
+        "resolve-claws",
+        "Claws first: each moves the hero's Dial of Destiny one space clockwise and the space is resolved in order (Play, blank, "
+        "spawn enemy, Enemies Fight Back) (L85-L88, L118-L128). The dial faces are lost, so the table names each space entered.",
+        action("resolve-claws", {"hero": HERO, "spaces": {"type": "array", "items": SPACE, "maxItems": 4}}, ["hero"]),
+        destiny.resolve_claws,
+    ),
+    ActionType(
+        "spend",
+        "Spend results all at once, alone or as a group of heroes on one tile (never for Special Moves): knock out an enemy, revive "
+        "a KO'd hero (2 Chi), Po's heal, move, use or collect a token, a Special Move, or wound Tai Lung (L76-L111, L139-L182).",
+        action("spend", SPEND_FIELDS, ["heroes", "for"]),
+        spends.spend,
+    ),
+    ActionType(
+        "end-round",
+        "The sand has run out: the round ends and the dice pools are cleared; a mission not won by its final round is lost (L184-L194).",
+        action("end-round", {}),
+        rounds.end_round,
+    ),
+    ActionType(
+        "round-summary",
+        "Enter a whole round (or the rest of one entered partly in detail) as what happened, without each roll: spawns, knock-outs, "
+        "damage, revivals, healing, moves, tokens, Claws per hero, Special Moves used.",
+        action("round-summary", SUMMARY_FIELDS),
+        summary.round_summary,
+    ),
+    ActionType(
+        "pause",
+        "The mission's pause action between rounds, decided by the dice rolled in the pause (Chi against Claws, over the table) "
+        "(L183-L187 and each mission). convert keeps rolled Chi as chosen results for the next round where the mission allows.",
+        action(
+            "pause",
+            {"faces": PAUSE_FACES, "dice": PAUSE_DICE, "convert": PAUSE_FACES, "tile": TILE, "to": TILE},
+        ),
+        pauses.pause,
+        random=True,
+    ),
+    ActionType(
+        "mission-won",
+        "The mission's win condition is met (L188-L190).",
+        action("mission-won", {"note": REASON}),
+        outcome.mission_won,
+    ),
+    ActionType(
+        "mission-failed",
+        "A failure condition of the mission's own is met (L191-L192); time's up and full KO are detected by the tracker.",
+        action("mission-failed", {"condition": {"type": "string", "minLength": 1, "maxLength": 60}, "note": REASON}, ["condition"]),
+        outcome.mission_failed,
+    ),
+    ActionType(
+        "correct",
+        "Players use honest judgement about the table (L127): amend what was entered (health, tiles, dials, enemies on tiles, "
+        "knock-outs, tokens), saying which event and why. Nothing is deleted.",
+        action(
+            "correct",
+            {"refers_to": {"type": "integer", "minimum": 1}, "reason": REASON, "agreed_by": {"type": "array", "items": HERO}, "amend": AMEND},
+            ["refers_to", "reason", "amend"],
+        ),
+        outcome.correct,
+    ),
+]
+
+SET_UP = ActionType(
+    SET_UP_QUEST,
+    "Mission set-up: heroes with health 4 and dial counters on Play, the dials for the player count, starting enemies and spawn "
+    "points as the table lays them out, and Special Move cards where they are received (L42-L63, L173-L182).",
+    {"type": "object"},
+    setup.set_up,
+    internal=True,
+    random=True,
+)
+
+
+class KungFuPandaRules(GameRules):
+    events = EVENTS
+    options_schema = OPTIONS
+    setup_schema = SETUP
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        return game_state.fold(game, change)
+
+    def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
+        return campaign.chain(data, options)
+
+    def carry_over(self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        return campaign.carry_over(progress, game, quest, outcome, options)
+
+    def standing(self, records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        return standing.standing(records)
+
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        from tracker.rulesets.kung_fu_panda.timeline import describe
+
+        return describe(change)
+
+
+def load() -> Ruleset:
+    data = rules_data.load(Path(__file__).with_name("ruleset.json"))
+    return Ruleset(data, ACTIONS, rules=KungFuPandaRules(), setup=SET_UP)

@@ -1,0 +1,44 @@
+"""Game lengths and what carries over: a single mission, a three-mission adventure or the
+nine-mission story; Special Move cards earned by collecting the dumplings and winning the mission.
+Health, dials and the board are set up afresh for every mission."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+
+OUTCOME_OF = {"victory": "won", "defeat": "lost"}
+
+
+def chain(data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
+    length = options.get("length", "story")
+    if length == "single":
+        return [options["mission"]]
+    if length == "adventure":
+        return list(data["campaign"]["adventures"][str(options["adventure"])])
+    return list(data["campaign"]["chain"])
+
+
+def carry_over(progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    result = (game or {}).get("result")
+    if outcome not in OUTCOME_OF:
+        raise Unprocessable(f"A mission is won or lost, not '{outcome}'", detail='End the session with "victory" or "defeat".')
+    if result is None:
+        raise Unprocessable(
+            "The mission has not been won or lost yet",
+            detail="Record the win (mission-won), the failure (mission-failed), or play on until time runs out or every hero is KO'd.",
+        )
+    if result["result"] != OUTCOME_OF[outcome]:
+        raise Unprocessable(
+            f"The mission was {result['result']}, so the session ends in {'victory' if result['result'] == 'won' else 'defeat'}",
+            detail="The outcome must agree with the mission's recorded result; a correction does not change a result.",
+        )
+    won = result["result"] == "won"
+    return {
+        # earned: a hero collected the dumplings AND the mission was completed
+        "earned_special_moves": bool(won and game.get("dumplings")),
+        # cards held are for the mission they were drawn before, and its retries
+        "special_moves": {} if won else dict(game.get("special_moves", {})),
+    }

@@ -1,0 +1,105 @@
+"""Claws: each moves the hero's Dial of Destiny one space clockwise and the new space's effect is
+resolved in order, before any other result is spent. The dial faces are lost, so the table reads
+each space off the physical dial."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
+
+
+def resolve_claws(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_round()
+    hero = params["hero"]
+    plan.able(hero)
+    claws = plan.game["pools"].get(hero, []).count("Claws")
+    if not claws:
+        raise Unprocessable(f"{hero} has no Claws to resolve", detail=f"{hero}'s pool: {plan.game['pools'].get(hero, [])}.")
+    spaces = params.get("spaces", [])
+    if not plan.dials_used():
+        plan.add({"kind": "dial-advanced", "hero": hero, "position": plan.game["heroes"][hero]["dial"], "claws": claws, "space": "ignored", "claws_spent": True})
+        return plan.changes
+    if len(spaces) != claws:
+        raise Unprocessable(
+            f"{hero} rolled {claws} Claws, so name {claws} dial spaces",
+            detail="The dial faces were lost from the rulebook: read each space the counter enters off the physical dial, in order.",
+            errors={"spaces": [f"Expected {claws} spaces."]},
+        )
+    for index, space in enumerate(spaces):
+        h = plan.game["heroes"][hero]
+        if h["ko"] or plan.game["result"]:
+            break  # a KO'd hero takes no further part in the round
+        last = index == len(spaces) - 1
+        plan.add({"kind": "dial-advanced", "hero": hero, "position": h["dial"] + 1, "space": space["space"], "claws_spent": last})
+        _resolve_space(plan, hero, space)
+    return plan.changes
+
+
+def _resolve_space(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
+    kind = space["space"]
+    if kind == "spawn":
+        spawn_from_dial(plan, hero, space)
+    elif kind == "fight-back":
+        fight_back(plan, hero)
+    elif kind == "play":
+        effect = plan.mission["play_effect"]
+        if effect["effect"] == "move-figure":
+            change = {"kind": "play-effect-resolved", "hero": hero, "figure": effect["figure"], "direction": effect["direction"]}
+            if space.get("to"):
+                change["to"] = space["to"]
+            plan.add(change)
+
+
+def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
+    enemy, number = space["enemy"], space["spawn_point"]
+    used = plan.mission.get("spawn_points_used")
+    if used and number not in used:
+        plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "spawn-point-not-used", "spawn_point": number, "cause": hero})
+        return
+    tile = plan.game["spawn_points"].get(str(number))
+    if tile is None:
+        raise Unprocessable(
+            f"Spawn point {number} has no tile",
+            detail="Name the tile of each spawn point at set-up (the mission maps are lost), or correct it.",
+            errors={"spaces": [f"Spawn point {number} unknown."]},
+        )
+    if game_state.reserve(plan.game, plan.data)[enemy] == 0:
+        plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "reserve-empty", "spawn_point": number, "cause": hero})
+        return
+    limit, excluded = plan.mission["tile_limit"], plan.mission["tile_limit_excludes"]
+    full = enemy not in excluded and game_state.limit_count(plan.game, tile, excluded) >= limit
+    spread = space.get("spread_to")
+    if spread and not full:
+        raise Unprocessable(
+            f"Tile {tile} is not full, so the {enemy} spawns there",
+            detail=f"Enemies spread to an adjacent tile only when the spawn tile already holds {limit}.",
+            errors={"spaces": ["No spread needed."]},
+        )
+    if full and spread:
+        if game_state.limit_count(plan.game, spread, excluded) >= limit:
+            raise Unprocessable(
+                f"Tile {spread} is full too",
+                detail=f"A spread may not exceed the adjacent tile's limit of {limit}; if every adjacent tile is full, leave spread_to out.",
+                errors={"spaces": [f"{spread} is full."]},
+            )
+        plan.add({"kind": "enemy-spawned", "enemy": enemy, "tile": spread, "count": 1, "spawn_point": number, "spread_from": tile, "cause": hero})
+    elif full:
+        plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "tile-full", "spawn_point": number, "cause": hero})
+    else:
+        plan.add({"kind": "enemy-spawned", "enemy": enemy, "tile": tile, "count": 1, "spawn_point": number, "cause": hero})
+
+
+def fight_back(plan: Plan, hero: str) -> None:
+    """Each enemy on the hero's tile attacks; a Mountain Path adds one more, even with no enemies."""
+    tile = plan.game["heroes"][hero]["tile"]
+    damage_of = {c["id"]: c.get("fight_back_damage", 0) for c in plan.data["characters"] if c["role"] == "enemy"}
+    amount = sum(damage_of[enemy] * n for enemy, n in game_state.enemies_on(plan.game, tile).items())
+    terrain = tile_terrain(plan.data, tile)
+    if terrain:
+        amount += plan.data["terrain"][terrain].get("extra_fight_back_damage", 0)
+    plan.damage(hero, amount, "enemies-fight-back")

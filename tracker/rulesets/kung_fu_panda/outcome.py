@@ -1,0 +1,62 @@
+"""How a mission ends (won, or lost by mission failure, time's up or full KO), and corrections:
+the table's honest judgement amending what was entered, without deleting anything."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.plan import Plan
+
+
+def mission_won(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_playing()
+    if plan.game["round"] == 0:
+        raise Unprocessable("No round has been played", detail="A mission is won during its rounds.")
+    plan.add({"kind": "mission-won", "round": plan.game["round"], "objective": plan.mission["win"]})
+    return plan.changes
+
+
+def mission_failed(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_playing()
+    conditions = {c["id"]: c for c in plan.mission["failure_conditions"]}
+    condition = params["condition"]
+    if condition not in conditions:
+        raise Unprocessable(
+            f"Mission {plan.mission['number']} has no failure condition '{condition}'",
+            detail=f"Its conditions: {sorted(conditions) or 'none besides time and full KO, which the tracker detects'}.",
+            errors={"condition": ["Unknown for this mission."]},
+        )
+    plan.add({"kind": "mission-lost", "loss": "mission-failure", "condition": condition, "round": plan.game["round"]})
+    return plan.changes
+
+
+def correct(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    refers_to = params["refers_to"]
+    if refers_to > ctx.state["version"]:
+        raise Unprocessable(
+            f"There is no event {refers_to} yet",
+            detail=f"The session is at version {ctx.state['version']}; refer to the event being corrected.",
+            errors={"refers_to": ["Not yet recorded."]},
+        )
+    amend = params["amend"]
+    for field in ("health", "tiles", "dials"):
+        for hero in amend.get(field, {}):
+            plan.hero(hero, f"amend.{field}")
+    for enemy, delta in amend.get("knocked_out", {}).items():
+        if plan.game["knocked_out"].get(enemy, 0) + delta < 0:
+            raise Unprocessable(f"Fewer than {-delta} {enemy} were knocked out", detail=f"Knocked out so far: {plan.game['knocked_out']}.", errors={"amend.knocked_out": ["Below zero."]})
+    plan.add({"kind": "entry-corrected", "refers_to": refers_to, "reason": params["reason"], "agreed_by": list(params.get("agreed_by", [])), "amend": dict(amend)})
+    over = {enemy: -n for enemy, n in game_state.reserve(plan.game, plan.data).items() if n < 0}
+    if over:
+        raise Unprocessable(
+            f"The corrected board holds more enemies than there are miniatures: {over} too many",
+            detail="The reserve supply is finite (12 Spearmen, 8 Slashers, 4 Ox Grunts).",
+            errors={"amend.enemies": ["More than the miniatures."]},
+        )
+    return plan.changes

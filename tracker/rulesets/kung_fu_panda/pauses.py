@@ -1,0 +1,139 @@
+"""The pause between rounds: the mission's pause action, decided by the dice rolled in it
+(Chi against Claws, totalled over the table), with KO'd heroes taking no part."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import dice
+from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.plan import Plan
+from tracker.rulesets.kung_fu_panda.rounds import DIE
+
+BOUNDS = {"up-to-four-each": (0, 4), "at-least-one-each": (1, 4), "one-each": (1, 1), "at-least-one": (0, 4)}
+
+
+def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_playing()
+    rule = plan.mission["pause"]
+    during_round = plan.game["phase"] == "round"
+    if rule["roll"] == "none":
+        raise Unprocessable("This mission has no pause action", detail="The training lessons last one round.", errors={"type": ["No pause action."]})
+    if plan.game["phase"] != "pause" and not (during_round and plan.game["mode"] == "young-masters"):
+        raise Unprocessable(
+            "Pause actions are taken in the pause between rounds",
+            detail="Only Young Masters may use them during a round; end the round first.",
+            errors={"type": ["Not in a pause."]},
+        )
+    if plan.game.get("paused_after") == plan.game["round"] and not during_round:
+        raise Unprocessable(f"The pause after round {plan.game['round']} was already resolved", detail="Start the next round.")
+    rolled = _roll(plan, params, rng, rule)
+    totals = Counter(r for results in rolled.values() for r in results)
+    chi, claws = totals["Chi"], totals["Claws"]
+    outcome, effect = _outcome(rule, chi, claws)
+    resolved: dict[str, Any] = {
+        "kind": "pause-resolved",
+        "after_round": plan.game["round"],
+        "rolled": rolled,
+        "chi": chi,
+        "claws": claws,
+        "outcome": outcome,
+        "effect": effect["effect"],
+    }
+    follow: list[dict[str, Any]] = []
+    if effect["effect"] == "chi-to-any-result":
+        resolved["kept"] = _kept(plan, params, rolled)
+    elif effect["effect"] == "spawn":
+        tile = params.get("tile") or (effect["tile"] if effect["tile"] in plan.data["tiles"] else None)
+        if tile is None:
+            raise Unprocessable(
+                f"Say which tile the {effect['enemy']} spawn on ({effect['tile']})",
+                detail='Send "tile": the mission maps are lost, so the table names it.',
+                errors={"tile": ["Missing."]},
+            )
+        resolved["tile"] = tile
+        follow.append(("spawn", effect["enemy"], tile, effect["count"]))
+    elif effect["effect"] == "move-figure":
+        resolved["figure"] = effect["figure"]
+        resolved["direction"] = effect["direction"]
+        resolved["times"] = claws if rule["unfavourable"].get("when") == "each-claws" and outcome == "unfavourable" else 1
+        if params.get("to"):
+            resolved["to"] = params["to"]
+    elif effect["effect"] == "villager-wanders-off":
+        resolved["spawn_point"] = effect["spawn_point"]
+        resolved["villager_returned"] = plan.game["tokens"].get("villager", 0) > 0
+    elif effect["effect"] == "move-cart" and params.get("to"):
+        resolved["to"] = params["to"]
+    plan.add(resolved)
+    for _, enemy, tile, count in follow:
+        plan.spawn(enemy, tile, count, "pause")
+    return plan.changes
+
+
+def _roll(plan: Plan, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> dict[str, list[str]]:
+    able = game_state.standing_heroes(plan.game)
+    reported = params.get("faces")
+    counts = params.get("dice")
+    if (reported is None) == (counts is None):
+        raise Unprocessable(
+            "Send the pause dice as faces or as counts",
+            detail='"faces": {hero: [...]} for dice rolled on the table, or "dice": {hero: n} to roll them here.',
+            errors={"faces": ["One of faces or dice."]},
+        )
+    wanted = {hero: len(f) for hero, f in reported.items()} if reported is not None else dict(counts)
+    low, high = BOUNDS[rule["roll"]]
+    for hero, n in wanted.items():
+        plan.able(hero, "faces")
+    for hero in able:
+        n = wanted.get(hero, 0)
+        if not low <= n <= high:
+            raise Unprocessable(
+                f"{hero} must roll {low if low == high else f'{low} to {high}'} dice in this pause",
+                detail=f"The mission's pause roll: {rule['roll']}.",
+                errors={"faces": [f"{hero}: {n} dice."]},
+            )
+    if rule["roll"] == "at-least-one" and sum(wanted.values()) < 1:
+        raise Unprocessable("Roll at least one die in this pause", detail="The mission's pause roll needs at least one die.", errors={"faces": ["No dice."]})
+    rolled: dict[str, list[str]] = {}
+    for hero in able:
+        n = wanted.get(hero, 0)
+        if not n:
+            continue
+        faces = {DIE: list(reported[hero])} if reported is not None else None
+        change = dice.roll_change(plan.ctx.dice, {DIE: n}, faces, rng, f"{hero}, pause after round {plan.game['round']}")
+        plan.add(change)
+        rolled[hero] = change["roll"]["results"][DIE]
+    return rolled
+
+
+def _outcome(rule: Mapping[str, Any], chi: int, claws: int) -> tuple[str, dict[str, Any]]:
+    bad = rule["unfavourable"]
+    good = rule["favourable"]
+    when = bad["when"]
+    unfavourable = (
+        (when == "claws-more-than-chi" and claws > chi)
+        or (when == "claws-at-least-4" and claws >= 4)
+        or (when == "each-claws" and claws > 0)
+    )
+    if unfavourable:
+        return "unfavourable", bad
+    if good["when"] in ("always", "chi-at-least-claws"):
+        return "favourable", good
+    return "none", {"effect": "none"}
+
+
+def _kept(plan: Plan, params: Mapping[str, Any], rolled: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Rolled Chi turned into results of each player's choice, ready to spend when the next round starts."""
+    convert = params.get("convert", {})
+    for hero, results in convert.items():
+        if len(results) > rolled.get(hero, []).count("Chi"):
+            raise Unprocessable(
+                f"{hero} rolled {rolled.get(hero, []).count('Chi')} Chi, so can keep at most that many results",
+                detail="Only the Chi rolled in the pause may be turned into other results.",
+                errors={"convert": [f"Too many for {hero}."]},
+            )
+    return {hero: list(results) for hero, results in convert.items() if results}

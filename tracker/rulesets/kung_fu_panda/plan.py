@@ -1,0 +1,114 @@
+"""A resolver's working copy: changes folded as they are planned, so each step sees the last,
+plus the checks every action makes (the mission still on, a round open, a hero able to act)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda import state as game_state
+
+
+class Plan:
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.data = ctx.ruleset.data
+        self.game: dict[str, Any] = dict(ctx.game)
+        self.changes: list[dict[str, Any]] = []
+        if not self.game:
+            raise Unprocessable("The mission has not been set up", detail="Start a session of a mission first.")
+
+    @property
+    def mission(self) -> dict[str, Any]:
+        return self.ctx.ruleset.quest(self.game["mission"])
+
+    def add(self, change: dict[str, Any]) -> None:
+        self.changes.append(change)
+        if change["kind"] != "rolled":
+            self.game = game_state.fold(self.game, change)
+
+    def extend(self, changes: list[dict[str, Any]]) -> None:
+        for change in changes:
+            if change["kind"] in ("rolled", "shuffled", "drawn"):
+                self.changes.append(change)
+            else:
+                self.add(change)
+
+    # -- checks ---------------------------------------------------------------
+
+    def require_playing(self) -> None:
+        result = self.game.get("result")
+        if result:
+            raise Unprocessable(
+                f"The mission is over: it was {result['result']}" + (f" ({result['loss']})" if result.get("loss") else ""),
+                detail="End the session; a failed mission can be tried again in a new session.",
+            )
+
+    def require_round(self) -> None:
+        self.require_playing()
+        if self.game["phase"] != "round":
+            raise Unprocessable(
+                "No round is under way",
+                detail=f"Start round {self.game['round'] + 1} first (1, 2, KUNG FU!).",
+                errors={"type": ["No round under way."]},
+            )
+
+    def hero(self, hero: str, field: str = "hero") -> dict[str, Any]:
+        if hero not in self.game["heroes"]:
+            raise Unprocessable(
+                f"{hero} is not playing this mission",
+                detail=f"Heroes playing: {sorted(self.game['heroes'])}.",
+                errors={field: [f"Not playing: {hero}"]},
+            )
+        return self.game["heroes"][hero]
+
+    def able(self, hero: str, field: str = "hero") -> dict[str, Any]:
+        h = self.hero(hero, field)
+        if h["ko"]:
+            raise Unprocessable(
+                f"{hero} is KO'd and may not roll or spend until revived",
+                detail="Another hero on the same tile revives them for 2 Chi.",
+                errors={field: [f"KO'd: {hero}"]},
+            )
+        return h
+
+    def dials_used(self) -> bool:
+        return self.mission.get("dials_used", True)
+
+    # -- consequences ---------------------------------------------------------
+
+    def damage(self, hero: str, amount: int, cause: str) -> None:
+        h = self.game["heroes"][hero]
+        if amount <= 0 or h["ko"]:
+            return
+        health = max(self.data["health"]["ko_heart"], h["health"] - amount)
+        self.add({"kind": "hero-damaged", "hero": hero, "amount": amount, "health": health, "cause": cause})
+        if health == self.data["health"]["ko_heart"]:
+            self.add({"kind": "hero-knocked-out", "hero": hero, "tile": h["tile"]})
+            if not game_state.standing_heroes(self.game):
+                self.add({"kind": "mission-lost", "loss": "full-ko", "round": self.game["round"]})
+
+    def spawn(self, enemy: str, tile: str, count: int, cause: str, spawn_point: int | None = None) -> None:
+        available = game_state.reserve(self.game, self.data)[enemy]
+        placed = min(count, available)
+        if placed:
+            change = {"kind": "enemy-spawned", "enemy": enemy, "tile": tile, "count": placed, "cause": cause}
+            if spawn_point is not None:
+                change["spawn_point"] = spawn_point
+            self.add(change)
+        if placed < count:
+            self.add({"kind": "spawn-skipped", "enemy": enemy, "count": count - placed, "reason": "reserve-empty", "cause": cause})
+
+    def enemies_required(self, tile: str, enemy: str, count: int, field: str) -> None:
+        there = game_state.enemies_on(self.game, tile).get(enemy, 0)
+        if there < count:
+            raise Unprocessable(
+                f"There {'is' if there == 1 else 'are'} {there} {enemy} on tile {tile}, not {count}",
+                detail=f"Enemies on {tile}: {game_state.enemies_on(self.game, tile)}. A correction can fix the board if it was entered wrongly.",
+                errors={field: [f"Not enough {enemy} on {tile}."]},
+            )
+
+
+def tile_terrain(data: Mapping[str, Any], tile: str) -> str | None:
+    return (data["tiles"].get(tile) or {}).get("terrain")

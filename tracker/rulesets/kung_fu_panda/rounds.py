@@ -1,0 +1,102 @@
+"""Three-minute rounds: started together, dice pools rolled (digitally or reported from the table),
+and ended when the sand runs out; the pools are cleared at the end unless a pause kept results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import dice
+from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda.plan import Plan
+
+DIE = "action-die"
+
+
+def start_round(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_playing()
+    if plan.game["phase"] == "round":
+        raise Unprocessable(f"Round {plan.game['round']} is still under way", detail="End it first (the sand has run out).")
+    number = plan.game["round"] + 1
+    plan.add(
+        {
+            "kind": "round-started",
+            "round": number,
+            "entry": params.get("entry", "detail"),
+            "timer_seconds": plan.data["round"]["seconds"],
+        }
+    )
+    return plan.changes
+
+
+def roll(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """Roll a hero's dice: all four at the start of a round, then the spent dice plus any saved ones chosen."""
+    plan = Plan(ctx)
+    plan.require_round()
+    hero = params["hero"]
+    plan.able(hero)
+    pool = list(plan.game["pools"].get(hero, []))
+    if "Claws" in pool and plan.dials_used():
+        raise Unprocessable(
+            f"{hero} must resolve the Claws rolled before anything else",
+            detail="Claws are spent at once: each moves the Dial of Destiny one space (resolve-claws).",
+            errors={"hero": ["Claws to resolve."]},
+        )
+    reroll = list(params.get("reroll", []))
+    saved = list(pool)
+    for result in reroll:
+        if result not in saved:
+            raise Unprocessable(
+                f"{hero} has no saved {result} to reroll",
+                detail=f"{hero}'s pool: {pool}.",
+                errors={"reroll": [f"Not in the pool: {result}"]},
+            )
+        saved.remove(result)
+    count = plan.data["round"]["dice_per_player"] - len(saved)
+    if count == 0:
+        raise Unprocessable(
+            f"{hero} has no dice in hand to roll",
+            detail="Spend results, or name saved results to reroll.",
+            errors={"reroll": ["Nothing to roll."]},
+        )
+    faces = params.get("faces")
+    if faces is not None and len(faces) != count:
+        raise Unprocessable(
+            f"{hero} rolls {count} dice, so report {count} faces",
+            detail=f"{len(saved)} results are saved ({saved}); the rest are rolled.",
+            errors={"faces": [f"Expected {count} faces."]},
+        )
+    rolled = dice.roll_change(ctx.dice, {DIE: count}, {DIE: list(faces)} if faces is not None else None, rng, f"{hero}, round {plan.game['round']}")
+    results = rolled["roll"]["results"][DIE]
+    plan.add(rolled)
+    plan.add(
+        {
+            "kind": "pool-rolled",
+            "hero": hero,
+            "round": plan.game["round"],
+            "saved": saved,
+            "rerolled": reroll,
+            "results": results,
+            "pool": saved + results,
+            "source": rolled["roll"]["source"],
+        }
+    )
+    return plan.changes
+
+
+def end_round(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_round()
+    close(plan)
+    return plan.changes
+
+
+def close(plan: Plan) -> None:
+    """The sand has run out: pools are cleared, and on the final round a mission not yet won is lost."""
+    number = plan.game["round"]
+    plan.add({"kind": "round-ended", "round": number, "entry": plan.game["entry"]})
+    limit = plan.mission["round_limit"]
+    no_limit = plan.mission.get("no_round_limit") or plan.game["mode"] == "young-masters"
+    if not no_limit and number >= limit and plan.game["result"] is None:
+        plan.add({"kind": "mission-lost", "loss": "times-up", "round": number})

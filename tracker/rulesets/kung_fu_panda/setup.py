@@ -1,0 +1,147 @@
+"""Setting up a mission: heroes, dials, starting enemies and spawn points as the table lays them out,
+and the Special Move cards the players hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import decks
+from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS
+
+HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}
+
+
+def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    data = ctx.ruleset.data
+    mission = ctx.ruleset.quest(params["quest"])
+    setup = params.get("setup", {})
+    campaign = params.get("campaign", {})
+    options = campaign.get("options", {})
+    progress = campaign.get("progress", {})
+    party = list(campaign.get("party", []))
+    if not 2 <= len(party) <= 4:
+        raise Unprocessable(
+            "Kung Fu Panda is played by 2 to 4 heroes",
+            detail=f"The campaign's party has {len(party)}; create the campaign with 2-4 of {[c['id'] for c in data['characters'] if c['role'] == 'hero']}.",
+            errors={"party": ["2 to 4 heroes."]},
+        )
+    heroes_known = {c["id"] for c in data["characters"] if c["role"] == "hero"}
+    if set(party) - heroes_known:
+        raise Unprocessable(
+            f"Only heroes are played: {sorted(set(party) - heroes_known)} are not",
+            detail=f"Heroes: {sorted(heroes_known)}.",
+            errors={"party": ["Heroes only."]},
+        )
+    mode = options.get("mode", "standard")
+    side = data["modes"].get(mode, {}).get("dial_side", "standard")
+    dial_numbers = data["destiny"]["dials_by_players"][str(len(party))]
+    dials = dict(setup.get("dials") or dict(zip(party, dial_numbers)))
+    if sorted(dials) != sorted(party) or sorted(dials.values()) != sorted(dial_numbers):
+        raise Unprocessable(
+            f"With {len(party)} players the dials are {dial_numbers}, one per hero",
+            detail=f"Give each of {party} one of the dials {dial_numbers}.",
+            errors={"setup.dials": ["One dial each, from the player count's set."]},
+        )
+    tiles = setup.get("tiles", {})
+    start = setup.get("start_tile")
+    heroes = {}
+    for hero in party:
+        tile = tiles.get(hero, start)
+        if tile is None:
+            raise Unprocessable(
+                f"Say where {hero} starts",
+                detail='Send "start_tile" (every hero) or "tiles": {hero: tile} in the set-up: the mission maps are lost, so the table names the tiles.',
+                errors={"setup.start_tile": ["Missing."]},
+            )
+        heroes[hero] = {"tile": tile, "health": data["health"]["start"], "ko": False, "dial": 0, "dial_number": dials[hero]}
+    enemies = {tile: {e: n for e, n in counts.items() if n} for tile, counts in setup.get("enemies", {}).items()}
+    provisional = {"enemies": enemies}
+    for enemy in ENEMY_IDS:
+        total = next(c["miniatures"] for c in data["characters"] if c["id"] == enemy)
+        if game_state.on_board(provisional, enemy) > total:
+            raise Unprocessable(
+                f"There are only {total} {enemy} miniatures",
+                detail="The starting enemies come from the reserve supply, which is finite.",
+                errors={"setup.enemies": [f"Too many {enemy}."]},
+            )
+    changes: list[dict[str, Any]] = []
+    held = dict(progress.get("special_moves") or {})
+    how = None
+    if _receives_special_moves(mission, options, progress):
+        how = "drawn" if options.get("length", "single") == "single" else HOW_EARNED.get(mode, "drawn")
+        changes += _special_moves(ctx, party, setup.get("special_moves"), how, rng)
+        held = {change["holder"]: change["cards"][0] for change in changes if change["kind"] == "drawn"}
+    elif setup.get("special_moves"):
+        raise Unprocessable(
+            "No Special Move cards are received before this mission",
+            detail="Cards are drawn at set-up of a single mission, or before the next mission once a hero collected the dumplings and the mission was won.",
+            errors={"setup.special_moves": ["Not earned."]},
+        )
+    changes.append(
+        {
+            "kind": "mission-set-up",
+            "mission": mission["id"],
+            "mode": mode,
+            "length": options.get("length", "single"),
+            "dial_side": side,
+            "players": len(party),
+            "heroes": heroes,
+            "enemies": enemies,
+            "spawn_points": {str(k): v for k, v in setup.get("spawn_points", {}).items()},
+            "figures": dict(setup.get("figures", {})),
+            "special_moves": held,
+            "special_moves_received": how,
+        }
+    )
+    return changes
+
+
+def _receives_special_moves(mission: Mapping[str, Any], options: Mapping[str, Any], progress: Mapping[str, Any]) -> bool:
+    if mission.get("training") or mission.get("special_moves_apply") is False:
+        return False
+    if options.get("length", "single") == "single":
+        return True
+    return bool(progress.get("earned_special_moves"))
+
+
+def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | None, how: str, rng: Any) -> list[dict[str, Any]]:
+    spec = ctx.deck("special-moves")
+    state = ctx.state["decks"][spec.id]
+    changes: list[dict[str, Any]] = []
+    if reported is not None:
+        if sorted(reported) != sorted(party):
+            raise Unprocessable(
+                "Name one Special Move card for each hero",
+                detail=f"The cards are {how} one per player: {party}.",
+                errors={"setup.special_moves": ["One card per hero."]},
+            )
+        for hero in party:
+            step = decks.resolve_reported_draw(state, [reported[hero]], hero)
+            for change in step:
+                state = decks.apply(state, change)
+            changes += step
+        return changes
+    if how == "chosen":
+        raise Unprocessable(
+            "In Young Masters mode each player chooses a Special Move card",
+            detail='Send "special_moves": {hero: card} in the set-up.',
+            errors={"setup.special_moves": ["Missing."]},
+        )
+    if spec.cards is None:
+        raise Unprocessable(
+            "The Special Move cards must be reported",
+            detail=(
+                'The twelve cards were lost from the rulebook text: send "special_moves": {hero: card} as drawn from the '
+                'physical deck, or supply the deck as component data ("components": {"decks": {"special-moves": {"cards": [...]}}}).'
+            ),
+            errors={"setup.special_moves": ["Missing."]},
+        )
+    for hero in party:
+        step = decks.resolve_draw(state, spec.name, 1, rng, hero)
+        for change in step:
+            state = decks.apply(state, change)
+        changes += step
+    return changes

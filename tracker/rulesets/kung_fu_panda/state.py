@@ -1,0 +1,161 @@
+"""The session's game state: folded from Kung Fu Panda's events, plain JSON throughout.
+
+The reserve supply is not stored: it is each enemy's miniatures less those on the board,
+so a knock-out (back to the reserve) or a spawn (out of it) can never make the counts disagree.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+RESERVE_ENEMIES = ("wolf-spearman", "wolf-slasher", "ox-grunt")
+
+
+def enemies_on(game: Mapping[str, Any], tile: str) -> dict[str, int]:
+    return {enemy: n for enemy, n in game.get("enemies", {}).get(tile, {}).items() if n}
+
+
+def on_board(game: Mapping[str, Any], enemy: str) -> int:
+    return sum(tile.get(enemy, 0) for tile in game.get("enemies", {}).values())
+
+
+def reserve(game: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, int]:
+    miniatures = {c["id"]: c["miniatures"] for c in data["characters"] if c.get("in_reserve_supply")}
+    return {enemy: miniatures[enemy] - on_board(game, enemy) for enemy in RESERVE_ENEMIES}
+
+
+def limit_count(game: Mapping[str, Any], tile: str, excluded: list[str]) -> int:
+    """Enemies on a tile that count toward its limit (Tai Lung, Wolf Boss and Ox Grunts do not)."""
+    return sum(n for enemy, n in enemies_on(game, tile).items() if enemy not in excluded)
+
+
+def standing_heroes(game: Mapping[str, Any]) -> list[str]:
+    return [hero for hero, h in game["heroes"].items() if not h["ko"]]
+
+
+def _add_enemies(game: dict[str, Any], tile: str, enemy: str, count: int) -> None:
+    tiles = game.setdefault("enemies", {})
+    here = tiles.setdefault(tile, {})
+    here[enemy] = here.get(enemy, 0) + count
+    if here[enemy] <= 0:
+        del here[enemy]
+    if not here:
+        del tiles[tile]
+
+
+def _remove(pool: list[str], results: list[str]) -> list[str]:
+    left = list(pool)
+    for result in results:
+        left.remove(result)
+    return left
+
+
+def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    kind = change["kind"]
+    if kind == "mission-set-up":
+        return {key: copy.deepcopy(value) for key, value in change.items() if key != "kind"} | {
+            "round": 0,
+            "phase": "ready",
+            "entry": None,
+            "rounds": [],
+            "pools": {},
+            "knocked_out": {},
+            "tokens": {},
+            "dumplings": None,
+            "result": None,
+        }
+    g = copy.deepcopy(dict(game))
+    heroes = g.get("heroes", {})
+    if kind == "round-started":
+        g["round"] = change["round"]
+        g["phase"] = "round"
+        g["entry"] = change["entry"]
+        g["pools"] = {hero: list(results) for hero, results in g.pop("kept", {}).items()}
+        g["rounds"].append({"round": change["round"], "entry": change["entry"]})
+    elif kind == "pool-rolled":
+        g["pools"][change["hero"]] = list(change["pool"])
+        if g["entry"] == "summary":
+            g["entry"] = "mixed"
+            g["rounds"][-1]["entry"] = "mixed"
+    elif kind == "dial-advanced":
+        heroes[change["hero"]]["dial"] = change["position"]
+        if change.get("claws_spent"):
+            g["pools"][change["hero"]] = [r for r in g["pools"].get(change["hero"], []) if r != "Claws"]
+    elif kind == "enemy-spawned":
+        _add_enemies(g, change["tile"], change["enemy"], change.get("count", 1))
+    elif kind == "hero-damaged":
+        heroes[change["hero"]]["health"] = change["health"]
+    elif kind == "hero-knocked-out":
+        heroes[change["hero"]]["ko"] = True
+        g["pools"].pop(change["hero"], None)
+    elif kind == "play-effect-resolved":
+        if change.get("to"):
+            g.setdefault("figures", {})[change["figure"]] = change["to"]
+    elif kind == "dice-spent":
+        for hero, results in change["heroes"].items():
+            g["pools"][hero] = _remove(g["pools"].get(hero, []), results)
+    elif kind == "enemy-knocked-out":
+        _add_enemies(g, change["tile"], change["enemy"], -change["count"])
+        g["knocked_out"][change["enemy"]] = g["knocked_out"].get(change["enemy"], 0) + change["count"]
+    elif kind == "hero-revived":
+        heroes[change["hero"]].update(ko=False, health=change["health"])
+    elif kind == "health-regained":
+        heroes[change["hero"]]["health"] = change["health"]
+    elif kind == "hero-moved":
+        heroes[change["hero"]]["tile"] = change["to"]
+    elif kind == "token-collected":
+        g["tokens"][change["token"]] = g["tokens"].get(change["token"], 0) + change.get("count", 1)
+        if change["token"] == "dumplings":
+            g["dumplings"] = change["by"]
+    elif kind == "tai-lung-wounded":
+        g.setdefault("figures", {})["tai-lung"] = change["to"]
+        if change.get("from") and change["to"] != change["from"]:
+            _add_enemies(g, change["from"], "tai-lung", -1)
+            _add_enemies(g, change["to"], "tai-lung", 1)
+    elif kind == "special-move-used":
+        g.setdefault("special_moves_used", []).append({"hero": change["hero"], "card": change["card"]})
+    elif kind == "round-summarised":
+        if g["entry"] == "detail":
+            g["entry"] = "mixed"
+            g["rounds"][-1]["entry"] = "mixed"
+    elif kind == "round-ended":
+        g["phase"] = "pause" if g["result"] is None else "over"
+        g["pools"] = {}
+    elif kind == "pause-resolved":
+        g["paused_after"] = change["after_round"]
+        if change.get("kept"):
+            g["kept"] = {hero: list(results) for hero, results in change["kept"].items()}
+        if change.get("figure") and change.get("to"):
+            g.setdefault("figures", {})[change["figure"]] = change["to"]
+    elif kind == "entry-corrected":
+        _correct(g, change["amend"])
+    elif kind == "mission-won":
+        g["result"] = {"result": "won", "round": change["round"]}
+        g["phase"] = "over"
+    elif kind == "mission-lost":
+        g["result"] = {"result": "lost", "loss": change["loss"], "condition": change.get("condition"), "round": change["round"]}
+        g["phase"] = "over"
+    # dice-rolled-style records that change nothing else: spawn-skipped
+    return g
+
+
+def _correct(g: dict[str, Any], amend: Mapping[str, Any]) -> None:
+    for hero, health in amend.get("health", {}).items():
+        g["heroes"][hero]["health"] = health
+        g["heroes"][hero]["ko"] = health == 0
+    for hero, tile in amend.get("tiles", {}).items():
+        g["heroes"][hero]["tile"] = tile
+    for hero, position in amend.get("dials", {}).items():
+        g["heroes"][hero]["dial"] = position
+    for tile, counts in amend.get("enemies", {}).items():
+        g.setdefault("enemies", {})[tile] = {enemy: n for enemy, n in counts.items() if n}
+        if not g["enemies"][tile]:
+            del g["enemies"][tile]
+    for enemy, delta in amend.get("knocked_out", {}).items():
+        g["knocked_out"][enemy] = g["knocked_out"].get(enemy, 0) + delta
+    for token, count in amend.get("tokens", {}).items():
+        g["tokens"][token] = count
+    if "dumplings" in amend:
+        g["dumplings"] = amend["dumplings"]

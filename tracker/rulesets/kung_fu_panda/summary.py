@@ -1,0 +1,61 @@
+"""A round entered as a summary: what happened (spawns, knock-outs, damage, revivals, moves,
+tokens, Claws), without each roll. It may also close a round entered partly in detail."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda.plan import Plan
+from tracker.rulesets.kung_fu_panda.rounds import close
+
+FIELDS = ("spawned", "knocked_out", "damage", "revived", "healed", "moved", "tokens", "claws", "special_moves", "figures", "note")
+
+
+def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_playing()
+    if plan.game["phase"] != "round":
+        plan.add({"kind": "round-started", "round": plan.game["round"] + 1, "entry": "summary", "timer_seconds": plan.data["round"]["seconds"]})
+    summary = {key: params[key] for key in FIELDS if key in params}
+    plan.add({"kind": "round-summarised", "round": plan.game["round"], "summary": summary})
+    for item in params.get("spawned", []):
+        plan.spawn(item["enemy"], item["tile"], item.get("count", 1), "summary")
+    for item in params.get("knocked_out", []):
+        count = item.get("count", 1)
+        plan.enemies_required(item["tile"], item["enemy"], count, "knocked_out")
+        plan.add({"kind": "enemy-knocked-out", "enemy": item["enemy"], "tile": item["tile"], "count": count, "entry": "summary"})
+    for hero, claws in params.get("claws", {}).items():
+        h = plan.hero(hero, "claws")
+        if claws:
+            plan.add({"kind": "dial-advanced", "hero": hero, "position": h["dial"] + claws, "claws": claws, "space": "summary", "claws_spent": False})
+    for hero, amount in params.get("damage", {}).items():
+        plan.hero(hero, "damage")
+        plan.damage(hero, amount, "summary")
+        if plan.game["result"]:
+            break
+    for hero in params.get("revived", []):
+        if not plan.hero(hero, "revived")["ko"]:
+            raise Unprocessable(f"{hero} is not KO'd", detail="Only a KO'd hero can be revived.", errors={"revived": [f"{hero} is standing."]})
+        plan.add({"kind": "hero-revived", "hero": hero, "by": "summary", "health": plan.data["health"]["start"]})
+    for hero, amount in params.get("healed", {}).items():
+        h = plan.able(hero, "healed")
+        plan.add({"kind": "health-regained", "hero": hero, "amount": amount, "health": min(plan.data["health"]["start"], h["health"] + amount)})
+    for hero, tile in params.get("moved", {}).items():
+        h = plan.able(hero, "moved")
+        plan.add({"kind": "hero-moved", "hero": hero, "from": h["tile"], "to": tile})
+    for item in params.get("tokens", []):
+        plan.able(item["by"], "tokens")
+        if item["token"] == "dumplings" and plan.game["dumplings"]:
+            raise Unprocessable("The dumplings were already collected", detail=f"{plan.game['dumplings']} collected them.", errors={"tokens": ["Collected."]})
+        plan.add({"kind": "token-collected", "token": item["token"], "by": item["by"], "count": item.get("count", 1), "entry": "summary"})
+    for item in params.get("special_moves", []):
+        if plan.game.get("special_moves", {}).get(item["hero"]) != item["card"]:
+            raise Unprocessable(f"{item['hero']} does not hold '{item['card']}'", detail=f"Held: {plan.game.get('special_moves', {})}.", errors={"special_moves": ["Not held."]})
+        plan.add({"kind": "special-move-used", "hero": item["hero"], "card": item["card"], "entry": "summary"})
+    for figure, tile in params.get("figures", {}).items():
+        plan.add({"kind": "play-effect-resolved", "figure": figure, "to": tile, "entry": "summary"})
+    if plan.game["phase"] == "round":
+        close(plan)
+    return plan.changes

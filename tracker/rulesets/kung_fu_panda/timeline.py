@@ -1,0 +1,46 @@
+"""One line per Kung Fu Panda event for the session timeline, in the game's words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def describe(change: Mapping[str, Any]) -> str | None:
+    kind = change["kind"]
+    if kind == "mission-set-up":
+        return f"Mission {change['mission']} set up ({change['mode']}, {change['players']} heroes)"
+    if kind == "round-started":
+        return f"Round {change['round']}: 1, 2, KUNG FU! (entered as {change['entry']})"
+    if kind == "pool-rolled":
+        return f"{change['hero']} rolled {', '.join(change['results'])}; pool {', '.join(change['pool'])}"
+    if kind == "dial-advanced":
+        return f"{change['hero']}'s dial moved to space {change['position']} ({change['space']})"
+    if kind == "enemy-spawned":
+        return f"{change['count']} {change['enemy']} spawned on {change['tile']}"
+    if kind == "spawn-skipped":
+        return f"No {change['enemy']} spawned ({change['reason']})"
+    if kind == "hero-damaged":
+        return f"{change['hero']} lost {change['amount']} health ({change['health']} left)"
+    if kind == "hero-knocked-out":
+        return f"{change['hero']} is KO'd"
+    if kind == "dice-spent":
+        spent = "; ".join(f"{hero}: {', '.join(results)}" for hero, results in change["heroes"].items())
+        return f"Spent for {change['for']}: {spent}"
+    if kind == "enemy-knocked-out":
+        return f"{change['count']} {change['enemy']} knocked out on {change['tile']}"
+    if kind == "hero-revived":
+        return f"{change['hero']} revived to {change['health']} health"
+    if kind == "round-summarised":
+        return f"Round {change['round']} entered as a summary"
+    if kind == "round-ended":
+        return f"Round {change['round']} ended; dice pools cleared"
+    if kind == "pause-resolved":
+        return f"Pause after round {change['after_round']}: {change['chi']} Chi, {change['claws']} Claws, {change['effect']}"
+    if kind == "entry-corrected":
+        return f"Correction of event {change['refers_to']}: {change['reason']}"
+    if kind == "mission-won":
+        return f"Mission won in round {change['round']}"
+    if kind == "mission-lost":
+        return f"Mission lost ({change['loss']}) in round {change['round']}"
+    return None
