@@ -10,9 +10,9 @@ from tracker.rulesets.ruleset import Ruleset
 
 @cache
 def registry() -> dict[str, Ruleset]:
-    from tracker.rulesets import journey
+    from tracker.rulesets import descent, journey
 
-    rulesets = [journey.load()]
+    rulesets = [journey.load(), descent.load()]
     return {ruleset.id: ruleset for ruleset in rulesets}
 
 
