@@ -241,3 +241,118 @@ def test_runewitch_astarra_with_two_curses_costs_the_heroes_four_conquest(client
     assert aurim["curses"] == 1 and aurim["cursed_items"] == ["Cursed Blade"]
     assert again["state"]["game"]["conquest"] == 0 and again["state"]["game"]["lost"] == "conquest-exhausted"
     _verified(client, sid)
+
+
+# -- hidden information --------------------------------------------------------------------------------------------
+
+
+def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_quest_ends(client):
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "altar-of-despair", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}]})
+    _act(client, sid, type="place-glyph", glyph="summoning")
+    full = _game(client, sid)
+    hand = full["decks"]["overlord"]["held"]["overlord"]
+    heroes = _game(client, sid, "heroes")
+    assert heroes["decks"]["overlord"]["held"] == {} and heroes["decks"]["overlord"]["removed_from_game"] == []
+    assert heroes["decks"]["overlord"]["hidden"] == {"held": {"overlord": len(hand)}, "looking_at": 0, "removed_from_game": 1}
+    assert heroes["game"]["treachery"] == {"granted": {"event": 4, "trap": 4, "monster": 4}, "cards_swapped": 1, "dark_glyphs_bought": 1}
+    assert heroes["game"]["glyphs_placed"] == 1 and "opening_hand" not in heroes["game"]
+    assert _game(client, sid, "overlord")["decks"]["overlord"]["held"]["overlord"] == hand
+    _act(client, sid, type="discard-for-threat", card=hand[0], threat_value=1)
+
+    listing = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
+    secret = {e["type"] for e in listing if e.get("secret")}
+    assert {"TreacheryCardSwapped", "DarkGlyphBought", "OpeningHandSet", "GlyphPlaced", "CardsDrawn", "CardsRemovedFromGame", "CardsAddedToDeck"} <= secret
+    text = str([e["payload"] for e in listing if e["type"] != "SessionStarted"])  # the base deck's list is public
+    for card in ["Dark Power", "Aim", *hand[1:]]:
+        assert card not in text
+    public = {e["type"] for e in listing if not e.get("secret")}
+    assert {"QuestSetUp", "CardsDiscarded", "ThreatGained"} <= public  # a discarded card is shown
+    assert hand[0] in text
+    assert client.get(f"/sessions/{sid}/events?view=goblins").status_code == 422
+    assert client.get(f"/sessions/{sid}?view=goblins").status_code == 422
+
+    client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
+    after = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
+    assert not any(e.get("secret") for e in after) and "Dark Power" in str(after)
+    assert _game(client, sid, "heroes")["decks"]["overlord"]["held"]["overlord"] == hand[1:]
+
+
+# -- prolonged actions -------------------------------------------------------------------------------------------
+
+
+def test_aurims_prolonged_search_rolls_one_die_per_half_action_and_loses_progress_when_disrupted(client):
+    # L155: Magic (2), disrupted if he moves away; magic 1, no fatigue: 1 die on Order, 1 on Concentrate.
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "hall-of-the-monkey-kings")
+    search = {"hero": "aurim", "task": "secret-door", "trait": "magic", "difficulty": 2, "disruptable": True}
+    order = _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement"], **search)
+    assert order["state"]["game"]["prolonged"]["secret-door:aurim"]["progress"] == 1
+    assert next(e for e in order["events"] if e["type"] == "DiceRolled")["payload"]["roll"]["dice"] == {"power": 1}
+    concentrate = _act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["blank"], **search)
+    assert concentrate["state"]["game"]["prolonged"]["secret-door:aurim"]["progress"] == 1
+    _refused(client, sid, type="prolonged-roll", half_action="order", faces=["blank", "blank"], **search)  # 1 die, not 2
+    assert _refused(client, sid, type="prolonged-roll", half_action="order", fatigue=5, **search)["title"] == "At most 5 power dice"
+    _act(client, sid, type="disrupt-prolonged", hero="aurim", task="secret-door", reason="moved away")
+    assert _game(client, sid)["game"]["prolonged"] == {}
+    # Tahlia (melee 3) frees the Zone 5 villager, Melee (3), not disruptable: progress kept across her death.
+    free = {"hero": "tahlia", "task": "free-villager-zone-5", "trait": "melee"}
+    _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "enhancement", "blank"], **free)
+    assert _refused(client, sid, type="disrupt-prolonged", hero="tahlia", task="free-villager-zone-5", reason="moved")["title"] == "'free-villager-zone-5' cannot be disrupted"
+    _act(client, sid, type="hero-killed", hero="tahlia", conquest_value=4)
+    assert _game(client, sid)["game"]["prolonged"]["free-villager-zone-5:tahlia"]["progress"] == 2
+    done = _act(client, sid, type="prolonged-roll", half_action="concentrate", fatigue=0, faces=["surge", "enhancement", "blank"], **free)
+    assert [e["type"] for e in done["events"]][-1] == "ProlongedActionCompleted" and done["state"]["game"]["prolonged"] == {}
+    _verified(client, sid)
+
+
+def test_group_and_continuous_prolonged_actions(client):
+    cid = _campaign(client, ["aurim", "tahlia", "kirga"])
+    sid = _start(client, cid, "altar-of-despair")
+    altar = {"task": "destroy-altar", "half_action": "order"}
+    _act(client, sid, type="prolonged-roll", hero="aurim", trait="magic", faces=["enhancement"], **altar)
+    both = _act(client, sid, type="prolonged-roll", hero="tahlia", trait="melee", faces=["enhancement"] * 3, **altar)
+    assert both["state"]["game"]["prolonged"]["destroy-altar"]["progress"] == 4
+    assert _refused(client, sid, type="prolonged-roll", hero="kirga", trait="ranged", trait_value=2, faces=["blank"] * 2, **altar)["title"] == "'destroy-altar' is not open to another hero"
+    lock = {"hero": "kirga", "task": "pick-lock", "trait": "ranged", "trait_value": 2, "difficulty": 5, "disruptable": True, "continuous": True}
+    _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "blank"], **lock)
+    _act(client, sid, type="end-turn")
+    _act(client, sid, type="end-turn")  # a turn without Concentrate: the continuous action is lost
+    again = _act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["enhancement", "blank"], **lock)
+    assert [e["type"] for e in again["events"]][1] == "ProlongedActionDisrupted"
+    assert again["state"]["game"]["prolonged"]["pick-lock:kirga"]["progress"] == 1
+
+
+# -- frost, potions, chests, shop --------------------------------------------------------------------------------
+
+
+def test_frost_potions_chests_and_the_shop(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    _act(client, sid, type="gain-frost", hero="tahlia", count=2)
+    start = _act(client, sid, type="frost-turn-start", hero="tahlia", faces=["surge", "blank"])
+    assert start["state"]["game"]["heroes"]["tahlia"]["frost"] == 1
+    safe = _act(client, sid, type="frost-check", hero="tahlia", item="Shield", trigger="shield-exhausted", faces=["surge"])
+    assert safe["state"]["game"]["heroes"]["tahlia"]["shattered"] == []
+    _refused(client, sid, type="frost-check", hero="tahlia", item="Chain Mail", trigger="armour-hit", wounds_before_armour=4, faces=["blank"])
+    broke = _act(client, sid, type="frost-check", hero="tahlia", item="Chain Mail", trigger="armour-hit", wounds_before_armour=5, faces=["blank"])
+    assert broke["state"]["game"]["heroes"]["tahlia"]["shattered"] == ["Chain Mail"]
+
+    assert _refused(client, sid, type="buy-treasure", hero="aurim", card="Any", colour="copper", price=0)["title"] == "No copper chest has been opened this quest"
+    _refused(client, sid, type="open-chest", chest="copper-3", opener="aurim")  # who takes the potion?
+    opened = _act(client, sid, type="open-chest", chest="copper-3", opener="aurim", given_to={"potions": "aurim"},
+                  treasure={"aurim": ["Copper A"], "tahlia": ["Copper B"]})
+    game = opened["state"]["game"]
+    assert game["conquest"] == 10 and game["heroes"]["aurim"]["potions"] == {"invulnerability": 1}
+    assert game["heroes"]["tahlia"]["items"] == ["Copper B"] and game["shop_unlocked"] == ["copper"]
+    assert _refused(client, sid, type="open-chest", chest="copper-3", opener="aurim")["title"] == "Chest 'copper-3' is already open"
+    sold = _act(client, sid, type="sell-chest-treasure", hero="tahlia", card="Copper B", value=150)
+    assert sold["state"]["game"]["heroes"]["tahlia"]["coins"] == 75
+    _act(client, sid, type="buy-treasure", hero="tahlia", card="Copper C", colour="copper", price=75)
+    _act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
+    _act(client, sid, type="gain-potion", hero="aurim", potion="healing")
+    assert _refused(client, sid, type="drink-potion", hero="aurim", potion="healing")["title"] == "aurim already drank a potion this turn"
+    used = _act(client, sid, type="use-invulnerability", hero="aurim")
+    assert used["events"][-1]["payload"]["change"]["armour_bonus"] == 10
+    _refused(client, sid, type="use-invulnerability", hero="aurim")
+    _verified(client, sid)
