@@ -281,3 +281,10 @@ class RulesetDocument(Schema):
     component_packs = fields.List(
         fields.Dict(), metadata={"description": "Optional labelled component data from outside the rulebook, with its sources; pass its 'components' to POST /campaigns."}
     )
+
+
+class DescentRead(Schema):
+    campaign_id = fields.String()
+    quests = fields.List(fields.Dict())
+    heroes = fields.Dict()
+    projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})

@@ -11,6 +11,7 @@ events are read and passed over), so it reaches the end of the log.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from typing import Any
@@ -117,5 +118,7 @@ def _rows(event: Any, campaigns: dict[str, str], store: ViewStore) -> list[tuple
     if name == "SessionEnded":
         rows.append(("session_end", event.outcome, session_id))
     rows.extend(timeline.rows(event, campaign_id))
+    if isinstance(event, GameEvent):
+        rows.append(("game_event", session_id, event.originator_version, campaign_id, name, json.dumps(event.change, sort_keys=True)))
     rows.extend(dice_statistics.rows(event, campaign_id))
     return rows

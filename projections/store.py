@@ -26,6 +26,11 @@ TABLES = {
         "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, PRIMARY KEY (session_id, position)",
         ("session_id", "position"),
     ),
+    "view_game_events": (
+        "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
+        "change TEXT NOT NULL, PRIMARY KEY (session_id, position)",
+        ("session_id", "position"),
+    ),
     "view_dice_faces": (
         "campaign_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, "
         "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face)",
@@ -39,6 +44,8 @@ _WRITES = {
     "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
     "timeline": "INSERT INTO {view_timeline} (session_id, position, campaign_id, event_type, summary, issued_by, occurred_at) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+    "game_event": "INSERT INTO {view_game_events} (session_id, position, campaign_id, event_type, change) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (session_id, position) DO NOTHING",
     "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
 }
@@ -126,6 +133,15 @@ class ViewStore:
             "SELECT die, source, face, count FROM {view_dice_faces} WHERE campaign_id = %s ORDER BY die, source, face",
             (campaign_id,),
         )
+
+    def game_events(self, campaign_id: str) -> list[dict[str, Any]]:
+        """A campaign's game events (a ruleset's own changes), per session in order, with the session's quest and outcome."""
+        rows = self.query(
+            "SELECT g.session_id, g.position, g.event_type, g.change, s.quest, s.outcome FROM {view_game_events} g "
+            "JOIN {view_sessions} s ON s.session_id = g.session_id WHERE g.campaign_id = %s ORDER BY g.session_id, g.position",
+            (campaign_id,),
+        )
+        return [{**row, "change": json.loads(row["change"])} for row in rows]
 
     def digest(self) -> str:
         """SHA-256 over every view row in a fixed order: equal views, equal digests."""

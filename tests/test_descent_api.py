@@ -356,3 +356,52 @@ def test_frost_potions_chests_and_the_shop(client):
     assert used["events"][-1]["payload"]["change"]["armour_bonus"] == 10
     _refused(client, sid, type="use-invulnerability", hero="aurim")
     _verified(client, sid)
+
+
+# -- a campaign of quests 1 and 2: ledger, conquest history, rebuild -----------------------------------------------
+
+
+def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_history_and_rebuilds_the_same(client, app):
+    runner = app.extensions["tracker_views"]
+    cid = _campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
+    q1 = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "power"}]})
+    _act(client, q1, type="award-conquest", award="prisoner-rescued")  # 10
+    _act(client, q1, type="open-chest", chest="copper-2", opener="aurim", treasure={"runewitch-astarra": ["Copper A"], "aurim": ["Copper B"]})  # 13
+    _act(client, q1, type="gain-curses", hero="runewitch-astarra", count=2, source="silver chest")
+    _act(client, q1, type="hero-killed", hero="runewitch-astarra")  # 9
+    _act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # +5: 14
+    _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
+    finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=2, mayors_daughter_unrescued=True)  # 4 + 2 + 3: 23
+    assert finished["events"][-1]["payload"]["change"]["completed"] is True
+    runner.catch_up()
+    hidden = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"][0]
+    assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
+    client.post(f"/sessions/{q1}/end", json={"outcome": "victory"})
+    q2 = _start(client, cid, "hall-of-the-monkey-kings", {"purchases": [{"card": "Dark Power", "remove": "Dodge"}, {"card": "Time Slips Away", "remove": "Dark Charm"}]})
+    _act(client, q2, type="award-conquest", award="villager-killed", hero="aurim")  # 6
+    _act(client, q2, type="award-conquest", award="monkey-kings-defeated")  # 10
+    client.post(f"/sessions/{q2}/end", json={"outcome": "victory"})
+    runner.catch_up()
+
+    ledger = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"]
+    by_quest = {q["quest"]: q for q in ledger}
+    first, second = by_quest["thing-in-the-pit"], by_quest["hall-of-the-monkey-kings"]
+    assert first["granted"] == {"event": 3, "trap": 2, "monster": 2} and first["spent"] == {"event": 1, "trap": 2, "monster": 0}
+    assert [(s["added"], s["removed"]) for s in first["swaps"]] == [("Dark Power", "Aim")]
+    assert [g["glyph"] for g in first["dark_glyphs"]] == ["power"]
+    assert first["unspent"] == 4 and first["opening_hand"] == 5 and len(first["events"]) == 4
+    assert second["spent"] == {"event": 2, "trap": 0, "monster": 0} and second["unspent"] == 7 and second["opening_hand"] == 6
+    history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
+    assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 23]
+    assert [step["reason"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == ["starting conquest", "villager-killed", "monkey-kings-defeated"]
+    assert [step["total"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == [8, 6, 10]
+    assert history["thing-in-the-pit"]["threat"][-1]["total"] == 4
+    heroes = client.get(f"/campaigns/{cid}/heroes").json["heroes"]
+    assert heroes["runewitch-astarra"]["curses_gained"] == 2 and heroes["runewitch-astarra"]["deaths"][0]["conquest_value"] == 4
+    assert [i["card"] for i in heroes["aurim"]["chest_items"]] == ["Copper B"]
+
+    views_before = [client.get(f"/campaigns/{cid}/{path}").json for path in ("treachery-ledger", "conquest", "heroes")]
+    digest = runner.store.digest()
+    assert runner.rebuild() == digest
+    views_after = [client.get(f"/campaigns/{cid}/{path}").json for path in ("treachery-ledger", "conquest", "heroes")]
+    assert views_after == views_before
