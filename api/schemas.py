@@ -85,6 +85,7 @@ class DeckSummary(Schema):
     held = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
     looking_at = fields.List(fields.String())
     removed_from_game = fields.List(fields.String())
+    hidden = fields.Dict(metadata={"description": "Counts of cards this viewer may not see (a side's hidden hand)."})
 
 
 class SessionState(Schema):
@@ -151,6 +152,7 @@ class Event(Schema):
     timestamp = fields.String()
     meta = fields.Dict()
     payload = fields.Dict()
+    secret = fields.Boolean(metadata={"description": "True when the payload is secret to another side until the quest ends."})
 
 
 class Draw(Schema):
@@ -194,7 +196,15 @@ class Ended(Schema):
     version = fields.Integer()
 
 
-class EventsQuery(Schema):
+class SideView(Schema):
+    view = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "Read as one side (e.g. heroes): what another side keeps secret is hidden until the quest ends."},
+    )
+
+
+class EventsQuery(SideView):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
@@ -273,3 +283,14 @@ class RulesetDocument(Schema):
     rules = fields.Dict(metadata={"description": "The ruleset's other stated facts (campaign chain, trade tables, conditions, ...)."})
     actions = fields.List(fields.Dict(), metadata={"description": "Action types with the JSON Schema of their request body."})
     component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})
+    sides = fields.List(fields.String(), metadata={"description": "The sides at the table; secrets of one are hidden from the others."})
+    component_packs = fields.List(
+        fields.Dict(), metadata={"description": "Optional labelled component data from outside the rulebook, with its sources; pass its 'components' to POST /campaigns."}
+    )
+
+
+class DescentRead(Schema):
+    campaign_id = fields.String()
+    quests = fields.List(fields.Dict())
+    heroes = fields.Dict()
+    projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})

@@ -19,6 +19,7 @@ def rows(event: Any, campaign_id: str, notification_id: int) -> list[tuple[Any, 
             campaign_id,
             str(event.originator_id),
             event.originator_version,
+            type(event).__name__,
             change["kind"],
             json.dumps(change, sort_keys=True, separators=(",", ":")),
         )

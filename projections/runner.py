@@ -11,6 +11,7 @@ events are read and passed over), so it reaches the end of the log.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from typing import Any

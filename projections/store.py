@@ -26,6 +26,11 @@ TABLES = {
         "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, PRIMARY KEY (session_id, position)",
         ("session_id", "position"),
     ),
+    "view_game_events": (
+        "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
+        "change TEXT NOT NULL, PRIMARY KEY (session_id, position)",
+        ("session_id", "position"),
+    ),
     "view_dice_faces": (
         "campaign_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, "
         "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face)",
@@ -33,7 +38,7 @@ TABLES = {
     ),
     "view_game_events": (
         "notification_id INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, position INTEGER NOT NULL, "
-        "kind TEXT NOT NULL, change TEXT NOT NULL",
+        "event_type TEXT NOT NULL, kind TEXT NOT NULL, change TEXT NOT NULL",
         ("notification_id",),
     ),
 }
@@ -44,8 +49,8 @@ _WRITES = {
     "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
     "timeline": "INSERT INTO {view_timeline} (session_id, position, campaign_id, event_type, summary, issued_by, occurred_at) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
-    "game_event": "INSERT INTO {view_game_events} (notification_id, campaign_id, session_id, position, kind, change) "
-    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (notification_id) DO NOTHING",
+    "game_event": "INSERT INTO {view_game_events} (notification_id, campaign_id, session_id, position, event_type, kind, change) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (notification_id) DO NOTHING",
     "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
 }
@@ -135,9 +140,10 @@ class ViewStore:
         )
 
     def game_events(self, campaign_id: str) -> list[dict[str, Any]]:
-        """A campaign's game events (the rulesets' own), in log order, for its ruleset's standing."""
+        """A campaign's game events (the rulesets' own changes) in log order, with their session's quest and outcome."""
         rows = self.query(
-            "SELECT session_id, position, kind, change FROM {view_game_events} WHERE campaign_id = %s ORDER BY notification_id",
+            "SELECT g.session_id, g.position, g.event_type, g.kind, g.change, s.quest, s.outcome FROM {view_game_events} g "
+            "JOIN {view_sessions} s ON s.session_id = g.session_id WHERE g.campaign_id = %s ORDER BY g.notification_id",
             (campaign_id,),
         )
         return [{**row, "change": json.loads(row["change"])} for row in rows]

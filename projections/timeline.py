@@ -9,7 +9,7 @@ def _faces(values: list[Any]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-_DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned"}
+_DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added"}
 
 
 def describe(event: Any) -> str:
@@ -53,6 +53,7 @@ def describe(event: Any) -> str:
             "discarded": f"Discarded {cards} from {deck}",
             "removed": f"Removed {cards} of {deck} from the game",
             "returned": f"Returned {cards} to the {change.get('position')} of {deck}",
+            "added": f"Added {cards} to {deck} ({change.get('reason')})",
         }[change["kind"]]
     if name == "TurnEnded":
         return f"Turn {event.turn} ended"

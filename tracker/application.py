@@ -22,7 +22,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
-from tracker import decks, rulesets, verification
+from tracker import decks, hidden_information, rulesets, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
@@ -271,15 +271,23 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         return {**campaign.state(), "components": campaign.components}
 
-    def get_session(self, session_id: str) -> dict[str, Any]:
-        return self._session(session_id).state()
-
-    def session_events(self, session_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
+    def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
         session = self._session(session_id)
+        rules = rulesets.get(session.ruleset["id"]).rules
+        hidden_information.check_viewer(rules, viewer)
+        return hidden_information.state_for(rules, session.state(), viewer)
+
+    def session_events(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> dict[str, Any]:
+        session = self._session(session_id)
+        rules = rulesets.get(session.ruleset["id"]).rules
+        hidden_information.check_viewer(rules, viewer)
         events = list(self.events.get(session.id, gt=after, limit=limit))
         return {
             "session_id": session_id,
-            "events": [event_view(e, reveal_seed=session.ended) for e in events],
+            "events": [
+                hidden_information.event_for(rules, event_view(e, reveal_seed=session.ended), viewer, session.ended) for e in events
+            ],
             "after": after,
             "next_after": events[-1].originator_version if events else after,
             "total": session.version,

@@ -123,6 +123,8 @@ def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
             new["draw"][:0] = rest
         else:
             new["draw"].extend(rest)
+    elif kind == "added":  # cards that join the deck from outside it (e.g. bought for the session)
+        new["draw"].extend(cards)
     elif kind in ("discarded", "removed", "returned"):
         _take_from(new, payload["from"], holder, cards)
         if kind == "discarded":
@@ -338,6 +340,13 @@ def _require_subset(deck_id: str, cards: Sequence[str], zone: Sequence[str], whe
             f"Deck '{deck_id}' has no {', '.join(sorted(missing))} {where}",
             detail=f"Cards {where}: {sorted(zone) or 'none'}.",
         )
+
+
+def resolve_add(state: Mapping[str, Any], cards: Sequence[str], reason: str) -> list[dict[str, Any]]:
+    """Cards that join a deck from outside it for this session (bought, gained); shuffle before drawing."""
+    if not cards:
+        raise Unprocessable(f"Name the cards to add to deck '{state['id']}'", detail="Send at least one card.")
+    return [{"kind": "added", "deck": state["id"], "cards": list(cards), "reason": reason}]
 
 
 def resolve_shuffle(state: Mapping[str, Any], name: str, rng: Shuffler, with_discard: bool) -> list[dict[str, Any]]:

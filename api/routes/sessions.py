@@ -12,10 +12,11 @@ blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playi
 
 @blp.route("/<session_id>")
 class SessionResource(MethodView):
+    @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.SessionState)
-    def get(self, session_id: str):
-        """The session's state, derived from its events."""
-        return tracker().get_session(session_id)
+    def get(self, query, session_id: str):
+        """The session's state, derived from its events; ?view=<side> hides what another side keeps secret."""
+        return tracker().get_session(session_id, query["view"])
 
 
 @blp.route("/<session_id>/rolls")
@@ -66,7 +67,7 @@ class Events(MethodView):
     @blp.response(200, schemas.EventPage)
     def get(self, query, session_id: str):
         """The session's events, oldest first, after position `after`."""
-        return tracker().session_events(session_id, query["after"], query["limit"])
+        return tracker().session_events(session_id, query["after"], query["limit"], query["view"])
 
 
 @blp.route("/<session_id>/timeline")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from eventsourcing.domain import Aggregate, event
@@ -48,6 +49,9 @@ class Session(Aggregate):
     class CardsReturnedToDeck(TrackerEvent):
         change: dict[str, Any]
 
+    class CardsAddedToDeck(TrackerEvent):
+        change: dict[str, Any]
+
     class TurnEnded(TrackerEvent):
         turn: int
 
@@ -73,7 +77,9 @@ class Session(Aggregate):
         self.party = party
         self.seed = seed
         self.seed_commitment = seed_commitment
-        self.decks = decks
+        # A copy: the started event must keep the decks as they were, even when the quest's set-up
+        # changes them before the event is saved.
+        self.decks = copy.deepcopy(decks)
         self.counter = 0
         self.turn = 1
         self.rolls = 0
@@ -172,6 +178,7 @@ DECK_EVENTS: dict[str, type[TrackerEvent]] = {
     "discarded": Session.CardsDiscarded,
     "removed": Session.CardsRemovedFromGame,
     "returned": Session.CardsReturnedToDeck,
+    "added": Session.CardsAddedToDeck,
 }
 for _event_class in DECK_EVENTS.values():
     _deck_mutator(_event_class)

@@ -136,6 +136,10 @@ class GameRules:
         """The game state as a viewer on ``viewer``'s side may see it (None: everything)."""
         return dict(game)
 
+    def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """The deck summaries a viewer on ``viewer``'s side may see (e.g. counts instead of a hidden hand)."""
+        return dict(decks)
+
     def describe(self, change: Mapping[str, Any]) -> str | None:
         """One line for the session timeline, in the game's words; None for the generic line."""
         return None
@@ -160,8 +164,18 @@ def _no_setup(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
 
 
 class Ruleset:
-    def __init__(self, data: dict[str, Any], actions: list[ActionType], rules: GameRules | None = None, setup: ActionType | None = None) -> None:
+    def __init__(
+        self,
+        data: dict[str, Any],
+        actions: list[ActionType],
+        rules: GameRules | None = None,
+        setup: ActionType | None = None,
+        component_packs: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.data = data
+        # Optional component data from outside the rulebook (e.g. community die faces), labelled with
+        # their sources; a campaign may pass one as its "components". Not rules data: not in the hash.
+        self.component_packs = component_packs or []
         self.rules = rules or GameRules()
         setup = setup or ActionType(
             SET_UP_QUEST, "Quest set-up, run when a session starts.", {"type": "object"}, _no_setup, internal=True
@@ -268,4 +282,6 @@ class Ruleset:
             "component_schema": self.component_schema,
             "options_schema": self.rules.options_schema,
             "setup_schema": self.rules.setup_schema,
+            "sides": list(self.rules.sides),
+            "component_packs": self.component_packs,
         }

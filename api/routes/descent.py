@@ -1,0 +1,47 @@
+"""Descent's campaign reads (from the projected views): the treachery ledger, conquest and threat, hero standing."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import tracker, views
+from tracker.rulesets.descent import ledger
+
+blp = Blueprint("descent", __name__, url_prefix="/campaigns", description="Descent: treachery, conquest, threat and heroes per campaign")
+
+
+def _rows(campaign_id: str, viewer: str | None):
+    campaign = tracker().get_campaign(campaign_id)
+    from tracker import hidden_information, rulesets
+
+    hidden_information.check_viewer(rulesets.get(campaign["ruleset"]["id"]).rules, viewer)
+    return views().store.game_events(campaign_id)
+
+
+@blp.route("/<campaign_id>/treachery-ledger")
+class TreacheryLedger(MethodView):
+    @blp.arguments(schemas.SideView, location="query")
+    @blp.response(200, schemas.DescentRead)
+    def get(self, query, campaign_id: str):
+        """Per quest: treachery granted, spent by colour, cards swapped in and out, dark glyphs, unspent and the opening hand."""
+        return {"campaign_id": campaign_id, "quests": ledger.treachery_ledger(_rows(campaign_id, query["view"]), query["view"]), "projected_to": views().position}
+
+
+@blp.route("/<campaign_id>/conquest")
+class Conquest(MethodView):
+    @blp.arguments(schemas.SideView, location="query")
+    @blp.response(200, schemas.DescentRead)
+    def get(self, query, campaign_id: str):
+        """Per quest: the conquest and threat timelines, each step with its event position."""
+        return {"campaign_id": campaign_id, "quests": ledger.conquest_and_threat(_rows(campaign_id, query["view"]), query["view"]), "projected_to": views().position}
+
+
+@blp.route("/<campaign_id>/heroes")
+class Heroes(MethodView):
+    @blp.arguments(schemas.SideView, location="query")
+    @blp.response(200, schemas.DescentRead)
+    def get(self, query, campaign_id: str):
+        """Each hero's standing across the campaign: curses, frost, dark relics, items from chests, deaths."""
+        return {"campaign_id": campaign_id, "heroes": ledger.hero_standing(_rows(campaign_id, query["view"]), query["view"]), "projected_to": views().position}

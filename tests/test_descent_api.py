@@ -1,0 +1,407 @@
+"""Descent with The Altar of Despair through the REST API, on SQLite and PostgreSQL: the rulebook's worked examples,
+treachery set-up, threat, conquest, prolonged actions, and the heroes' redacted view of the overlord's secrets."""
+
+from __future__ import annotations
+
+import pytest
+
+from tracker.rulesets import descent
+
+PROBLEM = "application/problem+json"
+KNOWN_BASE = ["Danger", "Dark Balm", "Crushing Block", "Paralyzing Gas", "Blood Ape Tribe", "Black Order",
+              "Aim", "Gust of Wind", "Hordes of the Things", "Dark Charm", "Dodge", "Explosive Rune"]
+# A base overlord deck a group might supply as component data so the tracker can draw digitally.
+# The names past the twelve known ones are test inputs, not facts about the real deck.
+TEST_OVERLORD_DECK = {"decks": {"overlord": {"cards": KNOWN_BASE + [f"Base card {n}" for n in range(1, 13)]}}}
+EVANS_PURCHASES = [
+    {"card": "Dance of the Monkey God", "remove": "Aim"},
+    {"card": "Dark Power", "remove": "Gust of Wind"},
+    {"card": "Time Slips Away", "remove": "Hordes of the Things"},
+]
+
+
+def _campaign(client, party, components=None, options=None):
+    body = {"ruleset": "descent", "name": "Thursday dungeon", "party": party}
+    if components is not None:
+        body["components"] = components
+    if options is not None:
+        body["options"] = options
+    response = client.post("/campaigns", json=body)
+    assert response.status_code == 201, response.json
+    return response.json["id"]
+
+
+def _start(client, cid, quest, setup=None):
+    response = client.post(f"/campaigns/{cid}/sessions", json={"quest": quest, "setup": setup or {}})
+    assert response.status_code == 201, response.json
+    return response.json["id"]
+
+
+def _act(client, sid, **action):
+    response = client.post(f"/sessions/{sid}/actions", json=action)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def _refused(client, sid, **action):
+    before = client.get(f"/sessions/{sid}/events?limit=1000").json["total"]
+    response = client.post(f"/sessions/{sid}/actions", json=action)
+    assert response.status_code == 422 and response.mimetype == PROBLEM, response.json
+    assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
+    return response.json
+
+
+def _game(client, sid, view=None):
+    return client.get(f"/sessions/{sid}" + (f"?view={view}" if view else "")).json
+
+
+def _verified(client, sid):
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
+    report = client.get(f"/sessions/{sid}/verification").json
+    assert report["status"] == "verified", report
+
+
+# -- rules data ---------------------------------------------------------------------------------------------------
+
+
+def test_the_rules_document_lists_dice_treachery_glyphs_relics_and_quests(client):
+    doc = client.get("/rulesets/descent").json
+    dice = {d["id"]: d for d in doc["dice"]}
+    assert set(dice) == {"red", "white", "blue", "yellow", "green", "power"}
+    assert dice["power"]["results"] == ["blank", "surge", "enhancement"] and dice["power"]["faces"] is None
+    assert dice["red"]["faces"] is None and dice["red"]["unknowns"]["faces"] and "X" in dice["red"]["results"]
+    quests = {q["id"]: q for q in doc["quests"]}
+    aod = [q for q in doc["quests"] if q["expansion"] == "altar-of-despair"]
+    assert [(q["treachery"]["event"], q["treachery"]["trap"], q["treachery"]["monster"]) for q in aod] == [
+        (3, 2, 2), (3, 2, 4), (4, 2, 3), (5, 2, 4), (5, 2, 2), (4, 4, 4)]
+    assert [q["starting_conquest"] for q in aod] == [8, 8, 15, 8, 10, 10]
+    assert quests["the-black-blade"]["treachery"] == {"event": 3, "trap": 5, "monster": 4}
+    assert quests["the-black-blade"]["confidence"] == "single-source"
+    assert quests["old-friends"]["treachery"] == {"event": 5, "trap": 3, "monster": 3}
+    assert quests["into-the-dark"]["starting_conquest"] is None and quests["into-the-dark"]["unknowns"]["starting_conquest"]
+    rules = doc["rules"]
+    assert {g["id"]: (g["colour"], g["cost"]) for g in rules["dark_glyphs"]} == {"summoning": ("red", 2), "sundered": ("green", 2), "power": ("purple", 2)}
+    assert rules["dark_relics"]["surcharge"] == {"copper": 4, "silver": 8, "gold": 12}
+    assert rules["treasure_decks"]["copper"] == 12 and rules["treasure_decks"]["dark-relic"] == 5
+    base = [c["name"] for c in rules["overlord_cards"] if c.get("base")]
+    assert base == ["Danger", "Dark Balm", "Crushing Block", "Paralyzing Gas", "Blood Ape Tribe", "Black Order"]
+    assert quests["thing-in-the-pit"]["chests"][0] == {"id": "copper-1", "colour": "copper", "conquest": 2, "coins": 150, "curses": 0,
+                                                        "treasure": {"copper": 1}, "potions": {}}
+    assert doc["sides"] == ["heroes", "overlord"]
+
+
+def test_the_community_die_faces_are_an_optional_labelled_pack_that_a_campaign_may_pass(client):
+    doc = client.get("/rulesets/descent").json
+    pack = doc["component_packs"][0]
+    assert "single source" in pack["label"] and any("Kmac1027" in s for s in pack["sources"])
+    assert "red" not in {d["id"] for d in doc["dice"] if d["faces"]}  # not built-in truth
+    plain = _campaign(client, ["aurim"])
+    sid = _start(client, plain, "thing-in-the-pit")
+    refused = client.post(f"/sessions/{sid}/rolls", json={"dice": {"red": 1}})
+    assert refused.status_code == 422 and "components" in refused.json["detail"]
+    with_pack = _campaign(client, ["aurim"], components=pack["components"])
+    sid = _start(client, with_pack, "thing-in-the-pit")
+    rolled = client.post(f"/sessions/{sid}/rolls", json={"dice": {"red": 2, "power": 3}})
+    assert rolled.status_code == 201
+    assert all(face in pack["components"]["dice"]["red"]["faces"] for face in rolled.json["results"]["red"])
+    _verified(client, sid)
+
+
+# -- treachery at set-up ------------------------------------------------------------------------------------------
+
+
+def test_evans_treachery_purchase_leaves_e0_t3_m2_and_an_opening_hand_of_five(client):
+    # The Trapped Ruins grants E2/T6/M2, the example's treachery (L106, L130).
+    cid = _campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "the-trapped-ruins", {"starting_conquest": 8, "purchases": EVANS_PURCHASES})
+    state = _game(client, sid)
+    assert state["game"]["treachery"]["remaining"] == {"event": 0, "trap": 3, "monster": 2}
+    assert state["game"]["opening_hand"] == 5
+    deck = state["decks"]["overlord"]
+    assert len(deck["held"]["overlord"]) == 5 and deck["draw_pile"] == 24 - 5  # one removal per card added
+    assert sorted(deck["removed_from_game"]) == ["Aim", "Gust of Wind", "Hordes of the Things"]
+    _verified(client, sid)
+
+
+def test_three_unspent_treachery_give_an_opening_hand_of_four(client):
+    # L120: with T3/M2 left, Evan buys a Sundered glyph with trap and monster treachery: 3 unspent, 4 cards (L130).
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK, options={"dark_glyph_payment": "any"})
+    sid = _start(client, cid, "the-trapped-ruins", {"starting_conquest": 8, "purchases": EVANS_PURCHASES,
+                                                     "dark_glyphs": [{"glyph": "sundered", "paid": {"trap": 1, "monster": 1}}]})
+    game = _game(client, sid)["game"]
+    assert game["treachery"]["remaining"] == {"event": 0, "trap": 2, "monster": 1}
+    assert game["opening_hand"] == 4 and len(_game(client, sid)["decks"]["overlord"]["held"]["overlord"]) == 4
+    assert game["glyph_pool"] == ["sundered"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "title"),
+    [
+        ({"purchases": [{"card": "Dark Power", "remove": "Aim"}, {"card": "Dance of the Monkey God", "remove": "Dodge"}]}, "Not enough trap"),
+        ({"purchases": [{"card": "Dark Power", "colour": "trap", "remove": "Aim"}]}, "bought with event treachery"),
+        ({"purchases": [{"card": "Dark Power"}]}, "Name the card that 'Dark Power' replaces"),
+        ({"dark_glyphs": [{"glyph": "power", "paid": {"event": 2}}]}, "paid with trap"),
+        ({"purchases": [{"card": "Some Unknown Card", "remove": "Aim"}]}, "Say the treachery colour and cost"),
+        ({"purchases": [{"card": "Danger", "remove": "Aim"}]}, "base-deck card"),
+    ],
+)
+def test_a_set_up_the_rules_forbid_is_refused_and_appends_nothing(client, app, setup, title):
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    before = app.extensions["tracker"].recorder.max_notification_id()
+    response = client.post(f"/campaigns/{cid}/sessions", json={"quest": "thing-in-the-pit", "setup": setup})  # E3/T2/M2
+    assert response.status_code == 422 and response.mimetype == PROBLEM
+    assert title in response.json["title"], response.json
+    assert app.extensions["tracker"].recorder.max_notification_id() == before
+    assert client.get(f"/campaigns/{cid}").json["sessions"] == []
+
+
+def test_the_overlord_deck_is_restored_for_the_next_quest(client):
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    first = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}]})
+    client.post(f"/sessions/{first}/end", json={"outcome": "victory"})
+    second = _start(client, cid, "hall-of-the-monkey-kings")
+    state = _game(client, second)
+    assert state["game"]["treachery"] == {"granted": {"event": 3, "trap": 2, "monster": 4}, "remaining": {"event": 3, "trap": 2, "monster": 4},
+                                          "swaps": [], "glyphs": []}
+    assert state["game"]["opening_hand"] == 3 + 9 // 2  # 7
+    deck = state["decks"]["overlord"]
+    assert deck["removed_from_game"] == [] and deck["draw_pile"] + len(deck["held"]["overlord"]) == 24
+    assert "Dark Power" not in deck["held"]["overlord"]
+
+
+# -- threat ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("replaces", "total"), [("copper", 15), ("silver", 19), ("gold", 23)])
+def test_the_black_ring_costs_15_19_or_23_threat(client, replaces, total):
+    cid = _campaign(client, ["aurim"])
+    sid = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Relic", "colour": "trap", "cost": 2, "remove": "Aim"}]})
+    assert client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "cards": ["Dark Relic"], "holder": "overlord"}).status_code == 201
+    _act(client, sid, type="gain-threat", source="other", amount=total - 1)
+    refused = _refused(client, sid, type="play-dark-relic", hero="aurim", relic="Black Ring", replaces=replaces)
+    assert refused["title"] == f"The overlord has {total - 1} threat, not {total}"
+    _act(client, sid, type="gain-threat", source="corrupted-fatigue", count=1)
+    played = _act(client, sid, type="play-dark-relic", hero="aurim", relic="Black Ring", replaces=replaces)
+    spent = next(e for e in played["events"] if e["type"] == "ThreatSpent")["payload"]["change"]
+    assert spent["amount"] == total and spent["relic_cost"] == 11
+    assert played["state"]["game"]["threat"] == 0 and played["state"]["game"]["heroes"]["aurim"]["dark_relics"] == ["Black Ring"]
+
+
+def test_threat_from_corrupted_terrain_surges_and_cards_runs_as_a_ledger(client):
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "mists-of-time")
+    _act(client, sid, type="gain-threat", source="corrupted-fatigue", count=3)  # +3
+    _act(client, sid, type="gain-threat", source="corrupted-wound", count=2)  # +4
+    _act(client, sid, type="hero-killed", hero="aurim", conquest_value=3, corrupted_instant_death_wounds=5)  # +10
+    _act(client, sid, type="gain-threat", source="monster-surges", count=5)  # +2
+    _act(client, sid, type="gain-threat", source="monster-surges", count=3, dark_prayer=True)  # +3
+    hand = _game(client, sid)["decks"]["overlord"]["held"]["overlord"]
+    _act(client, sid, type="discard-for-threat", card=hand[0], threat_value=2)  # +2
+    assert _game(client, sid)["game"]["threat"] == 24
+    _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "Both troll ambushes are used"
+    _act(client, sid, type="play-overlord-card", card=hand[1], threat_cost=4, card_type="trap", tricksters=2)  # 4 - 2
+    assert _game(client, sid)["game"]["threat"] == 24 - 18 - 2
+    _verified(client, sid)
+
+
+def test_the_power_glyph_draws_two_keeps_one_and_discards_the_other_for_threat(client):
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "power"}]})  # T4 -> T2
+    _refused(client, sid, type="power-glyph-draw")
+    _act(client, sid, type="place-glyph", glyph="power")
+    _act(client, sid, type="activate-glyph", glyph="power", conquest=3)
+    drawn = _act(client, sid, type="power-glyph-draw")
+    looked = drawn["state"]["decks"]["overlord"]["looking_at"]
+    assert len(looked) == 2
+    kept = _act(client, sid, type="power-glyph-keep", keep=looked[0], threat_value=1)
+    assert looked[0] in kept["state"]["decks"]["overlord"]["held"]["overlord"]
+    assert kept["state"]["decks"]["overlord"]["discard_pile"] == [looked[1]] and kept["state"]["game"]["threat"] == 1
+    _verified(client, sid)
+
+
+# -- conquest ----------------------------------------------------------------------------------------------------
+
+
+def test_runewitch_astarra_with_two_curses_costs_the_heroes_four_conquest(client):
+    cid = _campaign(client, ["runewitch-astarra", "aurim"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
+    _act(client, sid, type="equip-cursed-item", hero="aurim", item="Cursed Blade")
+    refused = _refused(client, sid, type="hero-killed", hero="runewitch-astarra", conquest_value=3)
+    assert refused["title"] == "runewitch-astarra's conquest value is 2, not 3"
+    died = _act(client, sid, type="hero-killed", hero="runewitch-astarra")
+    killed = next(e for e in died["events"] if e["type"] == "HeroKilled")["payload"]["change"]
+    assert killed["conquest_value"] == 4 and died["state"]["game"]["conquest"] == 8 - 4
+    assert died["state"]["game"]["heroes"]["runewitch-astarra"]["curses"] == 0
+    assert _refused(client, sid, type="hero-killed", hero="aurim", conquest_value=3)["title"] == "Decide each cursed item: discard or re-equip"
+    again = _act(client, sid, type="hero-killed", hero="aurim", conquest_value=3, cursed_items=[{"item": "Cursed Blade", "choice": "re-equip"}])
+    aurim = again["state"]["game"]["heroes"]["aurim"]
+    assert aurim["curses"] == 1 and aurim["cursed_items"] == ["Cursed Blade"]
+    assert again["state"]["game"]["conquest"] == 0 and again["state"]["game"]["lost"] == "conquest-exhausted"
+    _verified(client, sid)
+
+
+# -- hidden information --------------------------------------------------------------------------------------------
+
+
+def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_quest_ends(client):
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "altar-of-despair", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}]})
+    _act(client, sid, type="place-glyph", glyph="summoning")
+    full = _game(client, sid)
+    hand = full["decks"]["overlord"]["held"]["overlord"]
+    heroes = _game(client, sid, "heroes")
+    assert heroes["decks"]["overlord"]["held"] == {} and heroes["decks"]["overlord"]["removed_from_game"] == []
+    assert heroes["decks"]["overlord"]["hidden"] == {"held": {"overlord": len(hand)}, "looking_at": 0, "removed_from_game": 1}
+    assert heroes["game"]["treachery"] == {"granted": {"event": 4, "trap": 4, "monster": 4}, "cards_swapped": 1, "dark_glyphs_bought": 1}
+    assert heroes["game"]["glyphs_placed"] == 1 and "opening_hand" not in heroes["game"]
+    assert _game(client, sid, "overlord")["decks"]["overlord"]["held"]["overlord"] == hand
+    _act(client, sid, type="discard-for-threat", card=hand[0], threat_value=1)
+
+    listing = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
+    secret = {e["type"] for e in listing if e.get("secret")}
+    assert {"TreacheryCardSwapped", "DarkGlyphBought", "OpeningHandSet", "GlyphPlaced", "CardsDrawn", "CardsRemovedFromGame", "CardsAddedToDeck"} <= secret
+    text = str([e["payload"] for e in listing if e["type"] != "SessionStarted"])  # the base deck's list is public
+    for card in {"Dark Power", "Aim", *hand[1:]} - {hand[0]}:  # hand[0] was discarded, openly; a copy may share its name
+        assert card not in text
+    public = {e["type"] for e in listing if not e.get("secret")}
+    assert {"QuestSetUp", "CardsDiscarded", "ThreatGained"} <= public  # a discarded card is shown
+    assert hand[0] in text
+    assert client.get(f"/sessions/{sid}/events?view=goblins").status_code == 422
+    assert client.get(f"/sessions/{sid}?view=goblins").status_code == 422
+
+    client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
+    after = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
+    assert not any(e.get("secret") for e in after) and "Dark Power" in str(after)
+    assert _game(client, sid, "heroes")["decks"]["overlord"]["held"]["overlord"] == hand[1:]
+
+
+# -- prolonged actions -------------------------------------------------------------------------------------------
+
+
+def test_aurims_prolonged_search_rolls_one_die_per_half_action_and_loses_progress_when_disrupted(client):
+    # L155: Magic (2), disrupted if he moves away; magic 1, no fatigue: 1 die on Order, 1 on Concentrate.
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "hall-of-the-monkey-kings")
+    search = {"hero": "aurim", "task": "secret-door", "trait": "magic", "difficulty": 2, "disruptable": True}
+    order = _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement"], **search)
+    assert order["state"]["game"]["prolonged"]["secret-door:aurim"]["progress"] == 1
+    assert next(e for e in order["events"] if e["type"] == "DiceRolled")["payload"]["roll"]["dice"] == {"power": 1}
+    concentrate = _act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["blank"], **search)
+    assert concentrate["state"]["game"]["prolonged"]["secret-door:aurim"]["progress"] == 1
+    _refused(client, sid, type="prolonged-roll", half_action="order", faces=["blank", "blank"], **search)  # 1 die, not 2
+    assert _refused(client, sid, type="prolonged-roll", half_action="order", fatigue=5, **search)["title"] == "At most 5 power dice"
+    _act(client, sid, type="disrupt-prolonged", hero="aurim", task="secret-door", reason="moved away")
+    assert _game(client, sid)["game"]["prolonged"] == {}
+    # Tahlia (melee 3) frees the Zone 5 villager, Melee (3), not disruptable: progress kept across her death.
+    free = {"hero": "tahlia", "task": "free-villager-zone-5", "trait": "melee"}
+    _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "enhancement", "blank"], **free)
+    assert _refused(client, sid, type="disrupt-prolonged", hero="tahlia", task="free-villager-zone-5", reason="moved")["title"] == "'free-villager-zone-5' cannot be disrupted"
+    _act(client, sid, type="hero-killed", hero="tahlia", conquest_value=4)
+    assert _game(client, sid)["game"]["prolonged"]["free-villager-zone-5:tahlia"]["progress"] == 2
+    done = _act(client, sid, type="prolonged-roll", half_action="concentrate", fatigue=0, faces=["surge", "enhancement", "blank"], **free)
+    assert [e["type"] for e in done["events"]][-1] == "ProlongedActionCompleted" and done["state"]["game"]["prolonged"] == {}
+    _verified(client, sid)
+
+
+def test_group_and_continuous_prolonged_actions(client):
+    cid = _campaign(client, ["aurim", "tahlia", "kirga"])
+    sid = _start(client, cid, "altar-of-despair")
+    altar = {"task": "destroy-altar", "half_action": "order"}
+    _act(client, sid, type="prolonged-roll", hero="aurim", trait="magic", faces=["enhancement"], **altar)
+    both = _act(client, sid, type="prolonged-roll", hero="tahlia", trait="melee", faces=["enhancement"] * 3, **altar)
+    assert both["state"]["game"]["prolonged"]["destroy-altar"]["progress"] == 4
+    assert _refused(client, sid, type="prolonged-roll", hero="kirga", trait="ranged", trait_value=2, faces=["blank"] * 2, **altar)["title"] == "'destroy-altar' is not open to another hero"
+    lock = {"hero": "kirga", "task": "pick-lock", "trait": "ranged", "trait_value": 2, "difficulty": 5, "disruptable": True, "continuous": True}
+    _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "blank"], **lock)
+    _act(client, sid, type="end-turn")
+    _act(client, sid, type="end-turn")  # a turn without Concentrate: the continuous action is lost
+    again = _act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["enhancement", "blank"], **lock)
+    assert [e["type"] for e in again["events"]][1] == "ProlongedActionDisrupted"
+    assert again["state"]["game"]["prolonged"]["pick-lock:kirga"]["progress"] == 1
+
+
+# -- frost, potions, chests, shop --------------------------------------------------------------------------------
+
+
+def test_frost_potions_chests_and_the_shop(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    _act(client, sid, type="gain-frost", hero="tahlia", count=2)
+    start = _act(client, sid, type="frost-turn-start", hero="tahlia", faces=["surge", "blank"])
+    assert start["state"]["game"]["heroes"]["tahlia"]["frost"] == 1
+    safe = _act(client, sid, type="frost-check", hero="tahlia", item="Shield", trigger="shield-exhausted", faces=["surge"])
+    assert safe["state"]["game"]["heroes"]["tahlia"]["shattered"] == []
+    _refused(client, sid, type="frost-check", hero="tahlia", item="Chain Mail", trigger="armour-hit", wounds_before_armour=4, faces=["blank"])
+    broke = _act(client, sid, type="frost-check", hero="tahlia", item="Chain Mail", trigger="armour-hit", wounds_before_armour=5, faces=["blank"])
+    assert broke["state"]["game"]["heroes"]["tahlia"]["shattered"] == ["Chain Mail"]
+
+    assert _refused(client, sid, type="buy-treasure", hero="aurim", card="Any", colour="copper", price=0)["title"] == "No copper chest has been opened this quest"
+    _refused(client, sid, type="open-chest", chest="copper-3", opener="aurim")  # who takes the potion?
+    opened = _act(client, sid, type="open-chest", chest="copper-3", opener="aurim", given_to={"potions": "aurim"},
+                  treasure={"aurim": ["Copper A"], "tahlia": ["Copper B"]})
+    game = opened["state"]["game"]
+    assert game["conquest"] == 10 and game["heroes"]["aurim"]["potions"] == {"invulnerability": 1}
+    assert game["heroes"]["tahlia"]["items"] == ["Copper B"] and game["shop_unlocked"] == ["copper"]
+    assert _refused(client, sid, type="open-chest", chest="copper-3", opener="aurim")["title"] == "Chest 'copper-3' is already open"
+    sold = _act(client, sid, type="sell-chest-treasure", hero="tahlia", card="Copper B", value=150)
+    assert sold["state"]["game"]["heroes"]["tahlia"]["coins"] == 75
+    _act(client, sid, type="buy-treasure", hero="tahlia", card="Copper C", colour="copper", price=75)
+    _act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
+    _act(client, sid, type="gain-potion", hero="aurim", potion="healing")
+    assert _refused(client, sid, type="drink-potion", hero="aurim", potion="healing")["title"] == "aurim already drank a potion this turn"
+    used = _act(client, sid, type="use-invulnerability", hero="aurim")
+    assert used["events"][-1]["payload"]["change"]["armour_bonus"] == 10
+    _refused(client, sid, type="use-invulnerability", hero="aurim")
+    _verified(client, sid)
+
+
+# -- a campaign of quests 1 and 2: ledger, conquest history, rebuild -----------------------------------------------
+
+
+def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_history_and_rebuilds_the_same(client, app):
+    runner = app.extensions["tracker_views"]
+    cid = _campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
+    q1 = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "power"}]})
+    _act(client, q1, type="award-conquest", award="prisoner-rescued")  # 10
+    _act(client, q1, type="open-chest", chest="copper-2", opener="aurim", treasure={"runewitch-astarra": ["Copper A"], "aurim": ["Copper B"]})  # 13
+    _act(client, q1, type="gain-curses", hero="runewitch-astarra", count=2, source="silver chest")
+    _act(client, q1, type="hero-killed", hero="runewitch-astarra")  # 9
+    _act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # +5: 14
+    _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
+    finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=2, mayors_daughter_unrescued=True)  # 4 + 2 + 3: 23
+    assert finished["events"][-1]["payload"]["change"]["completed"] is True
+    runner.catch_up()
+    hidden = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"][0]
+    assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
+    client.post(f"/sessions/{q1}/end", json={"outcome": "victory"})
+    q2 = _start(client, cid, "hall-of-the-monkey-kings", {"purchases": [{"card": "Dark Power", "remove": "Dodge"}, {"card": "Time Slips Away", "remove": "Dark Charm"}]})
+    _act(client, q2, type="award-conquest", award="villager-killed", hero="aurim")  # 6
+    _act(client, q2, type="award-conquest", award="monkey-kings-defeated")  # 10
+    client.post(f"/sessions/{q2}/end", json={"outcome": "victory"})
+    runner.catch_up()
+
+    ledger = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"]
+    by_quest = {q["quest"]: q for q in ledger}
+    first, second = by_quest["thing-in-the-pit"], by_quest["hall-of-the-monkey-kings"]
+    assert first["granted"] == {"event": 3, "trap": 2, "monster": 2} and first["spent"] == {"event": 1, "trap": 2, "monster": 0}
+    assert [(s["added"], s["removed"]) for s in first["swaps"]] == [("Dark Power", "Aim")]
+    assert [g["glyph"] for g in first["dark_glyphs"]] == ["power"]
+    assert first["unspent"] == 4 and first["opening_hand"] == 5 and len(first["events"]) == 4
+    assert second["spent"] == {"event": 2, "trap": 0, "monster": 0} and second["unspent"] == 7 and second["opening_hand"] == 6
+    history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
+    assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 23]
+    assert [step["reason"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == ["starting conquest", "villager-killed", "monkey-kings-defeated"]
+    assert [step["total"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == [8, 6, 10]
+    assert history["thing-in-the-pit"]["threat"][-1]["total"] == 4
+    heroes = client.get(f"/campaigns/{cid}/heroes").json["heroes"]
+    assert heroes["runewitch-astarra"]["curses_gained"] == 2 and heroes["runewitch-astarra"]["deaths"][0]["conquest_value"] == 4
+    assert [i["card"] for i in heroes["aurim"]["chest_items"]] == ["Copper B"]
+
+    views_before = [client.get(f"/campaigns/{cid}/{path}").json for path in ("treachery-ledger", "conquest", "heroes")]
+    digest = runner.store.digest()
+    assert runner.rebuild() == digest
+    views_after = [client.get(f"/campaigns/{cid}/{path}").json for path in ("treachery-ledger", "conquest", "heroes")]
+    assert views_after == views_before

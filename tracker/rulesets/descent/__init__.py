@@ -1,0 +1,70 @@
+"""Descent: Journeys in the Dark (1st ed.) with The Altar of Despair: rules data and pure resolvers.
+
+Two sides in one session: the heroes and the overlord. The overlord's hand, deck customisation and chosen
+glyphs are recorded like everything else and marked secret to him until the quest ends (hidden.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tracker.rulesets import data as rules_data
+from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
+from tracker.rulesets.descent import conditions, conquest, hidden, prolonged, shop, threat, treachery
+from tracker.rulesets.descent.describe import describe
+from tracker.rulesets.descent.events import EVENTS
+from tracker.rulesets.descent.fold import fold
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
+
+HERE = Path(__file__).parent
+
+
+class DescentRules(GameRules):
+    events = EVENTS
+    sides = ("heroes", "overlord")
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "dark_glyph_payment": {
+                "enum": ["matching", "any"],
+                "description": "'matching' (default): 2 treachery of the glyph's colour, as the rule says (L118); 'any': as the example at L120 pays.",
+            }
+        },
+        "additionalProperties": False,
+    }
+    setup_schema = treachery.SETUP_SCHEMA
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        return fold(game, change)
+
+    def secret_to(self, change: Mapping[str, Any]) -> str | None:
+        return hidden.secret_to(change)
+
+    def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return hidden.redact(game, viewer)
+
+    def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return hidden.redact_decks(decks, viewer)
+
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        return describe(change)
+
+
+def _actions() -> list[ActionType]:
+    specs = threat.ACTIONS_SPEC + conquest.ACTIONS_SPEC + prolonged.ACTIONS_SPEC + conditions.ACTIONS_SPEC + shop.ACTIONS_SPEC
+    return [ActionType(name, description, schema, resolve, random=random) for name, description, schema, resolve, random in specs]
+
+
+def community_components() -> dict[str, Any]:
+    with (HERE / "community_components.json").open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+def load() -> Ruleset:
+    data = rules_data.load(HERE / "ruleset.json")
+    setup = ActionType(SET_UP_QUEST, "Quest set-up: treachery swaps, dark glyphs and the overlord's opening hand (L100–L132).",
+                       {"type": "object"}, treachery.set_up, random=True, internal=True)
+    return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(), setup=setup, component_packs=[community_components()])

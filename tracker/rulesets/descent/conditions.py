@@ -1,0 +1,82 @@
+"""Frost, invulnerability potions (L181–L188, L194–L197, L220, L247)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import dice
+from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, schema
+from tracker.rulesets.ruleset import ActionContext
+
+_FACES = {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 100}
+
+
+def gain_frost(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    require_hero(ctx, params["hero"])
+    return [{"kind": "frost-gained", "hero": params["hero"], "count": params["count"]}]
+
+
+def _frost_roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any, purpose: str) -> tuple[dict[str, Any], list[str]]:
+    hero = require_hero(ctx, params["hero"])
+    if hero["frost"] == 0:
+        raise refuse(f"{params['hero']} has no frost tokens", "Frost rolls are made only with frost tokens.", "hero")
+    faces = {"power": params["faces"]} if params.get("faces") is not None else None
+    if faces and len(params["faces"]) != hero["frost"]:
+        raise refuse(f"Roll one power die per frost token ({hero['frost']})", f"Reported {len(params['faces'])}.", "faces")
+    rolled = dice.roll_change(ctx.dice, {"power": hero["frost"]}, faces, rng, purpose)
+    return rolled, rolled["roll"]["results"]["power"]
+
+
+def frost_turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """Start of the hero's turn: each surge discards one frost token."""
+    rolled, faces = _frost_roll(ctx, params, rng, "frost at turn start")
+    surges = faces.count("surge")
+    return [rolled] + ([{"kind": "frost-shaken", "hero": params["hero"], "count": surges}] if surges else [])
+
+
+def frost_check(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """After a weapon attack, a shield exhausted, or an attack of 5+ wounds before armour: any blank shatters the item."""
+    trigger = params["trigger"]
+    if trigger == "armour-hit" and params.get("wounds_before_armour", 0) < ctx.ruleset.data["frost"]["armour_check_wounds_at_least"]:
+        raise refuse("Frosted armour is checked only against 5 or more wounds before armour", 'Send "wounds_before_armour".', "wounds_before_armour")
+    rolled, faces = _frost_roll(ctx, params, rng, f"frost check: {trigger}")
+    changes = [rolled]
+    if "blank" in faces:
+        changes.append({"kind": "item-shattered", "hero": params["hero"], "item": params["item"], "trigger": trigger})
+    return changes
+
+
+def gain_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    require_hero(ctx, params["hero"])
+    return [{"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": params.get("count", 1), "source": params.get("source", "picked up")}]
+
+
+def drink_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    hero = require_hero(ctx, params["hero"])
+    turn = ctx.state["turn"]
+    if hero["potions"].get(params["potion"], 0) < 1:
+        raise refuse(f"{params['hero']} has no {params['potion']} potion", f"Potions: {hero['potions']}.", "potion")
+    if hero["potion_drunk_turn"] == turn:
+        raise refuse(f"{params['hero']} already drank a potion this turn", "One potion of any type per hero per turn (L186, L247).", "potion")
+    return [{"kind": "potion-drunk", "hero": params["hero"], "potion": params["potion"], "turn": turn}]
+
+
+def use_invulnerability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    hero = require_hero(ctx, params["hero"])
+    if not hero["invulnerable"]:
+        raise refuse(f"{params['hero']} has no invulnerability potion in effect", "Drink one first; drinking another potion cancels it.", "hero")
+    armour = ctx.ruleset.data["potions"]["invulnerability_armor"]
+    return [{"kind": "invulnerability-used", "hero": params["hero"], "armour_bonus": armour}]
+
+
+ACTIONS_SPEC = [
+    ("gain-frost", "A hero gains frost tokens (an attack with Frost dealt 1 or more damage before armour).", schema({"hero": NAME, "count": COUNT}, ["hero", "count"]), gain_frost, False),
+    ("frost-turn-start", "Start of a frosted hero's turn: 1 power die per frost token, each surge discards one.", schema({"hero": NAME, "faces": _FACES}, ["hero"]), frost_turn_start, True),
+    ("frost-check", "A frosted hero's item is checked: after a weapon attack, a shield exhausted, or 5+ wounds before armour; any blank shatters it.",
+     schema({"hero": NAME, "item": NAME, "trigger": {"enum": ["weapon-attack", "shield-exhausted", "armour-hit"]}, "wounds_before_armour": {"type": "integer", "minimum": 0, "maximum": 100}, "faces": _FACES},
+            ["hero", "item", "trigger"]), frost_check, True),
+    ("gain-potion", "A hero picks up a potion.", schema({"hero": NAME, "potion": {"enum": ["invulnerability", "healing", "vitality"]}, "count": COUNT, "source": NAME}, ["hero", "potion"]), gain_potion, False),
+    ("drink-potion", "A hero drinks a potion (1 movement point; one potion per hero per turn).", schema({"hero": NAME, "potion": {"enum": ["invulnerability", "healing", "vitality"]}}, ["hero", "potion"]), drink_potion, False),
+    ("use-invulnerability", "After an enemy's attack roll, the hero discards his invulnerability potion effect for +10 armour against that attack.", schema({"hero": NAME}, ["hero"]), use_invulnerability, False),
+]

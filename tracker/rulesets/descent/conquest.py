@@ -1,0 +1,213 @@
+"""The heroes' shared conquest pool: glyphs, chests, quest awards and losses, hero deaths (L124, L162–L165, L192–L193, quests)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import decks
+from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema, stat
+from tracker.rulesets.ruleset import ActionContext
+
+GLYPHS = ("normal", "summoning", "sundered", "power")
+
+
+def _award(ctx: ActionContext, award_id: str) -> dict[str, Any]:
+    q = quest(ctx)
+    award = next((a for a in q["awards"] if a["id"] == award_id), None)
+    if award is None:
+        raise refuse(f"'{award_id}' is not an award of {q['name']}", f"Awards: {[a['id'] for a in q['awards']]}.", "award")
+    return award
+
+
+def award_amount(award: Mapping[str, Any], params: Mapping[str, Any]) -> int:
+    if award["id"] == "zone-2-cell-opened":  # L370–L377
+        alive = params.get("alive")
+        if alive is None:
+            raise refuse("Say how many villagers in the Zone 2 cell are alive", 'Send "alive" (0 to 4).', "alive")
+        if alive == 1:
+            return award["only_daughter_alive"]
+        return alive * award["per_villager"] + (award["mayors_daughter_bonus"] if alive >= 2 else 0)
+    if award["id"] == "thing-defeated":  # L401
+        unrescued = params.get("unrescued", 0)
+        daughter = 1 if params.get("mayors_daughter_unrescued") else 0
+        return award["conquest"] + (unrescued - daughter) * award["per_unrescued_villager"] + daughter * award["mayors_daughter_unrescued"]
+    return award["conquest"]
+
+
+def award_conquest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    award = _award(ctx, params["award"])
+    changes: list[dict[str, Any]] = []
+    coins = award.get("killer_coins") or award.get("freer_coins")
+    if coins:
+        if "hero" not in params:
+            raise refuse(f"Say which hero {'killed' if 'killer_coins' in award else 'freed'} the villager", 'Send "hero": they receive 50 coins.', "hero")
+        require_hero(ctx, params["hero"])
+        changes.append({"kind": "coins-changed", "hero": params["hero"], "amount": coins, "reason": award["id"]})
+    amount = award_amount(award, params)
+    details = {k: params[k] for k in ("alive", "unrescued", "mayors_daughter_unrescued", "hero") if k in params}
+    if award.get("ends_quest"):
+        details["ends_quest"] = True
+        victory = quest(ctx).get("victory", {})
+        if "conquest_at_least" in victory:
+            details["completed"] = ctx.game["conquest"] + amount >= victory["conquest_at_least"]
+    if amount:
+        changes += conquest_changes(ctx, amount, award["id"], **details)
+    return changes
+
+
+def place_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """The overlord chooses which glyph from his pool goes on a newly revealed glyph space (L126); secret until activated."""
+    if params["glyph"] not in ctx.game["glyph_pool"]:
+        raise refuse(f"No {params['glyph']} dark glyph is left in the overlord's pool", f"Pool: {ctx.game['glyph_pool']}.", "glyph")
+    return [{"kind": "glyph-placed", "glyph": params["glyph"]}]
+
+
+def activate_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    glyph = params["glyph"]
+    if glyph != "normal" and glyph not in ctx.game["glyphs_placed"]:
+        raise refuse(f"No {glyph} dark glyph is on the map", "The overlord places dark glyphs from his pool first.", "glyph")
+    q = quest(ctx)
+    if glyph == "sundered":
+        amount = next(g["conquest"] for g in ctx.ruleset.data["dark_glyphs"] if g["id"] == "sundered")
+    elif q["glyph_activation_conquest"] is not None:
+        amount = q["glyph_activation_conquest"]
+    elif params.get("conquest") is None:
+        raise refuse("Say the conquest for activating this glyph", "The base rule's amount is not in the transcription; send \"conquest\".", "conquest")
+    else:
+        amount = params["conquest"]
+    changes: list[dict[str, Any]] = [{"kind": "glyph-activated", "glyph": glyph, "conquest": amount}]
+    if amount:
+        changes += conquest_changes(ctx, amount, "glyph-activated", glyph=glyph)
+    return changes
+
+
+def _recipients(chest: Mapping[str, Any], given: Mapping[str, Any], ctx: ActionContext) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for what, needed in (("coins", chest["coins"]), ("potions", sum(chest["potions"].values()))):
+        if needed:
+            if what not in given:
+                raise refuse(f"Say which hero takes the chest's {what}", f"The rules do not say who receives them; send given_to.{what}.", f"given_to.{what}")
+            require_hero(ctx, given[what])
+            out[what] = given[what]
+    if chest["curses"]:
+        cursed = given.get("curses") or []
+        if len(cursed) != chest["curses"]:
+            raise refuse(
+                f"Say which hero takes each of the chest's {chest['curses']} curse token(s)",
+                "The rules do not say who receives them; send given_to.curses as a list of heroes, one per token.",
+                "given_to.curses",
+            )
+        for hero_id in cursed:
+            require_hero(ctx, hero_id)
+        out["curses"] = list(cursed)
+    return out
+
+
+def open_chest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    q = quest(ctx)
+    chest = next((c for c in q["chests"] if c["id"] == params["chest"]), None)
+    if chest is None:
+        raise refuse(f"{q['name']} has no chest '{params['chest']}'", f"Chests: {[c['id'] for c in q['chests']]}.", "chest")
+    if chest["id"] in ctx.game["chests_opened"]:
+        raise refuse(f"Chest '{chest['id']}' is already open", "Each chest opens once.", "chest")
+    given = _recipients(chest, params.get("given_to") or {}, ctx)
+    heroes = sorted(ctx.game["heroes"])
+    treasure: dict[str, list[str]] = {h: [] for h in heroes}
+    draws: list[dict[str, Any]] = []
+    reported = params.get("treasure")
+    for tier, count in chest["treasure"].items():  # each hero draws the listed treasure (L272)
+        deck = ctx.state["decks"][tier]
+        for h in heroes:
+            if reported is not None:
+                cards = reported.get(h, [])
+                if len(cards) != count:
+                    raise refuse(f"Each hero draws {count} {tier} treasure from this chest", f"{h} reported {len(cards)}.", f"treasure.{h}")
+                found = decks.resolve_reported_draw(deck, cards, h)
+            elif deck["unknown"] == 0:
+                found = decks.resolve_draw(deck, f"{tier} treasure deck", count, rng, h)
+            else:
+                continue  # drawn from the physical deck and reported with POST /draws
+            for change in found:
+                deck = decks.apply(deck, change)
+                if change["kind"] == "drawn":
+                    treasure[h].extend(change["cards"])
+            draws += found
+    changes: list[dict[str, Any]] = [
+        {"kind": "chest-opened", "chest": chest["id"], "colour": chest["colour"], "opener": params["opener"], "conquest": chest["conquest"],
+         "coins": chest["coins"], "curses": chest["curses"], "potions": chest["potions"], "given_to": given,
+         "treasure": {h: cards for h, cards in treasure.items() if cards}},
+        *draws,
+    ]
+    if "coins" in given:
+        changes.append({"kind": "coins-changed", "hero": given["coins"], "amount": chest["coins"], "reason": f"chest {chest['id']}"})
+    for potion, n in chest["potions"].items():
+        changes.append({"kind": "potion-gained", "hero": given["potions"], "potion": potion, "count": n, "source": f"chest {chest['id']}"})
+    for hero_id in given.get("curses", []):
+        changes.append({"kind": "curses-gained", "hero": hero_id, "count": 1, "source": f"chest {chest['id']}"})
+    if chest["conquest"]:
+        changes += conquest_changes(ctx, chest["conquest"], "chest", chest=chest["id"])
+    return changes
+
+
+def hero_killed(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """The heroes lose the hero's conquest value +1 per curse; curses and dark relics are discarded; each cursed item is
+    discarded or re-equipped for a new curse (L162, L165, L192–L193). Disruptable prolonged progress is lost (L154)."""
+    hero = require_hero(ctx, params["hero"])
+    base = stat(ctx, params["hero"], "conquest_value", params.get("conquest_value"), "conquest_value")
+    choices = {c["item"]: c["choice"] for c in params.get("cursed_items", [])}
+    undecided = [item for item in hero["cursed_items"] if item not in choices]
+    strangers = [item for item in choices if item not in hero["cursed_items"]]
+    if undecided or strangers:
+        raise refuse(
+            "Decide each cursed item: discard or re-equip",
+            f"{params['hero']} has cursed items {hero['cursed_items']}; undecided: {undecided}; not equipped: {strangers}.",
+            "cursed_items",
+        )
+    kept = [item for item in hero["cursed_items"] if choices[item] == "re-equip"]
+    value = base + hero["curses"]
+    lost = [key for key, p in ctx.game["prolonged"].items() if p["disruptable"] and params["hero"] in p["heroes"]]
+    changes: list[dict[str, Any]] = [
+        {"kind": "hero-killed", "hero": params["hero"], "base_conquest_value": base, "curses": hero["curses"], "conquest_value": value,
+         "dark_relics_discarded": list(hero["dark_relics"]), "cursed_items_discarded": [i for i in hero["cursed_items"] if i not in kept],
+         "cursed_items_kept": kept, "curses_after": len(kept), "progress_lost": lost}
+    ]
+    if params.get("corrupted_instant_death_wounds"):
+        per = ctx.ruleset.data["threat"]["corrupted_terrain"]["per_wound_before_instant_death"]
+        changes.append({"kind": "threat-gained", "amount": per * params["corrupted_instant_death_wounds"], "source": "corrupted-instant-death",
+                        "count": params["corrupted_instant_death_wounds"], "hero": params["hero"]})
+    return changes + conquest_changes(ctx, -value, "hero-killed", hero=params["hero"])
+
+
+def gain_curses(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    require_hero(ctx, params["hero"])
+    return [{"kind": "curses-gained", "hero": params["hero"], "count": params["count"], "source": params.get("source", "other")}]
+
+
+def equip_cursed_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    require_hero(ctx, params["hero"])
+    return [{"kind": "cursed-item-equipped", "hero": params["hero"], "item": params["item"]}]
+
+
+ACTIONS_SPEC = [
+    ("award-conquest", "A quest's own conquest award or loss (prisoners and villagers in quest 1, -2 for a transformed villager killed in quest 2, +1 per major monster in quest 3, the final +4/+8).",
+     schema({"award": NAME, "hero": NAME, "alive": {"type": "integer", "minimum": 0, "maximum": 4}, "unrescued": {"type": "integer", "minimum": 0, "maximum": 10},
+             "mayors_daughter_unrescued": {"type": "boolean"}}, ["award"]), award_conquest, False),
+    ("place-glyph", "The overlord puts a dark glyph from his pool on a newly revealed glyph space (secret until activated).",
+     schema({"glyph": {"enum": ["summoning", "sundered", "power"]}}, ["glyph"]), place_glyph, False),
+    ("activate-glyph", "A hero activates a glyph; a Sundered dark glyph gives 1 conquest.",
+     schema({"glyph": {"enum": list(GLYPHS)}, "conquest": AMOUNT}, ["glyph"]), activate_glyph, False),
+    ("open-chest", "Open one of the quest's chests: its conquest, coins, curses and potions; each hero draws the listed treasure.",
+     schema({"chest": NAME, "opener": NAME,
+             "given_to": {"type": "object", "properties": {"coins": NAME, "potions": NAME, "curses": {"type": "array", "items": NAME, "maxItems": 10}}, "additionalProperties": False},
+             "treasure": {"type": "object", "additionalProperties": {"type": "array", "items": NAME, "maxItems": 10}}}, ["chest", "opener"]),
+     open_chest, True),
+    ("hero-killed", "A hero dies: the heroes lose his conquest value +1 per curse token; curses and dark relics are discarded; cursed items discarded or re-equipped.",
+     schema({"hero": NAME, "conquest_value": {"type": "integer", "minimum": 0, "maximum": 20},
+             "cursed_items": {"type": "array", "maxItems": 20, "items": {"type": "object", "properties": {"item": NAME, "choice": {"enum": ["discard", "re-equip"]}}, "required": ["item", "choice"], "additionalProperties": False}},
+             "corrupted_instant_death_wounds": COUNT}, ["hero"]), hero_killed, False),
+    ("gain-curses", "A hero gains curse tokens (+1 conquest value each).",
+     schema({"hero": NAME, "count": COUNT, "source": NAME}, ["hero", "count"]), gain_curses, False),
+    ("equip-cursed-item", "A hero equips a cursed item and gains 1 curse token.",
+     schema({"hero": NAME, "item": NAME}, ["hero", "item"]), equip_cursed_item, False),
+]

@@ -1,0 +1,26 @@
+"""Timeline lines for Descent's own events, in the game's words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def describe(change: Mapping[str, Any]) -> str | None:
+    kind = change.get("kind")
+    c = change
+    lines = {
+        "quest-set-up": lambda: f"Quest {c['quest']} set up: {c['conquest']} conquest, treachery {c['treachery']}",
+        "treachery-card-swapped": lambda: f"Overlord bought {c['added']} for {c['cost']} {c['colour']} treachery, removing {c['removed']}",
+        "dark-glyph-bought": lambda: f"Overlord bought a {c['glyph']} dark glyph",
+        "opening-hand-set": lambda: f"Overlord's opening hand: {c['hand_size']} cards ({c['unspent']} treachery unspent)",
+        "glyph-placed": lambda: f"Overlord placed a {c['glyph']} dark glyph",
+        "glyph-activated": lambda: f"A {c['glyph']} glyph was activated (+{c['conquest']} conquest)",
+        "threat-gained": lambda: f"Overlord gained {c['amount']} threat ({c['source']})",
+        "threat-spent": lambda: f"Overlord spent {c['amount']} threat ({c['purpose']})",
+        "conquest-changed": lambda: f"Conquest {c['delta']:+d} ({c['reason']}): {c['total']}",
+        "quest-lost": lambda: f"The heroes lost the quest ({c['reason']})",
+        "hero-killed": lambda: f"{c['hero']} was killed: conquest value {c['conquest_value']}",
+    }
+    line = lines.get(kind)
+    return line() if line else None

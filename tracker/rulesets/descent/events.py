@@ -1,0 +1,144 @@
+"""Descent's own session events, named in the game's words. Each records one change (a plain JSON dict)."""
+
+from __future__ import annotations
+
+from tracker.domain.session import GameEvent
+
+
+class QuestSetUp(GameEvent):
+    class_version = 1
+
+
+class TreacheryCardSwapped(GameEvent):
+    class_version = 1
+
+
+class DarkGlyphBought(GameEvent):
+    class_version = 1
+
+
+class OpeningHandSet(GameEvent):
+    class_version = 1
+
+
+class GlyphPlaced(GameEvent):
+    class_version = 1
+
+
+class GlyphActivated(GameEvent):
+    class_version = 1
+
+
+class ThreatGained(GameEvent):
+    class_version = 1
+
+
+class ThreatSpent(GameEvent):
+    class_version = 1
+
+
+class ConquestChanged(GameEvent):
+    class_version = 1
+
+
+class QuestLost(GameEvent):
+    class_version = 1
+
+
+class ChestOpened(GameEvent):
+    class_version = 1
+
+
+class CoinsChanged(GameEvent):
+    class_version = 1
+
+
+class HeroKilled(GameEvent):
+    class_version = 1
+
+
+class CursesGained(GameEvent):
+    class_version = 1
+
+
+class CursedItemEquipped(GameEvent):
+    class_version = 1
+
+
+class DarkRelicEquipped(GameEvent):
+    class_version = 1
+
+
+class FrostGained(GameEvent):
+    class_version = 1
+
+
+class FrostShaken(GameEvent):
+    class_version = 1
+
+
+class ItemShattered(GameEvent):
+    class_version = 1
+
+
+class PotionGained(GameEvent):
+    class_version = 1
+
+
+class PotionDrunk(GameEvent):
+    class_version = 1
+
+
+class InvulnerabilityUsed(GameEvent):
+    class_version = 1
+
+
+class ProlongedProgressMade(GameEvent):
+    class_version = 1
+
+
+class ProlongedActionCompleted(GameEvent):
+    class_version = 1
+
+
+class ProlongedActionDisrupted(GameEvent):
+    class_version = 1
+
+
+class TreasureBought(GameEvent):
+    class_version = 1
+
+
+class TreasureSold(GameEvent):
+    class_version = 1
+
+
+EVENTS = {
+    "quest-set-up": QuestSetUp,
+    "treachery-card-swapped": TreacheryCardSwapped,
+    "dark-glyph-bought": DarkGlyphBought,
+    "opening-hand-set": OpeningHandSet,
+    "glyph-placed": GlyphPlaced,
+    "glyph-activated": GlyphActivated,
+    "threat-gained": ThreatGained,
+    "threat-spent": ThreatSpent,
+    "conquest-changed": ConquestChanged,
+    "quest-lost": QuestLost,
+    "chest-opened": ChestOpened,
+    "coins-changed": CoinsChanged,
+    "hero-killed": HeroKilled,
+    "curses-gained": CursesGained,
+    "cursed-item-equipped": CursedItemEquipped,
+    "dark-relic-equipped": DarkRelicEquipped,
+    "frost-gained": FrostGained,
+    "frost-shaken": FrostShaken,
+    "item-shattered": ItemShattered,
+    "potion-gained": PotionGained,
+    "potion-drunk": PotionDrunk,
+    "invulnerability-used": InvulnerabilityUsed,
+    "prolonged-progress-made": ProlongedProgressMade,
+    "prolonged-action-completed": ProlongedActionCompleted,
+    "prolonged-action-disrupted": ProlongedActionDisrupted,
+    "treasure-bought": TreasureBought,
+    "treasure-sold": TreasureSold,
+}

@@ -1,0 +1,111 @@
+"""The session's Descent state after one change: pure, plain JSON."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+
+def new_hero() -> dict[str, Any]:
+    return {"curses": 0, "frost": 0, "coins": 0, "dark_relics": [], "cursed_items": [], "items": [], "potions": {},
+            "potion_drunk_turn": None, "invulnerable": False, "deaths": 0, "shattered": []}
+
+
+def hero(game: dict[str, Any], hero_id: str) -> dict[str, Any]:
+    return game["heroes"].setdefault(hero_id, new_hero())
+
+
+def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    g = copy.deepcopy(dict(game))
+    kind = change["kind"]
+    if kind == "quest-set-up":
+        g.update({
+            "quest": change["quest"], "conquest": change["conquest"], "threat": 0, "lost": None,
+            "treachery": {"granted": dict(change["treachery"]), "remaining": dict(change["treachery"]), "swaps": [], "glyphs": []},
+            "heroes": {h: new_hero() for h in change["party"]},
+            "glyph_pool": [], "glyphs_placed": [], "glyphs_activated": [],
+            "prolonged": {}, "chests_opened": [], "shop_unlocked": [], "opening_hand": None, "spent": {},
+        })
+    elif kind == "treachery-card-swapped":
+        g["treachery"]["remaining"] = dict(change["remaining"])
+        g["treachery"]["swaps"].append({k: change[k] for k in ("added", "colour", "cost", "removed")})
+    elif kind == "dark-glyph-bought":
+        g["treachery"]["remaining"] = dict(change["remaining"])
+        g["treachery"]["glyphs"].append({"glyph": change["glyph"], "paid": dict(change["paid"])})
+        g["glyph_pool"].append(change["glyph"])
+    elif kind == "opening-hand-set":
+        g["opening_hand"] = change["hand_size"]
+    elif kind == "glyph-placed":
+        g["glyph_pool"].remove(change["glyph"])
+        g["glyphs_placed"].append(change["glyph"])
+    elif kind == "glyph-activated":
+        g["glyphs_activated"].append(change["glyph"])
+        if change["glyph"] != "normal":
+            g["glyphs_placed"].remove(change["glyph"])
+    elif kind == "threat-gained":
+        g["threat"] += change["amount"]
+    elif kind == "threat-spent":
+        g["threat"] -= change["amount"]
+        g["spent"][change["purpose"]] = g["spent"].get(change["purpose"], 0) + 1
+    elif kind == "conquest-changed":
+        g["conquest"] = change["total"]
+    elif kind == "quest-lost":
+        g["lost"] = change["reason"]
+    elif kind == "chest-opened":
+        g["chests_opened"].append(change["chest"])
+        if change["colour"] not in g["shop_unlocked"]:
+            g["shop_unlocked"].append(change["colour"])
+    elif kind == "coins-changed":
+        hero(g, change["hero"])["coins"] += change["amount"]
+    elif kind == "hero-killed":
+        h = hero(g, change["hero"])
+        h["curses"] = change["curses_after"]
+        h["dark_relics"] = []
+        h["cursed_items"] = list(change["cursed_items_kept"])
+        h["deaths"] += 1
+        for key in change["progress_lost"]:
+            g["prolonged"].pop(key, None)
+    elif kind == "curses-gained":
+        hero(g, change["hero"])["curses"] += change["count"]
+    elif kind == "cursed-item-equipped":
+        h = hero(g, change["hero"])
+        h["cursed_items"].append(change["item"])
+        h["curses"] += 1
+    elif kind == "dark-relic-equipped":
+        hero(g, change["hero"])["dark_relics"].append(change["relic"])
+    elif kind == "frost-gained":
+        hero(g, change["hero"])["frost"] += change["count"]
+    elif kind == "frost-shaken":
+        hero(g, change["hero"])["frost"] -= change["count"]
+    elif kind == "item-shattered":
+        hero(g, change["hero"])["shattered"].append(change["item"])
+    elif kind == "potion-gained":
+        potions = hero(g, change["hero"])["potions"]
+        potions[change["potion"]] = potions.get(change["potion"], 0) + change["count"]
+    elif kind == "potion-drunk":
+        h = hero(g, change["hero"])
+        h["potions"][change["potion"]] -= 1
+        h["potion_drunk_turn"] = change["turn"]
+        h["invulnerable"] = change["potion"] == "invulnerability"
+    elif kind == "invulnerability-used":
+        hero(g, change["hero"])["invulnerable"] = False
+    elif kind == "prolonged-progress-made":
+        g["prolonged"][change["key"]] = {k: change[k] for k in ("task", "trait", "difficulty", "disruptable", "continuous", "group", "heroes", "progress", "last_turn")}
+    elif kind == "prolonged-action-completed":
+        g["prolonged"].pop(change["key"], None)
+    elif kind == "prolonged-action-disrupted":
+        g["prolonged"].pop(change["key"], None)
+    elif kind in ("treasure-bought", "treasure-sold"):
+        h = hero(g, change["hero"])
+        h["coins"] += change["coins"]
+        if kind == "treasure-bought":
+            h["items"].append(change["card"])
+        elif change["card"] in h["items"]:
+            h["items"].remove(change["card"])
+    else:
+        raise ValueError(f"no Descent event of kind {kind!r}")
+    if kind == "chest-opened":
+        for hero_id, cards in change["treasure"].items():
+            hero(g, hero_id)["items"].extend(cards)
+    return g

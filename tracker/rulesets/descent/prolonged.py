@@ -1,0 +1,111 @@
+"""Prolonged actions (L142–L160): power dice = trait value (+ fatigue), at most 5; each enhancement is one progress
+marker; the action succeeds when progress reaches the difficulty (X: when the hero decides); disruption discards the
+progress; continuous actions must be worked on every turn; group efforts pool progress."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import dice
+from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema, stat
+from tracker.rulesets.ruleset import ActionContext
+
+TRAITS = ("melee", "ranged", "magic")
+
+
+def task_definition(ctx: ActionContext, params: Mapping[str, Any]) -> dict[str, Any]:
+    listed = next((t for t in quest(ctx).get("prolonged", []) if t["id"] == params["task"]), None)
+    if listed is not None:
+        if params["trait"] not in listed["trait"]:
+            raise refuse(f"'{params['task']}' is a prolonged {' or '.join(listed['trait'])} action", f"Not {params['trait']}.", "trait")
+        return listed
+    missing = [k for k in ("difficulty", "disruptable") if k not in params]
+    if missing:
+        raise refuse(
+            f"Describe the prolonged action '{params['task']}'",
+            f"It is not one of this quest's ({[t['id'] for t in quest(ctx).get('prolonged', [])]}); send {missing} as the Quest Guide states.",
+            missing[0],
+        )
+    return {"id": params["task"], "trait": [params["trait"]], "difficulty": params["difficulty"], "disruptable": params["disruptable"],
+            "continuous": params.get("continuous", False), "group": params.get("group", False)}
+
+
+def _key(task: Mapping[str, Any], hero: str) -> str:
+    return task["id"] if task["group"] else f"{task['id']}:{hero}"
+
+
+def roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    hero = params["hero"]
+    require_hero(ctx, hero)
+    task = task_definition(ctx, params)
+    trait_value = stat(ctx, hero, params["trait"], params.get("trait_value"), "trait_value")
+    fatigue = params.get("fatigue", 0)
+    cap = ctx.ruleset.data["prolonged_actions"]["max_power_dice"]
+    count = trait_value + fatigue
+    if count > cap:
+        raise refuse(f"At most {cap} power dice", f"{hero} would roll {trait_value} for {params['trait']} + {fatigue} for fatigue.", "fatigue")
+    if count == 0:
+        raise refuse(f"{hero} has no power dice to roll", f"{params['trait']} is 0: spend fatigue to add dice.", "fatigue")
+    key = _key(task, hero)
+    turn = ctx.state["turn"]
+    current = ctx.game["prolonged"].get(key)
+    changes: list[dict[str, Any]] = []
+    if current and task["continuous"] and current["last_turn"] < turn - 1:
+        changes.append({"kind": "prolonged-action-disrupted", "key": key, "task": task["id"], "reason": "did-not-continue", "progress_discarded": current["progress"]})
+        current = None
+    heroes = list(current["heroes"]) if current else []
+    if hero not in heroes:
+        heroes.append(hero)
+    if len(heroes) > task.get("max_heroes", len(heroes)) or (len(heroes) > 1 and not task["group"]):
+        raise refuse(f"'{task['id']}' is not open to another hero", f"Working on it: {current['heroes'] if current else []}.", "hero")
+    faces = {"power": params["faces"]} if params.get("faces") is not None else None
+    rolled = dice.roll_change(ctx.dice, {"power": count}, faces, rng, f"prolonged {task['id']}")
+    enhancements = rolled["roll"]["results"]["power"].count("enhancement")
+    progress = (current["progress"] if current else 0) + enhancements
+    changes += [
+        rolled,
+        {"kind": "prolonged-progress-made", "key": key, "task": task["id"], "hero": hero, "half_action": params["half_action"],
+         "trait": params["trait"], "trait_value": trait_value, "fatigue": fatigue, "dice": count, "enhancements": enhancements,
+         "progress": progress, "difficulty": task["difficulty"], "disruptable": task["disruptable"], "continuous": task["continuous"],
+         "group": task["group"], "heroes": heroes, "last_turn": turn},
+    ]
+    if task["difficulty"] != "X" and progress >= task["difficulty"]:
+        changes.append({"kind": "prolonged-action-completed", "key": key, "task": task["id"], "heroes": heroes, "progress": progress})
+    return changes
+
+
+def _current(ctx: ActionContext, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    for key in (params["task"], f"{params['task']}:{params['hero']}"):
+        current = ctx.game["prolonged"].get(key)
+        if current and params["hero"] in current["heroes"]:
+            return key, current
+    raise refuse(f"{params['hero']} has no progress on '{params['task']}'", "Roll for it first (prolonged-roll).", "task")
+
+
+def complete(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    key, current = _current(ctx, params)
+    if current["difficulty"] != "X":
+        raise refuse(f"'{params['task']}' completes at {current['difficulty']} progress", "Only a Difficulty X action completes when the hero decides (L150).", "task")
+    return [{"kind": "prolonged-action-completed", "key": key, "task": params["task"], "heroes": current["heroes"], "progress": current["progress"]}]
+
+
+def disrupt(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    key, current = _current(ctx, params)
+    if not current["disruptable"]:
+        raise refuse(f"'{params['task']}' cannot be disrupted", "Its progress is kept even if the hero moves away or dies (L154).", "task")
+    return [{"kind": "prolonged-action-disrupted", "key": key, "task": params["task"], "reason": params["reason"], "progress_discarded": current["progress"]}]
+
+
+_TASK = {"hero": NAME, "task": NAME}
+ACTIONS_SPEC = [
+    ("prolonged-roll", "Roll power dice for a prolonged action (Order or Concentrate half action): trait value plus fatigue, at most 5; each enhancement is 1 progress.",
+     schema({**_TASK, "trait": {"enum": list(TRAITS)}, "half_action": {"enum": ["order", "concentrate"]},
+             "trait_value": {"type": "integer", "minimum": 0, "maximum": 5}, "fatigue": {"type": "integer", "minimum": 0, "maximum": 5},
+             "faces": {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 5},
+             "difficulty": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 30}, {"const": "X"}]}, "disruptable": {"type": "boolean"},
+             "continuous": {"type": "boolean"}, "group": {"type": "boolean"}}, ["hero", "task", "trait", "half_action"]), roll, True),
+    ("complete-prolonged", "Complete a Difficulty X prolonged action with the progress so far.", schema(_TASK, ["hero", "task"]), complete, False),
+    ("disrupt-prolonged", "A disruptable prolonged action is disrupted: its progress is discarded.",
+     schema({**_TASK, "reason": NAME}, ["hero", "task", "reason"]), disrupt, False),
+]

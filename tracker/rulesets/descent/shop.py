@@ -1,0 +1,34 @@
+"""Town: treasure cards of a colour are for sale only after a chest of that colour was opened this quest;
+chest treasure is sold at half value (L259–L261)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.rulesets.descent.common import AMOUNT, NAME, refuse, require_hero, schema
+from tracker.rulesets.ruleset import ActionContext
+
+
+def buy_treasure(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    hero = require_hero(ctx, params["hero"])
+    if params["colour"] not in ctx.game["shop_unlocked"]:
+        raise refuse(f"No {params['colour']} chest has been opened this quest", f"{params['colour'].capitalize()} treasure is for sale only after one has (L261).", "colour")
+    if params["price"] > hero["coins"]:
+        raise refuse(f"{params['hero']} has {hero['coins']} coins, not {params['price']}", "Heroes may not give each other money.", "price")
+    return [{"kind": "treasure-bought", "hero": params["hero"], "card": params["card"], "colour": params["colour"], "coins": -params["price"]}]
+
+
+def sell_chest_treasure(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    hero = require_hero(ctx, params["hero"])
+    if params["card"] not in hero["items"]:
+        raise refuse(f"{params['hero']} carries no '{params['card']}'", f"Items: {hero['items']}.", "card")
+    return [{"kind": "treasure-sold", "hero": params["hero"], "card": params["card"], "value": params["value"], "coins": params["value"] // 2}]
+
+
+ACTIONS_SPEC = [
+    ("buy-treasure", "Buy a treasure card in town (only a colour whose chest was opened this quest).",
+     schema({"hero": NAME, "card": NAME, "colour": {"enum": ["copper", "silver", "gold"]}, "price": AMOUNT}, ["hero", "card", "colour", "price"]), buy_treasure, False),
+    ("sell-chest-treasure", "Sell treasure from a chest in town, at half its value.",
+     schema({"hero": NAME, "card": NAME, "value": AMOUNT}, ["hero", "card", "value"]), sell_chest_treasure, False),
+]

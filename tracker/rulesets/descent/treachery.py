@@ -1,0 +1,167 @@
+"""Quest set-up for the overlord (L100–L132): treachery swaps, dark glyphs, the opening hand.
+
+Treachery of a colour buys overlord cards of that colour, one base-deck card removed per card
+added; dark glyphs cost 2 of their colour; every 2 unspent points draw one more opening card,
+up to 8 cards in all. Nothing carries to the next quest: each session starts from the base deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import decks
+from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, refuse
+from tracker.rulesets.ruleset import ActionContext
+
+TREACHERY = {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 20} for c in COLOURS}, "additionalProperties": False}
+
+SETUP_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "purchases": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "card": NAME,
+                    "colour": {"enum": list(COLOURS)},
+                    "cost": {"type": "integer", "minimum": 0, "maximum": 20},
+                    "remove": NAME,
+                },
+                "required": ["card"],
+                "additionalProperties": False,
+            },
+        },
+        "dark_glyphs": {
+            "type": "array",
+            "maxItems": 6,
+            "items": {
+                "type": "object",
+                "properties": {"glyph": {"enum": ["summoning", "sundered", "power"]}, "paid": TREACHERY},
+                "required": ["glyph"],
+                "additionalProperties": False,
+            },
+        },
+        "opening_hand": {"type": "array", "items": NAME, "maxItems": 8, "description": "Cards drawn from the physical deck."},
+        "starting_conquest": {"type": "integer", "minimum": 1, "maximum": 100, "description": "For quests whose starting conquest the rules data lacks."},
+    },
+    "additionalProperties": False,
+}
+
+
+def opening_hand(ctx: ActionContext, unspent: int) -> dict[str, Any]:
+    rule = ctx.ruleset.data["treachery"]["opening_hand"]
+    extra = unspent // rule["unspent_per_extra_card"]
+    size = min(rule["maximum"], rule["base"] + extra)
+    return {"unspent": unspent, "extra_cards": extra, "hand_size": size, "capped": rule["base"] + extra > rule["maximum"],
+            "wasted": unspent % rule["unspent_per_extra_card"]}
+
+
+def _card_price(ctx: ActionContext, purchase: Mapping[str, Any]) -> tuple[str, int]:
+    card = purchase["card"]
+    known = next((c for c in ctx.ruleset.data["overlord_cards"] if c["name"] == card), None)
+    if known is not None and known.get("base"):
+        raise refuse(f"'{card}' is a base-deck card", "Treachery buys only cards with a treachery gem (L103).", "setup.purchases.card")
+    gem = (known or {}).get("treachery") or {}
+    colour, cost = gem.get("colour"), gem.get("cost")
+    if colour is not None and purchase.get("colour") not in (None, colour):
+        raise refuse(
+            f"'{card}' is bought with {colour} treachery, not {purchase['colour']}",
+            "A card's treachery cost is paid in the colour of its gem (L105).",
+            "setup.purchases.colour",
+        )
+    if cost is not None and purchase.get("cost") not in (None, cost):
+        raise refuse(f"'{card}' costs {cost} treachery, not {purchase['cost']}", "Leave the cost out to use the printed one.", "setup.purchases.cost")
+    colour = colour or purchase.get("colour")
+    cost = cost if cost is not None else purchase.get("cost")
+    if colour is None or cost is None:
+        raise refuse(
+            f"Say the treachery colour and cost printed on '{card}'",
+            "The rules data does not know this card's gem; send \"colour\" (event, trap or monster) and \"cost\".",
+            "setup.purchases",
+        )
+    return colour, cost
+
+
+def _spend(remaining: dict[str, int], paid: Mapping[str, int], what: str, field: str) -> dict[str, int]:
+    after = {c: remaining[c] - paid.get(c, 0) for c in COLOURS}
+    short = [c for c in COLOURS if after[c] < 0]
+    if short:
+        raise refuse(
+            f"Not enough {short[0]} treachery for {what}",
+            f"{what} needs {paid.get(short[0], 0)} {short[0]}; {remaining[short[0]]} is left ({remaining}).",
+            field,
+        )
+    return after
+
+
+def _glyph_payment(ctx: ActionContext, glyph: Mapping[str, Any], rule: Mapping[str, Any], mode: str) -> dict[str, int]:
+    paid = dict(glyph.get("paid") or {rule["pays_with"]: rule["cost"]})
+    if sum(paid.values()) != rule["cost"]:
+        raise refuse(f"A {glyph['glyph']} dark glyph costs {rule['cost']} treachery", f"Paid: {paid}.", "setup.dark_glyphs.paid")
+    if mode == "matching" and paid.get(rule["pays_with"], 0) != rule["cost"]:
+        raise refuse(
+            f"A {glyph['glyph']} dark glyph is paid with {rule['pays_with']} ({rule['colour']}) treachery",
+            "The rule says 'of the appropriate color' (L118); the campaign option dark_glyph_payment='any' follows the example at L120 instead.",
+            "setup.dark_glyphs.paid",
+        )
+    return paid
+
+
+def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    quest = ctx.ruleset.quest(params["quest"])
+    campaign = params["campaign"]
+    setup = params.get("setup") or {}
+    granted = dict(quest["treachery"])
+    conquest = quest["starting_conquest"]
+    if conquest is None:
+        if "starting_conquest" not in setup:
+            raise refuse(
+                f"Say the starting conquest of {quest['name']}",
+                "The rulebook transcription does not give it; send setup.starting_conquest as printed in the Quest Guide.",
+                "setup.starting_conquest",
+            )
+        conquest = setup["starting_conquest"]
+    elif setup.get("starting_conquest", conquest) != conquest:
+        raise refuse(f"{quest['name']} starts with {conquest} conquest", "Leave starting_conquest out for this quest.", "setup.starting_conquest")
+    changes: list[dict[str, Any]] = [
+        {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"])}
+    ]
+    deck = ctx.state["decks"][OVERLORD]
+    remaining = dict(granted)
+    for purchase in setup.get("purchases", []):
+        colour, cost = _card_price(ctx, purchase)
+        if not purchase.get("remove"):
+            raise refuse(
+                f"Name the card that '{purchase['card']}' replaces",
+                "The overlord swaps out one card of his choice for each card bought with treachery (L104, L235).",
+                "setup.purchases.remove",
+            )
+        remaining = _spend(remaining, {colour: cost}, f"'{purchase['card']}'", "setup.purchases")
+        changes.append({"kind": "treachery-card-swapped", "added": purchase["card"], "colour": colour, "cost": cost,
+                        "removed": purchase["remove"], "remaining": dict(remaining)})
+        for change in decks.resolve_move(deck, "removed", [purchase["remove"]], "draw") + decks.resolve_add(deck, [purchase["card"]], "treachery"):
+            deck = decks.apply(deck, change)
+            changes.append(change)
+    mode = campaign.get("options", {}).get("dark_glyph_payment", "matching")
+    rules = {g["id"]: g for g in ctx.ruleset.data["dark_glyphs"]}
+    for glyph in setup.get("dark_glyphs", []):
+        paid = _glyph_payment(ctx, glyph, rules[glyph["glyph"]], mode)
+        remaining = _spend(remaining, paid, f"a {glyph['glyph']} dark glyph", "setup.dark_glyphs")
+        changes.append({"kind": "dark-glyph-bought", "glyph": glyph["glyph"], "paid": paid, "remaining": dict(remaining)})
+    hand = opening_hand(ctx, sum(remaining.values()))
+    changes.append({"kind": "opening-hand-set", **hand})
+    reported = setup.get("opening_hand")
+    if reported is not None:
+        if len(reported) != hand["hand_size"]:
+            raise refuse(
+                f"The opening hand is {hand['hand_size']} cards, not {len(reported)}",
+                f"3 cards plus 1 per 2 unspent treachery ({hand['unspent']} unspent), at most 8 (L128–L130).",
+                "setup.opening_hand",
+            )
+        changes += decks.resolve_reported_draw(deck, reported, OVERLORD)
+    elif deck["unknown"] == 0:
+        changes += decks.resolve_draw(deck, "overlord deck", hand["hand_size"], rng, OVERLORD)
+    return changes
