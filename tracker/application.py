@@ -85,7 +85,7 @@ class Tracker(Application[UUID]):
             campaign = Campaign(
                 name=name,
                 ruleset=ruleset.pin,
-                chain=ruleset.chain(),
+                chain=ruleset.rules.chain(ruleset.chain(), options or {}),
                 party=list(party or []),
                 components=components or {},
                 components_hash=content_hash(components or {}),
@@ -121,7 +121,12 @@ class Tracker(Application[UUID]):
                 "type": SET_UP_QUEST,
                 "quest": quest,
                 "setup": setup or {},
-                "campaign": {"party": list(campaign.party), "options": campaign.options, "progress": campaign.progress},
+                "campaign": {
+                    "party": list(campaign.party),
+                    "options": campaign.options,
+                    "progress": campaign.progress,
+                    "components": campaign.components,
+                },
             }
             self._resolve(session, campaign, ruleset, set_up, meta)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)

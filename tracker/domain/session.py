@@ -73,7 +73,7 @@ class Session(Aggregate):
         self.party = party
         self.seed = seed
         self.seed_commitment = seed_commitment
-        self.decks = decks
+        self.decks = dict(decks)  # not the event's own dict: changes in the same transaction must not rewrite it
         self.counter = 0
         self.turn = 1
         self.rolls = 0

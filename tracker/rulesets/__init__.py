@@ -10,9 +10,9 @@ from tracker.rulesets.ruleset import Ruleset
 
 @cache
 def registry() -> dict[str, Ruleset]:
-    from tracker.rulesets import journey
+    from tracker.rulesets import journey, yokai_quest
 
-    rulesets = [journey.load()]
+    rulesets = [journey.load(), yokai_quest.load()]
     return {ruleset.id: ruleset for ruleset in rulesets}
 
 

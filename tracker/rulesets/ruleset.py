@@ -110,7 +110,10 @@ class GameRules:
     - ``carry_over(progress, game, quest, outcome, options)`` returns the campaign's
       progress after a quest ends (what the next quest starts from);
     - ``options_schema`` is the JSON Schema of the campaign options (e.g. a mode);
-    - ``setup_schema`` is the JSON Schema of a session start's "setup" parameters.
+    - ``setup_schema`` is the JSON Schema of a session start's "setup" parameters;
+    - ``chain(chain, options)`` is the campaign's quest chain under its options.
+    ``carry_over`` may set ``next_quest`` in the progress it returns: the campaign then
+    plays that quest next (e.g. a lost story starts again from its first scene).
     The defaults keep no game state and carry nothing over.
     """
 
@@ -139,6 +142,10 @@ class GameRules:
     def describe(self, change: Mapping[str, Any]) -> str | None:
         """One line for the session timeline, in the game's words; None for the generic line."""
         return None
+
+    def chain(self, chain: list[str], options: Mapping[str, Any]) -> list[str]:
+        """The campaign's quest chain under its options (e.g. one story played on its own)."""
+        return list(chain)
 
     def carry_over(
         self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
