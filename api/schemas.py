@@ -99,6 +99,19 @@ class SessionState(Schema):
     version = fields.Integer()
 
 
+class LatestSession(Schema):
+    session_id = fields.String()
+    quest = fields.String()
+    game = fields.Dict(metadata={"description": "The session's game state, folded from its game events."})
+
+
+class Standing(Schema):
+    campaign_id = fields.String()
+    progress = fields.Dict(metadata={"description": "The campaign's progress as the last quest's end recorded it."})
+    latest_session = fields.Nested(LatestSession, allow_none=True)
+    projected_to = fields.Integer()
+
+
 class SessionCreated(Schema):
     id = fields.String()
     campaign_id = fields.String()

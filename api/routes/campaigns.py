@@ -46,3 +46,12 @@ class CampaignDiceStatistics(MethodView):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
         tracker().get_campaign(campaign_id)
         return {"campaign_id": campaign_id, "faces": views().store.dice_faces(campaign_id), "projected_to": views().position}
+
+
+@blp.route("/<campaign_id>/standing")
+class CampaignStanding(MethodView):
+    @blp.response(200, schemas.Standing)
+    def get(self, campaign_id: str):
+        """The campaign's progress at its last quest's end, and its latest session's game state (from the projected views)."""
+        tracker().get_campaign(campaign_id)
+        return {"campaign_id": campaign_id, **views().store.standing(campaign_id), "projected_to": views().position}

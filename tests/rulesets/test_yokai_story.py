@@ -114,3 +114,31 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     runner.catch_up()
     before = runner.store.digest()
     assert runner.rebuild() == before
+
+
+def test_the_standing_view_follows_the_log_and_rebuilds_the_same(client, app):
+    from tests.rulesets.yokai_play import create_campaign
+
+    cid = create_campaign(client)["id"]
+    s1 = start(client, cid, SHAKE[0])
+    act(client, s1, {"type": "draw-energy", "hero": "ami", "spheres": 3})
+    strike(client, s1, "ryo", ["hone-bushi"] * 5)
+    act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Mochi"})
+    runner = app.extensions["tracker_views"]
+    runner.catch_up()
+    view = client.get(f"/campaigns/{cid}/standing").json
+    assert view["latest_session"]["game"] == game(client, s1)  # the view equals the aggregate's state
+    assert view["latest_session"]["game"]["heroes"]["ami"]["hand"] == ["Mochi"]
+    act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
+    strike(client, s1, "ryo", ["hone-bushi"] * 7)  # ten tokens: a second payout
+    act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Gyoza"})
+    act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Uro"})
+    act(client, s1, {"type": "end-scene", "outcome": "victory"})
+    end(client, s1, "victory")
+    runner.catch_up()
+    view = client.get(f"/campaigns/{cid}/standing").json
+    assert view["progress"] == client.get(f"/campaigns/{cid}").json["progress"]
+    assert view["progress"]["heroes"]["ryo"]["hand"] == ["Hibana", "Uro"] and view["progress"]["next_scene"] == SHAKE[1]
+    before = runner.store.digest()
+    assert runner.rebuild() == before
+    assert client.get(f"/campaigns/{cid}/standing").json["progress"] == view["progress"]
