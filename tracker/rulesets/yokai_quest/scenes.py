@@ -196,6 +196,8 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
     rewards = [effect for a in earned for effect in a["reward"]] + list(scene["reward"] or [])
     owed = []
     for effect in rewards:
+        if "draw_treasure" not in effect and "search_treasure" not in effect:
+            continue
         who = sorted(game["heroes"]) if effect.get("who") == "all" else [_searcher(plan, params)]
         if "draw_treasure" in effect:
             owed += [treasure.owe(plan, h, f"{scene['id']} reward") for h in who for _ in range(effect["draw_treasure"])]
