@@ -66,12 +66,6 @@ class DiceStatistics(Schema):
 # -- sessions ----------------------------------------------------------------
 
 
-class Standing(Schema):
-    campaign_id = fields.String()
-    standing = fields.Dict(metadata={"description": "The ruleset's campaign standing (missions, losses, cards held, ...)."})
-    projected_to = fields.Integer(metadata={"description": "The last log position the views have read."})
-
-
 class SessionCreate(Schema):
     quest = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting"})
     setup = fields.Dict(keys=fields.String(), metadata={"description": "Quest set-up choices, in the shape of the ruleset's setup_schema."})
@@ -104,6 +98,20 @@ class SessionState(Schema):
     random_counter = fields.Integer()
     decks = fields.Dict(keys=fields.String(), values=fields.Nested(DeckSummary))
     version = fields.Integer()
+
+
+class LatestSession(Schema):
+    session_id = fields.String()
+    quest = fields.String()
+    game = fields.Dict(metadata={"description": "The session's game state, folded from its game events."})
+
+
+class Standing(Schema):
+    campaign_id = fields.String()
+    standing = fields.Dict(metadata={"description": "The ruleset's campaign standing (missions, losses, cards held, ...)."})
+    progress = fields.Dict(metadata={"description": "The campaign's progress as the last quest's end recorded it."})
+    latest_session = fields.Nested(LatestSession, allow_none=True)
+    projected_to = fields.Integer(metadata={"description": "The last log position the views have read."})
 
 
 class SessionCreated(Schema):

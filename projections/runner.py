@@ -19,10 +19,10 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
-from projections import dice_statistics, game_events, timeline
+from projections import dice_statistics, game_events, standing, timeline
 from projections.store import LostRace, ViewStore
 from tracker.application import Tracker
-from tracker.domain import Session
+from tracker.domain import Campaign, Session
 from tracker.domain.session import DECK_EVENTS, GameEvent
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ PROJECTED = [
     Session.TurnEnded,
     Session.SessionEnded,
     *DECK_EVENTS.values(),
+    Campaign.QuestEnded,
 ]
 
 
@@ -56,11 +57,15 @@ class ProjectionRunner:
         if not notifications:
             return 0
         campaigns: dict[str, str] = {}
+        games: dict[str, dict[str, Any]] = {}  # game states folded in this batch, not yet written
         rows: list[tuple[Any, ...]] = []
         for notification in notifications:
             if notification.topic in self.topics or _is_game_event(notification.topic):
                 event = self.app.mapper.to_domain_event(notification)
-                rows.extend(_rows(event, campaigns, self.store, notification.id))
+                if isinstance(event, Campaign.QuestEnded):
+                    rows.extend(standing.progress_rows(event))
+                    continue
+                rows.extend(_rows(event, campaigns, self.store, notification.id, games))
         try:
             self.store.write(rows, start, Tracking(self.app.name, notifications[-1].id))
         except LostRace:
@@ -104,7 +109,9 @@ def _is_game_event(topic: str) -> bool:
         return False
 
 
-def _rows(event: Any, campaigns: dict[str, str], store: ViewStore, notification_id: int) -> list[tuple[Any, ...]]:
+def _rows(
+    event: Any, campaigns: dict[str, str], store: ViewStore, notification_id: int, games: dict[str, dict[str, Any]]
+) -> list[tuple[Any, ...]]:
     session_id = str(event.originator_id)
     name = type(event).__name__
     rows: list[tuple[Any, ...]] = []
@@ -120,4 +127,5 @@ def _rows(event: Any, campaigns: dict[str, str], store: ViewStore, notification_
     rows.extend(timeline.rows(event, campaign_id))
     rows.extend(dice_statistics.rows(event, campaign_id))
     rows.extend(game_events.rows(event, campaign_id, notification_id))
+    rows.extend(standing.rows(event, campaign_id, notification_id, games, store.game_state))
     return rows

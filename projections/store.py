@@ -41,6 +41,11 @@ TABLES = {
         "event_type TEXT NOT NULL, kind TEXT NOT NULL, change TEXT NOT NULL",
         ("notification_id",),
     ),
+    "view_game_states": (
+        "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, started INTEGER NOT NULL, state TEXT NOT NULL",
+        ("session_id",),
+    ),
+    "view_campaign_progress": ("campaign_id TEXT PRIMARY KEY, progress TEXT NOT NULL", ("campaign_id",)),
 }
 
 _WRITES = {
@@ -51,6 +56,11 @@ _WRITES = {
     "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
     "game_event": "INSERT INTO {view_game_events} (notification_id, campaign_id, session_id, position, event_type, kind, change) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (notification_id) DO NOTHING",
+    "game_state_start": "INSERT INTO {view_game_states} (session_id, campaign_id, quest, started, state) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (session_id) DO NOTHING",
+    "game_state": "UPDATE {view_game_states} SET state = %s WHERE session_id = %s",
+    "progress": "INSERT INTO {view_campaign_progress} AS t (campaign_id, progress) VALUES (%s, %s) "
+    "ON CONFLICT (campaign_id) DO UPDATE SET progress = excluded.progress",
     "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
 }
@@ -147,6 +157,23 @@ class ViewStore:
             (campaign_id,),
         )
         return [{**row, "change": json.loads(row["change"])} for row in rows]
+    def game_state(self, session_id: str) -> dict[str, Any]:
+        rows = self.query("SELECT state FROM {view_game_states} WHERE session_id = %s", (session_id,))
+        return json.loads(rows[0]["state"]) if rows else {}
+
+    def standing(self, campaign_id: str) -> dict[str, Any]:
+        """The campaign's progress at its last quest's end, and the game state of its latest session."""
+        progress = self.query("SELECT progress FROM {view_campaign_progress} WHERE campaign_id = %s", (campaign_id,))
+        latest = self.query(
+            "SELECT session_id, quest, state FROM {view_game_states} WHERE campaign_id = %s ORDER BY started DESC LIMIT 1",
+            (campaign_id,),
+        )
+        return {
+            "progress": json.loads(progress[0]["progress"]) if progress else {},
+            "latest_session": {"session_id": latest[0]["session_id"], "quest": latest[0]["quest"], "game": json.loads(latest[0]["state"])}
+            if latest
+            else None,
+        }
 
     def digest(self) -> str:
         """SHA-256 over every view row in a fixed order: equal views, equal digests."""

@@ -121,7 +121,12 @@ class Tracker(Application[UUID]):
                 "type": SET_UP_QUEST,
                 "quest": quest,
                 "setup": setup or {},
-                "campaign": {"party": list(campaign.party), "options": campaign.options, "progress": campaign.progress},
+                "campaign": {
+                    "party": list(campaign.party),
+                    "options": campaign.options,
+                    "progress": campaign.progress,
+                    "components": campaign.components,
+                },
             }
             self._resolve(session, campaign, ruleset, set_up, meta)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)

@@ -53,7 +53,8 @@ class CampaignDiceStatistics(MethodView):
 class CampaignStanding(MethodView):
     @blp.response(200, schemas.Standing)
     def get(self, campaign_id: str):
-        """The campaign's standing by its ruleset's rules, folded from the projected game events."""
+        """The campaign's standing: the ruleset's own reading of its game events, the progress its last
+        quest's end recorded, and its latest session's game state (all from the projected views)."""
         campaign = tracker().get_campaign(campaign_id)
         standing = rulesets.get(campaign["ruleset"]["id"]).rules.standing(views().store.game_events(campaign_id))
-        return {"campaign_id": campaign_id, "standing": standing, "projected_to": views().position}
+        return {"campaign_id": campaign_id, "standing": standing, **views().store.standing(campaign_id), "projected_to": views().position}

@@ -80,6 +80,8 @@ class Campaign(Aggregate):
             self.next_quest = self.chain[position + 1] if position + 1 < len(self.chain) else None
         elif quest in self.chain:
             self.next_quest = quest  # a lost quest is played again
+        if progress is not None and "next_quest" in progress:
+            self.next_quest = progress["next_quest"]  # the ruleset steers the chain (e.g. a lost story restarts)
 
     @property
     def completed(self) -> bool:

@@ -10,9 +10,9 @@ from tracker.rulesets.ruleset import Ruleset
 
 @cache
 def registry() -> dict[str, Ruleset]:
-    from tracker.rulesets import descent, journey, kung_fu_panda
+    from tracker.rulesets import descent, journey, kung_fu_panda, yokai_quest
 
-    rulesets = [journey.load(), descent.load(), kung_fu_panda.load()]
+    rulesets = [journey.load(), descent.load(), kung_fu_panda.load(), yokai_quest.load()]
     return {ruleset.id: ruleset for ruleset in rulesets}
 
 

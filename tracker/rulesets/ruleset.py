@@ -110,7 +110,10 @@ class GameRules:
     - ``carry_over(progress, game, quest, outcome, options)`` returns the campaign's
       progress after a quest ends (what the next quest starts from);
     - ``options_schema`` is the JSON Schema of the campaign options (e.g. a mode);
-    - ``setup_schema`` is the JSON Schema of a session start's "setup" parameters.
+    - ``setup_schema`` is the JSON Schema of a session start's "setup" parameters;
+    - ``chain(chain, options)`` is the campaign's quest chain under its options.
+    ``carry_over`` may set ``next_quest`` in the progress it returns: the campaign then
+    plays that quest next (e.g. a lost story starts again from its first scene).
     The defaults keep no game state and carry nothing over.
     """
 

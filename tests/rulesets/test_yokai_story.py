@@ -1,0 +1,144 @@
+"""A story of three scenes played through the API on both databases: a failed scene and its
+successful reattempt, a defeated hero returning, treasure drawn at five tokens; the standing the
+rules imply at the end, every session verified, and the views rebuilt to the same digest."""
+
+from __future__ import annotations
+
+from tests.rulesets.yokai_play import act, create_campaign, end, game, start, strike
+
+SHAKE = ["shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"]
+
+
+def _verified(client, session_id):
+    report = client.get(f"/sessions/{session_id}/verification").json
+    assert report["status"] == "verified", report["first_mismatch"]
+
+
+def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
+    campaign = create_campaign(client)
+    assert campaign["chain"][:3] == SHAKE and campaign["next_quest"] == SHAKE[0]
+    cid = campaign["id"]
+
+    # Scene 1: twelve Hone Bushi before turn 9; Ami falls on the way and returns for scene 2.
+    s1 = start(client, cid, SHAKE[0])
+    state = game(client, s1)
+    assert state["heroes"]["ryo"]["health"] == 6 and state["heroes"]["ami"]["health"] == 5
+    act(client, s1, {"type": "draw-energy", "hero": "ryo", "spheres": 3})
+    act(client, s1, {"type": "draw-energy", "hero": "ami", "spheres": 2})
+    strike(client, s1, "ryo", ["hone-bushi"] * 6)
+    state = game(client, s1)
+    assert state["treasure_reserve"] == 1  # the fifth token paid out; the sixth starts the next five
+    assert [o["hero"] for o in state["treasure_owed"]] == ["ami", "ryo"]
+    act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
+    act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Mochi"})
+    act(client, s1, {"type": "equip", "hero": "ryo", "card": "Hibana"})
+    hit = act(
+        client,
+        s1,
+        {"type": "attack", "attacker": "hone-bushi", "targets": [{"defender": "ami", "attack_faces": {"red": ["katana"] * 3, "blue": ["katana"] * 2}, "defense_faces": {"blue": ["blank"]}}]},
+    )
+    ami = hit["state"]["game"]["heroes"]["ami"]
+    assert ami["defeated"] and ami["health"] == 0 and ami["energy"] == 0 and ami["hand"] == [] and ami["defeats"] == 1
+    strike(client, s1, "ryo", ["hone-bushi"] * 6)
+    state = game(client, s1)
+    assert state["treasure_reserve"] == 2
+    act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Tenpura"})
+    act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Gyoza"})
+    act(client, s1, {"type": "end-scene", "outcome": "victory"})
+    state = game(client, s1)
+    assert state["heroes"]["ami"]["health"] == 2  # back with 1 health, plus the scene's 1
+    assert state["heroes"]["ryo"]["health"] == 6
+    assert end(client, s1, "victory")["next_quest"] == SHAKE[1]
+    _verified(client, s1)
+
+    # Scene 2, first attempt: Ryo is wounded and spends energy, then the scene fails.
+    s2 = start(client, cid, SHAKE[1])
+    state = game(client, s2)
+    assert state["board_kept"] is True and state["treasure_reserve"] == 2 and state["attempt"] == 1
+    act(client, s2, {"type": "attack", "attacker": "furu-utsubo", "targets": [{"defender": "ryo", "attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": ["helmet"]}}]})
+    act(client, s2, {"type": "use-ability", "hero": "ryo", "ability": "kiri-susumu", "energy": 2, "reload": 2})
+    assert game(client, s2)["heroes"]["ryo"]["health"] == 5
+    act(client, s2, {"type": "end-scene", "outcome": "failed", "reason": "15 yōkai can no longer be defeated before turn 9"})
+    assert end(client, s2, "defeat")["next_quest"] == SHAKE[1]
+    _verified(client, s2)
+
+    # Scene 2, the reattempt: the heroes stand as they began the scene; the reserve is empty.
+    s2b = start(client, cid, SHAKE[1])
+    state = game(client, s2b)
+    assert state["attempt"] == 2 and state["treasure_reserve"] == 0
+    assert state["heroes"]["ryo"]["health"] == 6 and state["heroes"]["ryo"]["energy"] == 3 and state["heroes"]["ryo"]["reload"] == {}
+    strike(client, s2b, "ryo", ["furu-utsubo"] * 15)
+    state = game(client, s2b)
+    assert state["treasure_reserve"] == 0 and len(state["treasure_owed"]) == 6
+    for card in ("Onigiri", "Nigiri", "Dango"):
+        act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": card})
+    for card in ("Soba", "Magatama", "Hinote"):
+        act(client, s2b, {"type": "draw-treasure", "hero": "ami", "card": card})
+    act(client, s2b, {"type": "end-scene", "outcome": "victory"})
+    assert end(client, s2b, "victory", status=422)  # the reward's treasure is still owed
+    over = act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": "Maki sushi"}, status=422)
+    assert "more than 4" in over["title"]
+    act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": "Maki sushi", "discard": "Nigiri"})
+    act(client, s2b, {"type": "draw-treasure", "hero": "ami", "card": "Uro", "discard": "Hinote"})
+    end(client, s2b, "victory")
+    _verified(client, s2b)
+
+    # Scene 3: the Undead Dark Champion (Health 15) loses all his life points.
+    s3 = start(client, cid, SHAKE[2])
+    assert game(client, s3)["foes"] == {"undead-dark-champion": {"character": "undead-dark-champion", "health": 15}}
+    act(client, s3, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "undead-dark-champion", "attack_faces": {"red": ["katana"] * 10}, "defense_faces": {"blue": ["helmet", "blank"]}}]})
+    assert game(client, s3)["foes"]["undead-dark-champion"]["health"] == 6
+    act(client, s3, {"type": "attack", "attacker": "ryo", "guaranteed_katanas": 1, "targets": [{"defender": "undead-dark-champion", "attack_faces": {"red": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
+    act(client, s3, {"type": "end-scene", "outcome": "victory"})
+    act(client, s3, {"type": "draw-treasure", "hero": "ryo", "card": "Akatsuki", "discard": "Onigiri"})
+    act(client, s3, {"type": "draw-treasure", "hero": "ami", "card": "Omamori", "discard": "Soba"})
+    ended = end(client, s3, "victory")
+    assert ended["next_quest"] == "the-true-culprits-1"
+    _verified(client, s3)
+
+    progress = client.get(f"/campaigns/{cid}").json["progress"]
+    ryo, ami = progress["heroes"]["ryo"], progress["heroes"]["ami"]
+    assert ryo["health"] == 6 and ami["health"] == 4  # scene 3's reward: two health each
+    assert ryo["energy"] == 3 and ami["energy"] == 0  # a defeat discards every energy token
+    assert ryo["equipped"] == {"charm": None, "enchantment": "Hibana"}
+    assert sorted(ryo["hand"]) == ["Akatsuki", "Dango", "Maki sushi", "Tenpura"]
+    assert sorted(ami["hand"]) == ["Gyoza", "Magatama", "Omamori", "Uro"]
+    assert ryo["treasures_drawn"] == 2 + 4 + 1 and ami["treasures_drawn"] == 2 + 4 + 1
+    assert (ryo["defeats"], ami["defeats"], ami["revivals"]) == (0, 1, 0)
+    shake = progress["stories"]["shake-them-skeleton-bones"]
+    assert shake["status"] == "completed"
+    assert shake["scenes"][SHAKE[1]] == {"attempts": 2, "reattempts_used": 1, "result": "victory"}
+    assert progress["treasure_reserve"] == 1
+
+    runner = app.extensions["tracker_views"]
+    runner.catch_up()
+    before = runner.store.digest()
+    assert runner.rebuild() == before
+
+
+def test_the_standing_view_follows_the_log_and_rebuilds_the_same(client, app):
+    from tests.rulesets.yokai_play import create_campaign
+
+    cid = create_campaign(client)["id"]
+    s1 = start(client, cid, SHAKE[0])
+    act(client, s1, {"type": "draw-energy", "hero": "ami", "spheres": 3})
+    strike(client, s1, "ryo", ["hone-bushi"] * 5)
+    act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Mochi"})
+    runner = app.extensions["tracker_views"]
+    runner.catch_up()
+    view = client.get(f"/campaigns/{cid}/standing").json
+    assert view["latest_session"]["game"] == game(client, s1)  # the view equals the aggregate's state
+    assert view["latest_session"]["game"]["heroes"]["ami"]["hand"] == ["Mochi"]
+    act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
+    strike(client, s1, "ryo", ["hone-bushi"] * 7)  # ten tokens: a second payout
+    act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Gyoza"})
+    act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Uro"})
+    act(client, s1, {"type": "end-scene", "outcome": "victory"})
+    end(client, s1, "victory")
+    runner.catch_up()
+    view = client.get(f"/campaigns/{cid}/standing").json
+    assert view["progress"] == client.get(f"/campaigns/{cid}").json["progress"]
+    assert view["progress"]["heroes"]["ryo"]["hand"] == ["Hibana", "Uro"] and view["progress"]["next_scene"] == SHAKE[1]
+    before = runner.store.digest()
+    assert runner.rebuild() == before
+    assert client.get(f"/campaigns/{cid}/standing").json["progress"] == view["progress"]

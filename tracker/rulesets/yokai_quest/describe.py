@@ -1,0 +1,40 @@
+"""One timeline line per game change, in the game's words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+_LINES = {
+    "scene-set-up": lambda c: f"Scene {c['game']['scene']} set up (attempt {c['game']['attempt']}, health {c['game']['health_policy']})",
+    "energy-gained": lambda c: f"{c['hero']} gains {c['amount']} energy ({c['reason']}), now {c['energy']}",
+    "energy-lost": lambda c: f"{c['hero']} {'spends' if c.get('spent') else 'loses'} {c['amount']} energy ({c['reason']}), now {c['energy']}",
+    "health-lost": lambda c: f"{c['hero']} loses {c['amount']} health ({c['reason']}), now {c['health']}",
+    "health-recovered": lambda c: f"{c['hero']} recovers {c['amount']} health ({c['reason']}), now {c['health']}",
+    "attack-resolved": lambda c: f"{c['attacker']} attacks {c['defender']}: {c['katanas']} katana, {c['helmets']} helmet, {c['blows']} blow(s)",
+    "chief-wounded": lambda c: f"{c['foe']} takes {c['blows']} blow(s), {c['health']} health left",
+    "yokai-defeated": lambda c: f"{c['foe'] or c['yokai']} defeated on turn {c['turn']}",
+    "foe-appeared": lambda c: f"{c['foe']} appears with {c['health']} health",
+    "treasure-token-added": lambda c: f"Treasure token added ({c['reason']}): reserve {c['reserve']}",
+    "treasure-found": lambda c: f"Treasure reserve reached {c['reserve_emptied']}: each hero draws a treasure card",
+    "treasure-card-drawn": lambda c: f"{c['hero']} draws {c['card']} ({c['reason']})",
+    "treasure-card-discarded": lambda c: f"{c['hero']} discards {c['card']} ({c['reason']})",
+    "item-equipped": lambda c: f"{c['hero']} equips {c['card']} as {c['slot']}" + (f", {c['replaced']} back to hand" if c["replaced"] else ""),
+    "item-unequipped": lambda c: f"{c['hero']} takes {c['card']} back into hand",
+    "ability-used": lambda c: f"{c['hero']} uses {c['ability']}",
+    "item-used": lambda c: f"{c['hero']} uses {c['item']}",
+    "altered-state-received": lambda c: f"{c['hero']} receives a {c['state']} token",
+    "activation-ended": lambda c: f"{c['hero']}'s activation ends",
+    "hero-defeated": lambda c: f"{c['hero']} is defeated",
+    "hero-revived": lambda c: f"{c['hero']} is brought back by {c['by']} with {c['health']} health",
+    "turn-effects-expired": lambda c: f"Turn {c['turn']}: empowerments expire",
+    "achievement-earned": lambda c: f"Achievement earned: {c['achievement']}",
+    "scene-ended": lambda c: f"Scene ended in {c['outcome']}",
+    "hero-returned": lambda c: f"{c['hero']} returns for the next scene with {c['health']} health",
+    "defeat-penalty-applied": lambda c: f"Defeat penalty: {c['text']}",
+}
+
+
+def line(change: Mapping[str, Any]) -> str | None:
+    say = _LINES.get(change["kind"])
+    return say(change) if say else None
