@@ -33,6 +33,7 @@ PROJECTED = [
     Session.ActionTaken,
     Session.TurnEnded,
     Session.SessionEnded,
+    Session.ActionUndone,
     *DECK_EVENTS.values(),
 ]
 

@@ -26,6 +26,10 @@ TABLES = {
         "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, PRIMARY KEY (session_id, position)",
         ("session_id", "position"),
     ),
+    "view_undone": (
+        "session_id TEXT NOT NULL, position INTEGER NOT NULL, undone_by INTEGER NOT NULL, PRIMARY KEY (session_id, position)",
+        ("session_id", "position"),
+    ),
     "view_dice_faces": (
         "campaign_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, "
         "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face)",
@@ -39,6 +43,8 @@ _WRITES = {
     "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
     "timeline": "INSERT INTO {view_timeline} (session_id, position, campaign_id, event_type, summary, issued_by, occurred_at) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+    "undone": "INSERT INTO {view_undone} (session_id, position, undone_by) VALUES (%s, %s, %s) "
+    "ON CONFLICT (session_id, position) DO NOTHING",
     "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
 }
@@ -116,8 +122,9 @@ class ViewStore:
 
     def timeline(self, session_id: str, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
         return self.query(
-            "SELECT position, event_type, summary, issued_by, occurred_at FROM {view_timeline} "
-            "WHERE session_id = %s AND position > %s ORDER BY position LIMIT %s",
+            "SELECT t.position, t.event_type, t.summary, t.issued_by, t.occurred_at, u.undone_by FROM {view_timeline} t "
+            "LEFT JOIN {view_undone} u ON u.session_id = t.session_id AND u.position = t.position "
+            "WHERE t.session_id = %s AND t.position > %s ORDER BY t.position LIMIT %s",
             (session_id, after, limit),
         )
 
@@ -127,11 +134,20 @@ class ViewStore:
             (campaign_id,),
         )
 
-    def digest(self) -> str:
-        """SHA-256 over every view row in a fixed order: equal views, equal digests."""
+    def digest(self, campaign_id: str | None = None) -> str:
+        """SHA-256 over every view row in a fixed order: equal views, equal digests.
+        With a campaign id, over that campaign's rows only (to compare a campaign across databases)."""
         sha = hashlib.sha256()
         for table, (_, key) in TABLES.items():
-            for row in self.query(f"SELECT * FROM {{{table}}} ORDER BY {', '.join(key)}"):
+            where, params = "", ()
+            if campaign_id is not None:
+                where = (
+                    "WHERE session_id IN (SELECT session_id FROM {view_sessions} WHERE campaign_id = %s)"
+                    if table == "view_undone"
+                    else "WHERE campaign_id = %s"
+                )
+                params = (campaign_id,)
+            for row in self.query(f"SELECT * FROM {{{table}}} {where} ORDER BY {', '.join(key)}", params):
                 sha.update(json.dumps([table, row], sort_keys=True, default=str).encode())
         return sha.hexdigest()
 
