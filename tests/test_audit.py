@@ -541,3 +541,36 @@ def test_archived_ruleset_versions_load_and_differ_from_the_current_ones():
         for old in rulesets.archived(ruleset_id):
             assert old.id == ruleset_id and old.version != current.version and old.hash != current.hash
             assert rulesets.resolve(old.pin) is old
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def test_tracker_export_and_import_from_the_command_line(client, journey_campaign, database_url, empty_postgres_url, tmp_path, capsys, monkeypatch):
+    from tracker.cli import main
+
+    monkeypatch.setenv("DATABASE_URL", database_url)  # main() sets it; put it back afterwards
+
+    cid = journey_campaign["id"]
+    sid = _play_journey(client, cid, "q1-meeting")
+    export = tmp_path / "campaign.jsonl"
+    assert main(["--database-url", database_url, "export", cid, "--output", str(export)]) == 0
+    assert export.read_text(encoding="utf-8") == _export(client, cid)
+    assert main(["--database-url", empty_postgres_url, "import", str(export)]) == 0
+    assert json.loads(capsys.readouterr().out)["sessions"] == {sid: "verified"}
+    assert main(["--database-url", empty_postgres_url, "import", str(export)]) == 1
+    assert "already in this database" in capsys.readouterr().err
+    assert main(["--database-url", empty_postgres_url, "verify", sid]) == 0
+
+
+def test_the_standalone_verifier_finds_a_session_end_cut_from_the_file(client, journey_campaign):
+    from tracker.verify_export import event_hash, verify_lines
+
+    sid = _play_journey(client, journey_campaign["id"], "q1-meeting")
+    lines = _lines(_export(client, journey_campaign["id"]))
+    lines = [line for line in lines if not ("event" in line and line["event"]["topic"].endswith("SessionEnded"))]
+    events = [line["event"] for line in lines if "event" in line]
+    lines[-1]["trailer"] = {"events": len(events), "heads": {e["stream"]: event_hash(e) for e in events}}  # made to agree
+    report = verify_lines([json.dumps(line) for line in lines])
+    assert report["status"] == "failed" and report["failure"]["stream"] == sid
+    assert "does not have" in report["failure"]["reason"]

@@ -34,7 +34,8 @@ from tracker.rulesets.data import content_hash
 def export_lines(app: Any, campaign: Campaign) -> list[str]:
     streams = [campaign.id] + [UUID(s["id"]) for s in campaign.sessions]
     per_stream = [[hash_chain.record(app.mapper, stored) for stored in app.recorder.select_events(stream)] for stream in streams]
-    events = list(heapq.merge(*per_stream, key=_when))
+    # Sessions before the campaign when times are equal: a quest's start and end come after the session's events.
+    events = list(heapq.merge(*per_stream[1:], per_stream[0], key=_when))
     header = {
         "format": verify_export.FORMAT,
         "format_version": verify_export.FORMAT_VERSION,
