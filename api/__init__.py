@@ -57,9 +57,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         atexit.register(stop.set)
 
     api = TrackerApi(app)
-    from api.routes import campaigns, descent, health, rulesets, sessions
+    from api.routes import campaigns, descent, feed, health, rulesets, sessions, verifier
 
-    for blueprint in (rulesets.blp, campaigns.blp, sessions.blp, health.blp, descent.blp):
+    for blueprint in (rulesets.blp, campaigns.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp):
         api.register_blueprint(blueprint)
 
     app.before_request(assign_correlation_id)
@@ -70,7 +70,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+# Bodies that are not JSON documents but JSON Lines: a campaign export sent to POST /campaigns/import.
+JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lines")
+
+
 def _require_json_body():
+    if request.mimetype in JSON_LINES and request.path == "/campaigns/import":
+        return None
     if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
         return problems.problem(
             415,

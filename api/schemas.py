@@ -231,6 +231,7 @@ class TimelineEntry(Schema):
     summary = fields.String()
     issued_by = fields.String(allow_none=True)
     occurred_at = fields.String()
+    undone_by = fields.Integer(allow_none=True, metadata={"description": "Position of the ActionUndone that reverted this event, if one did."})
 
 
 class Timeline(Schema):
@@ -243,6 +244,14 @@ class Mismatch(Schema):
     position = fields.Integer()
     type = fields.String()
     reason = fields.String()
+    check = fields.String(metadata={"description": "\"hash chain\" when the stored events were changed, removed, inserted or reordered"})
+
+
+class Chain(Schema):
+    status = fields.String(metadata={"description": "intact, broken, or absent (events recorded before hash chains)"})
+    head = fields.String(allow_none=True, metadata={"description": "Hash of the session's last event"})
+    break_ = fields.Nested(Mismatch, data_key="break", attribute="break", allow_none=True, metadata={"description": "Where the chain breaks"})
+    detail = fields.String()
 
 
 class Verification(Schema):
@@ -253,6 +262,9 @@ class Verification(Schema):
     seed = fields.String(allow_none=True)
     ruleset = fields.Nested(RulesetPin)
     ruleset_in_code = fields.Nested(RulesetPin)
+    ruleset_used = fields.Nested(RulesetPin, metadata={"description": "The version re-derivation used: the pinned one, from the archive if the code moved on"})
+    chain = fields.Nested(Chain)
+    recorded_session_head = fields.String(allow_none=True, metadata={"description": "The session's last hash as the campaign recorded it when the quest ended"})
     derivation = fields.String()
     rolls = fields.List(fields.Dict())
     shuffles = fields.List(fields.Dict())
@@ -302,3 +314,41 @@ class DescentRead(Schema):
     quests = fields.List(fields.Dict())
     heroes = fields.Dict()
     projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
+
+
+# -- time travel, undo, export and import, the event feed ---------------------
+
+
+class StateQuery(Schema):
+    at = fields.Integer(required=True, validate=validate.Range(min=1), metadata={"description": "The state just after this event position"})
+
+
+class UndoResult(Schema):
+    undone = fields.Dict(metadata={"description": "from, to and the events the undo reverts"})
+    events = fields.List(fields.Nested(Event))
+    state = fields.Nested(SessionState)
+    version = fields.Integer()
+
+
+class Imported(Schema):
+    campaign_id = fields.String()
+    events = fields.Integer()
+    sessions = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "Each session's verification: verified or pending"})
+
+
+class FeedEvent(Event):
+    id = fields.Integer(metadata={"description": "Notification position: resume with ?after=id"})
+    stream = fields.String()
+
+
+class Feed(Schema):
+    events = fields.List(fields.Nested(FeedEvent))
+    after = fields.Integer()
+    next_after = fields.Integer(metadata={"description": "Pass as ?after= for the next page"})
+    last = fields.Integer(metadata={"description": "The newest notification position"})
+
+
+class StreamQuery(Schema):
+    after = fields.Integer(load_default=None, validate=validate.Range(min=0), metadata={"description": "Start after this position (else Last-Event-ID, else 0)"})
+    limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={"description": "Close after this many events"})
+    wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=3600), metadata={"description": "Close after this many idle seconds"})

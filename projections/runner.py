@@ -34,6 +34,7 @@ PROJECTED = [
     Session.ActionTaken,
     Session.TurnEnded,
     Session.SessionEnded,
+    Session.ActionUndone,
     *DECK_EVENTS.values(),
     Campaign.QuestEnded,
 ]

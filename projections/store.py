@@ -26,9 +26,8 @@ TABLES = {
         "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, PRIMARY KEY (session_id, position)",
         ("session_id", "position"),
     ),
-    "view_game_events": (
-        "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
-        "change TEXT NOT NULL, PRIMARY KEY (session_id, position)",
+    "view_undone": (
+        "session_id TEXT NOT NULL, position INTEGER NOT NULL, undone_by INTEGER NOT NULL, PRIMARY KEY (session_id, position)",
         ("session_id", "position"),
     ),
     "view_dice_faces": (
@@ -61,6 +60,8 @@ _WRITES = {
     "game_state": "UPDATE {view_game_states} SET state = %s WHERE session_id = %s",
     "progress": "INSERT INTO {view_campaign_progress} AS t (campaign_id, progress) VALUES (%s, %s) "
     "ON CONFLICT (campaign_id) DO UPDATE SET progress = excluded.progress",
+    "undone": "INSERT INTO {view_undone} (session_id, position, undone_by) VALUES (%s, %s, %s) "
+    "ON CONFLICT (session_id, position) DO NOTHING",
     "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
 }
@@ -138,8 +139,9 @@ class ViewStore:
 
     def timeline(self, session_id: str, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
         return self.query(
-            "SELECT position, event_type, summary, issued_by, occurred_at FROM {view_timeline} "
-            "WHERE session_id = %s AND position > %s ORDER BY position LIMIT %s",
+            "SELECT t.position, t.event_type, t.summary, t.issued_by, t.occurred_at, u.undone_by FROM {view_timeline} t "
+            "LEFT JOIN {view_undone} u ON u.session_id = t.session_id AND u.position = t.position "
+            "WHERE t.session_id = %s AND t.position > %s ORDER BY t.position LIMIT %s",
             (session_id, after, limit),
         )
 
@@ -157,6 +159,7 @@ class ViewStore:
             (campaign_id,),
         )
         return [{**row, "change": json.loads(row["change"])} for row in rows]
+
     def game_state(self, session_id: str) -> dict[str, Any]:
         rows = self.query("SELECT state FROM {view_game_states} WHERE session_id = %s", (session_id,))
         return json.loads(rows[0]["state"]) if rows else {}
@@ -175,11 +178,20 @@ class ViewStore:
             else None,
         }
 
-    def digest(self) -> str:
-        """SHA-256 over every view row in a fixed order: equal views, equal digests."""
+    def digest(self, campaign_id: str | None = None) -> str:
+        """SHA-256 over every view row in a fixed order: equal views, equal digests.
+        With a campaign id, over that campaign's rows only (to compare a campaign across databases)."""
         sha = hashlib.sha256()
         for table, (_, key) in TABLES.items():
-            for row in self.query(f"SELECT * FROM {{{table}}} ORDER BY {', '.join(key)}"):
+            where, params = "", ()
+            if campaign_id is not None:
+                where = (
+                    "WHERE session_id IN (SELECT session_id FROM {view_sessions} WHERE campaign_id = %s)"
+                    if table == "view_undone"
+                    else "WHERE campaign_id = %s"
+                )
+                params = (campaign_id,)
+            for row in self.query(f"SELECT * FROM {{{table}}} {where} ORDER BY {', '.join(key)}", params):
                 sha.update(json.dumps([table, row], sort_keys=True, default=str).encode())
         return sha.hexdigest()
 

@@ -59,12 +59,20 @@ def describe(event: Any) -> str:
         return f"Turn {event.turn} ended"
     if name == "SessionEnded":
         return f"Session ended in {event.outcome}; seed revealed"
+    if name == "ActionUndone":
+        reverses = event.reverses
+        what = next((e["action"].get("type") for e in reverses["events"] if "action" in e), None)
+        what = f"action {what}" if what else ", ".join(sorted({e["type"] for e in reverses["events"]}))
+        return f"Undid {what} (events {reverses['from']} to {reverses['to']}); the random counter stays where it was"
     return name
 
 
 def rows(event: Any, campaign_id: str) -> list[tuple[Any, ...]]:
     meta = getattr(event, "meta", {}) or {}
-    return [
+    undone: list[tuple[Any, ...]] = []
+    if type(event).__name__ == "ActionUndone":
+        undone = [("undone", str(event.originator_id), e["position"], event.originator_version) for e in event.reverses["events"]]
+    return undone + [
         (
             "timeline",
             str(event.originator_id),

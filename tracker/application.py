@@ -21,8 +21,9 @@ import jsonschema
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
 
-from tracker import decks, hidden_information, rulesets, verification
+from tracker import decks, hash_chain, hidden_information, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
@@ -270,7 +271,68 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome}, request, work)
 
+    def undo(self, session_id: str, request: Request = Request()) -> Result:
+        """Revert the last action: an ActionUndone names its events and puts back the state from before them."""
+
+        def work() -> _Outcome:
+            session, campaign, ruleset = self._playing(session_id, request)
+            group = undo.last_undoable(list(self.events.get(session.id)))
+            if group is None:
+                raise Conflict(
+                    "There is nothing to undo",
+                    detail="Rolls, draws and actions since the quest was set up can be undone, each once; a redo is a new action.",
+                )
+            before = self.repository.get(session.id, version=group[0].originator_version - 1)
+            reverses = undo.reverses(group)
+            session.undo(reverses=reverses, restored=undo.restored(before), meta=_meta(request, ruleset))
+            body = {"undone": reverses, "events": [event_view(e) for e in session.pending_events], "state": session.state(), "version": session.version}
+            return _Outcome(201, body, [session])
+
+        return self._execute(f"session:{session_id}", "undo", {}, request, work)
+
+    def import_campaign(self, text: str) -> Result:
+        """Load an exported campaign: the whole file is checked first, then written in one transaction."""
+        return Result(201, portability.import_text(self, text))
+
     # -- queries -------------------------------------------------------------
+
+    def session_state_at(self, session_id: str, at: int) -> dict[str, Any]:
+        """The session's state just after its ``at``-th event, rebuilt from the log (from a snapshot where there is one)."""
+        session = self._session(session_id)
+        return self._at(session, at, "session").state()
+
+    def campaign_state_at(self, campaign_id: str, at: int) -> dict[str, Any]:
+        campaign = self._campaign(campaign_id)
+        return {**self._at(campaign, at, "campaign").state(), "components": campaign.components}
+
+    def _at(self, aggregate: Aggregate, at: int, what: str) -> Any:
+        if not 1 <= at <= aggregate.version:
+            raise Unprocessable(
+                f"The {what} has {aggregate.version} events, so there is no state after event {at}",
+                detail=f"Ask for at between 1 and {aggregate.version}.",
+                errors={"at": [f"Must be between 1 and {aggregate.version}."]},
+            )
+        return self.repository.get(aggregate.id, version=at)
+
+    def export_campaign(self, campaign_id: str) -> list[str]:
+        return portability.export_lines(self, self._campaign(campaign_id))
+
+    def feed(self, after: int = 0, limit: int = 100) -> dict[str, Any]:
+        """The notification log after position ``after``: every campaign and session event, in the order saved."""
+        notifications = self.recorder.select_notifications(start=after, limit=limit, inclusive_of_start=False)
+        skipped = get_topic(IdempotencyRecord.Recorded)
+        events = [
+            {"id": n.id, "stream": str(n.originator_id), **event_view(self.mapper.to_domain_event(n))}
+            for n in notifications
+            if n.topic != skipped
+        ]
+        return {
+            "events": events,
+            "after": after,
+            "next_after": notifications[-1].id if notifications else after,
+            "last": self.recorder.max_notification_id() or 0,
+        }
+
 
     def get_campaign(self, campaign_id: str) -> dict[str, Any]:
         campaign = self._campaign(campaign_id)
@@ -305,7 +367,14 @@ class Tracker(Application[UUID]):
     def verify(self, session_id: str) -> dict[str, Any]:
         session = self._session(session_id)
         campaign = self._campaign(session.campaign_id)
-        return verification.verify(list(self.events.get(session.id)), self._ruleset(campaign), campaign.components)
+        report = verification.verify(list(self.events.get(session.id)), self._ruleset(campaign), campaign.components)
+        chain = hash_chain.check(self, session.id)
+        recorded = [
+            (e.meta or {}).get("session_head")
+            for e in self.events.get(campaign.id)
+            if type(e).__name__ == "QuestEnded" and e.session_id == str(session.id)
+        ]
+        return verification.with_chain(report, chain, recorded[-1] if recorded else None)
 
     # -- internals -----------------------------------------------------------
 
@@ -325,7 +394,12 @@ class Tracker(Application[UUID]):
         return aggregate
 
     def _ruleset(self, campaign: Campaign) -> Ruleset:
-        return rulesets.get(campaign.ruleset["id"])
+        return rulesets.pinned(campaign.ruleset)
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """Every session and campaign event is linked into its stream's hash chain as it is saved."""
+        hash_chain.link(self, [o for o in objs if isinstance(o, (Session, Campaign))])
+        return super().save(*objs, **kwargs)
 
     def _playing(self, session_id: str, request: Request) -> tuple[Session, Campaign, Ruleset]:
         session = self._session(session_id)

@@ -1,4 +1,4 @@
-"""The `tracker` command: serve, project, rebuild, verify."""
+"""The `tracker` command: serve, project, rebuild, verify, export, import."""
 
 from __future__ import annotations
 
@@ -30,11 +30,17 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
     verify = commands.add_parser("verify", help="re-derive a session and report verified or the first mismatch")
     verify.add_argument("session_id")
+    export = commands.add_parser("export", help="write a campaign as JSON Lines (stdout, or --output FILE)")
+    export.add_argument("campaign_id")
+    export.add_argument("--output", "-o", help="file to write (default: stdout)")
+    load = commands.add_parser("import", help="load a campaign export; the whole file is checked before anything is written")
+    load.add_argument("file")
 
     args = parser.parse_args(argv)
     url = database_url(args.database_url)
     os.environ["DATABASE_URL"] = url
-    return {"serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify}[args.command](args, url)
+    commands_run = {"serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import}
+    return commands_run[args.command](args, url)
 
 
 def _runner(url: str):
@@ -93,6 +99,41 @@ def _verify(args: argparse.Namespace, url: str) -> int:
         return 2
     print(json.dumps({k: report[k] for k in ("status", "first_mismatch", "checked", "seed_commitment", "seed") if k in report}, indent=2))
     return 0 if report["status"] in ("verified", "pending") else 1
+
+
+def _export(args: argparse.Namespace, url: str) -> int:
+    from tracker.application import Tracker
+    from tracker.errors import TrackerError
+
+    app = Tracker(env=persistence_env(url))
+    try:
+        lines = app.export_campaign(args.campaign_id)
+    except TrackerError as error:
+        print(f"{error.title}: {error.detail}", file=sys.stderr)
+        return 2
+    if args.output:
+        Path(args.output).write_text("".join(lines), encoding="utf-8")
+    else:
+        sys.stdout.write("".join(lines))
+    return 0
+
+
+def _import(args: argparse.Namespace, url: str) -> int:
+    from tracker.application import Tracker
+    from tracker.errors import TrackerError
+
+    app = Tracker(env=persistence_env(url))
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+        result = app.import_campaign(text)
+    except OSError as error:
+        print(f"cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    except TrackerError as error:
+        print(f"{error.title}: {error.detail}", file=sys.stderr)
+        return 1
+    print(json.dumps(result.body, indent=2))
+    return 0
 
 
 if __name__ == "__main__":

@@ -6,14 +6,20 @@ Checks, in order of the log:
 - every digital roll and shuffle equals what the seed gives at its counters;
 - every digital draw took the top cards of the pile as it stood;
 - every action, re-resolved by the pinned ruleset on the state before it, yields
-  exactly the events recorded after it.
+  exactly the events recorded after it;
+- every undo reverts the last action not yet undone and puts back the state from
+  before it, leaving the random counter where it was;
+- (with_chain) the stored events form an unbroken hash chain, and the session's
+  last event is the one the campaign recorded when the quest ended.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tracker import rulesets, undo
 from tracker.domain.session import DECK_EVENTS, Session
 from tracker.errors import TrackerError
 from tracker.randomness import RandomStream, commitment
@@ -36,7 +42,8 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
         "seed_commitment": started.seed_commitment,
         "seed": seed_hex,
         "ruleset": dict(started.ruleset),
-        "ruleset_in_code": ruleset.pin,
+        "ruleset_in_code": rulesets.get(ruleset.id).pin,
+        "ruleset_used": ruleset.pin,
         "rolls": [],
         "shuffles": [],
         "checked": {"events": len(events), "digital_rolls": 0, "reported_rolls": 0, "shuffles": 0, "actions": 0},
@@ -46,7 +53,8 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
         report["status"] = "ruleset-changed"
         report["detail"] = (
             f"The campaign pinned {ruleset.id} {started.ruleset.get('version')} with hash {started.ruleset.get('hash')}, "
-            f"but this server runs {ruleset.version} with hash {ruleset.hash}; the session cannot be re-derived with different rules."
+            f"but this server runs {ruleset.version} with hash {ruleset.hash} and keeps no earlier version with the pinned hash "
+            f"(tracker/rulesets/versions/{ruleset.id}/); the session cannot be re-derived with different rules."
         )
         return report
     try:
@@ -86,9 +94,15 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
     expected: list[dict[str, Any]] = []  # changes an action said would follow
     effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled"} | set(ruleset.rules.events_by_name)
     unchecked_action = False  # a random action before the seed is revealed: its effects are checked one by one
-    for event in events:
+    before_command: dict[int, dict[str, Any]] = {}  # the state an undo of each command puts back
+    for index, event in enumerate(events):
         name = type(event).__name__
         position = event.originator_version
+        expected_position = index + 1
+        if position != expected_position:
+            raise Mismatch(expected_position, name, f"Event {expected_position} is missing, or events were inserted or reordered (found event {position} in its place)")
+        if session is not None and (getattr(event, "meta", None) or {}).get("command") == position:
+            before_command[position] = copy.deepcopy(undo.restored(session))
         if name not in effects:
             unchecked_action = False
         if session is not None:
@@ -109,12 +123,44 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
                     _check_expected(event, event.change, expected)
                 elif not unchecked_action:
                     raise Mismatch(position, name, "A game event that no action caused")
+            elif name == "ActionUndone":
+                _check_undo(event, events[:index], before_command, session)
             elif name == "ActionTaken":
                 rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice), report)
                 expected, unchecked_action = rerun or [], rerun is None
         session = event.mutate(session)
     if expected:
         raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
+
+
+def _check_undo(event: Any, earlier: Sequence[Any], before_command: Mapping[int, dict[str, Any]], session: Session) -> None:
+    group = undo.last_undoable(earlier)
+    if group is None or event.reverses != undo.reverses(group):
+        wanted = f"events {group[0].originator_version} to {group[-1].originator_version}" if group else "nothing"
+        raise Mismatch(event.originator_version, "ActionUndone", f"The undo names events {event.reverses.get('from')} to {event.reverses.get('to')}, but the last action not undone is {wanted}")
+    if event.restored != before_command.get(group[0].originator_version):
+        raise Mismatch(event.originator_version, "ActionUndone", "The undo puts back a state that is not the one from before the action")
+
+
+def with_chain(report: dict[str, Any], chain: dict[str, Any], recorded_head: str | None) -> dict[str, Any]:
+    """Add the stored events' hash chain to a report; a break (or a session end the campaign recorded
+    differently) is a mismatch, reported if it comes no later than the first re-derivation mismatch."""
+    report = {**report, "chain": chain, "recorded_session_head": recorded_head}
+    found = None
+    if chain["status"] == "broken":
+        found = {**chain["break"], "check": "hash chain"}
+    elif chain["status"] == "intact" and recorded_head is not None and recorded_head != chain["head"]:
+        last = report["checked"]["events"]
+        found = {"position": last, "type": "SessionEnded", "check": "hash chain", "reason": "The session's stored events do not end with the event the campaign recorded when the quest ended: the end was changed or removed"}
+    if found is None:
+        return report
+    current = report.get("first_mismatch")
+    if current is None or found["position"] <= current["position"]:
+        report["first_mismatch"] = found
+    if report.get("status") == "pending":
+        report.pop("detail", None)
+    report["status"] = "mismatch"
+    return report
 
 
 def _check_expected(event: Any, actual: Mapping[str, Any], expected: list[dict[str, Any]]) -> None:

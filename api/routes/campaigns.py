@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -20,6 +21,20 @@ class Campaigns(MethodView):
             body["ruleset"], body["name"], body.get("party"), body.get("components"), body.get("options"), request=command_request()
         )
         return respond(result)
+
+
+IMPORT_MAX_BYTES = 64 * 1024 * 1024  # an export of a long campaign can exceed the 1 MB that other requests may send
+EXPORT_TYPE = "application/x-ndjson"
+
+
+@blp.route("/import")
+class CampaignImport(MethodView):
+    @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string"}}}})
+    @blp.response(201, schemas.Imported)
+    def post(self):
+        """Load a campaign export (the body is the .jsonl file): checked whole first, then written at once, or refused."""
+        request.max_content_length = IMPORT_MAX_BYTES
+        return respond(tracker().import_campaign(request.get_data(as_text=True)))
 
 
 @blp.route("/<campaign_id>")
@@ -58,3 +73,22 @@ class CampaignStanding(MethodView):
         campaign = tracker().get_campaign(campaign_id)
         standing = rulesets.get(campaign["ruleset"]["id"]).rules.standing(views().store.game_events(campaign_id))
         return {"campaign_id": campaign_id, "standing": standing, **views().store.standing(campaign_id), "projected_to": views().position}
+
+
+@blp.route("/<campaign_id>/state")
+class CampaignStateAt(MethodView):
+    @blp.arguments(schemas.StateQuery, location="query")
+    @blp.response(200, schemas.Campaign)
+    def get(self, query, campaign_id: str):
+        """Time travel: the campaign just after its event at position `at`, rebuilt from the log."""
+        return tracker().campaign_state_at(campaign_id, query["at"])
+
+
+@blp.route("/<campaign_id>/export")
+class CampaignExport(MethodView):
+    @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {}}}})
+    def get(self, campaign_id: str):
+        """The campaign and its sessions as JSON Lines, for another server or tracker/verify_export.py."""
+        lines = tracker().export_campaign(campaign_id)
+        disposition = f'attachment; filename="campaign-{campaign_id}.jsonl"'
+        return Response("".join(lines), mimetype=EXPORT_TYPE, headers={"Content-Disposition": disposition})

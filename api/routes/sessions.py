@@ -87,3 +87,20 @@ class Verification(MethodView):
     def get(self, session_id: str):
         """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
         return {**tracker().verify(session_id), "session_id": session_id, "derivation": DERIVATION}
+
+
+@blp.route("/<session_id>/state")
+class SessionStateAt(MethodView):
+    @blp.arguments(schemas.StateQuery, location="query")
+    @blp.response(200, schemas.SessionState)
+    def get(self, query, session_id: str):
+        """Time travel: the session's state just after its event at position `at`, rebuilt from the log."""
+        return tracker().session_state_at(session_id, query["at"])
+
+
+@blp.route("/<session_id>/undo")
+class Undo(MethodView):
+    @blp.response(201, schemas.UndoResult)
+    def post(self, session_id: str):
+        """Revert the last action not yet undone; the log keeps both, and the random counter never goes back."""
+        return respond(tracker().undo(session_id, request=command_request()))

@@ -59,6 +59,13 @@ class Session(Aggregate):
         outcome: str
         seed: str
 
+    class ActionUndone(TrackerEvent):
+        """The last action (a command's events) reverted: ``reverses`` names them, ``restored`` is the
+        state from before them. The random counter is not restored: undone numbers are never reused."""
+
+        reverses: dict[str, Any]
+        restored: dict[str, Any]
+
     @event(SessionStarted)
     def __init__(
         self,
@@ -112,7 +119,7 @@ class Session(Aggregate):
     def _rules(self) -> Any:
         from tracker import rulesets
 
-        return rulesets.get(self.ruleset["id"]).rules
+        return rulesets.pinned(self.ruleset).rules
 
     def _apply_game_change(self, change: dict[str, Any]) -> None:
         self.game = self._rules().fold(self.game, change)
@@ -125,6 +132,14 @@ class Session(Aggregate):
     @event(TurnEnded)
     def end_turn(self, turn: int, meta: dict[str, Any]) -> None:
         self.turn = turn + 1
+
+    @event(ActionUndone)
+    def undo(self, reverses: dict[str, Any], restored: dict[str, Any], meta: dict[str, Any]) -> None:
+        restored = copy.deepcopy(restored)
+        self.decks = restored["decks"]
+        self.turn = restored["turn"]
+        self.game = restored["game"]
+        self.rolls = restored["rolls"]
 
     @event(SessionEnded)
     def end(self, outcome: str, seed: str, meta: dict[str, Any]) -> None:

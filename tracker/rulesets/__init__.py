@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 
 from tracker.errors import Unprocessable
+from tracker.rulesets import data as rules_data
 from tracker.rulesets.ruleset import Ruleset
+
+# Earlier versions of each ruleset's data, kept so campaigns pinned to them still play and verify:
+# versions/<ruleset id>/<version>.json, each the ruleset.json as it was when that version was current.
+ARCHIVE = Path(__file__).with_name("versions")
 
 
 @cache
@@ -25,6 +32,29 @@ def get(ruleset_id: str) -> Ruleset:
             detail=f"Rulesets: {sorted(registry())}. GET /rulesets lists them.",
             errors={"ruleset": [f"Unknown ruleset: {ruleset_id}"]},
         ) from None
+
+
+def resolve(pin: Mapping[str, str]) -> Ruleset | None:
+    """The ruleset a campaign pinned (id, version, hash): the code's own if the hash matches, else an
+    archived version's data under the code's actions and game rules; None if no version here has that hash."""
+    current = registry().get(pin.get("id", ""))
+    if current is None:
+        return None
+    if current.hash == pin.get("hash"):
+        return current
+    return next((ruleset for ruleset in archived(current.id) if ruleset.hash == pin.get("hash")), None)
+
+
+def pinned(pin: Mapping[str, str]) -> Ruleset:
+    """The pinned ruleset if this server has it, else the code's current one (verification then says the rules changed)."""
+    return resolve(pin) or get(pin["id"])
+
+
+@cache
+def archived(ruleset_id: str) -> tuple[Ruleset, ...]:
+    current = registry()[ruleset_id]
+    paths = sorted((ARCHIVE / ruleset_id).glob("*.json"))
+    return tuple(current.with_data(rules_data.load(path)) for path in paths)
 
 
 def get_or_404(ruleset_id: str) -> Ruleset:

@@ -185,6 +185,11 @@ class Ruleset:
         )
         self.actions = {action.name: action for action in [*actions, setup]}
 
+    def with_data(self, data: dict[str, Any]) -> Ruleset:
+        """The same actions and game rules over other rules data (an archived earlier version)."""
+        setup = self.actions[SET_UP_QUEST]
+        return Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup)
+
     @property
     def id(self) -> str:
         return self.data["id"]

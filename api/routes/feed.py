@@ -1,0 +1,69 @@
+"""The event feed for integrations: the notification log paged, and pushed as Server-Sent Events."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import BadHeader, tracker
+from tracker.application import Tracker
+
+blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
+
+POLL_SECONDS = 0.2
+HEARTBEAT_SECONDS = 15.0
+
+
+@blp.route("")
+class Feed(MethodView):
+    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.response(200, schemas.Feed)
+    def get(self, query):
+        """Events after notification position `after`; follow by passing `next_after` back. Seeds show only in SessionEnded."""
+        return tracker().feed(query["after"], query["limit"])
+
+
+@blp.route("/stream")
+class FeedStream(MethodView):
+    @blp.arguments(schemas.StreamQuery, location="query")
+    @blp.doc(responses={"200": {"description": "text/event-stream: id is the notification position, event the type, data the event"}})
+    def get(self, query):
+        """Server-Sent Events: each event as it is saved; reconnect with Last-Event-ID to resume."""
+        after = query["after"]
+        if after is None:
+            resume = request.headers.get("Last-Event-ID", "0") or "0"
+            if not resume.isdigit():
+                raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
+            after = int(resume)
+        events = stream(tracker(), after, query["limit"], query["wait"])
+        return Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def stream(app: Tracker, after: int, limit: int | None, wait: float | None) -> Iterator[str]:
+    """Poll the notification log; stop after ``limit`` events or ``wait`` idle seconds (else run until the client goes)."""
+    sent = 0
+    idle_since = last_beat = time.monotonic()
+    yield "retry: 2000\n\n"
+    while True:
+        page = app.feed(after, 100 if limit is None else min(100, limit - sent))
+        for event in page["events"]:
+            yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
+            sent += 1
+            if limit is not None and sent >= limit:
+                return
+        now = time.monotonic()
+        if page["next_after"] != after:
+            after, idle_since = page["next_after"], now
+            continue
+        if wait is not None and now - idle_since >= wait:
+            return
+        if now - last_beat >= HEARTBEAT_SECONDS:
+            yield ": keep-alive\n\n"
+            last_beat = now
+        time.sleep(POLL_SECONDS)

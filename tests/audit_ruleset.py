@@ -1,0 +1,39 @@
+"""A tiny ruleset with a game event of its own, so audit tests cover GameEvent subclasses as rulesets add them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import dice
+from tracker.domain.session import GameEvent
+from tracker.rulesets.ruleset import ActionContext, ActionType, GameRules, Ruleset
+
+
+class MarkerMoved(GameEvent):
+    class_version = 1
+
+
+class MarkerRules(GameRules):
+    events = {"marker-moved": MarkerMoved}
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        return {**game, "marker": game.get("marker", 0) + change["steps"]}
+
+
+def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    rolled = dice.roll_change(ctx.dice, {"d6": 1}, None, rng, "move")
+    return [rolled, {"kind": "marker-moved", "steps": rolled["roll"]["results"]["d6"][0]}]
+
+
+def load(version: str = "1") -> Ruleset:
+    data = {
+        "id": "marker-race",
+        "name": "Marker race (test ruleset)",
+        "version": version,
+        "unknowns": {},
+        "quests": [{"id": "race", "name": "Race", "unknowns": {}}],
+        "characters": [{"id": "runner", "name": "Runner", "unknowns": {}}],
+    }
+    schema = {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"], "additionalProperties": False}
+    return Ruleset(data, [ActionType("move", "Roll a d6 and move the marker that far.", schema, move, random=True)], MarkerRules())

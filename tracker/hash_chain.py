@@ -1,0 +1,106 @@
+"""The hash chain: each event records the hash of the event before it in its stream.
+
+An event's hash is SHA-256 over the canonical JSON of its stored record (stream,
+position, topic and the stored state exactly as the event store keeps it, before
+any upcasting), so the chain can be recomputed from the database, from an export
+file, or by tracker/verify_export.py, which defines the hash (``event_hash``).
+
+Linking happens as a command's events are saved: every event of a session or a
+campaign gets ``meta.prev_hash`` (null for a stream's first event) and
+``meta.command`` (the position of the first event its command recorded: what an
+undo reverts as one). An event that names a session saved in the same command
+(the campaign's QuestEnded) also gets ``meta.session_head``: the hash of that
+session's last event, so the end of a session is covered by the campaign's chain.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Mapper, StoredEvent
+
+from tracker.verify_export import chain_break, event_hash, event_name
+
+
+def stored_state(mapper: Mapper, stored: StoredEvent) -> dict[str, Any]:
+    """The stored state as plain JSON (the library's transcoded form, not decoded into objects)."""
+    state = stored.state
+    if mapper.cipher:
+        state = mapper.cipher.decrypt(state)
+    if mapper.compressor:
+        state = mapper.compressor.decompress(state)
+    return json.loads(state.decode("utf-8"))
+
+
+def state_bytes(mapper: Mapper, state: dict[str, Any]) -> bytes:
+    """The inverse of stored_state: what the event store keeps for this state."""
+    data = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    if mapper.compressor:
+        data = mapper.compressor.compress(data)
+    if mapper.cipher:
+        data = mapper.cipher.encrypt(data)
+    return data
+
+
+def record(mapper: Mapper, stored: StoredEvent) -> dict[str, Any]:
+    """One event as an export line's ``event`` holds it (and as its hash covers it)."""
+    return {
+        "stream": str(stored.originator_id),
+        "position": stored.originator_version,
+        "topic": stored.topic,
+        "state": stored_state(mapper, stored),
+    }
+
+
+def record_hash(mapper: Mapper, stored: StoredEvent) -> str:
+    return event_hash(record(mapper, stored))
+
+
+def link(app: Any, aggregates: Sequence[Any]) -> dict[str, str]:
+    """Set prev_hash, command and session_head on the aggregates' pending events; returns each stream's new head."""
+    heads: dict[str, str] = {}
+    # Sessions first: the campaign's events of the same command record the sessions' heads.
+    for aggregate in sorted(aggregates, key=lambda a: type(a).__name__ == "Campaign"):
+        pending = list(aggregate.pending_events)
+        if not pending:
+            continue
+        first = pending[0].originator_version
+        previous = None if first == 1 else head(app, aggregate.id, first - 1)
+        for event in pending:
+            meta = {**(event.meta or {}), "prev_hash": previous, "command": first}
+            session_id = getattr(event, "session_id", None)
+            if session_id in heads:
+                meta["session_head"] = heads[session_id]
+            object.__setattr__(event, "meta", meta)  # events are frozen; this is before they are stored
+            previous = record_hash(app.mapper, app.mapper.to_stored_event(event))
+        heads[str(aggregate.id)] = previous
+    return heads
+
+
+def head(app: Any, stream: UUID, version: int) -> str | None:
+    """The hash of the stream's event at ``version`` (the one the next event links to)."""
+    stored = app.recorder.select_events(stream, lte=version, desc=True, limit=1)
+    if not stored:
+        return None
+    return record_hash(app.mapper, stored[0])
+
+
+def check(app: Any, stream: UUID) -> dict[str, Any]:
+    """Walk a stream's stored chain; returns its head, and the first break with its position."""
+    stored_events = app.recorder.select_events(stream)
+    records = [record(app.mapper, stored) for stored in stored_events]
+    return check_records(records)
+
+
+def check_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``intact`` with the head hash, ``broken`` with the position to name, or ``absent`` for events from before chains."""
+    if records and "prev_hash" not in (records[0]["state"].get("meta") or {}):
+        return {"status": "absent", "head": None, "break": None, "detail": "These events were recorded before hash chains existed."}
+    found = chain_break(records)
+    if found:
+        index, reason = found
+        return {"status": "broken", "head": None, "break": {"position": index + 1, "type": event_name(records[index]["topic"]), "reason": reason}}
+    return {"status": "intact", "head": event_hash(records[-1]) if records else None, "break": None}

@@ -1,0 +1,153 @@
+"""Export a campaign as JSON Lines, and import such a file into another database.
+
+The file (format documented in the README; checked by tracker/verify_export.py):
+    {"header": {"format", "format_version", "campaign_id", "ruleset": {id, version, hash},
+                "components", "components_hash", "sessions": [ids]}}
+    {"event": {"stream", "position", "topic", "state", "hash"}}      one per event
+    {"trailer": {"events": count, "heads": {stream: hash of its last event}}}
+Events are the stored records exactly as the event store keeps them (before any
+upcasting), so hashes recompute anywhere; the campaign's and its sessions' streams
+are merged by time, each stream in position order.
+
+An import checks the whole file first (hash chain, seeds, rolls and shuffles, then
+each session re-derived with the pinned rules) and writes all its events in one
+transaction, or nothing.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.utils import TopicError
+
+from tracker import hash_chain, rulesets, verification, verify_export
+from tracker.domain import Campaign, IdempotencyRecord
+from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.errors import Conflict, Unprocessable
+from tracker.rulesets.data import content_hash
+
+
+def export_lines(app: Any, campaign: Campaign) -> list[str]:
+    streams = [campaign.id] + [UUID(s["id"]) for s in campaign.sessions]
+    per_stream = [[hash_chain.record(app.mapper, stored) for stored in app.recorder.select_events(stream)] for stream in streams]
+    # Sessions before the campaign when times are equal: a quest's start and end come after the session's events.
+    events = list(heapq.merge(*per_stream[1:], per_stream[0], key=_when))
+    header = {
+        "format": verify_export.FORMAT,
+        "format_version": verify_export.FORMAT_VERSION,
+        "campaign_id": str(campaign.id),
+        "ruleset": dict(campaign.ruleset),
+        "components": campaign.components,
+        "components_hash": campaign.components_hash,
+        "sessions": [s["id"] for s in campaign.sessions],
+    }
+    trailer = {"events": len(events), "heads": {str(stream): verify_export.event_hash(records[-1]) for stream, records in zip(streams, per_stream) if records}}
+    lines = [_line({"header": header})]
+    lines += [_line({"event": {**event, "hash": verify_export.event_hash(event)}}) for event in events]
+    lines.append(_line({"trailer": trailer}))
+    return lines
+
+
+def _when(record: dict[str, Any]) -> str:
+    timestamp = record["state"].get("timestamp")
+    return timestamp.get("_data_", "") if isinstance(timestamp, dict) else str(timestamp)
+
+
+def _line(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def import_text(app: Any, text: str) -> dict[str, Any]:
+    lines = text.splitlines()
+    checked = verify_export.verify_lines(lines)
+    if checked["status"] == "failed":
+        failure = checked["failure"]
+        where = ", ".join(f"{key} {failure[key]}" for key in ("line", "stream", "position") if failure[key] is not None)
+        raise Unprocessable(
+            "The export file does not verify; nothing was imported",
+            detail=failure["reason"] + (f" ({where})." if where else "."),
+            errors={"file": [failure["reason"]]},
+        )
+    header, records, _ = verify_export.parse(lines)
+    stored = [_stored(app, record) for record in records]
+    domain = [_decode(app, event, record) for event, record in zip(stored, records)]
+    campaign_id = header.get("campaign_id")
+    campaign_events = [e for e in domain if str(e.originator_id) == campaign_id]
+    if not campaign_events or type(campaign_events[0]).__name__ != "CampaignCreated":
+        raise Unprocessable("The file holds no campaign", detail=f"The header names campaign {campaign_id} but no event creates it.")
+    created = campaign_events[0]
+    if created.ruleset != header.get("ruleset") or content_hash(header.get("components") or {}) != created.components_hash:
+        raise Unprocessable("The header does not match the campaign", detail="Its ruleset pin or component data differs from what the campaign recorded.")
+    ruleset = rulesets.resolve(created.ruleset)
+    if ruleset is None:
+        raise Unprocessable(
+            f"This server does not have the rules the campaign pinned ({created.ruleset['id']} {created.ruleset['version']})",
+            detail=f"Its hash is {created.ruleset['hash']}; the campaign cannot be re-derived here. Import it into a server that has that version.",
+        )
+    sessions = _sessions(domain, campaign_id, header)
+    statuses = {}
+    for session_id, events in sessions.items():
+        report = verification.verify(events, ruleset, created.components)
+        if report["status"] not in ("verified", "pending"):
+            mismatch = report.get("first_mismatch") or {}
+            raise Unprocessable(
+                f"Session {session_id} does not re-derive; nothing was imported",
+                detail=f"{report.get('detail') or mismatch.get('reason')} (position {mismatch.get('position')}).",
+            )
+        statuses[session_id] = report["status"]
+    streams = {str(e.originator_id) for e in stored}
+    for stream in streams:
+        if app.recorder.select_events(UUID(stream), limit=1):
+            raise _already_here(campaign_id)
+    try:
+        app.recorder.insert_events(stored)
+    except IntegrityError:
+        raise _already_here(campaign_id) from None
+    return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses}
+
+
+def _already_here(campaign_id: str | None) -> Conflict:
+    return Conflict(
+        f"Campaign {campaign_id} is already in this database",
+        detail="The file was imported before (or exported from here); nothing was imported twice. GET /campaigns/{id} shows it.",
+    )
+
+
+def _stored(app: Any, record: dict[str, Any]) -> StoredEvent:
+    try:
+        stream = UUID(record["stream"])
+    except ValueError:
+        raise Unprocessable("An event's stream is not a UUID", detail=f"Line {record['line']}.") from None
+    return StoredEvent(originator_id=stream, originator_version=record["position"], topic=record["topic"], state=hash_chain.state_bytes(app.mapper, record["state"]))
+
+
+def _decode(app: Any, stored: StoredEvent, record: dict[str, Any]) -> Any:
+    try:
+        event = app.mapper.to_domain_event(stored)
+    except (TopicError, ValueError, TypeError, KeyError) as error:
+        raise Unprocessable(
+            f"Line {record['line']} holds an event this server cannot read",
+            detail=f"{record['topic']}: {error}. The file may come from a server with rules this one lacks.",
+        ) from None
+    if not isinstance(event, (TrackerEvent, TrackerCreated)) or isinstance(event, IdempotencyRecord.Recorded):
+        raise Unprocessable(f"Line {record['line']} is not a campaign's or a session's event", detail=record["topic"])
+    return event
+
+
+def _sessions(domain: list[Any], campaign_id: str, header: dict[str, Any]) -> dict[str, list[Any]]:
+    named = {e.session_id for e in domain if str(e.originator_id) == campaign_id and type(e).__name__ == "QuestStarted"}
+    sessions: dict[str, list[Any]] = {}
+    for event in domain:
+        stream = str(event.originator_id)
+        if stream != campaign_id:
+            sessions.setdefault(stream, []).append(event)
+    if set(sessions) != named or set(header.get("sessions") or []) != named:
+        raise Unprocessable("The file's sessions are not the campaign's", detail="Every session must be one the campaign started, and the header must list them.")
+    for session_id, events in sessions.items():
+        if type(events[0]).__name__ != "SessionStarted" or events[0].campaign_id != campaign_id:
+            raise Unprocessable(f"Session {session_id} does not belong to the campaign", detail="Its first event must start it in this campaign.")
+    return sessions

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Check a campaign export with nothing but Python's standard library.
+
+    python verify_export.py campaign.jsonl
+
+Needs no installed project: download it from the service (GET /verifier.py) or
+copy this one file. It recomputes, from the file alone:
+
+- the hash chain: every event's hash, each event's ``meta.prev_hash`` against
+  the event before it in its stream, each quest end's ``meta.session_head``
+  against the session's last event, and the trailer's event count and heads;
+- each session's seed commitment: SHA-256(revealed seed) == seed_commitment;
+- every digital roll and every shuffle, from the revealed seed, and that the
+  random counters of a session run on without a gap or a reuse.
+
+It prints a verdict and exits 0 when everything checks ("verified", or
+"pending" for sessions still in play, whose seed is not revealed yet), 1 on the
+first failure (naming its line, stream and position) and 2 when the file cannot
+be read at all. The service's own verification additionally re-runs every
+action with the pinned rules; that needs the rules, so it is not done here.
+
+The derivation (the same as tracker/randomness.py, re-implemented here):
+block(counter) = HMAC-SHA256(key=seed, msg=counter as 8 bytes big-endian);
+uniform(n) takes x = the first 8 bytes of block(counter), big-endian, advances
+the counter, and returns x % n if x < 2**64 - (2**64 % n), else tries again;
+a die with face layout F rolls F[uniform(len(F))]; a shuffle is Fisher-Yates:
+for i from n-1 down to 1, j = uniform(i + 1), swap items i and j.
+
+Event hash: SHA-256, hex, of the canonical JSON (keys sorted, no spaces,
+UTF-8, non-ASCII kept) of {"stream", "position", "topic", "state"} taken from
+the event's line. The first event of a stream has prev_hash null.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+FORMAT = "campaign-tracker-export"
+FORMAT_VERSION = 1
+_SPACE = 1 << 64
+
+
+# -- the derivation ----------------------------------------------------------
+
+
+class Stream:
+    def __init__(self, seed: bytes, counter: int) -> None:
+        self.seed = seed
+        self.counter = counter
+
+    def uniform(self, n: int) -> int:
+        limit = _SPACE - (_SPACE % n)
+        while True:
+            block = hmac.new(self.seed, self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
+            x = int.from_bytes(block[:8], "big")
+            self.counter += 1
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        result = list(items)
+        for i in range(len(result) - 1, 0, -1):
+            j = self.uniform(i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result
+
+
+def canonical_json(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def event_hash(event: dict[str, Any]) -> str:
+    """The hash of one exported event: what the next event of its stream records as prev_hash."""
+    body = {key: event[key] for key in ("stream", "position", "topic", "state")}
+    return hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+# -- reading -----------------------------------------------------------------
+
+
+class Failure(Exception):
+    def __init__(self, reason: str, line: int | None = None, stream: str | None = None, position: int | None = None) -> None:
+        super().__init__(reason)
+        self.report = {"line": line, "stream": stream, "position": position, "reason": reason}
+
+
+def event_name(topic: str) -> str:
+    return topic.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+
+
+def parse(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """Header, events (each with its line number) and trailer; Failure names the first line that is not right."""
+    header: dict[str, Any] | None = None
+    trailer: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    number = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if trailer is not None:
+            raise Failure("There are lines after the trailer", line=number)
+        try:
+            item = json.loads(line)
+        except ValueError as error:
+            raise Failure(f"Line {number} is not JSON ({error.msg}): the file is damaged or cut short", line=number) from None
+        if not isinstance(item, dict) or len(item) != 1:
+            raise Failure(f"Line {number} is not a header, event or trailer", line=number)
+        kind, value = next(iter(item.items()))
+        if kind == "header" and header is None and number == 1:
+            header = value
+        elif kind == "event" and header is not None:
+            _check_event_shape(value, number)
+            events.append({**value, "line": number})
+        elif kind == "trailer" and header is not None:
+            trailer = value
+        else:
+            raise Failure(f"Line {number} is a '{kind}' where it does not belong", line=number)
+    if header is None:
+        raise Failure("The file has no header line", line=1)
+    if header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
+        raise Failure(f"Not a {FORMAT} file of format version {FORMAT_VERSION}", line=1)
+    if trailer is None:
+        raise Failure("The file ends before its trailer: it was cut short", line=number + 1)
+    return header, events, trailer
+
+
+def _check_event_shape(event: Any, line: int) -> None:
+    if not isinstance(event, dict):
+        raise Failure("An event line holds no event", line=line)
+    if not isinstance(event.get("stream"), str) or not isinstance(event.get("position"), int):
+        raise Failure("An event lacks its stream or position", line=line)
+    if not isinstance(event.get("topic"), str) or not isinstance(event.get("state"), dict):
+        raise Failure("An event lacks its topic or state", line=line, stream=event.get("stream"), position=event.get("position"))
+
+
+# -- checking ----------------------------------------------------------------
+
+
+def blame(hashes: Sequence[str], prevs: Sequence[Any], index: int) -> int:
+    """Which event to name when event ``index`` does not record the hash of event ``index - 1``.
+
+    If the next event still links to this one, this one is as it was saved, so its predecessor
+    changed; if this one records the hash of another event of the stream, it was moved there;
+    otherwise this one changed (its recorded previous hash is part of its own content).
+    """
+    if index + 1 < len(hashes):
+        return index - 1 if prevs[index + 1] == hashes[index] else index
+    return index if prevs[index] in hashes else index - 1
+
+
+def chain_break(stream: Sequence[dict[str, Any]]) -> tuple[int, str] | None:
+    """The first break of one stream's chain: (index into ``stream`` of the event to name, reason)."""
+    hashes = [event_hash(event) for event in stream]
+    prevs = [(event["state"].get("meta") or {}).get("prev_hash", "absent") for event in stream]
+    for index, event in enumerate(stream):
+        if event["position"] != index + 1:
+            return index, f"Event {index + 1} is missing, or events were inserted or reordered (found event {event['position']} in its place)"
+        if prevs[index] == "absent":
+            return index, "The event records no prev_hash: it is not part of a hash chain"
+        wanted = hashes[index - 1] if index else None
+        if prevs[index] != wanted:
+            if index == 0:
+                return 0, "The first event of the stream records a previous hash"
+            named = blame(hashes, prevs, index)
+            return named, f"Event {named + 1} is not the event that was saved there: the chain breaks between events {index} and {index + 1}"
+    return None
+
+
+def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> dict[str, str]:
+    """Positions run 1, 2, 3... per stream and each event records its predecessor's hash; returns the heads."""
+    streams: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        streams.setdefault(event["stream"], []).append(event)
+    failures = []
+    for stream, stream_events in streams.items():
+        found = chain_break(stream_events)
+        if found:
+            index, reason = found
+            event = stream_events[index]
+            failures.append(Failure(reason, line=event["line"], stream=stream, position=index + 1))
+    if failures:
+        raise min(failures, key=lambda failure: failure.report["line"])
+    heads = {stream: event_hash(stream_events[-1]) for stream, stream_events in streams.items()}
+    for event in events:
+        session_head = (event["state"].get("meta") or {}).get("session_head")
+        session = event["state"].get("session_id")
+        if session_head is None or session not in streams:
+            continue
+        hashes = [event_hash(e) for e in streams[session]]
+        # A quest's end records the session's last event; its start, the session's set-up.
+        ended = event_name(event["topic"]) == "QuestEnded"
+        if session_head not in hashes or (ended and session_head != hashes[-1]):
+            last = streams[session][-1]
+            raise Failure(
+                f"The campaign recorded a last event of session {session} (at line {event['line']}) that the session does not have: it was changed or cut",
+                line=last["line"],
+                stream=session,
+                position=last["position"],
+            )
+    if trailer.get("events") != len(events):
+        raise Failure(f"The trailer counts {trailer.get('events')} events but the file holds {len(events)}")
+    if trailer.get("heads") != heads:
+        raise Failure("The trailer's head hashes differ from the events: an event was changed, added or removed at the end of a stream")
+    return heads
+
+
+def check_randomness(events: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per session: the seed against its commitment, every digital roll and shuffle, counters without gaps."""
+    sessions: dict[str, dict[str, Any]] = {}
+    for event in events:
+        name, state = event_name(event["topic"]), event["state"]
+        if name == "SessionStarted":
+            sessions[event["stream"]] = {"commitment": state["seed_commitment"], "seed": None, "events": []}
+        elif event["stream"] in sessions:
+            sessions[event["stream"]]["events"].append(event)
+            if name == "SessionEnded":
+                sessions[event["stream"]]["seed"] = state["seed"]
+    verdicts: dict[str, dict[str, Any]] = {}
+    for stream, session in sessions.items():
+        verdicts[stream] = _check_session(stream, session)
+    return verdicts
+
+
+def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
+    seed: bytes | None = None
+    if session["seed"] is not None:
+        seed = bytes.fromhex(session["seed"])
+        if hashlib.sha256(seed).hexdigest() != session["commitment"]:
+            raise Failure("The revealed seed does not hash to the session's commitment", stream=stream, position=1)
+    counter = 0
+    checked = {"digital_rolls": 0, "shuffles": 0}
+    for event in session["events"]:
+        name, state = event_name(event["topic"]), event["state"]
+        where = {"line": event["line"], "stream": stream, "position": event["position"]}
+        if name == "ActionTaken":
+            if state["counter_start"] != counter:
+                raise Failure(f"The action starts at random counter {state['counter_start']}, not {counter}", **where)
+        elif name == "DiceRolled" and state["roll"]["source"] == "digital":
+            roll = state["roll"]
+            if roll["counter_start"] != counter:
+                raise Failure(f"The roll starts at random counter {roll['counter_start']}, not {counter}", **where)
+            if seed is not None:
+                rng = Stream(seed, counter)
+                results = {}
+                for die, count in roll["dice"].items():  # in the order rolled: each die draws from the counter in turn
+                    layout = roll["layouts"][die]
+                    results[die] = [layout[rng.uniform(len(layout))] for _ in range(count)]
+                if results != roll["results"] or rng.counter != roll["counter_end"]:
+                    raise Failure(f"The seed rolls {results}, the file records {roll['results']}", **where)
+            counter = roll["counter_end"]
+            checked["digital_rolls"] += 1
+        elif name == "DeckShuffled":
+            change = state["change"]
+            if change["counter_start"] != counter:
+                raise Failure(f"The shuffle starts at random counter {change['counter_start']}, not {counter}", **where)
+            if seed is not None:
+                rng = Stream(seed, counter)
+                if rng.shuffle(change["before"]) != change["order"] or rng.counter != change["counter_end"]:
+                    raise Failure("The seed shuffles the cards into a different order", **where)
+            counter = change["counter_end"]
+            checked["shuffles"] += 1
+    return {"status": "verified" if seed is not None else "pending", "checked": checked}
+
+
+def verify_lines(lines: Iterable[str]) -> dict[str, Any]:
+    """The whole check; returns a report with status "verified", "pending" or "failed" (with the first failure)."""
+    try:
+        header, events, trailer = parse(lines)
+        heads = check_chain(events, trailer)
+        sessions = check_randomness(events)
+    except Failure as failure:
+        return {"status": "failed", "failure": failure.report}
+    pending = [stream for stream, verdict in sessions.items() if verdict["status"] == "pending"]
+    return {
+        "status": "pending" if pending else "verified",
+        "campaign": header.get("campaign_id"),
+        "ruleset": header.get("ruleset"),
+        "events": len(events),
+        "sessions": sessions,
+        "heads": heads,
+        "failure": None,
+    }
+
+
+def main(argv: Sequence[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python verify_export.py campaign.jsonl", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            report = verify_lines(f)
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"cannot read {argv[1]}: {error}", file=sys.stderr)
+        return 2
+    if report["status"] == "failed":
+        failure = report["failure"]
+        where = ", ".join(f"{key} {failure[key]}" for key in ("line", "stream", "position") if failure[key] is not None)
+        print(f"FAILED: {failure['reason']}" + (f" ({where})" if where else ""))
+        return 1
+    print(f"{report['status'].upper()}: {report['events']} events, hash chain intact")
+    for stream, verdict in report["sessions"].items():
+        counts = verdict["checked"]
+        print(f"  session {stream}: {verdict['status']} ({counts['digital_rolls']} digital rolls, {counts['shuffles']} shuffles recomputed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
