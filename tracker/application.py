@@ -383,7 +383,7 @@ class Tracker(Application[UUID]):
 
 
 def action_context(session: Session, ruleset: Ruleset, components: Mapping[str, Any]) -> ActionContext:
-    return ActionContext(session_state(session), ruleset, ruleset.decks(components), ruleset.dice(components))
+    return ActionContext(session_state(session), ruleset, ruleset.decks(components), ruleset.dice(components), components)
 
 
 def _back_off(attempt: int) -> None:

@@ -110,7 +110,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
                 elif not unchecked_action:
                     raise Mismatch(position, name, "A game event that no action caused")
             elif name == "ActionTaken":
-                rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice), report)
+                rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice, components), report)
                 expected, unchecked_action = rerun or [], rerun is None
         session = event.mutate(session)
     if expected:

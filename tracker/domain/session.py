@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from eventsourcing.domain import Aggregate, event
@@ -73,7 +74,9 @@ class Session(Aggregate):
         self.party = party
         self.seed = seed
         self.seed_commitment = seed_commitment
-        self.decks = decks
+        # A copy: changes recorded in the same command as the start (the quest's set-up draws)
+        # must not reach back into the SessionStarted event before it is stored.
+        self.decks = copy.deepcopy(decks)
         self.counter = 0
         self.turn = 1
         self.rolls = 0
@@ -110,6 +113,8 @@ class Session(Aggregate):
 
     def _apply_game_change(self, change: dict[str, Any]) -> None:
         self.game = self._rules().fold(self.game, change)
+        if "counter_end" in change:  # a game change that drew from the stream (e.g. a random initiative order)
+            self.counter = change["counter_end"]
 
     def _apply_deck_change(self, change: dict[str, Any]) -> None:
         self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)

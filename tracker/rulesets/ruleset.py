@@ -49,6 +49,7 @@ class ActionContext:
     ruleset: Ruleset
     decks: Mapping[str, DeckSpec]
     dice: Mapping[str, DieSpec] = field(default_factory=dict)
+    components: Mapping[str, Any] = field(default_factory=dict)  # the campaign's pinned component data
 
     @property
     def game(self) -> Mapping[str, Any]:
