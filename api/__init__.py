@@ -57,9 +57,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         atexit.register(stop.set)
 
     api = TrackerApi(app)
-    from api.routes import campaigns, health, rulesets, sessions
+    from api.routes import campaigns, health, heroes, rulesets, sessions
 
-    for blueprint in (rulesets.blp, campaigns.blp, sessions.blp, health.blp):
+    for blueprint in (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp):
         api.register_blueprint(blueprint)
 
     app.before_request(assign_correlation_id)

@@ -271,6 +271,19 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         return {**campaign.state(), "components": campaign.components}
 
+    def campaign_heroes(self, campaign_id: str) -> dict[str, Any]:
+        """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
+        campaign = self._campaign(campaign_id)
+        history = []
+        for played in campaign.sessions:
+            for event in self.events.get(UUID(played["id"])):
+                if hasattr(event, "change") and event.change["kind"] in self._ruleset(campaign).rules.events:
+                    history.append({**played, "session_id": played["id"], "position": event.originator_version, "type": type(event).__name__, "change": event.change})
+        heroes = self._ruleset(campaign).rules.hero_progress(history)
+        if heroes is None:
+            raise NotFound("This game keeps no hero progress", detail=f"Ruleset {campaign.ruleset['id']} tracks no heroes.")
+        return {"campaign_id": str(campaign.id), "heroes": heroes}
+
     def get_session(self, session_id: str) -> dict[str, Any]:
         return self._session(session_id).state()
 

@@ -141,6 +141,11 @@ class GameRules:
         """One line for the session timeline, in the game's words; None for the generic line."""
         return None
 
+    def hero_progress(self, history: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Each hero's progress across a campaign from its sessions' game events, in order
+        (each entry: session_id, quest, outcome, position, type, change); None if the game keeps none."""
+        return None
+
     def carry_over(
         self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
     ) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any
 from tracker.errors import Unprocessable
 from tracker.rulesets.journey import conditions, health, karma
 from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets.journey.turns import spend
 
 VALUES = {"X": 0, "0": 0, "1": 1, "2": 2, "3": 3}
 
@@ -87,6 +88,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, target = params["hero"], params["target"]
     _able_to_attack(res, hero)
     character = demon_in_play(res, target)
+    spend(res, hero)
     faces = params.get("faces")
     name = res.character(hero)["name"]
     attack_faces = _roll(res, "attack", res.character(hero)["stats"].get("ATT"), faces, name, f"{hero} attacks {target}")
@@ -110,6 +112,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     res.emit(
         {
             "kind": "attack-resolved",
+            "ap": 1,
             "attacker": hero,
             "target": target,
             "attack_total": total(attack_faces),

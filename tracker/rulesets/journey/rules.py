@@ -52,6 +52,11 @@ class JourneyRules(GameRules):
             return super().fold(game, change)
         return state.fold(game, change)
 
+    def hero_progress(self, history: list[dict[str, Any]]) -> dict[str, Any]:
+        from tracker.rulesets.journey.progress import hero_progress
+
+        return hero_progress(history)
+
     def describe(self, change: Mapping[str, Any]) -> str | None:
         line = _LINES.get(change["kind"])
         if line is None:
