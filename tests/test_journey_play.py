@@ -231,3 +231,69 @@ def test_turn_flow_initiative_action_points_and_pilgrim_actions(client):
     assert (revived["tripitaka"]["hp"], revived["tripitaka"]["chi"]) == (7, 8)
     _refused(client, sid, type="close-gate", hero="tripitaka", gate="gate-1")  # he holds no Sutra
     _verified(client, sid)
+
+
+DEMON_DECK = [
+    {"name": "Rage Card", "kind": "rage"},
+    {"name": "Bull General", "kind": "reinforcement", "spawns": ["borrack"]},
+    {"name": "Bull General", "kind": "reinforcement", "spawns": ["borrack"]},
+    {"name": "Warband", "kind": "reinforcement", "spawns": ["berrok"] * 14},
+    {"name": "Spawn Demon Lord", "kind": "special"},
+    {"name": "Kogaiji Rises", "kind": "unique", "spawns": ["kogaiji"]},
+    *[{"name": f"Archers {n}", "kind": "reinforcement", "spawns": ["bharhaz"]} for n in range(44)],
+]
+
+
+def test_demon_spawn_redraws_excluded_and_unique_cards_and_rages_when_miniatures_run_out(client):
+    comps = {**COMPONENTS, "decks": {**COMPONENTS["decks"], "demon": {"cards": DEMON_DECK}}, "tables": {**COMPONENTS["tables"], "promotion-tree": {"berrok": []}}}
+    sid, _ = _start(client, _campaign(client, components=comps), "q1-meeting")
+    _act(client, sid, type="maintenance")
+    _refused(client, sid, type="spawn-demons", gates=["gate-1"])  # not the Demon Phase yet
+    _act(client, sid, type="demon-phase")
+    _refused(client, sid, type="spawn-demons", gates=[])  # every active Gate draws
+    first = _act(client, sid, type="spawn-demons", gates=["gate-1"], drawn={"demon": ["Spawn Demon Lord", "Kogaiji Rises", "Bull General"]})
+    outcomes = [(e["payload"]["change"]["card"], e["payload"]["change"]["outcome"]) for e in first["events"] if e["type"] == "DemonCardResolved"]
+    assert outcomes == [("Spawn Demon Lord", "excluded-by-quest"), ("Kogaiji Rises", "excluded-by-quest"), ("Bull General", "spawned")]
+    assert first["state"]["game"]["demons"]["borrack-1"] == "borrack"
+    _act(client, sid, type="end-of-turn")
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="demon-phase")
+    second = _act(client, sid, type="spawn-demons", gates=["gate-1"], drawn={"demon": ["Bull General", "Warband"]})
+    outcomes = [e["payload"]["change"]["outcome"] for e in second["events"] if e["type"] == "DemonCardResolved"]
+    assert outcomes == ["unique-in-play", "rage"]  # Borrack is unique in Q1; 13 Berrok left for 14
+    game = second["state"]["game"]
+    assert list(game["demons"].values()).count("berrok") == 15 and game["rage"] is True
+    assert "DemonRageStarted" in [e["type"] for e in second["events"]]
+    _refused(client, sid, type="spawn-demons", gates=["gate-1"])  # no drawing during Demon Rage
+    _act(client, sid, type="end-of-turn")
+    ended = _act(client, sid, type="maintenance")
+    assert ended["state"]["game"]["rage"] is False and ended["state"]["decks"]["demon"]["removed_from_game"] == ["Rage Card"]
+    _verified(client, sid)
+
+
+def test_meditate_pray_master_skill_and_cards(client):
+    comps = {**COMPONENTS, "decks": {**COMPONENTS["decks"], "fortune": {"cards": [f"Fortune {n}" for n in range(20)]}}, "dice": {"spinner": {"faces": ["white", "black"]}}}
+    sid, _ = _start(client, _campaign(client, components=comps), "q1-meeting")
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    spun = _act(client, sid, type="meditate", hero="monkey-king", spin="white", drawn={"misfortune": []})
+    looking = spun["state"]["decks"]["fortune"]["looking_at"]
+    assert len(looking) == 3
+    _refused(client, sid, type="pray", hero="monkey-king")  # one Mystical Box use per activation
+    kept = _act(client, sid, type="keep-fortune", hero="monkey-king", card=looking[1])
+    assert kept["state"]["game"]["heroes"]["monkey-king"]["fortune"] == [looking[1]]
+    assert sorted(kept["state"]["decks"]["fortune"]["discard_pile"]) == sorted([looking[0], looking[2]])
+    _act(client, sid, type="rest", hero="monkey-king")
+    _act(client, sid, type="activate-pilgrim", hero="tripitaka")
+    _act(client, sid, type="rescue-villager", hero="tripitaka", villager="villager-1")
+    _act(client, sid, type="collect-sutra", hero="tripitaka", sutra="s1")
+    _refused(client, sid, type="master-skill", hero="tripitaka")  # no AP left
+    _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
+    _refused(client, sid, type="master-skill", hero="cho-hakkai")  # 0 Good Karma
+    black = _act(client, sid, type="meditate", hero="cho-hakkai", spin="black", drawn={"misfortune": ["Lose 2 Good Karma"]})
+    assert black["state"]["game"]["heroes"]["cho-hakkai"]["misfortune"] == ["Lose 2 Good Karma"]
+    played = _act(client, sid, type="play-card", hero="cho-hakkai", deck="misfortune", card="Lose 2 Good Karma", effects={"damage": 10})
+    assert played["state"]["game"]["heroes"]["cho-hakkai"]["hp"] == 0  # Misfortune damage may reach 0 (L327)
+    monkey_card = kept["state"]["game"]["heroes"]["monkey-king"]["fortune"][0]
+    _refused(client, sid, type="play-card", hero="monkey-king", deck="fortune", card=monkey_card, costs={"hp": 10})  # must leave 1 HP
+    _verified(client, sid)
