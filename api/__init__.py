@@ -57,9 +57,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         atexit.register(stop.set)
 
     api = TrackerApi(app)
-    from api.routes import campaigns, descent, feed, health, rulesets, sessions, verifier
+    from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 
-    for blueprint in (rulesets.blp, campaigns.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp):
+    blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp)
+    for blueprint in blueprints:
         api.register_blueprint(blueprint)
 
     app.before_request(assign_correlation_id)

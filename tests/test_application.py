@@ -54,13 +54,14 @@ def test_starting_a_session_publishes_a_commitment_and_keeps_the_seed_secret(tra
 
 def test_a_digital_roll_follows_the_stream_and_the_seed_revealed_at_the_end_matches(tracker):
     sid = _session(tracker)
+    after_set_up = tracker.get_session(sid)["random_counter"]  # the quest set-up may draw (initiative)
     first = tracker.roll(sid, dice={"attack": 3, "d6": 2}).body
     second = tracker.roll(sid, dice={"d20": 1}).body
-    assert first["counter_start"] == 0 and second["counter_start"] == first["counter_end"]
+    assert first["counter_start"] == after_set_up and second["counter_start"] == first["counter_end"]
     ended = tracker.end_session(sid, "victory").body
     seed = bytes.fromhex(ended["seed"])
     assert hashlib.sha256(seed).hexdigest() == ended["seed_commitment"]
-    stream = RandomStream(seed)
+    stream = RandomStream(seed, after_set_up)
     layout = JOURNEY_TEST_COMPONENTS["dice"]["attack"]["faces"]
     assert first["results"] == {"attack": [stream.roll(layout) for _ in range(3)], "d6": [stream.roll(list(range(1, 7))) for _ in range(2)]}
     assert second["results"] == {"d20": [stream.roll(list(range(1, 21)))]}
@@ -68,9 +69,10 @@ def test_a_digital_roll_follows_the_stream_and_the_seed_revealed_at_the_end_matc
 
 def test_physical_dice_are_recorded_as_reported_and_checked_against_the_faces(tracker):
     sid = _session(tracker)
+    after_set_up = tracker.get_session(sid)["random_counter"]
     result = tracker.roll(sid, faces={"defense": ["3", "2"]}).body
     assert result["results"] == {"defense": ["3", "2"]} and result["source"] == "reported"
-    assert tracker.get_session(sid)["random_counter"] == 0  # nothing drawn from the stream
+    assert tracker.get_session(sid)["random_counter"] == after_set_up  # nothing drawn from the stream
     with pytest.raises(Unprocessable) as error:
         tracker.roll(sid, faces={"defense": ["4"]})
     assert "no face '4'" in error.value.title
@@ -125,10 +127,11 @@ def test_actions_are_validated_against_their_schema_and_recorded_with_their_effe
 def test_the_skill_reward_draws_until_the_needed_kind(tracker):
     cards = [{"name": f"One-time {n}", "kind": "one-time"} for n in range(4)] + [{"name": "Cloud Step", "kind": "permanent"}]
     campaign = tracker.create_campaign("journey", "x", components={"decks": {"skill-monkey-king": {"cards": cards}}}).body["id"]
-    sid = tracker.start_session(campaign, "q1-meeting").body["id"]
+    # Monkey's two set-up Skill Cards, drawn at the table and reported, leave Cloud Step in the deck.
+    sid = tracker.start_session(campaign, "q1-meeting", {"drawn": {"skill-monkey-king": ["One-time 0", "One-time 1"]}}).body["id"]
     result = tracker.act(sid, {"type": "skill-reward", "pilgrim": "monkey-king", "kind": "permanent"}).body
     deck = result["state"]["decks"]["skill-monkey-king"]
-    assert deck["held"] == {"monkey-king": ["Cloud Step"]}
+    assert deck["held"] == {"monkey-king": ["One-time 0", "One-time 1", "Cloud Step"]}
     assert all(card.startswith("One-time") for card in deck["discard_pile"])
 
 

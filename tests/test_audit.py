@@ -358,7 +358,8 @@ def test_the_standalone_verifier_accepts_the_export_and_names_an_edited_byte_in_
     export.write_text(text, encoding="utf-8")
     accepted = _run_verifier(verifier, export)
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
-    assert accepted.stdout.startswith("VERIFIED") and "1 digital rolls, 2 shuffles" in accepted.stdout
+    # two deck shuffles and the Journey set-up's random initiative order
+    assert accepted.stdout.startswith("VERIFIED") and "1 digital rolls, 3 shuffles" in accepted.stdout
 
     line_number, line = next((n, line) for n, line in enumerate(text.splitlines(), start=1) if "DiceRolled" in line and '"digital"' in line)
     event = json.loads(line)["event"]
@@ -574,3 +575,23 @@ def test_the_standalone_verifier_finds_a_session_end_cut_from_the_file(client, j
     report = verify_lines([json.dumps(line) for line in lines])
     assert report["status"] == "failed" and report["failure"]["stream"] == sid
     assert "does not have" in report["failure"]["reason"]
+
+
+def test_the_standalone_verifier_recomputes_a_rulesets_own_random_draw(client, journey_campaign, tmp_path):
+    """Journey's set-up draws the initiative order from the stream; the export records it as a shuffle."""
+    cid = journey_campaign["id"]
+    sid = _play_journey(client, cid, "q1-meeting")
+    text = _export(client, cid)
+    line_number, line = next((n, line) for n, line in enumerate(text.splitlines(), start=1) if '"quest-set-up"' in line)
+    shuffle = json.loads(line)["event"]["state"]["change"]["shuffle"]
+    assert len(shuffle["order"]) >= 2 and shuffle["counter_end"] > shuffle["counter_start"]
+    swapped = list(reversed(shuffle["order"]))
+    edited = line.replace(json.dumps(shuffle["order"], separators=(",", ":")), json.dumps(swapped, separators=(",", ":")), 1)
+    assert edited != line
+    lines = text.splitlines()
+    lines[line_number - 1] = edited
+    export = tmp_path / "campaign.jsonl"
+    export.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rejected = _run_verifier(ROOT / "tracker" / "verify_export.py", export)
+    assert rejected.returncode == 1, rejected.stdout
+    assert f"line {line_number}, stream {sid}" in rejected.stdout

@@ -136,7 +136,8 @@ def test_the_timeline_lists_every_event_of_a_session_in_order_with_summaries_and
     # Paging by position.
     assert runner.store.timeline(sid, after=2, limit=2) == timeline[2:4]
     # The other session's events are in its own timeline only.
-    assert [e["event_type"] for e in runner.store.timeline(other)] == ["SessionStarted", "ActionTaken", "DiceRolled"]
+    other_types = [e["event_type"] for e in runner.store.timeline(other)]
+    assert other_types == [e["type"] for e in tracker.session_events(other)["events"]] and other_types[-1] == "DiceRolled"
 
 
 # -- 2. dice statistics -------------------------------------------------------------
@@ -355,8 +356,8 @@ def test_a_failed_batch_keeps_neither_rows_nor_position_and_a_later_run_projects
     monkeypatch.setattr(store, "_advance_tracking", rows_written_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
         runner.run_once()
-    # the first batch of four notifications: CampaignCreated, SessionStarted, QuestStarted, one roll
-    assert seen_in_transaction == [2]
+    # the first batch of four notifications: CampaignCreated, SessionStarted, the set-up's ActionTaken and its first effect
+    assert seen_in_transaction == [3]
     assert runner.position == 0
     assert store.timeline(sid) == []
     assert store.dice_faces(cid) == []
@@ -366,11 +367,11 @@ def test_a_failed_batch_keeps_neither_rows_nor_position_and_a_later_run_projects
     monkeypatch.setattr(store, "_advance_tracking", real_advance_tracking)
     assert runner.run_once() == 4
     position, kept, digest = runner.position, store.timeline(sid), store.digest()
-    assert position == 4 and len(kept) == 2
+    assert position == 4 and len(kept) == 3
     monkeypatch.setattr(store, "_advance_tracking", rows_written_then_fail)
     with pytest.raises(RuntimeError):
         runner.run_once()
-    assert seen_in_transaction == [2, 6]
+    assert seen_in_transaction == [3, 7]
     assert runner.position == position
     assert store.timeline(sid) == kept
     assert store.digest() == digest
@@ -431,7 +432,7 @@ def test_the_runner_thread_picks_up_new_events_and_stops_when_told(tracker, runn
     try:
         assert thread.is_alive()
         _wait_until(lambda: runner.position == _last_projected_id(tracker), "the session start to be projected")
-        assert [e["event_type"] for e in runner.store.timeline(sid)] == ["SessionStarted", "ActionTaken"]
+        assert [e["event_type"] for e in runner.store.timeline(sid)] == [e["type"] for e in tracker.session_events(sid)["events"]]
 
         result = tracker.roll(sid, faces={"d12": [12, 11]}).body
         target = _last_projected_id(tracker)
@@ -475,4 +476,4 @@ def test_the_runner_thread_retries_a_failed_batch_from_the_tracked_position(trac
     expected: dict[tuple[str, str, str], int] = {}
     _tally(expected, result)
     assert _faces(runner.store, cid) == expected  # projected once, after the failure
-    assert [e["event_type"] for e in runner.store.timeline(sid)] == ["SessionStarted", "ActionTaken", "DiceRolled"]
+    assert [e["event_type"] for e in runner.store.timeline(sid)] == [e["type"] for e in tracker.session_events(sid)["events"]]

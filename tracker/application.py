@@ -338,6 +338,21 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         return {**campaign.state(), "components": campaign.components}
 
+    def campaign_heroes(self, campaign_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
+        campaign = self._campaign(campaign_id)
+        rules = self._ruleset(campaign).rules
+        hidden_information.check_viewer(rules, viewer)
+        history = []
+        for played in campaign.sessions:
+            for event in self.events.get(UUID(played["id"])):
+                if hasattr(event, "change") and event.change["kind"] in rules.events:
+                    history.append({**played, "session_id": played["id"], "position": event.originator_version, "type": type(event).__name__, "change": event.change})
+        heroes = rules.hero_progress(history, viewer)
+        if heroes is None:
+            raise NotFound("This game keeps no hero progress", detail=f"Ruleset {campaign.ruleset['id']} tracks no heroes.")
+        return {"campaign_id": str(campaign.id), "heroes": heroes}
+
     def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
         session = self._session(session_id)
@@ -470,7 +485,7 @@ class Tracker(Application[UUID]):
 
 
 def action_context(session: Session, ruleset: Ruleset, components: Mapping[str, Any]) -> ActionContext:
-    return ActionContext(session_state(session), ruleset, ruleset.decks(components), ruleset.dice(components))
+    return ActionContext(session_state(session), ruleset, ruleset.decks(components), ruleset.dice(components), components)
 
 
 def _back_off(attempt: int) -> None:

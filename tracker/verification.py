@@ -126,7 +126,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
             elif name == "ActionUndone":
                 _check_undo(event, events[:index], before_command, session)
             elif name == "ActionTaken":
-                rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice), report)
+                rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice, components), report)
                 expected, unchecked_action = rerun or [], rerun is None
         session = event.mutate(session)
     if expected:

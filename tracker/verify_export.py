@@ -264,6 +264,21 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
                     raise Failure("The seed shuffles the cards into a different order", **where)
             counter = change["counter_end"]
             checked["shuffles"] += 1
+        elif isinstance(state.get("change"), dict) and "counter_start" in state["change"]:
+            # A ruleset's own change that drew from the stream records the draw as a shuffle
+            # (before, order, counters), so it is recomputed like any other.
+            change = state["change"]
+            if change["counter_start"] != counter:
+                raise Failure(f"The {name} draw starts at random counter {change['counter_start']}, not {counter}", **where)
+            shuffle = change.get("shuffle")
+            if not isinstance(shuffle, dict) or shuffle.get("counter_start") != change["counter_start"]:
+                raise Failure(f"The {name} draw does not record what it shuffled", **where)
+            if seed is not None:
+                rng = Stream(seed, counter)
+                if rng.shuffle(shuffle["before"]) != shuffle["order"] or rng.counter != change["counter_end"]:
+                    raise Failure(f"The seed shuffles the {name} draw into a different order", **where)
+            counter = change["counter_end"]
+            checked["shuffles"] += 1
     return {"status": "verified" if seed is not None else "pending", "checked": checked}
 
 

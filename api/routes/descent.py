@@ -36,12 +36,3 @@ class Conquest(MethodView):
     def get(self, query, campaign_id: str):
         """Per quest: the conquest and threat timelines, each step with its event position."""
         return {"campaign_id": campaign_id, "quests": ledger.conquest_and_threat(_rows(campaign_id, query["view"]), query["view"]), "projected_to": views().position}
-
-
-@blp.route("/<campaign_id>/heroes")
-class Heroes(MethodView):
-    @blp.arguments(schemas.SideView, location="query")
-    @blp.response(200, schemas.DescentRead)
-    def get(self, query, campaign_id: str):
-        """Each hero's standing across the campaign: curses, frost, dark relics, items from chests, deaths."""
-        return {"campaign_id": campaign_id, "heroes": ledger.hero_standing(_rows(campaign_id, query["view"]), query["view"]), "projected_to": views().position}

@@ -302,7 +302,7 @@ def test_weapon_decks(data):
 
 def test_skill_decks(data):
     decks = by_id(data, "decks")
-    skills = [d for d in data["decks"] if d.get("card_kinds")]
+    skills = [d for d in data["decks"] if d["kind"] == "skill"]
     assert sorted(d["owner"] for d in skills) == sorted(PILGRIMS)
     for pid in PILGRIMS:
         deck = decks[f"skill-{pid}"]

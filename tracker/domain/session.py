@@ -84,8 +84,8 @@ class Session(Aggregate):
         self.party = party
         self.seed = seed
         self.seed_commitment = seed_commitment
-        # A copy: the started event must keep the decks as they were, even when the quest's set-up
-        # changes them before the event is saved.
+        # A copy: changes recorded in the same command as the start (the quest's set-up draws)
+        # must not reach back into the SessionStarted event before it is stored.
         self.decks = copy.deepcopy(decks)
         self.counter = 0
         self.turn = 1
@@ -123,6 +123,8 @@ class Session(Aggregate):
 
     def _apply_game_change(self, change: dict[str, Any]) -> None:
         self.game = self._rules().fold(self.game, change)
+        if "counter_end" in change:  # a game change that drew from the stream (e.g. a random initiative order)
+            self.counter = change["counter_end"]
 
     def _apply_deck_change(self, change: dict[str, Any]) -> None:
         self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)

@@ -25,11 +25,19 @@ def schema(data: Mapping[str, Any]) -> dict[str, Any]:
         missing = sorted(k for k, v in (character.get("stats") or {}).items() if v is None)
         if missing:
             characters[character["id"]] = _object({"stats": _object({k: SCALAR for k in missing})})
+    # Tables a ruleset declares lost (weapon tables, a promotion tree ...), each with its own schema.
+    tables = {
+        table_id: {**table["schema"], "description": table.get("description", "")}
+        for table_id, table in (data.get("component_tables") or {}).items()
+    }
+    sections = {"dice": _object(dice), "decks": _object(decks), "characters": _object(characters)}
+    if tables:
+        sections["tables"] = _object(tables)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"Component data for {data['name']}",
         "description": "Facts the rulebook transcription lost. Only unknown facts may be supplied.",
-        **_object({"dice": _object(dice), "decks": _object(decks), "characters": _object(characters)}),
+        **_object(sections),
     }
 
 
@@ -56,6 +64,7 @@ def _deck_schema(deck: Mapping[str, Any]) -> dict[str, Any]:
     }
     if deck.get("card_kinds"):
         card["oneOf"][1]["properties"]["kind"] = {"enum": deck["card_kinds"]}
+    card["oneOf"][1]["properties"].update(deck.get("card_fields") or {})  # what else a card says (e.g. the Demons it spawns)
     cards: dict[str, Any] = {"type": "array", "items": card, "minItems": 1, "maxItems": 500}
     if deck.get("size"):
         cards["minItems"] = cards["maxItems"] = deck["size"]
@@ -73,6 +82,17 @@ def validate(data: Mapping[str, Any], components: Mapping[str, Any]) -> None:
             f"(GET /rulesets/{data['id']}). First problem: {errors[0].message}",
             errors=fields,
         )
+
+
+def table(components: Mapping[str, Any], table_id: str) -> Mapping[str, Any]:
+    """A supplied component table (empty when the campaign supplied none)."""
+    return (components.get("tables") or {}).get(table_id) or {}
+
+
+def card_entries(components: Mapping[str, Any], deck_id: str) -> dict[str, Mapping[str, Any]]:
+    """The supplied cards of a deck by name, in their object form (what each card says)."""
+    listed = ((components.get("decks") or {}).get(deck_id) or {}).get("cards") or []
+    return {(card if isinstance(card, str) else card["name"]): ({"name": card} if isinstance(card, str) else card) for card in listed}
 
 
 def card_names(cards: list[Any]) -> tuple[list[str], dict[str, str | None]]:

@@ -49,6 +49,12 @@ class DescentRules(GameRules):
     def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact_decks(decks, viewer)
 
+    def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
+        """Each hero's standing across the campaign: curses, frost, dark relics, chest items, deaths."""
+        from tracker.rulesets.descent.ledger import hero_standing
+
+        return hero_standing(history, viewer)
+
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)
 

@@ -10,7 +10,7 @@ from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.ruleset import ActionContext, ActionType, Ruleset
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, Ruleset
 
 
 def _skill_deck(ctx: ActionContext, pilgrim: str) -> str:
@@ -54,5 +54,17 @@ ACTIONS = [
 
 
 def load() -> Ruleset:
+    from tracker.rulesets.journey.actions import ACTIONS as GAME_ACTIONS
+    from tracker.rulesets.journey.rules import JourneyRules
+    from tracker.rulesets.journey.setup import set_up_quest
+
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
-    return Ruleset(data, DECK_ACTIONS + ACTIONS)
+    setup = ActionType(
+        SET_UP_QUEST,
+        "Quest set-up: Chi 10, Karma, weapon level, starting Skill Cards, Karma Upgrades, initiative (L211-L225, L666-L684).",
+        {"type": "object"},
+        set_up_quest,
+        random=True,
+        internal=True,
+    )
+    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules(), setup=setup)

@@ -1,0 +1,35 @@
+"""Hero progress per campaign: GET /campaigns/{cid}/heroes and /campaigns/{cid}/heroes/{hero}."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import tracker
+from tracker.errors import NotFound
+
+blp = Blueprint("heroes", __name__, url_prefix="/campaigns", description="Hero progress across a campaign")
+
+
+@blp.route("/<campaign_id>/heroes")
+class CampaignHeroes(MethodView):
+    @blp.arguments(schemas.SideView, location="query")
+    @blp.response(200)
+    def get(self, query, campaign_id: str):
+        """Every hero's progress by the campaign's game (Journey: karma, skills, weapon level, corruption,
+        health and Chi where known, quests played and won; Descent: curses, frost, relics, chest items, deaths),
+        each change with the events behind it."""
+        return tracker().campaign_heroes(campaign_id, query["view"])
+
+
+@blp.route("/<campaign_id>/heroes/<hero>")
+class CampaignHero(MethodView):
+    @blp.arguments(schemas.SideView, location="query")
+    @blp.response(200)
+    def get(self, query, campaign_id: str, hero: str):
+        """One hero's progress, with the events behind each change."""
+        heroes = tracker().campaign_heroes(campaign_id, query["view"])["heroes"]
+        if hero not in heroes:
+            raise NotFound(f"No hero '{hero}' in this campaign", detail=f"Heroes: {sorted(heroes)}.")
+        return {"campaign_id": campaign_id, **heroes[hero]}

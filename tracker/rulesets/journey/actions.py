@@ -1,0 +1,94 @@
+"""Journey's actions: each a request schema and a pure resolver over a Resolution."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tracker.rulesets.journey import attack, pilgrim_actions, spawn, turns
+from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets.ruleset import ActionContext, ActionType
+
+PILGRIM = {"enum": ["tripitaka", "monkey-king", "cho-hakkai", "monk-sha"]}
+NAME = {"type": "string", "minLength": 1, "maxLength": 100}
+FACE = {"enum": ["X", "0", "1", "2", "3"]}
+FACES = {
+    "type": "object",
+    "description": "Dice rolled at the table, by die; the service rolls any die not reported.",
+    "properties": {die: {"type": "array", "items": FACE, "maxItems": 10} for die in ("attack", "defense", "pilgrim", "demon")},
+    "additionalProperties": False,
+}
+DRAWN = {
+    "type": "object",
+    "description": "Cards drawn from physical decks for this action, per deck, in the order drawn.",
+    "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "maxItems": 100},
+}
+COUNT = {"type": "integer", "minimum": 0, "maximum": 20}
+
+
+def _action(name: str, description: str, properties: dict[str, Any], required: list[str], step: Callable[[Resolution, Mapping[str, Any]], None]) -> ActionType:
+    def resolve(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+        res = Resolution(ctx, rng, params.get("drawn"))
+        step(res, params)
+        return res.finish()
+
+    schema = {
+        "type": "object",
+        "properties": {"type": {"type": "string"}, **properties, "drawn": DRAWN},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+    return ActionType(name, description, schema, resolve, random=True)
+
+
+HERO = {"hero": PILGRIM}
+
+ACTIONS = [
+    _action("maintenance", "Maintenance Phase: expire conditions, apply ongoing effects, turn Unconscious Pilgrims, end Demon Rage, discard special Demon cards (L349-L358).",
+            {"ongoing_damage": {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": COUNT}},
+             "special_cards_lasting": {"type": "array", "items": NAME}}, [], turns.maintenance),
+    _action("activate-pilgrim", "The next Pilgrim in initiative order activates with 2 AP; the previous activation's unused AP are lost (L362).",
+            {**HERO, "extra_ap": {"type": "integer", "minimum": 0, "maximum": 3}}, ["hero"], turns.activate),
+    _action("end-activation", "The active Pilgrim ends its activation; unused AP are lost.", {}, [], turns.end_activation),
+    _action("demon-phase", "The Pilgrim Phase ends and the Demon Phase begins.", {}, [], turns.demon_phase),
+    _action("end-of-turn", "End of Turn Phase: a Turn Token on every multi-turn card; the next turn begins with Maintenance.", {}, [], turns.end_of_turn),
+    _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542).",
+            {**HERO, "target": NAME, "faces": FACES, "cleanse_faces": {"type": "array", "items": FACE, "maxItems": 5},
+             "outcome": {"enum": ["kill", "cleanse", "interrupted"]}, "knock_back_blocked": COUNT, "bonus_damage": COUNT,
+             "cleanse_bonus": COUNT}, ["hero", "target"], attack.pilgrim_attacks),
+    _action("demon-attack", "A Demon attacks a Pilgrim: Attack Dice and Demon Die against Defense Dice (+1 on green terrain) (L462-L522).",
+            {"demon": NAME, "target": PILGRIM, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,
+             "bonus_damage": COUNT}, ["demon", "target"], attack.demon_attacks),
+    _action("rest", "Rest: +5 Chi up to 10, twice per activation (L437).", HERO, ["hero"], pilgrim_actions.rest),
+    _action("pray", "Pray at a Mystical Box: draw 1 Fortune Card (L413).", HERO, ["hero"], pilgrim_actions.pray),
+    _action("meditate", "Meditate at a Mystical Box: spin; white: look at 3 Fortune Cards and keep 1; black: 1 Misfortune Card (L416-L421).",
+            {**HERO, "spin": {"enum": ["white", "black"]}}, ["hero"], pilgrim_actions.meditate),
+    _action("keep-fortune", "Keep 1 of the 3 Fortune Cards from a white Meditate spin; the other 2 are discarded.", {**HERO, "card": NAME}, ["hero", "card"], pilgrim_actions.keep_fortune),
+    _action("recover", "Recover at a Water Well: all Health back, each Pilgrim each Well once per quest (L433-L435).", {**HERO, "well": NAME}, ["hero", "well"], pilgrim_actions.recover),
+    _action("rescue-villager", "Rescue a Villager: +3 Good Karma (L431).", {**HERO, "villager": NAME}, ["hero", "villager"], pilgrim_actions.rescue_villager),
+    _action("collect-sutra", "Collect a Sutra (L429).", {**HERO, "sutra": NAME}, ["hero", "sutra"], pilgrim_actions.collect_sutra),
+    _action("break-door", "Break down a door (L424-L427).", {**HERO, "door": NAME}, ["hero", "door"], pilgrim_actions.break_door),
+    _action("close-gate", "Tripitaka closes a Gate, spending 1 Sutra (L374).", {**HERO, "gate": NAME, "sutra": NAME}, ["hero", "gate"], pilgrim_actions.close_gate),
+    _action("revive", "Tripitaka revives an Unconscious Pilgrim with 1-5 of his HP and 0-5 of his Chi (L440-L449).",
+            {**HERO, "target": PILGRIM, "hp": {"type": "integer", "minimum": 1, "maximum": 5}, "chi": {"type": "integer", "minimum": 0, "maximum": 5}},
+            ["hero", "target", "hp"], pilgrim_actions.revive),
+    _action("master-skill", "Master Skill: 4 Good Karma and 1 AP for a one-time Skill Card, once per activation (L547).", HERO, ["hero"], pilgrim_actions.master_skill),
+    _action("play-card", "Play a card from hand: pay its Chi/AP/HP costs, then apply what it did (L253-L327).",
+            {**HERO, "deck": NAME, "card": NAME, "keep": {"type": "boolean"},
+             "costs": {"type": "object", "properties": {"chi": COUNT, "ap": COUNT, "hp": COUNT}, "additionalProperties": False},
+             "effects": {"type": "object", "properties": {"heal": COUNT, "damage": COUNT, "chi": {"type": "integer", "minimum": -10, "maximum": 10},
+                                                          "good_karma": {"type": "integer", "minimum": -20, "maximum": 20},
+                                                          "bad_karma": {"type": "integer", "minimum": -20, "maximum": 20},
+                                                          "condition": NAME}, "additionalProperties": False}},
+            ["hero", "deck", "card"], pilgrim_actions.play_card),
+    _action("discard-condition", "Discard a Condition Card whose end a card decides (durations the rules lost).",
+            {**HERO, "condition": NAME, "reason": NAME}, ["hero", "condition"], pilgrim_actions.discard_condition),
+    _action("take-starting-skills", "Report the set-up Skill Cards a Pilgrim drew from the physical deck (kinds as printed: one-time or permanent).",
+            {**HERO, "kinds": {"type": "object", "additionalProperties": {"enum": ["one-time", "permanent"]}}}, ["hero"], pilgrim_actions.take_starting_skills),
+    _action("report-health", "Record the Health shown on a Pilgrim's profile sheet (the rules lost maximum HP).",
+            {**HERO, "hp": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "hp"], pilgrim_actions.report_health),
+    _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608).",
+            {"gates": {"type": "array", "items": NAME, "maxItems": 10}}, ["gates"], spawn.spawn),
+    _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),
+    _action("place-demon", "A quest rule places a Demon (transformation, respawn).", {"character": NAME, "reason": NAME}, ["character", "reason"], spawn.place_demon),
+]

@@ -1,0 +1,221 @@
+"""Attack resolution (L462-L533): dice, weapon and Demon Die look-ups, defence, damage, defeat.
+
+- Attack Dice are summed, X counting 0 (L454).
+- A Pilgrim's Pilgrim Die is looked up on the current Weapon Card (L283, L492); a Demon's
+  Demon Die on its profile (L247, L493). X is always no effect (L451).
+- Defense Dice only for those with DF, +1 on green terrain; defence reduces dice damage only,
+  never condition or crushing damage (L456, L497, L299).
+- One Hit Kill: defeated only if this attack's total reaches its HP, else unharmed (L243, L505);
+  a health track loses the damage, and a Pilgrim at 0 HP falls unconscious at once (L557).
+- A condition from the Demon Die applies even when defence cancels the damage (L299).
+- Defeat: Kill (+BKR Bad Karma) or Cleanse Ritual (roll >= SP: +GKR Good Karma; else the
+  target recovers fully) (L525-L542).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.journey import conditions, health, karma
+from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets.journey.turns import spend
+
+VALUES = {"X": 0, "0": 0, "1": 1, "2": 2, "3": 3}
+
+
+def total(faces: list[Any]) -> int:
+    return sum(VALUES[str(face)] for face in faces)
+
+
+def _faces_or_count(faces: Mapping[str, list[Any]] | None, die: str, count: int | None, who: str) -> tuple[dict[str, int], dict[str, list[Any]] | None]:
+    if faces is not None and die in faces:
+        return {}, {die: list(faces[die])}
+    if count is None:
+        raise Unprocessable(
+            f"{who}'s number of {die} dice is unknown",
+            detail=f'Report the faces rolled at the table ("faces": {{"{die}": [...]}}), or supply the stat as component data.',
+            errors={f"faces.{die}": ["Report the faces: the number of dice is unknown."]},
+        )
+    return {die: count}, None
+
+
+def _roll(res: Resolution, die: str, count: int | None, faces: Mapping[str, Any] | None, who: str, purpose: str) -> list[Any]:
+    dice, reported = _faces_or_count(faces, die, count, who)
+    if not dice and not reported:
+        return []
+    return res.roll(dice, reported, purpose)[die]
+
+
+def lookup(res: Resolution, table: Mapping[str, Any], supplied: Mapping[str, Any], face: Any, what: str, how: str) -> dict[str, Any]:
+    face = str(face)
+    if face in ("X", "0"):
+        return {}
+    if face in table:
+        return dict(table[face])
+    if face in supplied:
+        return dict(supplied[face])
+    raise Unprocessable(
+        f"{what} for face {face} is unknown",
+        detail=f"The rulebook transcription lost it. Supply it as component data: {how}.",
+        errors={"components.tables": [f"{what}: face {face} unknown."]},
+    )
+
+
+def _able_to_attack(res: Resolution, hero: str) -> None:
+    sheet = res.hero(hero)
+    if sheet["status"] != "conscious":
+        raise Unprocessable(f"{hero} is {sheet['status']} and cannot act", detail="An Unconscious Pilgrim cannot act (L558).")
+    held = {c["id"] for c in sheet["conditions"]}
+    for condition in ("disabled", "paralyzed"):
+        if condition in held:
+            raise Unprocessable(f"{hero} is {condition.capitalize()} and cannot attack", detail="Disabled and Paralyzed Pilgrims cannot attack (L301-L302, L473).")
+
+
+def demon_in_play(res: Resolution, demon: str) -> str:
+    demons = res.game.get("demons", {})
+    if demon not in demons:
+        raise Unprocessable(
+            f"No Demon '{demon}' is in play",
+            detail=f"Demons in play: {sorted(demons) or 'none'}.",
+            errors={"demon": [f"Not in play: {demon}"]},
+        )
+    return demons[demon]
+
+
+def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero, target = params["hero"], params["target"]
+    _able_to_attack(res, hero)
+    character = demon_in_play(res, target)
+    spend(res, hero)
+    faces = params.get("faces")
+    name = res.character(hero)["name"]
+    attack_faces = _roll(res, "attack", res.character(hero)["stats"].get("ATT"), faces, name, f"{hero} attacks {target}")
+    effects: dict[str, Any] = {}
+    level = res.hero(hero)["weapon_level"]
+    if level:
+        (face,) = _roll(res, "pilgrim", 1, faces, name, f"{hero}'s weapon (level {level})")
+        effects = lookup(
+            res,
+            {},
+            ((res.table("weapons").get(hero) or {}).get(str(level)) or {}),
+            face,
+            f"{name}'s level {level} Weapon Card",
+            f'"components": {{"tables": {{"weapons": {{"{hero}": {{"{level}": {{"<face>": {{"damage": n, "knock_back": n}}}}}}}}}}}}',
+        )
+    dice_damage = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
+    crushing = _crushing(params, effects.get("knock_back", 0))
+    damage = dice_damage + crushing  # Demons roll no defence and get no bonuses (L497)
+    hp = res.stat(character, "HP", f"Whether {target} is defeated")
+    defeated = damage >= hp  # every Demon is One Hit Kill (L243, L505)
+    res.emit(
+        {
+            "kind": "attack-resolved",
+            "ap": 1,
+            "attacker": hero,
+            "target": target,
+            "attack_total": total(attack_faces),
+            "weapon": effects,
+            "defense_total": 0,
+            "crushing_damage": crushing,
+            "damage": damage,
+            "one_hit_kill": hp,
+            "defeated": defeated,
+        }
+    )
+    if not defeated:
+        return
+    outcome = params.get("outcome")
+    if outcome is None:
+        raise Unprocessable(
+            f"{target} is defeated: say Kill or Cleanse",
+            detail='Send "outcome": "kill" or "cleanse" (with "cleanse_faces" for dice rolled at the table), or "interrupted" when a quest event ends play first (L679).',
+            errors={"outcome": ["Required when the target is defeated."]},
+        )
+    if outcome == "interrupted":
+        res.emit({"kind": "demon-removed", "demon": target, "character": character, "reason": "quest-event-on-defeat", "karma": False})
+    elif outcome == "kill":
+        bkr = res.stat(character, "BKR", "Killing it (its Bad Karma Reward)")
+        res.emit({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr})
+        karma.gain(res, hero, "bad", bkr, "kill")
+    else:
+        _cleanse(res, hero, target, character, params)
+
+
+def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Mapping[str, Any]) -> None:
+    cr = res.stat(hero, "CR", "The Cleanse Ritual (its Cleanse Ritual dice)")
+    sp = res.stat(character, "SP", "The Cleanse Ritual (its Soul Power)")
+    reported = params.get("cleanse_faces")
+    faces = res.roll({} if reported else {"pilgrim": cr}, {"pilgrim": reported} if reported else None, f"{hero} cleanses {target}")["pilgrim"]
+    result = total(faces) + params.get("cleanse_bonus", 0)
+    if result >= sp:
+        gkr = res.stat(character, "GKR", "A successful Cleanse Ritual (its Good Karma Reward)")
+        res.emit({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr})
+        karma.gain(res, hero, "good", gkr, "cleanse")
+    else:
+        res.emit({"kind": "cleanse-backfired", "demon": target, "character": character, "roll": result, "soul_power": sp})
+
+
+def _crushing(params: Mapping[str, Any], knock_back: int) -> int:
+    blocked = params.get("knock_back_blocked", 0)
+    if blocked > knock_back:
+        raise Unprocessable(
+            f"Knock Back {knock_back} cannot be blocked for {blocked} squares",
+            detail="Each square the target cannot be pushed deals 1 Crushing Damage, up to the Knock Back value (L517-L522).",
+            errors={"knock_back_blocked": [f"At most {knock_back}."]},
+        )
+    return blocked
+
+
+def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
+    demon, hero = params["demon"], params["target"]
+    character = demon_in_play(res, demon)
+    sheet = res.hero(hero)
+    if sheet["status"] != "conscious":
+        raise Unprocessable(f"Demons ignore Unconscious Pilgrims: {hero} is {sheet['status']}", detail="L560.")
+    faces = params.get("faces")
+    profile = res.character(character)
+    name = profile["name"]
+    attack_faces = _roll(res, "attack", profile["stats"].get("ATT"), faces, name, f"{demon} attacks {hero}")
+    effects: dict[str, Any] = {}
+    if profile.get("extra_attack_die") == "demon":
+        (face,) = _roll(res, "demon", 1, faces, name, f"{demon}'s Demon Die")
+        effects = lookup(
+            res,
+            profile.get("demon_die") or {},
+            res.table("demon-dice").get(character) or {},
+            face,
+            f"{name}'s Demon Die",
+            f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n, "knock_back": n, "condition": "..."}}}}}}}}}}',
+        )
+    attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
+    held = {c["id"] for c in sheet["conditions"]}
+    defense_faces: list[Any] = []
+    if "paralyzed" in held:
+        pass  # a Paralyzed Pilgrim cannot defend (L302)
+    elif faces is not None and "defense" in faces:
+        defense_faces = res.roll({}, {"defense": list(faces["defense"])}, f"{hero} defends")["defense"]
+    else:
+        defense_faces = res.roll({"defense": res.character(hero)["stats"]["DF"]}, None, f"{hero} defends")["defense"]
+    defense = total(defense_faces) + (1 if params.get("green_terrain") and "paralyzed" not in held else 0)
+    net = max(0, attack_total - defense)
+    crushing = _crushing(params, effects.get("knock_back", 0))
+    res.emit(
+        {
+            "kind": "attack-resolved",
+            "attacker": demon,
+            "target": hero,
+            "attack_total": attack_total,
+            "demon_die": effects,
+            "defense_total": defense,
+            "net_damage": net,
+            "crushing_damage": crushing,
+        }
+    )
+    if net:
+        health.damage(res, hero, net, "attack")
+    if crushing:
+        health.damage(res, hero, crushing, "crushing")
+    if effects.get("condition"):
+        conditions.apply(res, hero, effects["condition"], f"{demon}'s Demon Die")

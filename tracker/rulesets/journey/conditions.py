@@ -1,0 +1,72 @@
+"""Condition Cards (L291-L302, L351-L354).
+
+- A stat-changing effect applies on receipt and again at each later Maintenance Phase while
+  the card is active; condition damage is never reduced by defence.
+- Each End of Turn Phase adds a Turn Token; at Maintenance a card whose tokens equal its
+  duration is discarded without applying its effect that turn.
+- A duplicate replaces the existing card and its tokens; different conditions stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.journey import health
+from tracker.rulesets.journey.resolution import Resolution
+
+
+def rule(res: Resolution, condition: str) -> dict[str, Any]:
+    for entry in res.ctx.ruleset.data["conditions"]:
+        if entry["id"] == condition:
+            supplied = res.table("conditions").get(condition) or {}
+            merged = dict(entry)
+            merged["duration_turns"] = entry.get("duration_turns") or supplied.get("duration_turns")
+            effect = dict(entry.get("effect") or {})
+            if "hp_loss_per_turn" in effect and effect["hp_loss_per_turn"] is None:
+                effect["hp_loss_per_turn"] = supplied.get("hp_loss_per_turn")
+            merged["effect"] = effect
+            return merged
+    known = [entry["id"] for entry in res.ctx.ruleset.data["conditions"]]
+    raise Unprocessable(f"Unknown condition '{condition}'", detail=f"Conditions the rules name: {known}.", errors={"condition": [condition]})
+
+
+def apply(res: Resolution, hero: str, condition: str, source: str) -> None:
+    card = rule(res, condition)
+    held = {c["id"] for c in res.hero(hero)["conditions"]}
+    if condition in held:
+        res.emit({"kind": "condition-removed", "hero": hero, "condition": condition, "reason": "duplicate"})
+    res.emit({"kind": "condition-applied", "hero": hero, "condition": condition, "source": source, "replaced": condition in held})
+    effect = card["effect"]
+    if effect.get("immediate_damage"):
+        health.damage(res, hero, effect["immediate_damage"], condition)
+    elif effect.get("applies_on_receipt") and effect.get("hp_loss_per_turn"):
+        health.damage(res, hero, effect["hp_loss_per_turn"], condition)
+
+
+def maintain(res: Resolution, hero: str, reported: Mapping[str, int]) -> None:
+    """Maintenance steps a and b for one Pilgrim: expire cards by their tokens, then apply ongoing effects."""
+    for held in list(res.hero(hero)["conditions"]):
+        card = rule(res, held["id"])
+        if card["duration_turns"] is not None and held["tokens"] >= card["duration_turns"]:
+            res.emit({"kind": "condition-removed", "hero": hero, "condition": held["id"], "reason": "expired", "tokens": held["tokens"]})
+            continue
+        effect = card["effect"]
+        if "hp_loss_per_turn" not in effect:
+            continue  # a "while affected" condition: nothing to apply
+        loss = effect["hp_loss_per_turn"]
+        if loss is None:
+            loss = reported.get(held["id"])
+        if loss is None:
+            raise Unprocessable(
+                f"How much damage {card['name']} deals each turn is unknown",
+                detail=(
+                    f"{hero} holds {card['name']}. Report the damage its card shows "
+                    f'("ongoing_damage": {{"{hero}": {{"{held["id"]}": n}}}}) or supply it as component data '
+                    f'("components": {{"tables": {{"conditions": {{"{held["id"]}": {{"hp_loss_per_turn": n}}}}}}}}).'
+                ),
+                errors={f"ongoing_damage.{hero}.{held['id']}": ["Unknown per-turn damage."]},
+            )
+        if loss and res.hero(hero)["status"] != "dead":
+            health.damage(res, hero, loss, held["id"])

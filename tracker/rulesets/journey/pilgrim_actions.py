@@ -1,0 +1,250 @@
+"""The Pilgrims' actions (L364-L449), each 1 AP, and playing cards (L253-L271).
+
+The service does not see the board: the request names the Well, Villager, Sutra, Door or
+Gate, and the table vouches that the Pilgrim stands where the action needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import decks
+from tracker.errors import Unprocessable
+from tracker.rulesets.journey import conditions, health, karma
+from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets.journey.turns import spend
+
+REST_CHI = 5
+RESTS_PER_ACTIVATION = 2
+RESCUE_GOOD_KARMA = 3
+HANDS = {"fortune": "fortune", "misfortune": "misfortune"}
+
+
+def _activation(res: Resolution) -> dict[str, Any]:
+    return res.game.get("activation") or {}
+
+
+def rest(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero = params["hero"]
+    spend(res, hero)
+    if _activation(res).get("rests", 0) >= RESTS_PER_ACTIVATION:
+        raise Unprocessable(f"{hero} has rested twice this activation", detail="Rest may be taken twice per activation (L437).")
+    before = res.hero(hero)["chi"]
+    res.emit({"kind": "rested", "hero": hero, "ap": 1, "chi_before": before, "chi_after": min(health.CHI_MAX, before + REST_CHI)})
+
+
+def _mystical_box(res: Resolution, hero: str) -> None:
+    spend(res, hero)
+    if _activation(res).get("mystical_box"):
+        raise Unprocessable(f"{hero} has used a Mystical Box this activation", detail="One Pray or Meditate per Pilgrim per activation (L413).")
+    if res.game.get("quest") == "q7-demon-army":
+        raise Unprocessable("Quest 7's box is the treasure chest", detail="It is not a Mystical Box: no Pray or Meditate (L919).")
+
+
+def pray(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero = params["hero"]
+    _mystical_box(res, hero)
+    res.emit({"kind": "prayed", "hero": hero, "ap": 1})
+    (card,) = res.draw("fortune", 1, hero)
+    res.emit({"kind": "card-taken", "hero": hero, "deck": "fortune", "card": card, "reason": "pray"})
+
+
+def meditate(res: Resolution, params: Mapping[str, Any]) -> None:
+    """Spin: white -> look at 3 Fortune Cards, keep 1 (keep-fortune), discard 2; black -> 1 Misfortune Card."""
+    hero = params["hero"]
+    _mystical_box(res, hero)
+    spin = params.get("spin")
+    (result,) = res.roll({} if spin else {"spinner": 1}, {"spinner": [spin]} if spin else None, f"{hero} meditates")["spinner"]
+    res.emit({"kind": "meditated", "hero": hero, "ap": 1, "result": result})
+    if result == "white":
+        reported = res.reported.pop("fortune", None)
+        if reported:
+            if len(reported) != 3:
+                raise Unprocessable("Report the 3 Fortune Cards drawn", detail="A white spin draws 3 Fortune Cards (L418).")
+            res.emit({"kind": "looked", "deck": "fortune", "cards": list(reported), "source": "reported"})
+        else:
+            res._require_known("fortune", "Fortune Cards")  # noqa: SLF001
+            res.emit_all(decks.resolve_look(res.decks["fortune"], "Fortune Cards", 3, res.rng))
+    else:
+        (card,) = res.draw("misfortune", 1, hero)
+        res.emit({"kind": "card-taken", "hero": hero, "deck": "misfortune", "card": card, "reason": "meditate"})
+
+
+def keep_fortune(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero = params["hero"]
+    if res.game.get("fortune_choice") != hero:
+        raise Unprocessable(f"{hero} has no Fortune Cards to choose from", detail="Keep one after a white Meditate spin.")
+    res.emit_all(decks.resolve_keep(res.decks["fortune"], [params["card"]], "discard", hero))
+    res.emit({"kind": "fortune-kept", "hero": hero, "card": params["card"]})
+    res.emit({"kind": "card-taken", "hero": hero, "deck": "fortune", "card": params["card"], "reason": "meditate"})
+
+
+def recover(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero, well = params["hero"], params["well"]
+    spend(res, hero)
+    if well in res.hero(hero)["wells_used"]:
+        raise Unprocessable(f"{hero} has used {well} this quest", detail="Each Pilgrim may use each Water Well once per Quest (L435).")
+    top = health.known_max_hp(res, hero, "Recovering at a Water Well (all Health back)")
+    before = health.known_hp(res, hero, "Recovering")
+    res.emit({"kind": "well-used", "hero": hero, "ap": 1, "well": well, "hp_before": before, "hp_after": top})
+
+
+def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero = params["hero"]
+    spend(res, hero)
+    rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
+    if params["villager"] in rescued:
+        raise Unprocessable(f"{params['villager']} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
+    res.emit({"kind": "villager-rescued", "hero": hero, "ap": 1, "villager": params["villager"]})
+    karma.gain(res, hero, "good", RESCUE_GOOD_KARMA, "rescue-villager")
+
+
+def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero = params["hero"]
+    spend(res, hero)
+    held = {s for sheet in res.game["heroes"].values() for s in sheet["sutras"]}
+    if params["sutra"] in held:
+        raise Unprocessable(f"{params['sutra']} has been collected already", detail=f"Held: {sorted(held)}.")
+    res.emit({"kind": "sutra-collected", "hero": hero, "ap": 1, "sutra": params["sutra"]})
+
+
+def break_door(res: Resolution, params: Mapping[str, Any]) -> None:
+    spend(res, params["hero"])
+    res.emit({"kind": "door-broken", "hero": params["hero"], "ap": 1, "door": params["door"]})
+
+
+def _tripitaka_only(hero: str, action: str) -> None:
+    if hero != "tripitaka":
+        raise Unprocessable(f"Only Tripitaka may {action}", detail="L373-L374.", errors={"hero": ["Tripitaka only."]})
+
+
+def close_gate(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero, gate = params["hero"], params["gate"]
+    _tripitaka_only(hero, "close a Gate")
+    spend(res, hero)
+    quest = res.ctx.ruleset.quest(res.game["quest"])
+    gates = res.game["gates"]
+    if gate not in gates or gates[gate] == "closed":
+        raise Unprocessable(f"No open Gate '{gate}'", detail=f"Gates: {gates}.", errors={"gate": [gate]})
+    if quest.get("gates_sealable") is False:
+        raise Unprocessable(f"Gates cannot be sealed in Quest {quest['number']}", detail="Not even with Prayer of Sealing (L1008).")
+    limit = quest.get("max_gates_sealed")
+    if limit is not None and list(gates.values()).count("closed") >= limit:
+        raise Unprocessable(f"At most {limit} Gate(s) may be sealed in Quest {quest['number']}", detail="L884.")
+    sutras = res.hero(hero)["sutras"]
+    if not sutras:
+        raise Unprocessable("Tripitaka holds no Sutra", detail="Closing a Gate spends 1 Sutra (L374).")
+    sutra = params.get("sutra") or sutras[0]
+    if sutra not in sutras:
+        raise Unprocessable(f"Tripitaka does not hold {sutra}", detail=f"He holds {sutras}.")
+    res.emit({"kind": "gate-closed", "hero": hero, "ap": 1, "gate": gate, "sutra": sutra})
+
+
+def revive(res: Resolution, params: Mapping[str, Any]) -> None:
+    """Tripitaka sacrifices 1-5 HP (keeping at least 1) and 0-5 Chi; the Pilgrim gets exactly those (L440-L449)."""
+    hero, target, hp, chi = params["hero"], params["target"], params["hp"], params.get("chi", 0)
+    _tripitaka_only(hero, "Revive")
+    spend(res, hero)
+    if res.hero(target)["status"] not in ("face-down", "side", "back"):
+        raise Unprocessable(f"{target} is not Unconscious", detail=f"{target} is {res.hero(target)['status']}.")
+    own = health.known_hp(res, hero, "Reviving (Tripitaka's Health)")
+    if own - hp < 1:
+        raise Unprocessable(f"Tripitaka has {own} HP and must keep at least 1", detail=f"He can sacrifice at most {own - 1}.")
+    if chi > res.hero(hero)["chi"]:
+        raise Unprocessable(f"Tripitaka has only {res.hero(hero)['chi']} Chi", detail="He cannot sacrifice more.")
+    res.emit({"kind": "damage-taken", "hero": hero, "amount": hp, "cause": "revive", "hp_before": own, "hp_after": own - hp, "ap": 1})
+    if chi:
+        health.change_chi(res, hero, -chi, "revive")
+    res.emit({"kind": "pilgrim-revived", "hero": target, "by": hero, "hp": hp, "chi": chi})
+
+
+def master_skill(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero = params["hero"]
+    spend(res, hero)
+    if _activation(res).get("master_skill"):
+        raise Unprocessable(f"{hero} has used Master Skill this activation", detail="Once per activation (L550).")
+    if res.hero(hero)["good"] < 4:
+        raise Unprocessable(f"{hero} has {res.hero(hero)['good']} Good Karma", detail="Master Skill costs 4 Good Karma and 1 AP (L547).")
+    karma.master_skill(res, hero)
+
+
+def report_health(res: Resolution, params: Mapping[str, Any]) -> None:
+    hero, hp = params["hero"], params["hp"]
+    top = res.hero(hero)["max_hp"]
+    if top is not None and hp > top:
+        raise Unprocessable(f"{hero}'s maximum Health is {top}", detail="No stat rises above its maximum (L310).")
+    res.emit({"kind": "health-reported", "hero": hero, "hp_before": res.hero(hero)["hp"], "hp_after": hp})
+
+
+def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
+    """Play a card from hand: pay its Chi/AP/HP costs whatever the result (L268-L271), then apply what it
+    did as the request reports it (the card texts are lost); Misfortune damage may reach 0 HP (L327)."""
+    hero, deck, card = params["hero"], params["deck"], params["card"]
+    sheet = res.hero(hero)
+    hand = "skills" if deck.startswith("skill-") else HANDS.get(deck)
+    names = [c["name"] if isinstance(c, dict) else c for c in sheet.get(hand or "", [])]
+    if hand is None or card not in names:
+        raise Unprocessable(f"{hero} holds no '{card}' from {deck}", detail=f"In hand: {names}.", errors={"card": [card]})
+    if sheet["status"] != "conscious" or "paralyzed" in {c["id"] for c in sheet["conditions"]}:
+        raise Unprocessable(f"{hero} cannot play cards now", detail="Unconscious or Paralyzed Pilgrims play no cards (L302, L558).")
+    costs = params.get("costs") or {}
+    if costs.get("ap"):
+        spend(res, hero, costs["ap"])
+    if costs.get("chi", 0) > sheet["chi"]:
+        raise Unprocessable(f"{hero} has {sheet['chi']} Chi", detail=f"The card costs {costs['chi']}.")
+    if costs.get("hp"):
+        hp = health.known_hp(res, hero, "Paying an HP cost")
+        if hp - costs["hp"] < 1:
+            raise Unprocessable(f"An HP cost must leave {hero} at least 1 HP", detail=f"{hero} has {hp} HP (L270).")
+    res.emit({"kind": "card-played", "hero": hero, "deck": deck, "card": card, "costs": costs, "ap": costs.get("ap", 0)})
+    if costs.get("chi"):
+        health.change_chi(res, hero, -costs["chi"], f"cost of {card}")
+    if costs.get("hp"):
+        health.damage(res, hero, costs["hp"], f"cost of {card}")
+    effects = params.get("effects") or {}
+    if effects.get("heal"):
+        health.heal(res, hero, effects["heal"], card)
+    if effects.get("damage"):
+        health.damage(res, hero, effects["damage"], card)
+    if effects.get("chi"):
+        health.change_chi(res, hero, effects["chi"], card)
+    for wheel in ("good", "bad"):
+        amount = effects.get(f"{wheel}_karma", 0)
+        if amount > 0:
+            karma.gain(res, hero, wheel, amount, card)
+        elif amount < 0:
+            karma.lose(res, hero, wheel, -amount, card)
+    if effects.get("condition"):
+        conditions.apply(res, hero, effects["condition"], card)
+    if params.get("keep"):
+        return  # a card that stays in play (Continuous, a permanent Skill)
+    res.emit_all(decks.resolve_move(res.decks[deck], "discarded", [card], "held", hero))
+    res.emit({"kind": "card-given-up", "hero": hero, "deck": deck, "card": card, "reason": "played"})
+
+
+def discard_condition(res: Resolution, params: Mapping[str, Any]) -> None:
+    """A condition whose duration the rules lost ends when its card (or another card) says so."""
+    hero, condition = params["hero"], params["condition"]
+    if condition not in {c["id"] for c in res.hero(hero)["conditions"]}:
+        raise Unprocessable(f"{hero} has no {condition} card", detail="Nothing to discard.")
+    res.emit({"kind": "condition-removed", "hero": hero, "condition": condition, "reason": params.get("reason", "card")})
+
+
+def take_starting_skills(res: Resolution, params: Mapping[str, Any]) -> None:
+    """The set-up Skill Cards drawn at the table from a deck whose cards the rules lost."""
+    hero = params["hero"]
+    deck = f"skill-{hero}"
+    owed = res.hero(hero)["skill_draws_owed"]
+    cards = list((res.reported.get(deck) or []))
+    if not owed or len(cards) != owed:
+        raise Unprocessable(
+            f"{hero} is owed {owed} starting Skill Card(s)",
+            detail=f'Report exactly the cards drawn: "drawn": {{"{deck}": [{owed} card name(s)]}}.',
+            errors={f"drawn.{deck}": [f"Expected {owed} card(s)."]},
+        )
+    spec = res.ctx.deck(deck)
+    res.draw(deck, owed, hero)
+    res.emit({"kind": "starting-skills-reported", "hero": hero, "cards": cards})
+    for card in cards:
+        res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": params.get("kinds", {}).get(card) or spec.kind_of.get(card), "reason": "set-up-draw"})

@@ -1,0 +1,70 @@
+"""Hero progress across a campaign: each Pilgrim's sheet and the events behind every change.
+
+The same ``fold_hero`` the sessions use, over every session's game events in campaign order, so
+what a Pilgrim carries is what the log says happened to them. Weapon levels and Corruption
+Cards come with the events that changed them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.rulesets.journey.state import HERO_KINDS, fold_hero
+
+WINS = ("victory", "heroic-victory")
+
+
+def _ref(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"session_id": entry["session_id"], "quest": entry["quest"], "position": entry["position"], "event": entry["type"]}
+
+
+def hero_progress(history: list[dict[str, Any]]) -> dict[str, Any]:
+    heroes: dict[str, dict[str, Any]] = {}
+    for entry in history:
+        change = entry["change"]
+        hero = change.get("hero")
+        if hero is None or change["kind"] not in HERO_KINDS:
+            continue
+        record = heroes.setdefault(hero, {"sheet": {}, "quests": [], "weapon_history": [], "corruption_history": [], "karma_thresholds": []})
+        record["sheet"] = fold_hero(record["sheet"], change)
+        if change["kind"] == "pilgrim-set-up":
+            record["quests"].append({"session_id": entry["session_id"], "quest": entry["quest"], "outcome": entry["outcome"], "start": change["start"]})
+            if change["start"] != "carried" and change.get("weapon_level"):
+                record["weapon_history"].append({**_ref(entry), "level": change["weapon_level"], "start": change["start"]})
+        elif change["kind"] == "weapon-upgraded":
+            record["weapon_history"].append({**_ref(entry), "level": change["to_level"], "from_level": change["from_level"]})
+        elif change["kind"] == "corruption-drawn":
+            record["corruption_history"].append({**_ref(entry), "card": change["card"], "reason": change["reason"]})
+        elif change["kind"] == "karma-threshold-reached":
+            record["karma_thresholds"].append({**_ref(entry), "wheel": change["wheel"], "value": change["value"]})
+    return {hero: _view(hero, record) for hero, record in sorted(heroes.items())}
+
+
+def _view(hero: str, record: dict[str, Any]) -> dict[str, Any]:
+    sheet = record["sheet"]
+    return {
+        "hero": hero,
+        "good_karma": sheet["good"],
+        "bad_karma": sheet["bad"],
+        "skills": {
+            "one-time": [s["name"] for s in sheet["skills"] if s.get("kind") == "one-time"],
+            "permanent": [s["name"] for s in sheet["skills"] if s.get("kind") == "permanent"],
+            "kind-unknown": [s["name"] for s in sheet["skills"] if s.get("kind") not in ("one-time", "permanent")],
+        },
+        "weapon_level": sheet["weapon_level"],
+        "corruption": list(sheet["corruption"]),
+        "fortune": list(sheet["fortune"]),
+        "misfortune": list(sheet["misfortune"]),
+        "hp": sheet["hp"],
+        "max_hp": sheet["max_hp"],
+        "chi": sheet["chi"],
+        "conditions": [c["id"] for c in sheet["conditions"]],
+        "status": sheet["status"],
+        "skill_draws_owed": sheet.get("skill_draws_owed", 0),
+        "quests_played": [q["quest"] for q in record["quests"]],
+        "quests_won": [q["quest"] for q in record["quests"] if q["outcome"] in WINS],
+        "sessions": record["quests"],
+        "weapon_history": record["weapon_history"],
+        "corruption_history": record["corruption_history"],
+        "karma_thresholds": record["karma_thresholds"],
+    }

@@ -1,0 +1,80 @@
+"""Journey's GameRules: its events, state fold, campaign options and carry-over between quests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.rulesets.journey import state
+from tracker.rulesets.journey.events import EVENTS
+from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
+from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
+from tracker.rulesets.ruleset import GameRules
+
+WINS = ("victory", "heroic-victory")
+CARRIED = ("good", "bad", "weapon_level", *CARRIED_HANDS)
+
+_LINES = {
+    "karma-gained": "{hero} gained {amount} {wheel} Karma ({source}): {before} → {after}",
+    "karma-lost": "{hero} lost {applied} {wheel} Karma ({source}): {before} → {after}",
+    "karma-threshold-reached": "{hero}'s {wheel} Karma reached {value}",
+    "karma-traded": "{hero} traded {cost} {wheel} Karma for {trade}: {before} → {after}",
+    "weapon-upgraded": "{hero}'s weapon went from level {from_level} to {to_level}",
+    "corruption-drawn": "{hero} drew the Corruption Card {card}",
+    "card-taken": "{hero} took {card} from {deck}",
+    "damage-taken": "{hero} took {amount} damage ({cause}): HP {hp_before} → {hp_after}",
+    "condition-applied": "{hero} received the {condition} condition",
+    "condition-removed": "{hero}'s {condition} condition was discarded ({reason})",
+    "pilgrim-fell-unconscious": "{hero} fell unconscious, {orientation}",
+    "unconscious-pilgrim-turned": "Unconscious {hero} turned from {from} to {to}",
+    "demon-spawned": "{demon} spawned at {gate}",
+    "demon-killed": "{hero} killed {demon} (+{bkr} Bad Karma)",
+    "demon-cleansed": "{hero} cleansed {demon} (+{gkr} Good Karma)",
+}
+
+
+class JourneyRules(GameRules):
+    events = EVENTS
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "mode": {
+                "enum": ["individual", "linked"],
+                "description": "individual: each quest starts fresh; linked (back-to-back): Karma and cards carry over (L666-L684).",
+            }
+        },
+        "additionalProperties": False,
+    }
+    setup_schema = SETUP_SCHEMA
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        if change["kind"] not in EVENTS:
+            return super().fold(game, change)
+        return state.fold(game, change)
+
+    def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
+        from tracker.rulesets.journey.progress import hero_progress
+
+        return hero_progress(history)
+
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        line = _LINES.get(change["kind"])
+        if line is None:
+            return None
+        try:
+            return line.format(**change)
+        except KeyError:
+            return None
+
+    def carry_over(
+        self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        carried = dict(progress)
+        heroes = game.get("heroes") or {}
+        if quest == PART_1:
+            # Q10 is one quest in two parts: Part 2 starts from exactly where Part 1 ended (L1081-L1083).
+            carried["q10_part_1"] = {"heroes": heroes, "initiative": game.get("initiative")} if outcome in WINS else None
+        if options.get("mode") == "linked" and heroes:
+            # Between linked quests Health, Chi and conditions reset; Karma and cards carry (L680-L684).
+            carried["heroes"] = {hero: {key: sheet[key] for key in CARRIED} for hero, sheet in heroes.items()}
+        return carried

@@ -1,0 +1,233 @@
+"""Quest set-up (L211-L225, L666-L684): the Pilgrims' sheets, initiative, starting Demons and Gates.
+
+- Individual quests, and the first quest of a linked campaign: Chi 10, Karma 0/0, weapon level 1,
+  two random Skill Cards (or the quest's named cards plus random draws), then the quest's
+  Karma Upgrades, each traded at once like any 10 points of Karma.
+- Linked quests after the first: Health and Chi refill and conditions are gone; Karma, Skill,
+  weapon level, Corruption, Fortune and Misfortune cards carry over.
+- Q10 Part 2 continues Part 1 as one quest: nothing changes but the Sutras (all to Tripitaka)
+  and the Villager tokens (removed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.journey import karma
+from tracker.rulesets.journey.resolution import Resolution, skill_deck
+from tracker.rulesets.ruleset import ActionContext
+
+PILGRIMS = ("tripitaka", "monkey-king", "cho-hakkai", "monk-sha")
+CHI_MAX = 10
+RAGE_CARD = "Rage Card"
+PART_2 = "q10-part-2-seal-the-gate"
+PART_1 = "q10-part-1-the-lair"
+CARRIED_HANDS = ("skills", "corruption", "fortune", "misfortune")
+HAND_DECKS = {"corruption": "corruption", "fortune": "fortune", "misfortune": "misfortune"}
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "karma_upgrades": {
+            "type": "object",
+            "description": "Per Pilgrim, one choice per Karma Upgrade of the quest: 10 Good or 10 Bad (L672-L673).",
+            "propertyNames": {"enum": list(PILGRIMS)},
+            "additionalProperties": {"type": "array", "items": {"enum": ["good", "bad"]}, "maxItems": 4},
+        },
+        "initiative": {
+            "type": "array",
+            "description": "The initiative order drawn at the table; drawn by the service when omitted.",
+            "items": {"enum": list(PILGRIMS)},
+            "minItems": 4,
+            "maxItems": 4,
+            "uniqueItems": True,
+        },
+        "drawn": {
+            "type": "object",
+            "description": "Cards drawn from physical decks during set-up, per deck, in order.",
+            "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "maxItems": 100},
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    quest = ctx.ruleset.quest(params["quest"])
+    setup = params.get("setup") or {}
+    campaign = params.get("campaign") or {}
+    options = campaign.get("options") or {}
+    progress = campaign.get("progress") or {}
+    mode = options.get("mode", "individual")
+    res = Resolution(ctx, rng, setup.get("drawn"))
+    if quest["id"] == PART_2:
+        return _continue_part_2(res, quest, mode, progress, setup)
+    carried = (progress.get("heroes") or {}) if mode == "linked" else {}
+    initiative, counters = _initiative(res, quest, setup.get("initiative"))
+    res.emit(_quest_set_up(quest, mode, initiative, counters))
+    _set_aside_rage_card(res)
+    upgrades = _upgrades(quest, setup.get("karma_upgrades") or {}, required=not carried)
+    for hero in quest["pilgrims"]:
+        if hero in carried:
+            _carried_pilgrim(res, hero, carried[hero])
+        else:
+            _fresh_pilgrim(res, quest, hero)
+    for hero in quest["pilgrims"]:
+        for wheel in upgrades.get(hero, []):
+            karma.gain(res, hero, wheel, karma.THRESHOLD, "karma-upgrade")
+    for hero, orientation in (quest.get("starts_unconscious") or {}).items():
+        res.emit({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": orientation, "cause": "quest-set-up"})
+    return res.finish()
+
+
+def _quest_set_up(quest: Mapping[str, Any], mode: str, initiative: list[str], counters: dict[str, int]) -> dict[str, Any]:
+    demons: dict[str, str] = {}
+    for entry in quest.get("demons", []):
+        for n in range(1, entry["count"] + 1):
+            demons[f"{entry['character']}-{n}"] = entry["character"]
+    start = "active" if quest.get("gates_start_active") is not False else "inactive"
+    gates = {f"gate-{n}": start for n in range(1, (quest.get("tokens") or {}).get("gate", 0) + 1)}
+    return {"kind": "quest-set-up", "quest": quest["id"], "mode": mode, "initiative": initiative, "demons": demons, "gates": gates, **counters}
+
+
+def _initiative(res: Resolution, quest: Mapping[str, Any], reported: list[str] | None) -> tuple[list[str], dict[str, int]]:
+    rule = quest.get("initiative") or {"method": "random"}
+    pilgrims = list(quest["pilgrims"])
+    if rule["method"] == "fixed":
+        if reported and reported != rule["order"]:
+            raise Unprocessable(
+                f"Quest {quest['number']} fixes the initiative order",
+                detail=f"The order is {rule['order']}.",
+                errors={"setup.initiative": ["This quest fixes the order."]},
+            )
+        return list(rule["order"]), {}
+    fixed = {hero: token for hero, token in (rule.get("fixed") or {}).items()}
+    if reported:
+        wrong = [hero for hero, token in fixed.items() if reported.index(hero) != token - 1]
+        if wrong:
+            raise Unprocessable(
+                f"Quest {quest['number']} gives {wrong[0]} Initiative Token {fixed[wrong[0]]}",
+                detail=f"Fixed tokens: {fixed}; the others are drawn at random.",
+                errors={"setup.initiative": ["Breaks the quest's fixed tokens."]},
+            )
+        return list(reported), {}
+    start = res.rng.counter
+    drawn = [hero for hero in pilgrims if hero not in fixed]
+    shuffled = res.rng.shuffle(drawn)
+    order = list(shuffled)
+    for hero, token in sorted(fixed.items(), key=lambda item: item[1]):
+        order.insert(token - 1, hero)
+    # The draw in the generic form any verifier recomputes: a Fisher-Yates shuffle at these counters.
+    shuffle = {"before": drawn, "order": shuffled, "counter_start": start, "counter_end": res.rng.counter}
+    return order, {"counter_start": start, "counter_end": res.rng.counter, "shuffle": shuffle}
+
+
+def _set_aside_rage_card(res: Resolution) -> None:
+    """The Rage Card is removed from the Demon deck before play (L178)."""
+    from tracker import decks
+
+    state = res.decks["demon"]
+    if state["unknown"] == 0 and RAGE_CARD not in state["draw"]:
+        raise Unprocessable(
+            "The supplied Demon deck has no Rage Card",
+            detail=f'The Demon deck\'s 50 cards include the Rage Card; name it "{RAGE_CARD}" (kind "rage") in the component data.',
+            errors={"components.decks.demon.cards": ["No Rage Card."]},
+        )
+    res.emit_all(decks.resolve_move(state, "removed", [RAGE_CARD], "draw"))
+
+
+def _upgrades(quest: Mapping[str, Any], chosen: Mapping[str, list[str]], required: bool) -> dict[str, list[str]]:
+    count = quest.get("karma_upgrades", 0)
+    for hero in quest["pilgrims"]:
+        got = len(chosen.get(hero, []))
+        if got != count and (required or got):
+            raise Unprocessable(
+                f"Quest {quest['number']} gives each Pilgrim {count} Karma Upgrade(s); {hero} has {got}",
+                detail='Choose "good" or "bad" for each upgrade, per Pilgrim: "karma_upgrades": {"tripitaka": ["good"], ...} (10-point blocks only, L672-L673).',
+                errors={f"setup.karma_upgrades.{hero}": [f"Expected {count} choice(s)."]},
+            )
+    return dict(chosen)
+
+
+def max_hp(res: Resolution, hero: str) -> int | None:
+    stats = ((res.ctx.components.get("characters") or {}).get(hero) or {}).get("stats") or {}
+    return res.character(hero)["stats"].get("HP") or stats.get("HP")
+
+
+def _fresh_pilgrim(res: Resolution, quest: Mapping[str, Any], hero: str) -> None:
+    hp = max_hp(res, hero)
+    res.emit({"kind": "pilgrim-set-up", "hero": hero, "start": "fresh", "hp": hp, "max_hp": hp, "chi": CHI_MAX, "good": 0, "bad": 0, "weapon_level": 1})
+    named = (quest.get("starting_cards") or {}).get(hero, [])
+    deck = skill_deck(hero)
+    spec = res.ctx.deck(deck)
+    if named:
+        from tracker import decks
+
+        res.emit({**decks.resolve_reported_draw(res.decks[deck], named, hero)[0], "source": "quest-set-up"})
+        for card in named:
+            res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
+    count = (quest.get("starting_random_draws") or {}).get(hero, 2)
+    if not res.reported.get(deck) and res.decks[deck]["unknown"] != 0:
+        # The deck's cards are lost and none were reported: the Pilgrim draws at the table and the
+        # cards are reported later (take-starting-skills), never made up here.
+        res.emit({"kind": "skill-draws-owed", "hero": hero, "deck": deck, "count": count})
+        return
+    for card in res.draw(deck, count, hero):
+        res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "set-up-draw"})
+
+
+def _carried_pilgrim(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:
+    """Linked quests (L680-L684): full Health and Chi, no conditions; Karma and cards carry over."""
+    hp = max_hp(res, hero)
+    res.emit(
+        {
+            "kind": "pilgrim-set-up",
+            "hero": hero,
+            "start": "carried",
+            "hp": hp,
+            "max_hp": hp,
+            "chi": CHI_MAX,
+            "good": sheet["good"],
+            "bad": sheet["bad"],
+            "weapon_level": sheet["weapon_level"],
+            **{hand: list(sheet.get(hand) or []) for hand in CARRIED_HANDS},
+        }
+    )
+    _hold_carried_cards(res, hero, sheet)
+
+
+def _hold_carried_cards(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:
+    """The cards a Pilgrim carries in are in hand, not in this session's draw piles."""
+    hands = {skill_deck(hero): [card["name"] for card in sheet.get("skills") or []]}
+    hands.update({deck: list(sheet.get(hand) or []) for hand, deck in HAND_DECKS.items()})
+    for deck, cards in hands.items():
+        if cards:
+            from tracker import decks
+
+            res.emit({**decks.resolve_reported_draw(res.decks[deck], cards, hero)[0], "source": "carried"})
+
+
+def _continue_part_2(res: Resolution, quest: Mapping[str, Any], mode: str, progress: Mapping[str, Any], setup: Mapping[str, Any]) -> list[dict[str, Any]]:
+    part_1 = progress.get("q10_part_1")
+    if not part_1:
+        raise Unprocessable(
+            "Q10 Part 2 continues Part 1",
+            detail="Part 1 and Part 2 are one quest (L1040-L1041): win Part 1 in this campaign first.",
+            errors={"quest": ["Part 1 has not been won in this campaign."]},
+        )
+    if setup.get("karma_upgrades") or setup.get("initiative"):
+        raise Unprocessable(
+            "Nothing about the Pilgrims changes between Q10 Part 1 and Part 2",
+            detail="Statistics, cards and initiative carry over unchanged (L1081-L1083); send no upgrades or initiative.",
+            errors={"setup": ["Part 2 takes no set-up choices."]},
+        )
+    res.emit(_quest_set_up(quest, mode, list(part_1["initiative"]), {}))
+    _set_aside_rage_card(res)
+    for hero, sheet in part_1["heroes"].items():
+        res.emit({"kind": "pilgrim-set-up", "hero": hero, "start": "continued", **{k: v for k, v in sheet.items() if k not in ("sutras", "villagers")}})
+        _hold_carried_cards(res, hero, sheet)
+    sutras = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
+    res.emit({"kind": "sutras-given", "hero": "tripitaka", "sutras": sutras, "reason": "q10-part-2"})
+    return res.finish()

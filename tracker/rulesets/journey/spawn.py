@@ -1,0 +1,154 @@
+"""Demon spawning (L380-L383, L595-L608, L659-L663).
+
+- One Demon card per active Gate, the Gate closest to Tripitaka first (the request gives the order).
+- A unique Demon already in play, or a card the quest excludes, is discarded and drawn again
+  (the discard-and-redraw method, L675); Borrack is unique in Quests 1-3 (L707).
+- Special cards stay face up beside the deck until the next Maintenance Phase unless they state
+  a duration.
+- Out of miniatures: promote along the promotion tree; if nothing can be promoted, Demon Rage:
+  the Rage Card goes on top of the deck, drawing stops, Demons have 3 AP until the next Maintenance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import decks
+from tracker.errors import Unprocessable
+from tracker.rulesets import components as component_data
+from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets.journey.setup import RAGE_CARD
+
+BORROCK_UNIQUE = ("q1-meeting", "q2-rescue", "q3-village-fields")
+MAX_REDRAWS = 200
+
+
+def _card(res: Resolution, card: str) -> dict[str, Any]:
+    entry = dict(component_data.card_entries(res.ctx.components, "demon").get(card) or {})
+    kind = res.ctx.deck("demon").kind_of.get(card) or entry.get("kind")
+    if kind is None or (kind in ("reinforcement", "unique") and "spawns" not in entry):
+        raise Unprocessable(
+            f"What the Demon card '{card}' does is unknown",
+            detail=(
+                "The Demon deck's cards were lost from the rulebook. Supply the deck as component data, each card with its "
+                'kind and the Demons it places: "components": {"decks": {"demon": {"cards": [{"name": ..., "kind": '
+                '"reinforcement", "spawns": ["berrok", "berrok"]}, ...]}}}.'
+            ),
+            errors={"components.decks.demon.cards": [f"{card}: kind or Demons unknown."]},
+        )
+    return {"name": card, "kind": kind, "spawns": list(entry.get("spawns") or []), "duration": entry.get("duration")}
+
+
+def _excluded(res: Resolution, card: Mapping[str, Any]) -> str | None:
+    quest = res.game["quest"]
+    rule = (res.ctx.ruleset.data["decks"][_deck_index(res)].get("quest_exclusions") or {}).get(quest) or {}
+    if rule.get("only_kinds") and card["kind"] not in rule["only_kinds"]:
+        return "excluded-by-quest"
+    if rule.get("only_demons") and any(d not in rule["only_demons"] for d in card["spawns"]):
+        return "excluded-by-quest"
+    if card["name"] in (rule.get("excluded_cards") or []):
+        return "excluded-by-quest"
+    in_play = set(res.game["demons"].values())
+    if card["kind"] == "unique" and any(d in in_play for d in card["spawns"]):
+        return "unique-in-play"
+    if quest in BORROCK_UNIQUE and "borrack" in card["spawns"] and "borrack" in in_play:
+        return "unique-in-play"
+    return None
+
+
+def _deck_index(res: Resolution) -> int:
+    return next(i for i, deck in enumerate(res.ctx.ruleset.data["decks"]) if deck["id"] == "demon")
+
+
+def _available(res: Resolution, character: str) -> bool:
+    in_play = list(res.game["demons"].values()).count(character)
+    return in_play < res.character(character)["miniatures"]
+
+
+def _instance(res: Resolution, character: str) -> str:
+    n = 1
+    while f"{character}-{n}" in res.game["demons"]:
+        n += 1
+    return f"{character}-{n}"
+
+
+def _promote(res: Resolution, character: str) -> str | None:
+    tree = res.table("promotion-tree")
+    if character not in tree:
+        raise Unprocessable(
+            f"No {res.character(character)['name']} miniature is left, and the promotion tree is unknown",
+            detail=(
+                "The promotion tree was a figure lost from the rulebook (L604-L606). Supply it as component data "
+                f'("components": {{"tables": {{"promotion-tree": {{"{character}": ["<tougher demon>", ...]}}}}}}); '
+                "an empty list means no promotion (Demon Rage)."
+            ),
+            errors={f"components.tables.promotion-tree.{character}": ["Unknown."]},
+        )
+    return next((tougher for tougher in tree[character] if _available(res, tougher)), None)
+
+
+def spawn(res: Resolution, params: Mapping[str, Any]) -> None:
+    if res.game.get("phase") != "demon":
+        raise Unprocessable("Demons spawn in the Demon Phase", detail="Start the Demon Phase first (L380).")
+    quest = res.ctx.ruleset.quest(res.game["quest"])
+    if ((res.ctx.ruleset.data["decks"][_deck_index(res)].get("quest_exclusions") or {}).get(quest["id"]) or {}).get("deck_not_used"):
+        raise Unprocessable(f"Quest {quest['number']} does not use the Demon deck", detail="Iron Fan respawns with set allies instead (L965).")
+    active = sorted(g for g, s in res.game["gates"].items() if s == "active")
+    order = list(params["gates"])
+    if sorted(order) != active:
+        raise Unprocessable(
+            "List every active Gate once, closest to Tripitaka first",
+            detail=f"Active Gates: {active}.",
+            errors={"gates": [f"Expected an order of {active}."]},
+        )
+    if res.game.get("rage"):
+        raise Unprocessable("Demon Rage: no Demon cards are drawn", detail="The Rage Card lies on the deck until the next Maintenance Phase (L607).")
+    for gate in order:
+        if _spawn_at(res, gate):
+            return  # Demon Rage: drawing stops for the rest of this Demon Phase
+
+
+def _spawn_at(res: Resolution, gate: str) -> bool:
+    for _ in range(MAX_REDRAWS):
+        (name,) = res.draw("demon", 1, None)
+        card = _card(res, name)
+        excluded = _excluded(res, card)
+        if excluded:
+            res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": excluded})
+            res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
+            continue
+        if card["kind"] == "special":
+            res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "special", "duration": card["duration"]})
+            return False
+        for character in card["spawns"]:
+            placed = character if _available(res, character) else _promote(res, character)
+            if placed is None:
+                res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "rage"})
+                res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
+                res.emit_all(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
+                res.emit({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": 3})
+                return True
+            res.emit({"kind": "demon-spawned", "demon": _instance(res, placed), "character": placed, "gate": gate, "card": name, "promoted_from": character if placed != character else None})
+        res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "spawned"})
+        res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
+        return False
+    raise Unprocessable("No Demon card this quest allows came up", detail=f"Drew {MAX_REDRAWS} times; check the quest's deck.")
+
+
+def remove_demon(res: Resolution, params: Mapping[str, Any]) -> None:
+    """A quest rule or card removes a Demon without Kill or Cleanse: no Karma (L660, L976, L1014)."""
+    from tracker.rulesets.journey.attack import demon_in_play
+
+    character = demon_in_play(res, params["demon"])
+    res.emit({"kind": "demon-removed", "demon": params["demon"], "character": character, "reason": params["reason"], "karma": False})
+
+
+def place_demon(res: Resolution, params: Mapping[str, Any]) -> None:
+    """A quest rule places a Demon (Q1's transformed Villager, Q8's respawns, Q9's Bull Generals)."""
+    character = params["character"]
+    if res.character(character).get("role") != "demon":
+        raise Unprocessable(f"'{character}' is not a Demon", errors={"character": [character]})
+    if not _available(res, character):
+        raise Unprocessable(f"No {res.character(character)['name']} miniature is left", detail="All of them are in play.")
+    res.emit({"kind": "demon-spawned", "demon": _instance(res, character), "character": character, "gate": None, "card": None, "reason": params["reason"], "promoted_from": None})

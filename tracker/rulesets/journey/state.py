@@ -1,0 +1,212 @@
+"""The Journey game state: what each change does to the session's bookkeeping (pure, plain JSON).
+
+``fold_hero`` is one Pilgrim's sheet after one change; ``fold`` is the whole game. The hero
+progress view folds the same changes with ``fold_hero``, so the session and the campaign's
+view can never disagree about a Pilgrim.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+UNCONSCIOUS = ("face-down", "side", "back")
+ROTATION = {"face-down": "side", "side": "back", "back": "dead"}
+
+
+def new_hero() -> dict[str, Any]:
+    return {
+        "hp": None,
+        "max_hp": None,
+        "chi": None,
+        "good": 0,
+        "bad": 0,
+        "weapon_level": None,
+        "skills": [],
+        "corruption": [],
+        "fortune": [],
+        "misfortune": [],
+        "conditions": [],
+        "status": "conscious",
+        "sutras": [],
+        "villagers": [],
+        "wells_used": [],
+        "skill_draws_owed": 0,
+    }
+
+
+def _hand(change: Mapping[str, Any]) -> str:
+    deck = change["deck"]
+    if deck.startswith("skill-"):
+        return "skills"
+    return {"fortune": "fortune", "misfortune": "misfortune", "corruption": "corruption"}[deck]
+
+
+def _take(cards: list[Any], name: str) -> None:
+    for i, card in enumerate(cards):
+        if (card["name"] if isinstance(card, dict) else card) == name:
+            del cards[i]
+            return
+
+
+def fold_hero(hero: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    """One Pilgrim's sheet after a change that names them."""
+    h = copy.deepcopy(dict(hero)) if hero else new_hero()
+    kind = change["kind"]
+    if kind == "pilgrim-set-up":
+        h = new_hero()
+        h.update({k: copy.deepcopy(change[k]) for k in h if k in change})
+    elif kind in ("karma-gained", "karma-lost", "karma-traded"):
+        h[change["wheel"]] = change["after"]
+    elif kind == "weapon-upgraded":
+        h["weapon_level"] = change["to_level"]
+    elif kind == "corruption-drawn":
+        h["corruption"].append(change["card"])
+    elif kind == "card-taken":
+        hand = _hand(change)
+        h[hand].append({"name": change["card"], "kind": change.get("card_kind")} if hand == "skills" else change["card"])
+    elif kind == "card-given-up":
+        _take(h[_hand(change)], change["card"])
+    elif kind in ("damage-taken", "health-restored", "health-reported", "well-used"):
+        h["hp"] = change["hp_after"]
+        if kind == "well-used":
+            h["wells_used"].append(change["well"])
+    elif kind in ("chi-changed", "rested"):
+        h["chi"] = change["chi_after"]
+    elif kind == "pilgrim-fell-unconscious":
+        h["status"] = "face-down"
+    elif kind == "unconscious-pilgrim-turned":
+        h["status"] = change["to"]
+    elif kind == "pilgrim-revived":
+        h.update(status="conscious", hp=change["hp"], chi=change["chi"])
+    elif kind == "condition-applied":
+        h["conditions"] = [c for c in h["conditions"] if c["id"] != change["condition"]]
+        h["conditions"].append({"id": change["condition"], "tokens": 0})
+    elif kind == "condition-removed":
+        h["conditions"] = [c for c in h["conditions"] if c["id"] != change["condition"]]
+    elif kind == "turn-tokens-added":
+        for condition in h["conditions"]:
+            condition["tokens"] += 1
+    elif kind == "skill-draws-owed":
+        h["skill_draws_owed"] = change["count"]
+    elif kind == "starting-skills-reported":
+        h["skill_draws_owed"] -= len(change["cards"])
+    elif kind == "villager-rescued":
+        h["villagers"].append(change["villager"])
+    elif kind == "sutra-collected":
+        h["sutras"].append(change["sutra"])
+    elif kind == "gate-closed":
+        h["sutras"].remove(change["sutra"])
+    elif kind == "sutras-given":
+        h["sutras"].extend(change["sutras"])
+    return h
+
+
+# Changes that touch the session as a whole, not one Pilgrim's sheet.
+def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    g = copy.deepcopy(dict(game))
+    kind = change["kind"]
+    g.setdefault("heroes", {})
+    if kind == "quest-set-up":
+        g.update(
+            quest=change["quest"],
+            mode=change["mode"],
+            initiative=list(change["initiative"]),
+            demons=dict(change["demons"]),
+            gates=dict(change["gates"]),
+            phase="maintenance",
+            activated=[],
+            active=None,
+            ap=0,
+            activation={},
+            rage=False,
+            special_cards=[],
+            reached_ten=[],
+            spawned=change.get("spawned", 0),
+        )
+        return g
+    if kind == "turn-tokens-added":
+        for hero_id in list(g["heroes"]):
+            g["heroes"][hero_id] = fold_hero(g["heroes"][hero_id], change)
+        return g
+    hero_id = change.get("hero")
+    if hero_id is not None and kind not in ("pilgrim-activated", "activation-ended"):
+        g["heroes"][hero_id] = fold_hero(g["heroes"].get(hero_id, {}), change)
+    if change.get("ap"):
+        g["ap"] = g.get("ap", 0) - change["ap"]
+    if kind == "karma-threshold-reached":
+        g["reached_ten"].append({"hero": hero_id, "wheel": change["wheel"], "value": change["value"]})
+    elif kind == "rested":
+        g["activation"]["rests"] = g["activation"].get("rests", 0) + 1
+    elif kind in ("prayed", "meditated"):
+        g["activation"]["mystical_box"] = True
+        if kind == "meditated" and change["result"] == "white":
+            g["fortune_choice"] = hero_id
+    elif kind == "fortune-kept":
+        g.pop("fortune_choice", None)
+    elif kind == "karma-traded" and change["trade"] == "master-skill":
+        g["activation"]["master_skill"] = True
+    elif kind == "phase-started":
+        g["phase"] = change["phase"]
+        if change["phase"] == "pilgrim":
+            g["activated"] = []
+        g["active"] = None
+        g["ap"] = 0
+    elif kind == "pilgrim-activated":
+        g.update(active=hero_id, ap=change["ap"], activation={})
+        g["activated"].append(hero_id)
+    elif kind == "activation-ended":
+        g.update(active=None, ap=0, activation={})
+    elif kind == "gate-closed":
+        g["gates"][change["gate"]] = "closed"
+    elif kind == "gate-state-changed":
+        g["gates"][change["gate"]] = change["to"]
+    elif kind == "demon-spawned":
+        g["demons"][change["demon"]] = change["character"]
+        g["spawned"] = g.get("spawned", 0) + 1
+    elif kind in ("demon-removed", "demon-killed", "demon-cleansed"):
+        g["demons"].pop(change["demon"], None)
+    elif kind == "demon-card-resolved" and change["outcome"] == "special":
+        g["special_cards"].append(change["card"])
+    elif kind == "special-demon-cards-discarded":
+        g["special_cards"] = [c for c in g["special_cards"] if c not in change["cards"]]
+    elif kind == "demon-rage-started":
+        g["rage"] = True
+    elif kind == "demon-rage-ended":
+        g["rage"] = False
+    elif kind == "pilgrim-died" and hero_id in g.get("initiative", []):
+        pass  # a dead Pilgrim keeps its place; activation skips it
+    return g
+
+
+HERO_KINDS = {
+    "pilgrim-set-up",
+    "karma-gained",
+    "karma-lost",
+    "karma-traded",
+    "karma-threshold-reached",
+    "weapon-upgraded",
+    "corruption-drawn",
+    "card-taken",
+    "card-given-up",
+    "damage-taken",
+    "health-restored",
+    "health-reported",
+    "well-used",
+    "chi-changed",
+    "rested",
+    "pilgrim-fell-unconscious",
+    "unconscious-pilgrim-turned",
+    "pilgrim-died",
+    "pilgrim-revived",
+    "condition-applied",
+    "condition-removed",
+    "villager-rescued",
+    "sutra-collected",
+    "gate-closed",
+    "sutras-given",
+    "skill-draws-owed",
+    "starting-skills-reported",
+}
+"""Kinds that change a Pilgrim's sheet (each names its ``hero``): what the hero progress view reads."""

@@ -1,0 +1,112 @@
+"""The turn (L202-L210, L349-L390): Maintenance, Pilgrim Phase, Demon Phase, End of Turn.
+
+- Maintenance: expire conditions by Turn Tokens, apply ongoing effects, turn Unconscious
+  Pilgrims (face down -> side -> back -> dead), remove the Rage Card, discard special Demon
+  cards without a stated duration.
+- Pilgrim Phase: Pilgrims activate one at a time in initiative order with 2 AP each; unused AP
+  are lost when the activation ends.
+- End of Turn: a Turn Token on every multi-turn card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import decks
+from tracker.errors import Unprocessable
+from tracker.rulesets.journey import conditions
+from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets.journey.setup import RAGE_CARD
+from tracker.rulesets.journey.state import ROTATION, UNCONSCIOUS
+
+ACTION_POINTS = 2
+ORDER = ("maintenance", "pilgrim", "demon", "end")
+
+
+def _phase(res: Resolution, wanted: str) -> None:
+    phase = res.game.get("phase")
+    if phase != wanted:
+        raise Unprocessable(
+            f"This is the {phase} phase, not the {wanted} phase",
+            detail=f"Each turn runs {' -> '.join(ORDER)}.",
+            errors={"type": [f"Not in the {wanted} phase."]},
+        )
+
+
+def maintenance(res: Resolution, params: Mapping[str, Any]) -> None:
+    _phase(res, "maintenance")
+    reported = params.get("ongoing_damage") or {}
+    for hero in res.game["initiative"]:
+        conditions.maintain(res, hero, reported.get(hero) or {})
+    for hero in res.game["initiative"]:
+        status = res.hero(hero)["status"]
+        if status in UNCONSCIOUS:
+            res.emit({"kind": "unconscious-pilgrim-turned", "hero": hero, "from": status, "to": ROTATION[status]})
+            if ROTATION[status] == "dead":
+                res.emit({"kind": "pilgrim-died", "hero": hero, "cause": "not revived"})
+    if res.game.get("rage"):
+        res.emit_all(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
+        res.emit({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"]})
+    lasting = set(params.get("special_cards_lasting") or [])
+    expiring = [card for card in res.game.get("special_cards", []) if card not in lasting]
+    if expiring:
+        res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", expiring, "held"))
+        res.emit({"kind": "special-demon-cards-discarded", "cards": expiring})
+    res.emit({"kind": "phase-started", "phase": "pilgrim", "turn": res.ctx.state["turn"]})
+
+
+def activate(res: Resolution, params: Mapping[str, Any]) -> None:
+    _phase(res, "pilgrim")
+    _end_activation(res)
+    hero = params["hero"]
+    waiting = [h for h in res.game["initiative"] if h not in res.game["activated"] and res.hero(h)["status"] == "conscious"]
+    if not waiting or waiting[0] != hero:
+        raise Unprocessable(
+            f"It is not {hero}'s turn to activate",
+            detail=f"Pilgrims activate in initiative order {res.game['initiative']}; next: {waiting[0] if waiting else 'nobody (start the Demon Phase)'}.",
+            errors={"hero": ["Out of initiative order, already activated, or unconscious."]},
+        )
+    ap = ACTION_POINTS + params.get("extra_ap", 0)
+    if "paralyzed" in {c["id"] for c in res.hero(hero)["conditions"]}:
+        ap = 0  # Paralyzed: no actions (L302)
+    res.emit({"kind": "pilgrim-activated", "hero": hero, "ap": ap})
+
+
+def _end_activation(res: Resolution) -> None:
+    active = res.game.get("active")
+    if active:
+        res.emit({"kind": "activation-ended", "hero": active, "ap_unused": res.game["ap"]})
+
+
+def end_activation(res: Resolution, params: Mapping[str, Any]) -> None:
+    _phase(res, "pilgrim")
+    if not res.game.get("active"):
+        raise Unprocessable("No Pilgrim is active", detail="Activate a Pilgrim first.")
+    _end_activation(res)
+
+
+def demon_phase(res: Resolution, params: Mapping[str, Any]) -> None:
+    _phase(res, "pilgrim")
+    _end_activation(res)
+    res.emit({"kind": "phase-started", "phase": "demon", "turn": res.ctx.state["turn"]})
+
+
+def end_of_turn(res: Resolution, params: Mapping[str, Any]) -> None:
+    _phase(res, "demon")
+    turn = res.ctx.state["turn"]
+    res.emit({"kind": "turn-tokens-added", "turn": turn})
+    res.emit({"kind": "phase-started", "phase": "maintenance", "turn": turn + 1})
+    res.emit({"kind": "turn-ended", "turn": turn})
+
+
+def spend(res: Resolution, hero: str, ap: int = 1) -> None:
+    """An action of ``hero`` costing ``ap``: the Pilgrim must be the active one with AP left."""
+    if res.game.get("phase") != "pilgrim" or res.game.get("active") != hero:
+        raise Unprocessable(
+            f"{hero} is not the active Pilgrim",
+            detail="Actions are taken by the active Pilgrim in the Pilgrim Phase (activate them first).",
+            errors={"hero": ["Not active."]},
+        )
+    if res.game["ap"] < ap:
+        raise Unprocessable(f"{hero} has {res.game['ap']} Action Point(s) left", detail=f"This action costs {ap}.", errors={"hero": ["No Action Points left."]})
