@@ -11,7 +11,7 @@ from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import problems
+from api import access, problems
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
@@ -34,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE_URL=database_url(),
         PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
+        RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="campaign-tracker",
         API_VERSION="1",
@@ -51,6 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     runner = ProjectionRunner(tracker, open_view_store(env))
     app.extensions["tracker"] = tracker
     app.extensions["tracker_views"] = runner
+    app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
         thread, stop = runner.start_in_thread()
         app.extensions["tracker_projection_thread"] = (thread, stop)
@@ -64,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.before_request(assign_correlation_id)
     app.before_request(_require_json_body)
+    app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
@@ -83,5 +86,22 @@ def _require_json_body():
 def _unexpected(error: Exception):
     if isinstance(error, HTTPException):
         return problems.from_http_exception(error)
+    if _is_database_outage(error):
+        log.warning("database unavailable: %s", error)
+        return problems.problem(
+            503, "The database is unavailable; retry shortly", "Nothing was recorded for this request.", headers={"Retry-After": "2"}
+        )
     log.exception("unexpected error")
     return problems.problem(500, "The server failed; the request was not applied", "An unexpected error; nothing was recorded for this request.")
+
+
+def _is_database_outage(error: Exception) -> bool:
+    """Lost connections and pool time-outs: the request failed before anything was committed."""
+    import psycopg
+    from eventsourcing.persistence import InterfaceError, OperationalError
+
+    try:
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # pragma: no cover
+        PoolTimeout = ()  # type: ignore[assignment]
+    return isinstance(error, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))

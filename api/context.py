@@ -14,6 +14,11 @@ class BadHeader(TrackerError):
     status = 400
 
 
+def viewer_side() -> str | None:
+    """Whose eyes a read is for: None (everything) for the owner, else the token's side."""
+    return g.get("viewer_side")
+
+
 def tracker() -> Tracker:
     return current_app.extensions["tracker"]
 
@@ -36,8 +41,9 @@ def command_request() -> Request:
                 "If-Match must be the session version you last saw",
                 detail='Send the "version" of the session as a number, e.g. If-Match: 7.',
             ) from None
+    grant = g.get("grant")
     return Request(
-        issued_by=None,
+        issued_by=grant.token_id if grant is not None else None,
         correlation_id=g.correlation_id,
         idempotency_key=key,
         if_match=expected,

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
+from flask.testing import FlaskClient
 
 from tracker.application import Tracker
 from tracker.config import persistence_env
@@ -150,8 +151,32 @@ def app(database_url: str):
     flask_app.extensions["tracker_views"].store.datastore.close()
 
 
+class OwnerClient(FlaskClient):
+    """A test client that acts as the owner of the campaign it last created.
+
+    Most tests are about the rules, not about tokens: they get the owner token of
+    the campaign they create sent for them. A request that sets its own
+    Authorization header (or an empty one, to send none) is left alone.
+    """
+
+    owner_token: str | None = None
+
+    def open(self, *args, **kwargs):
+        headers = dict(kwargs.pop("headers", None) or {})
+        if "Authorization" not in headers and self.owner_token:
+            headers["Authorization"] = f"Bearer {self.owner_token}"
+        elif headers.get("Authorization") == "":
+            del headers["Authorization"]
+        response = super().open(*args, headers=headers, **kwargs)
+        if response.status_code == 201 and response.is_json and (response.json or {}).get("owner_token"):
+            OwnerClient.owner_token = response.json["owner_token"]
+        return response
+
+
 @pytest.fixture
 def client(app):
+    OwnerClient.owner_token = None
+    app.test_client_class = OwnerClient
     return app.test_client()
 
 

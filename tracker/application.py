@@ -24,7 +24,8 @@ from eventsourcing.persistence import IntegrityError
 
 from tracker import decks, rulesets, verification
 from tracker import dice as dice_rolls
-from tracker.domain import Campaign, IdempotencyRecord, Session
+from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
+from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.randomness import RandomStream, commitment, new_seed
@@ -58,6 +59,7 @@ class _Outcome:
     status: int
     body: dict[str, Any]
     aggregates: list[Aggregate] = field(default_factory=list)
+    shown_once: tuple[str, ...] = ()  # body fields (new tokens) never stored with the Idempotency-Key's answer
 
 
 class Tracker(Application[UUID]):
@@ -92,9 +94,70 @@ class Tracker(Application[UUID]):
                 options=options or {},
                 meta=_meta(request, ruleset),
             )
-            return _Outcome(201, {**campaign.state(), "components": campaign.components}, [campaign])
+            token, grant = _mint(campaign, "owner", [], None, "owner", _meta(request, ruleset))
+            body = {**campaign.state(), "components": campaign.components, "owner_token": token, "owner_token_id": grant.token_id}
+            return _Outcome(201, body, [campaign, grant], shown_once=("owner_token",))
 
         return self._execute("campaigns", "create_campaign", body, request, work)
+
+    def mint_token(
+        self,
+        campaign_id: str,
+        role: str,
+        heroes: list[str] | None = None,
+        side: str | None = None,
+        label: str | None = None,
+        request: Request = Request(),
+    ) -> Result:
+        """A token for a player (optionally bound to heroes or a side), a viewer or an integration; shown once."""
+        body = {"role": role, "heroes": heroes, "side": side, "label": label}
+
+        def work() -> _Outcome:
+            campaign = self._campaign(campaign_id)
+            ruleset = self._ruleset(campaign)
+            if role not in ("player", "viewer", "integration"):
+                raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
+            if (heroes or side) and role != "player":
+                raise Unprocessable("Only player tokens are bound to heroes or a side", detail="Leave out heroes and side for viewers and integrations.")
+            _check_party(ruleset, heroes or [])
+            if side is not None and side not in ruleset.rules.sides:
+                raise Unprocessable(f"Unknown side '{side}'", detail=f"Sides of {ruleset.name}: {list(ruleset.rules.sides)}.")
+            token, grant = _mint(campaign, role, heroes or [], side, label, _meta(request, ruleset))
+            return _Outcome(201, {**grant.describe(), "token": token}, [campaign, grant], shown_once=("token",))
+
+        return self._execute(f"campaign:{campaign_id}", "mint_token", body, request, work)
+
+    def list_tokens(self, campaign_id: str) -> list[dict[str, Any]]:
+        return [{k: v for k, v in token.items() if k != "grant_id"} for token in self._campaign(campaign_id).tokens.values()]
+
+    def revoke_token(self, campaign_id: str, token_id: str, request: Request = Request()) -> Result:
+        def work() -> _Outcome:
+            campaign = self._campaign(campaign_id)
+            ruleset = self._ruleset(campaign)
+            listed = campaign.tokens.get(token_id)
+            if listed is None:
+                raise NotFound(f"No token '{token_id}' in this campaign", detail="GET /campaigns/{cid}/tokens lists them.")
+            if listed["role"] == "owner":
+                raise Unprocessable("The owner token cannot be revoked", detail="It is the campaign's key; keep it safe.")
+            grant = self.repository.get(UUID(listed["grant_id"]))
+            meta = _meta(request, ruleset)
+            if not grant.revoked:
+                grant.revoke(meta=meta)
+                campaign.revoke_token(token_id=token_id, meta=meta)
+            return _Outcome(200, {**grant.describe(), "revoked": True}, [campaign, grant])
+
+        return self._execute(f"campaign:{campaign_id}", "revoke_token", {"token_id": token_id}, request, work)
+
+    def authenticate(self, token: str) -> Grant | None:
+        """The live grant a bearer token carries, or None (unknown or revoked)."""
+        try:
+            grant = self.repository.get(Grant.create_id(token_hash=token_hash(token)))
+        except AggregateNotFoundError:
+            return None
+        return None if grant.revoked else grant
+
+    def campaign_of_session(self, session_id: str) -> str:
+        return self._session(session_id).campaign_id
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work() -> _Outcome:
@@ -271,15 +334,22 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         return {**campaign.state(), "components": campaign.components}
 
-    def get_session(self, session_id: str) -> dict[str, Any]:
-        return self._session(session_id).state()
+    def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """The session's state; for a viewer on one side, secrets of other sides are redacted until the quest ends."""
+        session = self._session(session_id)
+        state = session.state()
+        if viewer is not None and not session.ended:
+            state["game"] = rulesets.get(session.ruleset["id"]).rules.redact(session.game, viewer)
+        return state
 
-    def session_events(self, session_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
+    def session_events(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> dict[str, Any]:
         session = self._session(session_id)
         events = list(self.events.get(session.id, gt=after, limit=limit))
+        rules = rulesets.get(session.ruleset["id"]).rules
+        hidden_from = None if viewer is None or session.ended else viewer
         return {
             "session_id": session_id,
-            "events": [event_view(e, reveal_seed=session.ended) for e in events],
+            "events": [event_view(e, reveal_seed=session.ended, rules=rules, viewer=hidden_from) for e in events],
             "after": after,
             "next_after": events[-1].originator_version if events else after,
             "total": session.version,
@@ -348,7 +418,8 @@ class Tracker(Application[UUID]):
                         key=key,
                         fingerprint=fingerprint,
                         status=outcome.status,
-                        body=outcome.body,
+                        # a token is shown once: the recorded answer leaves it out
+                        body={**outcome.body, **{name: None for name in outcome.shown_once}},
                         meta=make_meta(request.issued_by, request.correlation_id, None),
                     )
                 )
@@ -401,6 +472,18 @@ def session_state(session: Session) -> dict[str, Any]:
 def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
     for change in changes:
         session.record_change(change=change, meta=meta)
+
+
+def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, label: str | None, meta: dict[str, Any]) -> tuple[str, Grant]:
+    """A new 256-bit token and its grant; the campaign lists the grant, the token itself is kept nowhere."""
+    token = new_token()
+    digest = token_hash(token)
+    token_id = "tok_" + digest[:16]
+    grant = Grant(
+        campaign_id=str(campaign.id), token_id=token_id, token_hash=digest, role=role, heroes=heroes, side=side, label=label, meta=meta
+    )
+    campaign.mint_token(token_id=token_id, grant_id=str(grant.id), role=role, heroes=heroes, side=side, label=label, meta=meta)
+    return token, grant
 
 
 def _check_party(ruleset: Ruleset, party: list[str]) -> None:

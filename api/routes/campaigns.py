@@ -46,3 +46,28 @@ class CampaignDiceStatistics(MethodView):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
         tracker().get_campaign(campaign_id)
         return {"campaign_id": campaign_id, "faces": views().store.dice_faces(campaign_id), "projected_to": views().position}
+
+
+@blp.route("/<campaign_id>/tokens")
+class CampaignTokens(MethodView):
+    @blp.response(200, schemas.Token(many=True))
+    def get(self, campaign_id: str):
+        """The campaign's tokens (never the tokens themselves). Owner only."""
+        return tracker().list_tokens(campaign_id)
+
+    @blp.arguments(schemas.TokenMint)
+    @blp.response(201, schemas.Token)
+    def post(self, body, campaign_id: str):
+        """Mint a token for a player, a viewer or an integration; the token is shown once. Owner only."""
+        result = tracker().mint_token(
+            campaign_id, body["role"], body.get("heroes"), body.get("side"), body.get("label"), request=command_request()
+        )
+        return respond(result)
+
+
+@blp.route("/<campaign_id>/tokens/<token_id>")
+class CampaignToken(MethodView):
+    @blp.response(200, schemas.Token)
+    def delete(self, campaign_id: str, token_id: str):
+        """Revoke a token: it stops working at once. Owner only."""
+        return respond(tracker().revoke_token(campaign_id, token_id, request=command_request()))

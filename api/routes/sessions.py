@@ -4,7 +4,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import command_request, respond, tracker, views
+from api.context import command_request, respond, tracker, viewer_side, views
 from tracker.randomness import __doc__ as DERIVATION
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
@@ -15,7 +15,7 @@ class SessionResource(MethodView):
     @blp.response(200, schemas.SessionState)
     def get(self, session_id: str):
         """The session's state, derived from its events."""
-        return tracker().get_session(session_id)
+        return tracker().get_session(session_id, viewer=viewer_side())
 
 
 @blp.route("/<session_id>/rolls")
@@ -66,7 +66,7 @@ class Events(MethodView):
     @blp.response(200, schemas.EventPage)
     def get(self, query, session_id: str):
         """The session's events, oldest first, after position `after`."""
-        return tracker().session_events(session_id, query["after"], query["limit"])
+        return tracker().session_events(session_id, query["after"], query["limit"], viewer=viewer_side())
 
 
 @blp.route("/<session_id>/timeline")
