@@ -11,6 +11,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 preload_app = False
+# gunicorn 27 opens a control socket at one fixed path per user; several servers on one
+# machine (tests, staging beside production) would fight over it. We do not use it.
+control_socket_disable = True
 timeout = 30
 graceful_timeout = 10
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", None)
@@ -23,6 +26,8 @@ def on_starting(server):
     from projections.store import open_view_store
     from tracker.config import database_url, persistence_env
 
+    os.environ["TRACKER_CREATE_TABLES"] = "y"
     env = persistence_env(database_url())
     Tracker(env=env).close()
     open_view_store(env).datastore.close()
+    os.environ["TRACKER_CREATE_TABLES"] = "n"  # inherited by the workers forked next

@@ -18,6 +18,12 @@ def database_url(explicit: str | None = None) -> str:
 CACHE = {"AGGREGATE_CACHE_MAXSIZE": "1000", "AGGREGATE_CACHE_FASTFORWARD": "y"}
 
 
+def _create_tables() -> dict[str, str]:
+    """gunicorn's master creates the tables once and tells its workers not to (TRACKER_CREATE_TABLES=n):
+    workers replacing the same PostgreSQL functions at once fail with "tuple concurrently updated"."""
+    return {"CREATE_TABLE": os.environ.get("TRACKER_CREATE_TABLES", "y")}
+
+
 def persistence_env(url: str) -> dict[str, str]:
     """Settings for eventsourcing's SQLite or PostgreSQL persistence module.
 
@@ -33,6 +39,7 @@ def persistence_env(url: str) -> dict[str, str]:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         return {
             **CACHE,
+            **_create_tables(),
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "30",
@@ -41,6 +48,7 @@ def persistence_env(url: str) -> dict[str, str]:
         query = parse_qs(parts.query)
         env = {
             **CACHE,
+            **_create_tables(),
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
             "POSTGRES_HOST": parts.hostname or "127.0.0.1",
