@@ -16,6 +16,8 @@ from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
+VIEWS_VERSION = 2  # bump when a view table's columns change
+
 TABLES = {
     "view_sessions": (
         "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, outcome TEXT",
@@ -23,7 +25,8 @@ TABLES = {
     ),
     "view_timeline": (
         "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
-        "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, PRIMARY KEY (session_id, position)",
+        "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, secret_to TEXT, public_summary TEXT NOT NULL, "
+        "PRIMARY KEY (session_id, position)",
         ("session_id", "position"),
     ),
     "view_dice_faces": (
@@ -37,8 +40,9 @@ _WRITES = {
     "session": "INSERT INTO {view_sessions} (session_id, campaign_id, quest, outcome) VALUES (%s, %s, %s, NULL) "
     "ON CONFLICT (session_id) DO NOTHING",
     "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
-    "timeline": "INSERT INTO {view_timeline} (session_id, position, campaign_id, event_type, summary, issued_by, occurred_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+    "timeline": "INSERT INTO {view_timeline} "
+    "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
     "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
 }
@@ -58,9 +62,21 @@ class ViewStore:
         raise NotImplementedError
 
     def _sql(self, statement: str) -> str:
-        return statement.format(**{table: self._name(table) for table in TABLES})
+        return statement.format(**{table: self._name(table) for table in (*TABLES, "view_schema")})
 
     def _create_view_tables(self, cursor: Any) -> None:
+        """Create the view tables; when their shape changed (VIEWS_VERSION), drop them and forget the
+        position, so the runner rebuilds them from the log: views are derived, the log is the truth."""
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {self._name('view_schema')} (version INTEGER NOT NULL)")
+        cursor.execute(f"SELECT version FROM {self._name('view_schema')}")
+        row = cursor.fetchone()
+        stored = (row["version"] if isinstance(row, dict) else row[0]) if row else None
+        if stored != VIEWS_VERSION:
+            for table in TABLES:
+                cursor.execute(f"DROP TABLE IF EXISTS {self._name(table)}")
+            cursor.execute(f"DELETE FROM {self._tracking_table()} WHERE application_name <> '__migration__'")
+            cursor.execute(f"DELETE FROM {self._name('view_schema')}")
+            cursor.execute(f"INSERT INTO {self._name('view_schema')} (version) VALUES ({VIEWS_VERSION})")
         for table, (columns, _) in TABLES.items():
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {self._name(table)} ({columns})")
 
@@ -114,12 +130,18 @@ class ViewStore:
         rows = self.query("SELECT campaign_id FROM {view_sessions} WHERE session_id = %s", (session_id,))
         return rows[0]["campaign_id"] if rows else None
 
-    def timeline(self, session_id: str, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
-        return self.query(
-            "SELECT position, event_type, summary, issued_by, occurred_at FROM {view_timeline} "
+    def timeline(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> list[dict[str, Any]]:
+        """The timeline as ``viewer``'s side may read it (None: everything, as the owner or after the quest)."""
+        rows = self.query(
+            "SELECT position, event_type, summary, issued_by, occurred_at, secret_to, public_summary FROM {view_timeline} "
             "WHERE session_id = %s AND position > %s ORDER BY position LIMIT %s",
             (session_id, after, limit),
         )
+        for row in rows:
+            secret_to, public = row.pop("secret_to"), row.pop("public_summary")
+            if viewer is not None and secret_to is not None and secret_to != viewer:
+                row["summary"] = public
+        return rows
 
     def dice_faces(self, campaign_id: str) -> list[dict[str, Any]]:
         return self.query(

@@ -479,3 +479,25 @@ def test_the_runner_thread_retries_a_failed_batch_from_the_tracked_position(trac
     _tally(expected, result)
     assert _faces(runner.store, cid) == expected  # projected once, after the failure
     assert [e["event_type"] for e in runner.store.timeline(sid)] == ["SessionStarted", "ActionTaken", "DiceRolled"]
+
+
+def test_view_tables_of_an_older_shape_are_rebuilt_from_the_log(tracker, database_url, make_runner):
+    from projections.store import open_view_store
+
+    cid = _campaign(tracker)
+    sid = _session(tracker, cid)
+    tracker.roll(sid, dice={"d6": 2})
+    runner = make_runner()
+    runner.catch_up()
+    expected = runner.store.digest()
+    runner.store.query("SELECT 1")  # the store works
+    with runner.store.datastore.transaction(commit=True) as cursor:
+        cursor.execute(runner.store._sql("UPDATE {view_schema} SET version = 1"))
+        cursor.execute(runner.store._sql("UPDATE {view_timeline} SET summary = 'stale'"))
+    reopened = ProjectionRunner(tracker, open_view_store(persistence_env(database_url)))
+    try:
+        assert reopened.position == 0 and reopened.store.timeline(sid) == []
+        reopened.catch_up()
+        assert reopened.store.digest() == expected
+    finally:
+        reopened.store.datastore.close()

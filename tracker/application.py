@@ -359,10 +359,18 @@ class Tracker(Application[UUID]):
         session = self._session(session_id)
         return list(self.events.get(session.id))
 
-    def verify(self, session_id: str) -> dict[str, Any]:
+    def verify(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """The verification report; while the quest runs, shuffles of another side's secret decks are not shown."""
         session = self._session(session_id)
         campaign = self._campaign(session.campaign_id)
-        return verification.verify(list(self.events.get(session.id)), self._ruleset(campaign), campaign.components)
+        ruleset = self._ruleset(campaign)
+        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components)
+        if viewer is not None and not session.ended:
+            report["shuffles"] = [
+                shuffle if ruleset.rules.secret_to(shuffle) in (None, viewer) else {"position": shuffle["position"], "hidden": True}
+                for shuffle in report["shuffles"]
+            ]
+        return report
 
     # -- internals -----------------------------------------------------------
 

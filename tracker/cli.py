@@ -31,10 +31,25 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="re-derive a session and report verified or the first mismatch")
     verify.add_argument("session_id")
 
+    token = commands.add_parser("token", help="mint, list and revoke a campaign's tokens (for operators)")
+    token_commands = token.add_subparsers(dest="token_command", required=True)
+    mint = token_commands.add_parser("mint", help="mint a token; it is printed once")
+    mint.add_argument("campaign_id")
+    mint.add_argument("--role", required=True, choices=["player", "viewer", "integration"])
+    mint.add_argument("--hero", action="append", default=[], help="bind a player token to a hero (repeatable)")
+    mint.add_argument("--side", help="bind a player token to a side, e.g. overlord")
+    mint.add_argument("--label")
+    listing = token_commands.add_parser("list", help="list a campaign's tokens (never the tokens themselves)")
+    listing.add_argument("campaign_id")
+    revoke = token_commands.add_parser("revoke", help="revoke a token by its id")
+    revoke.add_argument("campaign_id")
+    revoke.add_argument("token_id")
+
     args = parser.parse_args(argv)
     url = database_url(args.database_url)
     os.environ["DATABASE_URL"] = url
-    return {"serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify}[args.command](args, url)
+    commands_by_name = {"serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "token": _token}
+    return commands_by_name[args.command](args, url)
 
 
 def _runner(url: str):
@@ -93,6 +108,26 @@ def _verify(args: argparse.Namespace, url: str) -> int:
         return 2
     print(json.dumps({k: report[k] for k in ("status", "first_mismatch", "checked", "seed_commitment", "seed") if k in report}, indent=2))
     return 0 if report["status"] in ("verified", "pending") else 1
+
+
+def _token(args: argparse.Namespace, url: str) -> int:
+    from tracker.application import Request, Tracker
+    from tracker.errors import TrackerError
+
+    app = Tracker(env=persistence_env(url))
+    operator = Request(issued_by="operator:cli")
+    try:
+        if args.token_command == "mint":
+            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator)
+            print(json.dumps(result.body, indent=2))
+        elif args.token_command == "list":
+            print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
+        else:
+            print(json.dumps(app.revoke_token(args.campaign_id, args.token_id, request=operator).body, indent=2))
+    except TrackerError as error:
+        print(f"{error.title}: {error.detail}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":

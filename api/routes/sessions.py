@@ -75,8 +75,9 @@ class Timeline(MethodView):
     @blp.response(200, schemas.Timeline)
     def get(self, query, session_id: str):
         """Every event as a person would say it, with who issued it (from the projected view)."""
-        tracker().get_session(session_id)
-        entries = views().store.timeline(session_id, query["after"], query["limit"])
+        session = tracker().get_session(session_id)
+        viewer = None if session["status"] == "ended" else viewer_side()
+        entries = views().store.timeline(session_id, query["after"], query["limit"], viewer=viewer)
         return {"session_id": session_id, "entries": entries, "projected_to": views().position}
 
 
@@ -85,4 +86,4 @@ class Verification(MethodView):
     @blp.response(200, schemas.Verification)
     def get(self, session_id: str):
         """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
-        return {**tracker().verify(session_id), "session_id": session_id, "derivation": DERIVATION}
+        return {**tracker().verify(session_id, viewer=viewer_side()), "session_id": session_id, "derivation": DERIVATION}
