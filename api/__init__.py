@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import atexit
+import time
 import logging
 import os
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -65,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
 
     app.before_request(assign_correlation_id)
+    app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
@@ -88,11 +90,31 @@ def _unexpected(error: Exception):
         return problems.from_http_exception(error)
     if _is_database_outage(error):
         log.warning("database unavailable: %s", error)
-        return problems.problem(
-            503, "The database is unavailable; retry shortly", "Nothing was recorded for this request.", headers={"Retry-After": "2"}
-        )
+        current_app.extensions["tracker_database_down_until"] = time.monotonic() + OUTAGE_BACKOFF_SECONDS
+        return _unavailable()
     log.exception("unexpected error")
     return problems.problem(500, "The server failed; the request was not applied", "An unexpected error; nothing was recorded for this request.")
+
+
+OUTAGE_BACKOFF_SECONDS = 2.0
+
+
+def _unavailable():
+    return problems.problem(
+        503, "The database is unavailable; retry shortly", "Nothing was recorded for this request.",
+        headers={"Retry-After": str(int(OUTAGE_BACKOFF_SECONDS))},
+    )
+
+
+def _while_the_database_is_down():
+    """Once a request found the database down, answer 503 at once for a moment instead of making
+    every client wait through the driver's retries; the first request after that probes again."""
+    if request.endpoint in ("rulesets.Rulesets", "rulesets.RulesetDocument", "api-docs.openapi_json"):
+        return None  # served from memory
+    until = current_app.extensions.get("tracker_database_down_until", 0.0)
+    if time.monotonic() < until:
+        return _unavailable()
+    return None
 
 
 def _is_database_outage(error: Exception) -> bool:

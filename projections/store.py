@@ -188,5 +188,5 @@ class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
 def open_view_store(env: dict[str, str]) -> ViewStore:
     factory = InfrastructureFactory.construct(env=env)
     module = env["PERSISTENCE_MODULE"]
-    store_class = PostgresViewStore if module.endswith("postgres") else SQLiteViewStore
+    store_class = PostgresViewStore if "postgres" in module else SQLiteViewStore
     return factory.tracking_recorder(store_class)  # type: ignore[arg-type]

@@ -27,7 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
 
     commands.add_parser("project", help="keep the views up to date (runs until stopped)")
-    commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
+    rebuild = commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
+    rebuild.add_argument("--batch-size", type=int, default=500, help="notifications per transaction")
+    rebuild.add_argument("--pause", type=float, default=0.0, help="seconds to rest between batches, to spare a busy database")
     verify = commands.add_parser("verify", help="re-derive a session and report verified or the first mismatch")
     verify.add_argument("session_id")
 
@@ -52,13 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     return commands_by_name[args.command](args, url)
 
 
-def _runner(url: str):
+def _runner(url: str, batch_size: int = 500):
     from projections.runner import ProjectionRunner
     from projections.store import open_view_store
     from tracker.application import Tracker
 
     env = persistence_env(url)
-    return ProjectionRunner(Tracker(env=env), open_view_store(env))
+    return ProjectionRunner(Tracker(env=env), open_view_store(env), batch_size=batch_size)
 
 
 def _serve(args: argparse.Namespace, url: str) -> int:
@@ -90,8 +92,8 @@ def _project(args: argparse.Namespace, url: str) -> int:
 
 
 def _rebuild(args: argparse.Namespace, url: str) -> int:
-    runner = _runner(url)
-    digest = runner.rebuild()
+    runner = _runner(url, args.batch_size)
+    digest = runner.rebuild(pause=args.pause)
     print(json.dumps({"position": runner.position, "digest": digest}))
     return 0
 
