@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import atexit
+import time
 import logging
 import os
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import problems
+from api import access, problems
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
@@ -34,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE_URL=database_url(),
         PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
+        RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="campaign-tracker",
         API_VERSION="1",
@@ -51,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     runner = ProjectionRunner(tracker, open_view_store(env))
     app.extensions["tracker"] = tracker
     app.extensions["tracker_views"] = runner
+    app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
         thread, stop = runner.start_in_thread()
         app.extensions["tracker_projection_thread"] = (thread, stop)
@@ -64,7 +67,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
 
     app.before_request(assign_correlation_id)
+    app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
+    app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
@@ -90,5 +95,42 @@ def _require_json_body():
 def _unexpected(error: Exception):
     if isinstance(error, HTTPException):
         return problems.from_http_exception(error)
+    if _is_database_outage(error):
+        log.warning("database unavailable: %s", error)
+        current_app.extensions["tracker_database_down_until"] = time.monotonic() + OUTAGE_BACKOFF_SECONDS
+        return _unavailable()
     log.exception("unexpected error")
     return problems.problem(500, "The server failed; the request was not applied", "An unexpected error; nothing was recorded for this request.")
+
+
+OUTAGE_BACKOFF_SECONDS = 2.0
+
+
+def _unavailable():
+    return problems.problem(
+        503, "The database is unavailable; retry shortly", "Nothing was recorded for this request.",
+        headers={"Retry-After": str(int(OUTAGE_BACKOFF_SECONDS))},
+    )
+
+
+def _while_the_database_is_down():
+    """Once a request found the database down, answer 503 at once for a moment instead of making
+    every client wait through the driver's retries; the first request after that probes again."""
+    if request.endpoint in ("rulesets.Rulesets", "rulesets.RulesetDocument", "api-docs.openapi_json"):
+        return None  # served from memory
+    until = current_app.extensions.get("tracker_database_down_until", 0.0)
+    if time.monotonic() < until:
+        return _unavailable()
+    return None
+
+
+def _is_database_outage(error: Exception) -> bool:
+    """Lost connections and pool time-outs: the request failed before anything was committed."""
+    import psycopg
+    from eventsourcing.persistence import InterfaceError, OperationalError
+
+    try:
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # pragma: no cover
+        PoolTimeout = ()  # type: ignore[assignment]
+    return isinstance(error, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))

@@ -14,6 +14,27 @@ class BadHeader(TrackerError):
     status = 400
 
 
+def viewer_side() -> str | None:
+    """Whose eyes a read is for: None (everything) for the owner, else the token's side."""
+    return g.get("viewer_side")
+
+
+class WrongSide(TrackerError):
+    status = 403
+
+
+def viewer_for(requested: str | None) -> str | None:
+    """The side a read is for. The owner sees everything, or asks for one side with ?view=;
+    any other token reads as its own side and may not ask for another."""
+    grant = g.get("grant")
+    if grant is None or grant.role == "owner":
+        return requested
+    side = g.get("viewer_side")
+    if requested is not None and requested != side:
+        raise WrongSide(f"This token reads as the {side} side, not the {requested}", detail="Leave out ?view= or ask for your own side.")
+    return side
+
+
 def tracker() -> Tracker:
     return current_app.extensions["tracker"]
 
@@ -36,8 +57,9 @@ def command_request() -> Request:
                 "If-Match must be the session version you last saw",
                 detail='Send the "version" of the session as a number, e.g. If-Match: 7.',
             ) from None
+    grant = g.get("grant")
     return Request(
-        issued_by=None,
+        issued_by=grant.token_id if grant is not None else None,
         correlation_id=g.correlation_id,
         idempotency_key=key,
         if_match=expected,

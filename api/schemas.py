@@ -28,6 +28,24 @@ class CampaignCreate(Schema):
     options = fields.Dict(keys=fields.String(), metadata={"description": "Campaign options, in the shape of the ruleset's options_schema."})
 
 
+class TokenMint(Schema):
+    role = fields.String(required=True, validate=validate.OneOf(["player", "viewer", "integration"]))
+    heroes = fields.List(fields.String(validate=validate.Length(min=1, max=100)), validate=validate.Length(max=20),
+                         metadata={"description": "A player token bound to these heroes may only act for them."})
+    side = fields.String(validate=validate.Length(min=1, max=50), metadata={"description": "e.g. overlord, for Descent"})
+    label = fields.String(validate=validate.Length(max=200), metadata={"example": "Ana's phone"})
+
+
+class Token(Schema):
+    id = fields.String(metadata={"description": "The token's public id, recorded in every event it issues."})
+    role = fields.String()
+    heroes = fields.List(fields.String())
+    side = fields.String(allow_none=True)
+    label = fields.String(allow_none=True)
+    revoked = fields.Boolean()
+    token = fields.String(allow_none=True, metadata={"description": "The bearer token itself; shown once, when minted."})
+
+
 class SessionSummary(Schema):
     id = fields.String()
     quest = fields.String()
@@ -48,6 +66,8 @@ class Campaign(Schema):
     completed = fields.Boolean()
     sessions = fields.List(fields.Nested(SessionSummary))
     version = fields.Integer()
+    owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign."})
+    owner_token_id = fields.String()
 
 
 class DiceFace(Schema):
@@ -332,6 +352,8 @@ class UndoResult(Schema):
 
 class Imported(Schema):
     campaign_id = fields.String()
+    owner_token = fields.String(metadata={"description": "A new owner token for the imported campaign; shown once."})
+    owner_token_id = fields.String()
     events = fields.Integer()
     sessions = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "Each session's verification: verified or pending"})
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking
@@ -74,16 +75,21 @@ class ProjectionRunner:
             return -1
         return len(notifications)
 
-    def catch_up(self) -> int:
+    def catch_up(self, pause: float = 0.0) -> int:
         total = 0
         while processed := self.run_once():
             total += max(processed, 0)
+            if pause:
+                time.sleep(pause)
         return total
 
-    def rebuild(self) -> str:
-        """Clear every view and replay the whole log; returns the views' digest."""
+    def rebuild(self, pause: float = 0.0) -> str:
+        """Clear every view and replay the whole log; returns the views' digest.
+
+        Each batch commits with its position, so a rebuild that is stopped part-way is
+        simply continued by the next run (``tracker project`` or another rebuild)."""
         self.store.clear(self.app.name)
-        self.catch_up()
+        self.catch_up(pause)
         return self.store.digest()
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:

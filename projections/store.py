@@ -16,6 +16,9 @@ from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
+LOCAL_COLUMNS = {"notification_id", "started"}
+VIEWS_VERSION = 3  # bump when a view table's columns change
+
 TABLES = {
     "view_sessions": (
         "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, outcome TEXT",
@@ -23,7 +26,8 @@ TABLES = {
     ),
     "view_timeline": (
         "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
-        "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, PRIMARY KEY (session_id, position)",
+        "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, secret_to TEXT, public_summary TEXT NOT NULL, "
+        "PRIMARY KEY (session_id, position)",
         ("session_id", "position"),
     ),
     "view_undone": (
@@ -38,7 +42,7 @@ TABLES = {
     "view_game_events": (
         "notification_id INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, position INTEGER NOT NULL, "
         "event_type TEXT NOT NULL, kind TEXT NOT NULL, change TEXT NOT NULL",
-        ("notification_id",),
+        ("session_id", "position"),
     ),
     "view_game_states": (
         "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, started INTEGER NOT NULL, state TEXT NOT NULL",
@@ -51,8 +55,9 @@ _WRITES = {
     "session": "INSERT INTO {view_sessions} (session_id, campaign_id, quest, outcome) VALUES (%s, %s, %s, NULL) "
     "ON CONFLICT (session_id) DO NOTHING",
     "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
-    "timeline": "INSERT INTO {view_timeline} (session_id, position, campaign_id, event_type, summary, issued_by, occurred_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+    "timeline": "INSERT INTO {view_timeline} "
+    "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
     "game_event": "INSERT INTO {view_game_events} (notification_id, campaign_id, session_id, position, event_type, kind, change) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (notification_id) DO NOTHING",
     "game_state_start": "INSERT INTO {view_game_states} (session_id, campaign_id, quest, started, state) VALUES (%s, %s, %s, %s, %s) "
@@ -81,9 +86,21 @@ class ViewStore:
         raise NotImplementedError
 
     def _sql(self, statement: str) -> str:
-        return statement.format(**{table: self._name(table) for table in TABLES})
+        return statement.format(**{table: self._name(table) for table in (*TABLES, "view_schema")})
 
     def _create_view_tables(self, cursor: Any) -> None:
+        """Create the view tables; when their shape changed (VIEWS_VERSION), drop them and forget the
+        position, so the runner rebuilds them from the log: views are derived, the log is the truth."""
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {self._name('view_schema')} (version INTEGER NOT NULL)")
+        cursor.execute(f"SELECT version FROM {self._name('view_schema')}")
+        row = cursor.fetchone()
+        stored = (row["version"] if isinstance(row, dict) else row[0]) if row else None
+        if stored != VIEWS_VERSION:
+            for table in TABLES:
+                cursor.execute(f"DROP TABLE IF EXISTS {self._name(table)}")
+            cursor.execute(f"DELETE FROM {self._tracking_table()} WHERE application_name <> '__migration__'")
+            cursor.execute(f"DELETE FROM {self._name('view_schema')}")
+            cursor.execute(f"INSERT INTO {self._name('view_schema')} (version) VALUES ({VIEWS_VERSION})")
         for table, (columns, _) in TABLES.items():
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {self._name(table)} ({columns})")
 
@@ -137,13 +154,20 @@ class ViewStore:
         rows = self.query("SELECT campaign_id FROM {view_sessions} WHERE session_id = %s", (session_id,))
         return rows[0]["campaign_id"] if rows else None
 
-    def timeline(self, session_id: str, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
-        return self.query(
-            "SELECT t.position, t.event_type, t.summary, t.issued_by, t.occurred_at, u.undone_by FROM {view_timeline} t "
-            "LEFT JOIN {view_undone} u ON u.session_id = t.session_id AND u.position = t.position "
+    def timeline(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> list[dict[str, Any]]:
+        """The timeline as ``viewer``'s side may read it (None: everything, as the owner or after the quest),
+        undone actions marked with the position of the undo."""
+        rows = self.query(
+            "SELECT t.position, t.event_type, t.summary, t.issued_by, t.occurred_at, t.secret_to, t.public_summary, u.undone_by "
+            "FROM {view_timeline} t LEFT JOIN {view_undone} u ON u.session_id = t.session_id AND u.position = t.position "
             "WHERE t.session_id = %s AND t.position > %s ORDER BY t.position LIMIT %s",
             (session_id, after, limit),
         )
+        for row in rows:
+            secret_to, public = row.pop("secret_to"), row.pop("public_summary")
+            if viewer is not None and secret_to is not None and secret_to != viewer:
+                row["summary"] = public
+        return rows
 
     def dice_faces(self, campaign_id: str) -> list[dict[str, Any]]:
         return self.query(
@@ -192,7 +216,10 @@ class ViewStore:
                 )
                 params = (campaign_id,)
             for row in self.query(f"SELECT * FROM {{{table}}} {where} ORDER BY {', '.join(key)}", params):
-                sha.update(json.dumps([table, row], sort_keys=True, default=str).encode())
+                # Positions in the notification log are this database's own: an imported campaign
+                # has other ones, so they stay out of the digest (they only order rows).
+                portable = {k: v for k, v in row.items() if k not in LOCAL_COLUMNS}
+                sha.update(json.dumps([table, portable], sort_keys=True, default=str).encode())
         return sha.hexdigest()
 
 
@@ -226,5 +253,5 @@ class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
 def open_view_store(env: dict[str, str]) -> ViewStore:
     factory = InfrastructureFactory.construct(env=env)
     module = env["PERSISTENCE_MODULE"]
-    store_class = PostgresViewStore if module.endswith("postgres") else SQLiteViewStore
+    store_class = PostgresViewStore if "postgres" in module else SQLiteViewStore
     return factory.tracking_recorder(store_class)  # type: ignore[arg-type]

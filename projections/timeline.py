@@ -67,11 +67,31 @@ def describe(event: Any) -> str:
     return name
 
 
+def secret_of(event: Any) -> str | None:
+    """The side an event is secret to (its ruleset says), or None."""
+    change = getattr(event, "change", None)
+    if not isinstance(change, dict):
+        return None
+    from tracker import rulesets
+
+    ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
+    return ruleset.rules.secret_to(change) if ruleset else None
+
+
+def public_summary(event: Any, side: str) -> str:
+    change = event.change
+    count = len(change["cards"]) if isinstance(change.get("cards"), list) else None
+    what = f"{count} card(s) of {change.get('deck')}" if count is not None else change.get("kind")
+    return f"{type(event).__name__}: {what} (secret to the {side} until the quest ends)"
+
+
 def rows(event: Any, campaign_id: str) -> list[tuple[Any, ...]]:
     meta = getattr(event, "meta", {}) or {}
     undone: list[tuple[Any, ...]] = []
     if type(event).__name__ == "ActionUndone":
         undone = [("undone", str(event.originator_id), e["position"], event.originator_version) for e in event.reverses["events"]]
+    full = describe(event)
+    side = secret_of(event)
     return undone + [
         (
             "timeline",
@@ -79,8 +99,10 @@ def rows(event: Any, campaign_id: str) -> list[tuple[Any, ...]]:
             event.originator_version,
             campaign_id,
             type(event).__name__,
-            describe(event),
+            full,
             meta.get("issued_by"),
             event.timestamp.isoformat(),
+            side,
+            public_summary(event, side) if side else full,
         )
     ]

@@ -17,7 +17,7 @@ import pytest
 
 from api import create_app
 from tests import audit_ruleset
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.conftest import OwnerClient, JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,6 +98,7 @@ def empty_postgres_url(postgres_base_url):
 @pytest.fixture
 def target(empty_postgres_url):
     flask_app = create_app({"TESTING": True, "DATABASE_URL": empty_postgres_url, "PROJECTIONS_IN_PROCESS": False})
+    flask_app.test_client_class = OwnerClient  # acts as the owner of what it imports
     yield flask_app
     flask_app.extensions["tracker"].close()
     flask_app.extensions["tracker_views"].store.datastore.close()
@@ -173,7 +174,7 @@ def test_the_state_at_each_event_is_what_the_live_state_was(client, journey_camp
     client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
     for version, live in seen.items():
         assert client.get(f"/sessions/{sid}/state?at={version}").json == live
-    campaign_before = client.get(f"/campaigns/{cid}/state?at=2").json
+    campaign_before = client.get(f"/campaigns/{cid}/state?at=3").json  # created, owner token minted, quest started
     assert campaign_before["sessions"] == [{"id": sid, "quest": "q1-meeting", "outcome": None}]
     assert client.get(f"/campaigns/{cid}/state?at=1").json["sessions"] == []
     assert client.get(f"/campaigns/{cid}").json["sessions"][0]["outcome"] == "defeat"
@@ -265,7 +266,10 @@ def test_an_exported_campaign_imported_into_an_empty_postgres_verifies_with_the_
 
     imported = target.test_client().post("/campaigns/import", data=text, headers=NDJSON)
     assert imported.status_code == 201, imported.json
-    assert imported.json == {"campaign_id": cid, "events": len(lines) - 2, "sessions": {first: "verified", second: "pending"}}
+    assert {k: imported.json[k] for k in ("campaign_id", "events", "sessions")} == {
+        "campaign_id": cid, "events": len(lines) - 2, "sessions": {first: "verified", second: "pending"}
+    }
+    assert imported.json["owner_token"]  # the importer owns the imported campaign: the file holds no usable token
     there = target.test_client()
     assert there.get(f"/sessions/{first}/verification").json["status"] == "verified"
     assert there.get(f"/campaigns/{cid}").json == client.get(f"/campaigns/{cid}").json
@@ -504,7 +508,7 @@ def test_the_event_stream_pushes_events_and_resumes_from_last_event_id(client, s
     response = client.get("/events/stream?limit=3")
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     first = _sse(response)
-    assert [e["event"] for e in first] == ["CampaignCreated", "SessionStarted", "ActionTaken"]
+    assert [e["event"] for e in first] == ["CampaignCreated", "TokenMinted", "SessionStarted"]  # the owner token's grant itself is never in the feed
     client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 1}})
     rest = _sse(client.get("/events/stream?wait=0.3", headers={"Last-Event-ID": str(first[-1]["id"])}))
     assert [e["event"] for e in rest][-1] == "DiceRolled" and rest[0]["id"] > first[-1]["id"]

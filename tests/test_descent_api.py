@@ -265,7 +265,7 @@ def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_que
     assert {"TreacheryCardSwapped", "DarkGlyphBought", "OpeningHandSet", "GlyphPlaced", "CardsDrawn", "CardsRemovedFromGame", "CardsAddedToDeck"} <= secret
     text = str([e["payload"] for e in listing if e["type"] != "SessionStarted"])  # the base deck's list is public
     for card in {"Dark Power", "Aim", *hand[1:]} - {hand[0]}:  # hand[0] was discarded, openly; a copy may share its name
-        assert card not in text
+        assert repr(card) not in text  # quoted: "Base card 1" must not match "Base card 12"
     public = {e["type"] for e in listing if not e.get("secret")}
     assert {"QuestSetUp", "CardsDiscarded", "ThreatGained"} <= public  # a discarded card is shown
     assert hand[0] in text

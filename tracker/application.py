@@ -25,7 +25,8 @@ from eventsourcing.utils import get_topic
 
 from tracker import decks, hash_chain, hidden_information, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
-from tracker.domain import Campaign, IdempotencyRecord, Session
+from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
+from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.randomness import RandomStream, commitment, new_seed
@@ -59,6 +60,7 @@ class _Outcome:
     status: int
     body: dict[str, Any]
     aggregates: list[Aggregate] = field(default_factory=list)
+    shown_once: tuple[str, ...] = ()  # body fields (new tokens) never stored with the Idempotency-Key's answer
 
 
 class Tracker(Application[UUID]):
@@ -93,9 +95,70 @@ class Tracker(Application[UUID]):
                 options=options or {},
                 meta=_meta(request, ruleset),
             )
-            return _Outcome(201, {**campaign.state(), "components": campaign.components}, [campaign])
+            token, grant = _mint(campaign, "owner", [], None, "owner", _meta(request, ruleset))
+            body = {**campaign.state(), "components": campaign.components, "owner_token": token, "owner_token_id": grant.token_id}
+            return _Outcome(201, body, [campaign, grant], shown_once=("owner_token",))
 
         return self._execute("campaigns", "create_campaign", body, request, work)
+
+    def mint_token(
+        self,
+        campaign_id: str,
+        role: str,
+        heroes: list[str] | None = None,
+        side: str | None = None,
+        label: str | None = None,
+        request: Request = Request(),
+    ) -> Result:
+        """A token for a player (optionally bound to heroes or a side), a viewer or an integration; shown once."""
+        body = {"role": role, "heroes": heroes, "side": side, "label": label}
+
+        def work() -> _Outcome:
+            campaign = self._campaign(campaign_id)
+            ruleset = self._ruleset(campaign)
+            if role not in ("player", "viewer", "integration"):
+                raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
+            if (heroes or side) and role != "player":
+                raise Unprocessable("Only player tokens are bound to heroes or a side", detail="Leave out heroes and side for viewers and integrations.")
+            _check_party(ruleset, heroes or [])
+            if side is not None and side not in ruleset.rules.sides:
+                raise Unprocessable(f"Unknown side '{side}'", detail=f"Sides of {ruleset.name}: {list(ruleset.rules.sides)}.")
+            token, grant = _mint(campaign, role, heroes or [], side, label, _meta(request, ruleset))
+            return _Outcome(201, {**grant.describe(), "token": token}, [campaign, grant], shown_once=("token",))
+
+        return self._execute(f"campaign:{campaign_id}", "mint_token", body, request, work)
+
+    def list_tokens(self, campaign_id: str) -> list[dict[str, Any]]:
+        return [{k: v for k, v in token.items() if k != "grant_id"} for token in self._campaign(campaign_id).tokens.values()]
+
+    def revoke_token(self, campaign_id: str, token_id: str, request: Request = Request()) -> Result:
+        def work() -> _Outcome:
+            campaign = self._campaign(campaign_id)
+            ruleset = self._ruleset(campaign)
+            listed = campaign.tokens.get(token_id)
+            if listed is None:
+                raise NotFound(f"No token '{token_id}' in this campaign", detail="GET /campaigns/{cid}/tokens lists them.")
+            if listed["role"] == "owner":
+                raise Unprocessable("The owner token cannot be revoked", detail="It is the campaign's key; keep it safe.")
+            grant = self.repository.get(UUID(listed["grant_id"]))
+            meta = _meta(request, ruleset)
+            if not grant.revoked:
+                grant.revoke(meta=meta)
+                campaign.revoke_token(token_id=token_id, meta=meta)
+            return _Outcome(200, {**grant.describe(), "revoked": True}, [campaign, grant])
+
+        return self._execute(f"campaign:{campaign_id}", "revoke_token", {"token_id": token_id}, request, work)
+
+    def authenticate(self, token: str) -> Grant | None:
+        """The live grant a bearer token carries, or None (unknown or revoked)."""
+        try:
+            grant = self.repository.get(Grant.create_id(token_hash=token_hash(token)))
+        except AggregateNotFoundError:
+            return None
+        return None if grant.revoked else grant
+
+    def campaign_of_session(self, session_id: str) -> str:
+        return self._session(session_id).campaign_id
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work() -> _Outcome:
@@ -290,16 +353,31 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "undo", {}, request, work)
 
-    def import_campaign(self, text: str) -> Result:
-        """Load an exported campaign: the whole file is checked first, then written in one transaction."""
-        return Result(201, portability.import_text(self, text))
+    def import_campaign(self, text: str, request: Request = Request()) -> Result:
+        """Load an exported campaign: the whole file is checked first, then written in one transaction,
+        with a new owner token for whoever imported it (the file holds no usable tokens)."""
+        token = new_token()
+        digest = token_hash(token)
+
+        def owner_grant(campaign_id: str) -> list[Grant]:
+            meta = make_meta(request.issued_by, request.correlation_id, None)
+            return [Grant(campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
+                          heroes=[], side=None, label="imported", meta=meta)]
+
+        body = portability.import_text(self, text, also=owner_grant)
+        return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]})
 
     # -- queries -------------------------------------------------------------
 
-    def session_state_at(self, session_id: str, at: int) -> dict[str, Any]:
-        """The session's state just after its ``at``-th event, rebuilt from the log (from a snapshot where there is one)."""
+    def session_state_at(self, session_id: str, at: int, viewer: str | None = None) -> dict[str, Any]:
+        """The session's state just after its ``at``-th event, rebuilt from the log (from a snapshot where there is
+        one); for a ``viewer`` side, without another side's secrets while the quest is still being played."""
         session = self._session(session_id)
-        return self._at(session, at, "session").state()
+        state = self._at(session, at, "session").state()
+        if session.ended:
+            return state
+        rules = rulesets.get(session.ruleset["id"]).rules
+        return hidden_information.state_for(rules, state, viewer)
 
     def campaign_state_at(self, campaign_id: str, at: int) -> dict[str, Any]:
         campaign = self._campaign(campaign_id)
@@ -314,25 +392,44 @@ class Tracker(Application[UUID]):
             )
         return self.repository.get(aggregate.id, version=at)
 
+    def has_secrets_in_play(self, campaign_id: str) -> bool:
+        """Whether a session of a game with hidden information is still being played."""
+        campaign = self._campaign(campaign_id)
+        return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
+
     def export_campaign(self, campaign_id: str) -> list[str]:
         return portability.export_lines(self, self._campaign(campaign_id))
 
-    def feed(self, after: int = 0, limit: int = 100) -> dict[str, Any]:
-        """The notification log after position ``after``: every campaign and session event, in the order saved."""
+    def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
+        """The notification log after position ``after``: campaign and session events, in the order saved.
+
+        With ``campaign_id``, only that campaign's; with ``viewer``, another side's secrets are hidden
+        until their quest ends. Idempotency records and access grants are never in the feed."""
         notifications = self.recorder.select_notifications(start=after, limit=limit, inclusive_of_start=False)
-        skipped = get_topic(IdempotencyRecord.Recorded)
-        events = [
-            {"id": n.id, "stream": str(n.originator_id), **event_view(self.mapper.to_domain_event(n))}
-            for n in notifications
-            if n.topic != skipped
-        ]
+        skipped = {get_topic(IdempotencyRecord.Recorded), get_topic(Grant.GrantIssued), get_topic(Grant.GrantRevoked)}
+        streams: dict[str, Any] = {}
+        events = []
+        for n in notifications:
+            if n.topic in skipped:
+                continue
+            stream_id = str(n.originator_id)
+            if stream_id not in streams:
+                streams[stream_id] = self.repository.get(n.originator_id)
+            aggregate = streams[stream_id]
+            session = aggregate if isinstance(aggregate, Session) else None
+            owner = session.campaign_id if session is not None else stream_id
+            if campaign_id is not None and owner != campaign_id:
+                continue
+            view = event_view(self.mapper.to_domain_event(n))
+            if session is not None and viewer is not None:
+                view = hidden_information.event_for(rulesets.get(session.ruleset["id"]).rules, view, viewer, session.ended)
+            events.append({"id": n.id, "stream": stream_id, **view})
         return {
             "events": events,
             "after": after,
             "next_after": notifications[-1].id if notifications else after,
             "last": self.recorder.max_notification_id() or 0,
         }
-
 
     def get_campaign(self, campaign_id: str) -> dict[str, Any]:
         campaign = self._campaign(campaign_id)
@@ -365,6 +462,8 @@ class Tracker(Application[UUID]):
         rules = rulesets.get(session.ruleset["id"]).rules
         hidden_information.check_viewer(rules, viewer)
         events = list(self.events.get(session.id, gt=after, limit=limit))
+        rules = rulesets.get(session.ruleset["id"]).rules
+        hidden_from = None if viewer is None or session.ended else viewer
         return {
             "session_id": session_id,
             "events": [
@@ -379,17 +478,25 @@ class Tracker(Application[UUID]):
         session = self._session(session_id)
         return list(self.events.get(session.id))
 
-    def verify(self, session_id: str) -> dict[str, Any]:
+    def verify(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """The verification report; while the quest runs, shuffles of another side's secret decks are not shown."""
         session = self._session(session_id)
         campaign = self._campaign(session.campaign_id)
-        report = verification.verify(list(self.events.get(session.id)), self._ruleset(campaign), campaign.components)
+        ruleset = self._ruleset(campaign)
+        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components)
         chain = hash_chain.check(self, session.id)
         recorded = [
             (e.meta or {}).get("session_head")
             for e in self.events.get(campaign.id)
             if type(e).__name__ == "QuestEnded" and e.session_id == str(session.id)
         ]
-        return verification.with_chain(report, chain, recorded[-1] if recorded else None)
+        report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
+        if viewer is not None and not session.ended:
+            report["shuffles"] = [
+                shuffle if ruleset.rules.secret_to(shuffle) in (None, viewer) else {"position": shuffle["position"], "hidden": True}
+                for shuffle in report["shuffles"]
+            ]
+        return report
 
     # -- internals -----------------------------------------------------------
 
@@ -450,7 +557,8 @@ class Tracker(Application[UUID]):
                         key=key,
                         fingerprint=fingerprint,
                         status=outcome.status,
-                        body=outcome.body,
+                        # a token is shown once: the recorded answer leaves it out
+                        body={**outcome.body, **{name: None for name in outcome.shown_once}},
                         meta=make_meta(request.issued_by, request.correlation_id, None),
                     )
                 )
@@ -503,6 +611,18 @@ def session_state(session: Session) -> dict[str, Any]:
 def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
     for change in changes:
         session.record_change(change=change, meta=meta)
+
+
+def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, label: str | None, meta: dict[str, Any]) -> tuple[str, Grant]:
+    """A new 256-bit token and its grant; the campaign lists the grant, the token itself is kept nowhere."""
+    token = new_token()
+    digest = token_hash(token)
+    token_id = "tok_" + digest[:16]
+    grant = Grant(
+        campaign_id=str(campaign.id), token_id=token_id, token_hash=digest, role=role, heroes=heroes, side=side, label=label, meta=meta
+    )
+    campaign.mint_token(token_id=token_id, grant_id=str(grant.id), role=role, heroes=heroes, side=side, label=label, meta=meta)
+    return token, grant
 
 
 def _check_party(ruleset: Ruleset, party: list[str]) -> None:

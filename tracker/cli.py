@@ -27,7 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
 
     commands.add_parser("project", help="keep the views up to date (runs until stopped)")
-    commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
+    rebuild = commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
+    rebuild.add_argument("--batch-size", type=int, default=500, help="notifications per transaction")
+    rebuild.add_argument("--pause", type=float, default=0.0, help="seconds to rest between batches, to spare a busy database")
     verify = commands.add_parser("verify", help="re-derive a session and report verified or the first mismatch")
     verify.add_argument("session_id")
     export = commands.add_parser("export", help="write a campaign as JSON Lines (stdout, or --output FILE)")
@@ -36,20 +38,36 @@ def main(argv: list[str] | None = None) -> int:
     load = commands.add_parser("import", help="load a campaign export; the whole file is checked before anything is written")
     load.add_argument("file")
 
+    token = commands.add_parser("token", help="mint, list and revoke a campaign's tokens (for operators)")
+    token_commands = token.add_subparsers(dest="token_command", required=True)
+    mint = token_commands.add_parser("mint", help="mint a token; it is printed once")
+    mint.add_argument("campaign_id")
+    mint.add_argument("--role", required=True, choices=["player", "viewer", "integration"])
+    mint.add_argument("--hero", action="append", default=[], help="bind a player token to a hero (repeatable)")
+    mint.add_argument("--side", help="bind a player token to a side, e.g. overlord")
+    mint.add_argument("--label")
+    listing = token_commands.add_parser("list", help="list a campaign's tokens (never the tokens themselves)")
+    listing.add_argument("campaign_id")
+    revoke = token_commands.add_parser("revoke", help="revoke a token by its id")
+    revoke.add_argument("campaign_id")
+    revoke.add_argument("token_id")
+
     args = parser.parse_args(argv)
     url = database_url(args.database_url)
     os.environ["DATABASE_URL"] = url
-    commands_run = {"serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import}
+    commands_run = {
+        "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token,
+    }
     return commands_run[args.command](args, url)
 
 
-def _runner(url: str):
+def _runner(url: str, batch_size: int = 500):
     from projections.runner import ProjectionRunner
     from projections.store import open_view_store
     from tracker.application import Tracker
 
     env = persistence_env(url)
-    return ProjectionRunner(Tracker(env=env), open_view_store(env))
+    return ProjectionRunner(Tracker(env=env), open_view_store(env), batch_size=batch_size)
 
 
 def _serve(args: argparse.Namespace, url: str) -> int:
@@ -81,8 +99,8 @@ def _project(args: argparse.Namespace, url: str) -> int:
 
 
 def _rebuild(args: argparse.Namespace, url: str) -> int:
-    runner = _runner(url)
-    digest = runner.rebuild()
+    runner = _runner(url, args.batch_size)
+    digest = runner.rebuild(pause=args.pause)
     print(json.dumps({"position": runner.position, "digest": digest}))
     return 0
 
@@ -133,6 +151,26 @@ def _import(args: argparse.Namespace, url: str) -> int:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 1
     print(json.dumps(result.body, indent=2))
+    return 0
+
+
+def _token(args: argparse.Namespace, url: str) -> int:
+    from tracker.application import Request, Tracker
+    from tracker.errors import TrackerError
+
+    app = Tracker(env=persistence_env(url))
+    operator = Request(issued_by="operator:cli")
+    try:
+        if args.token_command == "mint":
+            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator)
+            print(json.dumps(result.body, indent=2))
+        elif args.token_command == "list":
+            print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
+        else:
+            print(json.dumps(app.revoke_token(args.campaign_id, args.token_id, request=operator).body, indent=2))
+    except TrackerError as error:
+        print(f"{error.title}: {error.detail}", file=sys.stderr)
+        return 2
     return 0
 
 

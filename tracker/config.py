@@ -49,7 +49,7 @@ def persistence_env(url: str) -> dict[str, str]:
         env = {
             **CACHE,
             **_create_tables(),
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "PERSISTENCE_MODULE": "tracker.postgres:FailFastPostgresFactory",
             "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
             "POSTGRES_HOST": parts.hostname or "127.0.0.1",
             "POSTGRES_PORT": str(parts.port or 5432),
@@ -57,7 +57,10 @@ def persistence_env(url: str) -> dict[str, str]:
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
             "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
             "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["10"])[0],
-            "POSTGRES_CONNECT_TIMEOUT": "10",
+            "POSTGRES_CONNECT_TIMEOUT": "2",  # how long a request waits for a connection before 503
+            # After a database restart pooled connections are dead: check before use, so the
+            # service recovers by itself instead of failing on every stale connection.
+            "POSTGRES_PRE_PING": "y",
             "POSTGRES_LOCK_TIMEOUT": "10",
         }
         if "schema" in query:

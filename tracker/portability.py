@@ -61,7 +61,8 @@ def _line(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def import_text(app: Any, text: str) -> dict[str, Any]:
+def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
+    """``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file."""
     lines = text.splitlines()
     checked = verify_export.verify_lines(lines)
     if checked["status"] == "failed":
@@ -103,8 +104,9 @@ def import_text(app: Any, text: str) -> dict[str, Any]:
     for stream in streams:
         if app.recorder.select_events(UUID(stream), limit=1):
             raise _already_here(campaign_id)
+    extra = [app.mapper.to_stored_event(event) for aggregate in (also(campaign_id) if also else []) for event in aggregate.collect_events()]
     try:
-        app.recorder.insert_events(stored)
+        app.recorder.insert_events(stored + extra)
     except IntegrityError:
         raise _already_here(campaign_id) from None
     return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses}

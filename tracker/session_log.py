@@ -18,3 +18,4 @@ def event_view(event: Any, reveal_seed: bool = False) -> dict[str, Any]:
         "meta": dict(getattr(event, "meta", {}) or {}),
         "payload": payload,
     }
+

@@ -5,7 +5,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import command_request, respond, tracker, views
+from api.context import WrongSide, command_request, respond, tracker, viewer_for, views
 from tracker import rulesets
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
@@ -34,7 +34,7 @@ class CampaignImport(MethodView):
     def post(self):
         """Load a campaign export (the body is the .jsonl file): checked whole first, then written at once, or refused."""
         request.max_content_length = IMPORT_MAX_BYTES
-        return respond(tracker().import_campaign(request.get_data(as_text=True)))
+        return respond(tracker().import_campaign(request.get_data(as_text=True), request=command_request()))
 
 
 @blp.route("/<campaign_id>")
@@ -88,7 +88,38 @@ class CampaignStateAt(MethodView):
 class CampaignExport(MethodView):
     @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {}}}})
     def get(self, campaign_id: str):
-        """The campaign and its sessions as JSON Lines, for another server or tracker/verify_export.py."""
+        """The campaign and its sessions as JSON Lines, for another server or tracker/verify_export.py.
+        A token that may not see every side's secrets cannot export while a quest with secrets is being played."""
+        if viewer_for(None) is not None and tracker().has_secrets_in_play(campaign_id):
+            raise WrongSide(
+                "The export holds another side's secrets until the quest ends",
+                detail="Export as the campaign's owner, or after the quest in progress has ended.",
+            )
         lines = tracker().export_campaign(campaign_id)
         disposition = f'attachment; filename="campaign-{campaign_id}.jsonl"'
         return Response("".join(lines), mimetype=EXPORT_TYPE, headers={"Content-Disposition": disposition})
+
+
+@blp.route("/<campaign_id>/tokens")
+class CampaignTokens(MethodView):
+    @blp.response(200, schemas.Token(many=True))
+    def get(self, campaign_id: str):
+        """The campaign's tokens (never the tokens themselves). Owner only."""
+        return tracker().list_tokens(campaign_id)
+
+    @blp.arguments(schemas.TokenMint)
+    @blp.response(201, schemas.Token)
+    def post(self, body, campaign_id: str):
+        """Mint a token for a player, a viewer or an integration; the token is shown once. Owner only."""
+        result = tracker().mint_token(
+            campaign_id, body["role"], body.get("heroes"), body.get("side"), body.get("label"), request=command_request()
+        )
+        return respond(result)
+
+
+@blp.route("/<campaign_id>/tokens/<token_id>")
+class CampaignToken(MethodView):
+    @blp.response(200, schemas.Token)
+    def delete(self, campaign_id: str, token_id: str):
+        """Revoke a token: it stops working at once. Owner only."""
+        return respond(tracker().revoke_token(campaign_id, token_id, request=command_request()))

@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import tracker, views
+from api.context import tracker, viewer_for, views
 from tracker.rulesets.descent import ledger
 
 blp = Blueprint("descent", __name__, url_prefix="/campaigns", description="Descent: treachery, conquest, threat and heroes per campaign")
@@ -26,7 +26,7 @@ class TreacheryLedger(MethodView):
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):
         """Per quest: treachery granted, spent by colour, cards swapped in and out, dark glyphs, unspent and the opening hand."""
-        return {"campaign_id": campaign_id, "quests": ledger.treachery_ledger(_rows(campaign_id, query["view"]), query["view"]), "projected_to": views().position}
+        return {"campaign_id": campaign_id, "quests": ledger.treachery_ledger(_rows(campaign_id, viewer_for(query["view"])), viewer_for(query["view"])), "projected_to": views().position}
 
 
 @blp.route("/<campaign_id>/conquest")
@@ -35,4 +35,4 @@ class Conquest(MethodView):
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):
         """Per quest: the conquest and threat timelines, each step with its event position."""
-        return {"campaign_id": campaign_id, "quests": ledger.conquest_and_threat(_rows(campaign_id, query["view"]), query["view"]), "projected_to": views().position}
+        return {"campaign_id": campaign_id, "quests": ledger.conquest_and_threat(_rows(campaign_id, viewer_for(query["view"])), viewer_for(query["view"])), "projected_to": views().position}

@@ -6,12 +6,12 @@ import json
 import time
 from collections.abc import Iterator
 
-from flask import Response, request
+from flask import Response, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import BadHeader, tracker
+from api.context import BadHeader, tracker, viewer_for
 from tracker.application import Tracker
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
@@ -26,7 +26,7 @@ class Feed(MethodView):
     @blp.response(200, schemas.Feed)
     def get(self, query):
         """Events after notification position `after`; follow by passing `next_after` back. Seeds show only in SessionEnded."""
-        return tracker().feed(query["after"], query["limit"])
+        return tracker().feed(query["after"], query["limit"], *feed_scope())
 
 
 @blp.route("/stream")
@@ -41,17 +41,25 @@ class FeedStream(MethodView):
             if not resume.isdigit():
                 raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
             after = int(resume)
-        events = stream(tracker(), after, query["limit"], query["wait"])
+        events = stream(tracker(), after, query["limit"], query["wait"], *feed_scope())
         return Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def stream(app: Tracker, after: int, limit: int | None, wait: float | None) -> Iterator[str]:
+def feed_scope() -> tuple[str | None, str | None]:
+    """The token's campaign, and the side it reads as (the owner reads everything)."""
+    grant = g.get("grant")
+    return (grant.campaign_id if grant is not None else None), viewer_for(None)
+
+
+def stream(
+    app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, viewer: str | None = None
+) -> Iterator[str]:
     """Poll the notification log; stop after ``limit`` events or ``wait`` idle seconds (else run until the client goes)."""
     sent = 0
     idle_since = last_beat = time.monotonic()
     yield "retry: 2000\n\n"
     while True:
-        page = app.feed(after, 100 if limit is None else min(100, limit - sent))
+        page = app.feed(after, 100 if limit is None else min(100, limit - sent), campaign_id, viewer)
         for event in page["events"]:
             yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
             sent += 1

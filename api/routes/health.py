@@ -17,7 +17,7 @@ class Health(MethodView):
         app = tracker()
         return {
             "status": "ok",
-            "database": app.env.get("PERSISTENCE_MODULE", "").rsplit(".", 1)[-1],
+            "database": "postgresql" if "postgres" in app.env.get("PERSISTENCE_MODULE", "") else "sqlite",
             "notifications": app.recorder.max_notification_id() or 0,
             "projected_to": views().position,
         }

@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import tracker
+from api.context import tracker, viewer_for
 from tracker.errors import NotFound
 
 blp = Blueprint("heroes", __name__, url_prefix="/campaigns", description="Hero progress across a campaign")
@@ -20,7 +20,7 @@ class CampaignHeroes(MethodView):
         """Every hero's progress by the campaign's game (Journey: karma, skills, weapon level, corruption,
         health and Chi where known, quests played and won; Descent: curses, frost, relics, chest items, deaths),
         each change with the events behind it."""
-        return tracker().campaign_heroes(campaign_id, query["view"])
+        return tracker().campaign_heroes(campaign_id, viewer_for(query["view"]))
 
 
 @blp.route("/<campaign_id>/heroes/<hero>")
@@ -29,7 +29,7 @@ class CampaignHero(MethodView):
     @blp.response(200)
     def get(self, query, campaign_id: str, hero: str):
         """One hero's progress, with the events behind each change."""
-        heroes = tracker().campaign_heroes(campaign_id, query["view"])["heroes"]
+        heroes = tracker().campaign_heroes(campaign_id, viewer_for(query["view"]))["heroes"]
         if hero not in heroes:
             raise NotFound(f"No hero '{hero}' in this campaign", detail=f"Heroes: {sorted(heroes)}.")
         return {"campaign_id": campaign_id, **heroes[hero]}

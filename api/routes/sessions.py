@@ -4,7 +4,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import command_request, respond, tracker, views
+from api.context import command_request, respond, tracker, viewer_for, viewer_side, views
 from tracker.randomness import __doc__ as DERIVATION
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
@@ -15,8 +15,9 @@ class SessionResource(MethodView):
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.SessionState)
     def get(self, query, session_id: str):
-        """The session's state, derived from its events; ?view=<side> hides what another side keeps secret."""
-        return tracker().get_session(session_id, query["view"])
+        """The session's state, derived from its events; secrets of another side are hidden until the quest ends
+        (a player token sees its own side; the owner may ask for ?view=<side>)."""
+        return tracker().get_session(session_id, viewer_for(query["view"]))
 
 
 @blp.route("/<session_id>/rolls")
@@ -67,7 +68,7 @@ class Events(MethodView):
     @blp.response(200, schemas.EventPage)
     def get(self, query, session_id: str):
         """The session's events, oldest first, after position `after`."""
-        return tracker().session_events(session_id, query["after"], query["limit"], query["view"])
+        return tracker().session_events(session_id, query["after"], query["limit"], viewer_for(query["view"]))
 
 
 @blp.route("/<session_id>/timeline")
@@ -76,8 +77,9 @@ class Timeline(MethodView):
     @blp.response(200, schemas.Timeline)
     def get(self, query, session_id: str):
         """Every event as a person would say it, with who issued it (from the projected view)."""
-        tracker().get_session(session_id)
-        entries = views().store.timeline(session_id, query["after"], query["limit"])
+        session = tracker().get_session(session_id)
+        viewer = None if session["status"] == "ended" else viewer_side()
+        entries = views().store.timeline(session_id, query["after"], query["limit"], viewer=viewer)
         return {"session_id": session_id, "entries": entries, "projected_to": views().position}
 
 
@@ -86,7 +88,7 @@ class Verification(MethodView):
     @blp.response(200, schemas.Verification)
     def get(self, session_id: str):
         """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
-        return {**tracker().verify(session_id), "session_id": session_id, "derivation": DERIVATION}
+        return {**tracker().verify(session_id, viewer=viewer_side()), "session_id": session_id, "derivation": DERIVATION}
 
 
 @blp.route("/<session_id>/state")
@@ -95,7 +97,7 @@ class SessionStateAt(MethodView):
     @blp.response(200, schemas.SessionState)
     def get(self, query, session_id: str):
         """Time travel: the session's state just after its event at position `at`, rebuilt from the log."""
-        return tracker().session_state_at(session_id, query["at"])
+        return tracker().session_state_at(session_id, query["at"], viewer_side())
 
 
 @blp.route("/<session_id>/undo")

@@ -26,6 +26,17 @@ class Campaign(Aggregate):
         def upcast_v1_v2(state: dict[str, Any]) -> None:
             state["options"] = {}  # campaigns created before options had none
 
+    class TokenMinted(TrackerEvent):
+        token_id: str
+        grant_id: str
+        role: str
+        heroes: list[str]
+        side: str | None
+        label: str | None
+
+    class TokenRevoked(TrackerEvent):
+        token_id: str
+
     class QuestStarted(TrackerEvent):
         session_id: str
         quest: str
@@ -62,7 +73,20 @@ class Campaign(Aggregate):
         self.components = components
         self.components_hash = components_hash
         self.sessions: list[dict[str, Any]] = []
+        self.tokens: dict[str, dict[str, Any]] = {}
         self.next_quest: str | None = chain[0] if chain else None
+
+    @event(TokenMinted)
+    def mint_token(
+        self, token_id: str, grant_id: str, role: str, heroes: list[str], side: str | None, label: str | None, meta: dict[str, Any]
+    ) -> None:
+        self.tokens[token_id] = {
+            "id": token_id, "grant_id": grant_id, "role": role, "heroes": heroes, "side": side, "label": label, "revoked": False,
+        }
+
+    @event(TokenRevoked)
+    def revoke_token(self, token_id: str, meta: dict[str, Any]) -> None:
+        self.tokens[token_id] = {**self.tokens[token_id], "revoked": True}
 
     @event(QuestStarted)
     def start_quest(self, session_id: str, quest: str, meta: dict[str, Any]) -> None:

@@ -144,6 +144,10 @@ class GameRules:
         """The deck summaries a viewer on ``viewer``'s side may see (e.g. counts instead of a hidden hand)."""
         return dict(decks)
 
+    def acting_side(self, action: Mapping[str, Any]) -> str | None:
+        """The side an action is taken for (tokens bound to a side may only act for it); None: any side."""
+        return None
+
     def describe(self, change: Mapping[str, Any]) -> str | None:
         """One line for the session timeline, in the game's words; None for the generic line."""
         return None
