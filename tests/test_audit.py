@@ -253,7 +253,11 @@ def test_every_event_links_to_the_one_before_and_the_quest_end_records_the_sessi
 # -- export, import and the standalone verifier ------------------------------------
 
 
-def test_an_exported_campaign_imported_into_an_empty_postgres_verifies_with_the_same_digest(app, client, target, journey_campaign):
+def test_an_exported_campaign_imported_into_an_empty_postgres_verifies_with_the_same_digest(app, client, target):
+    journey_campaign = client.post("/campaigns", json={
+        "ruleset": "journey", "name": "Linked group", "party": ["tripitaka", "monkey-king"],
+        "components": JOURNEY_TEST_COMPONENTS, "options": {"mode": "linked"},
+    }).json
     cid = journey_campaign["id"]
     first = _play_journey(client, cid, "q1-meeting")
     second = _play_journey(client, cid, "q2-rescue", end=False)  # the next quest of the chain, still in play
@@ -262,6 +266,7 @@ def test_an_exported_campaign_imported_into_an_empty_postgres_verifies_with_the_
     header = lines[0]["header"]
     assert header["format_version"] == 1 and header["ruleset"] == journey_campaign["ruleset"]
     assert header["components"] == JOURNEY_TEST_COMPONENTS and header["sessions"] == [first, second]
+    assert client.get(f"/campaigns/{cid}").json["options"] == {"mode": "linked"}
     assert lines[-1]["trailer"]["events"] == len(lines) - 2
 
     imported = target.test_client().post("/campaigns/import", data=text, headers=NDJSON)
