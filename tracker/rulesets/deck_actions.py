@@ -6,20 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import decks
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
 
 _CARDS = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "minItems": 1, "maxItems": 100}
 _DECK = {"type": "string", "minLength": 1, "maxLength": 100}
 _HOLDER = {"type": "string", "minLength": 1, "maxLength": 100, "description": "Who holds the cards (a hero id); the table when omitted."}
 
 
-def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"type": {"type": "string"}, **properties},
-        "required": ["type", *required],
-        "additionalProperties": False,
-    }
 
 
 def _deck_state(ctx: ActionContext, deck_id: str) -> tuple[Mapping[str, Any], str]:
@@ -66,14 +59,14 @@ ACTIONS = [
     ActionType(
         "look",
         "Look at the top cards of a deck; keep some with 'keep'.",
-        _schema({"deck": _DECK, "count": {"type": "integer", "minimum": 1, "maximum": 100}}, ["deck", "count"]),
+        action_schema({"deck": _DECK, "count": {"type": "integer", "minimum": 1, "maximum": 100}}, ["deck", "count"]),
         look,
         random=True,
     ),
     ActionType(
         "keep",
         "Keep some of the cards being looked at; the rest go to the discard pile, the top or the bottom of the deck.",
-        _schema(
+        action_schema(
             {
                 "deck": _DECK,
                 "cards": {**_CARDS, "minItems": 0},
@@ -87,19 +80,19 @@ ACTIONS = [
     ActionType(
         "discard",
         "Put cards on a deck's discard pile (from a holder, or straight from the draw pile).",
-        _schema({"deck": _DECK, "cards": _CARDS, "from": {"enum": ["held", "draw"]}, "holder": _HOLDER}, ["deck", "cards"]),
+        action_schema({"deck": _DECK, "cards": _CARDS, "from": {"enum": ["held", "draw"]}, "holder": _HOLDER}, ["deck", "cards"]),
         _mover("discarded"),
     ),
     ActionType(
         "remove-from-game",
         "Remove cards from the game (they stay out until the session ends).",
-        _schema({"deck": _DECK, "cards": _CARDS, "from": {"enum": ["held", "draw", "discard"]}, "holder": _HOLDER}, ["deck", "cards"]),
+        action_schema({"deck": _DECK, "cards": _CARDS, "from": {"enum": ["held", "draw", "discard"]}, "holder": _HOLDER}, ["deck", "cards"]),
         _mover("removed"),
     ),
     ActionType(
         "return-to-deck",
         "Return cards to the top or bottom of a deck's draw pile.",
-        _schema(
+        action_schema(
             {
                 "deck": _DECK,
                 "cards": _CARDS,
@@ -114,16 +107,16 @@ ACTIONS = [
     ActionType(
         "shuffle",
         "Shuffle a deck's draw pile, with its discard pile when with_discard is true.",
-        _schema({"deck": _DECK, "with_discard": {"type": "boolean"}}, ["deck"]),
+        action_schema({"deck": _DECK, "with_discard": {"type": "boolean"}}, ["deck"]),
         shuffle,
         random=True,
     ),
     ActionType(
         "draw-until-kind",
         "Draw until a card of the given kind comes up; the others drawn go to the discard pile.",
-        _schema({"deck": _DECK, "kind": {"type": "string", "minLength": 1, "maxLength": 100}, "holder": _HOLDER}, ["deck", "kind"]),
+        action_schema({"deck": _DECK, "kind": {"type": "string", "minLength": 1, "maxLength": 100}, "holder": _HOLDER}, ["deck", "kind"]),
         draw_until_kind,
         random=True,
     ),
-    ActionType("end-turn", "End the current turn.", _schema({}, []), end_turn),
+    ActionType("end-turn", "End the current turn.", action_schema({}, []), end_turn),
 ]

@@ -77,6 +77,16 @@ class ActionContext:
             ) from None
 
 
+def action_schema(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any]:
+    """The JSON Schema of an action's request body: its ``type``, these properties, nothing else."""
+    return {
+        "type": "object",
+        "properties": {"type": {"type": "string"}, **properties},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
 Resolver = Callable[[ActionContext, Mapping[str, Any], Any], list[dict[str, Any]]]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, action_schema
 
 COLOURS = ("event", "trap", "monster")  # green, purple, red treachery
 OVERLORD = "overlord"
@@ -57,13 +57,7 @@ def conquest_changes(ctx: ActionContext, delta: int, reason: str, total: int | N
     return changes
 
 
-def schema(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"type": {"type": "string"}, **properties},
-        "required": ["type", *required],
-        "additionalProperties": False,
-    }
+schema = action_schema
 
 
 NAME = {"type": "string", "minLength": 1, "maxLength": 200}

@@ -7,7 +7,7 @@ from typing import Any
 
 from tracker.rulesets.journey import attack, pilgrim_actions, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
 
 PILGRIM = {"enum": ["tripitaka", "monkey-king", "cho-hakkai", "monk-sha"]}
 NAME = {"type": "string", "minLength": 1, "maxLength": 100}
@@ -32,13 +32,7 @@ def _action(name: str, description: str, properties: dict[str, Any], required: l
         step(res, params)
         return res.finish()
 
-    schema = {
-        "type": "object",
-        "properties": {"type": {"type": "string"}, **properties, "drawn": DRAWN},
-        "required": ["type", *required],
-        "additionalProperties": False,
-    }
-    return ActionType(name, description, schema, resolve, random=True)
+    return ActionType(name, description, action_schema({**properties, "drawn": DRAWN}, required), resolve, random=True)
 
 
 HERO = {"hero": PILGRIM}

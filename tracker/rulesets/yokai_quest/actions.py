@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType
+from tracker.rulesets.ruleset import ActionType, SET_UP_QUEST, action_schema
 from tracker.rulesets.yokai_quest import combat, energy, heroes, scenes, treasure
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -33,13 +33,6 @@ _PANEL_DISCARD = {
 }
 
 
-def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"type": {"type": "string"}, **properties},
-        "required": ["type", *required],
-        "additionalProperties": False,
-    }
 
 
 _TARGET = {
@@ -62,7 +55,7 @@ ACTIONS = [
         "An attack: per target, the attacker's dice (katanas kept) against the defender's (helmets kept); "
         "blows = katanas - helmets, after Daze (-1 katana) and Crush (-1 helmet). Dice are the combination on the card "
         "(attack_dice/defense_dice, digital) or faces rolled on the table (attack_faces/defense_faces).",
-        _schema(
+        action_schema(
             {
                 "attacker": _ID,
                 "source": {"type": "string", "maxLength": 200, "description": "basic attack, an ability, an item or a yōkai ability"},
@@ -80,7 +73,7 @@ ACTIONS = [
         "draw-energy",
         "A hero draws an energy card at the start of the hero phase: 1-3 spheres, the reserve capped at 7. "
         "Digital when the campaign supplied the energy cards; otherwise report the spheres (and the card).",
-        _schema(
+        action_schema(
             {"hero": _ID, "spheres": {"type": "integer", "minimum": 1, "maximum": 3}, "card": _CARD, "empowerment": {"type": "string", "maxLength": 200}},
             ["hero"],
         ),
@@ -91,7 +84,7 @@ ACTIONS = [
         "use-ability",
         "A hero uses an ability: costs paid (energy, health; reload tokens placed), then its effects (healing, energy, "
         "treasure tokens, reload reduced, empowerment until the end of the turn). Attacks follow as 'attack'.",
-        _schema(
+        action_schema(
             {
                 "hero": _ID,
                 "ability": _ID,
@@ -112,7 +105,7 @@ ACTIONS = [
         "use-item",
         "A hero uses a treasure item: consumables from the hand (then discarded), charms and enchantments from their space; "
         "Ikikaeru Rōsoku brings back a defeated hero with half their maximum health (rounded up).",
-        _schema(
+        action_schema(
             {
                 "hero": _ID,
                 "item": _CARD,
@@ -131,58 +124,58 @@ ACTIONS = [
     ActionType(
         "lose-tokens",
         "A hero loses health or energy tokens outside an attack (Facemelter solo!, Purple gas, Extreme heat).",
-        _schema({"hero": _ID, "health": _COUNT, "energy": _COUNT, "source": {"type": "string", "minLength": 1, "maxLength": 200}, "panel_discard": _CARD}, ["hero", "source"]),
+        action_schema({"hero": _ID, "health": _COUNT, "energy": _COUNT, "source": {"type": "string", "minLength": 1, "maxLength": 200}, "panel_discard": _CARD}, ["hero", "source"]),
         heroes.lose_tokens,
     ),
     ActionType(
         "end-activation",
         "A hero's activation ends: one altered-state token of each type and one reload token from each ability come off.",
-        _schema({"hero": _ID}, ["hero"]),
+        action_schema({"hero": _ID}, ["hero"]),
         heroes.end_activation,
     ),
     ActionType(
         "draw-treasure",
         "A hero draws a treasure card owed to them (treasure reserve at 5, a scene reward or achievement); a search names the card. "
         "Over the hand limit of 4, name the card to discard.",
-        _schema({"hero": _ID, "card": _CARD, "discard": _CARD}, ["hero"]),
+        action_schema({"hero": _ID, "card": _CARD, "discard": _CARD}, ["hero"]),
         treasure.draw_treasure,
         random=True,
     ),
     ActionType(
         "equip",
         "Move a charm or enchantment from the hand to its panel space; swapping out an equipped item is allowed once per turn.",
-        _schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
+        action_schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
         treasure.equip,
     ),
     ActionType(
         "unequip",
         "Move an equipped item back to the hand.",
-        _schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
+        action_schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
         treasure.unequip,
     ),
     ActionType(
         "discard-item",
         "Refuse or discard a treasure card, from the hand or a panel space.",
-        _schema({"hero": _ID, "card": _CARD, "reason": {"type": "string", "maxLength": 200}}, ["hero", "card"]),
+        action_schema({"hero": _ID, "card": _CARD, "reason": {"type": "string", "maxLength": 200}}, ["hero", "card"]),
         treasure.discard_item,
     ),
     ActionType(
         "foe-appeared",
         "A chief or objective arrives on the board with the scene's health (e.g. the Undead Dark Champion on turn 5, a Pillar of Energy).",
-        _schema({"foe": _ID}, ["foe"]),
+        action_schema({"foe": _ID}, ["foe"]),
         scenes.foe_appeared,
     ),
     ActionType(
         "end-turn",
         "End the turn: hero empowerments expire, the equipment swap and consumable resource renew, energy reminders are discarded.",
-        _schema({}, []),
+        action_schema({}, []),
         scenes.end_turn,
     ),
     ActionType(
         "end-scene",
         "End the scene: 'victory' (a victory condition met; achievements earned; defeated heroes return with 1 health; rewards) "
         "or 'failed' (a victory condition can no longer be met, or every hero is defeated; the defeat penalty applies).",
-        _schema(
+        action_schema(
             {
                 "outcome": {"enum": ["victory", "failed"]},
                 "reason": {"type": "string", "maxLength": 200},
