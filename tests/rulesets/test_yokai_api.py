@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, end, game, start, strike
+from tests.rulesets.yokai_play import act, create_campaign, draw_owed, end, game, start, strike
 
 S1 = "shake-them-skeleton-bones-1"
 
@@ -206,14 +206,6 @@ def test_a_second_failure_loses_the_story_and_it_starts_again(client):
     assert start(client, cid, S1)
 
 
-def _draw_all_owed(client, sid):
-    """Draw every owed treasure card as a Nigiri, refusing it once the hand is full."""
-    while owed := game(client, sid)["treasure_owed"]:
-        hero = owed[0]["hero"]
-        full = len(game(client, sid)["heroes"][hero]["hand"]) >= 4
-        act(client, sid, {"type": "draw-treasure", "hero": hero, "card": "Nigiri", **({"discard": "Nigiri"} if full else {})})
-
-
 def test_defeat_penalties_restart_the_story_or_discard_items(client):
     cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
     assert client.get(f"/campaigns/{cid}").json["chain"] == ["the-true-culprits-1", "the-true-culprits-2", "the-true-culprits-3"]
@@ -234,9 +226,9 @@ def test_defeat_penalties_restart_the_story_or_discard_items(client):
     for scene in ("shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2"):
         sid = start(client, cid, scene)
         strike(client, sid, "ryo", ["hone-bushi"] * 15)
-        _draw_all_owed(client, sid)
+        draw_owed(client, sid)
         act(client, sid, {"type": "end-scene", "outcome": "victory"})
-        _draw_all_owed(client, sid)
+        draw_owed(client, sid)
         end(client, sid, "victory")
     sid = start(client, cid, "shake-them-skeleton-bones-3")
     penalty = act(client, sid, {"type": "end-scene", "outcome": "failed", "reason": "the chief stands at turn 15"})

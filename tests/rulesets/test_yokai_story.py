@@ -4,7 +4,7 @@ rules imply at the end, every session verified, and the views rebuilt to the sam
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, end, game, start, strike
+from tests.rulesets.yokai_play import act, create_campaign, draw_owed, end, game, start, strike
 
 SHAKE = ["shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"]
 
@@ -109,6 +109,40 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     assert shake["status"] == "completed"
     assert shake["scenes"][SHAKE[1]] == {"attempts": 2, "reattempts_used": 1, "result": "victory"}
     assert progress["treasure_reserve"] == 1
+
+    # The True Culprits, scene 1, failed: its penalty discards the items in hand the heroes began the scene with.
+    t1 = start(client, cid, "the-true-culprits-1")
+    failed = act(client, t1, {"type": "end-scene", "outcome": "failed", "reason": "the champion escaped"})
+    penalty = next(e for e in failed["events"] if e["type"] == "DefeatPenaltyApplied")["payload"]["change"]
+    assert penalty["penalty"] == "discard-hand"
+    assert sorted(penalty["discarded"]["ryo"]) == ["Akatsuki", "Dango", "Maki sushi", "Tenpura"]
+    assert sorted(penalty["discarded"]["ami"]) == ["Gyoza", "Magatama", "Omamori", "Uro"]
+    end(client, t1, "defeat")
+    t1b = start(client, cid, "the-true-culprits-1")
+    heroes = game(client, t1b)["heroes"]
+    assert heroes["ryo"]["hand"] == [] and heroes["ami"]["hand"] == []
+    assert heroes["ryo"]["equipped"]["enchantment"] == "Hibana"  # the hand is gone, the equipment stays
+    _verified(client, t1)  # the failed attempt verifies like any other session
+
+    # Scenes 1 and 2 won; scene 3 failed: its penalty discards the objects equipped at the scene's start.
+    act(client, t1b, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
+    act(client, t1b, {"type": "end-scene", "outcome": "victory"})
+    draw_owed(client, t1b)
+    end(client, t1b, "victory")
+    t2 = start(client, cid, "the-true-culprits-2")
+    strike(client, t2, "ryo", ["yoroi", "yoroi"])
+    act(client, t2, {"type": "end-scene", "outcome": "victory"})
+    draw_owed(client, t2)
+    end(client, t2, "victory")
+    t3 = start(client, cid, "the-true-culprits-3")
+    equipped = {hero: [card for card in sheet["equipped"].values() if card] for hero, sheet in game(client, t3)["heroes"].items()}
+    assert equipped["ryo"] == ["Hibana"]
+    failed = act(client, t3, {"type": "end-scene", "outcome": "failed", "reason": "the boss stands"})
+    penalty = next(e for e in failed["events"] if e["type"] == "DefeatPenaltyApplied")["payload"]["change"]
+    assert penalty["penalty"] == "discard-equipped" and penalty["discarded"] == equipped
+    end(client, t3, "defeat")
+    t3b = start(client, cid, "the-true-culprits-3")
+    assert all(card is None for sheet in game(client, t3b)["heroes"].values() for card in sheet["equipped"].values())
 
     runner = app.extensions["tracker_views"]
     runner.catch_up()

@@ -45,3 +45,11 @@ def end(client, session_id, outcome, status=200):
     response = client.post(f"/sessions/{session_id}/end", json={"outcome": outcome})
     assert response.status_code == status, response.json
     return response.json
+
+
+def draw_owed(client, session_id):
+    """Draw every treasure card owed, as Nigiri, refusing it once the hand is full."""
+    while owed := game(client, session_id)["treasure_owed"]:
+        hero = owed[0]["hero"]
+        full = len(game(client, session_id)["heroes"][hero]["hand"]) >= 4
+        act(client, session_id, {"type": "draw-treasure", "hero": hero, "card": "Nigiri", **({"discard": "Nigiri"} if full else {})})
