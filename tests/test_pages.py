@@ -142,3 +142,23 @@ def test_the_timeline_keeps_the_overlords_set_up_choices_from_the_heroes_until_t
     seen = " ".join(e["summary"] for e in client.get(f"/sessions/{sid}/timeline?limit=1000", headers=as_heroes).json["entries"])
     assert "Dark Power" not in seen and "Action set-up-quest (its details are secret to the overlord until the quest ends)" in seen
     assert "Dark Power" in " ".join(e["summary"] for e in client.get(f"/sessions/{sid}/timeline?limit=1000").json["entries"])
+
+
+def test_a_lost_quest_played_again_shows_as_replayed_with_both_outcomes(client, app):
+    from tests.test_journey_play import COMPONENTS, PILGRIMS, _start
+
+    made = client.post("/campaigns", json={"ruleset": "journey", "name": "Unlucky", "party": PILGRIMS, "components": COMPONENTS, "options": {"mode": "linked"}})
+    cid, token = made.json["id"], made.json["owner_token"]
+    first, _ = _start(client, cid, "q1-meeting")
+    assert client.post(f"/sessions/{first}/end", json={"outcome": "defeat"}).json["next_quest"] == "q1-meeting"
+    again, _ = _start(client, cid, "q1-meeting")
+    client.post(f"/sessions/{again}/end", json={"outcome": "victory"})
+    app.extensions["tracker_views"].catch_up()
+    _sign_in(client, token)
+    page = _page(client, f"/pages/campaigns/{cid}").get_data(as_text=True)
+    meeting = page[page.index('<span class="quest">Meeting</span>'):page.index('<span class="quest">Rescue</span>')]
+    assert "<script" not in page and "<svg" in page  # the karma charts are drawn, with no script
+    assert "Replayed ×2" in meeting and meeting.index("✘ Defeat") < meeting.index("✔ Victory")
+    assert f'href="/pages/sessions/{first}"' in meeting and f'href="/pages/sessions/{again}"' in meeting
+    rescue = page[page.index('<span class="quest">Rescue</span>'):]
+    assert "Next quest" in rescue[:200]

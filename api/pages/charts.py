@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import re
+
 import pygal
 from markupsafe import Markup
 from pygal.style import Style
@@ -31,6 +33,8 @@ STYLE = Style(
     tooltip_font_size=13,
 )
 
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
+
 COMMON = {
     "style": STYLE,
     "js": [],  # no tooltip script from a CDN: the pages work offline and run no script
@@ -45,7 +49,8 @@ COMMON = {
 
 
 def _svg(chart: Any, description: str) -> Markup:
-    svg = chart.render(is_unicode=True)
+    # pygal writes its settings into a <script> for its tooltips; the pages run no script at all.
+    svg = _SCRIPT.sub("", chart.render(is_unicode=True))
     # The SVG is an image with a text alternative; the table beside it holds the numbers.
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{_attr(description)}" ', 1)
     return Markup(svg)  # noqa: S704 - pygal escapes the labels it writes; the label above is escaped
