@@ -65,6 +65,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
+    from api.pages import bp as pages  # HTML for people, outside the OpenAPI document
+
+    app.register_blueprint(pages)
 
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
@@ -81,6 +84,8 @@ JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lin
 
 
 def _require_json_body():
+    if request.blueprint == "pages":
+        return None  # the pages' forms post form fields
     if request.mimetype in JSON_LINES and request.path == "/campaigns/import":
         return None
     if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:

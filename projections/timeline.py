@@ -26,6 +26,8 @@ def describe(event: Any) -> str:
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
         choices = ", ".join(f"{k}={v}" for k, v in event.action.get("setup", {}).items())
         return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
+    if name == "ActionTaken" and isinstance(event.action.get("faces"), dict):
+        return _rolled_at_the_table(event)
     if name == "ActionTaken":
         details = ", ".join(f"{k}={v}" for k, v in event.action.items() if k != "type")
         return f"Action {event.action.get('type')}" + (f" ({details})" if details else "")
@@ -67,21 +69,58 @@ def describe(event: Any) -> str:
     return name
 
 
+_ACTORS = ("hero", "attacker", "character", "demon")
+
+
+def _rolled_at_the_table(event: Any) -> str:
+    """An action with dice rolled at the table, as a person would say it:
+    "Monkey King rolled 1, X on the attack dice and X on the pilgrim die (pilgrim-attack: target=berrok-1)"."""
+    action = event.action
+    actor_key = next((key for key in _ACTORS if isinstance(action.get(key), str)), None)
+    actor = action[actor_key] if actor_key else None
+    rolled = " and ".join(
+        f"{_faces(faces)} on the {die} {'die' if len(faces) == 1 else 'dice'}" for die, faces in action["faces"].items() if isinstance(faces, list)
+    )
+    details = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("type", "faces", actor_key))
+    who = _name(event, actor) if actor else "The table"
+    return f"{who} rolled {rolled or 'nothing'} ({action.get('type')}" + (f": {details})" if details else ")")
+
+
+def _name(event: Any, character: str) -> str:
+    """A character's name in the game's words (its id when the ruleset does not name it)."""
+    from tracker import rulesets
+
+    ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
+    names = {c["id"]: c.get("name") for c in ruleset.data.get("characters", [])} if ruleset else {}
+    return names.get(character) or character
+
+
 def secret_of(event: Any) -> str | None:
-    """The side an event is secret to (its ruleset says), or None."""
-    change = getattr(event, "change", None)
-    if not isinstance(change, dict):
+    """The side an event is secret to (its ruleset says, for a change or an action's inputs,
+    as tracker.hidden_information does for the event log), or None."""
+    recorded = _recorded(event)
+    if recorded is None:
         return None
     from tracker import rulesets
 
     ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
-    return ruleset.rules.secret_to(change) if ruleset else None
+    return ruleset.rules.secret_to(recorded) if ruleset else None
+
+
+def _recorded(event: Any) -> dict[str, Any] | None:
+    for name in ("change", "action"):
+        value = getattr(event, name, None)
+        if isinstance(value, dict):
+            return value
+    return None
 
 
 def public_summary(event: Any, side: str) -> str:
-    change = event.change
-    count = len(change["cards"]) if isinstance(change.get("cards"), list) else None
-    what = f"{count} card(s) of {change.get('deck')}" if count is not None else change.get("kind")
+    recorded = _recorded(event) or {}
+    if "type" in recorded:  # an action's inputs: only which action it was
+        return f"Action {recorded['type']} (its details are secret to the {side} until the quest ends)"
+    count = len(recorded["cards"]) if isinstance(recorded.get("cards"), list) else None
+    what = f"{count} card(s) of {recorded.get('deck')}" if count is not None else recorded.get("kind")
     return f"{type(event).__name__}: {what} (secret to the {side} until the quest ends)"
 
 

@@ -1,0 +1,201 @@
+"""The campaign pages: server-rendered HTML of the same application, for people rather than programs.
+
+Each view checks the visitor's grant (api/pages/signin.py), gathers what it shows from the read
+models (api/pages/reads.py) and renders a template; charts are SVG drawn on the server
+(api/pages/charts.py). No script runs on the pages, and nothing is fetched from elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import re
+
+from flask import Blueprint, Response, redirect, render_template, request
+
+from api.context import tracker, viewer_for, viewer_side, views
+from api.pages import charts, reads, signin
+from tracker import rulesets
+from tracker.errors import NotFound, TrackerError
+
+bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/pages/static")
+
+# No script at all; styles only from this server (and pygal's inline <style> in its SVG).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+
+
+@bp.after_request
+def _private(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@bp.errorhandler(TrackerError)
+def _problem_page(error: TrackerError):
+    return render_template("problem.html", title=error.title, detail=error.detail, status=error.status), error.status
+
+
+@bp.get("/")
+def index():
+    followed = []
+    for _, grant in signin.signed_in():
+        if grant.role == "integration":
+            continue
+        campaign = tracker().get_campaign(grant.campaign_id)
+        ruleset = rulesets.pinned(campaign["ruleset"])
+        followed.append({**campaign, "ruleset_name": ruleset.name, "names": reads.names(ruleset), "grant": signin.describe_grant(grant)})
+    return render_template("index.html", campaigns=followed)
+
+
+@bp.post("/pages/sign-in")
+def sign_in():
+    token = request.form.get("token", "")
+    grant = signin.sign_in(token)
+    if grant is None:
+        return render_template("index.html", campaigns=[], refused="That token is not valid: it is unknown or was revoked."), 401
+    response = redirect(f"/pages/campaigns/{grant.campaign_id}", code=303)
+    return signin.remember(response, [token.strip(), *signin.cookie_tokens()])
+
+
+@bp.post("/pages/sign-out")
+def sign_out():
+    return signin.remember(redirect("/", code=303), [])
+
+
+@bp.get("/pages/campaigns/<campaign_id>")
+def campaign_page(campaign_id: str):
+    grant = signin.grant_for_campaign(campaign_id)
+    campaign = tracker().get_campaign(campaign_id)
+    ruleset = rulesets.pinned(campaign["ruleset"])
+    named = reads.names(ruleset)
+    store = views().store
+    page: dict[str, Any] = {
+        "campaign": campaign,
+        "ruleset": ruleset,
+        "names": named,
+        "grant": signin.describe_grant(grant),
+        "chain": reads.quest_chain(campaign, named),
+        "sessions": reads.sessions(campaign, store, named),
+        "heroes": _heroes(campaign_id),
+    }
+    game = ruleset.id
+    if game == "journey":
+        series = reads.karma_series(reads.live_game_events(store, campaign_id), named)
+        page["karma"] = [
+            {"hero": hero, "name": named.get(hero, hero), "points": points, "chart": charts.karma_chart(named.get(hero, hero), points)}
+            for hero, points in series.items()
+        ]
+    elif game == "descent":
+        page.update(_descent(campaign_id, named))
+    else:
+        page["standing"] = ruleset.rules.standing(reads.live_game_events(store, campaign_id))
+    return render_template("campaign.html", **page)
+
+
+def _heroes(campaign_id: str) -> dict[str, Any]:
+    try:
+        return tracker().campaign_heroes(campaign_id, viewer_for(None))["heroes"]
+    except NotFound:
+        return {}  # this game keeps no hero progress
+
+
+def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
+    from tracker.rulesets.descent import ledger
+
+    viewer = viewer_for(None)
+    rows = views().store.game_events(campaign_id)
+    tracks = []
+    for quest in ledger.conquest_and_threat(rows, viewer):
+        steps = reads.conquest_and_threat_steps(quest)
+        name = named.get(quest["quest"], quest["quest"])
+        tracks.append({**quest, "name": name, "steps": steps, "chart": charts.conquest_threat_chart(name, steps)})
+    treachery = [{**q, "name": named.get(q["quest"], q["quest"])} for q in ledger.treachery_ledger(rows, viewer)]
+    return {"treachery": treachery, "tracks": tracks, "viewer": viewer}
+
+
+@bp.get("/pages/campaigns/<campaign_id>/heroes/<hero>")
+def hero_page(campaign_id: str, hero: str):
+    grant = signin.grant_for_campaign(campaign_id)
+    campaign = tracker().get_campaign(campaign_id)
+    ruleset = rulesets.pinned(campaign["ruleset"])
+    named = reads.names(ruleset)
+    heroes = _heroes(campaign_id)
+    if hero not in heroes:
+        raise NotFound(f"No hero '{hero}' in this campaign", detail="The campaign page lists its heroes.")
+    page: dict[str, Any] = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": heroes[hero],
+                            "grant": signin.describe_grant(grant)}
+    if ruleset.id == "journey":
+        rows = reads.live_game_events(views().store, campaign_id)
+        page["links"] = reads.journey_sheet_links(rows, hero)
+        points = reads.karma_series(rows, named).get(hero, [])
+        page["karma"] = {"points": points, "chart": charts.karma_chart(named.get(hero, hero), points)}
+    return render_template("hero.html", **page)
+
+
+@bp.get("/pages/campaigns/<campaign_id>/dice")
+def dice_page(campaign_id: str):
+    grant = signin.grant_for_campaign(campaign_id)
+    campaign = tracker().get_campaign(campaign_id)
+    ruleset = rulesets.pinned(campaign["ruleset"])
+    luck = reads.dice_luck(views().store.dice_faces(campaign_id), ruleset.dice(campaign["components"]))
+    for entry in luck:
+        entry["chart"] = charts.dice_luck_chart(entry)
+    return render_template("dice.html", campaign=campaign, ruleset=ruleset, luck=luck, grant=signin.describe_grant(grant))
+
+
+@bp.get("/pages/campaigns/<campaign_id>/export")
+def export(campaign_id: str):
+    """The campaign export, for a visitor signed in with a cookie (the API's export wants a bearer header)."""
+    signin.grant_for_campaign(campaign_id)
+    from api.routes.campaigns import CampaignExport
+
+    return CampaignExport().get(campaign_id)
+
+
+@bp.get("/pages/sessions/<session_id>")
+def session_page(session_id: str):
+    campaign_id, grant = signin.grant_for_session(session_id)
+    campaign = tracker().get_campaign(campaign_id)
+    ruleset = rulesets.pinned(campaign["ruleset"])
+    named = reads.names(ruleset)
+    session = tracker().get_session(session_id, viewer_for(None))
+    ended = session["status"] == "ended"
+    entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else viewer_side())
+    who = _issuers(campaign_id)
+    for entry in entries:
+        entry["who"] = who.get(entry["issued_by"] or "", "the service" if entry["issued_by"] is None else entry["issued_by"])
+        entry["said"] = _in_names(entry["summary"], named)
+        entry["when"] = entry["occurred_at"].replace("T", " ")[:19] + " UTC"
+    verification = tracker().verify(session_id, viewer=viewer_side())
+    return render_template(
+        "session.html",
+        campaign=campaign,
+        ruleset=ruleset,
+        session=session,
+        quest=named.get(session["quest"], session["quest"]),
+        entries=entries,
+        verification=verification,
+        grant=signin.describe_grant(grant),
+    )
+
+
+def _issuers(campaign_id: str) -> dict[str, str]:
+    """Token ids to who held them (label and role): the log records the token id, never the token."""
+    return {
+        t["id"]: (t.get("label") or t["role"]) + (f" ({t['role']})" if t.get("label") and t["label"] != t["role"] else "")
+        for t in tracker().list_tokens(campaign_id)
+    }
+
+
+def _in_names(text: str, named: dict[str, str]) -> str:
+    """Ids in a summary said as the game names them (whole ids only: 'berrok-1' stays as it is)."""
+    for key in sorted(named, key=len, reverse=True):
+        if key in text and named[key] != key:
+            text = re.sub(rf"(?<![\w-]){re.escape(key)}(?![\w-])", named[key], text)
+    return text

@@ -1,0 +1,237 @@
+"""What the pages show, assembled from the read models: the projected views (timeline, dice faces,
+game events) and the application's campaign queries. Nothing here replays a log into views."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from projections.store import ViewStore
+from tracker.rulesets.ruleset import Ruleset
+
+WINS = ("victory", "heroic-victory")
+OUTCOME_WORDS = {"victory": "Victory", "heroic-victory": "Heroic victory", "defeat": "Defeat", None: "In play"}
+
+
+def names(ruleset: Ruleset) -> dict[str, str]:
+    """Character and quest ids to the names the game gives them."""
+    found = {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}
+    found.update({q["id"]: q.get("name") or q["id"] for q in ruleset.data.get("quests", [])})
+    return found
+
+
+def undone_positions(store: ViewStore, campaign_id: str) -> set[tuple[str, int]]:
+    rows = store.query(
+        "SELECT u.session_id, u.position FROM {view_undone} u JOIN {view_sessions} s ON s.session_id = u.session_id "
+        "WHERE s.campaign_id = %s",
+        (campaign_id,),
+    )
+    return {(r["session_id"], r["position"]) for r in rows}
+
+
+def live_game_events(store: ViewStore, campaign_id: str) -> list[dict[str, Any]]:
+    """The campaign's game events in log order, without those an undo reverted."""
+    undone = undone_positions(store, campaign_id)
+    return [row for row in store.game_events(campaign_id) if (row["session_id"], row["position"]) not in undone]
+
+
+def session_lengths(store: ViewStore, campaign_id: str) -> dict[str, dict[str, Any]]:
+    rows = store.query(
+        "SELECT session_id, COUNT(*) AS events, MIN(occurred_at) AS first_at, MAX(occurred_at) AS last_at "
+        "FROM {view_timeline} WHERE campaign_id = %s GROUP BY session_id",
+        (campaign_id,),
+    )
+    return {r["session_id"]: {"events": r["events"], "duration": duration(r["first_at"], r["last_at"])} for r in rows}
+
+
+def duration(first: str, last: str) -> str:
+    seconds = int((datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
+
+
+def quest_chain(campaign: Mapping[str, Any], quest_names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Each quest of the chain (then any quest played off it) with its plays and their outcomes."""
+    plays: dict[str, list[dict[str, Any]]] = {}
+    for session in campaign["sessions"]:
+        plays.setdefault(session["quest"], []).append(session)
+    order = list(campaign["chain"]) + [q for q in plays if q not in campaign["chain"]]
+    chain = []
+    for number, quest in enumerate(order, start=1):
+        played = plays.get(quest, [])
+        outcomes = [s["outcome"] for s in played]
+        chain.append(
+            {
+                "number": number,
+                "quest": quest,
+                "name": quest_names.get(quest, quest),
+                "plays": [{"session_id": s["id"], "outcome": s["outcome"], "said": OUTCOME_WORDS.get(s["outcome"], s["outcome"])} for s in played],
+                "replayed": len(played) > 1,
+                "won": any(o in WINS for o in outcomes),
+                "next": quest == campaign["next_quest"],
+            }
+        )
+    return chain
+
+
+def sessions(campaign: Mapping[str, Any], store: ViewStore, quest_names: Mapping[str, str]) -> list[dict[str, Any]]:
+    lengths = session_lengths(store, campaign["id"])
+    return [
+        {
+            "id": s["id"],
+            "number": n,
+            "quest": quest_names.get(s["quest"], s["quest"]),
+            "outcome": s["outcome"],
+            "said": OUTCOME_WORDS.get(s["outcome"], s["outcome"]),
+            **lengths.get(s["id"], {"events": 0, "duration": "–"}),
+        }
+        for n, s in enumerate(campaign["sessions"], start=1)
+    ]
+
+
+def event_link(session_id: str, position: int) -> str:
+    return f"/pages/sessions/{session_id}#e{position}"
+
+
+# -- Journey: karma across the campaign -----------------------------------------------------------
+
+KARMA_KINDS = ("pilgrim-set-up", "karma-gained", "karma-lost", "karma-traded")
+
+
+def karma_series(rows: Iterable[Mapping[str, Any]], quest_names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """Per Pilgrim, good and bad Karma after every change to either wheel, in campaign order;
+    a trade (10 Karma for a skill, or for a weapon level and Corruption) is marked with what it bought."""
+    series: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        change = row["change"]
+        if change["kind"] not in KARMA_KINDS or not isinstance(change.get("hero"), str):
+            continue
+        points = series.setdefault(change["hero"], [])
+        good, bad = (points[-1]["good"], points[-1]["bad"]) if points else (0, 0)
+        if change["kind"] == "pilgrim-set-up":
+            good, bad = change.get("good", good), change.get("bad", bad)
+            said = "set up (" + str(change.get("start", "")) + ")"
+        else:
+            if change["wheel"] == "good":
+                good = change["after"]
+            else:
+                bad = change["after"]
+            said = _karma_said(change)
+        points.append(
+            {
+                "good": good,
+                "bad": bad,
+                "quest": quest_names.get(row["quest"], row["quest"]),
+                "session_id": row["session_id"],
+                "position": row["position"],
+                "trade": _trade_said(change) if change["kind"] == "karma-traded" else None,
+                "said": said,
+                "link": event_link(row["session_id"], row["position"]),
+            }
+        )
+    return series
+
+
+def _karma_said(change: Mapping[str, Any]) -> str:
+    wheel = "Good" if change["wheel"] == "good" else "Bad"
+    if change["kind"] == "karma-gained":
+        return f"+{change['amount']} {wheel} Karma ({change.get('source')})"
+    if change["kind"] == "karma-lost":
+        return f"−{change.get('applied', change['amount'])} {wheel} Karma ({change.get('source')})"
+    return f"traded {change['cost']} {wheel} Karma"
+
+
+def _trade_said(change: Mapping[str, Any]) -> str:
+    wheel = "Good" if change["wheel"] == "good" else "Bad"
+    return f"Traded {change['cost']} {wheel} Karma for {str(change['trade']).replace('-', ' ')}"
+
+
+def journey_sheet_links(rows: Iterable[Mapping[str, Any]], hero: str) -> dict[str, Any]:
+    """For one Pilgrim: the event behind each wheel's value now, and behind each card held."""
+    wheels: dict[str, str] = {}
+    cards: dict[str, str] = {}
+    for row in rows:
+        change = row["change"]
+        if change.get("hero") != hero:
+            continue
+        link = event_link(row["session_id"], row["position"])
+        if change["kind"] in ("karma-gained", "karma-lost", "karma-traded"):
+            wheels[change["wheel"]] = link
+        elif change["kind"] == "pilgrim-set-up":
+            wheels = {"good": link, "bad": link}
+            if change.get("start") != "carried":
+                cards = {}  # a fresh start holds none of the cards taken before
+        elif change["kind"] in ("card-taken", "corruption-drawn") and isinstance(change.get("card"), str):
+            cards[change["card"]] = link
+    return {"wheels": wheels, "cards": cards}
+
+
+# -- dice luck --------------------------------------------------------------------------------------
+
+
+def dice_luck(faces: Iterable[Mapping[str, Any]], dice: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per die and source (digital, reported): how often each face came up against how often it
+    should, where the die's face layout is known (expected = rolls x faces showing it / faces)."""
+    counted: dict[tuple[str, str], Counter[str]] = {}
+    for row in faces:
+        counted.setdefault((row["die"], row["source"]), Counter())[str(row["face"])] += row["count"]
+    out = []
+    for (die, source), counts in sorted(counted.items()):
+        rolls = sum(counts.values())
+        if rolls <= 0:
+            continue
+        spec = dice.get(die)
+        layout = [str(f) for f in spec.faces] if spec is not None and spec.faces else None
+        results = [str(r) for r in spec.results] if spec is not None else []
+        order = list(dict.fromkeys(results + sorted(counts)))
+        rows = [
+            {
+                "face": face,
+                "observed": counts.get(face, 0),
+                "expected": round(rolls * layout.count(face) / len(layout), 2) if layout else None,
+            }
+            for face in order
+        ]
+        out.append(
+            {
+                "die": die,
+                "name": spec.name if spec is not None else die,
+                "source": source,
+                "rolls": rolls,
+                "layout_known": layout is not None,
+                "faces": rows,
+            }
+        )
+    return out
+
+
+# -- Descent: conquest and threat on one axis of event positions ----------------------------------
+
+
+def conquest_and_threat_steps(quest: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Both tracks of one quest merged in event order, each step carrying the other track's total."""
+    steps: list[dict[str, Any]] = []
+    conquest = threat = None
+    merged = sorted([("conquest", s) for s in quest["conquest"]] + [("threat", s) for s in quest["threat"]], key=lambda t: t[1]["position"])
+    for track, step in merged:
+        if track == "conquest":
+            conquest = step["total"]
+        else:
+            threat = step["total"]
+        steps.append(
+            {
+                "position": step["position"],
+                "track": track,
+                "delta": step["delta"],
+                "reason": step["reason"],
+                "conquest": conquest,
+                "threat": threat if threat is not None else 0,
+                "link": event_link(quest["session_id"], step["position"]),
+            }
+        )
+    return steps

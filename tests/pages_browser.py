@@ -1,0 +1,82 @@
+"""Driving the campaign pages in a real headless Chromium (Debian's /usr/bin/chromium through Playwright).
+
+The browser is the system's, installed by .ci/install-browser; Playwright's own downloads are
+never used. Without a browser the tests skip, loudly, with the reason in the summary; with
+TRACKER_REQUIRE_BROWSER=1 (CI) that is a failure instead. Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = os.environ.get("TRACKER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+REQUIRE_BROWSER = os.environ.get("TRACKER_REQUIRE_BROWSER") == "1"
+ARTIFACTS = Path(__file__).parent / "artifacts"
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 900}
+
+
+def _unavailable(reason: str):
+    message = f"BROWSER TESTS SKIPPED: {reason} (run .ci/install-browser as root to install Debian's chromium)"
+    if REQUIRE_BROWSER:
+        pytest.fail(f"TRACKER_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"{CHROMIUM} is missing")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed")
+    manager = sync_playwright().start()
+    try:
+        browser = manager.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Exception as error:  # noqa: BLE001 - say why, then skip or fail
+        manager.stop()
+        _unavailable(f"Chromium did not start: {error}")
+    yield browser
+    browser.close()
+    manager.stop()
+
+
+@pytest.fixture
+def live_server(app) -> Iterator[str]:
+    """The application under test served over HTTP on a free port, for the browser."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="pages-live-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 1000
+    return path
+
+
+def sign_in(page, base: str, token: str) -> None:
+    """Paste a token into the sign-in form once, as a person would."""
+    page.goto(f"{base}/")
+    page.fill("#token", token)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+
+
+def fits_the_width(page) -> bool:
+    """Nothing on the page is wider than the window (no sideways scrolling on a phone)."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
