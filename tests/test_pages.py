@@ -162,3 +162,21 @@ def test_a_lost_quest_played_again_shows_as_replayed_with_both_outcomes(client, 
     assert f'href="/pages/sessions/{first}"' in meeting and f'href="/pages/sessions/{again}"' in meeting
     rescue = page[page.index('<span class="quest">Rescue</span>'):]
     assert "Next quest" in rescue[:200]
+
+
+def test_the_standing_of_a_game_without_hero_sheets_shows_what_was_played(client, app):
+    from tests.rulesets.yokai_play import act, create_campaign, draw_owed, end, start, strike
+
+    campaign = create_campaign(client)
+    cid, token = campaign["id"], campaign["owner_token"]
+    sid = start(client, cid, "shake-them-skeleton-bones-1")
+    strike(client, sid, "ryo", ["hone-bushi"] * 12)
+    act(client, sid, {"type": "end-scene", "outcome": "victory"})
+    draw_owed(client, sid)
+    end(client, sid, "victory")
+    app.extensions["tracker_views"].catch_up()  # pages read the projected views
+    _sign_in(client, token)
+    text = _page(client, f"/pages/campaigns/{cid}").get_data(as_text=True)
+    standing = text[text.index('id="standing"'):]
+    assert "Nothing recorded yet" not in standing
+    assert "shake-them-skeleton-bones" in standing and "ryo" in standing and "Nigiri" in standing

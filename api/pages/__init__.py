@@ -94,7 +94,9 @@ def campaign_page(campaign_id: str):
     elif game == "descent":
         page.update(_descent(campaign_id, named))
     else:
-        page["standing"] = ruleset.rules.standing(reads.live_game_events(store, campaign_id))
+        # The game's own reading of its events (Kung Fu Panda), else the progress its quests' ends
+        # recorded (Yokai Quest keeps its heroes and stories there).
+        page["standing"] = ruleset.rules.standing(reads.live_game_events(store, campaign_id)) or store.standing(campaign_id)["progress"]
     return render_template("campaign.html", **page)
 
 
