@@ -17,7 +17,7 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 LOCAL_COLUMNS = {"notification_id", "started"}
-VIEWS_VERSION = 4  # bump when a view table's columns (or the summaries written into them) change
+VIEWS_VERSION = 5  # bump when a view table's columns (or the summaries written into them) change
 
 TABLES = {
     "view_sessions": (

@@ -19,10 +19,9 @@ def describe(event: Any) -> str:
         return f"Session of quest {event.quest} started; seed commitment {event.seed_commitment[:16]}…"
     if name == "DiceRolled":
         roll = event.roll
-        rolled = "; ".join(f"{die}: {_faces(faces)}" for die, faces in roll["results"].items())
-        how = "rolled" if roll["source"] == "digital" else "reported rolling"
-        purpose = f" for {roll['purpose']}" if roll.get("purpose") else ""
-        return f"{how.capitalize()}{purpose} {rolled}"
+        how = "Rolled" if roll["source"] == "digital" else "Rolled at the table:"
+        purpose = f" (for {roll['purpose']})" if roll.get("purpose") else ""
+        return f"{how} {_on_the_dice(roll['results'])}{purpose}"
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
         choices = ", ".join(f"{k}={v}" for k, v in event.action.get("setup", {}).items())
         return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
@@ -72,15 +71,24 @@ def describe(event: Any) -> str:
 _ACTORS = ("hero", "attacker", "character", "demon")
 
 
+def _on_the_dice(results: dict[str, list[Any]]) -> str:
+    """ "3, 1, X on the attack dice and 5, 2 on 2d6": a game's dice by name, numbered dice as players write them."""
+
+    def said(die: str, faces: list[Any]) -> str:
+        if die[:1] == "d" and die[1:].isdigit():
+            return f"{_faces(faces)} on {len(faces)}{die}"
+        return f"{_faces(faces)} on the {die} {'die' if len(faces) == 1 else 'dice'}"
+
+    return " and ".join(said(die, faces) for die, faces in results.items())
+
+
 def _rolled_at_the_table(event: Any) -> str:
     """An action with dice rolled at the table, as a person would say it:
     "Monkey King rolled 1, X on the attack dice and X on the pilgrim die (pilgrim-attack: target=berrok-1)"."""
     action = event.action
     actor_key = next((key for key in _ACTORS if isinstance(action.get(key), str)), None)
     actor = action[actor_key] if actor_key else None
-    rolled = " and ".join(
-        f"{_faces(faces)} on the {die} {'die' if len(faces) == 1 else 'dice'}" for die, faces in action["faces"].items() if isinstance(faces, list)
-    )
+    rolled = _on_the_dice({die: faces for die, faces in action["faces"].items() if isinstance(faces, list)})
     details = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("type", "faces", actor_key))
     who = _name(event, actor) if actor else "The table"
     return f"{who} rolled {rolled or 'nothing'} ({action.get('type')}" + (f": {details})" if details else ")")

@@ -122,10 +122,9 @@ def test_the_timeline_lists_every_event_of_a_session_in_order_with_summaries_and
 
     by_position = {e["position"]: e["summary"] for e in timeline}
     digital_summary = by_position[digital["position"]]
-    assert digital_summary.startswith("Rolled for attack")
-    assert f"attack: {', '.join(str(f) for f in digital['results']['attack'])}" in digital_summary
-    assert f"d6: {', '.join(str(f) for f in digital['results']['d6'])}" in digital_summary
-    assert by_position[reported["position"]] == "Reported rolling d20: 17, 3"
+    attack, d6 = (", ".join(str(f) for f in digital["results"][die]) for die in ("attack", "d6"))
+    assert digital_summary == f"Rolled {attack} on the attack dice and {d6} on 2d6 (for attack)"
+    assert by_position[reported["position"]] == "Rolled at the table: 17, 3 on 2d20"
     draw_summary = next(e["summary"] for e in timeline if e["event_type"] == "CardsDrawn")
     assert all(card in draw_summary for card in drawn) and "fortune" in draw_summary
     actions = [e["summary"] for e in timeline if e["event_type"] == "ActionTaken"]
@@ -440,7 +439,7 @@ def test_the_runner_thread_picks_up_new_events_and_stops_when_told(tracker, runn
         result = tracker.roll(sid, faces={"d12": [12, 11]}).body
         target = _last_projected_id(tracker)
         _wait_until(lambda: runner.position == target, "the roll to be projected")
-        assert runner.store.timeline(sid)[-1]["summary"] == "Reported rolling d12: 12, 11"
+        assert runner.store.timeline(sid)[-1]["summary"] == "Rolled at the table: 12, 11 on 2d12"
         assert result["position"] == runner.store.timeline(sid)[-1]["position"]
         assert _faces(runner.store, cid) == {("d12", "reported", "12"): 1, ("d12", "reported", "11"): 1}
     finally:
