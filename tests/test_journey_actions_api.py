@@ -4,7 +4,7 @@ doors, closing a Gate, and an Unconscious Pilgrim's last turns."""
 
 from __future__ import annotations
 
-from tests.test_journey_play import COMPONENTS, Q2_COMPONENTS, _act, _campaign, _refused, _start, _to_monkey, _verified
+from tests.test_journey_play import COMPONENTS, DEMON_DECK, Q2_COMPONENTS, _act, _campaign, _refused, _start, _to_monkey, _verified
 
 BERROK = COMPONENTS["characters"]["berrok"]["stats"]  # HP 1, BKR 6, GKR 2, SP 2 (test inputs)
 
@@ -165,3 +165,51 @@ def test_an_unconscious_pilgrim_turns_face_down_side_back_and_then_dies(client):
     _refused(client, sid, type="revive", hero="tripitaka", target="monk-sha", hp=1)
     _verified(client, sid, outcome="defeat")
 
+
+
+Q3_ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # Tripitaka is fixed fourth in Quest 3
+
+
+def _spawned(result):
+    return [(e["payload"]["change"]["gate"], e["payload"]["change"]["card"], e["payload"]["change"]["outcome"]) for e in result["events"] if e["type"] == "DemonCardResolved"]
+
+
+def test_quest_3_gates_start_inactive_and_spawn_once_activated(client):
+    comps = {**COMPONENTS, "decks": {**COMPONENTS["decks"], "demon": {"cards": DEMON_DECK}}}
+    sid, game = _start(client, _campaign(client, components=comps), "q3-village-fields", initiative=Q3_ORDER)
+    assert game["gates"] == {"gate-1": "inactive", "gate-2": "inactive", "gate-3": "inactive"}
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="demon-phase")
+    _refused(client, sid, type="spawn-demons", gates=["gate-1"])  # an inactive Gate draws no card
+    for gate in ("gate-1", "gate-2"):
+        changed = _act(client, sid, type="gate-activation", gate=gate, state="active", reason="a Pilgrim stepped onto the central Map Tile")
+        change = _change(changed, "GateStateChanged")
+        assert (change["from"], change["to"], changed["state"]["game"]["gates"][gate]) == ("inactive", "active", "active")
+    problem = _refused(client, sid, type="gate-activation", gate="gate-1", state="active")
+    assert "active already" in problem["title"]
+    _refused(client, sid, type="gate-activation", gate="gate-9", state="active")
+    problem = _refused(client, sid, type="spawn-demons", gates=["gate-1"])  # every active Gate draws
+    assert "gate-2" in problem["detail"]
+    # Borrack is unique in Quest 3 and already in play: that card is discarded and another drawn.
+    spawned = _act(client, sid, type="spawn-demons", gates=["gate-2", "gate-1"], drawn={"demon": ["Bull General", "Archers 1", "Archers 2"]})
+    assert _spawned(spawned) == [("gate-2", "Bull General", "unique-in-play"), ("gate-2", "Archers 1", "spawned"), ("gate-1", "Archers 2", "spawned")]
+    assert sorted(spawned["state"]["game"]["demons"]) == ["bharhaz-1", "bharhaz-2", "borrack-1"]
+    _act(client, sid, type="end-of-turn")
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="demon-phase")
+    _act(client, sid, type="gate-activation", gate="gate-2", state="inactive", reason="test: a quest rule")
+    one = _act(client, sid, type="spawn-demons", gates=["gate-1"], drawn={"demon": ["Archers 3"]})
+    assert _spawned(one) == [("gate-1", "Archers 3", "spawned")]
+    _verified(client, sid)
+
+
+def test_a_closed_gate_never_reactivates(client):
+    sid, _ = _start(client, _campaign(client), "q1-meeting")
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    _act(client, sid, type="activate-pilgrim", hero="tripitaka")
+    _act(client, sid, type="collect-sutra", hero="tripitaka", sutra="sutra-1")
+    _act(client, sid, type="close-gate", hero="tripitaka", gate="gate-1")
+    problem = _refused(client, sid, type="gate-activation", gate="gate-1", state="active")
+    assert "closed" in problem["title"]
+    _verified(client, sid)

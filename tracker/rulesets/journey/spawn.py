@@ -136,6 +136,20 @@ def _spawn_at(res: Resolution, gate: str) -> bool:
     raise Unprocessable("No Demon card this quest allows came up", detail=f"Drew {MAX_REDRAWS} times; check the quest's deck.")
 
 
+def change_gate(res: Resolution, params: Mapping[str, Any]) -> None:
+    """A Gate becomes active or inactive as its quest says (Q3, Q6: when a Pilgrim steps on its tile; Q10 Part 1:
+    when its Turn Tokens run out; behind a closed door until it opens). A closed Gate never reactivates (L590-L594)."""
+    gate, to = params["gate"], params["state"]
+    gates = res.game["gates"]
+    if gate not in gates:
+        raise Unprocessable(f"No Gate '{gate}' in this quest", detail=f"Gates: {sorted(gates)}.", errors={"gate": [gate]})
+    if gates[gate] == "closed":
+        raise Unprocessable(f"{gate} is closed", detail="A closed Gate never reactivates (L590-L594).", errors={"gate": [gate]})
+    if gates[gate] == to:
+        raise Unprocessable(f"{gate} is {to} already", detail=f"Gates: {gates}.", errors={"state": [to]})
+    res.emit({"kind": "gate-state-changed", "gate": gate, "from": gates[gate], "to": to, "reason": params.get("reason")})
+
+
 def remove_demon(res: Resolution, params: Mapping[str, Any]) -> None:
     """A quest rule or card removes a Demon without Kill or Cleanse: no Karma (L660, L976, L1014)."""
     from tracker.rulesets.journey.attack import demon_in_play
