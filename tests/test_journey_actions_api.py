@@ -213,3 +213,19 @@ def test_a_closed_gate_never_reactivates(client):
     problem = _refused(client, sid, type="gate-activation", gate="gate-1", state="active")
     assert "closed" in problem["title"]
     _verified(client, sid)
+
+
+def test_demon_rage_gives_every_demon_3_action_points_until_the_next_maintenance(client):
+    comps = {**COMPONENTS, "decks": {**COMPONENTS["decks"], "demon": {"cards": DEMON_DECK}}, "tables": {**COMPONENTS["tables"], "promotion-tree": {"berrok": []}}}
+    sid, game = _start(client, _campaign(client, components=comps), "q1-meeting")
+    assert game["demon_ap"] == 2
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="demon-phase")
+    raged = _act(client, sid, type="spawn-demons", gates=["gate-1"], drawn={"demon": ["Warband"]})  # 14 Berrok, 13 miniatures left
+    assert _change(raged, "DemonRageStarted")["demon_action_points"] == 3
+    assert (raged["state"]["game"]["rage"], raged["state"]["game"]["demon_ap"]) == (True, 3)
+    _act(client, sid, type="end-of-turn")
+    ended = _act(client, sid, type="maintenance")
+    assert "DemonRageEnded" in _types(ended)
+    assert (ended["state"]["game"]["rage"], ended["state"]["game"]["demon_ap"]) == (False, 2)
+    _verified(client, sid)

@@ -22,6 +22,7 @@ from tracker.rulesets.journey.setup import RAGE_CARD
 
 BORROCK_UNIQUE = ("q1-meeting", "q2-rescue", "q3-village-fields")
 MAX_REDRAWS = 200
+RAGE_ACTION_POINTS = 3  # every Demon activates with 3 AP instead of 2 while the Rage Card lies on the deck (L604-L608)
 
 
 def _card(res: Resolution, card: str) -> dict[str, Any]:
@@ -127,7 +128,7 @@ def _spawn_at(res: Resolution, gate: str) -> bool:
                 res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "rage"})
                 res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
                 res.emit_all(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
-                res.emit({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": 3})
+                res.emit({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": RAGE_ACTION_POINTS})
                 return True
             res.emit({"kind": "demon-spawned", "demon": _instance(res, placed), "character": placed, "gate": gate, "card": name, "promoted_from": character if placed != character else None})
         res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "spawned"})
