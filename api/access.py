@@ -23,7 +23,7 @@ from tracker.errors import NotFound
 PUBLIC = {"rulesets.Rulesets", "rulesets.RulesetDocument", "health.Health", "api-docs.openapi_json", "static", "verifier.Verifier"}
 PAGES = "pages."  # the HTML pages' endpoints
 PUBLIC_POSTS = {"campaigns.Campaigns", "campaigns.CampaignImport"}
-OWNER_ONLY = {"campaigns.CampaignTokens", "campaigns.CampaignToken"}
+OWNER_ONLY = {"campaigns.CampaignTokens", "campaigns.CampaignToken", "campaigns.CampaignComponents"}
 INTEGRATION_READS = {"sessions.Events", "events.Feed", "events.FeedStream"}
 # Request fields that name the hero acting or receiving: a player bound to heroes may only name those.
 ACTOR_FIELDS = ("hero", "heroes", "pilgrim", "holder", "attacker", "character")
@@ -80,7 +80,7 @@ def _role_refusal(grant: Any, endpoint: str) -> str | None:
     if grant.role == "owner":
         return None
     if endpoint in OWNER_ONLY:
-        return "Only the campaign's owner manages tokens"
+        return "Only the campaign's owner manages tokens and component data"
     if grant.role == "integration":
         if request.method == "GET" and endpoint in INTEGRATION_READS:
             return None

@@ -28,6 +28,14 @@ class CampaignCreate(Schema):
     options = fields.Dict(keys=fields.String(), metadata={"description": "Campaign options, in the shape of the ruleset's options_schema."})
 
 
+class ComponentsSupply(Schema):
+    components = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={"description": "Facts the ruleset marks unknown and the campaign has not supplied yet, in the shape of its component_schema."},
+    )
+
+
 class TokenMint(Schema):
     role = fields.String(required=True, validate=validate.OneOf(["player", "viewer", "integration"]))
     heroes = fields.List(fields.String(validate=validate.Length(min=1, max=100)), validate=validate.Length(max=20),

@@ -30,6 +30,7 @@ from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.randomness import RandomStream, commitment, new_seed
+from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, Ruleset
 from tracker.session_log import event_view
@@ -100,6 +101,23 @@ class Tracker(Application[UUID]):
             return _Outcome(201, body, [campaign, grant], shown_once=("owner_token",))
 
         return self._execute("campaigns", "create_campaign", body, request, work)
+
+    def supply_components(self, campaign_id: str, components: dict[str, Any], request: Request = Request()) -> Result:
+        """Component data supplied after the campaign was created: validated against the ruleset's schema, facts
+        still unknown only, pinned by the content hash of the whole document; sessions started later use it."""
+
+        def work() -> _Outcome:
+            campaign = self._campaign(campaign_id)
+            ruleset = self._ruleset(campaign)
+            if not components:
+                raise Unprocessable("No component data was supplied", detail="Send the facts still unknown in the shape of the ruleset's component_schema.")
+            ruleset.validate_components(components)
+            merged = component_data.supplement(campaign.components, components)
+            ruleset.validate_components(merged)
+            campaign.supply_components(components=components, components_hash=content_hash(merged), meta=_meta(request, ruleset))
+            return _Outcome(201, {**campaign.state(), "components": campaign.components}, [campaign])
+
+        return self._execute(f"campaign:{campaign_id}", "supply_components", {"components": components}, request, work)
 
     def mint_token(
         self,
@@ -218,7 +236,7 @@ class Tracker(Application[UUID]):
 
         def work() -> _Outcome:
             session, campaign, ruleset = self._playing(session_id, request)
-            specs = ruleset.dice(campaign.components)
+            specs = ruleset.dice(campaign.components_for(session_id))
             roll = dice_rolls.resolve_roll(specs, dice or {}, faces, RandomStream(bytes.fromhex(session.seed), session.counter))
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
@@ -248,7 +266,7 @@ class Tracker(Application[UUID]):
 
         def work() -> _Outcome:
             session, campaign, ruleset = self._playing(session_id, request)
-            ctx = action_context(session, ruleset, campaign.components)
+            ctx = action_context(session, ruleset, campaign.components_for(session_id))
             spec = ctx.deck(deck)
             state = session.decks[spec.id]
             if cards is not None:
@@ -306,7 +324,7 @@ class Tracker(Application[UUID]):
         """Validate an action, resolve it on the session's state with its stream, and record it and its effects."""
         action_type = ruleset.action(str(action.get("type")))
         _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
-        ctx = action_context(session, ruleset, campaign.components)
+        ctx = action_context(session, ruleset, campaign.components_for(str(session.id)))
         stream = RandomStream(bytes.fromhex(session.seed), session.counter)
         counter_start = stream.counter
         changes = action_type.resolve(ctx, action, stream)
@@ -381,7 +399,8 @@ class Tracker(Application[UUID]):
 
     def campaign_state_at(self, campaign_id: str, at: int) -> dict[str, Any]:
         campaign = self._campaign(campaign_id)
-        return {**self._at(campaign, at, "campaign").state(), "components": campaign.components}
+        past = self._at(campaign, at, "campaign")
+        return {**past.state(), "components": past.components}
 
     def _at(self, aggregate: Aggregate, at: int, what: str) -> Any:
         if not 1 <= at <= aggregate.version:
@@ -483,7 +502,7 @@ class Tracker(Application[UUID]):
         session = self._session(session_id)
         campaign = self._campaign(session.campaign_id)
         ruleset = self._ruleset(campaign)
-        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components)
+        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))
         chain = hash_chain.check(self, session.id)
         recorded = [
             (e.meta or {}).get("session_head")

@@ -81,7 +81,10 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
     if not campaign_events or type(campaign_events[0]).__name__ != "CampaignCreated":
         raise Unprocessable("The file holds no campaign", detail=f"The header names campaign {campaign_id} but no event creates it.")
     created = campaign_events[0]
-    if created.ruleset != header.get("ruleset") or content_hash(header.get("components") or {}) != created.components_hash:
+    campaign = None
+    for event in campaign_events:  # the campaign as the file leaves it: its component data and what each session started with
+        campaign = event.mutate(campaign)
+    if created.ruleset != header.get("ruleset") or content_hash(header.get("components") or {}) != campaign.components_hash:
         raise Unprocessable("The header does not match the campaign", detail="Its ruleset pin or component data differs from what the campaign recorded.")
     ruleset = rulesets.resolve(created.ruleset)
     if ruleset is None:
@@ -92,7 +95,7 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
     sessions = _sessions(domain, campaign_id, header)
     statuses = {}
     for session_id, events in sessions.items():
-        report = verification.verify(events, ruleset, created.components)
+        report = verification.verify(events, ruleset, campaign.components_for(session_id))
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
             raise Unprocessable(

@@ -55,6 +55,16 @@ class CampaignSessions(MethodView):
         return respond(result)
 
 
+@blp.route("/<campaign_id>/components")
+class CampaignComponents(MethodView):
+    @blp.arguments(schemas.ComponentsSupply)
+    @blp.response(201, schemas.Campaign)
+    def post(self, body, campaign_id: str):
+        """Supply component data the rules lost, after the campaign was created: only facts still unknown, pinned by
+        content hash; sessions started from now on use it, sessions already started keep theirs. Owner only."""
+        return respond(tracker().supply_components(campaign_id, body["components"], request=command_request()))
+
+
 @blp.route("/<campaign_id>/dice-statistics")
 class CampaignDiceStatistics(MethodView):
     @blp.response(200, schemas.DiceStatistics)

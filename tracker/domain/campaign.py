@@ -7,6 +7,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.rulesets.components import supplement
 
 WINS = ("victory", "heroic-victory")
 
@@ -36,6 +37,13 @@ class Campaign(Aggregate):
 
     class TokenRevoked(TrackerEvent):
         token_id: str
+
+    class ComponentsSupplied(TrackerEvent):
+        """Facts the rules lost, supplied after the campaign was created; sessions started later use them."""
+
+        class_version = 1
+        components: dict[str, Any]
+        components_hash: str
 
     class QuestStarted(TrackerEvent):
         session_id: str
@@ -88,9 +96,19 @@ class Campaign(Aggregate):
     def revoke_token(self, token_id: str, meta: dict[str, Any]) -> None:
         self.tokens[token_id] = {**self.tokens[token_id], "revoked": True}
 
+    @event(ComponentsSupplied)
+    def supply_components(self, components: dict[str, Any], components_hash: str, meta: dict[str, Any]) -> None:
+        self.components = supplement(self.components, components)
+        self.components_hash = components_hash
+
     @event(QuestStarted)
     def start_quest(self, session_id: str, quest: str, meta: dict[str, Any]) -> None:
         self.sessions.append({"id": session_id, "quest": quest, "outcome": None})
+        self.__dict__.setdefault("session_components", {})[session_id] = self.components
+
+    def components_for(self, session_id: str) -> dict[str, Any]:
+        """The component data in force when the session started (later supplements are for later sessions)."""
+        return self.__dict__.get("session_components", {}).get(session_id, self.components)
 
     @event(QuestEnded)
     def end_quest(self, session_id: str, quest: str, outcome: str, progress: dict[str, Any] | None, meta: dict[str, Any]) -> None:

@@ -144,10 +144,13 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
 
 
 def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Mapping[str, Any]) -> None:
-    cr = res.stat(hero, "CR", "The Cleanse Ritual (its Cleanse Ritual dice)")
     sp = res.stat(character, "SP", "The Cleanse Ritual (its Soul Power)")
     reported = params.get("cleanse_faces")
-    faces = res.roll({} if reported else {"pilgrim": cr}, {"pilgrim": reported} if reported else None, f"{hero} cleanses {target}")["pilgrim"]
+    if reported:  # dice rolled at the table: the Pilgrim's number of Cleanse Ritual dice is not needed
+        faces = res.roll({}, {"pilgrim": reported}, f"{hero} cleanses {target}")["pilgrim"]
+    else:
+        cr = res.stat(hero, "CR", "Rolling the Cleanse Ritual (its Cleanse Ritual dice; or report the faces as cleanse_faces)")
+        faces = res.roll({"pilgrim": cr}, None, f"{hero} cleanses {target}")["pilgrim"]
     result = total(faces) + params.get("cleanse_bonus", 0)
     if result >= sp:
         gkr = res.stat(character, "GKR", "A successful Cleanse Ritual (its Good Karma Reward)")

@@ -22,6 +22,7 @@ from tracker.rulesets.journey.setup import RAGE_CARD
 
 BORROCK_UNIQUE = ("q1-meeting", "q2-rescue", "q3-village-fields")
 MAX_REDRAWS = 200
+RAGE_ACTION_POINTS = 3  # every Demon activates with 3 AP instead of 2 while the Rage Card lies on the deck (L604-L608)
 
 
 def _card(res: Resolution, card: str) -> dict[str, Any]:
@@ -127,13 +128,27 @@ def _spawn_at(res: Resolution, gate: str) -> bool:
                 res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "rage"})
                 res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
                 res.emit_all(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
-                res.emit({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": 3})
+                res.emit({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": RAGE_ACTION_POINTS})
                 return True
             res.emit({"kind": "demon-spawned", "demon": _instance(res, placed), "character": placed, "gate": gate, "card": name, "promoted_from": character if placed != character else None})
         res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "spawned"})
         res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
         return False
     raise Unprocessable("No Demon card this quest allows came up", detail=f"Drew {MAX_REDRAWS} times; check the quest's deck.")
+
+
+def change_gate(res: Resolution, params: Mapping[str, Any]) -> None:
+    """A Gate becomes active or inactive as its quest says (Q3, Q6: when a Pilgrim steps on its tile; Q10 Part 1:
+    when its Turn Tokens run out; behind a closed door until it opens). A closed Gate never reactivates (L590-L594)."""
+    gate, to = params["gate"], params["state"]
+    gates = res.game["gates"]
+    if gate not in gates:
+        raise Unprocessable(f"No Gate '{gate}' in this quest", detail=f"Gates: {sorted(gates)}.", errors={"gate": [gate]})
+    if gates[gate] == "closed":
+        raise Unprocessable(f"{gate} is closed", detail="A closed Gate never reactivates (L590-L594).", errors={"gate": [gate]})
+    if gates[gate] == to:
+        raise Unprocessable(f"{gate} is {to} already", detail=f"Gates: {gates}.", errors={"state": [to]})
+    res.emit({"kind": "gate-state-changed", "gate": gate, "from": gates[gate], "to": to, "reason": params.get("reason")})
 
 
 def remove_demon(res: Resolution, params: Mapping[str, Any]) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 UNCONSCIOUS = ("face-down", "side", "back")
 ROTATION = {"face-down": "side", "side": "back", "back": "dead"}
+DEMON_ACTION_POINTS = 2  # each Demon's AP per activation; 3 during Demon Rage (L604-L608, L610-L656)
 
 
 def new_hero() -> dict[str, Any]:
@@ -121,6 +122,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             ap=0,
             activation={},
             rage=False,
+            demon_ap=DEMON_ACTION_POINTS,
             special_cards=[],
             reached_ten=[],
             spawned=change.get("spawned", 0),
@@ -172,9 +174,9 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "special-demon-cards-discarded":
         g["special_cards"] = [c for c in g["special_cards"] if c not in change["cards"]]
     elif kind == "demon-rage-started":
-        g["rage"] = True
+        g.update(rage=True, demon_ap=change["demon_action_points"])
     elif kind == "demon-rage-ended":
-        g["rage"] = False
+        g.update(rage=False, demon_ap=DEMON_ACTION_POINTS)
     elif kind == "pilgrim-died" and hero_id in g.get("initiative", []):
         pass  # a dead Pilgrim keeps its place; activation skips it
     return g

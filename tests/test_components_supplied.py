@@ -1,0 +1,105 @@
+"""Component data supplied after a campaign was created (POST /campaigns/{cid}/components), through the
+REST API on SQLite and PostgreSQL: validated against the ruleset's component schema, only facts still
+unknown, pinned by content hash, used by sessions started afterwards, owner only, and carried by an
+export into another database. Journey serves as the example: its rules lost most profile stats."""
+
+from __future__ import annotations
+
+from tests.test_audit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
+from tracker.rulesets.data import content_hash
+
+ORDER = ["monkey-king", "tripitaka", "cho-hakkai", "monk-sha"]
+MONKEY_HP = {"characters": {"monkey-king": {"stats": {"HP": 10}}}}
+ATTACK = {"type": "demon-attack", "demon": "kogaiji-1", "target": "monkey-king", "faces": {"attack": ["3", "1"], "demon": ["X"], "defense": ["1", "1"]}}
+
+
+def _bare(client):
+    made = client.post("/campaigns", json={"ruleset": "journey", "name": "Bare"})
+    assert made.status_code == 201, made.json
+    return made.json["id"]
+
+
+def _start(client, cid):
+    started = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q4-the-village", "setup": {"initiative": ORDER}})
+    assert started.status_code == 201, started.json
+    return started.json["id"], started.json["state"]["game"]
+
+
+def _version(client, cid):
+    return client.get(f"/campaigns/{cid}").json["version"]
+
+
+def _refused(client, cid, body, status=422, headers=None):
+    before = _version(client, cid)
+    refused = client.post(f"/campaigns/{cid}/components", json=body, headers=headers or {})
+    assert refused.status_code == status and refused.mimetype == "application/problem+json", refused.json
+    assert _version(client, cid) == before
+    return refused.json
+
+
+def test_supplied_components_are_pinned_and_used_by_sessions_started_afterwards(client):
+    cid = _bare(client)
+    earlier, game = _start(client, cid)
+    assert game["heroes"]["monkey-king"]["hp"] is None
+    before = _version(client, cid)
+    supplied = client.post(f"/campaigns/{cid}/components", json={"components": MONKEY_HP})
+    assert supplied.status_code == 201, supplied.json
+    assert supplied.json["components"] == MONKEY_HP and supplied.json["components_hash"] == content_hash(MONKEY_HP)
+    assert _version(client, cid) == before + 1
+    assert client.get(f"/campaigns/{cid}").json["components_hash"] == content_hash(MONKEY_HP)
+    # A second supplement adds other unknown facts; the hash pins the whole document.
+    more = {"characters": {"monkey-king": {"stats": {"CR": 2}}, "kogaiji": {"stats": {"HP": 6}}}}
+    both = client.post(f"/campaigns/{cid}/components", json={"components": more}).json
+    whole = {"characters": {"monkey-king": {"stats": {"HP": 10, "CR": 2}}, "kogaiji": {"stats": {"HP": 6}}}}
+    assert both["components"] == whole and both["components_hash"] == content_hash(whole)
+
+    later, game = _start(client, cid)
+    assert game["heroes"]["monkey-king"]["hp"] == 10 and game["heroes"]["monkey-king"]["max_hp"] == 10
+    hit = client.post(f"/sessions/{later}/actions", json=ATTACK)
+    assert hit.status_code == 201 and hit.json["state"]["game"]["heroes"]["monkey-king"]["hp"] == 8
+    # The session started before keeps the component data it started with, so its replay stays exact.
+    unknown = client.post(f"/sessions/{earlier}/actions", json=ATTACK)
+    assert unknown.status_code == 422 and "Health is unknown" in unknown.json["title"]
+    for sid in (earlier, later):
+        assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
+        assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
+    # The campaign as it was before the supplements.
+    assert client.get(f"/campaigns/{cid}/state?at={before}").json["components"] == {}
+
+
+def test_only_facts_still_unknown_in_the_shape_of_the_component_schema(client):
+    cid = _bare(client)
+    assert client.post(f"/campaigns/{cid}/components", json={"components": MONKEY_HP}).status_code == 201
+    problem = _refused(client, cid, {"components": {"characters": {"monkey-king": {"stats": {"HP": 12}}}}})
+    assert "supplied already" in problem["title"] and "components.characters.monkey-king.stats.HP" in problem["detail"]
+    # Monkey King's ATT is in the rules (2): the schema accepts only what the rules lost.
+    problem = _refused(client, cid, {"components": {"characters": {"monkey-king": {"stats": {"ATT": 3}}}}})
+    assert "does not fit this ruleset" in problem["title"]
+    _refused(client, cid, {"components": {"dice": {"attack": {"faces": ["1", "2"]}}}})  # six faces, not two
+    problem = _refused(client, cid, {"components": {}})
+    assert "No component data" in problem["title"]
+    _refused(client, cid, {})  # the document is required
+    assert client.get(f"/campaigns/{cid}").json["components"] == MONKEY_HP
+
+
+def test_only_the_owner_supplies_component_data(client):
+    cid = _bare(client)
+    player = client.post(f"/campaigns/{cid}/tokens", json={"role": "player", "heroes": ["monkey-king"]}).json["token"]
+    problem = _refused(client, cid, {"components": MONKEY_HP}, status=403, headers={"Authorization": f"Bearer {player}"})
+    assert "owner" in problem["title"]
+    _refused(client, cid, {"components": MONKEY_HP}, status=401, headers={"Authorization": ""})
+
+
+def test_an_export_with_supplied_components_imports_and_verifies(client, target):  # noqa: F811
+    cid = _bare(client)
+    earlier, _ = _start(client, cid)
+    client.post(f"/campaigns/{cid}/components", json={"components": MONKEY_HP})
+    later, _ = _start(client, cid)
+    assert client.post(f"/sessions/{later}/actions", json=ATTACK).status_code == 201
+    for sid in (earlier, later):
+        client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
+    text = client.get(f"/campaigns/{cid}/export").get_data(as_text=True)
+    imported = target.test_client().post("/campaigns/import", data=text, headers=NDJSON)
+    assert imported.status_code == 201, imported.json
+    assert imported.json["sessions"] == {earlier: "verified", later: "verified"}
+    assert target.test_client().get(f"/campaigns/{cid}").json["components"] == MONKEY_HP
