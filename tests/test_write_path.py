@@ -94,3 +94,25 @@ def test_many_campaigns_written_at_once_lose_and_duplicate_no_events(tracker: Tr
     finally:
         store.datastore.close()
         other.close()
+
+
+def test_another_application_in_the_same_schema_keeps_its_events_apart(postgres_url: str) -> None:
+    """Each application's insert function is named after its own table: a second application created
+    later in the same PostgreSQL schema must not redirect the tracker's events into its table.
+    (PostgreSQL only: in one SQLite file the library keeps every application's events in one table.)"""
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate
+
+    class Other(Application[UUID]):
+        name = "other"
+
+    tracker = Tracker(env=persistence_env(postgres_url))
+    other = Other(env=persistence_env(postgres_url))
+    try:
+        other.save(Aggregate())
+        campaign_id = tracker.create_campaign("journey", "Apart").body["id"]
+        assert tracker.get_campaign(campaign_id)["name"] == "Apart"
+        assert all(n.originator_id != UUID(campaign_id) for n in other.recorder.select_notifications(start=1, limit=100))
+    finally:
+        other.close()
+        tracker.close()

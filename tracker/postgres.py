@@ -13,7 +13,7 @@ middle, as separate statements. With POSTGRES_ENABLE_DB_FUNCTIONS the library
 instead calls a stored function, in one statement and so one transaction, but its
 function leaves the table lock out: two writers could then commit notification
 ids out of order (11 before 10), and a projection runner that has read 11 would
-never see 10. Our function (``es_insert_events_in_order_*``) keeps the library's
+never see 10. Our function (``es_insert_in_order_<table>``) keeps the library's
 ``LOCK TABLE ... IN EXCLUSIVE MODE`` inside the one statement, so commit order
 still equals id order and the notification log has no late-filled gaps, at the
 cost of one commit at a time per events table (bench/RESULTS.md measures both).
@@ -21,10 +21,15 @@ cost of one commit at a time per events table (bench/RESULTS.md measures both).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from psycopg.sql import SQL, Identifier
+from psycopg_pool import ConnectionPool
+
+# A pooled connection handed out less than this long ago is not pinged again before use.
+PING_AFTER_IDLE_SECONDS = 1.0
 
 
 def _unretried(method: Any) -> Any:
@@ -47,7 +52,9 @@ class FailFastApplicationRecorder(PostgresApplicationRecorder):
         if not self.datastore.enable_db_functions:
             return
         schema = Identifier(self.datastore.schema)
-        self.pg_function_name_insert_events = f"es_insert_events_in_order_{self.datastore.originator_id_type}"
+        # Named after its table: the library names its function after the id type only, so two
+        # applications in one schema would replace each other's function and write to one table.
+        self.pg_function_name_insert_events = f"es_insert_in_order_{self.events_table_name}"[:63]
         function = Identifier(self.pg_function_name_insert_events)
         self.sql_invoke_pg_function_insert_events = SQL("SELECT * FROM {schema}.{function}((%s))").format(
             schema=schema, function=function
@@ -73,6 +80,26 @@ class FailFastApplicationRecorder(PostgresApplicationRecorder):
         )
 
 
+def _check_when_idle(conn: Any) -> None:
+    """POSTGRES_PRE_PING, but only for a connection not handed out in the last second.
+
+    The library pings every connection it takes from the pool: a round trip before each of a
+    command's three statements (load session, load campaign, insert), about a fifth of a roll's
+    time. A connection in use a moment ago is alive unless the server went away since; if it
+    did, that one statement fails (503, like any outage), the pool drops the broken connection,
+    and the connections that sat idle through the outage are still pinged and replaced."""
+    now = time.monotonic()
+    last = getattr(conn, "_tracker_handed_out_at", None)
+    conn._tracker_handed_out_at = now
+    if last is None or now - last > PING_AFTER_IDLE_SECONDS:
+        ConnectionPool.check_connection(conn)
+
+
 class FailFastPostgresFactory(PostgresFactory):
     aggregate_recorder_class = FailFastAggregateRecorder
     application_recorder_class = FailFastApplicationRecorder
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.datastore.pre_ping:
+            self.datastore.pool._check = _check_when_idle  # psycopg_pool keeps the check callable here
