@@ -72,6 +72,7 @@ class Tracker(Application[UUID]):
         super().__init__(*args, **kwargs)
         self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
+        self._session_campaigns: dict[str, str] = {}
 
     # -- commands ------------------------------------------------------------
 
@@ -164,7 +165,15 @@ class Tracker(Application[UUID]):
         return None if grant.revoked else grant
 
     def campaign_of_session(self, session_id: str) -> str:
-        return self._session(session_id).campaign_id
+        """A session's campaign never changes: after the first load it is answered from memory,
+        so the access check on every request does not load the session the command loads again."""
+        known = self._session_campaigns.get(session_id)
+        if known is None:
+            known = self._session(session_id).campaign_id
+            if len(self._session_campaigns) >= 100_000:
+                self._session_campaigns.clear()
+            self._session_campaigns[session_id] = known
+        return known
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work() -> _Outcome:
