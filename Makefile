@@ -20,7 +20,12 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# The HTTP benchmark drives gunicorn with wrk (Debian's package), installed here when it is missing
+# and apt-get may run; without it, bench/http_load.py falls back to Python client threads.
 bench: $(STAMP)
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		{ apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }; }; } || \
+		echo "wrk is not installed: the HTTP benchmark uses Python client threads"
 	$(BIN)/python bench/run.py
 
 clean:

@@ -186,3 +186,29 @@ def test_tracker_verify_from_the_command_line(server, database_url):
         capture_output=True, text=True, timeout=60,
     )
     assert missing.returncode == 2 and "No session" in missing.stderr
+
+
+def test_many_campaigns_rolled_at_once_over_http_lose_and_duplicate_no_events(server):
+    """32 concurrent clients over 4 campaigns on both workers: each answered roll is stored once, nothing else is."""
+    tables = []
+    for i in range(4):
+        status, campaign = call(server, "POST", "/campaigns", {"ruleset": "journey", "name": f"Table {i}"})
+        token = {"Authorization": f"Bearer {campaign['owner_token']}"}
+        sids = [call(server, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"}, token)[1]["id"] for _ in range(2)]
+        tables.append((token, sids))
+    jobs = [(token, sids[n % 2]) for n in range(64) for token, sids in [tables[n % 4]]]
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        answers = list(pool.map(lambda job: call(server, "POST", f"/sessions/{job[1]}/rolls", {"dice": {"d6": 2}}, job[0]), jobs))
+    assert [status for status, _ in answers] == [201] * 64
+    answered = sorted((sid, body["position"]) for (_, sid), (_, body) in zip(jobs, answers))
+    assert len(set(answered)) == 64
+    stored = []
+    for token, sids in tables:
+        for sid in sids:
+            _, events = call(server, "GET", f"/sessions/{sid}/events?limit=1000", headers=token)
+            assert [e["position"] for e in events["events"]] == list(range(1, events["total"] + 1))
+            stored += [(sid, e["position"]) for e in events["events"] if e["type"] == "DiceRolled"]
+            call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory"}, token)
+            _, report = call(server, "GET", f"/sessions/{sid}/verification", headers=token)
+            assert report["status"] == "verified", report
+    assert sorted(stored) == answered

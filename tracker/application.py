@@ -29,6 +29,7 @@ from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
+from tracker.game_history import GameHistory
 from tracker.randomness import RandomStream, commitment, new_seed
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
@@ -67,6 +68,12 @@ class _Outcome:
 class Tracker(Application[UUID]):
     name = "tracker"
     snapshotting_intervals = {Session: 100, Campaign: 100}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
+        self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
+        self._session_campaigns: dict[str, str] = {}
 
     # -- commands ------------------------------------------------------------
 
@@ -176,7 +183,15 @@ class Tracker(Application[UUID]):
         return None if grant.revoked else grant
 
     def campaign_of_session(self, session_id: str) -> str:
-        return self._session(session_id).campaign_id
+        """A session's campaign never changes: after the first load it is answered from memory,
+        so the access check on every request does not load the session the command loads again."""
+        known = self._session_campaigns.get(session_id)
+        if known is None:
+            known = self._session(session_id).campaign_id
+            if len(self._session_campaigns) >= 100_000:
+                self._session_campaigns.clear()
+            self._session_campaigns[session_id] = known
+        return known
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work() -> _Outcome:
@@ -461,9 +476,8 @@ class Tracker(Application[UUID]):
         hidden_information.check_viewer(rules, viewer)
         history = []
         for played in campaign.sessions:
-            for event in self.events.get(UUID(played["id"])):
-                if hasattr(event, "change") and event.change["kind"] in rules.events:
-                    history.append({**played, "session_id": played["id"], "position": event.originator_version, "type": type(event).__name__, "change": event.change})
+            for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
+                history.append({**played, "session_id": played["id"], "position": change.position, "type": change.type, "change": change.change})
         heroes = rules.hero_progress(history, viewer)
         if heroes is None:
             raise NotFound("This game keeps no hero progress", detail=f"Ruleset {campaign.ruleset['id']} tracks no heroes.")
@@ -539,8 +553,11 @@ class Tracker(Application[UUID]):
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """Every session and campaign event is linked into its stream's hash chain as it is saved."""
-        hash_chain.link(self, [o for o in objs if isinstance(o, (Session, Campaign))])
-        return super().save(*objs, **kwargs)
+        chained = [o for o in objs if isinstance(o, (Session, Campaign))]
+        heads = hash_chain.link(self, chained)
+        recordings = super().save(*objs, **kwargs)
+        self.chain_heads.saved({a.id: a.version for a in chained if str(a.id) in heads}, heads)
+        return recordings
 
     def _playing(self, session_id: str, request: Request) -> tuple[Session, Campaign, Ruleset]:
         session = self._session(session_id)

@@ -62,6 +62,9 @@ def persistence_env(url: str) -> dict[str, str]:
             # service recovers by itself instead of failing on every stale connection.
             "POSTGRES_PRE_PING": "y",
             "POSTGRES_LOCK_TIMEOUT": "10",
+            # One statement, so one round trip and one transaction, per command's events: a stored
+            # function that keeps the library's table lock (tracker/postgres.py says why).
+            "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
         }
         if "schema" in query:
             env["POSTGRES_SCHEMA"] = query["schema"][0]

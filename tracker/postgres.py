@@ -1,18 +1,35 @@
-"""PostgreSQL persistence that fails fast when the database is down.
+"""PostgreSQL persistence: fail fast when the database is down, and one round trip per command.
 
-The eventsourcing library retries each database call ten times when a
+Failing fast: the eventsourcing library retries each database call ten times when a
 connection fails, and each try waits for the pool: a request during an outage
 would hang for the whole outage. Here a call fails once the pool's connect
 timeout passes, the API answers 503 with Retry-After, and the client decides
 when to retry (with its Idempotency-Key, safely). Version conflicts and every
 other error behave exactly as in the library.
+
+One round trip: the library's default insert sends SET lock_timeout, LOCK TABLE,
+NOTIFY, the INSERT of every event and COMMIT in a pipeline with a sync in the
+middle, as separate statements. With POSTGRES_ENABLE_DB_FUNCTIONS the library
+instead calls a stored function, in one statement and so one transaction, but its
+function leaves the table lock out: two writers could then commit notification
+ids out of order (11 before 10), and a projection runner that has read 11 would
+never see 10. Our function (``es_insert_in_order_<table>``) keeps the library's
+``LOCK TABLE ... IN EXCLUSIVE MODE`` inside the one statement, so commit order
+still equals id order and the notification log has no late-filled gaps, at the
+cost of one commit at a time per events table (bench/RESULTS.md measures both).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
+from psycopg.sql import SQL, Identifier
+from psycopg_pool import ConnectionPool
+
+# A pooled connection handed out less than this long ago is not pinged again before use.
+PING_AFTER_IDLE_SECONDS = 1.0
 
 
 def _unretried(method: Any) -> Any:
@@ -30,7 +47,59 @@ class FailFastApplicationRecorder(PostgresApplicationRecorder):
     select_notifications = _unretried(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _unretried(PostgresApplicationRecorder.max_notification_id)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.datastore.enable_db_functions:
+            return
+        schema = Identifier(self.datastore.schema)
+        # Named after its table: the library names its function after the id type only, so two
+        # applications in one schema would replace each other's function and write to one table.
+        self.pg_function_name_insert_events = f"es_insert_in_order_{self.events_table_name}"[:63]
+        function = Identifier(self.pg_function_name_insert_events)
+        self.sql_invoke_pg_function_insert_events = SQL("SELECT * FROM {schema}.{function}((%s))").format(
+            schema=schema, function=function
+        )
+        self.sql_create_statements[self.create_insert_function_statement_index] = SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
+            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
+            "BEGIN "
+            "SET LOCAL lock_timeout = '{lock_timeout}s'; "
+            "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+            "NOTIFY {channel}; "
+            "RETURN QUERY INSERT INTO {schema}.{table} AS t (originator_id, originator_version, topic, state) "
+            "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
+            "RETURNING notification_id; "
+            "END; $BODY$"
+        ).format(
+            schema=schema,
+            function=function,
+            event=Identifier(self.stored_event_type_name),
+            lock_timeout=self.datastore.lock_timeout,
+            table=Identifier(self.events_table_name),
+            channel=Identifier(self.channel_name),
+        )
+
+
+def _check_when_idle(conn: Any) -> None:
+    """POSTGRES_PRE_PING, but only for a connection not handed out in the last second.
+
+    The library pings every connection it takes from the pool: a round trip before each of a
+    command's three statements (load session, load campaign, insert), about a fifth of a roll's
+    time. A connection in use a moment ago is alive unless the server went away since; if it
+    did, that one statement fails (503, like any outage), the pool drops the broken connection,
+    and the connections that sat idle through the outage are still pinged and replaced."""
+    now = time.monotonic()
+    last = getattr(conn, "_tracker_handed_out_at", None)
+    conn._tracker_handed_out_at = now
+    if last is None or now - last > PING_AFTER_IDLE_SECONDS:
+        ConnectionPool.check_connection(conn)
+
 
 class FailFastPostgresFactory(PostgresFactory):
     aggregate_recorder_class = FailFastAggregateRecorder
     application_recorder_class = FailFastApplicationRecorder
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.datastore.pre_ping:
+            self.datastore.pool._check = _check_when_idle  # psycopg_pool keeps the check callable here

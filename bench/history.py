@@ -1,0 +1,177 @@
+"""Points 3 and 4 of the benchmark: replaying a long log, and reads that stay flat as a campaign grows.
+
+A fresh store gets two kinds of campaign:
+- *short*: a Journey campaign whose session has HISTORY_SHORT events in all (campaign + session);
+- *long*: the same, then its session extended to HISTORY_LONG events.
+Another long campaign brings the notification log to at least REPLAY_EVENTS events.
+
+The long histories are written by the same steps as `Tracker.roll` (the session's HMAC stream,
+`resolve_roll`, `record_roll`, hash-chain linking and snapshots in `Tracker.save`) but a
+thousand rolls per save: the command path would take minutes to write 200,000 events, and
+what is measured here is reading them back, not writing them.
+
+Reads: `get_session` (session state) and `campaign_heroes` (hero progress), the median of
+READ_REPEATS warm calls (the aggregate cache and the hero-history cache are on, as the
+service runs) and the first call of a fresh application (cold: what a restarted worker pays).
+
+Replay: `ProjectionRunner.rebuild` (every view, from position 0) over the whole log, against
+a raw read of the same rows (psycopg, the same batch size) with `json.loads` of each state,
+and against the library's own decoding of the same notifications (mapper.to_domain_event).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+from uuid import UUID
+
+import psycopg
+
+from projections.runner import ProjectionRunner
+from projections.store import open_view_store
+from tracker import dice as dice_rolls
+from tracker.application import Tracker, _meta
+from tracker.config import persistence_env
+from tracker.randomness import RandomStream
+
+HISTORY_SHORT = 100
+HISTORY_LONG = 100_000
+REPLAY_EVENTS = 200_000
+SAVE_BATCH = 1000
+READ_REPEATS = 21
+DICE = {"d6": 2}
+PARTY = ["tripitaka", "monkey-king"]
+
+
+@dataclass
+class HistoryResult:
+    events_in_log: int = 0
+    write_seconds: float = 0.0
+    reads_ms: dict[str, dict[int, float]] = field(default_factory=dict)  # what -> {history: ms}
+    cold_ms: dict[str, dict[int, float]] = field(default_factory=dict)
+    replay_seconds: float = 0.0
+    raw_seconds: float = 0.0
+    decode_seconds: float = 0.0
+    views_digest: str = ""
+
+
+def campaign_events(app: Tracker, campaign_id: str) -> int:
+    campaign = app.repository.get(UUID(campaign_id))
+    return campaign.version + sum(app.repository.get(UUID(s["id"])).version for s in campaign.sessions)
+
+
+def new_history(app: Tracker, events: int) -> tuple[str, str]:
+    """A campaign and its one session, extended with rolls until the campaign holds ``events`` events."""
+    campaign_id = app.create_campaign("journey", f"History of {events}", party=PARTY).body["id"]
+    session_id = app.start_session(campaign_id, "q1-meeting").body["id"]
+    missing = events - campaign_events(app, campaign_id)
+    campaign = app.repository.get(UUID(campaign_id))
+    ruleset = app._ruleset(campaign)
+    specs = ruleset.dice(campaign.components)
+    meta = _meta(app_request(), ruleset)
+    session = app.repository.get(UUID(session_id))
+    seed = bytes.fromhex(session.seed)
+    while missing > 0:
+        # end each batch on a multiple of 100, so Tracker.save takes its snapshots as a roll-by-roll run would
+        batch = min(missing, SAVE_BATCH - session.version % 100)
+        for _ in range(batch):
+            roll = dice_rolls.resolve_roll(specs, DICE, None, RandomStream(seed, session.counter))
+            roll["purpose"] = None
+            session.record_roll(roll=roll, meta=meta)
+        app.save(session)
+        missing -= batch
+    return campaign_id, session_id
+
+
+def app_request() -> Any:
+    from tracker.application import Request
+
+    return Request(issued_by="bench")
+
+
+def median_ms(func: Callable[[], Any], repeats: int = READ_REPEATS) -> float:
+    func()  # warm: the caches fill on the first read
+    timings = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        func()
+        timings.append(time.perf_counter() - started)
+    return 1000 * statistics.median(timings)
+
+
+def once_ms(func: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    func()
+    return 1000 * (time.perf_counter() - started)
+
+
+def measure_history(database_url: str, raw_url: str, schema: str) -> HistoryResult:
+    env = persistence_env(database_url)
+    result = HistoryResult()
+    app = Tracker(env=env)
+    try:
+        started = time.perf_counter()
+        short = new_history(app, HISTORY_SHORT)
+        long = new_history(app, HISTORY_LONG)
+        while (app.recorder.max_notification_id() or 0) < REPLAY_EVENTS:
+            new_history(app, min(HISTORY_LONG, REPLAY_EVENTS - app.recorder.max_notification_id() + 10))
+        result.write_seconds = time.perf_counter() - started
+        result.events_in_log = app.recorder.max_notification_id() or 0
+        print(f"  history: wrote {result.events_in_log} events in {result.write_seconds:.0f} s", flush=True)
+
+        histories = {HISTORY_SHORT: short, HISTORY_LONG: long}
+        reads = {
+            "session state (GET /sessions/{sid})": lambda a, cid, sid: a.get_session(sid),
+            "hero progress (GET /campaigns/{cid}/heroes)": lambda a, cid, sid: a.campaign_heroes(cid),
+        }
+        for what, read in reads.items():
+            result.reads_ms[what] = {n: median_ms(lambda: read(app, cid, sid)) for n, (cid, sid) in histories.items()}
+            result.cold_ms[what] = {}
+            for n, (cid, sid) in histories.items():
+                fresh = Tracker(env={**env, "CREATE_TABLE": "n"})
+                try:
+                    result.cold_ms[what][n] = once_ms(lambda: read(fresh, cid, sid))
+                finally:
+                    fresh.close()
+    finally:
+        app.close()
+
+    # Replay: the projections from zero, then the raw read of the same rows, then the library's decode.
+    app = Tracker(env={**env, "CREATE_TABLE": "n"})
+    store = open_view_store(env)
+    try:
+        runner = ProjectionRunner(app, store)
+        started = time.perf_counter()
+        result.views_digest = runner.rebuild()
+        result.replay_seconds = time.perf_counter() - started
+        print(f"  replay: {result.events_in_log} events in {result.replay_seconds:.1f} s", flush=True)
+
+        started = time.perf_counter()
+        with psycopg.connect(raw_url) as conn:
+            position, read = 0, 0
+            statement = f'SELECT notification_id, state FROM "{schema}".tracker_events WHERE notification_id > %s ORDER BY notification_id LIMIT %s'
+            while True:
+                rows = conn.execute(statement, (position, runner.batch_size), prepare=True).fetchall()
+                if not rows:
+                    break
+                for _, state in rows:
+                    json.loads(bytes(state))
+                read += len(rows)
+                position = rows[-1][0]
+        result.raw_seconds = time.perf_counter() - started
+        assert read == result.events_in_log, (read, result.events_in_log)
+
+        started = time.perf_counter()
+        position = 0
+        while notifications := app.recorder.select_notifications(start=position, limit=runner.batch_size, inclusive_of_start=False):
+            for notification in notifications:
+                app.mapper.to_domain_event(notification)
+            position = notifications[-1].id
+        result.decode_seconds = time.perf_counter() - started
+    finally:
+        store.datastore.close()
+        app.close()
+    return result

@@ -1,0 +1,259 @@
+"""Point 2 and 5 of the benchmark: roll commands over HTTP through a real gunicorn, and its workers' memory.
+
+gunicorn starts as the Procfile starts it (gunicorn.conf.py: WEB_CONCURRENCY workers of
+GUNICORN_THREADS threads, here the machine's core count of workers) on loopback, on a
+fresh PostgreSQL schema. One campaign with SESSIONS sessions is created over HTTP; the
+clients then POST /sessions/{sid}/rolls round-robin over the sessions, each client over
+sessions of its own, so no two requests race for one session.
+
+The load generator is wrk (Debian's package; `make bench` installs it when it is missing
+and apt-get may run) with a Lua script, or, without wrk, a Python client of one thread and
+one keep-alive connection per client. Each run is bounded in time (SECONDS). After the
+last run, the resident set (VmRSS) of every worker is read from /proc.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+CLIENTS = (1, 8, 32)
+SECONDS = 8  # each run's length
+WARM_UP_SECONDS = 2
+SESSIONS = 128
+BODY = json.dumps({"dice": {"d6": 2}})
+
+
+@dataclass
+class HttpRun:
+    clients: int
+    requests: int
+    seconds: float
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    errors: int  # non-2xx answers and socket errors
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+
+@dataclass
+class HttpResult:
+    generator: str
+    workers: int
+    threads: int
+    runs: list[HttpRun] = field(default_factory=list)
+    worker_rss_mb: list[float] = field(default_factory=list)
+    note: str = ""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _call(port: int, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = conn.getresponse()
+    answer = json.loads(response.read() or b"null")
+    conn.close()
+    if response.status >= 400:
+        raise RuntimeError(f"{method} {path}: {response.status} {answer}")
+    return answer
+
+
+def _start_server(database_url: str, port: int, workers: int, threads: int, log: Path) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "PORT": str(port),
+        "WEB_CONCURRENCY": str(workers),
+        "GUNICORN_THREADS": str(threads),
+        "TRACKER_PROJECTIONS_IN_PROCESS": "",  # the projector is its own process (Procfile), not measured here
+    }
+    process = subprocess.Popen(
+        [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"],
+        cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            _call(port, "GET", "/health")
+            return process
+        except OSError:
+            if process.poll() is not None:
+                break
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("gunicorn did not start:\n" + log.read_text())
+
+
+def _worker_pids(master: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == master:
+                pids.append(int(entry.name))
+    return sorted(pids)
+
+
+def _rss_mb(pid: int) -> float:
+    for line in (Path("/proc") / str(pid) / "status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# -- load generators ---------------------------------------------------------------
+
+
+def wrk_path() -> str | None:
+    return shutil.which("wrk")
+
+
+LUA = """
+local sessions = {%(sessions)s}
+local token = "%(token)s"
+local body = '%(body)s'
+local threads = %(threads)d
+local counter = 0
+local id = 0
+local next_id = 0
+function setup(thread)
+  thread:set("id", next_id)
+  next_id = next_id + 1
+end
+function init(args)
+  counter = 0
+end
+request = function()
+  -- thread t uses sessions t, t+threads, t+2*threads, ...: no two threads share one
+  local per_thread = math.floor(#sessions / threads)
+  local sid = sessions[(counter %% per_thread) * threads + id + 1]
+  counter = counter + 1
+  return wrk.format("POST", "/sessions/" .. sid .. "/rolls",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %%d %%f %%f %%f %%f %%d\\n", summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout))
+end
+"""
+
+
+def run_wrk(port: int, sessions: list[str], token: str, clients: int, seconds: int, directory: Path) -> HttpRun:
+    threads = min(clients, 2)
+    script = directory / "rolls.lua"
+    script.write_text(LUA % {"sessions": ",".join(f'"{s}"' for s in sessions), "token": token, "body": BODY, "threads": threads})
+    out = subprocess.run(
+        [wrk_path(), "-t", str(threads), "-c", str(clients), "-d", f"{seconds}s", "--timeout", "10s", "-s", str(script),
+         f"http://127.0.0.1:{port}"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    line = next(line for line in out.splitlines() if line.startswith("RESULT "))
+    requests, duration, p50, p95, p99, errors = line.split()[1:]
+    return HttpRun(clients, int(requests), float(duration), float(p50), float(p95), float(p99), int(errors))
+
+
+def run_python(port: int, sessions: list[str], token: str, clients: int, seconds: int, directory: Path) -> HttpRun:
+    """One thread and one keep-alive connection per client, each over sessions of its own."""
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors = [0] * clients
+    barrier = threading.Barrier(clients + 1)
+    stop_at = [0.0]
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+
+    def client(index: int) -> None:
+        own = sessions[index::clients] or sessions
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        barrier.wait()
+        i = 0
+        while time.perf_counter() < stop_at[0]:
+            started = time.perf_counter()
+            try:
+                conn.request("POST", f"/sessions/{own[i % len(own)]}/rolls", body=BODY, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                if response.status >= 300:
+                    errors[index] += 1
+            except OSError:
+                errors[index] += 1
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            latencies[index].append(time.perf_counter() - started)
+            i += 1
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    stop_at[0] = time.perf_counter() + seconds
+    started = time.perf_counter()
+    barrier.wait()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    every = sorted(t for per_client in latencies for t in per_client)
+    q = statistics.quantiles(every, n=100, method="inclusive") if len(every) > 1 else [every[0] if every else 0.0] * 99
+    return HttpRun(clients, len(every), elapsed, 1000 * q[49], 1000 * q[94], 1000 * q[98], sum(errors))
+
+
+# -- the run ------------------------------------------------------------------------
+
+
+def measure_http(database_url: str) -> HttpResult:
+    workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
+    threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+    generator = "wrk" if wrk_path() else "python-threads"
+    run = run_wrk if generator == "wrk" else run_python
+    result = HttpResult(generator=generator, workers=workers, threads=threads)
+    if generator != "wrk":
+        result.note = "wrk was not found, so the clients are Python threads in this process (they share the 2 cores with the server)"
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="tracker-http-") as tmp:
+        directory = Path(tmp)
+        process = _start_server(database_url, port, workers, threads, directory / "gunicorn.log")
+        try:
+            campaign = _call(port, "POST", "/campaigns", {"ruleset": "journey", "name": "HTTP bench"})
+            token = campaign["owner_token"]
+            sessions = [
+                _call(port, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"}, token)["id"]
+                for _ in range(SESSIONS)
+            ]
+            run(port, sessions, token, 8, WARM_UP_SECONDS, directory)  # warm-up: imports, pools, caches
+            for clients in CLIENTS:
+                print(f"  HTTP: {clients} clients for {SECONDS} s ({generator}) ...", flush=True)
+                result.runs.append(run(port, sessions, token, clients, SECONDS, directory))
+            result.worker_rss_mb = [_rss_mb(pid) for pid in _worker_pids(process.pid)]
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return result
