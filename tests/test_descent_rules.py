@@ -1,0 +1,189 @@
+"""Descent's rules as pure functions: treachery set-up, threat, conquest, prolonged actions and the fold,
+called directly with an ActionContext (no database, no API)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tracker import decks, rulesets
+from tracker.errors import Unprocessable
+from tracker.randomness import RandomStream
+from tracker.rulesets.descent import conquest, prolonged, threat, treachery
+from tracker.rulesets.descent.fold import fold
+from tracker.rulesets.ruleset import ActionContext
+
+DESCENT = rulesets.get("descent")
+BASE_DECK = ["Aim", "Gust of Wind", "Hordes of the Things", "Dodge", "Dark Charm"] + [f"Base card {n}" for n in range(1, 16)]
+EVANS_PURCHASES = [
+    {"card": "Dance of the Monkey God", "remove": "Aim"},
+    {"card": "Dark Power", "remove": "Gust of Wind"},
+    {"card": "Time Slips Away", "remove": "Hordes of the Things"},
+]
+
+
+def _rng() -> RandomStream:
+    return RandomStream(b"descent pure rules test seed")
+
+
+def _ctx(game=None, turn=1, cards=BASE_DECK, options=None) -> ActionContext:
+    components = {}
+    overlord = decks.new_deck("overlord", cards, None, False)
+    state = {"decks": {"overlord": overlord}, "turn": turn, "game": game or {}}
+    return ActionContext(state, DESCENT, DESCENT.decks(components), DESCENT.dice(components), components)
+
+
+def _set_up(quest, party=("runewitch-astarra", "aurim"), setup=None, options=None) -> list[dict]:
+    params = {"quest": quest, "campaign": {"party": list(party), "options": options or {}}, "setup": setup or {}}
+    return treachery.set_up(_ctx(), params, _rng())
+
+
+def _game(quest, party=("runewitch-astarra", "aurim"), setup=None) -> dict:
+    game: dict = {}
+    for change in _set_up(quest, party, setup):
+        if change["kind"] in DESCENT.rules.events:
+            game = fold(game, change)
+    return game
+
+
+def _apply(game: dict, changes: list[dict]) -> dict:
+    for change in changes:
+        if change["kind"] in DESCENT.rules.events:
+            game = fold(game, change)
+    return game
+
+
+# -- treachery ----------------------------------------------------------------------------------------------------
+
+
+def test_evans_purchase_leaves_e0_t3_m2_and_an_opening_hand_of_five():
+    changes = _set_up("the-trapped-ruins", setup={"starting_conquest": 8, "purchases": EVANS_PURCHASES})
+    swaps = [c for c in changes if c["kind"] == "treachery-card-swapped"]
+    assert [(s["added"], s["colour"], s["cost"], s["removed"]) for s in swaps] == [
+        ("Dance of the Monkey God", "trap", 3, "Aim"), ("Dark Power", "event", 1, "Gust of Wind"), ("Time Slips Away", "event", 1, "Hordes of the Things")]
+    assert swaps[-1]["remaining"] == {"event": 0, "trap": 3, "monster": 2}
+    hand = next(c for c in changes if c["kind"] == "opening-hand-set")
+    assert (hand["unspent"], hand["hand_size"], hand["wasted"]) == (5, 5, 1)
+    drawn = [card for c in changes if c["kind"] == "drawn" for card in c["cards"]]
+    assert len(drawn) == 5
+
+
+@pytest.mark.parametrize("unspent, size", [(0, 3), (1, 3), (3, 4), (10, 8), (12, 8)])
+def test_the_opening_hand_is_three_plus_one_per_two_unspent_at_most_eight(unspent, size):
+    hand = treachery.opening_hand(_ctx(), unspent)
+    assert hand["hand_size"] == size and hand["capped"] == (3 + unspent // 2 > 8)
+
+
+@pytest.mark.parametrize("setup, title", [
+    ({"purchases": [{"card": "Dance of the Monkey God", "remove": "Aim"}, {"card": "Dance of the Monkey God", "remove": "Dodge"}]}, "Not enough trap treachery"),
+    ({"purchases": [{"card": "Dark Power", "colour": "trap", "remove": "Aim"}]}, "'Dark Power' is bought with event treachery, not trap"),
+    ({"purchases": [{"card": "Dark Power"}]}, "Name the card that 'Dark Power' replaces"),
+    ({"dark_glyphs": [{"glyph": "summoning", "paid": {"event": 2}}]}, "A summoning dark glyph is paid with monster (red) treachery"),
+])
+def test_a_set_up_the_rules_forbid_is_refused(setup, title):
+    with pytest.raises(Unprocessable) as error:
+        _set_up("thing-in-the-pit", setup=setup)
+    assert error.value.title.startswith(title)
+
+
+def test_dark_glyphs_cost_two_of_their_colour_and_join_the_pool():
+    game = _game("altar-of-despair", setup={"dark_glyphs": [{"glyph": "summoning"}, {"glyph": "power"}]})
+    assert game["treachery"]["remaining"] == {"event": 4, "trap": 2, "monster": 2}
+    assert game["glyph_pool"] == ["summoning", "power"] and game["opening_hand"] == 3 + 8 // 2
+
+
+# -- threat -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("params, amount", [
+    ({"source": "corrupted-fatigue", "count": 3}, 3),
+    ({"source": "corrupted-wound", "count": 3}, 6),
+    ({"source": "corrupted-instant-death", "count": 5}, 10),
+    ({"source": "monster-surges", "count": 5}, 2),
+    ({"source": "monster-surges", "count": 5, "dark_prayer": True}, 5),
+    ({"source": "other", "amount": 7}, 7),
+])
+def test_threat_gained_from_each_source(params, amount):
+    assert threat.threat_from(_ctx(_game("thing-in-the-pit")), params) == amount
+
+
+def test_destroyed_glyphs_pay_threat_only_in_hold_the_position():
+    assert threat.threat_from(_ctx(_game("hold-the-position")), {"source": "destroyed-glyphs", "count": 2}) == 4
+    with pytest.raises(Unprocessable, match="No threat for destroyed glyphs"):
+        threat.threat_from(_ctx(_game("thing-in-the-pit")), {"source": "destroyed-glyphs", "count": 2})
+
+
+@pytest.mark.parametrize("replaces, total", [("copper", 15), ("silver", 19), ("gold", 23)])
+def test_the_black_ring_costs_its_printed_threat_plus_the_tiers_surcharge(replaces, total):
+    assert threat.dark_relic_cost(_ctx(_game("thing-in-the-pit")), "Black Ring", None, replaces) == (11, total)
+
+
+def test_spending_more_threat_than_the_overlord_has_is_refused_and_tricksters_discount_traps():
+    game = _apply(_game("thing-in-the-pit"), [{"kind": "threat-gained", "amount": 2, "source": "other"}])
+    ctx = _ctx(game)
+    ctx.state["decks"]["overlord"] = decks.apply(ctx.state["decks"]["overlord"], {"kind": "drawn", "deck": "overlord", "cards": ["Aim", "Dodge"], "holder": "overlord"})
+    played = threat.play_card(ctx, {"card": "Aim", "threat_cost": 4, "card_type": "trap", "tricksters": 2}, _rng())
+    assert played[-1] == {"kind": "threat-spent", "amount": 2, "purpose": "card-played", "card": "Aim", "printed_cost": 4, "discount": 2}
+    with pytest.raises(Unprocessable, match="The overlord has 2 threat, not 3"):
+        threat.play_card(ctx, {"card": "Dodge", "threat_cost": 3}, _rng())
+
+
+# -- conquest -----------------------------------------------------------------------------------------------------
+
+
+def test_astarras_death_with_two_curses_costs_four_and_discards_her_curses():
+    game = _apply(_game("thing-in-the-pit"), [{"kind": "curses-gained", "hero": "runewitch-astarra", "count": 2, "source": "chest"}])
+    changes = conquest.hero_killed(_ctx(game), {"hero": "runewitch-astarra"}, _rng())
+    assert changes[0]["conquest_value"] == 4 and changes[-1]["delta"] == -4 and changes[-1]["total"] == 4
+    after = _apply(game, changes)
+    assert after["conquest"] == 4 and after["heroes"]["runewitch-astarra"]["curses"] == 0 and after["heroes"]["runewitch-astarra"]["deaths"] == 1
+
+
+@pytest.mark.parametrize("params, amount", [({"alive": 0}, 0), ({"alive": 1}, 3), ({"alive": 2}, 5), ({"alive": 4}, 9)])
+def test_the_zone_2_cell_in_the_thing_in_the_pit(params, amount):
+    award = next(a for a in DESCENT.quest("thing-in-the-pit")["awards"] if a["id"] == "zone-2-cell-opened")
+    assert conquest.award_amount(award, params) == amount
+
+
+def test_a_sundered_glyph_gives_one_conquest_and_running_out_loses_the_quest():
+    game = _apply(_game("hall-of-the-monkey-kings", setup={"dark_glyphs": [{"glyph": "sundered"}]}), [{"kind": "glyph-placed", "glyph": "sundered"}])
+    activated = conquest.activate_glyph(_ctx(game), {"glyph": "sundered"}, _rng())
+    assert activated[-1]["delta"] == 1 and _apply(game, activated)["conquest"] == 9
+    game = _apply(game, [{"kind": "conquest-changed", "delta": -6, "reason": "test", "total": 2}])
+    killed = conquest.award_conquest(_ctx(game), {"award": "villager-killed", "hero": "aurim"}, _rng())
+    assert [c["kind"] for c in killed] == ["coins-changed", "conquest-changed", "quest-lost"]
+    assert _apply(game, killed)["lost"] == "conquest-exhausted"
+
+
+# -- prolonged actions --------------------------------------------------------------------------------------------
+
+
+def test_progress_is_the_enhancements_rolled_and_completes_at_the_difficulty():
+    game = _game("hall-of-the-monkey-kings", party=("tahlia",))
+    free = {"hero": "tahlia", "task": "free-villager-zone-5", "trait": "melee", "half_action": "order"}
+    first = prolonged.roll(_ctx(game), {**free, "faces": ["enhancement", "surge", "blank"]}, _rng())
+    assert first[0]["roll"]["dice"] == {"power": 3} and first[-1]["progress"] == 1
+    game = _apply(game, first)
+    second = prolonged.roll(_ctx(game), {**free, "half_action": "concentrate", "faces": ["enhancement", "enhancement", "blank"]}, _rng())
+    assert second[-1] == {"kind": "prolonged-action-completed", "key": "free-villager-zone-5:tahlia", "task": "free-villager-zone-5", "heroes": ["tahlia"], "progress": 3}
+    with pytest.raises(Unprocessable, match="At most 5 power dice"):
+        prolonged.roll(_ctx(game), {**free, "fatigue": 3}, _rng())
+
+
+def test_a_continuous_action_left_for_a_turn_is_lost_and_a_non_disruptable_one_survives_death():
+    game = _game("into-the-heart-of-darkness", party=("aurim", "tahlia"))
+    convince = {"hero": "aurim", "task": "convince-spirit", "trait": "magic", "half_action": "order", "faces": ["enhancement"]}
+    game = _apply(game, prolonged.roll(_ctx(game, turn=1), convince, _rng()))
+    late = prolonged.roll(_ctx(game, turn=3), convince, _rng())
+    assert late[0]["kind"] == "prolonged-action-disrupted" and late[0]["reason"] == "did-not-continue" and late[-1]["progress"] == 1
+    q2 = _game("hall-of-the-monkey-kings", party=("tahlia",))
+    q2 = _apply(q2, prolonged.roll(_ctx(q2), {"hero": "tahlia", "task": "free-villager-zone-5", "trait": "melee", "half_action": "order",
+                                              "faces": ["enhancement", "blank", "blank"]}, _rng()))
+    q2 = _apply(q2, conquest.hero_killed(_ctx(q2), {"hero": "tahlia", "conquest_value": 4}, _rng()))
+    assert q2["prolonged"]["free-villager-zone-5:tahlia"]["progress"] == 1
+    with pytest.raises(Unprocessable, match="cannot be disrupted"):
+        prolonged.disrupt(_ctx(q2), {"hero": "tahlia", "task": "free-villager-zone-5", "reason": "moved"}, _rng())
+
+
+def test_the_fold_refuses_an_unknown_change():
+    with pytest.raises(ValueError):
+        fold(_game("thing-in-the-pit"), {"kind": "dragon-awoke"})
