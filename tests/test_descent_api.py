@@ -372,7 +372,8 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     _act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # +5: 14
     _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
     finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=2, mayors_daughter_unrescued=True)  # 4 + 2 + 3: 23
-    assert finished["events"][-1]["payload"]["change"]["completed"] is True
+    assert finished["events"][-1]["type"] == "QuestWon" and finished["events"][-1]["payload"]["change"] == {
+        "kind": "quest-won", "award": "thing-defeated", "conquest": 23, "needed": 12}
     runner.catch_up()
     hidden = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"][0]
     assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
@@ -393,6 +394,7 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert second["spent"] == {"event": 2, "trap": 0, "monster": 0} and second["unspent"] == 7 and second["opening_hand"] == 6
     history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
     assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 23]
+    assert history["thing-in-the-pit"]["result"]["won"] is True and history["thing-in-the-pit"]["result"]["because"] == "thing-defeated"
     assert [step["reason"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == ["starting conquest", "villager-killed", "monkey-kings-defeated"]
     assert [step["total"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == [8, 6, 10]
     assert history["thing-in-the-pit"]["threat"][-1]["total"] == 4
@@ -405,3 +407,50 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert runner.rebuild() == digest
     views_after = [client.get(f"/campaigns/{cid}/{path}").json for path in ("treachery-ledger", "conquest", "heroes")]
     assert views_after == views_before
+
+
+# -- how quests are won and lost ----------------------------------------------------------------------------------
+
+
+def test_the_thing_in_the_pit_finished_below_twelve_conquest_is_lost(client):
+    cid = _campaign(client, ["runewitch-astarra", "aurim"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
+    _act(client, sid, type="hero-killed", hero="runewitch-astarra")  # 8 - 4
+    finished = _act(client, sid, type="award-conquest", award="thing-defeated")  # + 4 = 8, short of 12
+    assert finished["events"][-1]["type"] == "QuestLost" and finished["state"]["game"]["lost"] == "finished-below"
+    assert _refused(client, sid, type="award-conquest", award="thing-defeated")["title"] == "This quest is already decided"
+    _verified(client, sid)
+
+
+def test_hold_the_position_major_monsters_turn_ten_victory_and_its_glyphs(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    response = client.post(f"/campaigns/{cid}/sessions", json={"quest": "hold-the-position", "setup": {}})
+    assert response.status_code == 422 and response.json["title"] == "Say how many glyphs Hold the Position has"
+    sid = _start(client, cid, "hold-the-position", {"glyphs": 2})
+    assert _act(client, sid, type="award-conquest", award="major-monster-killed")["state"]["game"]["conquest"] == 16
+    assert _refused(client, sid, type="award-conquest", award="temple-defended")["title"] == "Hold the Position is won on turn 10 or later"
+    _act(client, sid, type="damage-glyph", glyph="north", wounds=6)
+    restored = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim", count=3)
+    assert restored["state"]["game"]["glyphs"]["wounds"] == {"north": 22}
+    assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim", count=4)["title"] == "A glyph has at most 25 wounds"
+    destroyed = _act(client, sid, type="damage-glyph", glyph="north", wounds=22)
+    assert [e["type"] for e in destroyed["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed"]
+    assert _act(client, sid, type="gain-threat", source="destroyed-glyphs", count=1)["state"]["game"]["threat"] == 2
+    for _ in range(9):
+        _act(client, sid, type="end-turn")
+    won = _act(client, sid, type="award-conquest", award="temple-defended")
+    assert won["events"][-1]["payload"]["change"] == {"kind": "quest-won", "award": "temple-defended", "conquest": 20}
+    _verified(client, sid)
+
+
+def test_the_altar_of_despair_is_lost_when_zorek_destroys_the_last_glyph(client):
+    cid = _campaign(client, ["aurim"])
+    sid = _start(client, cid, "altar-of-despair")
+    assert _refused(client, sid, type="restore-glyph", glyph="1", hero="aurim")["title"] == "The heroes cannot heal the glyphs of The Altar of Despair"
+    for hit in range(24):
+        last = _act(client, sid, type="damage-glyph", glyph=str(hit // 6 + 1))  # Zorek hits for 1 wound
+    assert [e["type"] for e in last["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed", "QuestLost"]
+    assert last["state"]["game"]["lost"] == "last-glyph-destroyed" and last["state"]["game"]["conquest"] == 10
+    assert _refused(client, sid, type="damage-glyph", glyph="5")["title"] == "This quest has 4 glyphs"
+    _verified(client, sid)

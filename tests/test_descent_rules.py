@@ -8,7 +8,7 @@ import pytest
 from tracker import decks, rulesets
 from tracker.errors import Unprocessable
 from tracker.randomness import RandomStream
-from tracker.rulesets.descent import conquest, prolonged, threat, treachery
+from tracker.rulesets.descent import conquest, glyphs, prolonged, threat, treachery
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.ruleset import ActionContext
 
@@ -107,7 +107,7 @@ def test_threat_gained_from_each_source(params, amount):
 
 
 def test_destroyed_glyphs_pay_threat_only_in_hold_the_position():
-    assert threat.threat_from(_ctx(_game("hold-the-position")), {"source": "destroyed-glyphs", "count": 2}) == 4
+    assert threat.threat_from(_ctx(_game("hold-the-position", setup={"glyphs": 4})), {"source": "destroyed-glyphs", "count": 2}) == 4
     with pytest.raises(Unprocessable, match="No threat for destroyed glyphs"):
         threat.threat_from(_ctx(_game("thing-in-the-pit")), {"source": "destroyed-glyphs", "count": 2})
 
@@ -187,3 +187,70 @@ def test_a_continuous_action_left_for_a_turn_is_lost_and_a_non_disruptable_one_s
 def test_the_fold_refuses_an_unknown_change():
     with pytest.raises(ValueError):
         fold(_game("thing-in-the-pit"), {"kind": "dragon-awoke"})
+
+
+# -- how quests are won and lost ----------------------------------------------------------------------------------
+
+
+def test_the_thing_in_the_pit_is_lost_when_the_heroes_finish_below_twelve_conquest():
+    game = _apply(_game("thing-in-the-pit"), [{"kind": "curses-gained", "hero": "runewitch-astarra", "count": 2, "source": "chest"}])
+    game = _apply(game, conquest.hero_killed(_ctx(game), {"hero": "runewitch-astarra"}, _rng()))  # 8 - 4 = 4
+    short = conquest.award_conquest(_ctx(game), {"award": "thing-defeated"}, _rng())
+    assert short[-1] == {"kind": "quest-lost", "reason": "finished-below", "conquest": 8, "needed": 12}
+    rich = _apply(_game("thing-in-the-pit"), [{"kind": "conquest-changed", "delta": 0, "reason": "test", "total": 8}])
+    won = conquest.award_conquest(_ctx(rich), {"award": "thing-defeated"}, _rng())
+    assert won[-1] == {"kind": "quest-won", "award": "thing-defeated", "conquest": 12, "needed": 12}
+    decided = _apply(rich, won)
+    assert decided["won"] == "thing-defeated"
+    with pytest.raises(Unprocessable, match="already decided"):
+        conquest.award_conquest(_ctx(decided), {"award": "thing-defeated"}, _rng())
+
+
+def test_hold_the_position_pays_one_per_major_monster_and_is_won_from_turn_ten():
+    game = _game("hold-the-position", setup={"glyphs": 3})
+    killed = conquest.award_conquest(_ctx(game), {"award": "major-monster-killed"}, _rng())
+    assert killed == [{"kind": "conquest-changed", "delta": 1, "reason": "major-monster-killed", "total": 16}]
+    with pytest.raises(Unprocessable, match="Hold the Position is won on turn 10 or later"):
+        conquest.award_conquest(_ctx(game, turn=9), {"award": "temple-defended"}, _rng())
+    won = conquest.award_conquest(_ctx(game, turn=10), {"award": "temple-defended"}, _rng())
+    assert won[-1] == {"kind": "quest-won", "award": "temple-defended", "conquest": 19}
+
+
+def test_hold_the_position_needs_its_glyph_count_and_is_lost_with_its_last_glyph():
+    with pytest.raises(Unprocessable, match="Say how many glyphs Hold the Position has"):
+        _set_up("hold-the-position")
+    with pytest.raises(Unprocessable, match="The Altar of Despair has 4 glyphs"):
+        _set_up("altar-of-despair", setup={"glyphs": 3})
+    game = _game("hold-the-position", setup={"glyphs": 2})
+    with pytest.raises(Unprocessable, match="Say how many wounds"):
+        glyphs.damage_glyph(_ctx(game), {"glyph": "north"}, _rng())
+    game = _apply(game, glyphs.damage_glyph(_ctx(game), {"glyph": "north", "wounds": 5}, _rng()))
+    restored = glyphs.restore_glyph(_ctx(game), {"glyph": "north", "hero": "aurim", "count": 2}, _rng())
+    assert restored == [{"kind": "glyph-restored", "glyph": "north", "hero": "aurim", "healed": 2, "hero_wounds": 2, "movement_points": 2, "remaining": 22}]
+    game = _apply(game, restored)
+    with pytest.raises(Unprocessable, match="A glyph has at most 25 wounds"):
+        glyphs.restore_glyph(_ctx(game), {"glyph": "north", "hero": "aurim", "count": 4}, _rng())
+    first = glyphs.damage_glyph(_ctx(game), {"glyph": "north", "wounds": 30}, _rng())
+    assert [c["kind"] for c in first] == ["glyph-damaged", "glyph-destroyed"] and first[0]["wounds"] == 22
+    game = _apply(game, first)
+    with pytest.raises(Unprocessable, match="already destroyed"):
+        glyphs.damage_glyph(_ctx(game), {"glyph": "north", "wounds": 1}, _rng())
+    with pytest.raises(Unprocessable, match="This quest has 2 glyphs"):
+        glyphs.damage_glyph(_ctx(_apply(game, glyphs.damage_glyph(_ctx(game), {"glyph": "south", "wounds": 1}, _rng()))), {"glyph": "east", "wounds": 1}, _rng())
+    last = glyphs.damage_glyph(_ctx(game), {"glyph": "south", "wounds": 25}, _rng())
+    assert last[-1] == {"kind": "quest-lost", "reason": "last-glyph-destroyed", "conquest": 15}
+    assert _apply(game, last)["lost"] == "last-glyph-destroyed"
+
+
+def test_zorek_wounds_a_glyph_once_per_hit_and_the_fourth_glyph_falls_after_twenty_four_hits():
+    game = _game("altar-of-despair")
+    with pytest.raises(Unprocessable, match="cannot heal the glyphs of The Altar of Despair"):
+        glyphs.restore_glyph(_ctx(game), {"glyph": "1", "hero": "aurim"}, _rng())
+    hits = 0
+    while not game["lost"]:
+        glyph = str(hits // 6 + 1)
+        game = _apply(game, glyphs.damage_glyph(_ctx(game), {"glyph": glyph}, _rng()))
+        hits += 1
+    assert hits == 24 and game["lost"] == "last-glyph-destroyed" and game["glyphs"]["destroyed"] == ["1", "2", "3", "4"]
+    with pytest.raises(Unprocessable, match="cannot be attacked"):
+        glyphs.damage_glyph(_ctx(_game("thing-in-the-pit")), {"glyph": "1", "wounds": 1}, _rng())

@@ -45,6 +45,22 @@ class QuestLost(GameEvent):
     class_version = 1
 
 
+class QuestWon(GameEvent):
+    class_version = 1
+
+
+class GlyphDamaged(GameEvent):
+    class_version = 1
+
+
+class GlyphDestroyed(GameEvent):
+    class_version = 1
+
+
+class GlyphRestored(GameEvent):
+    class_version = 1
+
+
 class ChestOpened(GameEvent):
     class_version = 1
 
@@ -124,6 +140,10 @@ EVENTS = {
     "threat-spent": ThreatSpent,
     "conquest-changed": ConquestChanged,
     "quest-lost": QuestLost,
+    "quest-won": QuestWon,
+    "glyph-damaged": GlyphDamaged,
+    "glyph-destroyed": GlyphDestroyed,
+    "glyph-restored": GlyphRestored,
     "chest-opened": ChestOpened,
     "coins-changed": CoinsChanged,
     "hero-killed": HeroKilled,

@@ -25,8 +25,10 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             "treachery": {"granted": dict(change["treachery"]), "remaining": dict(change["treachery"]), "swaps": [], "glyphs": []},
             "heroes": {h: new_hero() for h in change["party"]},
             "glyph_pool": [], "glyphs_placed": [], "glyphs_activated": [],
-            "prolonged": {}, "chests_opened": [], "shop_unlocked": [], "opening_hand": None, "spent": {},
+            "prolonged": {}, "chests_opened": [], "shop_unlocked": [], "opening_hand": None, "spent": {}, "won": None,
         })
+        if "glyphs" in change:
+            g["glyphs"] = {"count": change["glyphs"], "wounds": {}, "destroyed": []}
     elif kind == "treachery-card-swapped":
         g["treachery"]["remaining"] = dict(change["remaining"])
         g["treachery"]["swaps"].append({k: change[k] for k in ("added", "colour", "cost", "removed")})
@@ -52,6 +54,13 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["conquest"] = change["total"]
     elif kind == "quest-lost":
         g["lost"] = change["reason"]
+    elif kind == "quest-won":
+        g["won"] = change["award"]
+    elif kind in ("glyph-damaged", "glyph-restored"):
+        g["glyphs"]["wounds"][change["glyph"]] = change["remaining"]
+    elif kind == "glyph-destroyed":
+        g["glyphs"]["wounds"].pop(change["glyph"], None)
+        g["glyphs"]["destroyed"].append(change["glyph"])
     elif kind == "chest-opened":
         g["chests_opened"].append(change["chest"])
         if change["colour"] not in g["shop_unlocked"]:
