@@ -454,3 +454,34 @@ def test_the_altar_of_despair_is_lost_when_zorek_destroys_the_last_glyph(client)
     assert last["state"]["game"]["lost"] == "last-glyph-destroyed" and last["state"]["game"]["conquest"] == 10
     assert _refused(client, sid, type="damage-glyph", glyph="5")["title"] == "This quest has 4 glyphs"
     _verified(client, sid)
+
+
+# -- sides: a token bound to the heroes cannot act for the overlord -------------------------------------------------
+
+
+def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token(client):
+    cid = _campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "power"}]})
+
+    def token(side):
+        minted = client.post(f"/campaigns/{cid}/tokens", json={"role": "player", "side": side})
+        assert minted.status_code == 201, minted.json
+        return {"Authorization": f"Bearer {minted.json['token']}"}
+
+    heroes, overlord = token("heroes"), token("overlord")
+    before = client.get(f"/sessions/{sid}/events?limit=1000").json["total"]
+    hand = _game(client, sid)["decks"]["overlord"]["held"]["overlord"]
+    for action in ({"type": "place-glyph", "glyph": "power"}, {"type": "discard-for-threat", "card": hand[0], "threat_value": 1},
+                   {"type": "damage-glyph", "glyph": "1"}, {"type": "look", "deck": "overlord", "count": 1}):
+        refused = client.post(f"/sessions/{sid}/actions", json=action, headers=heroes)
+        assert refused.status_code == 403 and refused.mimetype == PROBLEM and refused.json["title"] == "This token plays the heroes side, not the overlord", action
+    drawn = client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 1, "holder": "overlord"}, headers=heroes)
+    assert drawn.status_code == 403 and drawn.json["title"] == "This token plays the heroes side, not the overlord"
+    roll = {"type": "prolonged-roll", "hero": "aurim", "task": "destroy-altar", "trait": "magic", "half_action": "order", "faces": ["enhancement"]}
+    assert client.post(f"/sessions/{sid}/actions", json=roll, headers=overlord).status_code == 403
+    assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "place-glyph", "glyph": "power"}, headers=overlord).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "damage-glyph", "glyph": "1"}, headers=overlord).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json=roll, headers=heroes).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"}, headers=heroes).status_code == 201  # either side ends a turn
+    _verified(client, sid)

@@ -8,7 +8,7 @@ import pytest
 from tracker import decks, rulesets
 from tracker.errors import Unprocessable
 from tracker.randomness import RandomStream
-from tracker.rulesets.descent import conquest, glyphs, prolonged, threat, treachery
+from tracker.rulesets.descent import conquest, glyphs, prolonged, sides, threat, treachery
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.ruleset import ActionContext
 
@@ -254,3 +254,13 @@ def test_zorek_wounds_a_glyph_once_per_hit_and_the_fourth_glyph_falls_after_twen
     assert hits == 24 and game["lost"] == "last-glyph-destroyed" and game["glyphs"]["destroyed"] == ["1", "2", "3", "4"]
     with pytest.raises(Unprocessable, match="cannot be attacked"):
         glyphs.damage_glyph(_ctx(_game("thing-in-the-pit")), {"glyph": "1", "wounds": 1}, _rng())
+
+
+def test_each_action_is_taken_for_the_side_that_takes_it_at_the_table():
+    assert DESCENT.rules.acting_side({"type": "play-overlord-card", "card": "Aim", "threat_cost": 2}) == "overlord"
+    assert DESCENT.rules.acting_side({"type": "look", "deck": "overlord", "count": 1}) == "overlord"
+    assert DESCENT.rules.acting_side({"type": "draw", "deck": "copper", "holder": "overlord"}) == "overlord"
+    assert DESCENT.rules.acting_side({"type": "draw", "deck": "copper", "holder": "aurim"}) is None
+    assert DESCENT.rules.acting_side({"type": "restore-glyph", "glyph": "1", "hero": "aurim"}) == "heroes"
+    assert DESCENT.rules.acting_side({"type": "hero-killed", "hero": "aurim"}) is None
+    assert (sides.OVERLORD_ACTIONS | sides.HERO_ACTIONS) <= set(DESCENT.actions)  # no misspelt action names

@@ -13,7 +13,7 @@ from typing import Any
 
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.descent import conditions, conquest, glyphs, hidden, prolonged, shop, threat, treachery
+from tracker.rulesets.descent import conditions, conquest, glyphs, hidden, prolonged, shop, sides, threat, treachery
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
@@ -42,6 +42,9 @@ class DescentRules(GameRules):
 
     def secret_to(self, change: Mapping[str, Any]) -> str | None:
         return hidden.secret_to(change)
+
+    def acting_side(self, action: Mapping[str, Any]) -> str | None:
+        return sides.acting_side(action)
 
     def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact(game, viewer)
