@@ -485,3 +485,31 @@ def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token
     assert client.post(f"/sessions/{sid}/actions", json=roll, headers=heroes).status_code == 201
     assert client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"}, headers=heroes).status_code == 201  # either side ends a turn
     _verified(client, sid)
+
+
+# -- the Summoning glyph, Zorek's gaze and the great stone doors ----------------------------------------------------
+
+
+def test_summoning_spawns_zoreks_gaze_and_the_stone_doors_through_the_api(client):
+    community = descent.community_components()["components"]
+    cid = _campaign(client, ["aurim", "tahlia"], components=community)
+    sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "summoning"}]})
+    _act(client, sid, type="place-glyph", glyph="summoning")
+    _act(client, sid, type="activate-glyph", glyph="summoning", conquest=3)
+    assert _refused(client, sid, type="summoning-spawn", monsters=["troll"])["title"] == "The Summoning glyph cannot spawn troll"
+    _act(client, sid, type="summoning-spawn", monsters=["razorwing", "sorcerer"])
+    assert _refused(client, sid, type="summoning-spawn", monsters=["skeleton"])["title"] == "The Summoning glyph has not been triggered"
+    _act(client, sid, type="town-travel", hero="aurim", glyph="summoning", direction="to-town")
+    assert _game(client, sid)["game"]["glyph_triggers"] == {"summoning": 1}
+
+    gazed = _act(client, sid, type="zorek-gaze", face="0D 3R", heroes_hit=["tahlia"])  # north + 3 quarter turns right
+    assert gazed["state"]["game"]["zorek"]["facing"] == "west" and gazed["state"]["game"]["heroes"]["tahlia"]["curses"] == 1
+    digital = _act(client, sid, type="zorek-gaze")  # the community pack's yellow die, from the session's stream
+    roll = next(e for e in digital["events"] if e["type"] == "DiceRolled")["payload"]["roll"]
+    points = int(roll["results"]["yellow"][0].split("R")[0][-1])
+    assert digital["state"]["game"]["zorek"]["facing"] == ["north", "east", "south", "west"][(3 + points) % 4]
+    _act(client, sid, type="close-stone-door", hero="aurim", door="north-corridor")
+    opened = _act(client, sid, type="roll-stone-doors", faces=["blank"])
+    assert opened["state"]["game"]["zorek"]["doors_opened"] == ["north-corridor"]
+    assert _refused(client, sid, type="close-stone-door", hero="tahlia", door="north-corridor")["title"] == "Stone door 'north-corridor' opened again and can no longer close"
+    _verified(client, sid)

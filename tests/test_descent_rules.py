@@ -8,7 +8,7 @@ import pytest
 from tracker import decks, rulesets
 from tracker.errors import Unprocessable
 from tracker.randomness import RandomStream
-from tracker.rulesets.descent import conquest, glyphs, prolonged, sides, threat, treachery
+from tracker.rulesets.descent import conquest, glyphs, prolonged, sides, summoning, threat, treachery, zorek
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.ruleset import ActionContext
 
@@ -264,3 +264,62 @@ def test_each_action_is_taken_for_the_side_that_takes_it_at_the_table():
     assert DESCENT.rules.acting_side({"type": "restore-glyph", "glyph": "1", "hero": "aurim"}) == "heroes"
     assert DESCENT.rules.acting_side({"type": "hero-killed", "hero": "aurim"}) is None
     assert (sides.OVERLORD_ACTIONS | sides.HERO_ACTIONS) <= set(DESCENT.actions)  # no misspelt action names
+
+
+# -- the Summoning glyph, Zorek and the great stone doors ----------------------------------------------------------
+
+
+def test_a_summoning_glyph_lets_the_overlord_spawn_two_listed_monsters_per_activation_or_town_travel():
+    game = _apply(_game("thing-in-the-pit", setup={"dark_glyphs": [{"glyph": "summoning"}, {"glyph": "sundered"}]}),
+                  [{"kind": "glyph-placed", "glyph": "summoning"}, {"kind": "glyph-placed", "glyph": "sundered"}])
+    with pytest.raises(Unprocessable, match="has not been triggered"):
+        summoning.summoning_spawn(_ctx(game), {"monsters": ["skeleton"]}, _rng())
+    game = _apply(game, conquest.activate_glyph(_ctx(game), {"glyph": "summoning", "conquest": 3}, _rng()))
+    with pytest.raises(Unprocessable, match="cannot spawn dragon"):
+        summoning.summoning_spawn(_ctx(game), {"monsters": ["skeleton", "dragon"]}, _rng())
+    spawned = summoning.summoning_spawn(_ctx(game), {"monsters": ["skeleton", "hellhound"]}, _rng())
+    assert spawned == [{"kind": "monsters-spawned", "monsters": ["skeleton", "hellhound"], "source": "summoning-glyph"}]
+    game = _apply(game, spawned)
+    with pytest.raises(Unprocessable, match="has not been triggered"):
+        summoning.summoning_spawn(_ctx(game), {"monsters": ["skeleton"]}, _rng())
+    game = _apply(game, summoning.town_travel(_ctx(game), {"hero": "aurim", "glyph": "summoning", "direction": "to-town"}, _rng()))
+    assert game["glyph_triggers"]["summoning"] == 1
+    game = _apply(game, conquest.activate_glyph(_ctx(game), {"glyph": "sundered"}, _rng()))
+    with pytest.raises(Unprocessable, match="sundered dark glyph cannot be used to travel"):
+        summoning.town_travel(_ctx(game), {"hero": "aurim", "glyph": "sundered", "direction": "to-town"}, _rng())
+
+
+@pytest.mark.parametrize("face, facing", [("0D 3R", "west"), ("1D 1R", "east"), ("0D 2R 1S", "south"), ("X", "north")])
+def test_zoreks_gaze_turns_him_right_a_quarter_per_point_of_range(face, facing):
+    game = _game("altar-of-despair", party=("aurim", "tahlia"))
+    changes = zorek.gaze(_ctx(game), {"face": face, "heroes_hit": ["aurim"], "monsters_killed": 1}, _rng())
+    gazed = changes[1]
+    assert (gazed["from"], gazed["facing"], gazed["wounds_each"], gazed["ignores_armour"]) == ("north", facing, 6, True)
+    assert changes[2] == {"kind": "curses-gained", "hero": "aurim", "count": 1, "source": "zorek-gaze"}
+    after = _apply(game, changes)
+    assert after["zorek"]["facing"] == facing and after["heroes"]["aurim"]["curses"] == 1
+    again = zorek.gaze(_ctx(after), {"face": "0D 3R"}, _rng())[1]
+    assert again["from"] == facing and again["facing"] == zorek.turned(facing, 3)
+
+
+def test_zoreks_gaze_needs_the_yellow_dies_faces_and_belongs_to_the_altar_of_despair():
+    with pytest.raises(Unprocessable, match="cannot be rolled digitally"):
+        zorek.gaze(_ctx(_game("altar-of-despair")), {}, _rng())
+    with pytest.raises(Unprocessable, match="There is no Zorek in The Thing in the Pit"):
+        zorek.gaze(_ctx(_game("thing-in-the-pit")), {"face": "0D 3R"}, _rng())
+
+
+def test_a_stone_door_opened_by_a_blank_can_never_close_again():
+    game = _game("altar-of-despair", party=("aurim", "tahlia"))
+    with pytest.raises(Unprocessable, match="No stone door is closed"):
+        zorek.roll_stone_doors(_ctx(game), {"faces": ["blank"]}, _rng())
+    for door in ("east", "west"):
+        game = _apply(game, zorek.close_stone_door(_ctx(game), {"hero": "tahlia", "door": door}, _rng()))
+    with pytest.raises(Unprocessable, match="already closed"):
+        zorek.close_stone_door(_ctx(game), {"hero": "aurim", "door": "east"}, _rng())
+    rolled = zorek.roll_stone_doors(_ctx(game), {"faces": ["surge", "blank"]}, _rng())
+    assert rolled[-1] == {"kind": "stone-doors-rolled", "doors": ["east", "west"], "results": ["surge", "blank"], "opened": ["west"]}
+    game = _apply(game, rolled)
+    assert game["zorek"]["doors_closed"] == ["east"] and game["zorek"]["doors_opened"] == ["west"]
+    with pytest.raises(Unprocessable, match="can no longer close"):
+        zorek.close_stone_door(_ctx(game), {"hero": "aurim", "door": "west"}, _rng())

@@ -24,6 +24,11 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "glyph-damaged": lambda: f"Glyph {c['glyph']} took {c['wounds']} wound(s): {c['remaining']} left",
         "glyph-destroyed": lambda: f"Glyph {c['glyph']} was destroyed ({c['destroyed']} of {c['of']})",
         "glyph-restored": lambda: f"{c['hero']} restored glyph {c['glyph']} by {c['healed']}: {c['remaining']}",
+        "town-travelled": lambda: f"{c['hero']} travelled {c['direction']} by a {c['glyph']} glyph",
+        "monsters-spawned": lambda: f"Overlord spawned {', '.join(c['monsters'])} ({c['source']})",
+        "zorek-gazed": lambda: f"Zorek turned from {c['from']} to {c['facing']}; gaze hit {', '.join(c['heroes_hit']) or 'no hero'}",
+        "stone-door-closed": lambda: f"{c['hero']} closed stone door {c['door']}",
+        "stone-doors-rolled": lambda: f"Stone doors rolled: {', '.join(c['opened']) or 'none'} opened",
         "hero-killed": lambda: f"{c['hero']} was killed: conquest value {c['conquest_value']}",
     }
     line = lines.get(kind)

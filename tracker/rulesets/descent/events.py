@@ -129,6 +129,26 @@ class TreasureSold(GameEvent):
     class_version = 1
 
 
+class TownTravelled(GameEvent):
+    class_version = 1
+
+
+class MonstersSpawned(GameEvent):
+    class_version = 1
+
+
+class ZorekGazed(GameEvent):
+    class_version = 1
+
+
+class StoneDoorClosed(GameEvent):
+    class_version = 1
+
+
+class StoneDoorsRolled(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -161,4 +181,9 @@ EVENTS = {
     "prolonged-action-disrupted": ProlongedActionDisrupted,
     "treasure-bought": TreasureBought,
     "treasure-sold": TreasureSold,
+    "town-travelled": TownTravelled,
+    "monsters-spawned": MonstersSpawned,
+    "zorek-gazed": ZorekGazed,
+    "stone-door-closed": StoneDoorClosed,
+    "stone-doors-rolled": StoneDoorsRolled,
 }
