@@ -25,7 +25,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             "treachery": {"granted": dict(change["treachery"]), "remaining": dict(change["treachery"]), "swaps": [], "glyphs": []},
             "heroes": {h: new_hero() for h in change["party"]},
             "glyph_pool": [], "glyphs_placed": [], "glyphs_activated": [],
-            "prolonged": {}, "chests_opened": [], "shop_unlocked": [], "opening_hand": None, "spent": {}, "won": None,
+            "prolonged": {}, "chests_opened": [], "shop_unlocked": [], "opening_hand": None, "spent": {},
         })
         if "glyphs" in change:
             g["glyphs"] = {"count": change["glyphs"], "wounds": {}, "destroyed": []}
