@@ -112,14 +112,14 @@ def _actors(body: Any) -> Iterator[str]:
 
 
 def _acting_side(body: Any) -> str | None:
-    """The side an action is taken for, as its ruleset says (e.g. Descent's overlord actions)."""
-    if not isinstance(body, dict) or request.endpoint != "sessions.Actions":
+    """The side an action is taken for, as its ruleset says (e.g. Descent's overlord actions); a draw asks as a "draw" action."""
+    if not isinstance(body, dict) or request.endpoint not in ("sessions.Actions", "sessions.Draws"):
         return None
     from tracker import rulesets
 
     session = tracker().get_session(request.view_args["session_id"])
     rules = rulesets.get(session["ruleset"]["id"]).rules
-    return rules.acting_side(body)
+    return rules.acting_side(body if request.endpoint == "sessions.Actions" else {**body, "type": "draw"})
 
 
 def _check_shape():

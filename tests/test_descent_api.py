@@ -372,7 +372,8 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     _act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # +5: 14
     _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
     finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=2, mayors_daughter_unrescued=True)  # 4 + 2 + 3: 23
-    assert finished["events"][-1]["payload"]["change"]["completed"] is True
+    assert finished["events"][-1]["type"] == "QuestWon" and finished["events"][-1]["payload"]["change"] == {
+        "kind": "quest-won", "award": "thing-defeated", "conquest": 23, "needed": 12}
     runner.catch_up()
     hidden = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"][0]
     assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
@@ -393,6 +394,7 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert second["spent"] == {"event": 2, "trap": 0, "monster": 0} and second["unspent"] == 7 and second["opening_hand"] == 6
     history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
     assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 23]
+    assert history["thing-in-the-pit"]["result"]["won"] is True and history["thing-in-the-pit"]["result"]["because"] == "thing-defeated"
     assert [step["reason"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == ["starting conquest", "villager-killed", "monkey-kings-defeated"]
     assert [step["total"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == [8, 6, 10]
     assert history["thing-in-the-pit"]["threat"][-1]["total"] == 4
@@ -405,3 +407,109 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert runner.rebuild() == digest
     views_after = [client.get(f"/campaigns/{cid}/{path}").json for path in ("treachery-ledger", "conquest", "heroes")]
     assert views_after == views_before
+
+
+# -- how quests are won and lost ----------------------------------------------------------------------------------
+
+
+def test_the_thing_in_the_pit_finished_below_twelve_conquest_is_lost(client):
+    cid = _campaign(client, ["runewitch-astarra", "aurim"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
+    _act(client, sid, type="hero-killed", hero="runewitch-astarra")  # 8 - 4
+    finished = _act(client, sid, type="award-conquest", award="thing-defeated")  # + 4 = 8, short of 12
+    assert finished["events"][-1]["type"] == "QuestLost" and finished["state"]["game"]["lost"] == "finished-below"
+    assert _refused(client, sid, type="award-conquest", award="thing-defeated")["title"] == "This quest is already decided"
+    _verified(client, sid)
+
+
+def test_hold_the_position_major_monsters_turn_ten_victory_and_its_glyphs(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    response = client.post(f"/campaigns/{cid}/sessions", json={"quest": "hold-the-position", "setup": {}})
+    assert response.status_code == 422 and response.json["title"] == "Say how many glyphs Hold the Position has"
+    sid = _start(client, cid, "hold-the-position", {"glyphs": 2})
+    assert _act(client, sid, type="award-conquest", award="major-monster-killed")["state"]["game"]["conquest"] == 16
+    assert _refused(client, sid, type="award-conquest", award="temple-defended")["title"] == "Hold the Position is won on turn 10 or later"
+    _act(client, sid, type="damage-glyph", glyph="north", wounds=6)
+    restored = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim", count=3)
+    assert restored["state"]["game"]["glyphs"]["wounds"] == {"north": 22}
+    assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim", count=4)["title"] == "A glyph has at most 25 wounds"
+    destroyed = _act(client, sid, type="damage-glyph", glyph="north", wounds=22)
+    assert [e["type"] for e in destroyed["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed"]
+    assert _act(client, sid, type="gain-threat", source="destroyed-glyphs", count=1)["state"]["game"]["threat"] == 2
+    for _ in range(9):
+        _act(client, sid, type="end-turn")
+    won = _act(client, sid, type="award-conquest", award="temple-defended")
+    assert won["events"][-1]["payload"]["change"] == {"kind": "quest-won", "award": "temple-defended", "conquest": 20}
+    _verified(client, sid)
+
+
+def test_the_altar_of_despair_is_lost_when_zorek_destroys_the_last_glyph(client):
+    cid = _campaign(client, ["aurim"])
+    sid = _start(client, cid, "altar-of-despair")
+    assert _refused(client, sid, type="restore-glyph", glyph="1", hero="aurim")["title"] == "The heroes cannot heal the glyphs of The Altar of Despair"
+    for hit in range(24):
+        last = _act(client, sid, type="damage-glyph", glyph=str(hit // 6 + 1))  # Zorek hits for 1 wound
+    assert [e["type"] for e in last["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed", "QuestLost"]
+    assert last["state"]["game"]["lost"] == "last-glyph-destroyed" and last["state"]["game"]["conquest"] == 10
+    assert _refused(client, sid, type="damage-glyph", glyph="5")["title"] == "This quest has 4 glyphs"
+    _verified(client, sid)
+
+
+# -- sides: a token bound to the heroes cannot act for the overlord -------------------------------------------------
+
+
+def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token(client):
+    cid = _campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "power"}]})
+
+    def token(side):
+        minted = client.post(f"/campaigns/{cid}/tokens", json={"role": "player", "side": side})
+        assert minted.status_code == 201, minted.json
+        return {"Authorization": f"Bearer {minted.json['token']}"}
+
+    heroes, overlord = token("heroes"), token("overlord")
+    before = client.get(f"/sessions/{sid}/events?limit=1000").json["total"]
+    hand = _game(client, sid)["decks"]["overlord"]["held"]["overlord"]
+    for action in ({"type": "place-glyph", "glyph": "power"}, {"type": "discard-for-threat", "card": hand[0], "threat_value": 1},
+                   {"type": "damage-glyph", "glyph": "1"}, {"type": "look", "deck": "overlord", "count": 1}):
+        refused = client.post(f"/sessions/{sid}/actions", json=action, headers=heroes)
+        assert refused.status_code == 403 and refused.mimetype == PROBLEM and refused.json["title"] == "This token plays the heroes side, not the overlord", action
+    drawn = client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 1, "holder": "overlord"}, headers=heroes)
+    assert drawn.status_code == 403 and drawn.json["title"] == "This token plays the heroes side, not the overlord"
+    roll = {"type": "prolonged-roll", "hero": "aurim", "task": "destroy-altar", "trait": "magic", "half_action": "order", "faces": ["enhancement"]}
+    assert client.post(f"/sessions/{sid}/actions", json=roll, headers=overlord).status_code == 403
+    assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "place-glyph", "glyph": "power"}, headers=overlord).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "damage-glyph", "glyph": "1"}, headers=overlord).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json=roll, headers=heroes).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"}, headers=heroes).status_code == 201  # either side ends a turn
+    _verified(client, sid)
+
+
+# -- the Summoning glyph, Zorek's gaze and the great stone doors ----------------------------------------------------
+
+
+def test_summoning_spawns_zoreks_gaze_and_the_stone_doors_through_the_api(client):
+    community = descent.community_components()["components"]
+    cid = _campaign(client, ["aurim", "tahlia"], components=community)
+    sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "summoning"}]})
+    _act(client, sid, type="place-glyph", glyph="summoning")
+    _act(client, sid, type="activate-glyph", glyph="summoning", conquest=3)
+    assert _refused(client, sid, type="summoning-spawn", monsters=["troll"])["title"] == "The Summoning glyph cannot spawn troll"
+    _act(client, sid, type="summoning-spawn", monsters=["razorwing", "sorcerer"])
+    assert _refused(client, sid, type="summoning-spawn", monsters=["skeleton"])["title"] == "The Summoning glyph has not been triggered"
+    _act(client, sid, type="town-travel", hero="aurim", glyph="summoning", direction="to-town")
+    assert _game(client, sid)["game"]["glyph_triggers"] == {"summoning": 1}
+
+    gazed = _act(client, sid, type="zorek-gaze", face="0D 3R", heroes_hit=["tahlia"])  # north + 3 quarter turns right
+    assert gazed["state"]["game"]["zorek"]["facing"] == "west" and gazed["state"]["game"]["heroes"]["tahlia"]["curses"] == 1
+    digital = _act(client, sid, type="zorek-gaze")  # the community pack's yellow die, from the session's stream
+    roll = next(e for e in digital["events"] if e["type"] == "DiceRolled")["payload"]["roll"]
+    points = int(roll["results"]["yellow"][0].split("R")[0][-1])
+    assert digital["state"]["game"]["zorek"]["facing"] == ["north", "east", "south", "west"][(3 + points) % 4]
+    _act(client, sid, type="close-stone-door", hero="aurim", door="north-corridor")
+    opened = _act(client, sid, type="roll-stone-doors", faces=["blank"])
+    assert opened["state"]["game"]["zorek"]["doors_opened"] == ["north-corridor"]
+    assert _refused(client, sid, type="close-stone-door", hero="tahlia", door="north-corridor")["title"] == "Stone door 'north-corridor' opened again and can no longer close"
+    _verified(client, sid)

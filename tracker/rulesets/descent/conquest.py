@@ -44,16 +44,37 @@ def award_conquest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
             raise refuse(f"Say which hero {'killed' if 'killer_coins' in award else 'freed'} the villager", 'Send "hero": they receive 50 coins.', "hero")
         require_hero(ctx, params["hero"])
         changes.append({"kind": "coins-changed", "hero": params["hero"], "amount": coins, "reason": award["id"]})
+    if award.get("ends_quest"):
+        _may_end(ctx, award)
     amount = award_amount(award, params)
     details = {k: params[k] for k in ("alive", "unrescued", "mayors_daughter_unrescued", "hero") if k in params}
-    if award.get("ends_quest"):
-        details["ends_quest"] = True
-        victory = quest(ctx).get("victory", {})
-        if "conquest_at_least" in victory:
-            details["completed"] = ctx.game["conquest"] + amount >= victory["conquest_at_least"]
     if amount:
         changes += conquest_changes(ctx, amount, award["id"], **details)
+    if award.get("ends_quest"):
+        changes += quest_end(ctx, award, ctx.game["conquest"] + amount)
     return changes
+
+
+def _may_end(ctx: ActionContext, award: Mapping[str, Any]) -> None:
+    """A quest is decided once; Hold the Position is won only from turn 10 on (L566)."""
+    if ctx.game.get("lost") or ctx.game.get("won"):
+        raise refuse("This quest is already decided", f"Lost: {ctx.game.get('lost')}; won: {ctx.game.get('won')}. End the session.", "award")
+    victory = quest(ctx).get("victory", {})
+    earliest = victory.get("turn_at_least")
+    if earliest is not None and ctx.state["turn"] < earliest:
+        raise refuse(
+            f"{quest(ctx)['name']} is won on turn {earliest} or later",
+            f"It is turn {ctx.state['turn']}: hold until then, with every major monster on the board defeated.",
+            "award",
+        )
+
+
+def quest_end(ctx: ActionContext, award: Mapping[str, Any], conquest: int) -> list[dict[str, Any]]:
+    """The quest's end: won, unless it asks for a final conquest total the heroes fall short of (quest 1: 12, L402–L406)."""
+    needed = quest(ctx).get("victory", {}).get("conquest_at_least")
+    if needed is not None and conquest < needed:
+        return [{"kind": "quest-lost", "reason": "finished-below", "conquest": conquest, "needed": needed}]
+    return [{"kind": "quest-won", "award": award["id"], "conquest": conquest, **({"needed": needed} if needed is not None else {})}]
 
 
 def place_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -20,6 +20,15 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "threat-spent": lambda: f"Overlord spent {c['amount']} threat ({c['purpose']})",
         "conquest-changed": lambda: f"Conquest {c['delta']:+d} ({c['reason']}): {c['total']}",
         "quest-lost": lambda: f"The heroes lost the quest ({c['reason']})",
+        "quest-won": lambda: f"The heroes won the quest ({c['award']}) with {c['conquest']} conquest",
+        "glyph-damaged": lambda: f"Glyph {c['glyph']} took {c['wounds']} wound(s): {c['remaining']} left",
+        "glyph-destroyed": lambda: f"Glyph {c['glyph']} was destroyed ({c['destroyed']} of {c['of']})",
+        "glyph-restored": lambda: f"{c['hero']} restored glyph {c['glyph']} by {c['healed']}: {c['remaining']}",
+        "town-travelled": lambda: f"{c['hero']} travelled {c['direction']} by a {c['glyph']} glyph",
+        "monsters-spawned": lambda: f"Overlord spawned {', '.join(c['monsters'])} ({c['source']})",
+        "zorek-gazed": lambda: f"Zorek turned from {c['from']} to {c['facing']}; gaze hit {', '.join(c['heroes_hit']) or 'no hero'}",
+        "stone-door-closed": lambda: f"{c['hero']} closed stone door {c['door']}",
+        "stone-doors-rolled": lambda: f"Stone doors rolled: {', '.join(c['opened']) or 'none'} opened",
         "hero-killed": lambda: f"{c['hero']} was killed: conquest value {c['conquest_value']}",
     }
     line = lines.get(kind)

@@ -45,6 +45,22 @@ class QuestLost(GameEvent):
     class_version = 1
 
 
+class QuestWon(GameEvent):
+    class_version = 1
+
+
+class GlyphDamaged(GameEvent):
+    class_version = 1
+
+
+class GlyphDestroyed(GameEvent):
+    class_version = 1
+
+
+class GlyphRestored(GameEvent):
+    class_version = 1
+
+
 class ChestOpened(GameEvent):
     class_version = 1
 
@@ -113,6 +129,26 @@ class TreasureSold(GameEvent):
     class_version = 1
 
 
+class TownTravelled(GameEvent):
+    class_version = 1
+
+
+class MonstersSpawned(GameEvent):
+    class_version = 1
+
+
+class ZorekGazed(GameEvent):
+    class_version = 1
+
+
+class StoneDoorClosed(GameEvent):
+    class_version = 1
+
+
+class StoneDoorsRolled(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -124,6 +160,10 @@ EVENTS = {
     "threat-spent": ThreatSpent,
     "conquest-changed": ConquestChanged,
     "quest-lost": QuestLost,
+    "quest-won": QuestWon,
+    "glyph-damaged": GlyphDamaged,
+    "glyph-destroyed": GlyphDestroyed,
+    "glyph-restored": GlyphRestored,
     "chest-opened": ChestOpened,
     "coins-changed": CoinsChanged,
     "hero-killed": HeroKilled,
@@ -141,4 +181,9 @@ EVENTS = {
     "prolonged-action-disrupted": ProlongedActionDisrupted,
     "treasure-bought": TreasureBought,
     "treasure-sold": TreasureSold,
+    "town-travelled": TownTravelled,
+    "monsters-spawned": MonstersSpawned,
+    "zorek-gazed": ZorekGazed,
+    "stone-door-closed": StoneDoorClosed,
+    "stone-doors-rolled": StoneDoorsRolled,
 }

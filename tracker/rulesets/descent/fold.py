@@ -27,6 +27,8 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             "glyph_pool": [], "glyphs_placed": [], "glyphs_activated": [],
             "prolonged": {}, "chests_opened": [], "shop_unlocked": [], "opening_hand": None, "spent": {},
         })
+        if "glyphs" in change:
+            g["glyphs"] = {"count": change["glyphs"], "wounds": {}, "destroyed": []}
     elif kind == "treachery-card-swapped":
         g["treachery"]["remaining"] = dict(change["remaining"])
         g["treachery"]["swaps"].append({k: change[k] for k in ("added", "colour", "cost", "removed")})
@@ -39,10 +41,26 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "glyph-placed":
         g["glyph_pool"].remove(change["glyph"])
         g["glyphs_placed"].append(change["glyph"])
-    elif kind == "glyph-activated":
-        g["glyphs_activated"].append(change["glyph"])
-        if change["glyph"] != "normal":
-            g["glyphs_placed"].remove(change["glyph"])
+    elif kind in ("glyph-activated", "town-travelled"):
+        if kind == "glyph-activated":
+            g["glyphs_activated"].append(change["glyph"])
+            if change["glyph"] != "normal":
+                g["glyphs_placed"].remove(change["glyph"])
+        if change["glyph"] in ("summoning", "power"):  # each activation or town travel gives the overlord one spawn or draw (L123, L125)
+            triggers = g.setdefault("glyph_triggers", {})
+            triggers[change["glyph"]] = triggers.get(change["glyph"], 0) + 1
+    elif kind == "monsters-spawned":
+        if change["source"] == "summoning-glyph":
+            g["glyph_triggers"]["summoning"] -= 1
+    elif kind in ("zorek-gazed", "stone-door-closed", "stone-doors-rolled"):
+        z = g.setdefault("zorek", {"facing": None, "doors_closed": [], "doors_opened": []})  # None: as he starts
+        if kind == "zorek-gazed":
+            z["facing"] = change["facing"]
+        elif kind == "stone-door-closed":
+            z["doors_closed"].append(change["door"])
+        else:
+            z["doors_closed"] = [d for d in z["doors_closed"] if d not in change["opened"]]
+            z["doors_opened"] += change["opened"]
     elif kind == "threat-gained":
         g["threat"] += change["amount"]
     elif kind == "threat-spent":
@@ -52,6 +70,13 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["conquest"] = change["total"]
     elif kind == "quest-lost":
         g["lost"] = change["reason"]
+    elif kind == "quest-won":
+        g["won"] = change["award"]
+    elif kind in ("glyph-damaged", "glyph-restored"):
+        g["glyphs"]["wounds"][change["glyph"]] = change["remaining"]
+    elif kind == "glyph-destroyed":
+        g["glyphs"]["wounds"].pop(change["glyph"], None)
+        g["glyphs"]["destroyed"].append(change["glyph"])
     elif kind == "chest-opened":
         g["chests_opened"].append(change["chest"])
         if change["colour"] not in g["shop_unlocked"]:

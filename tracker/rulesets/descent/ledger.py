@@ -51,6 +51,7 @@ def conquest_and_threat(rows: Iterable[Mapping[str, Any]], viewer: str | None = 
     out = []
     for session_id, events in _sessions(_visible(rows, viewer)).items():
         conquest, threat = [], []
+        result: dict[str, Any] | None = None
         for row in events:
             c, pos = row["change"], row["position"]
             if c["kind"] == "quest-set-up":
@@ -61,7 +62,9 @@ def conquest_and_threat(rows: Iterable[Mapping[str, Any]], viewer: str | None = 
                 sign = 1 if c["kind"] == "threat-gained" else -1
                 total = (threat[-1]["total"] if threat else 0) + sign * c["amount"]
                 threat.append({"position": pos, "delta": sign * c["amount"], "reason": c.get("source") or c.get("purpose"), "total": total})
-        out.append({"session_id": session_id, "quest": events[0]["quest"], "outcome": events[0]["outcome"], "conquest": conquest, "threat": threat})
+            elif c["kind"] in ("quest-won", "quest-lost") and result is None:  # the rules' verdict, before the session's outcome
+                result = {"position": pos, "won": c["kind"] == "quest-won", "because": c.get("award") or c.get("reason"), "conquest": c["conquest"]}
+        out.append({"session_id": session_id, "quest": events[0]["quest"], "outcome": events[0]["outcome"], "result": result, "conquest": conquest, "threat": threat})
     return out
 
 

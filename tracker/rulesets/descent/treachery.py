@@ -46,6 +46,7 @@ SETUP_SCHEMA = {
         },
         "opening_hand": {"type": "array", "items": NAME, "maxItems": 8, "description": "Cards drawn from the physical deck."},
         "starting_conquest": {"type": "integer", "minimum": 1, "maximum": 100, "description": "For quests whose starting conquest the rules data lacks."},
+        "glyphs": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many glyphs the map has, for quests whose glyphs can be destroyed and whose count the rules data lacks."},
     },
     "additionalProperties": False,
 }
@@ -110,6 +111,27 @@ def _glyph_payment(ctx: ActionContext, glyph: Mapping[str, Any], rule: Mapping[s
     return paid
 
 
+def _glyph_count(quest: Mapping[str, Any], setup: Mapping[str, Any]) -> dict[str, int]:
+    """Quests whose glyphs can be destroyed (L567, L687) need their glyph count: from the rules data, else as the map shows it."""
+    glyphs = quest.get("glyphs") or {}
+    if "wounds" not in glyphs:
+        if "glyphs" in setup:
+            raise refuse(f"The glyphs of {quest['name']} cannot be destroyed", "Leave setup.glyphs out for this quest.", "setup.glyphs")
+        return {}
+    count = glyphs.get("count")
+    if count is None:
+        if "glyphs" not in setup:
+            raise refuse(
+                f"Say how many glyphs {quest['name']} has",
+                "The map is not in the rulebook transcription; send setup.glyphs (the quest is lost when the last one is destroyed).",
+                "setup.glyphs",
+            )
+        return {"glyphs": setup["glyphs"]}
+    if setup.get("glyphs", count) != count:
+        raise refuse(f"{quest['name']} has {count} glyphs", "Leave setup.glyphs out for this quest.", "setup.glyphs")
+    return {"glyphs": count}
+
+
 def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     quest = ctx.ruleset.quest(params["quest"])
     campaign = params["campaign"]
@@ -127,7 +149,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     elif setup.get("starting_conquest", conquest) != conquest:
         raise refuse(f"{quest['name']} starts with {conquest} conquest", "Leave starting_conquest out for this quest.", "setup.starting_conquest")
     changes: list[dict[str, Any]] = [
-        {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"])}
+        {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
     ]
     deck = ctx.state["decks"][OVERLORD]
     remaining = dict(granted)
