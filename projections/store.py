@@ -72,6 +72,21 @@ _WRITES = {
 }
 
 
+# Rows that create what later rows of the same batch update are written first.
+_CREATING = ("session", "game_state_start")
+
+
+def _grouped(rows: Iterable[tuple[Any, ...]]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """A batch's rows as one executemany per statement: creating statements first, then the rest in
+    the order each first appears, rows of one statement in log order. No statement depends on
+    another's rows except updates of what the creating statements insert (sessions, game states),
+    and upserts of counts commute; so the views come out as if written row by row."""
+    groups: dict[str, list[tuple[Any, ...]]] = {key: [] for key in _CREATING}
+    for row in rows:
+        groups.setdefault(row[0], []).append(row[1:])
+    return [(key, params) for key, params in groups.items() if params]
+
+
 class LostRace(Exception):
     """Another runner moved the tracking position first; this batch was rolled back."""
 
@@ -111,9 +126,16 @@ class ViewStore:
         another gets LostRace, its transaction rolls back, and nothing counts twice.
         """
         with self.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-            for row in rows:
-                cursor.execute(self._sql(_WRITES[row[0]]), row[1:])
+            for statement, params in _grouped(rows):
+                cursor.executemany(self._written(statement), params)
             self._advance_tracking(cursor, start, tracking)
+
+    def _written(self, statement: str) -> str:
+        """A write statement in this database's dialect (formatted once, then reused)."""
+        cache = self.__dict__.setdefault("_written_sql", {})
+        if statement not in cache:
+            cache[statement] = self._sql(_WRITES[statement])
+        return cache[statement]
 
     def _advance_tracking(self, cursor: Any, start: int, tracking: Tracking) -> None:
         table = self._tracking_table()
