@@ -671,7 +671,7 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
         f"{CAMPAIGN_SESSIONS_BEFORE_SNAPSHOT} (its first snapshot comes at v100); round-robin over {N_SESSIONS} sessions "
         f"(short sessions, a {N_SESSIONS}-session campaign) runs at {many.service.per_second / one.service.per_second:.2f}x "
         f"the one-session rate. With {N_THREADS} threads on one session, {shared.service.conflicts} optimistic conflicts "
-        f"were retried for {N_ROLLS} commands (each retry reloads and re-rolls, with no pause between attempts) and "
+        f"were retried for {N_ROLLS} commands (each retry reloads and re-rolls, after a short jittered pause) and "
         f"{shared.service.failed} gave up: {shared.service.per_second / one.service.per_second:.2f}x the sequential rate. "
         f"Over {N_THREADS} sessions, {N_THREADS} threads reach {spread.service.per_second / one.service.per_second:.2f}x "
         f"the sequential rate, against {spread.raw.per_second / one.raw.per_second:.2f}x for raw inserts with the same "
