@@ -198,10 +198,13 @@ class ViewStore:
         )
 
     def game_events(self, campaign_id: str) -> list[dict[str, Any]]:
-        """A campaign's game events (the rulesets' own changes) in log order, with their session's quest and outcome."""
+        """A campaign's game events (the rulesets' own changes) in log order, with their session's quest and
+        outcome, less those an undo reverted (the log keeps them; standings and ledgers must not count them)."""
         rows = self.query(
             "SELECT g.session_id, g.position, g.event_type, g.kind, g.change, s.quest, s.outcome FROM {view_game_events} g "
-            "JOIN {view_sessions} s ON s.session_id = g.session_id WHERE g.campaign_id = %s ORDER BY g.notification_id",
+            "JOIN {view_sessions} s ON s.session_id = g.session_id "
+            "LEFT JOIN {view_undone} u ON u.session_id = g.session_id AND u.position = g.position "
+            "WHERE g.campaign_id = %s AND u.position IS NULL ORDER BY g.notification_id",
             (campaign_id,),
         )
         return [{**row, "change": json.loads(row["change"])} for row in rows]

@@ -297,3 +297,20 @@ def test_meditate_pray_master_skill_and_cards(client):
     monkey_card = kept["state"]["game"]["heroes"]["monkey-king"]["fortune"][0]
     _refused(client, sid, type="play-card", hero="monkey-king", deck="fortune", card=monkey_card, costs={"hp": 10})  # must leave 1 HP
     _verified(client, sid)
+
+
+def test_an_undone_karma_gain_is_not_counted_in_hero_progress(client, app):
+    cid = _campaign(client, components=Q2_COMPONENTS)
+    sid, _ = _start(client, cid, "q2-rescue", initiative=None)
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    _act(client, sid, type="rescue-villager", hero="monkey-king", villager="villager-1")
+    assert client.get(f"/campaigns/{cid}/heroes/monkey-king").json["good_karma"] == 3
+    undone = client.post(f"/sessions/{sid}/undo")
+    assert undone.status_code == 201
+    assert client.get(f"/sessions/{sid}").json["game"]["heroes"]["monkey-king"]["good"] == 0
+    assert client.get(f"/campaigns/{cid}/heroes/monkey-king").json["good_karma"] == 0  # the log keeps it; progress does not count it
+    views = app.extensions["tracker_views"]
+    views.catch_up()
+    reverted = {e["position"] for e in undone.json["undone"]["events"]}
+    assert reverted and not reverted & {row["position"] for row in views.store.game_events(cid)}  # nor do the views' readers

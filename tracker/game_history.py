@@ -32,25 +32,30 @@ class GameChange:
 class GameHistory:
     def __init__(self, maxsize: int = 1000) -> None:
         self.maxsize = maxsize
-        self._read: OrderedDict[UUID, tuple[int, tuple[GameChange, ...]]] = OrderedDict()
+        self._read: OrderedDict[UUID, tuple[int, tuple[GameChange, ...], frozenset[int]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def changes(self, events: EventStore, session_id: UUID, kinds: Collection[str]) -> tuple[GameChange, ...]:
-        """The session's events that carry a change of one of ``kinds``, in order."""
+        """The session's events that carry a change of one of ``kinds``, in order, less those an
+        ActionUndone reverted (the log keeps them; progress must not count them)."""
         with self._lock:
-            version, known = self._read.get(session_id, (0, ()))
+            version, known, undone = self._read.get(session_id, (0, (), frozenset()))
         new: list[GameChange] = []
+        reverted: set[int] = set()
         for event in events.get(session_id, gt=version):
             version = event.originator_version
+            if type(event).__name__ == "ActionUndone":
+                reverted.update(e["position"] for e in event.reverses["events"])
+                continue
             change = getattr(event, "change", None)
             if change is not None and change["kind"] in kinds:
                 new.append(GameChange(event.originator_version, type(event).__name__, change))
-        changes = known + tuple(new)
+        changes, undone = known + tuple(new), undone | reverted
         with self._lock:
             # another thread may have read further meanwhile: keep whichever read reached further
-            if self._read.get(session_id, (0, ()))[0] <= version:
-                self._read[session_id] = (version, changes)
+            if self._read.get(session_id, (0, (), frozenset()))[0] <= version:
+                self._read[session_id] = (version, changes, undone)
             self._read.move_to_end(session_id)
             while len(self._read) > self.maxsize:
                 self._read.popitem(last=False)
-        return changes
+        return tuple(change for change in changes if change.position not in undone)

@@ -22,19 +22,10 @@ def names(ruleset: Ruleset) -> dict[str, str]:
     return found
 
 
-def undone_positions(store: ViewStore, campaign_id: str) -> set[tuple[str, int]]:
-    rows = store.query(
-        "SELECT u.session_id, u.position FROM {view_undone} u JOIN {view_sessions} s ON s.session_id = u.session_id "
-        "WHERE s.campaign_id = %s",
-        (campaign_id,),
-    )
-    return {(r["session_id"], r["position"]) for r in rows}
-
 
 def live_game_events(store: ViewStore, campaign_id: str) -> list[dict[str, Any]]:
-    """The campaign's game events in log order, without those an undo reverted."""
-    undone = undone_positions(store, campaign_id)
-    return [row for row in store.game_events(campaign_id) if (row["session_id"], row["position"]) not in undone]
+    """The campaign's game events in log order, without those an undo reverted (the store leaves them out)."""
+    return store.game_events(campaign_id)
 
 
 def session_lengths(store: ViewStore, campaign_id: str) -> dict[str, dict[str, Any]]:
