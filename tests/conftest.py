@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -108,15 +109,24 @@ def postgres_base_url() -> str:
     return urlunsplit(parts._replace(path=f"/{TEST_DB}", query=""))
 
 
-@pytest.fixture
-def postgres_url(postgres_base_url: str) -> Iterator[str]:
-    """A fresh schema for one test."""
+@contextmanager
+def fresh_schema(postgres_base_url: str, pool: str = "pool_size=2&max_overflow=30") -> Iterator[str]:
+    """A database URL on a schema of its own, dropped afterwards."""
     schema = f"t_{uuid.uuid4().hex[:16]}"
     with psycopg.connect(postgres_base_url, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
-    yield f"{postgres_base_url}?schema={schema}&pool_size=2&max_overflow=30"
-    with psycopg.connect(postgres_base_url, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    try:
+        yield f"{postgres_base_url}?schema={schema}&{pool}"
+    finally:
+        with psycopg.connect(postgres_base_url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def postgres_url(postgres_base_url: str) -> Iterator[str]:
+    """A fresh schema for one test."""
+    with fresh_schema(postgres_base_url) as url:
+        yield url
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 
 from api import create_app
 from tests import audit_ruleset
-from tests.conftest import OwnerClient, JOURNEY_TEST_COMPONENTS
+from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
 from tracker import rulesets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,12 +87,8 @@ def _digest(app, cid: str) -> str:
 @pytest.fixture
 def empty_postgres_url(postgres_base_url):
     """A second, empty PostgreSQL schema: the database an export is imported into."""
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(postgres_base_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    yield f"{postgres_base_url}?schema={schema}&pool_size=2"
-    with psycopg.connect(postgres_base_url, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with fresh_schema(postgres_base_url, pool="pool_size=2") as url:
+        yield url
 
 
 @pytest.fixture
