@@ -22,13 +22,14 @@ and against the library's own decoding of the same notifications (mapper.to_doma
 from __future__ import annotations
 
 import json
-import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 from uuid import UUID
 
 import psycopg
+
+from timing import median_ms
 
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
@@ -92,14 +93,6 @@ def app_request() -> Any:
     return Request(issued_by="bench")
 
 
-def median_ms(func: Callable[[], Any], repeats: int = READ_REPEATS) -> float:
-    func()  # warm: the caches fill on the first read
-    timings = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        func()
-        timings.append(time.perf_counter() - started)
-    return 1000 * statistics.median(timings)
 
 
 def once_ms(func: Callable[[], Any]) -> float:
@@ -128,7 +121,7 @@ def measure_history(database_url: str, raw_url: str, schema: str) -> HistoryResu
             "hero progress (GET /campaigns/{cid}/heroes)": lambda a, cid, sid: a.campaign_heroes(cid),
         }
         for what, read in reads.items():
-            result.reads_ms[what] = {n: median_ms(lambda: read(app, cid, sid)) for n, (cid, sid) in histories.items()}
+            result.reads_ms[what] = {n: median_ms(lambda: read(app, cid, sid), READ_REPEATS, warm=True) for n, (cid, sid) in histories.items()}
             result.cold_ms[what] = {}
             for n, (cid, sid) in histories.items():
                 fresh = Tracker(env={**env, "CREATE_TABLE": "n"})

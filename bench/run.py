@@ -22,7 +22,6 @@ import hashlib
 import os
 import platform
 import sqlite3
-import statistics
 import sys
 import tempfile
 import threading
@@ -49,6 +48,7 @@ import tracker.application as tracker_application
 from history import HISTORY_LONG, HISTORY_SHORT, HistoryResult, measure_history
 from http_load import HttpResult, measure_http
 from targets import target_rows
+from timing import median_ms
 from tracker.application import Tracker
 from tracker.config import persistence_env
 from tracker.errors import Conflict
@@ -167,13 +167,6 @@ def median_rate(rates: list[Rate]) -> Rate:
     return sorted(rates, key=lambda r: r.per_second)[len(rates) // 2]
 
 
-def median_ms(func: Callable[[], Any], repeats: int) -> float:
-    timings = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        func()
-        timings.append(time.perf_counter() - started)
-    return 1000 * statistics.median(timings)
 
 
 def micro_us(func: Callable[[], Any], iterations: int = MICRO_ITERATIONS) -> float:
