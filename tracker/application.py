@@ -10,15 +10,17 @@ If-Match, which then fails with 412.
 
 from __future__ import annotations
 
+import pickle
 import secrets
 import time
+from contextvars import ContextVar
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
 import jsonschema
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent, project_aggregate
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
@@ -26,6 +28,7 @@ from eventsourcing.utils import get_topic
 from tracker import decks, hash_chain, hidden_information, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
+from tracker.command_cache import CommandCache
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
@@ -37,6 +40,9 @@ from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, Ruleset
 from tracker.session_log import event_view
 
 MAX_ATTEMPTS = 25
+
+# The aggregates the current attempt of a command took from the command cache.
+_FROM_CACHE: ContextVar[list[UUID] | None] = ContextVar("from_command_cache", default=None)
 OUTCOMES = ("victory", "heroic-victory", "defeat")
 
 
@@ -74,6 +80,8 @@ class Tracker(Application[UUID]):
         self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}
+        self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
+        self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
 
     # -- commands ------------------------------------------------------------
 
@@ -114,7 +122,7 @@ class Tracker(Application[UUID]):
         still unknown only, pinned by the content hash of the whole document; sessions started later use it."""
 
         def work() -> _Outcome:
-            campaign = self._campaign(campaign_id)
+            campaign = self._for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
             if not components:
                 raise Unprocessable("No component data was supplied", detail="Send the facts still unknown in the shape of the ruleset's component_schema.")
@@ -139,7 +147,7 @@ class Tracker(Application[UUID]):
         body = {"role": role, "heroes": heroes, "side": side, "label": label}
 
         def work() -> _Outcome:
-            campaign = self._campaign(campaign_id)
+            campaign = self._for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
             if role not in ("player", "viewer", "integration"):
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
@@ -158,7 +166,7 @@ class Tracker(Application[UUID]):
 
     def revoke_token(self, campaign_id: str, token_id: str, request: Request = Request()) -> Result:
         def work() -> _Outcome:
-            campaign = self._campaign(campaign_id)
+            campaign = self._for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
             listed = campaign.tokens.get(token_id)
             if listed is None:
@@ -195,7 +203,7 @@ class Tracker(Application[UUID]):
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work() -> _Outcome:
-            campaign = self._campaign(campaign_id)
+            campaign = self._for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
             ruleset.quest(quest)
             _validate(ruleset.rules.setup_schema, setup or {}, "The session set-up does not fit this ruleset", "setup")
@@ -225,7 +233,7 @@ class Tracker(Application[UUID]):
                     "components": campaign.components,
                 },
             }
-            self._resolve(session, campaign, ruleset, set_up, meta)
+            self._resolve(session, ruleset, campaign.components, set_up, meta)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)
             body = {
                 "id": str(session.id),
@@ -250,8 +258,8 @@ class Tracker(Application[UUID]):
         body = {"dice": dice, "faces": faces, "purpose": purpose}
 
         def work() -> _Outcome:
-            session, campaign, ruleset = self._playing(session_id, request)
-            specs = ruleset.dice(campaign.components_for(session_id))
+            session, ruleset, components = self._playing(session_id, request)
+            specs = ruleset.dice(components)
             roll = dice_rolls.resolve_roll(specs, dice or {}, faces, RandomStream(bytes.fromhex(session.seed), session.counter))
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
@@ -280,8 +288,8 @@ class Tracker(Application[UUID]):
         body = {"deck": deck, "count": count, "cards": cards, "holder": holder}
 
         def work() -> _Outcome:
-            session, campaign, ruleset = self._playing(session_id, request)
-            ctx = action_context(session, ruleset, campaign.components_for(session_id))
+            session, ruleset, components = self._playing(session_id, request)
+            ctx = action_context(session, ruleset, components)
             spec = ctx.deck(deck)
             state = session.decks[spec.id]
             if cards is not None:
@@ -317,7 +325,7 @@ class Tracker(Application[UUID]):
 
     def act(self, session_id: str, action: dict[str, Any], request: Request = Request()) -> Result:
         def work() -> _Outcome:
-            session, campaign, ruleset = self._playing(session_id, request)
+            session, ruleset, components = self._playing(session_id, request)
             action_type = ruleset.action(str(action.get("type")))
             if action_type.internal:
                 raise Unprocessable(
@@ -325,7 +333,7 @@ class Tracker(Application[UUID]):
                     detail="It runs when a session starts; send the set-up in POST /campaigns/{cid}/sessions.",
                     errors={"type": ["Not an action a client may post."]},
                 )
-            self._resolve(session, campaign, ruleset, action, _meta(request, ruleset))
+            self._resolve(session, ruleset, components, action, _meta(request, ruleset))
             body = {
                 "events": [event_view(e) for e in session.pending_events],
                 "state": session.state(),
@@ -335,11 +343,11 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "act", action, request, work)
 
-    def _resolve(self, session: Session, campaign: Campaign, ruleset: Ruleset, action: dict[str, Any], meta: dict[str, Any]) -> None:
+    def _resolve(self, session: Session, ruleset: Ruleset, components: Mapping[str, Any], action: dict[str, Any], meta: dict[str, Any]) -> None:
         """Validate an action, resolve it on the session's state with its stream, and record it and its effects."""
         action_type = ruleset.action(str(action.get("type")))
         _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
-        ctx = action_context(session, ruleset, campaign.components_for(str(session.id)))
+        ctx = action_context(session, ruleset, components)
         stream = RandomStream(bytes.fromhex(session.seed), session.counter)
         counter_start = stream.counter
         changes = action_type.resolve(ctx, action, stream)
@@ -348,7 +356,8 @@ class Tracker(Application[UUID]):
 
     def end_session(self, session_id: str, outcome: str, request: Request = Request()) -> Result:
         def work() -> _Outcome:
-            session, campaign, ruleset = self._playing(session_id, request)
+            session, ruleset, _ = self._playing(session_id, request)
+            campaign = self._for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
             meta = _meta(request, ruleset)
@@ -371,7 +380,7 @@ class Tracker(Application[UUID]):
         """Revert the last action: an ActionUndone names its events and puts back the state from before them."""
 
         def work() -> _Outcome:
-            session, campaign, ruleset = self._playing(session_id, request)
+            session, ruleset, _ = self._playing(session_id, request)
             group = undo.last_undoable(list(self.events.get(session.id)))
             if group is None:
                 raise Conflict(
@@ -552,15 +561,56 @@ class Tracker(Application[UUID]):
         return rulesets.pinned(campaign.ruleset)
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """Every session and campaign event is linked into its stream's hash chain as it is saved."""
+        """Every session and campaign event is linked into its stream's hash chain as it is saved.
+
+        The library's save, less two costs: its runtime ``Protocol`` checks on each object (our commands
+        save aggregates only), and its snapshots, which reload the aggregate from the store: the one
+        just saved is that state already, so it is snapshotted as it is."""
+        if kwargs or not all(isinstance(o, Aggregate) for o in objs):
+            return super().save(*objs, **kwargs)
         chained = [o for o in objs if isinstance(o, (Session, Campaign))]
         heads = hash_chain.link(self, chained)
-        recordings = super().save(*objs, **kwargs)
+        processing = ProcessingEvent[UUID]()
+        for aggregate in objs:
+            processing.events.extend(aggregate.collect_events())
+            processing.aggregates[aggregate.id] = aggregate
+        recordings = self._record(processing)
         self.chain_heads.saved({a.id: a.version for a in chained if str(a.id) in heads}, heads)
+        self._snapshot(processing)
+        self._notify(recordings)
         return recordings
 
-    def _playing(self, session_id: str, request: Request) -> tuple[Session, Campaign, Ruleset]:
-        session = self._session(session_id)
+    def _snapshot(self, processing: ProcessingEvent[UUID]) -> None:
+        """A snapshot of each aggregate whose saved events crossed a multiple of its interval."""
+        if not self.snapshots:
+            return
+        due = {
+            event.originator_id
+            for event in processing.events
+            if (interval := self.snapshotting_intervals.get(type(processing.aggregates[event.originator_id])))
+            and event.originator_version % interval == 0
+        }
+        if due:
+            aggregates = [processing.aggregates[aggregate_id] for aggregate_id in due]
+            self.snapshots.put([getattr(type(a), "Snapshot", type(self).snapshot_class).take(a) for a in aggregates])
+
+    def _for_change(self, raw_id: str, cls: type, what: str) -> Any:
+        """An aggregate the command is going to write: the state this process last saved it in, when it
+        has one (no query, no deep copy), else a fresh load. ``_execute`` says why that is safe."""
+        try:
+            aggregate_id = UUID(str(raw_id))
+        except ValueError:
+            return self._load(raw_id, cls, what)
+        taken = _FROM_CACHE.get()
+        kept = None if taken is None else self.command_cache.take(aggregate_id)
+        if kept is None or not isinstance(kept, cls):
+            return self._load(raw_id, cls, what)
+        taken.append(aggregate_id)
+        return kept
+
+    def _playing(self, session_id: str, request: Request) -> tuple[Session, Ruleset, Mapping[str, Any]]:
+        """The session a command plays on, its pinned ruleset and the component data it started with."""
+        session = self._for_change(session_id, Session, "session")
         if request.if_match is not None and request.if_match != session.version:
             raise PreconditionFailed(
                 f"The session is at version {session.version}, not {request.if_match}",
@@ -571,20 +621,51 @@ class Tracker(Application[UUID]):
                 "The session has ended",
                 detail=f"It ended in {session.outcome}; start a new session to play on.",
             )
-        campaign = self._campaign(session.campaign_id)
-        return session, campaign, self._ruleset(campaign)
+        return session, rulesets.pinned(session.ruleset), self._components_of(session)
+
+    def _components_of(self, session: Session) -> dict[str, Any]:
+        """The component data in force when the session started. The campaign pins it then and never
+        changes it, so it is read from the campaign once per process (and handed out as a fresh copy)."""
+        key = str(session.id)
+        kept = self._session_components.get(key)
+        if kept is None:
+            campaign = self._campaign(session.campaign_id)
+            components = campaign.components_for(key)
+            if key not in campaign.__dict__.get("session_components", {}):
+                return components  # a campaign from before pinning: its current data, read each time
+            kept = pickle.dumps(components, pickle.HIGHEST_PROTOCOL)
+            if len(self._session_components) >= 100_000:
+                self._session_components.clear()
+            self._session_components[key] = kept
+        return pickle.loads(kept)
 
     def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
+        """Run a command's work and save what it changed, with its Idempotency-Key's answer, in one transaction.
+
+        A first attempt may start from the command cache. If the save then conflicts, or the work refuses,
+        the aggregates it took from there are dropped from it and the command runs again from fresh loads:
+        a conflict may only mean another process wrote first, and a refusal must not rest on an old state.
+        Conflicts on fresh loads are real races: retried after a jittered pause, up to MAX_ATTEMPTS."""
         fingerprint = content_hash({"command": command, "request": body})
         key = request.idempotency_key
         if key:
             earlier = self._earlier_answer(scope, key, fingerprint)
             if earlier:
                 return earlier
+        fresh = False  # once an attempt from the command cache fails, every later one loads fresh
         for attempt in range(MAX_ATTEMPTS):
-            if attempt:
-                _back_off(attempt)
-            outcome = work()
+            taken: list[UUID] = []
+            context = _FROM_CACHE.set(None if fresh else taken)
+            try:
+                outcome = work()
+            except TrackerError:
+                if not taken:
+                    raise
+                self.command_cache.discard(*taken)
+                fresh = True
+                continue
+            finally:
+                _FROM_CACHE.reset(context)
             to_save = list(outcome.aggregates)
             if key:
                 to_save.append(
@@ -601,24 +682,34 @@ class Tracker(Application[UUID]):
             try:
                 self.save(*to_save)
             except IntegrityError:
+                self.command_cache.discard(*(a.id for a in outcome.aggregates))
                 if key:
                     earlier = self._earlier_answer(scope, key, fingerprint)
                     if earlier:
                         return earlier
+                if taken:  # perhaps only this process's copy was behind: decide again on fresh loads
+                    fresh = True
+                    continue
                 if request.if_match is not None:
                     raise PreconditionFailed(
                         "The session changed while this command was being saved",
                         detail="Someone else changed the session first: reload it and decide again.",
                     ) from None
+                _back_off(attempt + 1)
                 continue
-            return Result(outcome.status, outcome.body)
+            body = detached(outcome.body)  # the saved aggregates go on to the next command; the answer must not change with them
+            for aggregate in outcome.aggregates:
+                if isinstance(aggregate, (Session, Campaign)):
+                    self.command_cache.put(aggregate)
+            return Result(outcome.status, body)
         raise Conflict("The session is too busy right now", detail="Too many commands at once; retry shortly.")
 
     def _earlier_answer(self, scope: str, key: str, fingerprint: str) -> Result | None:
-        try:
-            record = self.repository.get(IdempotencyRecord.create_id(scope=scope, key=key))
-        except AggregateNotFoundError:
+        # One query for the record's one event (the repository would first look for a snapshot).
+        recorded = list(self.events.get(IdempotencyRecord.create_id(scope=scope, key=key), limit=1))
+        if not recorded:
             return None
+        record = project_aggregate(None, recorded)
         if record.fingerprint != fingerprint:
             raise Unprocessable(
                 "This Idempotency-Key was already used for a different request",
@@ -626,6 +717,15 @@ class Tracker(Application[UUID]):
                 errors={"Idempotency-Key": ["Already used with a different body."]},
             )
         return Result(record.status, record.body, replayed=True)
+
+
+def detached(value: Any) -> Any:
+    """A copy of a JSON-shaped answer that shares no dict or list with anything else."""
+    if isinstance(value, dict):
+        return {k: detached(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [detached(v) for v in value]
+    return value
 
 
 def action_context(session: Session, ruleset: Ruleset, components: Mapping[str, Any]) -> ActionContext:

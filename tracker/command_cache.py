@@ -1,0 +1,66 @@
+"""Where a command starts from: the aggregate this process last saved, handed over, not copied.
+
+Without it a command loads its session fresh each time: one query for events newer
+than the library's cached copy (which, right after this process saved, is always
+the event it just wrote) and a deep copy of the aggregate. Starting from the object
+the last command saved skips both, and stays correct because of two rules in
+``Tracker._execute``:
+
+- every aggregate taken from here is one the command writes, so if another process
+  wrote it meanwhile, the save fails on the store's (id, version) uniqueness and the
+  command runs again from a fresh load;
+- a command that refuses (any 4xx) after starting from here runs again from a fresh
+  load before it answers, so no refusal rests on a state that was out of date.
+
+``take`` removes the aggregate: one command at a time holds it, so no copy is needed
+to keep commands apart. It comes back only with ``put`` after a successful save; a
+command that fails part-way never puts back what it may have half changed, and a
+second command on the same aggregate meanwhile simply loads fresh.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate
+
+
+class CommandCache:
+    def __init__(self, maxsize: int = 1000) -> None:
+        self.maxsize = maxsize
+        self._kept: OrderedDict[UUID, Aggregate] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, aggregate_id: UUID) -> Any | None:
+        """The aggregate as this process last saved it, now the caller's alone; or None."""
+        with self._lock:
+            return self._kept.pop(aggregate_id, None)
+
+    def put(self, aggregate: Aggregate) -> None:
+        """Keep a just-saved aggregate, unless a newer one is kept (threads may finish out of order).
+        The caller must not touch it afterwards."""
+        with self._lock:
+            kept = self._kept.get(aggregate.id)
+            if kept is not None and kept.version >= aggregate.version:
+                return
+            self._kept[aggregate.id] = aggregate
+            self._kept.move_to_end(aggregate.id)
+            while len(self._kept) > self.maxsize:
+                self._kept.popitem(last=False)
+
+    def version(self, aggregate_id: UUID) -> int | None:
+        """The version kept, if any (for tests and diagnostics)."""
+        with self._lock:
+            kept = self._kept.get(aggregate_id)
+            return None if kept is None else kept.version
+
+    def discard(self, *aggregate_ids: UUID) -> None:
+        with self._lock:
+            for aggregate_id in aggregate_ids:
+                self._kept.pop(aggregate_id, None)
+
+    def __len__(self) -> int:
+        return len(self._kept)
