@@ -141,8 +141,9 @@ local token = "%(token)s"
 local body = '%(body)s'
 local threads = %(threads)d
 local counter = 0
-local id = 0
 local next_id = 0
+-- `id` is a global on purpose: thread:set writes the thread's globals, which a local
+-- of the same name would shadow (every thread would then read 0 and share sessions).
 function setup(thread)
   thread:set("id", next_id)
   next_id = next_id + 1
@@ -167,7 +168,7 @@ end
 
 
 def run_wrk(port: int, sessions: list[str], token: str, clients: int, seconds: int, directory: Path) -> HttpRun:
-    threads = min(clients, 2)
+    threads = clients  # one connection per wrk thread, so each connection rolls on sessions of its own
     script = directory / "rolls.lua"
     script.write_text(LUA % {"sessions": ",".join(f'"{s}"' for s in sessions), "token": token, "body": BODY, "threads": threads})
     out = subprocess.run(
