@@ -272,3 +272,32 @@ def test_the_feed_state_at_and_export_keep_secrets_too(client, secret_ruleset):
     assert client.get(f"/campaigns/{cid}/export", headers=owner).status_code == 200
     client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}, headers=owner)
     assert client.get(f"/campaigns/{cid}/export", headers=hero).status_code == 200  # the quest is over
+
+
+def test_a_revocation_by_one_worker_is_seen_at_once_by_another(tracker, database_url):
+    """Two applications on one store, as two gunicorn workers are: a grant the other one has already
+    checked (and so holds) stops working there with the very next check, without any expiry."""
+    from tracker.application import Tracker
+    from tracker.config import persistence_env
+
+    other = Tracker(env={**persistence_env(database_url), "CREATE_TABLE": "n"})
+    try:
+        cid = tracker.create_campaign("journey", "Two workers").body["id"]
+        minted = tracker.mint_token(cid, "player", heroes=["monkey-king"]).body
+        for _ in range(2):  # checked twice: the second check answers from what the first one kept
+            grant = other.authenticate(minted["token"])
+            assert grant is not None and grant.token_id == minted["id"] and grant.heroes == ["monkey-king"]
+        assert tracker.revoke_token(cid, minted["id"]).status == 200
+        assert other.authenticate(minted["token"]) is None
+        assert tracker.authenticate(minted["token"]) is None
+    finally:
+        other.close()
+
+
+def test_a_revocation_is_seen_at_once_by_the_worker_that_saved_it(tracker):
+    cid = tracker.create_campaign("journey", "One worker").body["id"]
+    minted = tracker.mint_token(cid, "viewer").body
+    assert tracker.authenticate(minted["token"]).role == "viewer"
+    tracker.revoke_token(cid, minted["id"])
+    assert tracker.authenticate(minted["token"]) is None
+    assert tracker.authenticate("not-a-token") is None

@@ -183,9 +183,13 @@ class Tracker(Application[UUID]):
         return self._execute(f"campaign:{campaign_id}", "revoke_token", {"token_id": token_id}, request, work)
 
     def authenticate(self, token: str) -> Grant | None:
-        """The live grant a bearer token carries, or None (unknown or revoked)."""
+        """The live grant a bearer token carries, or None (unknown or revoked).
+
+        Every request asks, so it costs one query and no copy: the cached grant is brought up to
+        date with any newer event (a revocation saved by any process is seen at once) and handed
+        out as it is. Callers only read it; a revocation changes the repository's own copy."""
         try:
-            grant = self.repository.get(Grant.create_id(token_hash=token_hash(token)))
+            grant = self.repository.get(Grant.create_id(token_hash=token_hash(token)), deepcopy_from_cache=False)
         except AggregateNotFoundError:
             return None
         return None if grant.revoked else grant
