@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
+from api.blueprint import Blueprint
 from api.context import WrongSide, command_request, respond, tracker, viewer_for, views
 from tracker import rulesets
 

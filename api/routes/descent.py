@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
+from api.blueprint import Blueprint
 from api.context import tracker, viewer_for, views
 from tracker.rulesets.descent import ledger
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 from flask import Response, g, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
+from api.blueprint import Blueprint
 from api.context import BadHeader, tracker, viewer_for
 from tracker.application import Tracker
 

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
+from api.blueprint import Blueprint
 from api.context import tracker, views
 
 blp = Blueprint("health", __name__, url_prefix="/health", description="Is the service up")

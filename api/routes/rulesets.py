@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
+from api.blueprint import Blueprint
 from tracker import rulesets
 
 blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The games' rules as data")

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
+from api.blueprint import Blueprint
 from api.context import command_request, respond, tracker, viewer_for, viewer_side, views
 from tracker.randomness import __doc__ as DERIVATION
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from api.blueprint import Blueprint
 from tracker import verify_export
 
 blp = Blueprint("verifier", __name__, url_prefix="/verifier.py", description="The standalone export verifier")
