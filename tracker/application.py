@@ -28,7 +28,7 @@ from eventsourcing.utils import get_topic
 from tracker import decks, hash_chain, hidden_information, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
-from tracker.command_cache import CommandCache
+from tracker.command_cache import CommandCache, Turns
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
@@ -81,6 +81,7 @@ class Tracker(Application[UUID]):
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}
         self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
+        self.turns = Turns()  # one command at a time per session (or campaign) in this process
         self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
         self._session_dice: dict[str, dict[str, Any]] = {}  # and the dice built from it
 
@@ -667,6 +668,12 @@ class Tracker(Application[UUID]):
         return pickle.loads(kept)
 
     def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
+        if scope == "campaigns":  # a new campaign: nothing to wait for
+            return self._execute_in_turn(scope, command, body, request, work)
+        with self.turns(scope):
+            return self._execute_in_turn(scope, command, body, request, work)
+
+    def _execute_in_turn(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
         """Run a command's work and save what it changed, with its Idempotency-Key's answer, in one transaction.
 
         A first attempt may start from the command cache. If the save then conflicts, or the work refuses,
