@@ -82,6 +82,7 @@ class Rate:
     seconds: float
     conflicts: int = 0  # optimistic-concurrency conflicts retried inside the application
     failed: int = 0  # commands that gave up (Conflict "too busy")
+    cpu_seconds: float = 0.0  # CPU time of this (client) process meanwhile, all threads; the server's is not in it
 
     @property
     def per_second(self) -> float:
@@ -90,6 +91,10 @@ class Rate:
     @property
     def ms_each(self) -> float:
         return 1000 * self.seconds / self.done if self.done else 0.0
+
+    @property
+    def cpu_ms_each(self) -> float:
+        return 1000 * self.cpu_seconds / self.done if self.done else 0.0
 
 
 @dataclass
@@ -129,12 +134,18 @@ class Backend:
 # -- timing helpers --------------------------------------------------------------
 
 
-def run_concurrently(tasks: list[Callable[[], None]]) -> float:
-    """Start the tasks together (one thread each) and return the wall time until all end."""
+@dataclass
+class Timed:
+    seconds: float  # wall time
+    cpu_seconds: float  # this process's CPU time, every thread
+
+
+def run_concurrently(tasks: list[Callable[[], None]]) -> Timed:
+    """Start the tasks together (one thread each); the wall and CPU time until all end."""
     if len(tasks) == 1:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         tasks[0]()
-        return time.perf_counter() - started
+        return Timed(time.perf_counter() - started, time.process_time() - cpu)
     barrier = threading.Barrier(len(tasks) + 1)
     errors: list[BaseException] = []
 
@@ -149,13 +160,13 @@ def run_concurrently(tasks: list[Callable[[], None]]) -> float:
     for thread in threads:
         thread.start()
     barrier.wait()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for thread in threads:
         thread.join()
-    elapsed = time.perf_counter() - started
+    timed = Timed(time.perf_counter() - started, time.process_time() - cpu)
     if errors:
         raise errors[0]
-    return elapsed
+    return timed
 
 
 def split(total: int, parts: int) -> list[int]:
@@ -253,8 +264,9 @@ def measure_rolls(app: CountingTracker, sessions: int, writers: int, share_sessi
         groups = [session_ids[w::writers] for w in range(writers)]
         tasks = [roller(app, group, n, failures) for group, n in zip(groups, split(N_ROLLS, writers))]
     app.conflicts = 0
-    seconds = run_concurrently(tasks)
-    return RollRun(Rate(N_ROLLS - len(failures), seconds, conflicts=app.conflicts, failed=len(failures)), campaign_id, session_ids)
+    timed = run_concurrently(tasks)
+    rate = Rate(N_ROLLS - len(failures), timed.seconds, conflicts=app.conflicts, failed=len(failures), cpu_seconds=timed.cpu_seconds)
+    return RollRun(rate, campaign_id, session_ids)
 
 
 SERVICE_CASES = [
@@ -303,7 +315,7 @@ def measure_loads(app: Tracker, no_snapshots: Tracker, session_id: str, campaign
     }
     for sessions, campaign_id in sorted(campaigns.items()):
         cid = UUID(campaign_id)
-        loads[f"campaign with {sessions} session{'' if sessions == 1 else 's'}, v{app.repository.get(cid).version} (every roll loads it)"] = median_ms(
+        loads[f"campaign with {sessions} session{'' if sessions == 1 else 's'}, v{app.repository.get(cid).version} (read when a session first plays in a worker)"] = median_ms(
             lambda: app.repository.get(cid), LOAD_REPEATS
         )
     return loads
@@ -338,8 +350,8 @@ def measure_bare(app: BareApp, writers: int) -> Rate:
 
         return task
 
-    seconds = run_concurrently([saver(c, n) for c, n in zip(counters, split(N_ROLLS, writers))])
-    return Rate(N_ROLLS, seconds)
+    timed = run_concurrently([saver(c, n) for c, n in zip(counters, split(N_ROLLS, writers))])
+    return Rate(N_ROLLS, timed.seconds, cpu_seconds=timed.cpu_seconds)
 
 
 # -- the raw database ------------------------------------------------------------
@@ -413,11 +425,11 @@ class PostgresRaw(RawStore):
 def measure_raw(store: RawStore, payload: bytes, writers: int) -> Rate:
     pairs = [store.writer(payload, n) for n in split(N_ROLLS, writers)]
     try:
-        seconds = run_concurrently([task for task, _ in pairs])
+        timed = run_concurrently([task for task, _ in pairs])
     finally:
         for _, close in pairs:
             close()
-    return Rate(N_ROLLS, seconds)
+    return Rate(N_ROLLS, timed.seconds, cpu_seconds=timed.cpu_seconds)
 
 
 # -- backends --------------------------------------------------------------------
@@ -549,7 +561,7 @@ def measure_micro(app: Tracker, session_id: UUID) -> dict[str, float]:
     replay_us = micro_us(lambda: project_aggregate(None, map(app.mapper.to_domain_event, stored)), replay_iterations)
     return {
         "HMAC roll of 2d6 (RandomStream)": micro_us(lambda: [stream.roll(faces) for _ in range(2)]),
-        "request fingerprint (canonical JSON + SHA-256), computed even without an Idempotency-Key": micro_us(
+        "request fingerprint (canonical JSON + SHA-256), computed when an Idempotency-Key is sent": micro_us(
             lambda: content_hash({"command": "roll", "request": body})
         ),
         "encode one DiceRolled event (mapper: JSON + transcodings)": micro_us(lambda: app.mapper.to_stored_event(domain_event)),
@@ -591,7 +603,8 @@ def machine() -> dict[str, str]:
     }
 
 
-HEADER = ("backend", "case", "writers", "cmd/s", "ms/cmd", "raw/s", "bare/s", "service/raw", "service/bare", "conflicts", "failed")
+HEADER = ("backend", "case", "writers", "cmd/s", "ms/cmd", "CPU ms/cmd", "raw/s", "raw CPU ms", "bare/s", "service/raw", "service/bare",
+          "conflicts", "failed")
 
 
 def table_rows(results: list[BackendResult]) -> list[tuple[str, ...]]:
@@ -604,7 +617,9 @@ def table_rows(results: list[BackendResult]) -> list[tuple[str, ...]]:
                 str(row.writers),
                 f"{row.service.per_second:.0f}",
                 f"{row.service.ms_each:.2f}",
+                f"{row.service.cpu_ms_each:.2f}",
                 f"{row.raw.per_second:.0f}",
+                f"{row.raw.cpu_ms_each:.2f}",
                 f"{row.bare.per_second:.0f}",
                 f"{row.service.per_second / row.raw.per_second:.2f}",
                 f"{row.service.per_second / row.bare.per_second:.2f}",
@@ -632,43 +647,38 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
     """What the ratios say for one backend, from this run's figures."""
     one, many, shared, spread = result.rows
     as_configured, typical, full, campaign_1, campaign_20, campaign_98 = result.loads_ms.values()
-    raw_ms, bare_ms, service_ms = one.raw.ms_each, one.bare.ms_each, one.service.ms_each
-    beyond_save = service_ms - bare_ms
-    loading = typical + campaign_1
+    raw, bare, service = one.raw, one.bare, one.service
     replay_event = micro["replay, per event (decode + project_aggregate, incl. its assert)"]
     assert_share = micro["of which `assert isinstance(event, CanMutateProtocol)` in project_aggregate"] / replay_event
     library_lock = (
-        " (eventsourcing.postgres takes `LOCK TABLE ... IN EXCLUSIVE MODE` and sends a NOTIFY in every insert transaction, "
+        " (the stored function takes `LOCK TABLE ... IN EXCLUSIVE MODE` and sends a NOTIFY in every insert transaction, "
         "which the raw insert does not)"
         if result.name == "PostgreSQL"
         else ""
     )
     return (
-        f"**{result.name}.** A sequential roll on one session takes {service_ms:.2f} ms: service/raw = "
-        f"{one.service.per_second / one.raw.per_second:.2f} (a raw insert+commit takes {raw_ms:.2f} ms) and service/bare = "
-        f"{one.service.per_second / one.bare.per_second:.2f} (the bare library's save takes {bare_ms:.2f} ms, "
-        f"{bare_ms - raw_ms:+.2f} ms over the raw insert{library_lock}). Of the {beyond_save:.2f} ms the service spends beyond "
-        f"the library's save, loading takes about {loading:.2f} ms ({min(loading / beyond_save, 1):.0%}): the session, which on "
-        f"average is a snapshot plus ~50 events ({typical:.2f} ms), and the campaign ({campaign_1:.2f} ms with one session); "
-        f"the other {max(beyond_save - loading, 0):.2f} ms (the command's own work, the snapshot taken every 100th roll) is "
-        f"not broken down here. "
-        f"The HMAC roll ({micro['HMAC roll of 2d6 (RandomStream)']:.0f} µs), encoding the event "
-        f"({micro['encode one DiceRolled event (mapper: JSON + transcodings)']:.0f} µs) and the request fingerprint "
-        f"({micro['request fingerprint (canonical JSON + SHA-256), computed even without an Idempotency-Key']:.0f} µs) are "
-        f"small next to it. Replay costs about {replay_event:.0f} µs an event in process, {assert_share:.0%} of it in the "
+        f"**{result.name}.** A sequential roll on one session takes {service.ms_each:.2f} ms, {service.cpu_ms_each:.2f} ms of it "
+        f"CPU in this process; a raw insert+commit takes {raw.ms_each:.2f} ms ({raw.cpu_ms_each:.2f} ms CPU, in the driver) and "
+        f"the bare library's save {bare.ms_each:.2f} ms ({bare.cpu_ms_each:.2f} ms CPU){library_lock}. So service/raw = "
+        f"{service.per_second / raw.per_second:.2f}: the roll waits {max(service.ms_each - service.cpu_ms_each, 0):.2f} ms for the "
+        f"database against the raw insert's {max(raw.ms_each - raw.cpu_ms_each, 0):.2f} ms, and spends "
+        f"{service.cpu_ms_each - raw.cpu_ms_each:+.2f} ms more CPU (the command's own work, the hash chain, the library's "
+        f"insert path). A roll loads nothing: it starts from the session this process saved last (tracker/command_cache.py) "
+        f"and reads the session's dice from memory. A load happens on a worker's first command for a session, after another "
+        f"process wrote it, or for a read: a session is then a snapshot plus on average ~50 events ({typical:.2f} ms; the "
+        f"{result.session_version}-event session from its snapshot {as_configured:.2f} ms against {full:.2f} ms by full replay; "
+        f"snapshots found at versions {result.snapshot_versions or 'none'}), and a campaign {campaign_1:.2f} ms with 1 session, "
+        f"{campaign_20:.2f} ms with {N_SESSIONS}, {campaign_98:.2f} ms with {CAMPAIGN_SESSIONS_BEFORE_SNAPSHOT} (its first "
+        f"snapshot comes at v100). In process: the HMAC roll takes {micro['HMAC roll of 2d6 (RandomStream)']:.0f} µs, encoding "
+        f"the event {micro['encode one DiceRolled event (mapper: JSON + transcodings)']:.0f} µs (once: the hash chain's "
+        f"encoding is the one stored), and replay about {replay_event:.0f} µs an event, {assert_share:.0%} of it in the "
         f"library's `assert isinstance(event, CanMutateProtocol)` (a runtime Protocol check; gone under `python -O`). "
-        f"Snapshots pay off: the {result.session_version}-event session loads in {as_configured:.2f} ms from its snapshot against "
-        f"{full:.2f} ms by full replay (snapshots found at versions {result.snapshot_versions or 'none'}). The campaign is "
-        f"the cost that grows unseen: every session start appends to it and every roll replays it, {campaign_1:.2f} ms with "
-        f"1 session, {campaign_20:.2f} ms with {N_SESSIONS}, {campaign_98:.2f} ms with "
-        f"{CAMPAIGN_SESSIONS_BEFORE_SNAPSHOT} (its first snapshot comes at v100); round-robin over {N_SESSIONS} sessions "
-        f"(short sessions, a {N_SESSIONS}-session campaign) runs at {many.service.per_second / one.service.per_second:.2f}x "
-        f"the one-session rate. With {N_THREADS} threads on one session, {shared.service.conflicts} optimistic conflicts "
-        f"were retried for {N_ROLLS} commands (each retry reloads and re-rolls, after a short jittered pause) and "
-        f"{shared.service.failed} gave up: {shared.service.per_second / one.service.per_second:.2f}x the sequential rate. "
-        f"Over {N_THREADS} sessions, {N_THREADS} threads reach {spread.service.per_second / one.service.per_second:.2f}x "
-        f"the sequential rate, against {spread.raw.per_second / one.raw.per_second:.2f}x for raw inserts with the same "
-        f"writers (2 cores, one GIL)."
+        f"Round-robin over {N_SESSIONS} sessions runs at {many.service.per_second / service.per_second:.2f}x the one-session "
+        f"rate. {N_THREADS} threads on one session take turns within the process ({shared.service.conflicts} conflicts, "
+        f"{shared.service.failed} gave up): {shared.service.per_second / service.per_second:.2f}x the sequential rate. "
+        f"Over {N_THREADS} sessions, {N_THREADS} threads reach {spread.service.per_second / service.per_second:.2f}x the "
+        f"sequential rate, against {spread.raw.per_second / raw.per_second:.2f}x for raw inserts with the same writers: the "
+        f"commands' CPU ({spread.service.cpu_ms_each:.2f} ms each) runs under one GIL, and the database has the other core."
     )
 
 

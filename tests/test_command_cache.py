@@ -7,9 +7,11 @@ refusal (412, 409, 422) that the current state would not give."""
 from __future__ import annotations
 
 import json
+import threading
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import IntegrityError
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tracker.application import Request, Tracker
@@ -118,3 +120,27 @@ def test_an_answer_shares_nothing_with_the_session_the_next_command_changes(trac
     tracker.command_cache.put(kept)
     tracker.draw(sid, "fortune", count=1, holder="monkey-king")
     assert json.loads(json.dumps(answers)) == frozen
+
+
+def test_threads_of_one_process_take_turns_on_a_session_instead_of_racing(tracker: Tracker) -> None:
+    sid = _session(tracker)
+    conflicts = []
+    save = tracker.save
+
+    def counting_save(*objs, **kwargs):
+        try:
+            return save(*objs, **kwargs)
+        except IntegrityError:
+            conflicts.append(1)
+            raise
+
+    tracker.save = counting_save
+    answers: list[int] = []
+    threads = [threading.Thread(target=lambda: [answers.append(tracker.roll(sid, dice={"d6": 1}).body["version"]) for _ in range(25)]) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == len(set(answers)) == 200
+    assert conflicts == []
+    assert len(tracker.turns) == 0  # no lock is kept for a session nobody is writing

@@ -22,13 +22,13 @@ from uuid import UUID
 import jsonschema
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent, project_aggregate
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 from eventsourcing.utils import get_topic
 
 from tracker import decks, hash_chain, hidden_information, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
-from tracker.command_cache import CommandCache
+from tracker.command_cache import CommandCache, Turns
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
@@ -81,7 +81,9 @@ class Tracker(Application[UUID]):
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}
         self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
+        self.turns = Turns()  # one command at a time per session (or campaign) in this process
         self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
+        self._session_dice: dict[str, dict[str, Any]] = {}  # and the dice built from it
 
     # -- commands ------------------------------------------------------------
 
@@ -262,8 +264,8 @@ class Tracker(Application[UUID]):
         body = {"dice": dice, "faces": faces, "purpose": purpose}
 
         def work() -> _Outcome:
-            session, ruleset, components = self._playing(session_id, request)
-            specs = ruleset.dice(components)
+            session, ruleset = self._playing(session_id, request)
+            specs = self._dice_of(session, ruleset)
             roll = dice_rolls.resolve_roll(specs, dice or {}, faces, RandomStream(bytes.fromhex(session.seed), session.counter))
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
@@ -292,8 +294,8 @@ class Tracker(Application[UUID]):
         body = {"deck": deck, "count": count, "cards": cards, "holder": holder}
 
         def work() -> _Outcome:
-            session, ruleset, components = self._playing(session_id, request)
-            ctx = action_context(session, ruleset, components)
+            session, ruleset = self._playing(session_id, request)
+            ctx = action_context(session, ruleset, self._components_of(session))
             spec = ctx.deck(deck)
             state = session.decks[spec.id]
             if cards is not None:
@@ -329,7 +331,8 @@ class Tracker(Application[UUID]):
 
     def act(self, session_id: str, action: dict[str, Any], request: Request = Request()) -> Result:
         def work() -> _Outcome:
-            session, ruleset, components = self._playing(session_id, request)
+            session, ruleset = self._playing(session_id, request)
+            components = self._components_of(session)
             action_type = ruleset.action(str(action.get("type")))
             if action_type.internal:
                 raise Unprocessable(
@@ -360,7 +363,7 @@ class Tracker(Application[UUID]):
 
     def end_session(self, session_id: str, outcome: str, request: Request = Request()) -> Result:
         def work() -> _Outcome:
-            session, ruleset, _ = self._playing(session_id, request)
+            session, ruleset = self._playing(session_id, request)
             campaign = self._for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
@@ -384,7 +387,7 @@ class Tracker(Application[UUID]):
         """Revert the last action: an ActionUndone names its events and puts back the state from before them."""
 
         def work() -> _Outcome:
-            session, ruleset, _ = self._playing(session_id, request)
+            session, ruleset = self._playing(session_id, request)
             group = undo.last_undoable(list(self.events.get(session.id)))
             if group is None:
                 raise Conflict(
@@ -573,16 +576,28 @@ class Tracker(Application[UUID]):
         if kwargs or not all(isinstance(o, Aggregate) for o in objs):
             return super().save(*objs, **kwargs)
         chained = [o for o in objs if isinstance(o, (Session, Campaign))]
-        heads = hash_chain.link(self, chained)
+        encoded: dict[int, StoredEvent] = {}
+        heads = hash_chain.link(self, chained, encoded)
         processing = ProcessingEvent[UUID]()
         for aggregate in objs:
             processing.events.extend(aggregate.collect_events())
             processing.aggregates[aggregate.id] = aggregate
-        recordings = self._record(processing)
+        recordings = self._put(processing.events, encoded)
         self.chain_heads.saved({a.id: a.version for a in chained if str(a.id) in heads}, heads)
         self._snapshot(processing)
         self._notify(recordings)
         return recordings
+
+    def _put(self, events: list[Any], encoded: dict[int, StoredEvent]) -> list[Recording[UUID]]:
+        """The library's EventStore.put, storing the forms the hash chain already encoded."""
+        stored = [encoded.get(id(event)) or self.mapper.to_stored_event(event) for event in events]
+        notification_ids = self.recorder.insert_events(stored)
+        if not notification_ids:
+            return []
+        return [
+            Recording(event, Notification(originator_id=s.originator_id, originator_version=s.originator_version, topic=s.topic, state=s.state, id=n))
+            for event, s, n in zip(events, stored, notification_ids, strict=True)
+        ]
 
     def _snapshot(self, processing: ProcessingEvent[UUID]) -> None:
         """A snapshot of each aggregate whose saved events crossed a multiple of its interval."""
@@ -612,8 +627,8 @@ class Tracker(Application[UUID]):
         taken.append(aggregate_id)
         return kept
 
-    def _playing(self, session_id: str, request: Request) -> tuple[Session, Ruleset, Mapping[str, Any]]:
-        """The session a command plays on, its pinned ruleset and the component data it started with."""
+    def _playing(self, session_id: str, request: Request) -> tuple[Session, Ruleset]:
+        """The session a command plays on, and its pinned ruleset."""
         session = self._for_change(session_id, Session, "session")
         if request.if_match is not None and request.if_match != session.version:
             raise PreconditionFailed(
@@ -625,7 +640,20 @@ class Tracker(Application[UUID]):
                 "The session has ended",
                 detail=f"It ended in {session.outcome}; start a new session to play on.",
             )
-        return session, rulesets.pinned(session.ruleset), self._components_of(session)
+        return session, rulesets.pinned(session.ruleset)
+
+    def _dice_of(self, session: Session, ruleset: Ruleset) -> dict[str, Any]:
+        """The dice a session rolls, built from its component data once per process (both fixed at its start)."""
+        key = str(session.id)
+        specs = self._session_dice.get(key)
+        if specs is None:
+            specs = ruleset.dice(self._components_of(session))
+            if key not in self._session_components:
+                return specs  # a campaign from before pinning: built again each time, like its data
+            if len(self._session_dice) >= 100_000:
+                self._session_dice.clear()
+            self._session_dice[key] = specs
+        return specs
 
     def _components_of(self, session: Session) -> dict[str, Any]:
         """The component data in force when the session started. The campaign pins it then and never
@@ -644,14 +672,20 @@ class Tracker(Application[UUID]):
         return pickle.loads(kept)
 
     def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
+        if scope == "campaigns":  # a new campaign: nothing to wait for
+            return self._execute_in_turn(scope, command, body, request, work)
+        with self.turns(scope):
+            return self._execute_in_turn(scope, command, body, request, work)
+
+    def _execute_in_turn(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
         """Run a command's work and save what it changed, with its Idempotency-Key's answer, in one transaction.
 
         A first attempt may start from the command cache. If the save then conflicts, or the work refuses,
         the aggregates it took from there are dropped from it and the command runs again from fresh loads:
         a conflict may only mean another process wrote first, and a refusal must not rest on an old state.
         Conflicts on fresh loads are real races: retried after a jittered pause, up to MAX_ATTEMPTS."""
-        fingerprint = content_hash({"command": command, "request": body})
         key = request.idempotency_key
+        fingerprint = content_hash({"command": command, "request": body}) if key else ""
         if key:
             earlier = self._earlier_answer(scope, key, fingerprint)
             if earlier:

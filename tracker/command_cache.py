@@ -64,3 +64,51 @@ class CommandCache:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+class Turns:
+    """One command at a time per scope (a session, a campaign) in this process.
+
+    Commands on one session from several threads would otherwise all but one start
+    from a fresh load and then lose the race to save: each waits its turn instead and
+    starts from the aggregate the one before it saved. Other processes still race,
+    and the store's optimistic concurrency settles that."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._turns: dict[str, tuple[threading.Lock, int]] = {}  # scope -> (its lock, commands waiting or running)
+
+    def __call__(self, scope: str) -> "_Turn":
+        return _Turn(self, scope)
+
+    def _acquire(self, scope: str) -> threading.Lock:
+        with self._lock:
+            lock, waiting = self._turns.get(scope, (None, 0))
+            if lock is None:
+                lock = threading.Lock()
+            self._turns[scope] = (lock, waiting + 1)
+        lock.acquire()
+        return lock
+
+    def _release(self, scope: str, lock: threading.Lock) -> None:
+        lock.release()
+        with self._lock:
+            _, waiting = self._turns[scope]
+            if waiting == 1:
+                del self._turns[scope]
+            else:
+                self._turns[scope] = (lock, waiting - 1)
+
+    def __len__(self) -> int:
+        return len(self._turns)
+
+
+class _Turn:
+    def __init__(self, turns: Turns, scope: str) -> None:
+        self.turns, self.scope = turns, scope
+
+    def __enter__(self) -> None:
+        self.lock = self.turns._acquire(self.scope)
+
+    def __exit__(self, *_: object) -> None:
+        self.turns._release(self.scope, self.lock)

@@ -61,8 +61,11 @@ def record_hash(mapper: Mapper, stored: StoredEvent) -> str:
     return event_hash(record(mapper, stored))
 
 
-def link(app: Any, aggregates: Sequence[Any]) -> dict[str, str]:
-    """Set prev_hash, command and session_head on the aggregates' pending events; returns each stream's new head."""
+def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | None = None) -> dict[str, str]:
+    """Set prev_hash, command and session_head on the aggregates' pending events; returns each stream's new head.
+
+    Hashing needs each event in its stored form; with ``encoded``, those forms are kept there (by id of
+    the event) so the save stores them as they are instead of encoding every event a second time."""
     heads: dict[str, str] = {}
     # Sessions first: the campaign's events of the same command record the sessions' heads.
     for aggregate in sorted(aggregates, key=lambda a: type(a).__name__ == "Campaign"):
@@ -78,7 +81,10 @@ def link(app: Any, aggregates: Sequence[Any]) -> dict[str, str]:
             if session_id in heads:
                 meta["session_head"] = heads[session_id]
             object.__setattr__(event, "meta", meta)  # events are frozen; this is before they are stored
-            previous = record_hash(app.mapper, app.mapper.to_stored_event(event))
+            stored = app.mapper.to_stored_event(event)
+            if encoded is not None:
+                encoded[id(event)] = stored
+            previous = record_hash(app.mapper, stored)
         heads[str(aggregate.id)] = previous
     return heads
 
