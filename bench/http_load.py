@@ -8,8 +8,10 @@ sessions of its own, so no two requests race for one session.
 
 The load generator is wrk (Debian's package; `make bench` installs it when it is missing
 and apt-get may run) with a Lua script, or, without wrk, a Python client of one thread and
-one keep-alive connection per client. Each run is bounded in time (SECONDS). After the
-last run, the resident set (VmRSS) of every worker is read from /proc.
+one keep-alive connection per client. Each run is bounded in time (SECONDS). The workers'
+CPU time (from /proc) is read around each run: CPU per request is the figure that the
+other programs on a shared machine disturb least. After the last run, the resident set
+(VmRSS) of every worker is read from /proc.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from http_layers import Layers, measure_layers
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -46,10 +50,15 @@ class HttpRun:
     p95_ms: float
     p99_ms: float
     errors: int  # non-2xx answers and socket errors
+    worker_cpu_seconds: float = 0.0  # the gunicorn workers' CPU time during the run, all threads
 
     @property
     def per_second(self) -> float:
         return self.requests / self.seconds if self.seconds else 0.0
+
+    @property
+    def worker_cpu_ms_each(self) -> float:
+        return 1000 * self.worker_cpu_seconds / self.requests if self.requests else 0.0
 
 
 @dataclass
@@ -59,6 +68,7 @@ class HttpResult:
     threads: int
     runs: list[HttpRun] = field(default_factory=list)
     worker_rss_mb: list[float] = field(default_factory=list)
+    layers: Layers | None = None  # the request's CPU split, measured in process (http_layers.py)
     note: str = ""
 
 
@@ -119,6 +129,18 @@ def _worker_pids(master: int) -> list[int]:
             if int(fields[1]) == master:
                 pids.append(int(entry.name))
     return sorted(pids)
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of the processes, from /proc/<pid>/stat."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _rss_mb(pid: int) -> float:
@@ -235,6 +257,8 @@ def measure_http(database_url: str) -> HttpResult:
     result = HttpResult(generator=generator, workers=workers, threads=threads)
     if generator != "wrk":
         result.note = "wrk was not found, so the clients are Python threads in this process (they share the 2 cores with the server)"
+    print("  HTTP: the request's CPU in process, by layer ...", flush=True)
+    result.layers = measure_layers(database_url)
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="tracker-http-") as tmp:
         directory = Path(tmp)
@@ -247,10 +271,14 @@ def measure_http(database_url: str) -> HttpResult:
                 for _ in range(SESSIONS)
             ]
             run(port, sessions, token, 8, WARM_UP_SECONDS, directory)  # warm-up: imports, pools, caches
+            workers = _worker_pids(process.pid)
             for clients in CLIENTS:
                 print(f"  HTTP: {clients} clients for {SECONDS} s ({generator}) ...", flush=True)
-                result.runs.append(run(port, sessions, token, clients, SECONDS, directory))
-            result.worker_rss_mb = [_rss_mb(pid) for pid in _worker_pids(process.pid)]
+                cpu = _cpu_seconds(workers)
+                measured = run(port, sessions, token, clients, SECONDS, directory)
+                measured.worker_cpu_seconds = _cpu_seconds(workers) - cpu
+                result.runs.append(measured)
+            result.worker_rss_mb = [_rss_mb(pid) for pid in workers]
         finally:
             process.terminate()
             try:

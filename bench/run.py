@@ -710,15 +710,27 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             "## HTTP: POST /sessions/{sid}/rolls through gunicorn on PostgreSQL",
             "",
             f"gunicorn.conf.py with {http.workers} workers x {http.threads} threads (gthread) on 127.0.0.1, load from "
-            f"{http.generator}, each run bounded to a fixed time; every client rolls on sessions of its own. "
+            f"{http.generator}, each run bounded to a fixed time; every client rolls on sessions of its own over one kept-alive "
+            "connection, which stays with the worker that accepted it, so each session's rolls start from that worker's "
+            "command cache. "
             + (http.note + "." if http.note else ""),
             "",
-            markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors"),
+            markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
                            [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
-                             f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors)) for r in http.runs], text_columns=0),
+                             f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.runs],
+                           text_columns=0),
             "",
             f"Worker resident size after the runs: {', '.join(f'{m:.0f} MB' for m in http.worker_rss_mb)}.",
             "",
+            *([
+                f"Where a request's CPU goes, measured in process (bench/http_layers.py: the same roll request sent straight "
+                f"into the Flask application, no socket; CPU time, so the machine's other load hardly moves it): "
+                f"{http.layers.request_ms:.2f} ms a request = {http.layers.command_ms:.2f} ms the command (`Tracker.roll` alone) + "
+                f"{http.layers.token_check_ms:.2f} ms the token check (`Tracker.authenticate`: one query, which sees a revocation "
+                f"at once) + {http.layers.framework_ms:.2f} ms Flask, its hooks, webargs, marshmallow and JSON. The workers' CPU "
+                "per request in the table adds gunicorn's own work to that.",
+                "",
+            ] if http.layers else []),
         ]
     if history is not None:
         raw = history.events_in_log / history.raw_seconds

@@ -37,6 +37,36 @@ def _many_writers_limit(backend: str, row: Any, n_threads: int) -> str:
     return f"the commands' CPU ({cpu:.2f} ms each) runs under one GIL ({ceiling}), {store}"
 
 
+def _request_cpu(http: HttpResult, run: Any) -> str:
+    """A worker's CPU per request, split as the in-process measurement (http_layers.py) splits it."""
+    layers = http.layers
+    split = (
+        f" ({layers.command_ms:.2f} the command, {layers.token_check_ms:.2f} the token check, {layers.framework_ms:.2f} Flask, "
+        f"webargs, marshmallow and JSON, measured in process; the other {max(run.worker_cpu_ms_each - layers.request_ms, 0):.2f} "
+        "gunicorn's own work, its pure-Python HTTP parsing and the hand-offs between its threads, and the same code running "
+        "colder between PostgreSQL and wrk than in a tight loop)"
+        if layers else ""
+    )
+    return f"a worker spends {run.worker_cpu_ms_each:.2f} ms of CPU per request{split}"
+
+
+def _latency_limit(http: HttpResult, run: Any) -> str:
+    return (
+        f"each client sends its next roll when the last is answered, so the mean wait is clients / throughput "
+        f"({run.clients} / {run.per_second:.0f} req/s = {1000 * run.clients / run.per_second:.0f} ms) however the {http.workers} "
+        f"workers x {http.threads} threads are arranged: p99 < 50 ms needs well over {1000 * run.clients / 50:.0f} req/s. "
+        f"The throughput is CPU-bound: {_request_cpu(http, run)}, and PostgreSQL and wrk share the same 2 cores"
+    )
+
+
+def _throughput_limit(http: HttpResult, run: Any, app_cpu: float | None) -> str:
+    command = f" against {app_cpu:.2f} ms per command in the application layer" if app_cpu else ""
+    return (
+        f"{_request_cpu(http, run)}{command}; the application layer runs its commands in one process and leaves the "
+        f"other core to PostgreSQL, while the {http.workers} workers share both cores with PostgreSQL and wrk"
+    )
+
+
 def target_rows(results: list[Any], n_threads: int, history: HistoryResult | None, http: HttpResult | None) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     for r in results:
@@ -54,18 +84,16 @@ def target_rows(results: list[Any], n_threads: int, history: HistoryResult | Non
     if http is not None:
         by_clients = {run.clients: run for run in http.runs}
         app_rate = next((r.rows[3].service.per_second for r in results if r.name == "PostgreSQL"), None)
+        app_cpu = next((r.rows[3].service.cpu_ms_each for r in results if r.name == "PostgreSQL"), None)
         for clients, run in sorted(by_clients.items()):
             rows.append(_row(f"HTTP, {clients} client{'s' if clients > 1 else ''}: p99 latency of a roll", f"{run.p99_ms:.1f} ms (p50 {run.p50_ms:.1f}, p95 {run.p95_ms:.1f})",
                              None, "< 50 ms at 32 clients" if clients == 32 else "(no target)", (run.p99_ms < 50) if clients == 32 else None,
-                             f"{http.workers} workers x {http.threads} threads on {http.workers} cores: 32 clients queue for 8 handler "
-                             "threads, so a request waits for about 4 others; the load generator shares the same 2 cores"))
+                             _latency_limit(http, run)))
         if app_rate and 8 in by_clients:
             ratio = by_clients[8].per_second / app_rate
             rows.append(_row(f"HTTP, 8 clients: throughput / application layer ({n_threads} writers, {n_threads} sessions)",
                              f"{by_clients[8].per_second:.0f} vs {app_rate:.0f} cmd/s", ratio, ">= 0.70", ratio >= 0.70,
-                             "each request adds Flask routing, marshmallow, JSON and the access check (the grant loaded by its token hash, "
-                             "and the acting side read from the session) to the command's own loads, each a query plus a deep copy of "
-                             "the cached aggregate; wrk and PostgreSQL take CPU from the same 2 cores"))
+                             _throughput_limit(http, by_clients[8], app_cpu)))
         if http.worker_rss_mb:
             worst = max(http.worker_rss_mb)
             rows.append(_row("Memory: resident size of a gunicorn worker after the HTTP run", ", ".join(f"{m:.0f} MB" for m in http.worker_rss_mb),
