@@ -21,6 +21,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
 from projections import dice_statistics, game_events, standing, timeline
+from projections.log import Decoder, Record, select_records
 from projections.store import LostRace, ViewStore
 from tracker.application import Tracker
 from tracker.domain import Campaign, Session
@@ -47,6 +48,8 @@ class ProjectionRunner:
         self.store = store
         self.batch_size = batch_size
         self.topics = {get_topic(cls) for cls in PROJECTED}
+        self.decoder = Decoder(app.mapper)
+        self._projected: dict[str, bool] = {}  # topic -> whether the views read its events
 
     @property
     def position(self) -> int:
@@ -55,25 +58,36 @@ class ProjectionRunner:
     def run_once(self) -> int:
         """Process one batch; returns how many notifications it covered (0 when caught up or beaten to it)."""
         start = self.position
-        notifications = self.app.recorder.select_notifications(start=start, limit=self.batch_size, inclusive_of_start=False)
-        if not notifications:
+        records = select_records(self.app.recorder, start, self.batch_size)
+        if not records:
             return 0
-        campaigns: dict[str, str] = {}
-        games: dict[str, dict[str, Any]] = {}  # game states folded in this batch, not yet written
-        rows: list[tuple[Any, ...]] = []
-        for notification in notifications:
-            if notification.topic in self.topics or _is_game_event(notification.topic):
-                event = self.app.mapper.to_domain_event(notification)
-                if isinstance(event, Campaign.QuestEnded):
-                    rows.extend(standing.progress_rows(event))
-                    continue
-                rows.extend(_rows(event, campaigns, self.store, notification.id, games))
         try:
-            self.store.write(rows, start, Tracking(self.app.name, notifications[-1].id))
+            self.store.write(self.rows(records), start, Tracking(self.app.name, records[-1].id))
         except LostRace:
             log.info("another runner moved past position %s first; reading on from its position", start)
             return -1
-        return len(notifications)
+        return len(records)
+
+    def rows(self, records: list[Record]) -> list[tuple[Any, ...]]:
+        """The view rows of a batch of notifications, in log order."""
+        campaigns: dict[str, str] = {}
+        games: dict[str, dict[str, Any]] = {}  # game states folded in this batch, not yet written
+        rows: list[tuple[Any, ...]] = []
+        for record in records:
+            if not self._projects(record.topic):
+                continue
+            event = self.decoder.decode(record)
+            if isinstance(event, Campaign.QuestEnded):
+                rows.extend(standing.progress_rows(event))
+                continue
+            rows.extend(_rows(event, campaigns, self.store, record.id, games))
+        return rows
+
+    def _projects(self, topic: str) -> bool:
+        projected = self._projected.get(topic)
+        if projected is None:
+            projected = self._projected[topic] = topic in self.topics or _is_game_event(topic)
+        return projected
 
     def catch_up(self, pause: float = 0.0) -> int:
         total = 0
@@ -131,8 +145,8 @@ def _rows(
     campaigns[session_id] = campaign_id
     if name == "SessionEnded":
         rows.append(("session_end", event.outcome, session_id))
-    rows.extend(timeline.rows(event, campaign_id))
+    rows.extend(timeline.rows(event, campaign_id, session_id))
     rows.extend(dice_statistics.rows(event, campaign_id))
-    rows.extend(game_events.rows(event, campaign_id, notification_id))
-    rows.extend(standing.rows(event, campaign_id, notification_id, games, store.game_state))
+    rows.extend(game_events.rows(event, campaign_id, notification_id, session_id))
+    rows.extend(standing.rows(event, campaign_id, notification_id, games, store.game_state, session_id))
     return rows
