@@ -73,6 +73,9 @@ _ACTORS = ("hero", "attacker", "character", "demon")
 
 def _on_the_dice(results: dict[str, list[Any]]) -> str:
     """ "3, 1, X on the attack dice and 5, 2 on 2d6": a game's dice by name, numbered dice as players write them."""
+    if len(results) == 1:  # most rolls: one kind of die
+        for die, faces in results.items():
+            return _said(die, faces)
     return " and ".join([_said(die, faces) for die, faces in results.items()])
 
 

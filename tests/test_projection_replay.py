@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from pathlib import Path
 from uuid import UUID, uuid4
 
@@ -13,7 +14,7 @@ from eventsourcing.persistence import StoredEvent, Tracking
 from eventsourcing.utils import get_topic
 
 from projections.log import Decoder, Record, select_records
-from projections.runner import ProjectionRunner
+from projections.runner import Folded, ProjectionRunner
 from projections.store import open_view_store
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tracker.application import Request, Tracker
@@ -112,7 +113,7 @@ def test_the_decoder_makes_the_events_the_mapper_makes_old_versions_included(tra
     ids=["uuid", "nan", "surrogate"],
 )
 def test_what_the_decoder_cannot_read_itself_goes_to_the_mapper(tracker, state):
-    record = Record(1, uuid4(), 2, get_topic(Session.DiceRolled), json.dumps(state, separators=(",", ":")).encode())
+    record = Record(1, str(uuid4()), 2, get_topic(Session.DiceRolled), json.dumps(state, separators=(",", ":")).encode())
     decoder = Decoder(tracker.mapper)
     event = decoder.decode(record)
     assert decoder.by_mapper == 1
@@ -125,7 +126,7 @@ def test_the_decoder_reads_wide_integers_as_json_does(tracker):
     """Integers wider than 64 bits stay integers (orjson, for one, would make them floats)."""
     state = {"timestamp": {"_type_": "datetime_iso", "_data_": "2026-01-02T03:04:05+00:00"}, "meta": {"issued_by": None},
              "roll": {"source": "digital", "results": {"d6": [2**70, -(2**64) - 1]}}}
-    record = Record(1, uuid4(), 2, get_topic(Session.DiceRolled), json.dumps(state, separators=(",", ":")).encode())
+    record = Record(1, str(uuid4()), 2, get_topic(Session.DiceRolled), json.dumps(state, separators=(",", ":")).encode())
     decoder = Decoder(tracker.mapper)
     event = decoder.decode(record)
     assert decoder.by_mapper == 0
@@ -181,3 +182,46 @@ def test_a_batch_sums_its_dice_rows_per_face_as_row_by_row_upserts_would(tracker
     assert faces == {("d6", "reported", "6"): 3, ("d6", "reported", "1"): 1, ("d6", "reported", "2"): 0}
     one_by_one = ProjectionRunner(tracker, runner.store, batch_size=1)
     assert one_by_one.rebuild() == runner.store.digest() == runner.rebuild()
+
+
+# -- overlapped batches --------------------------------------------------------------------------
+
+
+def test_a_batch_builds_on_what_the_batch_before_it_learned_before_that_is_written(tracker, runner):
+    """The session starts in one batch; its rolls and game events come in the next, built while the first is
+    still being written: their campaign and game state come from the first batch, not from the views."""
+    cid = tracker.create_campaign("journey", "Overlap group", components=JOURNEY_TEST_COMPONENTS).body["id"]
+    sid = tracker.start_session(cid, "q1-meeting").body["id"]
+    started = max(r.id for r in _all_records(tracker) if r.topic == get_topic(Session.SessionStarted))
+    tracker.roll(sid, faces={"d6": [3]})
+    records = _all_records(tracker)
+    first, second = [r for r in records if r.id <= started + 1], [r for r in records if r.id > started + 1]
+    assert any(r.topic == get_topic(Session.DiceRolled) for r in second)
+    folded = Folded()
+    runner.rows(first, folded)
+    rows = runner.rows(second, Folded(), earlier=folded)
+    timeline = [row for row in rows if row[0] == "timeline"]
+    assert timeline and all(row[3] == cid for row in timeline)  # each row knows its campaign
+    assert ("dice", cid, "d6", "reported", "3", 1) in rows
+    assert runner.store.campaign_of(sid) is None  # nothing was written: it came from the first batch
+
+
+def test_a_catch_up_whose_writes_lag_gives_the_views_of_one_batch_at_a_time(tracker, runner, monkeypatch):
+    _play(tracker)
+    one_at_a_time = ProjectionRunner(tracker, runner.store, batch_size=2)
+    one_at_a_time.store.clear(tracker.name)
+    while one_at_a_time.run_once():
+        pass
+    expected = runner.store.digest()
+
+    real_write = runner.store.write
+
+    def slow_write(rows, start, tracking):
+        time.sleep(0.01)  # the next batch is read and built meanwhile
+        real_write(rows, start, tracking)
+
+    runner.batch_size = 2
+    runner.store.clear(tracker.name)
+    monkeypatch.setattr(runner.store, "write", slow_write)
+    assert runner.catch_up() == len(_all_records(tracker))
+    assert runner.store.digest() == expected
