@@ -31,6 +31,8 @@ from tracker.domain.session import DECK_EVENTS, GameEvent
 
 log = logging.getLogger(__name__)
 
+QuestEnded = Campaign.QuestEnded
+
 # The session events the views read; campaign and idempotency events are skipped.
 PROJECTED = [
     Session.SessionStarted,
@@ -86,18 +88,21 @@ class ProjectionRunner:
             return earlier.games[session_id] if session_id in earlier.games else store.game_state(session_id)
 
         rows: list[tuple[Any, ...]] = []
-        projected, projects, decode, originator = self._projected, self._projects, self.decoder.decode, self.decoder.originator
+        dice: dict[tuple[Any, ...], int] = {}  # the batch's dice rows, summed per face as they come
+        projected, projects, decode, originator = self._projected, self._projects, self.decoder.decode_timed, self.decoder.originator
         for record in records:
             is_projected = projected.get(record.topic)
             if is_projected is None:
                 is_projected = projects(record.topic)
             if not is_projected:
                 continue
-            event = decode(record)
-            if isinstance(event, Campaign.QuestEnded):
+            event, occurred_at = decode(record)
+            if isinstance(event, QuestEnded):
                 rows.extend(standing.progress_rows(event))
                 continue
-            rows.extend(_rows(event, originator(record.originator_id)[1], folded, campaign_of, game_state, record.id))
+            session_id = originator(record.originator_id)[1]
+            rows.extend(_rows(event, session_id, occurred_at, folded, campaign_of, game_state, record.id, dice))
+        rows.extend(("dice", *key, count) for key, count in dice.items())
         return rows
 
     def _projects(self, topic: str) -> bool:
@@ -196,12 +201,15 @@ class Folded:
 def _rows(
     event: Any,
     session_id: str,
+    occurred_at: str,
     folded: Folded,
     campaign_of: Callable[[str], str | None],
     game_state: Callable[[str], dict[str, Any]],
     notification_id: int,
+    dice: dict[tuple[Any, ...], int],
 ) -> list[tuple[Any, ...]]:
-    """The event's rows in every view; ``session_id`` is ``str(event.originator_id)``."""
+    """The event's rows in every view, but for its dice faces, which are added to ``dice``;
+    ``session_id`` is ``str(event.originator_id)``, ``occurred_at`` is ``event.timestamp.isoformat()``."""
     name = type(event).__name__
     rows: list[tuple[Any, ...]] = []
     campaigns = folded.campaigns
@@ -214,8 +222,10 @@ def _rows(
     campaigns[session_id] = campaign_id
     if name == "SessionEnded":
         rows.append(("session_end", event.outcome, session_id))
-    rows.extend(timeline.rows(event, campaign_id, session_id))
-    rows.extend(dice_statistics.rows(event, campaign_id))
+    rows.extend(timeline.rows(event, campaign_id, session_id, occurred_at))
+    for row in dice_statistics.rows(event, campaign_id):  # counted here, not kept: far fewer rows for the GC to see
+        key = row[1:5]
+        dice[key] = dice.get(key, 0) + row[5]
     rows.extend(game_events.rows(event, campaign_id, notification_id, session_id))
     rows.extend(standing.rows(event, campaign_id, notification_id, folded.games, game_state, session_id))
     return rows

@@ -97,10 +97,12 @@ def _grouped(rows: Iterable[tuple[Any, ...]]) -> list[tuple[str, list[tuple[Any,
 
     Two statements are folded first: a batch's dice counts are summed per face (one upsert per
     face instead of one per roll; a face whose rolls and undos cancel still gets its row, as row by
-    row), and a session's game state is set once, to the last state the batch folded."""
+    row), and a session's game state is set once, to the last state the batch folded.
+    Rows keep their statement's name in front (the writer passes over it): copies of a batch's
+    rows without it would only be more for the garbage collector to look through."""
     groups: dict[str, list[tuple[Any, ...]]] = {key: [] for key in _CREATING}
     dice: dict[tuple[Any, ...], int] = {}
-    states: dict[str, str] = {}
+    states: dict[str, tuple[Any, ...]] = {}
     for row in rows:
         kind = row[0]
         if kind == "dice":
@@ -108,14 +110,14 @@ def _grouped(rows: Iterable[tuple[Any, ...]]) -> list[tuple[str, list[tuple[Any,
             dice[key] = dice.get(key, 0) + row[5]
             groups.setdefault("dice", [])
         elif kind == "game_state":
-            states[row[2]] = row[1]
+            states[row[2]] = row
             groups.setdefault("game_state", [])
         else:
-            groups.setdefault(kind, []).append(row[1:])
+            groups.setdefault(kind, []).append(row)
     if dice:  # in key order, so two runners racing over one batch take the rows' locks in one order
-        groups["dice"] = [(*key, count) for key, count in sorted(dice.items())]
+        groups["dice"] = [("dice", *key, count) for key, count in sorted(dice.items())]
     if states:
-        groups["game_state"] = [(state, session_id) for session_id, state in states.items()]
+        groups["game_state"] = list(states.values())
     return [(key, params) for key, params in groups.items() if params]
 
 
@@ -176,16 +178,16 @@ class ViewStore:
             self._write_rows(cursor, grouped, copy)
 
     def _write_rows(self, cursor: Any, grouped: list[tuple[str, list[tuple[Any, ...]]]], copy: bool) -> None:
-        for statement, params in grouped:
+        for statement, rows in grouped:
             if copy and statement in _COPIED:
-                self._copy(cursor, statement, params)
+                self._copy(cursor, statement, rows)
             else:
-                cursor.executemany(self._written(statement), params)
+                cursor.executemany(self._written(statement), (row[1:] for row in rows))
 
     def _begin_batch(self, cursor: Any) -> None:
         """Settings for a batch's transaction (none by default)."""
 
-    def _copy(self, cursor: Any, statement: str, params: list[tuple[Any, ...]]) -> None:
+    def _copy(self, cursor: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
         raise NotImplementedError
 
     def _written(self, statement: str) -> str:
@@ -348,10 +350,11 @@ class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
         # for the disk.
         cursor.execute("SET LOCAL synchronous_commit = off")
 
-    def _copy(self, cursor: Any, statement: str, params: list[tuple[Any, ...]]) -> None:
+    def _copy(self, cursor: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
         with cursor.copy(self._copied(statement)) as copy:
-            for row in params:
-                copy.write_row(row)
+            write = copy.write_row
+            for row in rows:
+                write(row[1:])
 
     def _copied(self, statement: str) -> str:
         cache = self.__dict__.setdefault("_copied_sql", {})

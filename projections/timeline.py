@@ -135,9 +135,10 @@ def public_summary(event: Any, side: str) -> str:
     return f"{type(event).__name__}: {what} (secret to the {side} until the quest ends)"
 
 
-def rows(event: Any, campaign_id: str, session_id: str | None = None) -> list[tuple[Any, ...]]:
-    """The event's timeline row (and, for an undo, the rows marking what it undid);
-    ``session_id`` is ``str(event.originator_id)``, when the caller has it already."""
+def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_at: str | None = None) -> list[tuple[Any, ...]]:
+    """The event's timeline row (and, for an undo, the rows marking what it undid); ``session_id``
+    and ``occurred_at`` are ``str(event.originator_id)`` and ``event.timestamp.isoformat()``, when the
+    caller has them already."""
     session_id = session_id or str(event.originator_id)
     meta = getattr(event, "meta", None) or {}
     name = type(event).__name__
@@ -151,7 +152,7 @@ def rows(event: Any, campaign_id: str, session_id: str | None = None) -> list[tu
         name,
         full,
         meta.get("issued_by"),
-        event.timestamp.isoformat(),
+        occurred_at or event.timestamp.isoformat(),
         side,
         public_summary(event, side) if side else full,
     )

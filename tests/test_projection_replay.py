@@ -89,8 +89,9 @@ def test_the_decoder_makes_the_events_the_mapper_makes_old_versions_included(tra
     assert [r.id for r in records] == [n.id for n in notifications]
     decoder = Decoder(tracker.mapper)
     for record, notification in zip(records, notifications):
-        fast, library = decoder.decode(record), tracker.mapper.to_domain_event(notification)
+        (fast, occurred_at), library = decoder.decode_timed(record), tracker.mapper.to_domain_event(notification)
         assert type(fast) is type(library) and vars(fast) == vars(library), record.topic
+        assert occurred_at == library.timestamp.isoformat()
     assert decoder.by_mapper == 0  # all of it the fast way
     # Old versions went through their upcasters on the fast path too.
     versions = {(r.topic, json.loads(r.state).get("class_version", 1)) for r in records}
@@ -131,6 +132,21 @@ def test_the_decoder_reads_wide_integers_as_json_does(tracker):
     event = decoder.decode(record)
     assert decoder.by_mapper == 0
     assert event.roll["results"]["d6"] == [2**70, -(2**64) - 1] and all(type(n) is int for n in event.roll["results"]["d6"])
+
+
+@pytest.mark.parametrize(
+    "stored",
+    ["2026-01-02T03:04:05.123456+00:00", "2026-01-02T03:04:05+02:00", "2026-01-02T03:04:05.000000+00:00",
+     "2026-01-02T03:04:05-00:00", "2026-01-02T03:04:05Z", "2026-01-02 03:04:05.5+00:00", "2026-W01-5T03:04:05+00:00",
+     "2026-01-02T03:04:05.123456+05:30:15"],
+)
+def test_the_timeline_time_is_what_isoformat_writes_however_the_time_was_stored(tracker, stored):
+    state = {"timestamp": {"_type_": "datetime_iso", "_data_": stored}, "meta": {"issued_by": None},
+             "roll": {"source": "digital", "results": {"d6": [4]}}}
+    record = Record(1, str(uuid4()), 2, get_topic(Session.DiceRolled), json.dumps(state).encode())
+    event, occurred_at = Decoder(tracker.mapper).decode_timed(record)
+    library = tracker.mapper.to_domain_event(StoredEvent(UUID(record.originator_id), 2, record.topic, record.state))
+    assert event.timestamp == library.timestamp and occurred_at == library.timestamp.isoformat()
 
 
 # -- the views -----------------------------------------------------------------------------------
