@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 
 QuestEnded = Campaign.QuestEnded
 
+# Notifications per transaction when `tracker rebuild` replays the whole log: fewer commits and
+# round trips than the live runner's batches, and a batch's rows are still only a few megabytes.
+REBUILD_BATCH_SIZE = 5000
+
 # The session events the views read; campaign and idempotency events are skipped.
 PROJECTED = [
     Session.SessionStarted,
@@ -158,13 +162,17 @@ class ProjectionRunner:
         return count
 
     def rebuild(self, pause: float = 0.0) -> str:
-        """Clear every view and replay the whole log; returns the views' digest.
+        """Clear every view and replay the whole log; returns the views' digest."""
+        self.replay(pause)
+        return self.store.digest()
 
-        Each batch commits with its position, so a rebuild that is stopped part-way is
+    def replay(self, pause: float = 0.0) -> int:
+        """Clear every view and project the whole log again; returns how many notifications it covered.
+
+        Each batch commits with its position, so a replay that is stopped part-way is
         simply continued by the next run (``tracker project`` or another rebuild)."""
         self.store.clear(self.app.name)
-        self.catch_up(pause)
-        return self.store.digest()
+        return self.catch_up(pause)
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
         while not stop.is_set():

@@ -292,7 +292,11 @@ class ViewStore:
 
     def digest(self, campaign_id: str | None = None) -> str:
         """SHA-256 over every view row in a fixed order: equal views, equal digests.
-        With a campaign id, over that campaign's rows only (to compare a campaign across databases)."""
+        With a campaign id, over that campaign's rows only (to compare a campaign across databases).
+
+        Each row counts as ``json.dumps([table, row], sort_keys=True, default=str)``, the row without
+        its local columns; the text is put together here rather than by json.dumps, the same text
+        several times faster (a rebuild's digest reads every row of every view)."""
         sha = hashlib.sha256()
         for table, (_, key) in TABLES.items():
             where, params = "", ()
@@ -303,12 +307,39 @@ class ViewStore:
                     else "WHERE campaign_id = %s"
                 )
                 params = (campaign_id,)
-            for row in self.query(f"SELECT * FROM {{{table}}} {where} ORDER BY {', '.join(key)}", params):
+            with self.datastore.transaction(commit=False) as wrapped:  # type: ignore[attr-defined]
+                cursor = getattr(wrapped, "sqlite_cursor", wrapped)  # the library wraps sqlite3's cursor
+                cursor.execute(self._sql(f"SELECT * FROM {{{table}}} {where} ORDER BY {', '.join(key)}"), params)
                 # Positions in the notification log are this database's own: an imported campaign
                 # has other ones, so they stay out of the digest (they only order rows).
-                portable = {k: v for k, v in row.items() if k not in LOCAL_COLUMNS}
-                sha.update(json.dumps([table, portable], sort_keys=True, default=str).encode())
+                columns = sorted(d[0] for d in cursor.description if d[0] not in LOCAL_COLUMNS)
+                while rows := cursor.fetchmany(5000):
+                    sha.update(_digested(table, columns, rows).encode())
         return sha.hexdigest()
+
+
+def _digested(table: str, columns: list[str], rows: list[Any]) -> str:
+    """``json.dumps([table, {column: row[column]}], sort_keys=True, default=str)`` of each row, joined."""
+    opening = f"[{_json(table)}, {{"
+    keys = [f"{_json(column)}: " for column in columns]
+    return "".join(
+        opening + ", ".join([key + _json(row[column]) for key, column in zip(keys, columns)]) + "}]" for row in rows
+    )
+
+
+def _json(value: Any) -> str:
+    """``json.dumps(value, default=str)``, quicker for what the views hold (text, integers, NULL)."""
+    kind = type(value)
+    if kind is str:
+        return _json_text(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+_json_text = json.encoder.encode_basestring_ascii  # what json.dumps writes a str as (ensure_ascii)
 
 
 class SQLiteViewStore(ViewStore, SQLiteTrackingRecorder):

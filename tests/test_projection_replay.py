@@ -241,3 +241,40 @@ def test_a_catch_up_whose_writes_lag_gives_the_views_of_one_batch_at_a_time(trac
     monkeypatch.setattr(runner.store, "write", slow_write)
     assert runner.catch_up() == len(_all_records(tracker))
     assert runner.store.digest() == expected
+
+
+# -- the digest ----------------------------------------------------------------------------------
+
+
+def _digest_as_json_dumps_writes_it(store, campaign_id: str | None = None) -> str:
+    """The digest as first written: json.dumps of every row, sorted keys, less the local columns."""
+    import hashlib
+
+    from projections.store import LOCAL_COLUMNS, TABLES
+
+    sha = hashlib.sha256()
+    for table, (_, key) in TABLES.items():
+        where, params = "", ()
+        if campaign_id is not None:
+            where = ("WHERE session_id IN (SELECT session_id FROM {view_sessions} WHERE campaign_id = %s)"
+                     if table == "view_undone" else "WHERE campaign_id = %s")
+            params = (campaign_id,)
+        for row in store.query(f"SELECT * FROM {{{table}}} {where} ORDER BY {', '.join(key)}", params):
+            portable = {k: v for k, v in row.items() if k not in LOCAL_COLUMNS}
+            sha.update(json.dumps([table, portable], sort_keys=True, default=str).encode())
+    return sha.hexdigest()
+
+
+def test_the_digest_is_json_dumps_of_every_row_whatever_the_text_holds(tracker, runner):
+    _play(tracker)
+    runner.rebuild()
+    cid = runner.store.query("SELECT campaign_id FROM {view_sessions}")[0]["campaign_id"]
+    awkward = ['say "hi"', "back\\slash", "tab\tand\nnewline", "é … ☯ 𝄞", "\x01\x1f\x7f", ""]
+    rows = [
+        ("timeline", f"session-{n}", n, cid, "DiceRolled", text, None if n % 2 else text, "2026-01-02T03:04:05+00:00", None, text)
+        for n, text in enumerate(awkward, start=1)
+    ] + [("dice", cid, "d6", "digital", text or "0", -(2**30)) for text in awkward[:3]]
+    position = runner.position
+    runner.store.write(rows, position, Tracking(tracker.name, position + 1))
+    assert runner.store.digest() == _digest_as_json_dumps_writes_it(runner.store)
+    assert runner.store.digest(cid) == _digest_as_json_dumps_writes_it(runner.store, cid)
