@@ -65,7 +65,7 @@ def select_records(recorder: Any, start: int, limit: int) -> list[Record]:
 class Decoder:
     """Decodes records into domain events: msgspec for what this tracker writes, the mapper for the rest."""
 
-    MAX_IDS = 100_000  # originator ids kept made; beyond that the cache starts again
+    MAX_IDS = 100_000  # originator ids kept as UUIDs; past that many, the cache starts again
 
     def __init__(self, mapper: Mapper[Any]) -> None:
         self.mapper = mapper

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
 from projections import dice_statistics, game_events, standing, timeline
