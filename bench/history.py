@@ -14,24 +14,30 @@ Reads: `get_session` (session state) and `campaign_heroes` (hero progress), the 
 READ_REPEATS warm calls (the aggregate cache and the hero-history cache are on, as the
 service runs) and the first call of a fresh application (cold: what a restarted worker pays).
 
-Replay: `ProjectionRunner.rebuild` (every view, from position 0) over the whole log, against
-a raw read of the same rows (psycopg, the same batch size) with `json.loads` of each state,
-and against the library's own decoding of the same notifications (mapper.to_domain_event).
+Replay: `ProjectionRunner.replay` (every view emptied and projected again from position 0, each
+batch committed with its position, as `tracker rebuild` does with its default batch size) over the
+whole log, against a raw read of the same rows (psycopg, the same batch size) with `json.loads` of
+each state: the issue's reference. Beside it, the same raw read with msgspec (the decoder the
+replay uses), and the library's own decoding of the same notifications (mapper.to_domain_event).
+Replay and raw read alternate REPLAY_REPEATS times and the medians count. The views' digest that
+`tracker rebuild` prints after the replay is timed on its own.
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 from uuid import UUID
 
+import msgspec
 import psycopg
 
 from timing import median_ms
 
-from projections.runner import ProjectionRunner
+from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
 from projections.store import open_view_store
 from tracker import dice as dice_rolls
 from tracker.application import Tracker, _meta
@@ -43,6 +49,7 @@ HISTORY_LONG = 100_000
 REPLAY_EVENTS = 200_000
 SAVE_BATCH = 1000
 READ_REPEATS = 21
+REPLAY_REPEATS = 3
 DICE = {"d6": 2}
 PARTY = ["tripitaka", "monkey-king"]
 
@@ -53,9 +60,12 @@ class HistoryResult:
     write_seconds: float = 0.0
     reads_ms: dict[str, dict[int, float]] = field(default_factory=dict)  # what -> {history: ms}
     cold_ms: dict[str, dict[int, float]] = field(default_factory=dict)
-    replay_seconds: float = 0.0
-    raw_seconds: float = 0.0
+    replay_seconds: float = 0.0  # median of REPLAY_REPEATS
+    raw_seconds: float = 0.0  # raw read + json.loads, median of REPLAY_REPEATS
+    raw_msgspec_seconds: float = 0.0  # raw read + msgspec, median of REPLAY_REPEATS
     decode_seconds: float = 0.0
+    digest_seconds: float = 0.0
+    replay_batch_size: int = 0
     views_digest: str = ""
 
 
@@ -95,6 +105,25 @@ def app_request() -> Any:
 
 
 
+def raw_read(raw_url: str, schema: str, batch_size: int, loads: Callable[[bytes], Any], expected: int) -> float:
+    """Seconds to read every stored event's state in batches (psycopg, nothing else) and decode each with ``loads``."""
+    started = time.perf_counter()
+    with psycopg.connect(raw_url) as conn:
+        position, read = 0, 0
+        statement = f'SELECT notification_id, state FROM "{schema}".tracker_events WHERE notification_id > %s ORDER BY notification_id LIMIT %s'
+        while True:
+            rows = conn.execute(statement, (position, batch_size), prepare=True).fetchall()
+            if not rows:
+                break
+            for _, state in rows:
+                loads(bytes(state))
+            read += len(rows)
+            position = rows[-1][0]
+    seconds = time.perf_counter() - started
+    assert read == expected, (read, expected)
+    return seconds
+
+
 def once_ms(func: Callable[[], Any]) -> float:
     started = time.perf_counter()
     func()
@@ -132,30 +161,29 @@ def measure_history(database_url: str, raw_url: str, schema: str) -> HistoryResu
     finally:
         app.close()
 
-    # Replay: the projections from zero, then the raw read of the same rows, then the library's decode.
+    # Replay: the projections from zero and the raw reads of the same rows, alternated; then the library's decode.
     app = Tracker(env={**env, "CREATE_TABLE": "n"})
     store = open_view_store(env)
     try:
-        runner = ProjectionRunner(app, store)
-        started = time.perf_counter()
-        result.views_digest = runner.rebuild()
-        result.replay_seconds = time.perf_counter() - started
-        print(f"  replay: {result.events_in_log} events in {result.replay_seconds:.1f} s", flush=True)
+        runner = ProjectionRunner(app, store, batch_size=REBUILD_BATCH_SIZE)
+        result.replay_batch_size = runner.batch_size
+        replays, raws, raws_msgspec = [], [], []
+        for repeat in range(REPLAY_REPEATS):
+            started = time.perf_counter()
+            covered = runner.replay()
+            replays.append(time.perf_counter() - started)
+            assert covered == result.events_in_log and runner.position == result.events_in_log, (covered, runner.position)
+            raws.append(raw_read(raw_url, schema, runner.batch_size, json.loads, result.events_in_log))
+            raws_msgspec.append(raw_read(raw_url, schema, runner.batch_size, msgspec.json.Decoder().decode, result.events_in_log))
+            print(f"  replay {repeat + 1}/{REPLAY_REPEATS}: {result.events_in_log / replays[-1]:,.0f} events/s; raw read + json.loads "
+                  f"{result.events_in_log / raws[-1]:,.0f}/s; + msgspec {result.events_in_log / raws_msgspec[-1]:,.0f}/s", flush=True)
+        result.replay_seconds = statistics.median(replays)
+        result.raw_seconds = statistics.median(raws)
+        result.raw_msgspec_seconds = statistics.median(raws_msgspec)
 
         started = time.perf_counter()
-        with psycopg.connect(raw_url) as conn:
-            position, read = 0, 0
-            statement = f'SELECT notification_id, state FROM "{schema}".tracker_events WHERE notification_id > %s ORDER BY notification_id LIMIT %s'
-            while True:
-                rows = conn.execute(statement, (position, runner.batch_size), prepare=True).fetchall()
-                if not rows:
-                    break
-                for _, state in rows:
-                    json.loads(bytes(state))
-                read += len(rows)
-                position = rows[-1][0]
-        result.raw_seconds = time.perf_counter() - started
-        assert read == result.events_in_log, (read, result.events_in_log)
+        result.views_digest = store.digest()
+        result.digest_seconds = time.perf_counter() - started
 
         started = time.perf_counter()
         position = 0

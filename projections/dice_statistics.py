@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 
 def rows(event: Any, campaign_id: str) -> list[tuple[Any, ...]]:
+    """One row per face rolled (+1, or -1 for a roll an undo took back); the store sums a batch's rows per face."""
     name = type(event).__name__
     if name == "DiceRolled":
         return _counted(event.roll, campaign_id, 1)
@@ -16,8 +16,5 @@ def rows(event: Any, campaign_id: str) -> list[tuple[Any, ...]]:
 
 
 def _counted(roll: dict[str, Any], campaign_id: str, sign: int) -> list[tuple[Any, ...]]:
-    counts: Counter[tuple[str, str]] = Counter()
-    for die, faces in roll["results"].items():
-        for face in faces:
-            counts[(die, str(face))] += 1
-    return [("dice", campaign_id, die, roll["source"], face, sign * n) for (die, face), n in sorted(counts.items())]
+    source = roll["source"]
+    return [("dice", campaign_id, die, source, str(face), sign) for die, faces in roll["results"].items() for face in faces]

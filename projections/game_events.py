@@ -8,7 +8,7 @@ from typing import Any
 from tracker.domain.session import GameEvent
 
 
-def rows(event: Any, campaign_id: str, notification_id: int) -> list[tuple[Any, ...]]:
+def rows(event: Any, campaign_id: str, notification_id: int, session_id: str | None = None) -> list[tuple[Any, ...]]:
     if not isinstance(event, GameEvent):
         return []
     change = event.change
@@ -17,7 +17,7 @@ def rows(event: Any, campaign_id: str, notification_id: int) -> list[tuple[Any, 
             "game_event",
             notification_id,
             campaign_id,
-            str(event.originator_id),
+            session_id or str(event.originator_id),
             event.originator_version,
             type(event).__name__,
             change["kind"],

@@ -2,7 +2,8 @@
 
 The runner reads notifications after its tracking position, turns each into
 view rows with the pure projection modules, and writes a batch's rows together
-with the batch's last position in one transaction. If another runner got there
+with the batch's last position in one transaction (a catch-up or rebuild reads
+the next batch and writes the last while it builds one). If another runner got there
 first, the tracking insert fails, the batch rolls back, and this runner reads
 the new position and carries on: each notification counts once. The position
 is the last notification read, projected or not (campaign and idempotency
@@ -11,22 +12,30 @@ events are read and passed over), so it reaches the end of the log.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
 from projections import dice_statistics, game_events, standing, timeline
+from projections.log import Decoder, Record, select_records
 from projections.store import LostRace, ViewStore
 from tracker.application import Tracker
 from tracker.domain import Campaign, Session
 from tracker.domain.session import DECK_EVENTS, GameEvent
 
 log = logging.getLogger(__name__)
+
+QuestEnded = Campaign.QuestEnded
+
+# Notifications per transaction when `tracker rebuild` replays the whole log: fewer commits and
+# round trips than the live runner's batches, and a batch's rows are still only a few megabytes.
+REBUILD_BATCH_SIZE = 5000
 
 # The session events the views read; campaign and idempotency events are skipped.
 PROJECTED = [
@@ -47,6 +56,8 @@ class ProjectionRunner:
         self.store = store
         self.batch_size = batch_size
         self.topics = {get_topic(cls) for cls in PROJECTED}
+        self.decoder = Decoder(app.mapper)
+        self._projected: dict[str, bool] = {}  # topic -> whether the views read its events
 
     @property
     def position(self) -> int:
@@ -55,42 +66,113 @@ class ProjectionRunner:
     def run_once(self) -> int:
         """Process one batch; returns how many notifications it covered (0 when caught up or beaten to it)."""
         start = self.position
-        notifications = self.app.recorder.select_notifications(start=start, limit=self.batch_size, inclusive_of_start=False)
-        if not notifications:
+        records = select_records(self.app.recorder, start, self.batch_size)
+        if not records:
             return 0
-        campaigns: dict[str, str] = {}
-        games: dict[str, dict[str, Any]] = {}  # game states folded in this batch, not yet written
-        rows: list[tuple[Any, ...]] = []
-        for notification in notifications:
-            if notification.topic in self.topics or _is_game_event(notification.topic):
-                event = self.app.mapper.to_domain_event(notification)
-                if isinstance(event, Campaign.QuestEnded):
-                    rows.extend(standing.progress_rows(event))
-                    continue
-                rows.extend(_rows(event, campaigns, self.store, notification.id, games))
         try:
-            self.store.write(rows, start, Tracking(self.app.name, notifications[-1].id))
+            self.store.write(self.rows(records), start, Tracking(self.app.name, records[-1].id))
         except LostRace:
             log.info("another runner moved past position %s first; reading on from its position", start)
             return -1
-        return len(notifications)
+        return len(records)
+
+    def rows(self, records: list[Record], folded: Folded | None = None, earlier: Folded | None = None) -> list[tuple[Any, ...]]:
+        """The view rows of a batch of notifications, in log order.
+
+        What the batch learns of its sessions goes into ``folded``; ``earlier`` is what the batch
+        before it learned, when that batch is not written yet (the views do not have it)."""
+        folded = folded if folded is not None else Folded()
+        earlier = earlier if earlier is not None else Folded()
+        store = self.store
+
+        def campaign_of(session_id: str) -> str | None:
+            return earlier.campaigns.get(session_id) or store.campaign_of(session_id)
+
+        def game_state(session_id: str) -> dict[str, Any]:
+            return earlier.games[session_id] if session_id in earlier.games else store.game_state(session_id)
+
+        rows: list[tuple[Any, ...]] = []
+        dice: dict[tuple[Any, ...], int] = {}  # the batch's dice rows, summed per face as they come
+        projected, projects, decode, originator = self._projected, self._projects, self.decoder.decode_timed, self.decoder.originator
+        for record in records:
+            is_projected = projected.get(record.topic)
+            if is_projected is None:
+                is_projected = projects(record.topic)
+            if not is_projected:
+                continue
+            event, occurred_at = decode(record)
+            if isinstance(event, QuestEnded):
+                rows.extend(standing.progress_rows(event))
+                continue
+            session_id = originator(record.originator_id)[1]
+            rows.extend(_rows(event, session_id, occurred_at, folded, campaign_of, game_state, record.id, dice))
+        rows.extend(("dice", *key, count) for key, count in dice.items())
+        return rows
+
+    def _projects(self, topic: str) -> bool:
+        projected = self._projected.get(topic)
+        if projected is None:
+            projected = self._projected[topic] = topic in self.topics or _is_game_event(topic)
+        return projected
 
     def catch_up(self, pause: float = 0.0) -> int:
+        """Project every notification after the position; returns how many this runner covered.
+
+        Batches commit one by one with their positions, as run_once's do, but the next batch is
+        read and the last one written while this one's rows are built: the database works on one
+        core while Python decodes on the other."""
         total = 0
-        while processed := self.run_once():
-            total += max(processed, 0)
-            if pause:
-                time.sleep(pause)
-        return total
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="projections") as threads:
+            while True:
+                covered, lost = self._overlapped(threads, pause)
+                total += covered
+                if not lost:
+                    return total
+
+    def _overlapped(self, threads: ThreadPoolExecutor, pause: float) -> tuple[int, bool]:
+        """Batches from the position to the end of the log; returns how many notifications were
+        written and whether another runner moved the position first (the batch built on one that
+        lost is dropped unwritten, and the caller reads on from the new position)."""
+        start = self.position
+        reading = threads.submit(select_records, self.app.recorder, start, self.batch_size)
+        writing: Future[int] | None = None
+        earlier = Folded()  # what the batch being written learned
+        covered = 0
+        try:
+            while records := reading.result():
+                end = records[-1].id
+                reading = threads.submit(select_records, self.app.recorder, end, self.batch_size)
+                folded = Folded()
+                rows = self.rows(records, folded, earlier)
+                if writing is not None:
+                    covered += writing.result()
+                writing = threads.submit(self._write, rows, start, end, len(records))
+                earlier, start = folded, end
+                if pause:
+                    time.sleep(pause)
+            if writing is not None:
+                covered += writing.result()
+        except LostRace:
+            log.info("another runner moved past position %s first; reading on from its position", start)
+            return covered, True
+        return covered, False
+
+    def _write(self, rows: list[tuple[Any, ...]], start: int, end: int, count: int) -> int:
+        self.store.write(rows, start, Tracking(self.app.name, end))
+        return count
 
     def rebuild(self, pause: float = 0.0) -> str:
-        """Clear every view and replay the whole log; returns the views' digest.
+        """Clear every view and replay the whole log; returns the views' digest."""
+        self.replay(pause)
+        return self.store.digest()
 
-        Each batch commits with its position, so a rebuild that is stopped part-way is
+    def replay(self, pause: float = 0.0) -> int:
+        """Clear every view and project the whole log again; returns how many notifications it covered.
+
+        Each batch commits with its position, so a replay that is stopped part-way is
         simply continued by the next run (``tracker project`` or another rebuild)."""
         self.store.clear(self.app.name)
-        self.catch_up(pause)
-        return self.store.digest()
+        return self.catch_up(pause)
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
         while not stop.is_set():
@@ -116,23 +198,42 @@ def _is_game_event(topic: str) -> bool:
         return False
 
 
+class Folded:
+    """What a batch learned of its sessions: their campaigns, and game states folded but not yet written."""
+
+    def __init__(self) -> None:
+        self.campaigns: dict[str, str] = {}
+        self.games: dict[str, dict[str, Any]] = {}
+
+
 def _rows(
-    event: Any, campaigns: dict[str, str], store: ViewStore, notification_id: int, games: dict[str, dict[str, Any]]
+    event: Any,
+    session_id: str,
+    occurred_at: str,
+    folded: Folded,
+    campaign_of: Callable[[str], str | None],
+    game_state: Callable[[str], dict[str, Any]],
+    notification_id: int,
+    dice: dict[tuple[Any, ...], int],
 ) -> list[tuple[Any, ...]]:
-    session_id = str(event.originator_id)
+    """The event's rows in every view, but for its dice faces, which are added to ``dice``;
+    ``session_id`` is ``str(event.originator_id)``, ``occurred_at`` is ``event.timestamp.isoformat()``."""
     name = type(event).__name__
     rows: list[tuple[Any, ...]] = []
+    campaigns = folded.campaigns
     if name == "SessionStarted":
         campaigns[session_id] = event.campaign_id
         rows.append(("session", session_id, event.campaign_id, event.quest))
-    campaign_id = campaigns.get(session_id) or store.campaign_of(session_id)
+    campaign_id = campaigns.get(session_id) or campaign_of(session_id)
     if campaign_id is None:  # pragma: no cover - a session's first event always starts it
         return rows
     campaigns[session_id] = campaign_id
     if name == "SessionEnded":
         rows.append(("session_end", event.outcome, session_id))
-    rows.extend(timeline.rows(event, campaign_id))
-    rows.extend(dice_statistics.rows(event, campaign_id))
-    rows.extend(game_events.rows(event, campaign_id, notification_id))
-    rows.extend(standing.rows(event, campaign_id, notification_id, games, store.game_state))
+    rows.extend(timeline.rows(event, campaign_id, session_id, occurred_at))
+    for row in dice_statistics.rows(event, campaign_id):  # counted here, not kept: far fewer rows for the GC to see
+        key = row[1:5]
+        dice[key] = dice.get(key, 0) + row[5]
+    rows.extend(game_events.rows(event, campaign_id, notification_id, session_id))
+    rows.extend(standing.rows(event, campaign_id, notification_id, folded.games, game_state, session_id))
     return rows

@@ -11,11 +11,19 @@ from tracker.domain.session import GameEvent
 
 
 def rows(
-    event: Any, campaign_id: str, position: int, games: dict[str, dict[str, Any]], stored: Callable[[str], dict[str, Any]]
+    event: Any,
+    campaign_id: str,
+    position: int,
+    games: dict[str, dict[str, Any]],
+    stored: Callable[[str], dict[str, Any]],
+    session_id: str | None = None,
 ) -> list[tuple[Any, ...]]:
-    """``games`` holds the states folded earlier in this batch (not yet written); ``stored`` reads the view."""
+    """``games`` holds the states folded earlier in this batch (not yet written); ``stored`` reads the view;
+    ``session_id`` is ``str(event.originator_id)``, when the caller has it already."""
     name = type(event).__name__
-    session_id = str(event.originator_id)
+    if name != "SessionStarted" and not isinstance(event, GameEvent):
+        return []
+    session_id = session_id or str(event.originator_id)
     if name == "SessionStarted":
         games[session_id] = {}
         return [("game_state_start", session_id, campaign_id, event.quest, position, "{}")]

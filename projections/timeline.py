@@ -6,7 +6,7 @@ from typing import Any
 
 
 def _faces(values: list[Any]) -> str:
-    return ", ".join(str(v) for v in values)
+    return ", ".join(map(str, values))
 
 
 _DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added"}
@@ -73,13 +73,16 @@ _ACTORS = ("hero", "attacker", "character", "demon")
 
 def _on_the_dice(results: dict[str, list[Any]]) -> str:
     """ "3, 1, X on the attack dice and 5, 2 on 2d6": a game's dice by name, numbered dice as players write them."""
+    if len(results) == 1:  # most rolls: one kind of die
+        for die, faces in results.items():
+            return _said(die, faces)
+    return " and ".join([_said(die, faces) for die, faces in results.items()])
 
-    def said(die: str, faces: list[Any]) -> str:
-        if die[:1] == "d" and die[1:].isdigit():
-            return f"{_faces(faces)} on {len(faces)}{die}"
-        return f"{_faces(faces)} on the {die} {'die' if len(faces) == 1 else 'dice'}"
 
-    return " and ".join(said(die, faces) for die, faces in results.items())
+def _said(die: str, faces: list[Any]) -> str:
+    if die[:1] == "d" and die[1:].isdigit():
+        return f"{_faces(faces)} on {len(faces)}{die}"
+    return f"{_faces(faces)} on the {die} {'die' if len(faces) == 1 else 'dice'}"
 
 
 def _rolled_at_the_table(event: Any) -> str:
@@ -132,24 +135,27 @@ def public_summary(event: Any, side: str) -> str:
     return f"{type(event).__name__}: {what} (secret to the {side} until the quest ends)"
 
 
-def rows(event: Any, campaign_id: str) -> list[tuple[Any, ...]]:
-    meta = getattr(event, "meta", {}) or {}
-    undone: list[tuple[Any, ...]] = []
-    if type(event).__name__ == "ActionUndone":
-        undone = [("undone", str(event.originator_id), e["position"], event.originator_version) for e in event.reverses["events"]]
+def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_at: str | None = None) -> list[tuple[Any, ...]]:
+    """The event's timeline row (and, for an undo, the rows marking what it undid); ``session_id``
+    and ``occurred_at`` are ``str(event.originator_id)`` and ``event.timestamp.isoformat()``, when the
+    caller has them already."""
+    session_id = session_id or str(event.originator_id)
+    meta = getattr(event, "meta", None) or {}
+    name = type(event).__name__
     full = describe(event)
     side = secret_of(event)
-    return undone + [
-        (
-            "timeline",
-            str(event.originator_id),
-            event.originator_version,
-            campaign_id,
-            type(event).__name__,
-            full,
-            meta.get("issued_by"),
-            event.timestamp.isoformat(),
-            side,
-            public_summary(event, side) if side else full,
-        )
-    ]
+    row = (
+        "timeline",
+        session_id,
+        event.originator_version,
+        campaign_id,
+        name,
+        full,
+        meta.get("issued_by"),
+        occurred_at or event.timestamp.isoformat(),
+        side,
+        public_summary(event, side) if side else full,
+    )
+    if name == "ActionUndone":
+        return [("undone", session_id, e["position"], event.originator_version) for e in event.reverses["events"]] + [row]
+    return [row]

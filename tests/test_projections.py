@@ -342,17 +342,18 @@ def test_a_failed_batch_keeps_neither_rows_nor_position_and_a_later_run_projects
         _tally(expected, tracker.roll(sid, faces={"d8": [n + 1]}).body)
     tracker.end_session(sid, "victory")
 
-    real_advance_tracking = store._advance_tracking
+    real_write_rows = store._write_rows
     seen_in_transaction: list[int] = []
 
-    def rows_written_then_fail(cursor, start, tracking):
-        # The batch's rows are in the transaction by now; prove it, then fail.
+    def rows_written_then_fail(cursor, grouped, copy):
+        # The position has moved and the batch's rows are in the transaction by now; prove it, then fail.
+        real_write_rows(cursor, grouped, copy)
         cursor.execute(store._sql("SELECT COUNT(*) AS n FROM {view_timeline}"))
         seen_in_transaction.append(dict(cursor.fetchone())["n"])
         raise RuntimeError("disk full")
 
     # From zero: nothing is kept.
-    monkeypatch.setattr(store, "_advance_tracking", rows_written_then_fail)
+    monkeypatch.setattr(store, "_write_rows", rows_written_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
         runner.run_once()
     # the first batch: four notifications, of which only the session's events make timeline rows
@@ -365,11 +366,11 @@ def test_a_failed_batch_keeps_neither_rows_nor_position_and_a_later_run_projects
     assert store.digest() == empty
 
     # After a good batch: the failed one leaves the good one's rows and position as they were.
-    monkeypatch.setattr(store, "_advance_tracking", real_advance_tracking)
+    monkeypatch.setattr(store, "_write_rows", real_write_rows)
     assert runner.run_once() == 4
     position, kept, digest = runner.position, store.timeline(sid), store.digest()
     assert position == 4 and len(kept) == rows_in_first
-    monkeypatch.setattr(store, "_advance_tracking", rows_written_then_fail)
+    monkeypatch.setattr(store, "_write_rows", rows_written_then_fail)
     with pytest.raises(RuntimeError):
         runner.run_once()
     second_batch = tracker.recorder.select_notifications(start=5, limit=4)
@@ -379,7 +380,7 @@ def test_a_failed_batch_keeps_neither_rows_nor_position_and_a_later_run_projects
     assert store.digest() == digest
 
     # A later successful run projects everything exactly once.
-    monkeypatch.setattr(store, "_advance_tracking", real_advance_tracking)
+    monkeypatch.setattr(store, "_write_rows", real_write_rows)
     runner.catch_up()
     assert runner.position == _last_projected_id(tracker)
     timeline = store.timeline(sid)

@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
 
     commands.add_parser("project", help="keep the views up to date (runs until stopped)")
     rebuild = commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
-    rebuild.add_argument("--batch-size", type=int, default=500, help="notifications per transaction")
+    rebuild.add_argument("--batch-size", type=int, help="notifications per transaction (default: 5,000)")
     rebuild.add_argument("--pause", type=float, default=0.0, help="seconds to rest between batches, to spare a busy database")
     verify = commands.add_parser("verify", help="re-derive a session and report verified or the first mismatch")
     verify.add_argument("session_id")
@@ -99,7 +99,9 @@ def _project(args: argparse.Namespace, url: str) -> int:
 
 
 def _rebuild(args: argparse.Namespace, url: str) -> int:
-    runner = _runner(url, args.batch_size)
+    from projections.runner import REBUILD_BATCH_SIZE
+
+    runner = _runner(url, args.batch_size or REBUILD_BATCH_SIZE)
     digest = runner.rebuild(pause=args.pause)
     print(json.dumps({"position": runner.position, "digest": digest}))
     return 0
