@@ -39,18 +39,60 @@ def _unretried(method: Any) -> Any:
     return getattr(method, "__wrapped__", method)
 
 
-class FailFastAggregateRecorder(PostgresAggregateRecorder):
+class RenderedOnce:
+    """The library's select_events, with each shape of its query rendered to text once.
+
+    The library composes the query (``SQL`` objects) on every call and psycopg renders the
+    composition to text on every execute, a tenth of the CPU of reading a token's grant."""
+
+    def select_events(
+        self: Any,
+        originator_id: Any,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        shape = (gt is not None, lte is not None, desc, limit is not None)
+        params = [originator_id, *(p for p in (gt, lte, limit) if p is not None)]
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self._select_text(shape, conn), params, prepare=True)
+            return [
+                StoredEvent(
+                    originator_id=row["originator_id"],
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=bytes(row["state"]),
+                )
+                for row in curs.fetchall()
+            ]
+
+    def _select_text(self: Any, shape: tuple[bool, bool, bool, bool], conn: Any) -> str:
+        texts = self.__dict__.setdefault("_select_texts", {})
+        text = texts.get(shape)
+        if text is None:
+            gt, lte, desc, limit = shape
+            statement = self.select_events_statement
+            statement += SQL(" AND originator_version > %s") if gt else SQL("")
+            statement += SQL(" AND originator_version <= %s") if lte else SQL("")
+            statement += SQL(" ORDER BY originator_version DESC") if desc else SQL(" ORDER BY originator_version ASC")
+            statement += SQL(" LIMIT %s") if limit else SQL("")
+            text = texts[shape] = statement.as_string(conn)
+        return text
+
+
+class FailFastAggregateRecorder(RenderedOnce, PostgresAggregateRecorder):
     insert_events = _unretried(PostgresAggregateRecorder.insert_events)
-    select_events = _unretried(PostgresAggregateRecorder.select_events)
 
 
-class FailFastApplicationRecorder(PostgresApplicationRecorder):
-    select_events = _unretried(PostgresAggregateRecorder.select_events)
+class FailFastApplicationRecorder(RenderedOnce, PostgresApplicationRecorder):
     select_notifications = _unretried(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _unretried(PostgresApplicationRecorder.max_notification_id)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._insert_text: str | None = None
         if not self.datastore.enable_db_functions:
             return
         schema = Identifier(self.datastore.schema)
@@ -90,8 +132,10 @@ class FailFastApplicationRecorder(PostgresApplicationRecorder):
         if not self.datastore.enable_db_functions:
             return _unretried(PostgresApplicationRecorder.insert_events)(self, stored_events, **kwargs)
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            if self._insert_text is None:  # rendered once, not on every execute
+                self._insert_text = self.sql_invoke_pg_function_insert_events.as_string(conn)
             curs.execute(
-                self.sql_invoke_pg_function_insert_events,
+                self._insert_text,
                 (
                     [e.originator_id for e in stored_events],
                     [Int8(e.originator_version) for e in stored_events],
