@@ -13,7 +13,7 @@ middle, as separate statements. With POSTGRES_ENABLE_DB_FUNCTIONS the library
 instead calls a stored function, in one statement and so one transaction, but its
 function leaves the table lock out: two writers could then commit notification
 ids out of order (11 before 10), and a projection runner that has read 11 would
-never see 10. Our function (``es_insert_rows_in_order_<table>``) keeps the library's
+never see 10. Our functions (``es_insert_rows_in_order_<table>``, and ``es_insert_row_...`` for one event) keep the library's
 ``LOCK TABLE ... IN EXCLUSIVE MODE`` inside the one statement, so commit order
 still equals id order and the notification log has no late-filled gaps, at the
 cost of one commit at a time per events table (bench/RESULTS.md measures both).
@@ -92,58 +92,75 @@ class FailFastApplicationRecorder(RenderedOnce, PostgresApplicationRecorder):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._insert_text: str | None = None
+        self._insert_texts: dict[str, str] = {}
         if not self.datastore.enable_db_functions:
             return
         schema = Identifier(self.datastore.schema)
+        id_type = SQL(self.datastore.originator_id_type)
         # Named after its table: the library names its function after the id type only, so two
         # applications in one schema would replace each other's function and write to one table.
         self.pg_function_name_insert_events = f"es_insert_rows_in_order_{self.events_table_name}"[:63]
-        function = Identifier(self.pg_function_name_insert_events)
-        id_type = SQL(self.datastore.originator_id_type)
-        self.sql_invoke_pg_function_insert_events = SQL(
-            "SELECT notification_id FROM {schema}.{function}(%b::{id_type}[], %b::bigint[], %b::text[], %b::bytea[])"
-        ).format(schema=schema, function=function, id_type=id_type)
-        # Four arrays of plain values, sent in binary: the library's array of a composite type is
-        # dumped as text by Python code, a fifth of the insert's CPU.
-        self.sql_create_statements[self.create_insert_function_statement_index] = SQL(
-            "CREATE OR REPLACE FUNCTION {schema}.{function}("
-            "ids {id_type}[], versions bigint[], topics text[], states bytea[]) "
+        rows = Identifier(self.pg_function_name_insert_events)
+        row = Identifier(f"es_insert_row_in_order_{self.events_table_name}"[:63])
+        # Plain values sent in binary (the library's array of a composite type is dumped as text
+        # by Python code, a fifth of the insert's CPU), and scalars for the usual one event (a
+        # third less again than four one-element arrays).
+        self._insert_statements = {
+            "rows": SQL("SELECT notification_id FROM {schema}.{function}(%b::{id_type}[], %b::bigint[], %b::text[], %b::bytea[])").format(
+                schema=schema, function=rows, id_type=id_type
+            ),
+            "row": SQL("SELECT notification_id FROM {schema}.{function}(%b::{id_type}, %b::bigint, %b::text, %b::bytea)").format(
+                schema=schema, function=row, id_type=id_type
+            ),
+        }
+        self.sql_invoke_pg_function_insert_events = self._insert_statements["rows"]
+        body = (
             "RETURNS TABLE (notification_id bigint) LANGUAGE plpgsql AS $BODY$ "
             "BEGIN "
             "SET LOCAL lock_timeout = '{lock_timeout}s'; "
             "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
             "NOTIFY {channel}; "
             "RETURN QUERY INSERT INTO {schema}.{table} AS t (originator_id, originator_version, topic, state) "
-            "SELECT * FROM unnest(ids, versions, topics, states) "
-            "RETURNING t.notification_id; "
-            "END; $BODY$"
-        ).format(
-            schema=schema,
-            function=function,
-            id_type=id_type,
-            lock_timeout=self.datastore.lock_timeout,
-            table=Identifier(self.events_table_name),
-            channel=Identifier(self.channel_name),
+        )
+        names = {
+            "schema": schema,
+            "id_type": id_type,
+            "lock_timeout": self.datastore.lock_timeout,
+            "table": Identifier(self.events_table_name),
+            "channel": Identifier(self.channel_name),
+        }
+        self.sql_create_statements[self.create_insert_function_statement_index] = SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(ids {id_type}[], versions bigint[], topics text[], states bytea[]) "
+            + body
+            + "SELECT * FROM unnest(ids, versions, topics, states) RETURNING t.notification_id; END; $BODY$"
+        ).format(function=rows, **names)
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE OR REPLACE FUNCTION {schema}.{function}(id {id_type}, version bigint, topic text, state bytea) "
+                + body
+                + "VALUES (id, version, topic, state) RETURNING t.notification_id; END; $BODY$"
+            ).format(function=row, **names)
         )
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         # (kwargs: an application recorder has nothing to do with them, as in the library)
         if not self.datastore.enable_db_functions:
             return _unretried(PostgresApplicationRecorder.insert_events)(self, stored_events, **kwargs)
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            if self._insert_text is None:  # rendered once, not on every execute
-                self._insert_text = self.sql_invoke_pg_function_insert_events.as_string(conn)
-            curs.execute(
-                self._insert_text,
-                (
-                    [e.originator_id for e in stored_events],
-                    [Int8(e.originator_version) for e in stored_events],
-                    [e.topic for e in stored_events],
-                    [e.state for e in stored_events],
-                ),
-                prepare=True,
+        if len(stored_events) == 1:
+            (one,) = stored_events
+            kind, params = "row", (one.originator_id, Int8(one.originator_version), one.topic, one.state)
+        else:
+            kind, params = "rows", (
+                [e.originator_id for e in stored_events],
+                [Int8(e.originator_version) for e in stored_events],
+                [e.topic for e in stored_events],
+                [e.state for e in stored_events],
             )
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            text = self._insert_texts.get(kind)
+            if text is None:  # rendered once, not on every execute
+                text = self._insert_texts[kind] = self._insert_statements[kind].as_string(conn)
+            curs.execute(text, params, prepare=True)
             return [row["notification_id"] for row in curs.fetchall()]
 
 
