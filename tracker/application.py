@@ -1,6 +1,7 @@
 """The tracker application: its public methods are the commands and queries.
 
-A command loads the aggregates it touches, draws what randomness it needs from
+A command starts from the aggregates it writes as this process last saved them
+(tracker/command_cache.py), or loads them, draws what randomness it needs from
 the session's HMAC stream, asks the ruleset to resolve, and saves the resulting
 events together with the Idempotency-Key's answer in one transaction. An
 optimistic-concurrency conflict is retried from a fresh load (so a retry never
@@ -13,8 +14,8 @@ from __future__ import annotations
 import pickle
 import secrets
 import time
-from contextvars import ContextVar
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -40,10 +41,10 @@ from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, Ruleset
 from tracker.session_log import event_view
 
 MAX_ATTEMPTS = 25
-
-# The aggregates the current attempt of a command took from the command cache.
-_FROM_CACHE: ContextVar[list[UUID] | None] = ContextVar("from_command_cache", default=None)
 OUTCOMES = ("victory", "heroic-victory", "defeat")
+
+# The aggregates the current attempt of a command took from the command cache (None: load fresh).
+_FROM_CACHE: ContextVar[list[UUID] | None] = ContextVar("from_command_cache", default=None)
 
 
 @dataclass(frozen=True)
