@@ -306,7 +306,7 @@ def measure_loads(app: Tracker, no_snapshots: Tracker, session_id: str, campaign
         f"session v{version}, as configured (cache with fast-forward; snapshot + {events_phrase(version - last_snapshot)} when cold)": median_ms(
             lambda: app.repository.get(sid), LOAD_REPEATS
         ),
-        f"session v{typical}, snapshot + 50 events (a roll's average load)": median_ms(
+        f"session v{typical}, snapshot + 50 events (a cold load's average)": median_ms(
             lambda: app.repository.get(sid, version=typical), LOAD_REPEATS
         ),
         f"session v{version}, full replay, no snapshots ({events_phrase(version)})": median_ms(
@@ -818,9 +818,10 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
         "`Application.construct_env` turns a non-empty `snapshotting_intervals` into `IS_SNAPSHOTTING_ENABLED=y` "
         "(unless the process environment or the env passed in says otherwise), so a snapshot store exists "
         f"({', '.join(f'{r.name}: ' + ('yes' if r.snapshots_enabled else 'no') for r in results)}) and `save` snapshots a session "
-        "whenever it records a version divisible by 100. The aggregate cache is on (tracker/config.py: 1,000 aggregates, "
-        "fast-forward), so a command reads only the events newer than its cached copy; the load figures above without "
-        "the cache are what a cold worker pays.",
+        "whenever it records a version divisible by 100 (taken from the aggregate just saved, not reloaded). Reads use the "
+        "library's aggregate cache (tracker/config.py: 1,000 aggregates, fast-forward), so a read queries only the events "
+        "newer than its cached copy; commands start from the command cache (tracker/command_cache.py) and load only when "
+        "it has nothing, or another process wrote since: the load figures above are what that costs.",
         "",
         "## Machine",
         "",
