@@ -41,6 +41,7 @@ from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, Ruleset
 from tracker.session_log import event_view
 
 MAX_ATTEMPTS = 25
+MEMO_LIMIT = 100_000  # sessions whose fixed facts a process keeps in memory
 OUTCOMES = ("victory", "heroic-victory", "defeat")
 
 # The aggregates the current attempt of a command took from the command cache (None: load fresh).
@@ -202,10 +203,7 @@ class Tracker(Application[UUID]):
         so the access check on every request does not load the session the command loads again."""
         known = self._session_campaigns.get(session_id)
         if known is None:
-            known = self._session(session_id).campaign_id
-            if len(self._session_campaigns) >= 100_000:
-                self._session_campaigns.clear()
-            self._session_campaigns[session_id] = known
+            known = _remember(self._session_campaigns, session_id, self._session(session_id).campaign_id)
         return known
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
@@ -651,9 +649,7 @@ class Tracker(Application[UUID]):
             specs = ruleset.dice(self._components_of(session))
             if key not in self._session_components:
                 return specs  # a campaign from before pinning: built again each time, like its data
-            if len(self._session_dice) >= 100_000:
-                self._session_dice.clear()
-            self._session_dice[key] = specs
+            _remember(self._session_dice, key, specs)
         return specs
 
     def _components_of(self, session: Session) -> dict[str, Any]:
@@ -666,10 +662,7 @@ class Tracker(Application[UUID]):
             components = campaign.components_for(key)
             if key not in campaign.__dict__.get("session_components", {}):
                 return components  # a campaign from before pinning: its current data, read each time
-            kept = pickle.dumps(components, pickle.HIGHEST_PROTOCOL)
-            if len(self._session_components) >= 100_000:
-                self._session_components.clear()
-            self._session_components[key] = kept
+            kept = _remember(self._session_components, key, pickle.dumps(components, pickle.HIGHEST_PROTOCOL))
         return pickle.loads(kept)
 
     def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
@@ -700,8 +693,7 @@ class Tracker(Application[UUID]):
             except TrackerError:
                 if not taken:
                     raise
-                self.command_cache.discard(*taken)
-                fresh = True
+                fresh = True  # (what it took stays out of the cache: only a save puts it back)
                 continue
             finally:
                 _FROM_CACHE.reset(context)
@@ -721,7 +713,6 @@ class Tracker(Application[UUID]):
             try:
                 self.save(*to_save)
             except IntegrityError:
-                self.command_cache.discard(*(a.id for a in outcome.aggregates))
                 if key:
                     earlier = self._earlier_answer(scope, key, fingerprint)
                     if earlier:
@@ -756,6 +747,15 @@ class Tracker(Application[UUID]):
                 errors={"Idempotency-Key": ["Already used with a different body."]},
             )
         return Result(record.status, record.body, replayed=True)
+
+
+def _remember(memo: dict[str, Any], key: str, value: Any) -> Any:
+    """Keep a fact fixed for a session's life (its campaign, its component data, its dice). A process
+    that has kept too many starts over: each is read again on the session's next command."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def detached(value: Any) -> Any:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -57,11 +59,6 @@ class CommandCache:
             kept = self._kept.get(aggregate_id)
             return None if kept is None else kept.version
 
-    def discard(self, *aggregate_ids: UUID) -> None:
-        with self._lock:
-            for aggregate_id in aggregate_ids:
-                self._kept.pop(aggregate_id, None)
-
     def __len__(self) -> int:
         return len(self._kept)
 
@@ -78,37 +75,21 @@ class Turns:
         self._lock = threading.Lock()
         self._turns: dict[str, tuple[threading.Lock, int]] = {}  # scope -> (its lock, commands waiting or running)
 
-    def __call__(self, scope: str) -> "_Turn":
-        return _Turn(self, scope)
-
-    def _acquire(self, scope: str) -> threading.Lock:
+    @contextmanager
+    def __call__(self, scope: str) -> Iterator[None]:
         with self._lock:
-            lock, waiting = self._turns.get(scope, (None, 0))
-            if lock is None:
-                lock = threading.Lock()
+            lock, waiting = self._turns.get(scope) or (threading.Lock(), 0)
             self._turns[scope] = (lock, waiting + 1)
-        lock.acquire()
-        return lock
-
-    def _release(self, scope: str, lock: threading.Lock) -> None:
-        lock.release()
-        with self._lock:
-            _, waiting = self._turns[scope]
-            if waiting == 1:
-                del self._turns[scope]
-            else:
-                self._turns[scope] = (lock, waiting - 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._lock:
+                waiting = self._turns[scope][1] - 1
+                if waiting:
+                    self._turns[scope] = (lock, waiting)
+                else:
+                    del self._turns[scope]
 
     def __len__(self) -> int:
         return len(self._turns)
-
-
-class _Turn:
-    def __init__(self, turns: Turns, scope: str) -> None:
-        self.turns, self.scope = turns, scope
-
-    def __enter__(self) -> None:
-        self.lock = self.turns._acquire(self.scope)
-
-    def __exit__(self, *_: object) -> None:
-        self.turns._release(self.scope, self.lock)
