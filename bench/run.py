@@ -96,6 +96,11 @@ class Rate:
     def cpu_ms_each(self) -> float:
         return 1000 * self.cpu_seconds / self.done if self.done else 0.0
 
+    @property
+    def wait_ms_each(self) -> float:
+        """Wall time not spent on this process's CPU: mostly waiting for the database."""
+        return max(self.ms_each - self.cpu_ms_each, 0.0)
+
 
 @dataclass
 class Row:
@@ -671,8 +676,8 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
         f"**{result.name}.** A sequential roll on one session takes {service.ms_each:.2f} ms, {service.cpu_ms_each:.2f} ms of it "
         f"CPU in this process; a raw insert+commit takes {raw.ms_each:.2f} ms ({raw.cpu_ms_each:.2f} ms CPU, in the driver) and "
         f"the bare library's save {bare.ms_each:.2f} ms ({bare.cpu_ms_each:.2f} ms CPU){library_lock}. So service/raw = "
-        f"{service.per_second / raw.per_second:.2f}: the roll waits {max(service.ms_each - service.cpu_ms_each, 0):.2f} ms for the "
-        f"database against the raw insert's {max(raw.ms_each - raw.cpu_ms_each, 0):.2f} ms, and spends "
+        f"{service.per_second / raw.per_second:.2f}: the roll waits {service.wait_ms_each:.2f} ms for the "
+        f"database against the raw insert's {raw.wait_ms_each:.2f} ms, and spends "
         f"{service.cpu_ms_each - raw.cpu_ms_each:+.2f} ms more CPU (the command's own work, the hash chain, the library's "
         f"insert path). A roll loads nothing: it starts from the session this process saved last (tracker/command_cache.py) "
         f"and reads the session's dice from memory. A load happens on a worker's first command for a session, after another "

@@ -19,8 +19,8 @@ def _one_writer_limit(backend: str, row: Any) -> str:
         "the stored function's table lock and NOTIFY, then the commit" if backend == "PostgreSQL" else "the commit, WAL mode"
     )
     return (
-        f"a roll waits {max(service.ms_each - service.cpu_ms_each, 0):.2f} ms on the database ({waits}) against the raw insert's "
-        f"{max(raw.ms_each - raw.cpu_ms_each, 0):.2f} ms, and uses {service.cpu_ms_each:.2f} ms of CPU against the raw insert's "
+        f"a roll waits {service.wait_ms_each:.2f} ms on the database ({waits}) against the raw insert's "
+        f"{raw.wait_ms_each:.2f} ms, and uses {service.cpu_ms_each:.2f} ms of CPU against the raw insert's "
         f"{raw.cpu_ms_each:.2f} ms (the command's own work, the hash chain, the library's insert path)"
     )
 
