@@ -240,8 +240,13 @@ class SideView(Schema):
     )
 
 
+# A notification or event position: the stores keep them as 64-bit signed integers.
+MAX_POSITION = 2**63 - 1
+POSITION = validate.Range(min=0, max=MAX_POSITION)
+
+
 class EventsQuery(SideView):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=POSITION)
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
@@ -379,6 +384,6 @@ class Feed(Schema):
 
 
 class StreamQuery(Schema):
-    after = fields.Integer(load_default=None, validate=validate.Range(min=0), metadata={"description": "Start after this position (else Last-Event-ID, else 0)"})
+    after = fields.Integer(load_default=None, validate=POSITION, metadata={"description": "Start after this position (else Last-Event-ID, else 0)"})
     limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={"description": "Close after this many events"})
     wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=3600), metadata={"description": "Close after this many idle seconds"})

@@ -516,6 +516,17 @@ def test_the_event_stream_pushes_events_and_resumes_from_last_event_id(client, s
     assert client.get("/events/stream", headers={"Last-Event-ID": "x"}).status_code == 400
 
 
+def test_a_position_beyond_what_the_store_can_hold_is_refused_not_an_error(client, session_id):
+    """Positions are 64-bit in both stores; one past that used to reach SQLite and fail with a 500."""
+    beyond = 2**63
+    for path in (f"/events?after={beyond}", f"/events/stream?after={beyond}", f"/sessions/{session_id}/events?after={beyond}"):
+        refused = client.get(path)
+        assert refused.status_code == 422 and refused.mimetype == "application/problem+json", path
+    refused = client.get("/events/stream", headers={"Last-Event-ID": str(beyond)})
+    assert refused.status_code == 400 and refused.json["title"] == "Last-Event-ID must be a notification position"
+    assert client.get(f"/events?after={beyond - 1}").status_code == 200  # the largest position is still a position
+
+
 # -- earlier ruleset versions -------------------------------------------------------------
 
 

@@ -38,7 +38,7 @@ class FeedStream(MethodView):
         after = query["after"]
         if after is None:
             resume = request.headers.get("Last-Event-ID", "0") or "0"
-            if not resume.isdigit():
+            if not resume.isdigit() or int(resume) > schemas.MAX_POSITION:
                 raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
             after = int(resume)
         events = stream(tracker(), after, query["limit"], query["wait"], *feed_scope())
