@@ -51,7 +51,7 @@ def readable(app, client, headers: dict[str, str], cid: str, sid: str) -> str:
         f"/sessions/{sid}/verification", "/events?limit=1000", "/events/stream?limit=1000&wait=0",
         f"/campaigns/{cid}/standing", f"/campaigns/{cid}/heroes", f"/campaigns/{cid}/dice-statistics", f"/campaigns/{cid}/export",
     ] + [f"/sessions/{sid}/state?at={n}" for n in range(1, total + 1)] + [f"/campaigns/{cid}/state?at=1"]
-    if client.get(f"/campaigns/{cid}", headers=headers).json["ruleset"]["id"] == "descent":
+    if app.extensions["tracker"].get_campaign(cid)["ruleset"]["id"] == "descent":
         paths += [f"/campaigns/{cid}/treachery-ledger", f"/campaigns/{cid}/conquest"]
     texts = [client.get(path, headers=headers).get_data(as_text=True) for path in paths]
     pages = app.test_client()  # the pages sign in with a cookie
@@ -111,7 +111,7 @@ def _journey_in_play(client):
 def test_no_token_reads_the_seed_or_a_pile_order_while_the_session_is_in_play(app, client):
     cid, sid = _journey_in_play(client)
     tokens = {"owner": None, "player": _mint(client, cid, role="player"), "hero": _mint(client, cid, role="player", heroes=["tripitaka"]),
-              "viewer": _mint(client, cid, role="viewer")}
+              "viewer": _mint(client, cid, role="viewer"), "integration": _mint(client, cid, role="integration")}
     tokens["owner"] = type(client).tokens[id(app)][cid]
     for token in tokens.values():
         assert_keeps_secrets(app, client, bearer(token), cid, sid, side=None)
