@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tracker import rulesets
-from tracker.errors import Unprocessable
 from tracker.rulesets.yokai_quest import campaign, combat, state
 
 DATA = rulesets.get("yokai-quest").data
@@ -27,12 +24,13 @@ def _game(**hero_changes):
     }
 
 
-def test_carry_over_needs_the_scene_to_have_ended_and_to_agree():
-    with pytest.raises(Unprocessable, match="End the scene"):
-        campaign.carry_over(DATA, {}, _game(), "shake-them-skeleton-bones-2", "victory", {})
-    game = state.fold(_game(), {"kind": "scene-ended", "outcome": "failed", "treasure_owed": []})
-    with pytest.raises(Unprocessable, match="ended in failed"):
-        campaign.carry_over(DATA, {}, game, "shake-them-skeleton-bones-2", "victory", {})
+def test_carry_over_follows_a_table_ruling_without_the_scenes_rewards_or_penalty():
+    """Only a ruling reaches carry-over against the scene's end (the end is refused otherwise): the campaign follows it."""
+    won = campaign.carry_over(DATA, {}, _game(), "shake-them-skeleton-bones-2", "victory", {})
+    assert won["next_quest"] == "shake-them-skeleton-bones-3" and won["stories"]["shake-them-skeleton-bones"]["scenes"]["shake-them-skeleton-bones-2"]["result"] == "victory"
+    game = state.fold(_game(), {"kind": "scene-ended", "outcome": "victory", "treasure_owed": []})
+    ruled = campaign.carry_over(DATA, {}, game, "shake-them-skeleton-bones-2", "defeat", {})
+    assert ruled["next_quest"] == "shake-them-skeleton-bones-2" and ruled["attempt"] == 2
 
 
 def test_a_failed_scene_is_reattempted_from_its_start_then_the_story_is_lost():

@@ -14,12 +14,14 @@ from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.ruleset import GameRules, Ruleset
 from tracker.rulesets.yokai_quest import campaign, describe, state
-from tracker.rulesets.yokai_quest.actions import ACTIONS, SET_UP
+from tracker.rulesets.yokai_quest import outcome as decided
+from tracker.rulesets.yokai_quest.actions import ACTIONS, SET_UP, SETUP_SCHEMA
 from tracker.rulesets.yokai_quest.events import EVENTS
 
 
 class YokaiQuestRules(GameRules):
     events = EVENTS
+    setup_schema = SETUP_SCHEMA
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
@@ -36,6 +38,12 @@ class YokaiQuestRules(GameRules):
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe.line(change)
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        return decided.verdict(game)
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        return decided.end_refusal(next(q for q in self.data["quests"] if q["id"] == quest), game, outcome)
 
 
 def load() -> Ruleset:

@@ -182,12 +182,40 @@ ACTIONS = [
                 "victory_condition": _ID,
                 "achievements": {"type": "array", "items": _ID, "maxItems": 5, "uniqueItems": True},
                 "searcher": _ID,
+                "reported": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 500},
+                    "maxProperties": 5,
+                    "description": "Facts the log cannot know, stated by the table, by the id of the condition that asks for them "
+                    "(e.g. Lair of Anger's 'heroes-reach-purple'); recorded with the scene's end.",
+                },
             },
             ["outcome"],
         ),
         scenes.end_scene,
     ),
 ]
+
+SETUP_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "health": {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 30},
+            "maxProperties": 6,
+            "description": "Each hero's Health, read from their control panel by the table, for heroes the rulebook text and "
+            "the campaign's component data leave without one (L278-L280); recorded as stated.",
+        },
+        "objectives": {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10},
+            "maxProperties": 4,
+            "description": "How many of each objective stand on the board where the text lost the number "
+            "(Final Destination 2's Pillars of Energy).",
+        },
+    },
+    "additionalProperties": False,
+}
 
 SET_UP = ActionType(
     SET_UP_QUEST,

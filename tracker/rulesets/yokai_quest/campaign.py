@@ -54,19 +54,15 @@ def _fresh(standing: Mapping[str, Any]) -> dict[str, Any]:
 def carry_over(
     data: Mapping[str, Any], progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
 ) -> dict[str, Any]:
+    won = outcome in WINS
     result = game.get("scene_result")
-    if not result:
-        raise Unprocessable(
-            "End the scene before the session",
-            detail="Send the 'end-scene' action with outcome 'victory' or 'failed' first; the campaign's progress follows from it.",
-        )
-    won = result["outcome"] == "victory"
-    if won != (outcome in WINS):
-        raise Unprocessable(
-            f"The scene ended in {result['outcome']}",
-            detail=f"End the session with outcome {'victory' if won else 'defeat'}.",
-            errors={"outcome": ["Does not match the scene's end."]},
-        )
+    if not result or (result["outcome"] == "victory") != won:
+        # Only a table ruling ends a session against (or before) the scene's end: the end is otherwise refused.
+        # The campaign follows the ruling; the scene's rewards and defeat penalty, which only end-scene records, do not apply.
+        game = {**game, "scene_result": {"outcome": "victory" if won else "failed", "completes_story": False, "full_energy_next_story": False}}
+        if not won:
+            game["treasure_owed"] = []
+    result = game["scene_result"]
     if won and game["treasure_owed"]:
         owed = sorted({o["hero"] for o in game["treasure_owed"]})
         raise Unprocessable(

@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import lookup, treasure
+from tracker.rulesets.yokai_quest import lookup, outcome, treasure
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -86,6 +86,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             state = target.get("altered_state")
             if state and not plan.game["heroes"][defender]["defeated"]:
                 plan.add({"kind": "altered-state-received", "hero": defender, "state": state, "source": attacker})
+    outcome.settle(plan)
     return plan.changes
 
 
@@ -157,16 +158,17 @@ def take_blows(plan: Plan, hero_id: str, dealt: int, conversion: str, panel_disc
     else:  # energy-then-health
         energy_loss = min(dealt, hero["energy"])
         health_loss = dealt - energy_loss
-    lose(plan, hero_id, health_loss, energy_loss, panel_discard, source)
+    lose(plan, hero_id, health_loss, energy_loss, panel_discard, source, conversion)
 
 
-def lose(plan: Plan, hero_id: str, health: int, energy: int, panel_discard: str | None, source: str) -> None:
+def lose(plan: Plan, hero_id: str, health: int, energy: int, panel_discard: str | None, source: str, conversion: str | None = None) -> None:
     hero = plan.game["heroes"][hero_id]
     if energy:
         plan.add({"kind": "energy-lost", "hero": hero_id, "amount": energy, "energy": hero["energy"] - energy, "reason": source})
     if health:
         left = max(0, hero["health"] - health)
-        plan.add({"kind": "health-lost", "hero": hero_id, "amount": hero["health"] - left, "health": left, "reason": source})
+        lost = {"kind": "health-lost", "hero": hero_id, "amount": hero["health"] - left, "health": left, "reason": source}
+        plan.add({**lost, "blows_remove": conversion} if conversion else lost)
         if left == 0:
             defeat_hero(plan, hero_id, panel_discard)
 

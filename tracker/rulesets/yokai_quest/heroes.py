@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import combat, energy, lookup, treasure
+from tracker.rulesets.yokai_quest import combat, energy, lookup, outcome, treasure
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS
 
@@ -53,6 +53,7 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
         }
     )
     _effects(plan, params, abilities[ability])
+    outcome.settle(plan)
     return plan.changes
 
 
@@ -95,7 +96,9 @@ def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
         target = plan.hero(revive, standing=False)
         if not target["defeated"]:
             raise Unprocessable(f"{revive} is not defeated", detail=f"{REVIVAL_ITEM} brings back a defeated hero.")
-        health = math.ceil(target["max_health"] / 2)
+        # "returns with half the maximum health points" (L473); the rounding is not stated: the data says which it takes
+        rounding = plan.ctx.ruleset.data["hero_rules"].get("revival_rounding", "up")
+        health = (math.ceil if rounding == "up" else math.floor)(target["max_health"] / 2)
         plan.add({"kind": "hero-revived", "hero": revive, "by": hero_id, "item": item, "health": health})
     _effects(plan, params, item)
     return plan.changes
@@ -127,6 +130,7 @@ def lose_tokens(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     if lost_energy > hero["energy"]:
         raise Unprocessable(f"{params['hero']} has only {hero['energy']} energy", detail="Choose health instead.")
     combat.lose(plan, params["hero"], params.get("health", 0), lost_energy, params.get("panel_discard"), params["source"])
+    outcome.settle(plan)
     return plan.changes
 
 

@@ -39,6 +39,23 @@ def item_kind(ruleset: Ruleset, deck_kinds: Mapping[str, str | None], card: str)
     return next((item["kind"] for item in treasure["known_cards"] if item["name"] == card), None)
 
 
+def starting_health(data: Mapping[str, Any], components: Mapping[str, Any], hero_id: str, stated: int | None) -> tuple[int, str]:
+    """A hero's Health (L278-L280) and where it comes from: the rules data, the campaign's component data, or the
+    table's statement at set-up. A statement that contradicts the data is refused: the data is pinned."""
+    stats = (character(data, hero_id) or {}).get("stats", {})
+    supplied = components.get("characters", {}).get(hero_id, {}).get("stats", {})
+    known, source = (stats.get("health"), "rules data") if stats.get("health") is not None else (supplied.get("health"), "component data")
+    if known is not None and stated is not None and stated != known:
+        raise Unprocessable(
+            f"The Health of {hero_id} is {known} by the campaign's {source}",
+            detail=f"The set-up states {stated}; leave it out, or fix the component data in a new campaign.",
+            errors={f"setup.health.{hero_id}": [f"Contradicts the {source}: {known}"]},
+        )
+    if known is None and stated is not None:
+        return stated, "stated at set-up"
+    return max_health(data, components, hero_id), source
+
+
 def max_health(data: Mapping[str, Any], components: Mapping[str, Any], hero_id: str) -> int:
     stats = (character(data, hero_id) or {}).get("stats", {})
     supplied = components.get("characters", {}).get(hero_id, {}).get("stats", {})
@@ -47,8 +64,9 @@ def max_health(data: Mapping[str, Any], components: Mapping[str, Any], hero_id: 
         raise Unprocessable(
             f"The Health of {hero_id} is unknown",
             detail=(
-                "The rulebook transcription lost the heroes' Health (printed on the control panel). Supply it as "
-                f'component data when creating the campaign: "components": {{"characters": {{"{hero_id}": {{"stats": {{"health": <n>}}}}}}}}.'
+                "The rulebook transcription lost the heroes' Health (printed on the control panel). State it when the session "
+                f'starts: "setup": {{"health": {{"{hero_id}": <n>}}}}, or supply it as component data when creating the campaign: '
+                f'"components": {{"characters": {{"{hero_id}": {{"stats": {{"health": <n>}}}}}}}}.'
             ),
             errors={f"components.characters.{hero_id}.stats.health": ["Unknown; needed to track health."]},
         )

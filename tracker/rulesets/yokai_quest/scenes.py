@@ -10,7 +10,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import energy, heroes, lookup, treasure
+from tracker.rulesets.yokai_quest import energy, heroes, lookup, outcome, treasure
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing
 
@@ -24,20 +24,32 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     campaign = params["campaign"]
     options, progress = campaign.get("options", {}), campaign.get("progress") or {}
     party = campaign.get("party") or []
+    setup = params.get("setup") or {}
     if not party:
         raise Unprocessable("The campaign has no heroes", detail='Create the campaign with a "party" of heroes, e.g. ["ryo", "ami"].')
     _check_order(data, scene, options, progress)
     attempt = progress.get("attempt", 1) if progress.get("next_scene") == scene["id"] else 1
     policy = options.get("health_policy", "carry-over")
     standing = copy.deepcopy(progress.get("heroes", {}))
+    stated = setup.get("health", {})
+    strangers = sorted(set(stated) - set(party))
+    if strangers:
+        raise Unprocessable(
+            f"'{strangers[0]}' is not a hero of this party",
+            detail=f"Heroes playing: {party}.",
+            errors={"setup.health": [f"Not in the party: {', '.join(strangers)}"]},
+        )
     for hero_id in party:
         if hero_id not in standing:
-            standing[hero_id] = new_standing(lookup.max_health(data, campaign.get("components", {}), hero_id))
+            health, source = lookup.starting_health(data, campaign.get("components", {}), hero_id, stated.get(hero_id))
+            standing[hero_id] = new_standing(health, energy=data["hero_rules"].get("energy_at_first_scene", 0))
+            standing[hero_id]["max_health_source"] = source
         if policy == "full-at-scene-start":
             standing[hero_id]["health"] = standing[hero_id]["max_health"]
         if progress.get("full_energy_next_story") and scene["number"] == 1:
             standing[hero_id]["energy"] = ENERGY_MAX
     standing = {hero_id: standing[hero_id] for hero_id in party}
+    counts = _objective_counts(scene, setup.get("objectives", {}))
     game = {
         "story": story["id"],
         "scene": scene["id"],
@@ -46,7 +58,8 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         "board_kept": bool(scene["keeps_board_from_previous"] and progress.get("board_kept")),
         "heroes": standing,
         "start_heroes": copy.deepcopy(standing),
-        "foes": _foes_at_start(data, scene),
+        "foes": _foes_at_start(data, scene, counts),
+        "objective_counts": counts,
         "treasure_reserve": progress.get("treasure_reserve", 0),
         "treasure_owed": [],
         "defeated_yokai": [],
@@ -85,13 +98,39 @@ def _check_order(data: Mapping[str, Any], scene: Mapping[str, Any], options: Map
             )
 
 
-def _foes_at_start(data: Mapping[str, Any], scene: Mapping[str, Any]) -> dict[str, Any]:
+def _objective_counts(scene: Mapping[str, Any], stated: Mapping[str, int]) -> dict[str, int]:
+    """How many of each objective stand on the board: the scene's number, or the table's where the text lost it
+    (the Pillars of Energy of Final Destination 2: "Has 8 health points", L1066, but not how many)."""
+    counts = {}
+    for objective in scene.get("objectives", []):
+        character = objective["character"]
+        count = objective["count"] if objective["count"] is not None else stated.get(character)
+        if count is None:
+            raise Unprocessable(
+                f"Say how many {character} stand on the board",
+                detail=f'The rulebook lost their number ({scene["unknowns"].get("pillar_count", "not stated")}). '
+                f'Start the session with "setup": {{"objectives": {{"{character}": <n>}}}}.',
+                errors={f"setup.objectives.{character}": ["Missing: the text does not give it."]},
+            )
+        counts[character] = count
+    unknown = sorted(set(stated) - set(counts))
+    if unknown:
+        raise Unprocessable(
+            f"'{unknown[0]}' is not an objective of {scene['id']}",
+            detail=f"Objectives of {scene['id']}: {sorted(counts) or 'none'}.",
+            errors={"setup.objectives": [f"Unknown: {', '.join(unknown)}"]},
+        )
+    return counts
+
+
+def _foes_at_start(data: Mapping[str, Any], scene: Mapping[str, Any], counts: Mapping[str, int]) -> dict[str, Any]:
     foes = {}
     for present in scene["present_from_start"]:
         foe = _foe_spec(data, scene, present["character"])
-        if foe is not None and present["count"] is not None:
-            for n in range(present["count"]):
-                foes[present["character"] if present["count"] == 1 else f"{present['character']}-{n + 1}"] = foe
+        count = present["count"] if present["count"] is not None else counts.get(present["character"])
+        if foe is not None and count is not None:
+            for n in range(count):
+                foes[present["character"] if count == 1 else f"{present['character']}-{n + 1}"] = foe
     return foes
 
 
@@ -149,6 +188,9 @@ def end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     for hero_id in sorted(held):
         if held[hero_id]:
             plan.extend(decks.resolve_move(plan.decks[energy.DECK], "discarded", list(held[hero_id]), "held", hero_id))
+    lost = outcome.lost_by_turn(ctx.ruleset.quest(plan.game["scene"]), plan.game, ctx.state["turn"] + 1)
+    if lost is not None:
+        outcome.fail(plan, ctx.ruleset.quest(plan.game["scene"]), lost)
     return plan.changes
 
 
@@ -156,32 +198,20 @@ def end_scene(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
     plan = Plan(ctx)
     plan.require_scene()
     scene = ctx.ruleset.quest(plan.game["scene"])
+    _check_reported(scene, params.get("reported", {}))
     if params["outcome"] == "failed":
-        _fail(plan, scene, params)
+        outcome.fail(plan, scene, params.get("reason") or outcome.TABLE_FAILED)
     else:
         _win(plan, scene, params)
     return plan.changes
-
-
-def _fail(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> None:
-    plan.add({"kind": "scene-ended", "outcome": "failed", "reason": params.get("reason", "a victory condition can no longer be met"), "treasure_owed": []})
-    penalty = scene.get("defeat_penalty")
-    if penalty and penalty["effect"] in ("discard-hand", "discard-equipped"):
-        start = plan.game["start_heroes"]
-        discarded = {
-            hero_id: list(hero["hand"]) if penalty["effect"] == "discard-hand" else [c for c in hero["equipped"].values() if c]
-            for hero_id, hero in start.items()
-        }
-        plan.add({"kind": "defeat-penalty-applied", "penalty": penalty["effect"], "text": penalty["text"], "discarded": discarded})
-    elif penalty:
-        plan.add({"kind": "defeat-penalty-applied", "penalty": penalty["effect"], "text": penalty["text"], "discarded": {}})
 
 
 def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> None:
     game = plan.game
     if all(hero["defeated"] for hero in game["heroes"].values()):
         raise Unprocessable("Every hero is defeated", detail="A scene whose heroes are all defeated fails: end it with outcome 'failed'.")
-    condition = _victory_condition(plan, scene, params.get("victory_condition"))
+    reported = params.get("reported", {})
+    met = _victory_conditions(plan, scene, params.get("victory_condition"), reported)
     earned = []
     for achievement_id in params.get("achievements", []):
         achievement = next((a for a in scene["achievements"] if a["id"] == achievement_id), None)
@@ -191,7 +221,7 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
                 detail=f"Achievements: {[a['id'] for a in scene['achievements']] or 'none'}.",
                 errors={"achievements": [f"Unknown: {achievement_id}"]},
             )
-        _require_met(plan, achievement, "achievement")
+        _require_met(plan, achievement, "achievement", reported)
         earned.append(achievement)
     rewards = [effect for a in earned for effect in a["reward"]] + list(scene["reward"] or [])
     owed = []
@@ -209,8 +239,11 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
         {
             "kind": "scene-ended",
             "outcome": "victory",
-            "victory_condition": condition["id"],
-            "completes_story": bool(condition.get("completes_story")),
+            "victory_condition": met[0]["id"],
+            "victory_conditions": [c["id"] for c in met],
+            "reason": "; ".join(outcome.quoted(c) for c in met),
+            "reported": dict(reported),
+            "completes_story": any(c.get("completes_story") for c in met),
             "full_energy_next_story": any(effect.get("full_energy_next_story") for effect in rewards),
             "treasure_owed": owed,
         }
@@ -237,33 +270,45 @@ def _searcher(plan: Plan, params: Mapping[str, Any]) -> str:
     return searcher
 
 
-def _victory_condition(plan: Plan, scene: Mapping[str, Any], chosen: str | None) -> Mapping[str, Any]:
+def _victory_conditions(plan: Plan, scene: Mapping[str, Any], chosen: str | None, reported: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The conditions the victory rests on: every one of them (L753, L755), unless the data reads the scene's
+    bullets as alternatives, when the one the table names."""
     conditions = scene["victory"]
-    if chosen is None and len(conditions) == 1:
-        chosen = conditions[0]["id"]
-    condition = next((c for c in conditions if c["id"] == chosen), None)
-    if condition is None:
+    ids = [c["id"] for c in conditions]
+    if chosen is not None and chosen not in ids:
         raise Unprocessable(
-            "Say which victory condition was met",
-            detail=f"Victory conditions of {scene['id']}: {[c['id'] for c in conditions]}.",
-            errors={"victory_condition": ["Missing or unknown."]},
+            f"'{chosen}' is not a victory condition of {scene['id']}",
+            detail=f"Victory conditions of {scene['id']}: {ids}.",
+            errors={"victory_condition": [f"Choose one of {ids}"]},
         )
-    _require_met(plan, condition, "victory condition")
-    return condition
-
-
-def _require_met(plan: Plan, condition: Mapping[str, Any], what: str) -> None:
-    """Conditions the log can check: defeats (by yōkai type, 'any') before a turn, and survival to a turn."""
-    before = condition.get("before_turn")
-    defeated = [d for d in plan.game["defeated_yokai"] if before is None or d["turn"] < before]
-    for yokai, count in (condition.get("defeat") or {}).items():
-        have = len(defeated) if yokai == "any" else sum(1 for d in defeated if d["yokai"] == yokai)
-        if have < count:
-            limit = f" before turn {before}" if before else ""
+    if outcome.victory_needs_all(scene):
+        needed = conditions
+    else:
+        if chosen is None and len(conditions) > 1:
             raise Unprocessable(
-                f"The {what} '{condition['id']}' is not met",
-                detail=f"It needs {count} {yokai} defeated{limit}; the log records {have}.",
+                "Say which victory condition was met",
+                detail=f"The victory conditions of {scene['id']} are alternatives ({scene.get('readings', {}).get('victory_bullets', 'either')}): send \"victory_condition\", one of {ids}.",
+                errors={"victory_condition": ["Missing."]},
             )
-    until = condition.get("survive_until_turn")
-    if until and plan.turn < until:
-        raise Unprocessable(f"The {what} '{condition['id']}' is not met", detail=f"Turn {until} has not begun (this is turn {plan.turn}).")
+        needed = [next(c for c in conditions if c["id"] == (chosen or ids[0]))]
+    for condition in needed:
+        _require_met(plan, condition, "victory condition", reported)
+    return needed
+
+
+def _require_met(plan: Plan, condition: Mapping[str, Any], what: str, reported: Mapping[str, Any]) -> None:
+    why = outcome.unmet(plan.game, condition, plan.turn, reported)
+    if why is not None:
+        raise Unprocessable(f"The {what} {outcome.quoted(condition)} is not met", detail=f"{why[0].upper()}{why[1:]}.")
+
+
+def _check_reported(scene: Mapping[str, Any], reported: Mapping[str, Any]) -> None:
+    """Facts the table states name the scene's conditions that ask for them; anything else is a mistake to fix."""
+    askable = [c["id"] for c in scene["victory"] + scene["achievements"] if c.get("reported")]
+    unknown = sorted(set(reported) - set(askable))
+    if unknown:
+        raise Unprocessable(
+            f"'{unknown[0]}' is not a fact this scene asks the table to state",
+            detail=f"Facts the table states in {scene['id']}: {askable or 'none'}.",
+            errors={"reported": [f"Unknown: {', '.join(unknown)}"]},
+        )

@@ -18,11 +18,12 @@ ALTERED_STATES = ("crush", "daze", "tangle", "blindness")
 SLOTS = ("charm", "enchantment")
 
 
-def new_standing(max_health: int) -> dict[str, Any]:
+def new_standing(max_health: int, energy: int = 0) -> dict[str, Any]:
+    """A hero as they first come to the table; the starting energy is inferred (ruleset.json: hero_rules.energy_at_first_scene)."""
     return {
         "health": max_health,
         "max_health": max_health,
-        "energy": 0,
+        "energy": energy,
         "defeated": False,
         "hand": [],
         "equipped": {slot: None for slot in SLOTS},
@@ -61,6 +62,10 @@ def _energy_lost(game, change):
 
 def _health_lost(game, change):
     _hero(game, change)["health"] = change["health"]
+    conversion = change.get("blows_remove")
+    if conversion:  # counted for achievements such as "No hero loses health tokens from 'I'm losing control!'" (L1074)
+        lost = game.setdefault("health_lost_by_conversion", {})
+        lost[conversion] = lost.get(conversion, 0) + change["amount"]
 
 
 def _health_recovered(game, change):
@@ -196,6 +201,8 @@ def _scene_ended(game, change):
         "outcome": change["outcome"],
         "reason": change.get("reason"),
         "victory_condition": change.get("victory_condition"),
+        "victory_conditions": change.get("victory_conditions", [change.get("victory_condition")] if change.get("victory_condition") else []),
+        "reported": change.get("reported", {}),
         "completes_story": change.get("completes_story", False),
         "full_energy_next_story": change.get("full_energy_next_story", False),
     }
