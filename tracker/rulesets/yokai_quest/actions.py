@@ -53,6 +53,7 @@ ACTIONS = [
     ActionType(
         "attack",
         "An attack: per target, the attacker's dice (katanas kept) against the defender's (helmets kept); "
+        "the attacker is a hero, a yōkai by type, a chief on the board, or one of the scene's scenario_attacks (Flames rain). "
         "blows = katanas - helmets, after Daze (-1 katana) and Crush (-1 helmet). Dice are the combination on the card "
         "(attack_dice/defense_dice, digital) or faces rolled on the table (attack_faces/defense_faces).",
         action_schema(
@@ -164,6 +165,13 @@ ACTIONS = [
         "A chief or objective arrives on the board with the scene's health (e.g. the Undead Dark Champion on turn 5, a Pillar of Energy).",
         action_schema({"foe": _ID}, ["foe"]),
         scenes.foe_appeared,
+    ),
+    ActionType(
+        "foe-recovered",
+        "A chief recovers health by its own ability, as the scene gives it (the Tengu's 'March of the true lord!', L1109), "
+        "never above the Health the scene sets.",
+        action_schema({"foe": _ID, "ability": _ID}, ["foe", "ability"]),
+        scenes.foe_recovered,
     ),
     ActionType(
         "end-turn",

@@ -38,7 +38,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if hero_attacks:
         plan.hero(attacker)
     else:
-        _require_yokai(ctx, plan, attacker)
+        _require_attacker(ctx, plan, attacker)
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):
@@ -90,14 +90,23 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     return plan.changes
 
 
-def _require_yokai(ctx: ActionContext, plan: Plan, attacker: str) -> None:
+def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
+    """A yōkai attacks by its type; a chief only while on the board; a scenario attack (Rain of Flames' "Each hero
+    receives an attack ... at the end of every Yōkai phase", L936) by the scene's id for it, with no yōkai behind it."""
+    scene = ctx.ruleset.quest(plan.game["scene"])
+    scenario = [a["id"] for a in scene.get("scenario_attacks", [])]
+    if attacker in scenario:
+        return
     character = lookup.character(ctx.ruleset.data, attacker)
-    if character is None or character["role"] not in ("yokai", "chief"):
-        raise Unprocessable(
-            f"'{attacker}' is neither a hero of this party nor a yōkai",
-            detail=f"Heroes: {sorted(plan.game['heroes'])}; yōkai: the characters of role yokai or chief in GET /rulesets/yokai-quest.",
-            errors={"attacker": [f"Unknown: {attacker}"]},
-        )
+    on_board = sorted({foe["character"] for foe in plan.game["foes"].values() if (lookup.character(ctx.ruleset.data, foe["character"]) or {}).get("role") == "chief"})
+    if character is not None and (character["role"] == "yokai" or character["role"] == "chief" and attacker in on_board):
+        return
+    raise Unprocessable(
+        f"'{attacker}' is not a hero of this party, a yōkai, a chief on the board or an attack of this scene",
+        detail=f"Heroes: {sorted(plan.game['heroes'])}; chiefs on the board: {on_board or 'none'}; scene attacks: {scenario or 'none'}; "
+        "yōkai: the characters of role yokai in GET /rulesets/yokai-quest.",
+        errors={"attacker": [f"Unknown: {attacker}"]},
+    )
 
 
 def _foe(ctx: ActionContext, plan: Plan, defender: str, number: int) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ _LINES = {
     "chief-wounded": lambda c: f"{c['foe']} takes {c['blows']} blow(s), {c['health']} health left",
     "yokai-defeated": lambda c: f"{c['foe'] or c['yokai']} defeated on turn {c['turn']}",
     "foe-appeared": lambda c: f"{c['foe']} appears with {c['health']} health",
+    "foe-recovered": lambda c: f"{c['foe']} recovers {c['amount']} health ({c['ability']}, {c['source']}), now {c['health']}",
     "treasure-token-added": lambda c: f"Treasure token added ({c['reason']}): reserve {c['reserve']}",
     "treasure-found": lambda c: f"Treasure reserve reached {c['reserve_emptied']}: each hero draws a treasure card",
     "treasure-card-drawn": lambda c: f"{c['hero']} draws {c['card']} ({c['reason']})",
@@ -29,7 +30,7 @@ _LINES = {
     "hero-revived": lambda c: f"{c['hero']} is brought back by {c['by']} with {c['health']} health",
     "turn-effects-expired": lambda c: f"Turn {c['turn']}: empowerments expire",
     "achievement-earned": lambda c: f"Achievement earned: {c['achievement']}",
-    "scene-ended": lambda c: f"Scene ended in {c['outcome']}",
+    "scene-ended": lambda c: f"Scene ended in {c['outcome']}" + (f": {c['reason']}" if c.get("reason") else ""),
     "hero-returned": lambda c: f"{c['hero']} returns for the next scene with {c['health']} health",
     "defeat-penalty-applied": lambda c: f"Defeat penalty: {c['text']}",
 }

@@ -41,6 +41,10 @@ class FoeAppeared(GameEvent):
     class_version = 1
 
 
+class FoeRecovered(GameEvent):
+    class_version = 1
+
+
 class TreasureTokenAdded(GameEvent):
     class_version = 1
 
@@ -119,6 +123,7 @@ EVENTS = {
     "chief-wounded": ChiefWounded,
     "yokai-defeated": YokaiDefeated,
     "foe-appeared": FoeAppeared,
+    "foe-recovered": FoeRecovered,
     "treasure-token-added": TreasureTokenAdded,
     "treasure-found": TreasureFound,
     "treasure-card-drawn": TreasureCardDrawn,

@@ -177,6 +177,33 @@ def foe_appeared(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     return plan.changes
 
 
+def foe_recovered(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """A chief recovers health by its own ability (the Tengu's "March of the true lord!": "the Tengu recovers 4 health
+    points", L1109), as the scene's data gives it, up to the Health the scene sets for it."""
+    plan = Plan(ctx)
+    plan.require_scene()
+    scene = ctx.ruleset.quest(plan.game["scene"])
+    foe = plan.game["foes"].get(params["foe"])
+    if foe is None:
+        raise Unprocessable(
+            f"'{params['foe']}' is not on the board",
+            detail=f"Chiefs and objectives on the board: {sorted(plan.game['foes']) or 'none'}.",
+            errors={"foe": [f"Not on the board: {params['foe']}"]},
+        )
+    chief = scene.get("chief") or {}
+    abilities = {a["ability"]: a for a in chief.get("recovers", [])} if foe["character"] == chief.get("character") else {}
+    ability = abilities.get(params["ability"])
+    if ability is None:
+        raise Unprocessable(
+            f"{params['foe']} has no ability '{params['ability']}' that recovers health in {scene['id']}",
+            detail=f"Its abilities that recover health here: {sorted(abilities) or 'none'}.",
+            errors={"ability": [f"Choose one of {sorted(abilities)}" if abilities else "None in this scene."]},
+        )
+    health = min(chief["health"], foe["health"] + ability["health"])
+    plan.add({"kind": "foe-recovered", "foe": params["foe"], "ability": ability["name"], "amount": health - foe["health"], "health": health, "source": ability["source"]})
+    return plan.changes
+
+
 def end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     """The turn ends: empowerments expire, the once-a-turn swap and consumable resource renew,
     and energy cards kept beside the panels as reminders are discarded."""

@@ -90,6 +90,10 @@ def _foe_appeared(game, change):
     game["foes"][change["foe"]] = {"character": change["character"], "health": change["health"]}
 
 
+def _foe_recovered(game, change):
+    game["foes"][change["foe"]]["health"] = change["health"]
+
+
 def _treasure_token_added(game, change):
     game["treasure_reserve"] = change["reserve"]
 
@@ -237,6 +241,7 @@ _FOLDS = {
     "chief-wounded": _chief_wounded,
     "yokai-defeated": _yokai_defeated,
     "foe-appeared": _foe_appeared,
+    "foe-recovered": _foe_recovered,
     "treasure-token-added": _treasure_token_added,
     "treasure-found": _treasure_found,
     "treasure-card-drawn": _treasure_card_drawn,
