@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, draw_owed, end, game, start, strike
+from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 
@@ -48,6 +48,7 @@ def test_rules_data_serves_dice_heroes_stories_and_lost_facts(client):
 
 def test_digital_combat_dice_need_their_faces_but_reported_rolls_always_work(client):
     _, sid = _scene(client)
+    spawn(client, sid, {"hone-bushi": 1})
     target = {"defender": "hone-bushi", "attack_dice": {"red": 2}, "defense_dice": {"blue": 1}}
     _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [target]}, "faces of die 'red' are unknown")
     answer = strike(client, sid, "ryo", ["hone-bushi"])
@@ -59,6 +60,7 @@ def test_digital_attack_with_supplied_faces_rolls_per_target(client):
                   "dice": {"red": {"faces": ["katana"] * 6}, "blue": {"faces": ["blank"] * 6}}}
     cid = create_campaign(client, components=components)["id"]
     sid = start(client, cid, S1)
+    spawn(client, sid, {"hone-bushi": 3})
     targets = [{"defender": "hone-bushi", "attack_dice": {"red": 1}, "defense_dice": {"blue": 1}}] * 3
     answer = act(client, sid, {"type": "attack", "attacker": "ryo", "targets": targets})
     kinds = [e["type"] for e in answer["events"]]
@@ -71,6 +73,7 @@ def test_digital_attack_with_supplied_faces_rolls_per_target(client):
 
 def test_katanas_minus_helmets_with_daze_crush_and_guaranteed_katanas(client):
     _, sid = _scene(client)
+    spawn(client, sid, {"yurei": 2, "chochin-obake": 1})
     yurei = {"defender": "ryo", "attack_faces": {"red": ["katana", "katana", "katana-helmet"]}, "defense_faces": {"blue": ["helmet", "blank"]}, "altered_state": "crush"}
     act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [yurei]})
     assert game(client, sid)["heroes"]["ryo"]["health"] == 4  # 3 katanas - 1 helmet
@@ -88,6 +91,7 @@ def test_katanas_minus_helmets_with_daze_crush_and_guaranteed_katanas(client):
 
 def test_blows_that_drain_energy_instead_as_well_or_first(client):
     _, sid = _scene(client)
+    spawn(client, sid, {"furu-utsubo": 1})
     act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 3})
     two = {"defender": "ryo", "attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": []}}
     act(client, sid, {"type": "attack", "attacker": "furu-utsubo", "blows_remove": "energy", "targets": [two]})
@@ -113,6 +117,7 @@ def test_energy_caps_at_seven_and_pays_costs(client):
 
 def test_end_of_activation_removes_one_state_of_each_type_and_one_reload(client):
     _, sid = _scene(client)
+    spawn(client, sid, {"yurei": 1})
     hit = {"defender": "ryo", "attack_faces": {"red": []}, "defense_faces": {"blue": []}}
     for state in ("daze", "daze", "blindness"):
         act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{**hit, "altered_state": state}]})
@@ -131,12 +136,14 @@ def test_empowerment_lasts_to_the_end_of_the_turn(client):
     _, sid = _scene(client)
     act(client, sid, {"type": "use-ability", "hero": "ami", "ability": "kami-no-ibuki", "empowered": True, "heal": {"ami": 1}})
     assert game(client, sid)["heroes"]["ami"]["empowerments"] == ["kami-no-ibuki"]
-    answer = act(client, sid, {"type": "end-turn"})
+    _refused(client, sid, {"type": "end-turn"}, "The Yōkai phase of turn 1 is not recorded")  # a turn is both phases (L152)
+    answer = yokai_phase(client, sid)
     assert answer["state"]["turn"] == 2 and answer["state"]["game"]["heroes"]["ami"]["empowerments"] == []
 
 
 def test_treasure_at_five_tokens_hand_limit_and_one_swap_per_turn(client):
     _, sid = _scene(client)
+    spawn(client, sid, {"hone-bushi": 8})
     strike(client, sid, "ryo", ["hone-bushi"] * 4)
     _refused(client, sid, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"}, "No treasure card is owed")
     strike(client, sid, "ryo", ["hone-bushi"])
@@ -146,7 +153,7 @@ def test_treasure_at_five_tokens_hand_limit_and_one_swap_per_turn(client):
     _refused(client, sid, {"type": "draw-treasure", "hero": "ryo"}, "cannot be drawn digitally")
     act(client, sid, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
     act(client, sid, {"type": "draw-treasure", "hero": "ami", "card": "Uro"})
-    strike(client, sid, "ryo", ["hone-bushi"] * 5)
+    defeat(client, sid, "hone-bushi", 5)
     act(client, sid, {"type": "draw-treasure", "hero": "ryo", "card": "Doro Doro"})
     act(client, sid, {"type": "draw-treasure", "hero": "ami", "card": "Tenpura"})
     _refused(client, sid, {"type": "equip", "hero": "ryo", "card": "Tenpura"}, "no 'Tenpura' in hand")
@@ -155,7 +162,7 @@ def test_treasure_at_five_tokens_hand_limit_and_one_swap_per_turn(client):
     act(client, sid, {"type": "equip", "hero": "ryo", "card": "Doro Doro"})  # the swap
     assert game(client, sid)["heroes"]["ryo"]["equipped"]["enchantment"] == "Doro Doro"
     _refused(client, sid, {"type": "equip", "hero": "ryo", "card": "Hibana"}, "already swapped equipment this turn")
-    act(client, sid, {"type": "end-turn"})
+    yokai_phase(client, sid)
     act(client, sid, {"type": "equip", "hero": "ryo", "card": "Hibana"})
     act(client, sid, {"type": "use-item", "hero": "ami", "item": "Tenpura", "heal": {"ami": 2}})
     assert game(client, sid)["heroes"]["ami"]["hand"] == ["Uro"]
@@ -163,6 +170,7 @@ def test_treasure_at_five_tokens_hand_limit_and_one_swap_per_turn(client):
 
 def test_a_defeated_hero_discards_and_the_candle_brings_them_back(client):
     _, sid = _scene(client)
+    spawn(client, sid, {"hone-bushi": 5, "yoroi": 1})
     strike(client, sid, "ryo", ["hone-bushi"] * 5)
     act(client, sid, {"type": "draw-treasure", "hero": "ryo", "card": "Ikikaeru Rōsoku"})
     act(client, sid, {"type": "draw-treasure", "hero": "ami", "card": "Hibana"})
@@ -183,7 +191,10 @@ def test_a_defeated_hero_discards_and_the_candle_brings_them_back(client):
 def test_a_second_failure_loses_the_story_and_it_starts_again(client):
     cid = create_campaign(client)["id"]
     s1 = start(client, cid, S1)
-    strike(client, s1, "ryo", ["hone-bushi"] * 12)
+    defeat(client, s1, "hone-bushi", 8)
+    spawn(client, s1, {"hone-bushi": 4})
+    assert client.get(f"/sessions/{s1}").json["turn"] == 3
+    strike(client, s1, "ryo", ["hone-bushi"] * 4)  # twelve before turn 5: the achievement (L809)
     for hero, cards in (("ryo", ["Hibana", "Tenpura"]), ("ami", ["Mochi", "Gyoza"])):
         for card in cards:
             act(client, s1, {"type": "draw-treasure", "hero": hero, "card": card})
@@ -210,7 +221,7 @@ def test_defeat_penalties_restart_the_story_or_discard_items(client):
     cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
     assert client.get(f"/campaigns/{cid}").json["chain"] == ["the-true-culprits-1", "the-true-culprits-2", "the-true-culprits-3"]
     sid = start(client, cid, "the-true-culprits-1")
-    strike(client, sid, "ryo", ["akatsume-ninja"] * 5)
+    defeat(client, sid, "akatsume-ninja", 5)
     act(client, sid, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
     act(client, sid, {"type": "draw-treasure", "hero": "ami", "card": "Mochi"})
     act(client, sid, {"type": "end-scene", "outcome": "failed"})
@@ -225,7 +236,7 @@ def test_defeat_penalties_restart_the_story_or_discard_items(client):
     cid = create_campaign(client, {"story": "shake-them-skeleton-bones"})["id"]
     for scene in ("shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2"):
         sid = start(client, cid, scene)
-        strike(client, sid, "ryo", ["hone-bushi"] * 15)
+        defeat(client, sid, "hone-bushi", 15)
         draw_owed(client, sid)
         act(client, sid, {"type": "end-scene", "outcome": "victory"})
         draw_owed(client, sid)
@@ -240,6 +251,7 @@ def test_health_policy_is_pinned_and_full_health_restores_each_scene(client):
     cid = create_campaign(client, {"health_policy": "full-at-scene-start"})["id"]
     sid = start(client, cid, S1)
     assert game(client, sid)["health_policy"] == "full-at-scene-start"
+    spawn(client, sid, {"yurei": 1})
     act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", "attack_faces": {"red": ["katana"] * 3}, "defense_faces": {"blue": []}}]})
     act(client, sid, {"type": "end-scene", "outcome": "failed"})
     end(client, sid, "defeat")

@@ -40,11 +40,37 @@ class Table:
     def state(self, sid: str) -> dict:
         return self.client.get(f"/sessions/{sid}").json
 
+    def yokai_phase(self, sid: str, card_shows: dict | None = None) -> dict:
+        """The Yōkai phase as the book runs it: the coins turn (their first faces are the table's, the scene does not
+        give them), a card for each matching point (the table reads what it places), the scene's scripted spawns."""
+        game = self.state(sid)["game"]
+        coins = {}
+        if game["coins"]["red-blue"] is None:
+            coins["red-blue"] = next(c for c in self.scene["appearance_points"] if c in ("red", "blue"))
+        state = self.do(sid, {"type": "begin-yokai-phase", **({"coins": coins} if coins else {})})
+        shows = dict(card_shows or {})
+        for point in state["game"]["appearances_left"]:
+            self.do(sid, {"type": "draw-appearance", "point": point})
+            self.do(sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": shows})
+            shows = {}
+        heroes = len(self.heroes)
+        for spawn_id in self.state(sid)["game"]["spawns_left"]:
+            rule = next(s for s in self.scene["spawns"] if s["id"] == spawn_id)
+            count = {"heroes": heroes, "half-heroes": heroes // 2}
+            self.do(sid, {"type": "yokai-appear", "by": spawn_id, "yokai": {y: count.get(n, n) for y, n in rule["yokai"].items()}})
+        return self.do(sid, {"type": "end-turn"})
+
     def defeat(self, sid: str, yokai: str, count: int) -> None:
+        """Yōkai come in Yōkai phases, as many as their miniatures allow (L166); the heroes strike them in the next Hero phase."""
         faces = self.schemas["attack"]["properties"]["targets"]["items"]["properties"]["attack_faces"]["properties"]["red"]["items"]["enum"]
         hit = {"defender": yokai, "attack_faces": {"red": [f for f in faces if f == "katana"]}, "defense_faces": {"blue": []}}
-        for _ in range(count):
-            self.do(sid, {"type": "attack", "attacker": self.heroes[0], "source": "basic attack", "targets": [hit]})
+        cap = next(c["miniatures"] for c in self.rules["characters"] if c["id"] == yokai)
+        while count:
+            if not self.state(sid)["game"]["in_play"].get(yokai):
+                self.yokai_phase(sid, {yokai: min(count, cap)})
+            for _ in range(min(count, self.state(sid)["game"]["in_play"][yokai])):
+                self.do(sid, {"type": "attack", "attacker": self.heroes[0], "source": "basic attack", "targets": [hit]})
+                count -= 1
 
     def draw_owed(self, sid: str) -> None:
         cards = [card["name"] for card in next(d for d in self.rules["decks"] if d["id"] == "treasure")["known_cards"] if card["kind"] == "consumable"]
@@ -89,7 +115,7 @@ def test_a_group_loses_the_first_scene_when_its_turn_limit_passes(client):
         table.defeat(sid, yokai, count)
     while table.state(sid)["verdict"] is None:
         assert table.state(sid)["turn"] < limit, "the scene outlived its turn limit"
-        table.do(sid, {"type": "end-turn"})
+        table.yokai_phase(sid)
     state = table.state(sid)
     assert state["turn"] == limit and state["verdict"]["outcome"] == "defeat"
     assert state["game"]["scene_result"]["outcome"] == "failed"

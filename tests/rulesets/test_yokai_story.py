@@ -4,7 +4,7 @@ rules imply at the end, every session verified, and the views rebuilt to the sam
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, draw_owed, end, game, start, strike
+from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, game, spawn, start, strike
 
 SHAKE = ["shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"]
 
@@ -25,6 +25,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     assert state["heroes"]["ryo"]["health"] == 6 and state["heroes"]["ami"]["health"] == 5
     act(client, s1, {"type": "draw-energy", "hero": "ryo", "spheres": 3})
     act(client, s1, {"type": "draw-energy", "hero": "ami", "spheres": 2})
+    spawn(client, s1, {"hone-bushi": 8})  # turn 1's Yōkai phase: the card at the red point places eight (the table reads it)
     strike(client, s1, "ryo", ["hone-bushi"] * 6)
     state = game(client, s1)
     assert state["treasure_reserve"] == 1  # the fifth token paid out; the sixth starts the next five
@@ -39,7 +40,9 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     )
     ami = hit["state"]["game"]["heroes"]["ami"]
     assert ami["defeated"] and ami["health"] == 0 and ami["energy"] == 0 and ami["hand"] == [] and ami["defeats"] == 1
-    strike(client, s1, "ryo", ["hone-bushi"] * 6)
+    strike(client, s1, "ryo", ["hone-bushi"] * 2)
+    spawn(client, s1, {"hone-bushi": 4})
+    strike(client, s1, "ryo", ["hone-bushi"] * 4)
     state = game(client, s1)
     assert state["treasure_reserve"] == 2
     act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Tenpura"})
@@ -55,6 +58,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     s2 = start(client, cid, SHAKE[1])
     state = game(client, s2)
     assert state["board_kept"] is True and state["treasure_reserve"] == 2 and state["attempt"] == 1
+    spawn(client, s2, {"furu-utsubo": 1})
     act(client, s2, {"type": "attack", "attacker": "furu-utsubo", "targets": [{"defender": "ryo", "attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": ["helmet"]}}]})
     act(client, s2, {"type": "use-ability", "hero": "ryo", "ability": "kiri-susumu", "energy": 2, "reload": 2})
     assert game(client, s2)["heroes"]["ryo"]["health"] == 5
@@ -67,7 +71,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     state = game(client, s2b)
     assert state["attempt"] == 2 and state["treasure_reserve"] == 0
     assert state["heroes"]["ryo"]["health"] == 6 and state["heroes"]["ryo"]["energy"] == 3 and state["heroes"]["ryo"]["reload"] == {}
-    strike(client, s2b, "ryo", ["furu-utsubo"] * 15)
+    defeat(client, s2b, "furu-utsubo", 15)
     state = game(client, s2b)
     assert state["treasure_reserve"] == 0 and len(state["treasure_owed"]) == 6
     for card in ("Onigiri", "Nigiri", "Dango"):
@@ -130,7 +134,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     draw_owed(client, t1b)
     end(client, t1b, "victory")
     t2 = start(client, cid, "the-true-culprits-2")
-    strike(client, t2, "ryo", ["yoroi", "yoroi"])
+    defeat(client, t2, "yoroi", 2)
     act(client, t2, {"type": "end-scene", "outcome": "victory"})
     draw_owed(client, t2)
     end(client, t2, "victory")
@@ -156,6 +160,7 @@ def test_the_standing_view_follows_the_log_and_rebuilds_the_same(client, app):
     cid = create_campaign(client)["id"]
     s1 = start(client, cid, SHAKE[0])
     act(client, s1, {"type": "draw-energy", "hero": "ami", "spheres": 3})
+    spawn(client, s1, {"hone-bushi": 8})
     strike(client, s1, "ryo", ["hone-bushi"] * 5)
     act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Mochi"})
     runner = app.extensions["tracker_views"]
@@ -164,7 +169,8 @@ def test_the_standing_view_follows_the_log_and_rebuilds_the_same(client, app):
     assert view["latest_session"]["game"] == game(client, s1)  # the view equals the aggregate's state
     assert view["latest_session"]["game"]["heroes"]["ami"]["hand"] == ["Mochi"]
     act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
-    strike(client, s1, "ryo", ["hone-bushi"] * 7)  # ten tokens: a second payout
+    strike(client, s1, "ryo", ["hone-bushi"] * 3)
+    defeat(client, s1, "hone-bushi", 4)  # ten tokens: a second payout
     act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Gyoza"})
     act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Uro"})
     act(client, s1, {"type": "end-scene", "outcome": "victory"})

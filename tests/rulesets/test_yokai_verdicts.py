@@ -8,7 +8,7 @@ engaged" (L763). The session's verdict is the scene's end; an end of the session
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, draw_owed, end, game, start, strike
+from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
 
 PROBLEM = "application/problem+json"
 S1, S2, S3 = "shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"
@@ -36,9 +36,10 @@ def _end_refused(client, sid, outcome, title_part):
 
 
 def _turns(client, sid, count):
+    """Whole turns with a Yōkai phase in which the appearance cards place nothing."""
     answer = None
     for _ in range(count):
-        answer = act(client, sid, {"type": "end-turn"})
+        answer = yokai_phase(client, sid)
     return answer
 
 
@@ -60,7 +61,7 @@ def test_the_scene_won_is_the_verdict_and_a_contradicting_end_is_a_409(client):
     assert "'Defeat 12 Hone Bushi before turn 9.' (L808)" in undecided["title"]
     _end_refused(client, sid, "defeat", "the scene has not failed")
     _end_refused(client, sid, "heroic-victory", "no heroic victory")
-    strike(client, sid, "ryo", ["hone-bushi"] * 12)
+    defeat(client, sid, "hone-bushi", 12)  # eight miniatures: they come in two Yōkai phases
     assert client.get(f"/sessions/{sid}").json["verdict"] is None  # met, but the scene has not ended (L753)
     won = act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert [e["type"] for e in won["events"]][-1] == "QuestDecided"
@@ -78,10 +79,10 @@ def test_a_turn_limit_passed_fails_the_scene_as_the_turn_begins(client):
     """L808 "Defeat 12 Hone Bushi before turn 9": when turn 9 begins with 11, it can no longer be achieved (L755)."""
     cid = create_campaign(client)["id"]
     sid = start(client, cid, S1)
-    strike(client, sid, "ryo", ["hone-bushi"] * 11)
-    _turns(client, sid, 7)
-    assert client.get(f"/sessions/{sid}").json["verdict"] is None  # turn 8: one more is still possible
-    ninth = act(client, sid, {"type": "end-turn"})
+    defeat(client, sid, "hone-bushi", 11)  # eight on turn 2, three on turn 3
+    _turns(client, sid, 5)
+    assert client.get(f"/sessions/{sid}").json["turn"] == 8 and client.get(f"/sessions/{sid}").json["verdict"] is None
+    ninth = yokai_phase(client, sid)
     assert ninth["state"]["turn"] == 9
     assert [e["type"] for e in ninth["events"]][-2:] == ["SceneEnded", "QuestDecided"]
     verdict = ninth["state"]["verdict"]
@@ -92,22 +93,27 @@ def test_a_turn_limit_passed_fails_the_scene_as_the_turn_begins(client):
     _verified(client, sid)
 
 
-def test_twelve_defeats_on_turn_nine_do_not_win_before_turn_nine(client):
+def test_twelve_defeats_before_turn_nine_hold_past_it_and_stop_the_appearances(client):
     cid = create_campaign(client)["id"]
     sid = start(client, cid, S1)
-    strike(client, sid, "ryo", ["hone-bushi"] * 11)
-    _turns(client, sid, 7)
+    defeat(client, sid, "hone-bushi", 8)
+    spawn(client, sid, {"hone-bushi": 4})
+    strike(client, sid, "ryo", ["hone-bushi"] * 3)
+    _turns(client, sid, 5)
     strike(client, sid, "ryo", ["hone-bushi"])  # turn 8: the twelfth
-    _turns(client, sid, 3)
+    began = act(client, sid, {"type": "begin-yokai-phase"})["state"]["game"]
+    assert began["appearances_left"] == [] and began["spawns_left"] == []  # "the appearance points stop working" (L753)
+    act(client, sid, {"type": "end-turn"})
+    _turns(client, sid, 2)
     assert client.get(f"/sessions/{sid}").json["verdict"] is None  # met before turn 9; the table ends it when the board is clear
     assert act(client, sid, {"type": "end-scene", "outcome": "victory"})["state"]["verdict"]["outcome"] == "victory"
 
 
 def _to_shake_3(client):
     cid = create_campaign(client, {"story": "shake-them-skeleton-bones"})["id"]
-    for scene in (S1, S2):
+    for scene, yokai, count in ((S1, "hone-bushi", 12), (S2, "furu-utsubo", 15)):
         sid = start(client, cid, scene)
-        strike(client, sid, "ryo", ["hone-bushi"] * 15)
+        defeat(client, sid, yokai, count)
         draw_owed(client, sid)
         _win_scene(client, sid)
     return cid, start(client, cid, S3)
@@ -118,7 +124,7 @@ def test_the_chief_not_defeated_before_turn_15_loses_the_scene_and_the_story_res
     cid, sid = _to_shake_3(client)
     _turns(client, sid, 13)
     assert client.get(f"/sessions/{sid}").json["verdict"] is None
-    fifteenth = act(client, sid, {"type": "end-turn"})
+    fifteenth = yokai_phase(client, sid)
     kinds = [e["type"] for e in fifteenth["events"]]
     assert kinds[-3:] == ["SceneEnded", "DefeatPenaltyApplied", "QuestDecided"]
     verdict = fifteenth["state"]["verdict"]
@@ -132,7 +138,7 @@ def test_the_chief_defeated_on_turn_14_holds_past_turn_15(client):
     cid, sid = _to_shake_3(client)
     _turns(client, sid, 13)
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "undead-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
-    assert act(client, sid, {"type": "end-turn"})["state"]["verdict"] is None
+    assert yokai_phase(client, sid)["state"]["verdict"] is None
     act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert game(client, sid)["scene_result"]["victory_conditions"] == ["undead-champion-loses-all-life"]
 
@@ -140,6 +146,7 @@ def test_the_chief_defeated_on_turn_14_holds_past_turn_15(client):
 def test_every_hero_defeated_fails_the_scene_at_once(client):
     cid = create_campaign(client)["id"]
     sid = start(client, cid, S1)
+    spawn(client, sid, {"yurei": 1})
     blows = {"attack_faces": {"red": ["katana"] * 6}, "defense_faces": {"blue": []}}
     first = act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", **blows}]})
     assert first["state"]["verdict"] is None
@@ -222,13 +229,13 @@ def test_achievements_the_log_can_check_are_checked(client):
     """L822 "Heroes do not use any energy tokens"; L893 "Defeat both Yoroi on the same turn"."""
     cid = create_campaign(client, {"story": "shake-them-skeleton-bones"})["id"]
     sid = start(client, cid, S1)
-    strike(client, sid, "ryo", ["hone-bushi"] * 12)
+    defeat(client, sid, "hone-bushi", 12)
     draw_owed(client, sid)
     _win_scene(client, sid)
     sid = start(client, cid, S2)
     act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 2})
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "energy": 1})
-    strike(client, sid, "ryo", ["furu-utsubo"] * 15)
+    defeat(client, sid, "furu-utsubo", 15)
     draw_owed(client, sid)
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "achievements": ["no-energy-used"]}, "the heroes spent 1 energy")
 
@@ -237,11 +244,12 @@ def test_achievements_the_log_can_check_are_checked(client):
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
     _win_scene(client, sid)
     sid = start(client, cid, "the-true-culprits-2")
+    spawn(client, sid, {"yoroi": 2})
     strike(client, sid, "ryo", ["yoroi"])
     _turns(client, sid, 2)
     strike(client, sid, "ryo", ["yoroi"])
     refused = _refused(client, sid, {"type": "end-scene", "outcome": "victory", "achievements": ["both-yoroi-same-turn"]}, "defeated on one turn")
-    assert "{1: {'yoroi': 1}, 3: {'yoroi': 1}}" in refused["detail"]
+    assert "{2: {'yoroi': 1}, 4: {'yoroi': 1}}" in refused["detail"]
     act(client, sid, {"type": "end-scene", "outcome": "victory"})  # the victory itself stands: two Yoroi (L892)
 
 
@@ -251,7 +259,7 @@ def test_both_yoroi_on_one_turn_earn_the_achievement(client):
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
     _win_scene(client, sid)
     sid = start(client, cid, "the-true-culprits-2")
-    _turns(client, sid, 3)
+    spawn(client, sid, {"yoroi": 2})
     strike(client, sid, "ryo", ["yoroi", "yoroi"])
     won = act(client, sid, {"type": "end-scene", "outcome": "victory", "achievements": ["both-yoroi-same-turn"]})
     assert won["state"]["game"]["achievements"] == ["both-yoroi-same-turn"]

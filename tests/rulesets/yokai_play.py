@@ -53,3 +53,52 @@ def draw_owed(client, session_id):
         hero = owed[0]["hero"]
         full = len(game(client, session_id)["heroes"][hero]["hand"]) >= 4
         act(client, session_id, {"type": "draw-treasure", "hero": hero, "card": "Nigiri", **({"discard": "Nigiri"} if full else {})})
+
+
+def _scene(client, session_id):
+    rules = client.get("/rulesets/yokai-quest").json
+    return next(q for q in rules["quests"] if q["id"] == game(client, session_id)["scene"])
+
+
+def begin_yokai_phase(client, session_id):
+    """Begin the Yōkai phase, stating a coin's face while the log does not know it (red/blue: a colour of the scene's points)."""
+    coins = game(client, session_id)["coins"]
+    points = _scene(client, session_id)["appearance_points"]
+    stated = {}
+    if coins["red-blue"] is None:
+        stated["red-blue"] = "red" if "red" in points else "blue"
+    if coins["green-yellow"] is None and ("green" in points or "yellow" in points):
+        stated["green-yellow"] = "green" if "green" in points else "yellow"
+    return act(client, session_id, {"type": "begin-yokai-phase", **({"coins": stated} if stated else {})})
+
+
+def yokai_phase(client, session_id, appear=None):
+    """One Yōkai phase: the coins turn, the first appearance card due places ``appear`` (the table reads the card),
+    any other card due places nothing; then the turn ends. Returns the end-turn answer."""
+    begin_yokai_phase(client, session_id)
+    appear = dict(appear or {})
+    while left := game(client, session_id)["appearances_left"]:
+        act(client, session_id, {"type": "draw-appearance", "point": left[0]})
+        act(client, session_id, {"type": "yokai-appear", "by": "appearance-card", "yokai": appear})
+        appear = {}
+    assert not appear, "no appearance card was due to place them"
+    return act(client, session_id, {"type": "end-turn"})
+
+
+def spawn(client, session_id, counts):
+    """Bring basic yōkai into play the way the game does: one Yōkai phase (the turn moves on), up to the miniatures."""
+    yokai_phase(client, session_id, counts)
+    return game(client, session_id)["in_play"]
+
+
+def defeat(client, session_id, yokai, count, hero="ryo"):
+    """Defeat ``count`` yōkai of a type, bringing them into play a Yōkai phase at a time as the miniatures allow."""
+    rules = client.get("/rulesets/yokai-quest").json
+    cap = next(c["miniatures"] for c in rules["characters"] if c["id"] == yokai)
+    while count:
+        ready = game(client, session_id)["in_play"].get(yokai, 0)
+        if not ready:
+            spawn(client, session_id, {yokai: min(count, cap)})
+            ready = game(client, session_id)["in_play"][yokai]
+        strike(client, session_id, hero, [yokai] * min(count, ready))
+        count -= min(count, ready)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.rulesets.ruleset import ActionType, SET_UP_QUEST, action_schema
-from tracker.rulesets.yokai_quest import combat, energy, heroes, scenes, treasure
+from tracker.rulesets.yokai_quest import combat, energy, heroes, scenes, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 100}
@@ -34,6 +34,12 @@ _PANEL_DISCARD = {
 
 
 
+
+_COINS = {
+    "type": "object",
+    "properties": {"red-blue": {"enum": ["red", "blue"]}, "green-yellow": {"enum": ["green", "yellow"]}},
+    "additionalProperties": False,
+}
 
 _TARGET = {
     "type": "object",
@@ -174,8 +180,43 @@ ACTIONS = [
         scenes.foe_recovered,
     ),
     ActionType(
+        "begin-yokai-phase",
+        "The Yōkai phase begins: the red/blue coin turns, and the green/yellow one where the scene says every turn (L166); the "
+        "answer lists the appearance points that draw a card, the scripted spawns due and the initiative order. State a coin's "
+        "face in \"coins\" while the log does not know it.",
+        action_schema({"coins": _COINS}, []),
+        yokai_phase.begin,
+    ),
+    ActionType(
+        "draw-appearance",
+        "Draw an appearance card for a point whose colour matches a coin (one per such point each Yōkai phase, L166, L786): "
+        "digitally, or name the card drawn on the table. Place what it shows with 'yokai-appear'.",
+        action_schema({"point": {"enum": ["purple", "red", "blue", "green", "yellow"]}, "card": _CARD}, ["point"]),
+        yokai_phase.draw_appearance,
+        random=True,
+    ),
+    ActionType(
+        "yokai-appear",
+        "Yōkai come into play: by 'appearance-card' (what the oldest drawn card shows; the cards' contents were lost, so the table "
+        "reads them), by a scripted spawn of the scene (its id, checked against the scene's rule), or by 'refill'; "
+        "those without a miniature left are discarded (L166).",
+        action_schema(
+            {"yokai": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 16}, "maxProperties": 8}, "by": _ID},
+            ["yokai", "by"],
+        ),
+        yokai_phase.appear,
+    ),
+    ActionType(
+        "yokai-token",
+        "A paralysis token (Fubuki no Majo, Makibishi, Mahi Fuuin) or a champion's empowerment token on yōkai in play, "
+        "removed at the end of the Yōkai phase (L607-L614).",
+        action_schema({"yokai": _ID, "token": {"enum": ["paralysis", "champion"]}, "count": {"type": "integer", "minimum": 1, "maximum": 16}, "source": {"type": "string", "maxLength": 200}}, ["yokai", "token"]),
+        yokai_phase.token,
+    ),
+    ActionType(
         "end-turn",
-        "End the turn: hero empowerments expire, the equipment swap and consumable resource renew, energy reminders are discarded.",
+        "End the turn after its Yōkai phase: paralysis and champion tokens come off, hero empowerments expire, the equipment "
+        "swap and consumable resource renew, energy reminders are discarded.",
         action_schema({}, []),
         scenes.end_turn,
     ),
@@ -214,6 +255,7 @@ SETUP_SCHEMA = {
             "description": "Each hero's Health, read from their control panel by the table, for heroes the rulebook text and "
             "the campaign's component data leave without one (L278-L280); recorded as stated.",
         },
+        "coins": {**_COINS, "description": "The yōkai-wind coins' faces as set up; the scenes do not say (digest §12.12)."},
         "objectives": {
             "type": "object",
             "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10},

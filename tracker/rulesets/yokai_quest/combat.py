@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import lookup, outcome, treasure
+from tracker.rulesets.yokai_quest import lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -99,7 +99,10 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
         return
     character = lookup.character(ctx.ruleset.data, attacker)
     on_board = sorted({foe["character"] for foe in plan.game["foes"].values() if (lookup.character(ctx.ruleset.data, foe["character"]) or {}).get("role") == "chief"})
-    if character is not None and (character["role"] == "yokai" or character["role"] == "chief" and attacker in on_board):
+    if character is not None and character["role"] == "yokai":
+        yokai_phase.require_in_play(plan, attacker, "attacker")
+        return
+    if character is not None and character["role"] == "chief" and attacker in on_board:
         return
     raise Unprocessable(
         f"'{attacker}' is not a hero of this party, a yōkai, a chief on the board or an attack of this scene",
@@ -115,6 +118,7 @@ def _foe(ctx: ActionContext, plan: Plan, defender: str, number: int) -> dict[str
         return plan.game["foes"][defender]
     character = lookup.character(ctx.ruleset.data, defender)
     if character is not None and character["role"] == "yokai":
+        yokai_phase.require_in_play(plan, defender)
         return None
     raise Unprocessable(
         f"'{defender}' is not a yōkai or foe on the board",
@@ -149,7 +153,9 @@ def wound_foe(plan: Plan, foe: dict[str, Any] | None, defender: str, dealt: int)
 
 
 def defeat_yokai(plan: Plan, yokai: str, foe: str | None) -> None:
-    plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn})
+    left = None if foe else plan.game["in_play"][yokai] - 1
+    plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn, **({} if foe else {"in_play": left})})
+    yokai_phase.coin_on_defeat(plan, yokai)
     objective = lookup.character(plan.ctx.ruleset.data, yokai)
     if objective is None or objective["role"] != "objective":
         treasure.add_tokens(plan, 1, f"{yokai} defeated")

@@ -45,6 +45,30 @@ class FoeRecovered(GameEvent):
     class_version = 1
 
 
+class YokaiPhaseBegan(GameEvent):
+    class_version = 1
+
+
+class AppearanceDrawn(GameEvent):
+    class_version = 1
+
+
+class YokaiAppeared(GameEvent):
+    class_version = 1
+
+
+class YokaiTokenPlaced(GameEvent):
+    class_version = 1
+
+
+class CoinTurned(GameEvent):
+    class_version = 1
+
+
+class YokaiPhaseEnded(GameEvent):
+    class_version = 1
+
+
 class TreasureTokenAdded(GameEvent):
     class_version = 1
 
@@ -124,6 +148,12 @@ EVENTS = {
     "yokai-defeated": YokaiDefeated,
     "foe-appeared": FoeAppeared,
     "foe-recovered": FoeRecovered,
+    "yokai-phase-began": YokaiPhaseBegan,
+    "appearance-drawn": AppearanceDrawn,
+    "yokai-appeared": YokaiAppeared,
+    "yokai-token-placed": YokaiTokenPlaced,
+    "coin-turned": CoinTurned,
+    "yokai-phase-ended": YokaiPhaseEnded,
     "treasure-token-added": TreasureTokenAdded,
     "treasure-found": TreasureFound,
     "treasure-card-drawn": TreasureCardDrawn,

@@ -10,7 +10,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import energy, heroes, lookup, outcome, treasure
+from tracker.rulesets.yokai_quest import energy, heroes, lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing
 
@@ -60,6 +60,14 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         "start_heroes": copy.deepcopy(standing),
         "foes": _foes_at_start(data, scene, counts),
         "objective_counts": counts,
+        "phase": "hero",
+        "coins": {coin: setup.get("coins", {}).get(coin) for coin in yokai_phase.COINS},
+        "in_play": yokai_phase.in_play_at_start(data, scene),
+        "yokai_tokens": {name: {} for name in yokai_phase.TOKENS},
+        "appearances_left": [],
+        "spawns_left": [],
+        "refill_left": 0,
+        "pending_appearances": [],
         "treasure_reserve": progress.get("treasure_reserve", 0),
         "treasure_owed": [],
         "defeated_yokai": [],
@@ -209,6 +217,12 @@ def end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     and energy cards kept beside the panels as reminders are discarded."""
     plan = Plan(ctx)
     plan.require_scene()
+    if plan.game.get("phase") != "yokai":
+        raise Unprocessable(
+            f"The Yōkai phase of turn {plan.turn} is not recorded",
+            detail="A turn is a Hero phase, then a Yōkai phase (L152): begin it with 'begin-yokai-phase', place the yōkai that appear, then end the turn.",
+        )
+    yokai_phase.end_phase(plan)
     plan.add({"kind": "turn-ended", "turn": ctx.state["turn"]})
     plan.add({"kind": "turn-effects-expired", "turn": ctx.state["turn"]})
     held = plan.decks[energy.DECK]["held"]

@@ -84,6 +84,46 @@ def _yokai_defeated(game, change):
     game["defeated_yokai"].append({"yokai": change["yokai"], "turn": change["turn"]})
     if change.get("foe"):
         game["foes"].pop(change["foe"], None)
+    elif change.get("in_play") is not None:  # a basic yōkai leaves play; a token it held goes with it
+        game["in_play"][change["yokai"]] = change["in_play"]
+        for held in game["yokai_tokens"].values():
+            if held.get(change["yokai"], 0) > change["in_play"]:
+                held[change["yokai"]] = change["in_play"]
+
+
+def _yokai_phase_began(game, change):
+    game.update(phase="yokai", coins=dict(change["coins"]), appearances_left=list(change["appearance_points"]))
+    game.update(spawns_left=list(change["spawns_due"]), refill_left=change["refill_due"], pending_appearances=[])
+
+
+def _appearance_drawn(game, change):
+    game["appearances_left"].remove(change["point"])
+    game["pending_appearances"].append({"point": change["point"], "card": change["card"]})
+
+
+def _yokai_appeared(game, change):
+    for yokai, count in change["yokai"].items():
+        game["in_play"][yokai] = game["in_play"].get(yokai, 0) + count
+    if change["by"] == "appearance-card":
+        game["pending_appearances"].pop(0)
+    elif change["by"] == "refill":
+        game["refill_left"] = 0
+    else:
+        game["spawns_left"].remove(change["by"])
+
+
+def _yokai_token_placed(game, change):
+    held = game["yokai_tokens"][change["token"]]
+    held[change["yokai"]] = held.get(change["yokai"], 0) + change["count"]
+
+
+def _coin_turned(game, change):
+    game["coins"][change["coin"]] = change["face"]
+
+
+def _yokai_phase_ended(game, change):
+    game.update(phase="hero", appearances_left=[], spawns_left=[], refill_left=0)
+    game["yokai_tokens"] = {name: {} for name in game["yokai_tokens"]}
 
 
 def _foe_appeared(game, change):
@@ -242,6 +282,12 @@ _FOLDS = {
     "yokai-defeated": _yokai_defeated,
     "foe-appeared": _foe_appeared,
     "foe-recovered": _foe_recovered,
+    "yokai-phase-began": _yokai_phase_began,
+    "appearance-drawn": _appearance_drawn,
+    "yokai-appeared": _yokai_appeared,
+    "yokai-token-placed": _yokai_token_placed,
+    "coin-turned": _coin_turned,
+    "yokai-phase-ended": _yokai_phase_ended,
     "treasure-token-added": _treasure_token_added,
     "treasure-found": _treasure_found,
     "treasure-card-drawn": _treasure_card_drawn,
