@@ -104,3 +104,24 @@ def test_lost_facts_are_unknowns_and_guesses_are_marked(client):
     for path in ("hero_rules.energy_at_first_scene", "hero_rules.revival_rounding", "classes.bushi.abilities.kiri-susumu.guaranteed_katanas"):
         assert path in document["inferred"] and path in document["inferred_notes"]
     assert "L473" in document["inferred_notes"]["hero_rules.revival_rounding"]
+
+
+def test_each_hero_uses_only_the_four_abilities_chosen_at_preparation(client):
+    """L145 "Choose four abilities among those suitable for the hero and place them in the appropriate spaces on the
+    control panel"; a hero's own four and their class's six are suitable (L303)."""
+    cid = create_campaign(client)["id"]
+    unsuitable = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"abilities": {"ryo": ["moui", "senpuu", "kiri-susumu", "kaminari"]}}})
+    assert unsuitable.status_code == 422 and "'kaminari' is not an ability suitable for ryo" in unsuitable.json["title"]
+    three = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"abilities": {"ryo": ["moui", "senpuu", "kiri-susumu"]}}})
+    assert three.status_code == 422
+    started = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"abilities": {"ryo": ["moui", "senpuu", "kiri-susumu", "koukan"]}}})
+    assert started.status_code == 201, started.json
+    sid = started.json["id"]
+    assert game(client, sid)["heroes"]["ryo"]["abilities"] == ["moui", "senpuu", "kiri-susumu", "koukan"]
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "inseki"}, "Inseki is not among ryo's four chosen abilities")
+    _refused(client, sid, {"type": "use-ability", "hero": "ami", "ability": "chiyute"}, 'No abilities were chosen for ami: state them when the scene starts')
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "koukan"})
+    act(client, sid, {"type": "end-scene", "outcome": "failed", "reason": "the table stops"})
+    end(client, sid, "defeat")
+    again = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1}).json["id"]  # the reattempt keeps the four chosen
+    assert game(client, again)["heroes"]["ryo"]["abilities"] == ["moui", "senpuu", "kiri-susumu", "koukan"]

@@ -19,8 +19,14 @@ def create_campaign(client, options=None, components=YOKAI_TEST_COMPONENTS, part
     return response.json
 
 
+# The four abilities each hero's player chooses when the heroes are prepared (L145): the table's choice.
+LOADOUTS = {"ryo": ["kiri-susumu", "senpuu", "moui", "suchu-ryouku"], "ami": ["kami-no-ibuki", "chiyute", "kaminari", "seki"]}
+
+
 def start(client, campaign_id, scene):
-    response = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": scene})
+    party = client.get(f"/campaigns/{campaign_id}").json["party"]
+    setup = {"abilities": {hero: LOADOUTS[hero] for hero in party if hero in LOADOUTS}}
+    response = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": scene, "setup": setup})
     assert response.status_code == 201, response.json
     return response.json["id"]
 

@@ -256,6 +256,13 @@ SETUP_SCHEMA = {
             "the campaign's component data leave without one (L278-L280); recorded as stated.",
         },
         "coins": {**_COINS, "description": "The yōkai-wind coins' faces as set up; the scenes do not say (digest §12.12)."},
+        "abilities": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": _ID, "minItems": 4, "maxItems": 4, "uniqueItems": True},
+            "maxProperties": 6,
+            "description": "Each hero's four abilities, chosen from their own four and their class's six when the heroes are "
+            "prepared (L145); a hero not named keeps the four chosen before.",
+        },
         "objectives": {
             "type": "object",
             "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10},

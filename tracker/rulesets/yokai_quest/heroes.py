@@ -29,6 +29,14 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
             detail=f"{hero_id}'s abilities (own and class): {sorted(abilities)}.",
             errors={"ability": [f"Unknown for {hero_id}: {ability}"]},
         )
+    chosen = hero.get("abilities", [])
+    if ability not in chosen:
+        raise Unprocessable(
+            f"{abilities[ability]} is not among {hero_id}'s four chosen abilities",
+            detail=f"Chosen when the heroes were prepared (L145): {chosen}." if chosen else
+            f'No abilities were chosen for {hero_id}: state them when the scene starts, "setup": {{"abilities": {{"{hero_id}": [four ids]}}}}.',
+            errors={"ability": [f"Not chosen: {ability}"]},
+        )
     if hero["reload"].get(ability):
         raise Unprocessable(
             f"{abilities[ability]} is reloading",

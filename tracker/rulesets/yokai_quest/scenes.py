@@ -49,6 +49,8 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if progress.get("full_energy_next_story") and scene["number"] == 1:
             standing[hero_id]["energy"] = ENERGY_MAX
     standing = {hero_id: standing[hero_id] for hero_id in party}
+    for hero_id, chosen in setup.get("abilities", {}).items():
+        standing[hero_id]["abilities"] = _chosen_abilities(data, party, hero_id, chosen)
     counts = _objective_counts(scene, setup.get("objectives", {}))
     game = {
         "story": story["id"],
@@ -104,6 +106,21 @@ def _check_order(data: Mapping[str, Any], scene: Mapping[str, Any], options: Map
                 detail=f"A story starts at its first scene: {firsts}.",
                 errors={"quest": [f"Start with one of {firsts}"]},
             )
+
+
+def _chosen_abilities(data: Mapping[str, Any], party: list[str], hero_id: str, chosen: list[str]) -> list[str]:
+    """"Choose four abilities among those suitable for the hero" (L145): their own four and their class's six."""
+    if hero_id not in party:
+        raise Unprocessable(f"'{hero_id}' is not a hero of this party", detail=f"Heroes playing: {party}.", errors={"setup.abilities": [f"Not in the party: {hero_id}"]})
+    suitable = lookup.hero_abilities(data, hero_id)
+    unsuitable = [a for a in chosen if a not in suitable]
+    if unsuitable:
+        raise Unprocessable(
+            f"'{unsuitable[0]}' is not an ability suitable for {hero_id}",
+            detail=f"{hero_id} chooses four of: {sorted(suitable)} (L145).",
+            errors={f"setup.abilities.{hero_id}": [f"Not suitable: {', '.join(unsuitable)}"]},
+        )
+    return list(chosen)
 
 
 def _objective_counts(scene: Mapping[str, Any], stated: Mapping[str, int]) -> dict[str, int]:

@@ -24,6 +24,7 @@ def new_standing(max_health: int, energy: int = 0) -> dict[str, Any]:
         "health": max_health,
         "max_health": max_health,
         "energy": energy,
+        "abilities": [],  # the four chosen when the heroes are prepared (L145)
         "defeated": False,
         "hand": [],
         "equipped": {slot: None for slot in SLOTS},
