@@ -125,3 +125,13 @@ def test_each_hero_uses_only_the_four_abilities_chosen_at_preparation(client):
     end(client, sid, "defeat")
     again = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1}).json["id"]  # the reattempt keeps the four chosen
     assert game(client, again)["heroes"]["ryo"]["abilities"] == ["moui", "senpuu", "kiri-susumu", "koukan"]
+
+
+def test_reload_reduced_only_on_abilities_that_are_reloading(client):
+    """Suchu-Ryouku: "gaining energy and reducing the reload of his abilities" (L314); an ability named that holds no reload
+    token is refused, naming those that do."""
+    sid = start(client, create_campaign(client)["id"], S1)
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "reload": 2})
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "reduce_reload": {"senpuu": 1}}, "Abilities with reload tokens: {'moui': 2}")
+    reduced = act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "reduce_reload": {"moui": 1}})
+    assert reduced["state"]["game"]["heroes"]["ryo"]["reload"] == {"moui": 1}

@@ -47,8 +47,13 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
         combat.lose(plan, hero_id, params["health"], 0, None, abilities[ability])
     reload_after = {}
     for other, amount in params.get("reduce_reload", {}).items():
-        if other in hero["reload"]:
-            reload_after[other] = max(0, hero["reload"][other] - amount)
+        if other not in hero["reload"]:  # a name not reloading is a mistake to fix, not an effect to drop silently
+            raise Unprocessable(
+                f"{hero_id}'s '{other}' has no reload tokens to remove",
+                detail=f"Abilities with reload tokens: {hero['reload'] or 'none'}.",
+                errors={"reduce_reload": [f"Not reloading: {other}"]},
+            )
+        reload_after[other] = max(0, hero["reload"][other] - amount)
     plan.add(
         {
             "kind": "ability-used",
