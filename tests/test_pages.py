@@ -165,12 +165,12 @@ def test_a_lost_quest_played_again_shows_as_replayed_with_both_outcomes(client, 
 
 
 def test_the_standing_of_a_game_without_hero_sheets_shows_what_was_played(client, app):
-    from tests.rulesets.yokai_play import act, create_campaign, draw_owed, end, start, strike
+    from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, start
 
     campaign = create_campaign(client)
     cid, token = campaign["id"], campaign["owner_token"]
     sid = start(client, cid, "shake-them-skeleton-bones-1")
-    strike(client, sid, "ryo", ["hone-bushi"] * 12)
+    defeat(client, sid, "hone-bushi", 12)  # they come into play in Yōkai phases, eight miniatures at a time
     act(client, sid, {"type": "end-scene", "outcome": "victory"})
     draw_owed(client, sid)
     end(client, sid, "victory")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 
@@ -230,6 +230,7 @@ def test_defeat_penalties_restart_the_story_or_discard_items(client):
     assert game(client, sid)["heroes"]["ryo"]["hand"] == [] and game(client, sid)["treasure_reserve"] == 0
     _refused(client, sid, {"type": "end-scene", "outcome": "victory"}, "is not met")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
+    clear(client, sid)
     act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert end(client, sid, "victory")["next_quest"] == "the-true-culprits-2"
 

@@ -4,7 +4,7 @@ the miniature cap, scripted spawns and the refill, yōkai in play, initiative, a
 from __future__ import annotations
 
 from tests.rulesets.test_yokai_verdicts import _refused
-from tests.rulesets.yokai_play import act, create_campaign, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, clear, create_campaign, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 HIT = {"attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}
@@ -44,6 +44,7 @@ def test_the_green_yellow_coin_turns_where_the_scene_says(client):
 
     sid = start(client, create_campaign(client, {"story": "the-true-culprits"})["id"], "the-true-culprits-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
+    clear(client, sid)
     act(client, sid, {"type": "end-scene", "outcome": "victory"})
     cid = client.get(f"/sessions/{sid}").json["campaign_id"]
     client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
@@ -140,3 +141,33 @@ def test_initiative_orders_the_yokai_in_play_and_the_chief(client):
     change = next(e["payload"]["change"] for e in began["events"] if e["type"] == "YokaiPhaseBegan")
     assert change["initiative"] == [["yurei"], ["yoroi"]]
     assert change["spawns_due"] == ["obake-every-turn", "yurei-every-turn"]
+
+
+def test_a_scene_ends_when_no_yokai_are_left_unless_the_next_keeps_the_board(client):
+    """L753 "When there are no more yōkai left to fight, the scene ends"; Shake 1 goes on "immediately, keeping the board
+    and miniatures on it" (L807): its yōkai stay in play in scene 2, and a reattempt restores them (L772)."""
+    cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
+    sid = start(client, cid, "the-true-culprits-1")
+    assert game(client, sid)["in_play"] == {"akatsume-ninja": 2}
+    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
+    _refused(client, sid, {"type": "end-scene", "outcome": "victory"}, "Yōkai are still left to fight")
+    strike(client, sid, "ryo", ["akatsume-ninja"] * 2)
+    assert act(client, sid, {"type": "end-scene", "outcome": "victory"})["state"]["verdict"]["outcome"] == "victory"
+
+    cid = create_campaign(client)["id"]
+    sid = start(client, cid, S1)
+    spawn(client, sid, {"hone-bushi": 8})
+    strike(client, sid, "ryo", ["hone-bushi"] * 8)
+    spawn(client, sid, {"hone-bushi": 7})
+    strike(client, sid, "ryo", ["hone-bushi"] * 4)
+    act(client, sid, {"type": "end-scene", "outcome": "victory"})  # three Hone Bushi still dance: scene 2 follows at once
+    while owed := game(client, sid)["treasure_owed"]:
+        act(client, sid, {"type": "draw-treasure", "hero": owed[0]["hero"], "card": "Nigiri"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    second = start(client, cid, "shake-them-skeleton-bones-2")
+    assert game(client, second)["board_kept"] is True and game(client, second)["in_play"] == {"hone-bushi": 3}
+    strike(client, second, "ryo", ["hone-bushi"])
+    act(client, second, {"type": "end-scene", "outcome": "failed", "reason": "the table stops"})
+    client.post(f"/sessions/{second}/end", json={"outcome": "defeat"})
+    again = start(client, cid, "shake-them-skeleton-bones-2")
+    assert game(client, again)["in_play"] == {"hone-bushi": 3}  # "All elements are restored to the starting points" (L772)

@@ -5,7 +5,7 @@ the facts the transcription lost declared as unknowns."""
 from __future__ import annotations
 
 from tests.rulesets.test_yokai_verdicts import _refused, _turns, _verified, _win_scene
-from tests.rulesets.yokai_play import act, create_campaign, end, game, start
+from tests.rulesets.yokai_play import act, clear, create_campaign, end, game, start
 
 S1 = "shake-them-skeleton-bones-1"
 BLOWS = {"attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": []}}
@@ -41,6 +41,7 @@ def _to_final_showdown(client):
     cid = create_campaign(client, {"story": "final-destination"})["id"]
     sid = start(client, cid, "final-destination-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
+    clear(client, sid)
     _win_scene(client, sid, achievements=["champion-before-turn-12"])
     started = client.post(f"/campaigns/{cid}/sessions", json={"quest": "final-destination-2", "setup": {"objectives": {"pillar-of-energy": 2}}})
     sid = started.json["id"]

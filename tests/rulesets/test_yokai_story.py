@@ -4,7 +4,7 @@ rules imply at the end, every session verified, and the views rebuilt to the sam
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, game, spawn, start, strike
+from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike
 
 SHAKE = ["shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"]
 
@@ -130,6 +130,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
 
     # Scenes 1 and 2 won; scene 3 failed: its penalty discards the objects equipped at the scene's start.
     act(client, t1b, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
+    clear(client, t1b)
     act(client, t1b, {"type": "end-scene", "outcome": "victory"})
     draw_owed(client, t1b)
     end(client, t1b, "victory")

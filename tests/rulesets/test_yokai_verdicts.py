@@ -8,7 +8,7 @@ engaged" (L763). The session's verdict is the scene's end; an end of the session
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
 
 PROBLEM = "application/problem+json"
 S1, S2, S3 = "shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"
@@ -196,6 +196,7 @@ def _to_final_destination_2(client, setup):
     cid = create_campaign(client, {"story": "final-destination"})["id"]
     sid = start(client, cid, "final-destination-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
+    clear(client, sid)
     _win_scene(client, sid, achievements=["champion-before-turn-12"])
     return cid, client.post(f"/campaigns/{cid}/sessions", json={"quest": "final-destination-2", **({"setup": setup} if setup is not None else {})})
 
@@ -242,6 +243,7 @@ def test_achievements_the_log_can_check_are_checked(client):
     cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
     sid = start(client, cid, "the-true-culprits-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
+    clear(client, sid)
     _win_scene(client, sid)
     sid = start(client, cid, "the-true-culprits-2")
     spawn(client, sid, {"yoroi": 2})
@@ -257,6 +259,7 @@ def test_both_yoroi_on_one_turn_earn_the_achievement(client):
     cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
     sid = start(client, cid, "the-true-culprits-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
+    clear(client, sid)
     _win_scene(client, sid)
     sid = start(client, cid, "the-true-culprits-2")
     spawn(client, sid, {"yoroi": 2})

@@ -108,3 +108,10 @@ def defeat(client, session_id, yokai, count, hero="ryo"):
             ready = game(client, session_id)["in_play"][yokai]
         strike(client, session_id, hero, [yokai] * min(count, ready))
         count -= min(count, ready)
+
+
+def clear(client, session_id, hero="ryo"):
+    """Strike every basic yōkai still in play: a scene ends when none are left to fight (L753)."""
+    left = [yokai for yokai, count in game(client, session_id)["in_play"].items() for _ in range(count)]
+    if left:
+        strike(client, session_id, hero, left)

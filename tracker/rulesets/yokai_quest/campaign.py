@@ -108,6 +108,7 @@ def _won(data, new, record, story, game, options) -> None:
         new["next_scene"] = next_story["scenes"][0] if next_story else None
         new["attempt"] = 1
         new["board_kept"] = False
+        new.pop("in_play", None)
         new["full_energy_next_story"] = game["scene_result"]["full_energy_next_story"]
         new.pop("story_start", None)
         if next_story:
@@ -116,6 +117,7 @@ def _won(data, new, record, story, game, options) -> None:
         new["next_scene"] = scenes[position + 1]
         new["attempt"] = 1
         new["board_kept"] = True
+        new["in_play"] = dict(game.get("in_play", {}))  # used only where the next scene keeps the board
 
 
 def _failed(new, record, scene, story, game) -> None:
@@ -131,6 +133,7 @@ def _failed(new, record, scene, story, game) -> None:
         new["next_scene"] = story["scenes"][0]
         new["attempt"] = 1
         new["board_kept"] = False
+        new.pop("in_play", None)
     else:
         scene["reattempts_used"] = 1
         new["heroes"] = {hero_id: _fresh(hero) for hero_id, hero in game["start_heroes"].items()}
@@ -138,3 +141,4 @@ def _failed(new, record, scene, story, game) -> None:
         new["next_scene"] = game["scene"]
         new["attempt"] = 2
         new["board_kept"] = game["board_kept"]
+        new["in_play"] = dict(game.get("start_in_play", {}))  # "All elements are restored to the starting points" (L772)

@@ -52,19 +52,23 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     for hero_id, chosen in setup.get("abilities", {}).items():
         standing[hero_id]["abilities"] = _chosen_abilities(data, party, hero_id, chosen)
     counts = _objective_counts(scene, setup.get("objectives", {}))
+    board_kept = bool(scene["keeps_board_from_previous"] and progress.get("board_kept"))
+    # The yōkai on a board kept from the previous scene stay in play (L807, L1069); else the scene's own.
+    in_play = dict(progress.get("in_play") or {}) if board_kept else yokai_phase.in_play_at_start(data, scene)
     game = {
         "story": story["id"],
         "scene": scene["id"],
         "attempt": attempt,
         "health_policy": policy,
-        "board_kept": bool(scene["keeps_board_from_previous"] and progress.get("board_kept")),
+        "board_kept": board_kept,
         "heroes": standing,
         "start_heroes": copy.deepcopy(standing),
         "foes": _foes_at_start(data, scene, counts),
         "objective_counts": counts,
         "phase": "hero",
         "coins": {coin: setup.get("coins", {}).get(coin) for coin in yokai_phase.COINS},
-        "in_play": yokai_phase.in_play_at_start(data, scene),
+        "in_play": in_play,
+        "start_in_play": dict(in_play),
         "yokai_tokens": {name: {} for name in yokai_phase.TOKENS},
         "appearances_left": [],
         "spawns_left": [],
@@ -270,6 +274,7 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
         raise Unprocessable("Every hero is defeated", detail="A scene whose heroes are all defeated fails: end it with outcome 'failed'.")
     reported = params.get("reported", {})
     met = _victory_conditions(plan, scene, params.get("victory_condition"), reported)
+    _require_board_clear(plan, scene)
     earned = []
     for achievement_id in params.get("achievements", []):
         achievement = next((a for a in scene["achievements"] if a["id"] == achievement_id), None)
@@ -358,6 +363,23 @@ def _require_met(plan: Plan, condition: Mapping[str, Any], what: str, reported: 
     why = outcome.unmet(plan.game, condition, plan.turn, reported)
     if why is not None:
         raise Unprocessable(f"The {what} {outcome.quoted(condition)} is not met", detail=f"{why[0].upper()}{why[1:]}.")
+
+
+def _require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:
+    """"When there are no more yōkai left to fight, the scene ends" (L753): the basic yōkai in play and the chief;
+    except where the next scene follows "immediately, keeping the board and miniatures on it" (L807, L1069)."""
+    story = lookup.story_of(plan.ctx.ruleset.data, scene["id"])["scenes"]
+    position = story.index(scene["id"])
+    if position + 1 < len(story) and plan.ctx.ruleset.quest(story[position + 1])["keeps_board_from_previous"]:
+        return
+    left = {yokai: n for yokai, n in plan.game.get("in_play", {}).items() if n}
+    chief = (scene.get("chief") or {}).get("character")
+    left.update({foe_id: 1 for foe_id, foe in plan.game["foes"].items() if foe["character"] == chief})
+    if left:
+        raise Unprocessable(
+            "Yōkai are still left to fight",
+            detail=f"With the victory conditions met no more appear, and the scene ends when no yōkai are left (L753): {left}.",
+        )
 
 
 def _check_reported(scene: Mapping[str, Any], reported: Mapping[str, Any]) -> None:
