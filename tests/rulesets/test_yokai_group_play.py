@@ -9,25 +9,46 @@ The Health values are the table's reading of its control panels (test inputs, no
 from __future__ import annotations
 
 import jsonschema
+import pytest
+
+from tracker import rulesets
+
+# Parametrized by the chain the ruleset publishes (read here only to name the tests; each test reads the API).
+CHAIN = rulesets.get("yokai-quest").data["campaign"]["chain"]
 
 
 class Table:
     """What a group at the table knows: the published rules and what the server answers."""
 
-    def __init__(self, client):
+    def __init__(self, client, scene_id=None):
         self.client = client
         self.rules = client.get("/rulesets/yokai-quest").json
         self.schemas = {action["type"]: action["schema"] for action in self.rules["actions"]}
         self.heroes = [c["id"] for c in self.rules["characters"] if c["role"] == "hero"][:2]
         self.first = self.rules["rules"]["campaign"]["chain"][0]
         self.scene = next(q for q in self.rules["quests"] if q["id"] == self.first)
+        self.campaign = None
 
-    def begin(self) -> str:
-        created = self.client.post("/campaigns", json={"ruleset": "yokai-quest", "name": "Game night", "party": self.heroes})
-        assert created.status_code == 201, created.json
-        setup = {"health": dict(zip(self.heroes, (5, 4)))}
+    def quest(self, scene_id: str) -> dict:
+        return next(q for q in self.rules["quests"] if q["id"] == scene_id)
+
+    def begin(self, scene_id: str | None = None, story: str | None = None) -> str:
+        """A session of the scene; the first of a campaign states the heroes' Health, later ones what the text lost."""
+        scene = self.quest(scene_id or self.first)
+        self.scene = scene
+        if self.campaign is None:
+            body = {"ruleset": "yokai-quest", "name": "Game night", "party": self.heroes, **({"options": {"story": story}} if story else {})}
+            created = self.client.post("/campaigns", json=body)
+            assert created.status_code == 201, created.json
+            self.campaign = created.json["id"]
+            setup = {"health": dict(zip(self.heroes, (5, 4)))}
+        else:
+            setup = {}
+        unstated = [o["character"] for o in scene["objectives"] if o["count"] is None]
+        if unstated:
+            setup["objectives"] = {character: 2 for character in unstated}  # the table counts them on its board
         jsonschema.validate(setup, self.rules["setup_schema"])
-        started = self.client.post(f"/campaigns/{created.json['id']}/sessions", json={"quest": self.first, "setup": setup})
+        started = self.client.post(f"/campaigns/{self.campaign}/sessions", json={"quest": scene["id"], "setup": setup})
         assert started.status_code == 201, started.json
         return started.json["id"]
 
@@ -45,8 +66,9 @@ class Table:
         give them), a card for each matching point (the table reads what it places), the scene's scripted spawns."""
         game = self.state(sid)["game"]
         coins = {}
-        if game["coins"]["red-blue"] is None:
-            coins["red-blue"] = next(c for c in self.scene["appearance_points"] if c in ("red", "blue"))
+        for coin, faces in (("red-blue", ("red", "blue")), ("green-yellow", ("green", "yellow"))):
+            if game["coins"][coin] is None and any(point in faces for point in self.scene["appearance_points"]):
+                coins[coin] = next(point for point in self.scene["appearance_points"] if point in faces)
         state = self.do(sid, {"type": "begin-yokai-phase", **({"coins": coins} if coins else {})})
         shows = dict(card_shows or {})
         for point in state["game"]["appearances_left"]:
@@ -71,6 +93,82 @@ class Table:
             for _ in range(min(count, self.state(sid)["game"]["in_play"][yokai])):
                 self.do(sid, {"type": "attack", "attacker": self.heroes[0], "source": "basic attack", "targets": [hit]})
                 count -= 1
+
+    def strike(self, sid: str, defender: str, katanas: int = 1, attacker: str | None = None, **extra) -> dict:
+        faces = {"red": ["katana"] * min(katanas, 10), "blue": ["katana"] * max(0, min(katanas - 10, 10))}
+        target = {"defender": defender, "attack_faces": faces, "defense_faces": {"blue": []}}
+        return self.do(sid, {"type": "attack", "attacker": attacker or self.heroes[0], "source": "basic attack", "targets": [target], **extra})
+
+    def destroy(self, sid: str, character: str) -> None:
+        """Every chief or objective of this character on the board, struck until it falls (a chief not yet come, brought in)."""
+        foes = self.state(sid)["game"]["foes"]
+        if not any(foe["character"] == character for foe in foes.values()):
+            self.do(sid, {"type": "foe-appeared", "foe": character})
+        for foe_id, foe in self.state(sid)["game"]["foes"].items():
+            if foe["character"] == character:
+                while foe_id in self.state(sid)["game"]["foes"]:
+                    self.strike(sid, foe_id, 20)
+
+    def next_keeps_board(self) -> bool:
+        story = next(s for s in self.rules["rules"]["stories"] if self.scene["id"] in s["scenes"])["scenes"]
+        position = story.index(self.scene["id"])
+        return position + 1 < len(story) and self.quest(story[position + 1])["keeps_board_from_previous"]
+
+    def clear(self, sid: str) -> None:
+        """No yōkai left to fight (L753), unless the next scene keeps the board and its miniatures (L807, L1069)."""
+        for yokai, count in self.state(sid)["game"]["in_play"].items():
+            for _ in range(count):
+                self.strike(sid, yokai)
+        chief = (self.scene.get("chief") or {}).get("character")
+        if chief and not self.next_keeps_board() and any(f["character"] == chief for f in self.state(sid)["game"]["foes"].values()):
+            self.destroy(sid, chief)
+
+    def win(self, sid: str) -> dict:
+        """Meet the scene's victory conditions as its data states them, clear the board, end the scene and the session."""
+        scene = self.scene
+        either = scene.get("victory_bullets") == "either"
+        needed = scene["victory"][:1] if either else scene["victory"]
+        basics = {c["id"] for c in self.rules["characters"] if c["role"] == "yokai"}
+        reported = {}
+        for condition in needed:
+            for yokai, count in (condition.get("defeat") or {}).items():
+                if yokai == "any" or yokai in basics:
+                    self.defeat(sid, "furu-utsubo" if yokai == "any" else yokai, count)
+                else:
+                    self.destroy(sid, yokai)
+            if condition.get("destroy_all"):
+                self.destroy(sid, condition["destroy_all"])
+            while condition.get("survive_until_turn") and self.state(sid)["turn"] < condition["survive_until_turn"]:
+                self.yokai_phase(sid)
+            if condition.get("reported"):
+                reported[condition["id"]] = condition["reported"]  # what the table saw, in the words the data asks for
+        self.clear(sid)
+        body = {"type": "end-scene", "outcome": "victory", **({"victory_condition": needed[0]["id"]} if either else {})}
+        state = self.do(sid, {**body, **({"reported": reported} if reported else {})})
+        assert state["verdict"]["outcome"] == "victory" and all(c["source"] in state["verdict"]["reason"] for c in needed)
+        self.draw_owed(sid)
+        return self.end(sid)
+
+    def lose(self, sid: str) -> dict:
+        """A yōkai strikes every hero down: "If all the heroes in the scene are defeated, the Reattempt mechanic is engaged" (L763)."""
+        in_play = [yokai for yokai, count in self.state(sid)["game"]["in_play"].items() if count]
+        if not in_play:
+            self.yokai_phase(sid, {"yurei": 1})
+            in_play = ["yurei"]
+        for hero in self.heroes:
+            equipped = [card for card in self.state(sid)["game"]["heroes"][hero]["equipped"].values() if card]
+            target = {"defender": hero, "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}
+            self.do(sid, {"type": "attack", "attacker": in_play[0], "targets": [target], **({"panel_discard": {hero: equipped[0]}} if equipped else {})})
+        state = self.state(sid)
+        assert state["verdict"]["outcome"] == "defeat" and "L763" in state["verdict"]["reason"]
+        return self.end(sid)
+
+    def reach(self, scene_id: str) -> str:
+        """A fresh campaign of the scene's story, its earlier scenes won, and a session of the scene."""
+        story = next(s for s in self.rules["rules"]["stories"] if scene_id in s["scenes"])
+        for earlier in story["scenes"][: story["scenes"].index(scene_id)]:
+            self.win(self.begin(earlier, story=story["id"]))
+        return self.begin(scene_id, story=story["id"])
 
     def draw_owed(self, sid: str) -> None:
         cards = [card["name"] for card in next(d for d in self.rules["decks"] if d["id"] == "treasure")["known_cards"] if card["kind"] == "consumable"]
@@ -121,3 +219,22 @@ def test_a_group_loses_the_first_scene_when_its_turn_limit_passes(client):
     assert state["game"]["scene_result"]["outcome"] == "failed"
     ended = table.end(sid)
     assert ended["outcome"] == "defeat" and ended["next_quest"] == table.first  # the one reattempt (L774)
+
+
+@pytest.mark.parametrize("scene_id", CHAIN)
+def test_every_scene_is_won_by_its_published_conditions(client, scene_id):
+    table = Table(client)
+    ended = table.win(table.reach(scene_id))
+    assert ended["outcome"] == "victory"
+    progress = client.get(f"/campaigns/{table.campaign}").json["progress"]
+    assert progress["stories"][table.scene["story"]]["scenes"][scene_id]["result"] == "victory"
+
+
+@pytest.mark.parametrize("scene_id", CHAIN)
+def test_every_scene_is_lost_when_every_hero_falls(client, scene_id):
+    table = Table(client)
+    sid = table.reach(scene_id)
+    ended = table.lose(sid)
+    story = next(s for s in table.rules["rules"]["stories"] if scene_id in s["scenes"])
+    restart = (table.scene.get("defeat_penalty") or {}).get("effect") == "restart-story"
+    assert ended["outcome"] == "defeat" and ended["next_quest"] == (story["scenes"][0] if restart else scene_id)  # the reattempt (L774)
