@@ -201,7 +201,9 @@ def test_the_heroes_own_command_answers_and_the_standing_hold_no_overlord_secret
         assert compact(hand) not in compact(answer.get_data(as_text=True))
     standing = client.get(f"/campaigns/{cid}/standing", headers=heroes).get_data(as_text=True)
     assert "sundered" not in standing and "Dance of the Monkey God" not in standing
-    assert_keeps_secrets(app, client, heroes, cid, sid, side="heroes")
+    for token in (heroes, bearer(_mint(client, cid, role="viewer")), bearer(_mint(client, cid, role="integration")),
+                  bearer(_mint(client, cid, role="player", heroes=["aurim"]))):
+        assert_keeps_secrets(app, client, token, cid, sid, side="heroes")
     owner = bearer(type(client).tokens[id(app)][cid])
     assert compact(hand) in compact(readable(app, client, owner, cid, sid))  # the check can see a hand where one is shown
 
