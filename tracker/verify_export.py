@@ -48,19 +48,24 @@ _SPACE = 1 << 64
 # -- the derivation ----------------------------------------------------------
 
 
+def accept(x: int, n: int) -> int | None:
+    """x % n, or None (try the next counter) when x lies at or past 2**64 - (2**64 % n)."""
+    limit = _SPACE - (_SPACE % n)
+    return x % n if x < limit else None
+
+
 class Stream:
     def __init__(self, seed: bytes, counter: int) -> None:
         self.seed = seed
         self.counter = counter
 
     def uniform(self, n: int) -> int:
-        limit = _SPACE - (_SPACE % n)
         while True:
             block = hmac.new(self.seed, self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
-            x = int.from_bytes(block[:8], "big")
             self.counter += 1
-            if x < limit:
-                return x % n
+            outcome = accept(int.from_bytes(block[:8], "big"), n)
+            if outcome is not None:
+                return outcome
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         result = list(items)
