@@ -368,7 +368,7 @@ class Tracker(Application[UUID]):
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
             meta = _meta(request, ruleset)
             progress = ruleset.rules.carry_over(campaign.progress, session.game, session.quest, outcome, campaign.options)
-            session.end(outcome=outcome, seed=session.seed, meta=meta)
+            session.end(outcome=outcome, seed=session.seed, counter_end=session.counter, meta=meta)
             campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, meta=meta)
             body = {
                 "id": str(session.id),

@@ -56,8 +56,17 @@ class Session(Aggregate):
         turn: int
 
     class SessionEnded(TrackerEvent):
+        """The seed revealed, and where the random stream stopped: without ``counter_end`` the last
+        digital roll could be relabelled as reported (no counters) and nothing after it would notice."""
+
+        class_version = 2
         outcome: str
         seed: str
+        counter_end: int | None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["counter_end"] = None  # sessions ended before it was recorded: nothing to check it against
 
     class ActionUndone(TrackerEvent):
         """The last action (a command's events) reverted: ``reverses`` names them, ``restored`` is the
@@ -144,7 +153,7 @@ class Session(Aggregate):
         self.rolls = restored["rolls"]
 
     @event(SessionEnded)
-    def end(self, outcome: str, seed: str, meta: dict[str, Any]) -> None:
+    def end(self, outcome: str, seed: str, counter_end: int | None, meta: dict[str, Any]) -> None:
         self.outcome = outcome
         self.ended = True
 
