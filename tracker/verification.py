@@ -165,6 +165,9 @@ def with_chain(report: dict[str, Any], chain: dict[str, Any], recorded_head: str
     elif chain["status"] == "intact" and recorded_head is not None and recorded_head != chain["head"]:
         last = report["checked"]["events"]
         found = {"position": last, "type": "SessionEnded", "check": "hash chain", "reason": "The session's stored events do not end with the event the campaign recorded when the quest ended: the end was changed or removed"}
+    elif recorded_head is not None and report.get("seed") is None:  # the seed is revealed by SessionEnded alone
+        last = report["checked"]["events"]
+        found = {"position": last, "type": "SessionEnded", "check": "hash chain", "reason": "The campaign recorded the end of this quest, but the session's events stop before its SessionEnded: they were cut back"}
     if found is None:
         return report
     current = report.get("first_mismatch")

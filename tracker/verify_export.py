@@ -199,10 +199,18 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
         hashes = [event_hash(e) for e in streams[session]]
         # A quest's end records the session's last event; its start, the session's set-up.
         ended = event_name(event["topic"]) == "QuestEnded"
+        last = streams[session][-1]
         if session_head not in hashes or (ended and session_head != hashes[-1]):
-            last = streams[session][-1]
             raise Failure(
                 f"The campaign recorded a last event of session {session} (at line {event['line']}) that the session does not have: it was changed or cut",
+                line=last["line"],
+                stream=session,
+                position=last["position"],
+            )
+        if ended and event_name(last["topic"]) != "SessionEnded":
+            # Cut back and re-hashed, an ended session would pass for one still in play.
+            raise Failure(
+                f"The campaign recorded the end of session {session} (at line {event['line']}), but the session's events stop before its SessionEnded: it was cut back",
                 line=last["line"],
                 stream=session,
                 position=last["position"],
