@@ -265,7 +265,7 @@ class Tracker(Application[UUID]):
         def work() -> _Outcome:
             session, ruleset = self._playing(session_id, request)
             specs = self._dice_of(session, ruleset)
-            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, RandomStream(bytes.fromhex(session.seed), session.counter))
+            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session))
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
             body = {
@@ -312,7 +312,7 @@ class Tracker(Application[UUID]):
                         detail='Send "count" for a digital draw or "cards" for cards drawn from the physical deck.',
                         errors={"count": ["Missing data for required field."]},
                     )
-                stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+                stream = session_stream(session)
                 changes = decks.resolve_draw(state, spec.name, count, stream, holder)
             meta = _meta(request, ruleset)
             apply_changes(session, changes, meta)
@@ -354,7 +354,7 @@ class Tracker(Application[UUID]):
         action_type = ruleset.action(str(action.get("type")))
         _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
         ctx = action_context(session, ruleset, components)
-        stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+        stream = session_stream(session)
         counter_start = stream.counter
         changes = action_type.resolve(ctx, action, stream)
         session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
@@ -413,6 +413,8 @@ class Tracker(Application[UUID]):
                           heroes=[], side=None, label="imported", meta=meta)]
 
         body = portability.import_text(self, text, also=owner_grant)
+        if body["backup"]:  # the campaign's own tokens came with it; no new one was minted
+            return Result(201, {**body, "owner_token": None, "owner_token_id": None})
         return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]})
 
     # -- queries -------------------------------------------------------------
@@ -446,8 +448,9 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
 
-    def export_campaign(self, campaign_id: str) -> list[str]:
-        return portability.export_lines(self, self._campaign(campaign_id))
+    def export_campaign(self, campaign_id: str, backup: bool = False) -> list[str]:
+        """The campaign as JSON Lines; ``backup`` adds the sealed values and token grants (operators only: never over HTTP)."""
+        return portability.export_lines(self, self._campaign(campaign_id), backup=backup)
 
     def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
         """The notification log after position ``after``: campaign and session events, in the order saved.
@@ -515,7 +518,7 @@ class Tracker(Application[UUID]):
         return {
             "session_id": session_id,
             "events": [
-                hidden_information.event_for(rules, event_view(e, reveal_seed=session.ended), viewer, session.ended) for e in events
+                hidden_information.event_for(rules, event_view(e, revealed=session.ended), viewer, session.ended) for e in events
             ],
             "after": after,
             "next_after": events[-1].originator_version if events else after,
@@ -776,6 +779,29 @@ def _back_off(attempt: int) -> None:
     (Jitter from ``secrets``: game randomness comes only from the session's stream.)"""
     ceiling = min(0.05, 0.001 * 2**attempt)
     time.sleep(ceiling * (0.5 + secrets.randbelow(1000) / 2000))
+
+
+class _SeedNotHeld:
+    """The stream of a session imported from a public export while in play: this server never had its seed."""
+
+    def __init__(self, counter: int) -> None:
+        self.counter = counter
+
+    def _refuse(self, *_: Any) -> Any:
+        raise Conflict(
+            "This session's seed is not on this server, so it cannot roll, draw or shuffle digitally",
+            detail="It was imported from a public export while in play. Report rolls and draws made at the table, "
+            "or import the campaign's backup (tracker export --backup on the server it came from).",
+        )
+
+    uniform = roll = shuffle = _refuse
+
+
+def session_stream(session: Session) -> Any:
+    """The session's HMAC stream at its current counter."""
+    if session.seed is None:
+        return _SeedNotHeld(session.counter)
+    return RandomStream(bytes.fromhex(session.seed), session.counter)
 
 
 def session_state(session: Session) -> dict[str, Any]:

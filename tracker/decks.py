@@ -103,7 +103,11 @@ def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
     if kind == "shuffled":
         if payload["with_discard"]:
             new["discard"] = []
-        new["draw"] = list(payload["order"])
+        if "order" in payload:
+            new["draw"] = list(payload["order"])
+        else:  # imported without its seed (tracker/unsealing.py): the cards are face down in an order nobody knows
+            new["unknown"] = None if new["unknown"] is None else new["unknown"] + len(payload["before"])
+            new["draw"] = []
         new["needs_shuffle"] = False
     elif kind == "drawn":
         _take_from_draw(new, cards)
