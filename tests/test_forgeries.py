@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.test_audit import NDJSON, StoredRows, _export, _lines, _notifications, _play_journey
 from tests.test_audit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
-from tracker import verify_export
+from tracker import sealing, verify_export
 from tracker.verify_export import event_hash, verify_lines
 
 PROBLEM = "application/problem+json"
@@ -64,7 +64,15 @@ def _store_forgery(app, database_url: str, genuine: list[dict], forged: list[dic
         if key not in kept:
             rows.delete(*key)
         elif kept[key] != event["state"]:
-            rows.edit(*key, lambda state, new=kept[key]: (state.clear(), state.update(new)))
+            rows.edit(*key, lambda state, new=kept[key]: _replace_public_form(state, new))
+
+
+def _replace_public_form(stored: dict, forged: dict) -> None:
+    """The row takes the forged public form; the sealed values it kept stay, unless the forgery set them."""
+    kept = {path: value for path, value in sealing.values(stored).items() if not sealing.holds(forged, path)}
+    new = sealing.restore(forged, kept)
+    stored.clear()
+    stored.update(new)
 
 
 def _refused_by_verifier_and_import(client, app, text: str, reason: str) -> dict:
@@ -81,7 +89,7 @@ def _refused_by_verifier_and_import(client, app, text: str, reason: str) -> dict
 
 def _refused_by_the_service(client, sid: str, reason: str) -> dict:
     report = client.get(f"/sessions/{sid}/verification").json
-    assert report["status"] == "mismatch" and reason in report["first_mismatch"]["reason"], report
+    assert report["status"] == "mismatch" and reason in report["first_mismatch"]["reason"], (report["first_mismatch"], report["chain"])
     return report["first_mismatch"]
 
 
@@ -116,27 +124,39 @@ def test_the_last_digital_roll_relabelled_as_reported_is_refused(app, client, da
 
 
 def test_a_changed_seed_at_the_start_of_an_ended_session_is_refused(app, client, database_url, journey_campaign):
+    """A copy of the seed in SessionStarted (events stored before sealing carry one) must agree with the commitment."""
     sid = _play_journey(client, journey_campaign["id"], "q1-meeting")
-    genuine = _genuine(client, journey_campaign["id"])
-    forged = copy.deepcopy(genuine)
+    forged = _genuine(client, journey_campaign["id"])
     _of(forged, "SessionStarted", sid)[0]["state"]["seed"] = hashlib.sha256(b"another seed").hexdigest()
     _rechain(forged)
     failure = _refused_by_verifier_and_import(client, app, _text(forged), "The seed SessionStarted records does not hash")
     assert (failure["stream"], failure["position"]) == (sid, 1)
-    _store_forgery(app, database_url, genuine, forged)
+    # In the store the seed is sealed, outside the hash: nothing to recompute, the commitment finds it.
+    StoredRows(app, database_url).edit(sid, 1, lambda state: state.update(seed=hashlib.sha256(b"another seed").hexdigest()))
     assert _refused_by_the_service(client, sid, "The seed SessionStarted records")["position"] == 1
 
 
 def test_a_session_in_play_whose_seed_was_replaced_is_not_imported_to_roll_from_it(app, client, database_url, journey_campaign):
     """The importing server would roll on from the file's seed: one of the forger's choosing, unless it matches the commitment."""
-    sid = _play_journey(client, journey_campaign["id"], "q1-meeting", end=False)
-    genuine = _genuine(client, journey_campaign["id"])
+    cid = journey_campaign["id"]
+    sid = _play_journey(client, cid, "q1-meeting", end=False)
+    genuine = _genuine(client, cid)
+    assert "seed" not in _of(genuine, "SessionStarted", sid)[0]["state"]  # sealed while in play
     forged = copy.deepcopy(genuine)
     _of(forged, "SessionStarted", sid)[0]["state"]["seed"] = "00" * 32
     _rechain(forged)
     failure = _refused_by_verifier_and_import(client, app, _text(forged), "does not hash to the session's commitment")
     assert (failure["stream"], failure["position"]) == (sid, 1)
-    _store_forgery(app, database_url, genuine, forged)
+
+    # A backup carries the sealed seed beside the public form: the same check applies to that copy.
+    backup = _lines("".join(app.extensions["tracker"].export_campaign(cid, backup=True)))
+    started = _of(backup, "SessionStarted", sid)[0]
+    assert started["sealed"]["seed"] != "00" * 32
+    started["sealed"]["seed"] = "00" * 32
+    failure = _refused_by_verifier_and_import(client, app, _text(backup), "does not hash to the session's commitment")
+    assert (failure["stream"], failure["position"]) == (sid, 1)
+
+    StoredRows(app, database_url).edit(sid, 1, lambda state: state.update(seed="00" * 32))
     assert _refused_by_the_service(client, sid, "does not hash to the commitment")["position"] == 1
 
 
@@ -193,11 +213,13 @@ def test_an_ended_session_cut_back_and_re_hashed_is_refused_through_the_campaign
 
 
 def test_a_key_sorted_rewrite_of_a_genuine_file_still_verifies_and_imports(client, target, journey_campaign):
-    """Dice order is the roll's ``order`` list: a rewrite with sorted keys (d6 after attack) is no false alarm."""
+    """Dice order is the roll's ``order`` list: a rewrite with sorted keys (d6 after attack) is no false alarm.
+    Four rolls, so that rolling them in the other order gives other faces (all four alike by chance: about 1e-8)."""
     cid = journey_campaign["id"]
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"}).json["id"]
-    rolled = client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1, "attack": 2}})
-    assert rolled.status_code == 201 and list(rolled.json["results"]) == ["d6", "attack"]
+    for _ in range(4):
+        rolled = client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1, "attack": 2}})
+        assert rolled.status_code == 201 and list(rolled.json["results"]) == ["d6", "attack"]
     client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
     text = _export(client, cid)
     rewritten = "".join(json.dumps(json.loads(line), sort_keys=True, ensure_ascii=False) + "\n" for line in text.splitlines())
@@ -207,11 +229,17 @@ def test_a_key_sorted_rewrite_of_a_genuine_file_still_verifies_and_imports(clien
     imported = target.test_client().post("/campaigns/import", data=rewritten, headers=NDJSON)
     assert imported.status_code == 201 and imported.json["sessions"] == {sid: "verified"}, imported.json
 
-    # A roll recorded before `order` existed still verifies by the key order of `dice`...
-    older = _lines(text)
-    del _of(older, "DiceRolled", sid)[0]["state"]["roll"]["order"]
-    assert verify_lines(_text(_rechain(older)).splitlines())["status"] == "verified"
-    # ...and an `order` that is not the one rolled is found.
-    swapped = _lines(text)
-    _of(swapped, "DiceRolled", sid)[0]["state"]["roll"]["order"] = ["attack", "d6"]
-    assert verify_lines(_text(_rechain(swapped)).splitlines())["status"] == "failed"
+    def without_order(lines: list[dict]) -> list[str]:
+        for event in _of(lines, "DiceRolled", sid):
+            del event["state"]["roll"]["order"]
+        return _text(_rechain(lines)).splitlines()
+
+    # Rolls recorded before `order` existed verify by the key order of `dice`, as the service wrote it...
+    assert verify_lines(without_order(_lines(text)))["status"] == "verified"
+    # ...which a key-sorted rewrite loses: the reason for the list.
+    assert verify_lines(without_order(_lines(rewritten)))["status"] == "failed"
+    # An `order` that is not the dice rolled is found.
+    partial = _lines(text)
+    _of(partial, "DiceRolled", sid)[0]["state"]["roll"]["order"] = ["attack"]
+    report = verify_lines(_text(_rechain(partial)).splitlines())
+    assert report["status"] == "failed" and "does not list the dice rolled" in report["failure"]["reason"]

@@ -301,17 +301,20 @@ def check_seed_copies(stream: str, commitment: str, events: Sequence[dict[str, A
     revealed = None
     for event in events:
         name = event_name(event["topic"])
-        copy = event["state"].get("seed") if name in ("SessionStarted", "SessionEnded") else None
-        if copy is None:  # not in this record (sealed, or filtered out)
+        if name not in ("SessionStarted", "SessionEnded"):
             continue
-        try:
-            seed = bytes.fromhex(copy)
-        except (TypeError, ValueError):
-            seed = None
-        if seed is None or hashlib.sha256(seed).hexdigest() != commitment:
-            raise Failure(f"The seed {name} records does not hash to the session's commitment", line=event["line"], stream=stream, position=event["position"])
-        if name == "SessionEnded":
-            revealed = seed
+        # In the state (revealed, or an event stored before sealing), or among a backup's sealed values.
+        for copy in (event["state"].get("seed"), (event.get("sealed") or {}).get("seed")):
+            if copy is None:
+                continue
+            try:
+                seed = bytes.fromhex(copy)
+            except (TypeError, ValueError):
+                seed = None
+            if seed is None or hashlib.sha256(seed).hexdigest() != commitment:
+                raise Failure(f"The seed {name} records does not hash to the session's commitment", line=event["line"], stream=stream, position=event["position"])
+            if name == "SessionEnded":
+                revealed = seed
     return revealed
 
 
