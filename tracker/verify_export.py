@@ -6,12 +6,15 @@
 Needs no installed project: download it from the service (GET /verifier.py) or
 copy this one file. It recomputes, from the file alone:
 
-- the hash chain: every event's hash, each event's ``meta.prev_hash`` against
-  the event before it in its stream, each quest end's ``meta.session_head``
-  against the session's last event, and the trailer's event count and heads;
-- each session's seed commitment: SHA-256(revealed seed) == seed_commitment;
-- every digital roll and every shuffle, from the revealed seed, and that the
-  random counters of a session run on without a gap or a reuse.
+- the hash chain: every event's hash, each line's own ``hash`` field, each
+  event's ``meta.prev_hash`` against the event before it in its stream, each
+  quest end's ``meta.session_head`` against the session's last event (which
+  must be its SessionEnded), and the trailer's event count and heads;
+- the header's ruleset and components against the pins in the campaign's events;
+- every copy of each session's seed: SHA-256(seed) == seed_commitment;
+- every digital roll and every shuffle, from the revealed seed, that the random
+  counters of a session run on without a gap or a reuse, and that the stream
+  ended at the counter SessionEnded records.
 
 It prints a verdict and exits 0 when everything checks ("verified", or
 "pending" for sessions still in play, whose seed is not revealed yet), 1 on the
@@ -231,7 +234,7 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
 def check_line_hashes(events: Sequence[dict[str, Any]]) -> None:
     """Each line's ``hash`` is the hash of its event: a reader taking it on trust is not misled."""
     for event in events:
-        if event.get("hash") != event_hash(event):
+        if event.get("hash") != line_hash(event):  # a withheld line's hash is taken as given
             raise Failure("The line's hash field is not the hash of its event", line=event["line"], stream=event["stream"], position=event["position"])
 
 
