@@ -108,7 +108,7 @@ def _name(event: Any, character: str) -> str:
 
 def secret_of(event: Any) -> str | None:
     """The side an event is secret to (its ruleset says, for a change or an action's inputs,
-    as tracker.hidden_information does for the event log), or None."""
+    as tracker.disclosure does for the event log), or None."""
     recorded = _recorded(event)
     if recorded is None:
         return None

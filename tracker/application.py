@@ -26,7 +26,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 from eventsourcing.utils import get_topic
 
-from tracker import decks, hash_chain, hidden_information, portability, rulesets, undo, verification
+from tracker import decks, disclosure, hash_chain, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.command_cache import CommandCache, Turns
@@ -82,6 +82,7 @@ class Tracker(Application[UUID]):
         self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}
+        self._campaign_rules: dict[str, Any] = {}
         self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
         self.turns = Turns()  # one command at a time per session (or campaign) in this process
         self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
@@ -204,6 +205,13 @@ class Tracker(Application[UUID]):
         known = self._session_campaigns.get(session_id)
         if known is None:
             known = _remember(self._session_campaigns, session_id, self._session(session_id).campaign_id)
+        return known
+
+    def rules_of_campaign(self, campaign_id: str) -> Any:
+        """A campaign's game rules (its pinned ruleset never changes: answered from memory after the first load)."""
+        known = self._campaign_rules.get(campaign_id)
+        if known is None:
+            known = _remember(self._campaign_rules, campaign_id, self._ruleset(self._campaign(campaign_id)).rules)
         return known
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
@@ -427,7 +435,7 @@ class Tracker(Application[UUID]):
         if session.ended:
             return state
         rules = rulesets.get(session.ruleset["id"]).rules
-        return hidden_information.state_for(rules, state, viewer)
+        return disclosure.state_for(state, rules, viewer)
 
     def campaign_state_at(self, campaign_id: str, at: int) -> dict[str, Any]:
         campaign = self._campaign(campaign_id)
@@ -472,9 +480,9 @@ class Tracker(Application[UUID]):
             owner = session.campaign_id if session is not None else stream_id
             if campaign_id is not None and owner != campaign_id:
                 continue
-            view = event_view(self.mapper.to_domain_event(n))
+            view = event_view(self.mapper.to_domain_event(n), revealed=session is not None and session.ended)
             if session is not None and viewer is not None:
-                view = hidden_information.event_for(rulesets.get(session.ruleset["id"]).rules, view, viewer, session.ended)
+                view = disclosure.event_for(view, rulesets.get(session.ruleset["id"]).rules, viewer, session.ended)
             events.append({"id": n.id, "stream": stream_id, **view})
         return {
             "events": events,
@@ -491,7 +499,7 @@ class Tracker(Application[UUID]):
         """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
         campaign = self._campaign(campaign_id)
         rules = self._ruleset(campaign).rules
-        hidden_information.check_viewer(rules, viewer)
+        disclosure.check_side(rules, viewer)
         history = []
         for played in campaign.sessions:
             for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
@@ -505,20 +513,20 @@ class Tracker(Application[UUID]):
         """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
         session = self._session(session_id)
         rules = rulesets.get(session.ruleset["id"]).rules
-        hidden_information.check_viewer(rules, viewer)
-        return hidden_information.state_for(rules, session.state(), viewer)
+        disclosure.check_side(rules, viewer)
+        return disclosure.state_for(session.state(), rules, viewer)
 
     def session_events(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> dict[str, Any]:
         session = self._session(session_id)
         rules = rulesets.get(session.ruleset["id"]).rules
-        hidden_information.check_viewer(rules, viewer)
+        disclosure.check_side(rules, viewer)
         events = list(self.events.get(session.id, gt=after, limit=limit))
         rules = rulesets.get(session.ruleset["id"]).rules
         hidden_from = None if viewer is None or session.ended else viewer
         return {
             "session_id": session_id,
             "events": [
-                hidden_information.event_for(rules, event_view(e, revealed=session.ended), viewer, session.ended) for e in events
+                disclosure.event_for(event_view(e, revealed=session.ended), rules, viewer, session.ended) for e in events
             ],
             "after": after,
             "next_after": events[-1].originator_version if events else after,
@@ -542,12 +550,7 @@ class Tracker(Application[UUID]):
             if type(e).__name__ == "QuestEnded" and e.session_id == str(session.id)
         ]
         report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
-        if viewer is not None and not session.ended:
-            report["shuffles"] = [
-                shuffle if ruleset.rules.secret_to(shuffle) in (None, viewer) else {"position": shuffle["position"], "hidden": True}
-                for shuffle in report["shuffles"]
-            ]
-        return report
+        return disclosure.report_for(report, ruleset.rules, viewer)
 
     # -- internals -----------------------------------------------------------
 
