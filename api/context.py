@@ -67,6 +67,9 @@ def command_request() -> Request:
         correlation_id=g.correlation_id,
         idempotency_key=key,
         if_match=expected,
+        role=grant.role if grant is not None else None,
+        heroes=tuple(grant.heroes) if grant is not None else (),
+        side=grant.side if grant is not None else None,
     )
 
 

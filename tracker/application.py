@@ -26,13 +26,13 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 from eventsourcing.utils import get_topic
 
-from tracker import decks, disclosure, hash_chain, portability, rulesets, undo, verification
+from tracker import actors, decks, disclosure, hash_chain, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.command_cache import CommandCache, Turns
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
-from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
+from tracker.errors import Conflict, Forbidden, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.game_history import GameHistory
 from tracker.randomness import RandomStream, commitment, new_seed
 from tracker.rulesets import components as component_data
@@ -56,6 +56,10 @@ class Request:
     correlation_id: str | None = None
     idempotency_key: str | None = None
     if_match: int | None = None
+    # The issuing token's role and bindings; None: the owner or an operator, who may do everything.
+    role: str | None = None
+    heroes: tuple[str, ...] = ()
+    side: str | None = None
 
 
 @dataclass(frozen=True)
@@ -374,6 +378,12 @@ class Tracker(Application[UUID]):
             campaign = self._for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
+            if len(ruleset.rules.sides) > 1 and request.role not in (None, "owner"):
+                # Ending reveals every side's secrets, and one side may not declare its own win over the other.
+                raise Forbidden(
+                    "Only the campaign's owner ends a quest played by two sides",
+                    detail="Ask the owner to end it with the outcome the table agreed.",
+                )
             meta = _meta(request, ruleset)
             progress = ruleset.rules.carry_over(campaign.progress, session.game, session.quest, outcome, campaign.options)
             session.end(outcome=outcome, seed=session.seed, counter_end=session.counter, meta=meta)
@@ -401,6 +411,11 @@ class Tracker(Application[UUID]):
                     "There is nothing to undo",
                     detail="Rolls, draws and actions since the quest was set up can be undone, each once; a redo is a new action.",
                 )
+            if request.role not in (None, "owner"):
+                campaign = self._campaign(session.campaign_id)
+                refused = actors.refusal_to_revert(group, ruleset.rules, campaign.tokens, request.issued_by, request.heroes, request.side)
+                if refused:
+                    raise Forbidden(refused, detail="A player undoes only what its own heroes and side did; the owner may undo anything.")
             before = self.repository.get(session.id, version=group[0].originator_version - 1)
             reverses = undo.reverses(group)
             session.undo(reverses=reverses, restored=undo.restored(before), meta=_meta(request, ruleset))
@@ -672,6 +687,7 @@ class Tracker(Application[UUID]):
         return pickle.loads(kept)
 
     def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
+        scope = canonical_scope(scope)
         if scope == "campaigns":  # a new campaign: nothing to wait for
             return self._execute_in_turn(scope, command, body, request, work)
         with self.turns(scope):
@@ -686,6 +702,8 @@ class Tracker(Application[UUID]):
         Conflicts on fresh loads are real races: retried after a jittered pause, up to MAX_ATTEMPTS."""
         key = request.idempotency_key
         fingerprint = content_hash({"command": command, "request": body}) if key else ""
+        # A key is the token's own: another token reusing it gets its own answer, never this one's.
+        scope = f"{scope}|{request.issued_by}"
         if key:
             earlier = self._earlier_answer(scope, key, fingerprint)
             if earlier:
@@ -753,6 +771,16 @@ class Tracker(Application[UUID]):
                 errors={"Idempotency-Key": ["Already used with a different body."]},
             )
         return Result(record.status, record.body, replayed=True)
+
+
+def canonical_scope(scope: str) -> str:
+    """``session:<id>``/``campaign:<id>`` with the id in one spelling: upper case, no hyphens and ``urn:uuid:``
+    forms of one id are one session, so they take turns and share Idempotency-Keys."""
+    kind, _, raw = scope.partition(":")
+    try:
+        return f"{kind}:{UUID(raw)}" if raw else scope
+    except ValueError:
+        return scope  # not an id: the command's own load refuses it
 
 
 def _remember(memo: dict[str, Any], key: str, value: Any) -> Any:

@@ -148,7 +148,9 @@ def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
 
 
 def _shuffle(state: dict[str, Any], rng: Shuffler, *, with_discard: bool, reason: str) -> dict[str, Any]:
-    source = list(state["draw"]) + (list(state["discard"]) if with_discard else [])
+    # The cards go in sorted, not in the order they lay: ``before`` is public while the new order is sealed
+    # (tracker/sealing.py), and a pile's old order may still be secret (an undo can put it back).
+    source = sorted(list(state["draw"]) + (list(state["discard"]) if with_discard else []))
     start = rng.counter
     order = rng.shuffle(source)
     return {
@@ -156,6 +158,7 @@ def _shuffle(state: dict[str, Any], rng: Shuffler, *, with_discard: bool, reason
         "deck": state["id"],
         "with_discard": with_discard,
         "reason": reason,
+        "input": "sorted",
         "before": source,
         "order": order,
         "counter_start": start,
