@@ -255,10 +255,12 @@ def _check_game_draw(event: Any, session: Session, seed: bytes | None, report: d
     change = event.change
     shuffle = change.get("shuffle")
     report["checked"]["shuffles"] += 1
-    report["shuffles"].append({"position": event.originator_version, **change})
     _check_counter(event, change["counter_start"], session)
     if not isinstance(shuffle, Mapping) or shuffle.get("counter_start") != change["counter_start"]:
         raise Mismatch(event.originator_version, type(event).__name__, "The draw does not record what it shuffled")
+    # Listed as the deck shuffles are (their order shown once the seed is); its kind, for the ruleset's secret_to.
+    shown = {key: value for key, value in shuffle.items() if key != "order" or seed is not None}
+    report["shuffles"].append({"position": event.originator_version, "kind": change["kind"], **shown})
     if seed is not None:
         stream = RandomStream(seed, change["counter_start"])
         if stream.shuffle(shuffle["before"]) != shuffle["order"] or stream.counter != change["counter_end"]:
