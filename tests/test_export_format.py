@@ -276,6 +276,7 @@ def test_the_readme_says_what_only_a_chain_head_held_elsewhere_finds_and_the_fil
     said = _said(README)
     assert "only a copy of the chain head held elsewhere" in said
     assert "finds a session still in play cut short" in said
+    assert "or with its last digital roll relabelled as reported (nothing records where its stream stops until it ends)" in said
     assert "an undone action that used no randomness deleted together with its `ActionUndone`, the later positions renumbered" in said
 
     cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "Limits", "party": ["tripitaka", "monkey-king"], "components": JOURNEY_TEST_COMPONENTS})["id"]
@@ -283,14 +284,20 @@ def test_the_readme_says_what_only_a_chain_head_held_elsewhere_finds_and_the_fil
     _post(client, f"/sessions/{sid}/actions", {"type": "end-turn"})
     _post(client, f"/sessions/{sid}/undo", {})
     _post(client, f"/sessions/{sid}/actions", {"type": "end-turn"})
+    _post(client, f"/sessions/{sid}/rolls", {"dice": {"d6": 1}})
     genuine = _lines(_export(client, cid))
     session = [e for e in _events(genuine) if e["stream"] == sid]
     names = [event_name(e["topic"]) for e in session]
-    assert names[-5:] == ["ActionTaken", "TurnEnded", "ActionUndone", "ActionTaken", "TurnEnded"]
+    assert names[-6:] == ["ActionTaken", "TurnEnded", "ActionUndone", "ActionTaken", "TurnEnded", "DiceRolled"]
 
-    cut_short = copy.deepcopy([line for line in genuine if line.get("event") not in session[-2:]])
-    undone_deleted = copy.deepcopy([line for line in genuine if line.get("event") not in session[-5:-2]])
-    for forged in (cut_short, undone_deleted):
+    cut_short = copy.deepcopy([line for line in genuine if line.get("event") not in session[-3:]])
+    undone_deleted = copy.deepcopy([line for line in genuine if line.get("event") not in session[-6:-3]])
+    relabelled = copy.deepcopy(genuine)
+    roll = [e for e in _events(relabelled) if e["stream"] == sid][-1]["state"]["roll"]
+    assert roll["source"] == "digital"
+    roll.clear()
+    roll.update({"dice": {"d6": 1}, "results": {"d6": ["6"]}, "source": "reported", "purpose": None})
+    for forged in (cut_short, undone_deleted, relabelled):
         report = verify_lines(_text(_rechain(forged)).splitlines())
         assert report["status"] == "pending", report  # the file alone cannot tell
         # a head kept from the genuine file can: it is no longer the hash of any event of the session
