@@ -212,6 +212,17 @@ def test_an_ended_session_cut_back_and_re_hashed_is_refused_through_the_campaign
     assert _refused_by_the_service(client, sid, "stop before its SessionEnded")["type"] == "SessionEnded"
 
 
+def test_a_quest_end_removed_from_the_campaign_and_re_hashed_is_refused(app, client, journey_campaign):
+    """The file would say both that the session ended and that its quest is still being played.
+    (The service verifies a session from its own stream; the campaign's record is checked from a file.)"""
+    sid = _play_journey(client, journey_campaign["id"], "q1-meeting")
+    genuine = _genuine(client, journey_campaign["id"])
+    quest_end = _of(genuine, "QuestEnded")[0]
+    forged = copy.deepcopy([line for line in genuine if line.get("event") is not quest_end])
+    failure = _refused_by_verifier_and_import(client, app, _text(_rechain(forged)), "the campaign records no end of its quest")
+    assert failure["stream"] == sid
+
+
 def test_a_key_sorted_rewrite_of_a_genuine_file_still_verifies_and_imports(client, target, journey_campaign):
     """Dice order is the roll's ``order`` list: a rewrite with sorted keys (d6 after attack) is no false alarm.
     Four rolls, so that rolling them in the other order gives other faces (all four alike by chance: about 1e-8)."""

@@ -9,7 +9,8 @@ copy this one file. It recomputes, from the file alone:
 - the hash chain: every event's hash, each line's own ``hash`` field, each
   event's ``meta.prev_hash`` against the event before it in its stream, each
   quest end's ``meta.session_head`` against the session's last event (which
-  must be its SessionEnded), and the trailer's event count and heads;
+  must be its SessionEnded, and a SessionEnded needs its quest's end), and the
+  trailer's event count and heads;
 - the header's ruleset and components against the pins in the campaign's events;
 - every copy of each session's seed: SHA-256(seed) == seed_commitment;
 - every digital roll and every shuffle, from the revealed seed, that the random
@@ -220,6 +221,18 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
             # Cut back and re-hashed, an ended session would pass for one still in play.
             raise Failure(
                 f"The campaign recorded the end of session {session} (at line {event['line']}), but the session's events stop before its SessionEnded: it was cut back",
+                line=last["line"],
+                stream=session,
+                position=last["position"],
+            )
+    ended_quests = {event["state"].get("session_id") for event in events if event_name(event["topic"]) == "QuestEnded"}
+    for session, stream_events in streams.items():
+        last = stream_events[-1]
+        if event_name(last["topic"]) == "SessionEnded" and session not in ended_quests:
+            # The campaign's QuestEnded is saved with the session's end: without it the file says both
+            # that the session ended and that its quest is still being played.
+            raise Failure(
+                f"Session {session} ended, but the campaign records no end of its quest: the campaign's record of it was removed",
                 line=last["line"],
                 stream=session,
                 position=last["position"],
