@@ -66,7 +66,7 @@ def _descent(client) -> str:
     setup = {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}]}
     sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "altar-of-despair", "setup": setup})["id"]
     _post(client, f"/sessions/{sid}/rolls", {"dice": {"d6": 2}})
-    _post(client, f"/sessions/{sid}/end", {"outcome": "defeat"}, 200)
+    _post(client, f"/sessions/{sid}/end", {"outcome": "defeat", "ruling": "the table stopped here and called it lost"}, 200)
     return cid
 
 
