@@ -418,7 +418,7 @@ class Tracker(Application[UUID]):
             if ruling is not None:
                 session.rule(outcome=outcome, ruling=ruling, overrules=refusal, meta=meta)
             progress = ruleset.rules.carry_over(campaign.progress, session.game, session.quest, outcome, campaign.options)
-            session.end(outcome=outcome, seed=session.seed, meta=meta)
+            session.end(outcome=outcome, seed=session.seed, counter_end=session.counter, meta=meta)
             campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, ruling=ruling, meta=meta)
             body = {
                 "id": str(session.id),
