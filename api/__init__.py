@@ -12,7 +12,7 @@ from flask import Flask, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import access, problems
+from api import access, json_edge, problems
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
@@ -72,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
+    app.before_request(_refuse_unsafe_json)
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
@@ -94,6 +95,19 @@ def _require_json_body():
             "Send the body as JSON",
             f"Set Content-Type: application/json (got {request.mimetype or 'none'}).",
         )
+    return None
+
+
+def _refuse_unsafe_json():
+    """Bodies that would crash a parser or a store further in are refused before anything reads them."""
+    if request.method in ("GET", "HEAD") or not request.is_json:
+        return None
+    try:
+        json_edge.loads(request.get_data(cache=True))
+    except json_edge.UnsafeJson as error:
+        return problems.problem(422, error.title, "Nothing was recorded; change the document and send it again.")
+    except ValueError:
+        return None  # not JSON at all: the view's parser answers 400 and says so
     return None
 
 

@@ -18,6 +18,7 @@ from flask import current_app, g, request
 
 from api import problems
 from api.context import tracker
+from api.json_edge import MAX_DEPTH
 from tracker.errors import NotFound
 
 PUBLIC = {"rulesets.Rulesets", "rulesets.RulesetDocument", "health.Health", "api-docs.openapi_json", "static", "verifier.Verifier"}
@@ -27,7 +28,6 @@ OWNER_ONLY = {"campaigns.CampaignTokens", "campaigns.CampaignToken", "campaigns.
 INTEGRATION_READS = {"sessions.Events", "events.Feed", "events.FeedStream"}
 # Request fields that name the hero acting or receiving: a player bound to heroes may only name those.
 ACTOR_FIELDS = ("hero", "heroes", "pilgrim", "holder", "attacker", "character")
-MAX_DEPTH = 32
 MAX_ARRAY = 1000
 
 

@@ -1,0 +1,75 @@
+"""Is a JSON body safe to hand to the parsers behind the edge?
+
+Three things in a well-formed JSON document still break the service further in, so they are
+refused here, before anything decodes the body recursively:
+- nesting: Python's json (and webargs, which calls it) recurses once per level, so a body of a
+  few hundred kilobytes of brackets raises RecursionError; the depth is counted on the raw text,
+  with strings taken out, which needs no recursion at all;
+- a lone surrogate (``"\\ud800"``): it decodes to a Python string that cannot be encoded as UTF-8,
+  so the first write or response that touches it fails;
+- NUL (``"\\u0000"``): SQLite keeps it, but PostgreSQL refuses it in text and JSON columns, so an
+  event carrying one stops the read views for good.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from itertools import accumulate
+from typing import Any
+
+MAX_DEPTH = 32  # as api/access.py's shape check: no request document needs more
+
+# A JSON string (the unrolled form does not backtrack), and anything that is not a bracket.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class UnsafeJson(ValueError):
+    """A body the service will not parse; ``title`` says what to change."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(title)
+        self.title = title
+
+
+def depth(raw: bytes) -> int:
+    """How deep the document's arrays and objects nest, read without parsing it."""
+    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", raw))
+    return max(accumulate(_STEP[b] for b in brackets), default=0)
+
+
+def loads(raw: bytes | str) -> Any:
+    """The document, or UnsafeJson if it nests too deep or holds text no store can keep.
+    Syntax errors stay json.JSONDecodeError (a ValueError), as from json.loads."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if depth(data) > MAX_DEPTH:
+        raise UnsafeJson(f"The JSON is nested more than {MAX_DEPTH} levels deep")
+    value = json.loads(data)
+    problem = text_problem(value)
+    if problem:
+        raise UnsafeJson(problem)
+    return value
+
+
+def text_problem(value: Any) -> str | None:
+    """Why a decoded document's strings (keys included) cannot be stored, or None."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "A string holds a NUL character (\\u0000); remove it"
+        if _SURROGATE.search(value):
+            return "A string holds a lone UTF-16 surrogate (such as \\ud800); send whole characters"
+        return None
+    if isinstance(value, dict):
+        items: Any = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for item in items:
+        problem = text_problem(item)
+        if problem:
+            return problem
+    return None
