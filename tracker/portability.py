@@ -25,8 +25,9 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
 from tracker import hash_chain, rulesets, verification, verify_export
-from tracker.domain import Campaign, IdempotencyRecord
+from tracker.domain import Campaign, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.domain.session import GameEvent
 from tracker.errors import Conflict, Unprocessable
 from tracker.rulesets.data import content_hash
 
@@ -75,8 +76,8 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
         )
     header, records, _ = verify_export.parse(lines)
     stored = [_stored(app, record) for record in records]
-    domain = [_decode(app, event, record) for event, record in zip(stored, records)]
     campaign_id = header.get("campaign_id")
+    domain = [_decode(app, event, record, campaign_id) for event, record in zip(stored, records)]
     campaign_events = [e for e in domain if str(e.originator_id) == campaign_id]
     if not campaign_events or type(campaign_events[0]).__name__ != "CampaignCreated":
         raise Unprocessable("The file holds no campaign", detail=f"The header names campaign {campaign_id} but no event creates it.")
@@ -130,7 +131,7 @@ def _stored(app: Any, record: dict[str, Any]) -> StoredEvent:
     return StoredEvent(originator_id=stream, originator_version=record["position"], topic=record["topic"], state=hash_chain.state_bytes(app.mapper, record["state"]))
 
 
-def _decode(app: Any, stored: StoredEvent, record: dict[str, Any]) -> Any:
+def _decode(app: Any, stored: StoredEvent, record: dict[str, Any], campaign_id: str | None) -> Any:
     try:
         event = app.mapper.to_domain_event(stored)
     except (TopicError, ValueError, TypeError, KeyError) as error:
@@ -138,9 +139,22 @@ def _decode(app: Any, stored: StoredEvent, record: dict[str, Any]) -> Any:
             f"Line {record['line']} holds an event this server cannot read",
             detail=f"{record['topic']}: {error}. The file may come from a server with rules this one lacks.",
         ) from None
-    if not isinstance(event, (TrackerEvent, TrackerCreated)) or isinstance(event, IdempotencyRecord.Recorded):
-        raise Unprocessable(f"Line {record['line']} is not a campaign's or a session's event", detail=record["topic"])
+    # Each stream takes only its own aggregate's events: a grant or a campaign event forged into a
+    # session's stream would otherwise be written as it stands (and mutate the wrong aggregate).
+    owner, kind = (Campaign, "a campaign") if record["stream"] == campaign_id else (Session, "a session")
+    if not _is_event_of(type(event), owner):
+        raise Unprocessable(
+            f"Line {record['line']} is not an event of {kind}; nothing was imported",
+            detail=f"{record['topic']} in stream {record['stream']}, position {record['position']}.",
+        )
     return event
+
+
+def _is_event_of(cls: type, aggregate: type) -> bool:
+    """An event class of the aggregate itself (Campaign.QuestEnded), or for a session, a ruleset's game event."""
+    if aggregate is Session and issubclass(cls, GameEvent):
+        return True
+    return cls.__module__ == aggregate.__module__ and cls.__qualname__.startswith(aggregate.__qualname__ + ".") and issubclass(cls, (TrackerEvent, TrackerCreated))
 
 
 def _sessions(domain: list[Any], campaign_id: str, header: dict[str, Any]) -> dict[str, list[Any]]:
