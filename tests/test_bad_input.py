@@ -1,0 +1,175 @@
+"""Bad input that used to reach a 500 (or worse) is refused at the edge with a 4xx problem, and
+appends nothing: on SQLite and on PostgreSQL, through Flask's test client."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from api import create_app
+from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
+
+PROBLEM = "application/problem+json"
+NDJSON = {"Content-Type": "application/x-ndjson"}
+
+
+def _notifications(app) -> int:
+    return app.extensions["tracker"].recorder.max_notification_id() or 0
+
+
+def _refused(response, status: int, title: str) -> None:
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    assert response.mimetype == PROBLEM
+    assert title in response.json["title"], response.json
+
+
+def _nested(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+# -- JSON the parsers behind the edge cannot take -------------------------------------
+
+
+@pytest.mark.parametrize("levels", [33, 5_000, 200_000])
+def test_json_nested_deeper_than_the_limit_is_a_422_not_a_recursion_error(app, client, levels):
+    body = '{"ruleset": "journey", "name": "Deep", "options": {"mode": ' + _nested(levels) + "}}"
+    assert len(body) < 1024 * 1024  # under the body limit: only the depth refuses it
+    response = client.post("/campaigns", data=body, content_type="application/json")
+    _refused(response, 422, "nested more than 32 levels")
+    assert _notifications(app) == 0
+
+
+def test_deep_json_on_a_route_behind_a_token_is_refused_before_the_token_check_reads_it(app, client, session_id):
+    before = _notifications(app)
+    body = '{"dice": {"d6": 1}, "purpose": ' + _nested(100_000) + "}"
+    _refused(client.post(f"/sessions/{session_id}/rolls", data=body, content_type="application/json"), 422, "nested more than")
+    _refused(client.post(f"/sessions/{session_id}/actions", data=body, content_type="application/json"), 422, "nested more than")
+    assert _notifications(app) == before
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(client):
+    name = "[" * 90 + "{" * 90
+    response = client.post("/campaigns", json={"ruleset": "journey", "name": name})
+    assert response.status_code == 201, response.json
+    assert response.json["name"] == name
+
+
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        ('"\\ud800"', "lone UTF-16 surrogate"),
+        ('"Monkey \\udfff King"', "lone UTF-16 surrogate"),
+        ('"a\\u0000b"', "NUL character"),
+    ],
+    ids=["high-surrogate", "low-surrogate", "nul"],
+)
+def test_a_lone_surrogate_or_a_nul_anywhere_is_a_422(app, client, session_id, text, title):
+    before = _notifications(app)
+    bodies = {
+        "/campaigns": '{"ruleset": "journey", "name": ' + text + "}",
+        f"/sessions/{session_id}/rolls": '{"faces": {"attack": [' + text + "]}}",  # deep in an array
+        f"/sessions/{session_id}/draws": '{"deck": "fortune", "cards": ["Fortune 1"], "holder": "monkey-king", ' + text + ": 1}",  # a key
+    }
+    for path, body in bodies.items():
+        _refused(client.post(path, data=body, content_type="application/json"), 422, title)
+    assert _notifications(app) == before
+
+
+def test_a_surrogate_pair_is_a_character_and_is_accepted(client):
+    response = client.post("/campaigns", data='{"ruleset": "journey", "name": "Dragon \\ud83d\\udc09"}', content_type="application/json")
+    assert response.status_code == 201, response.json
+    assert response.json["name"] == "Dragon \U0001f409"
+
+
+# -- Descent's reads on other games -------------------------------------------------------
+
+
+@pytest.mark.parametrize("read", ["treachery-ledger", "conquest"])
+def test_descent_reads_on_another_games_campaign_are_a_404_with_a_title(app, client, session_id, journey_campaign, read):
+    client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 2}})
+    client.post(f"/sessions/{session_id}/end", json={"outcome": "victory"})
+    app.extensions["tracker_views"].catch_up()
+    _refused(client.get(f"/campaigns/{journey_campaign['id']}/{read}"), 404, "not a Descent campaign")
+
+
+# -- an import with an event forged into the wrong stream ----------------------------------
+
+
+@pytest.fixture
+def target(database_url, tmp_path, request):
+    """An empty database of the same kind to import into."""
+    if database_url.startswith("sqlite"):
+        url_context = None
+        url = f"sqlite:///{tmp_path}/target.sqlite3"
+    else:
+        url_context = fresh_schema(request.getfixturevalue("postgres_base_url"), pool="pool_size=2")
+        url = url_context.__enter__()
+    flask_app = create_app({"TESTING": True, "DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
+    flask_app.test_client_class = OwnerClient
+    yield flask_app
+    flask_app.extensions["tracker"].close()
+    flask_app.extensions["tracker_views"].store.datastore.close()
+    if url_context is not None:
+        url_context.__exit__(None, None, None)
+
+
+def _borrowed(event: dict) -> dict:
+    """The fields every stored event has, copied from a real one."""
+    return json.loads(json.dumps({k: v for k, v in event["state"].items() if k in ("originator_id", "timestamp", "meta")}))
+
+
+def _rechained(lines: list[dict]) -> str:
+    """The file with every hash, link and head recomputed: what a forger who knows the format writes."""
+    from tracker.verify_export import event_hash
+
+    events = [line["event"] for line in lines if "event" in line]
+    heads: dict[str, str] = {}
+    for event in events:
+        event["state"]["meta"]["prev_hash"] = heads.get(event["stream"])
+        if event["state"].get("session_id") in heads and "session_head" in event["state"]["meta"]:
+            event["state"]["meta"]["session_head"] = heads[event["state"]["session_id"]]
+        heads[event["stream"]] = event["hash"] = event_hash(event)
+    lines[-1]["trailer"] = {"events": len(events), "heads": heads}
+    return "\n".join(json.dumps(line) for line in lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "topic",
+    ["tracker.domain.access:Grant.GrantRevoked", "tracker.domain.campaign:Campaign.TokenRevoked", "tracker.domain.idempotency:IdempotencyRecord.Recorded"],
+    ids=["access-grant", "campaign-event", "idempotency-record"],
+)
+def test_an_import_with_a_foreign_event_forged_into_a_session_stream_is_a_422(client, target, journey_campaign, session_id, topic):
+    client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 1}})
+    lines = [json.loads(line) for line in client.get(f"/campaigns/{journey_campaign['id']}/export").get_data(as_text=True).splitlines()]
+    session_events = [line["event"] for line in lines if "event" in line and line["event"]["stream"] == session_id]
+    last = session_events[-1]
+    forged = {
+        "stream": session_id,
+        "position": last["position"] + 1,
+        "topic": topic,
+        "state": {**_borrowed(last), "originator_version": last["position"] + 1},
+    }
+    lines.insert(lines.index({"event": last}) + 1, {"event": forged})
+    response = target.test_client().post("/campaigns/import", data=_rechained(lines), headers=NDJSON)
+    _refused(response, 422, f"is not an event of a session")
+    assert str(last["position"] + 1) in response.json["title"] or session_id in response.json.get("detail", "")
+    assert _notifications(target) == 0
+
+
+def test_an_import_with_a_session_event_forged_into_the_campaign_stream_is_a_422(client, target, journey_campaign, session_id):
+    cid = journey_campaign["id"]
+    lines = [json.loads(line) for line in client.get(f"/campaigns/{cid}/export").get_data(as_text=True).splitlines()]
+    campaign_events = [line["event"] for line in lines if "event" in line and line["event"]["stream"] == cid]
+    last = campaign_events[-1]
+    forged = {
+        "stream": cid,
+        "position": last["position"] + 1,
+        "topic": "tracker.domain.session:Session.TurnEnded",
+        "state": {**_borrowed(last), "originator_version": last["position"] + 1, "turn": 2},
+    }
+    lines.insert(lines.index({"event": last}) + 1, {"event": forged})
+    response = target.test_client().post("/campaigns/import", data=_rechained(lines), headers=NDJSON)
+    _refused(response, 422, "is not an event of a campaign")
+    assert _notifications(target) == 0
