@@ -36,6 +36,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE_URL=database_url(),
         PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
         RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
+        # /health answers 503 once the views have failed to move on for this long.
+        VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="campaign-tracker",
         API_VERSION="1",

@@ -315,11 +315,20 @@ class RulesetListing(Schema):
     hash = fields.String()
 
 
+class ViewsHealth(Schema):
+    status = fields.String(metadata={"description": "current, or stalled: a batch of the log keeps failing to project"})
+    position = fields.Integer(allow_none=True, metadata={"description": "stalled: the views hold the log up to here"})
+    error = fields.String(metadata={"description": "stalled: the last failure, its type and first line"})
+    failures = fields.Integer()
+    stalled_seconds = fields.Float()
+
+
 class Health(Schema):
-    status = fields.String()
+    status = fields.String(metadata={"description": "ok, or views-stalled (answered with 503) past TRACKER_VIEWS_STALL_SECONDS"})
     database = fields.String()
     notifications = fields.Integer()
     projected_to = fields.Integer()
+    views = fields.Nested(ViewsHealth)
 
 
 class RulesetDocument(Schema):
