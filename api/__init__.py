@@ -12,7 +12,7 @@ from flask import Flask, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import access, json_edge, problems
+from api import access, chunked_bodies, json_edge, problems, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
@@ -23,6 +23,8 @@ from tracker.errors import TrackerError
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1024 * 1024  # 1 MB: larger request bodies get 413
+IMPORT_MAX_BYTES = 64 * 1024 * 1024  # an export of a long campaign can exceed the 1 MB that other requests may send
+IMPORT_PATH = "/campaigns/import"
 
 
 class TrackerApi(Api):
@@ -37,8 +39,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
         RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
         # /health answers 503 once the views have failed to move on for this long.
+        STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
         API_TITLE="campaign-tracker",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",
@@ -55,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     runner = ProjectionRunner(tracker, open_view_store(env))
     app.extensions["tracker"] = tracker
     app.extensions["tracker_views"] = runner
+    app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
     app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
         thread, stop = runner.start_in_thread()
@@ -71,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
+    app.wsgi_app = chunked_bodies.ChunkedBodies(app.wsgi_app, lambda environ: _body_limit(app, environ))  # type: ignore[method-assign]
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
@@ -82,6 +88,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+def _body_limit(app: Flask, environ: dict[str, Any]) -> int:
+    if environ.get("PATH_INFO") == IMPORT_PATH and environ.get("REQUEST_METHOD") == "POST":
+        return app.config["IMPORT_MAX_BYTES"]
+    return app.config["MAX_CONTENT_LENGTH"]
+
+
 # Bodies that are not JSON documents but JSON Lines: a campaign export sent to POST /campaigns/import.
 JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lines")
 
@@ -89,7 +101,7 @@ JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lin
 def _require_json_body():
     if request.blueprint == "pages":
         return None  # the pages' forms post form fields
-    if request.mimetype in JSON_LINES and request.path == "/campaigns/import":
+    if request.mimetype in JSON_LINES and request.path == IMPORT_PATH:
         return None
     if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
         return problems.problem(

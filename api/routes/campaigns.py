@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 
 from api import schemas
@@ -23,7 +23,6 @@ class Campaigns(MethodView):
         return respond(result)
 
 
-IMPORT_MAX_BYTES = 64 * 1024 * 1024  # an export of a long campaign can exceed the 1 MB that other requests may send
 EXPORT_TYPE = "application/x-ndjson"
 
 
@@ -33,7 +32,7 @@ class CampaignImport(MethodView):
     @blp.response(201, schemas.Imported)
     def post(self):
         """Load a campaign export (the body is the .jsonl file): checked whole first, then written at once, or refused."""
-        request.max_content_length = IMPORT_MAX_BYTES
+        request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
         return respond(tracker().import_campaign(request.get_data(as_text=True), request=command_request()))
 
 
