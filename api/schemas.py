@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.stream_slots import MAX_STREAM_SECONDS
+
 ID = fields.String(validate=validate.Length(min=1, max=100))
 COUNT = validate.Range(min=1, max=100)
 
@@ -395,4 +397,4 @@ class Feed(Schema):
 class StreamQuery(Schema):
     after = fields.Integer(load_default=None, validate=POSITION, metadata={"description": "Start after this position (else Last-Event-ID, else 0)"})
     limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={"description": "Close after this many events"})
-    wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=3600), metadata={"description": "Close after this many idle seconds"})
+    wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=MAX_STREAM_SECONDS), metadata={"description": f"Close after this many idle seconds (at most {MAX_STREAM_SECONDS:g}; every stream closes after {MAX_STREAM_SECONDS:g} s, resume with Last-Event-ID)"})
