@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import access, chunked_bodies, json_edge, problems, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id
@@ -38,6 +39,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE_URL=database_url(),
         PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
         RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
+        # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
+        TRUSTED_PROXIES=int(os.environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
         # /health answers 503 once the views have failed to move on for this long.
         STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
@@ -76,6 +79,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
+    if app.config["TRUSTED_PROXIES"] > 0:
+        # Behind a TLS proxy the request arrives as plain HTTP; the proxy's X-Forwarded-Proto makes the
+        # sign-in cookie Secure and the pages' origin check see the public address. Only the proxies'
+        # own headers count: a client's forged ones are ignored without this setting.
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)  # type: ignore[method-assign]
     app.wsgi_app = chunked_bodies.ChunkedBodies(app.wsgi_app, lambda environ: _body_limit(app, environ))  # type: ignore[method-assign]
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
