@@ -146,14 +146,18 @@ class Tracker(Application[UUID]):
         side: str | None = None,
         label: str | None = None,
         request: Request = Request(),
+        *,
+        by_operator: bool = False,
     ) -> Result:
-        """A token for a player (optionally bound to heroes or a side), a viewer or an integration; shown once."""
+        """A token for a player (optionally bound to heroes or a side), a viewer or an integration; shown once.
+        The operator (the CLI, never the API) may also mint an owner token, for an owner who lost theirs."""
         body = {"role": role, "heroes": heroes, "side": side, "label": label}
+        roles = ("owner", "player", "viewer", "integration") if by_operator else ("player", "viewer", "integration")
 
         def work() -> _Outcome:
             campaign = self._for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
-            if role not in ("player", "viewer", "integration"):
+            if role not in roles:
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
             if (heroes or side) and role != "player":
                 raise Unprocessable("Only player tokens are bound to heroes or a side", detail="Leave out heroes and side for viewers and integrations.")

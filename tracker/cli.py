@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     token_commands = token.add_subparsers(dest="token_command", required=True)
     mint = token_commands.add_parser("mint", help="mint a token; it is printed once")
     mint.add_argument("campaign_id")
-    mint.add_argument("--role", required=True, choices=["player", "viewer", "integration"])
+    # owner: a new owner token for a campaign whose owner lost theirs (the API never mints one)
+    mint.add_argument("--role", required=True, choices=["owner", "player", "viewer", "integration"])
     mint.add_argument("--hero", action="append", default=[], help="bind a player token to a hero (repeatable)")
     mint.add_argument("--side", help="bind a player token to a side, e.g. overlord")
     mint.add_argument("--label")
@@ -164,7 +165,7 @@ def _token(args: argparse.Namespace, url: str) -> int:
     operator = Request(issued_by="operator:cli")
     try:
         if args.token_command == "mint":
-            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator)
+            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator, by_operator=True)
             print(json.dumps(result.body, indent=2))
         elif args.token_command == "list":
             print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
