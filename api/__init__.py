@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import threading
 import time
 import logging
 import os
@@ -13,10 +14,11 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, json_edge, problems, stream_slots
+from api import access, chunked_bodies, problems, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
+from tracker import safe_json
 from tracker.application import Tracker
 from tracker.config import database_url, persistence_env
 from tracker.errors import TrackerError
@@ -62,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     runner = ProjectionRunner(tracker, open_view_store(env))
     app.extensions["tracker"] = tracker
     app.extensions["tracker_views"] = runner
+    app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
     app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
     app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
@@ -126,8 +129,8 @@ def _refuse_unsafe_json():
     if request.method in ("GET", "HEAD") or not request.is_json:
         return None
     try:
-        json_edge.loads(request.get_data(cache=True))
-    except json_edge.UnsafeJson as error:
+        safe_json.loads(request.get_data(cache=True))
+    except safe_json.UnsafeJson as error:
         return problems.problem(422, error.title, "Nothing was recorded; change the document and send it again.")
     except ValueError:
         return None  # not JSON at all: the view's parser answers 400 and says so

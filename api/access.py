@@ -18,7 +18,7 @@ from flask import current_app, g, request
 
 from api import problems
 from api.context import tracker
-from api.json_edge import MAX_DEPTH
+from tracker.safe_json import MAX_DEPTH
 from tracker.errors import NotFound
 
 PUBLIC = {"rulesets.Rulesets", "rulesets.RulesetDocument", "health.Health", "api-docs.openapi_json", "static", "verifier.Verifier"}

@@ -1,7 +1,7 @@
-"""Is a JSON body safe to hand to the parsers behind the edge?
+"""Is a JSON document (a request body, a line of an imported file) safe to parse and to store?
 
-Three things in a well-formed JSON document still break the service further in, so they are
-refused here, before anything decodes the body recursively:
+Three things in well-formed JSON still break the service further in, so they are refused
+before anything decodes the document recursively:
 - nesting: Python's json (and webargs, which calls it) recurses once per level, so a body of a
   few hundred kilobytes of brackets raises RecursionError; the depth is counted on the raw text,
   with strings taken out, which needs no recursion at all;
@@ -18,13 +18,14 @@ import re
 from itertools import accumulate
 from typing import Any
 
-MAX_DEPTH = 32  # as api/access.py's shape check: no request document needs more
+MAX_DEPTH = 32  # for request bodies (api/access.py's shape check too): no request document needs more
 
 # A JSON string (the unrolled form does not backtrack), and anything that is not a bracket.
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89abAB]|\\u[dD][c-fC-F]")
 
 
 class UnsafeJson(ValueError):
@@ -52,6 +53,12 @@ def loads(raw: bytes | str) -> Any:
     if problem:
         raise UnsafeJson(problem)
     return value
+
+
+def may_hold_unstorable_text(raw: bytes) -> bool:
+    """Whether a raw line might hold a NUL or a lone surrogate (as an escape or a raw character):
+    a fast test, so only such lines are decoded and checked string by string."""
+    return b"\\u0000" in raw or b"\x00" in raw or _ESCAPED_SURROGATE.search(raw) is not None
 
 
 def text_problem(value: Any) -> str | None:
