@@ -14,7 +14,7 @@ from __future__ import annotations
 import pickle
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -405,7 +405,7 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "undo", {}, request, work)
 
-    def import_campaign(self, text: str, request: Request = Request()) -> Result:
+    def import_campaign(self, text: str | Iterable[str], request: Request = Request()) -> Result:
         """Load an exported campaign: the whole file is checked first, then written in one transaction,
         with a new owner token for whoever imported it (the file holds no usable tokens)."""
         token = new_token()

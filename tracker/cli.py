@@ -143,10 +143,12 @@ def _import(args: argparse.Namespace, url: str) -> int:
     from tracker.application import Tracker
     from tracker.errors import TrackerError
 
+    from tracker.export_file import ExportLines
+
     app = Tracker(env=persistence_env(url))
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-        result = app.import_campaign(text)
+        with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
+            result = app.import_campaign(ExportLines(file))
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -62,9 +63,10 @@ def _line(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
-    """``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file."""
-    lines = text.splitlines()
+def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[str, Any]:
+    """``text``: the file, or its lines to be read twice (tracker/export_file.py reads them from disk).
+    ``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file."""
+    lines = text.split("\n") if isinstance(text, str) else text
     checked = verify_export.verify_lines(lines)
     if checked["status"] == "failed":
         failure = checked["failure"]
@@ -75,9 +77,13 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
             errors={"file": [failure["reason"]]},
         )
     header, records, _ = verify_export.parse(lines)
-    stored = [_stored(app, record) for record in records]
     campaign_id = header.get("campaign_id")
-    domain = [_decode(app, event, record, campaign_id) for event, record in zip(stored, records)]
+    stored, domain = [], []
+    records.reverse()
+    while records:  # each line's parsed form goes as its events are built: the two are never all in memory
+        record = records.pop()
+        stored.append(_stored(app, record))
+        domain.append(_decode(app, stored[-1], record, campaign_id))
     campaign_events = [e for e in domain if str(e.originator_id) == campaign_id]
     if not campaign_events or type(campaign_events[0]).__name__ != "CampaignCreated":
         raise Unprocessable("The file holds no campaign", detail=f"The header names campaign {campaign_id} but no event creates it.")
@@ -94,8 +100,10 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
             detail=f"Its hash is {created.ruleset['hash']}; the campaign cannot be re-derived here. Import it into a server that has that version.",
         )
     sessions = _sessions(domain, campaign_id, header)
+    del domain, campaign_events
     statuses = {}
-    for session_id, events in sessions.items():
+    for session_id in list(sessions):
+        events = sessions.pop(session_id)  # verified, a session's events are not needed again (the stored ones are written)
         report = verification.verify(events, ruleset, campaign.components_for(session_id))
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
