@@ -173,3 +173,44 @@ def test_an_import_with_a_session_event_forged_into_the_campaign_stream_is_a_422
     response = target.test_client().post("/campaigns/import", data=_rechained(lines), headers=NDJSON)
     _refused(response, 422, "is not an event of a campaign")
     assert _notifications(target) == 0
+
+
+# -- import files that would crash the parser or stop the views -----------------------------
+
+
+def _export_lines(client, cid: str) -> list[dict]:
+    return [json.loads(line) for line in client.get(f"/campaigns/{cid}/export").get_data(as_text=True).splitlines()]
+
+
+def test_an_import_line_nested_past_any_export_is_a_422_not_a_recursion_error(client, target, journey_campaign):
+    lines = client.get(f"/campaigns/{journey_campaign['id']}/export").get_data(as_text=True).splitlines()
+    lines.insert(1, '{"event": ' + _nested(100_000) + "}")
+    response = target.test_client().post("/campaigns/import", data="\n".join(lines), headers=NDJSON)
+    _refused(response, 422, "Line 2 nests deeper than an export does")
+    assert _notifications(target) == 0
+
+
+@pytest.mark.parametrize("text", ["Wild Herbs\u0000", "Wild Herbs\ud800"], ids=["nul", "lone-surrogate"])
+def test_an_import_whose_events_hold_text_no_store_keeps_is_a_422(client, target, journey_campaign, session_id, text):
+    """Even with every hash recomputed: such an event would stop PostgreSQL's views for good."""
+    client.post(f"/sessions/{session_id}/draws", json={"deck": "fortune", "cards": ["Fortune 3"], "holder": "monkey-king"})
+    lines = _export_lines(client, journey_campaign["id"])
+    drawn = next(line["event"] for line in lines if "event" in line and line["event"]["topic"].endswith("CardsDrawn"))
+    drawn["state"]["meta"]["correlation_id"] = text
+    # a lone surrogate has no UTF-8 form, so no hash can be computed over it: the file carries the old ones
+    body = "\n".join(json.dumps(line) for line in lines) if "\ud800" in text else _rechained(lines)
+    response = target.test_client().post("/campaigns/import", data=body, headers=NDJSON)
+    _refused(response, 422, "cannot be stored")
+    assert _notifications(target) == 0
+
+
+def test_a_line_separator_inside_a_name_survives_export_and_import(client, target):
+    """Export lines keep non-ASCII characters as they are, U+2028 included: only \\n ends a line."""
+    created = client.post("/campaigns", json={"ruleset": "journey", "name": "Tuesday\u2028group"}).json
+    response = target.test_client().post("/campaigns/import", data=client.get(f"/campaigns/{created['id']}/export").get_data(), headers=NDJSON)
+    assert response.status_code == 201, response.json
+    assert target.test_client().get(f"/campaigns/{created['id']}", headers={"Authorization": f"Bearer {response.json['owner_token']}"}).json["name"] == "Tuesday\u2028group"
+
+
+def test_a_stream_wait_past_the_cap_is_a_422(client, journey_campaign):
+    _refused(client.get("/events/stream?wait=3600"), 422, "wait")

@@ -145,7 +145,37 @@ def test_streams_past_the_cap_are_a_503_and_dice_still_roll_while_the_cap_is_hel
             s.close()
 
 
-def test_a_stream_wait_past_the_cap_is_refused(one_worker):
-    status, campaign = call(one_worker, "POST", "/campaigns", {"ruleset": "journey", "name": "Long wait"})
-    status, body = call(one_worker, "GET", "/events/stream?wait=3600", headers={"Authorization": f"Bearer {campaign['owner_token']}"})
-    assert status == 422 and "wait" in body["title"]
+
+# -- imports -------------------------------------------------------------------------------------
+
+
+def test_one_import_at_a_time_per_worker_the_next_gets_a_429(one_worker):
+    status, campaign = call(one_worker, "POST", "/campaigns", {"ruleset": "journey", "name": "Slow upload"})
+    connection = _connection(one_worker)
+    connection.request("GET", f"/campaigns/{campaign['id']}/export", headers={"Authorization": f"Bearer {campaign['owner_token']}"})
+    export = connection.getresponse().read()
+    connection.close()
+    # An import whose body is still arriving holds the worker's import slot while it reads it.
+    slow = _connection(one_worker)
+    slow.putrequest("POST", "/campaigns/import")
+    slow.putheader("Content-Type", "application/x-ndjson")
+    slow.putheader("Content-Length", str(len(export)))
+    slow.endheaders()
+    slow.send(export[:100])
+    refused = None
+    for _ in range(100):  # until the slow import has reached its view and taken the slot
+        status, headers, body = _send_chunked(one_worker, "/campaigns/import", b"not an export\n", "application/x-ndjson")
+        if status == 429:
+            refused = (headers, body)
+            break
+        assert status == 422  # it got the slot first: refused at once, and the slot is free again
+        time.sleep(0.05)
+    assert refused is not None, "the second import was never refused"
+    headers, body = refused
+    assert int(headers["Retry-After"]) >= 1 and "Another import is running" in body["title"]
+    slow.send(export[100:])
+    finished = slow.getresponse()
+    assert finished.status == 409  # the file is whole (it is already here): the slot's holder finished its work
+    slow.close()
+    status, _, body = _send_chunked(one_worker, "/campaigns/import", b"not an export\n", "application/x-ndjson")
+    assert status == 422  # the slot is free again
