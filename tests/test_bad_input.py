@@ -214,3 +214,47 @@ def test_a_line_separator_inside_a_name_survives_export_and_import(client, targe
 
 def test_a_stream_wait_past_the_cap_is_a_422(client, journey_campaign):
     _refused(client.get("/events/stream?wait=3600"), 422, "wait")
+
+
+# -- what an import's checks find when every hash was recomputed (the README's table) -----------
+
+
+def _edited_import(client, target, cid: str, edit) -> object:
+    lines = _export_lines(client, cid)
+    for line in lines:
+        if "event" in line:
+            edit(line["event"])
+    return target.test_client().post("/campaigns/import", data=_rechained(lines), headers=NDJSON)
+
+
+@pytest.fixture
+def reported_session(client, journey_campaign, session_id) -> str:
+    assert client.post(f"/sessions/{session_id}/draws", json={"deck": "fortune", "cards": ["Fortune 3"], "holder": "monkey-king"}).status_code == 201
+    assert client.post(f"/sessions/{session_id}/rolls", json={"faces": {"attack": ["2"]}}).status_code == 201
+    assert client.post(f"/sessions/{session_id}/end", json={"outcome": "victory"}).status_code == 200
+    return session_id
+
+
+def _reported_draw(event: dict) -> dict | None:
+    return event["state"]["change"] if event["topic"].endswith("CardsDrawn") else None
+
+
+def test_a_reported_draw_of_a_card_the_pile_does_not_hold_is_a_422_not_a_500(client, target, journey_campaign, reported_session):
+    response = _edited_import(client, target, journey_campaign["id"], lambda e: _reported_draw(e) and _reported_draw(e).update(cards=["Not a card"]))
+    _refused(response, 422, f"Session {reported_session} does not re-derive")
+    assert "cannot follow the ones before it" in response.json["detail"]
+    assert _notifications(target) == 0
+
+
+def test_a_reported_face_changed_to_another_the_die_has_is_not_found_by_an_import(client, target, journey_campaign, reported_session):
+    """What the README says no check but a hash kept elsewhere can find: the table's report is an input."""
+
+    def other_face(event: dict) -> None:
+        if event["topic"].endswith("DiceRolled") and event["state"]["roll"]["source"] == "reported":
+            event["state"]["roll"]["results"]["attack"] = ["3"]
+
+    original_head = client.get(f"/sessions/{reported_session}/verification").json["chain"]["head"]
+    response = _edited_import(client, target, journey_campaign["id"], other_face)
+    assert response.status_code == 201, response.json
+    there = target.test_client().get(f"/sessions/{reported_session}/verification", headers={"Authorization": f"Bearer {response.json['owner_token']}"}).json
+    assert there["status"] == "verified" and there["chain"]["head"] != original_head  # only the kept head tells
