@@ -258,3 +258,17 @@ def test_a_reported_face_changed_to_another_the_die_has_is_not_found_by_an_impor
     assert response.status_code == 201, response.json
     there = target.test_client().get(f"/sessions/{reported_session}/verification", headers={"Authorization": f"Bearer {response.json['owner_token']}"}).json
     assert there["status"] == "verified" and there["chain"]["head"] != original_head  # only the kept head tells
+
+
+def test_a_number_past_pythons_digit_limit_is_a_422_in_a_body_and_in_an_import(app, client, target, journey_campaign, session_id):
+    before = _notifications(app)
+    huge = "9" * 5000
+    _refused(client.post(f"/sessions/{session_id}/rolls", data='{"dice": {"d6": ' + huge + "}}", content_type="application/json"), 422, "more than 4300 digits")
+    assert _notifications(app) == before
+    lines = client.get(f"/campaigns/{journey_campaign['id']}/export").get_data(as_text=True).splitlines()
+    lines.insert(1, '{"event": {"stream": "x", "position": ' + huge + "}}")
+    _refused(target.test_client().post("/campaigns/import", data="\n".join(lines), headers=NDJSON), 422, "Line 2 cannot be stored")
+    # a long run of digits inside a string is only text
+    named = client.post("/campaigns", json={"ruleset": "journey", "name": "1" * 150})
+    assert named.status_code == 201
+    assert _notifications(target) == 0

@@ -9,7 +9,6 @@ event store can keep (a NUL stops PostgreSQL's views; a lone surrogate cannot be
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -54,9 +53,11 @@ class ExportLines:
 def _check_line(raw: bytes, number: int) -> None:
     if safe_json.depth(raw) > MAX_LINE_DEPTH:
         raise Unprocessable(f"Line {number} nests deeper than an export does; nothing was imported", detail=f"At most {MAX_LINE_DEPTH} levels.")
-    if safe_json.may_hold_unstorable_text(raw):
+    if safe_json.may_hold_unstorable_text(raw) or safe_json.may_hold_a_huge_number(raw):
         try:
-            problem = safe_json.text_problem(json.loads(raw))
+            problem = safe_json.text_problem(safe_json.decode(raw))
+        except safe_json.UnsafeJson as error:
+            problem = error.title
         except ValueError:
             return  # not JSON: the file's check names the line
         if problem:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from itertools import accumulate
 from typing import Any
 
@@ -25,6 +26,7 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % (sys.get_int_max_str_digits() or 10**9))
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89abAB]|\\u[dD][c-fC-F]")
 
 
@@ -48,7 +50,7 @@ def loads(raw: bytes | str) -> Any:
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     if depth(data) > MAX_DEPTH:
         raise UnsafeJson(f"The JSON is nested more than {MAX_DEPTH} levels deep")
-    value = json.loads(data)
+    value = decode(data)
     problem = text_problem(value)
     if problem:
         raise UnsafeJson(problem)
@@ -59,6 +61,22 @@ def may_hold_unstorable_text(raw: bytes) -> bool:
     """Whether a raw line might hold a NUL or a lone surrogate (as an escape or a raw character):
     a fast test, so only such lines are decoded and checked string by string."""
     return b"\\u0000" in raw or b"\x00" in raw or _ESCAPED_SURROGATE.search(raw) is not None
+
+
+def decode(data: bytes | str) -> Any:
+    """json.loads, but a number past Python's 4300-digit limit for int() is UnsafeJson rather than a
+    bare ValueError (which nothing expects from a JSON parser: it was a 500)."""
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise
+    except ValueError:
+        raise UnsafeJson(f"A number has more than {sys.get_int_max_str_digits()} digits") from None
+
+
+def may_hold_a_huge_number(raw: bytes) -> bool:
+    """Whether a raw line might hold a number json.loads cannot convert (digits inside strings match too)."""
+    return _LONG_DIGITS.search(raw) is not None
 
 
 def text_problem(value: Any) -> str | None:
