@@ -46,7 +46,7 @@ def describe(event: Any) -> str:
         holder = change.get("holder") or "The table"
         if change["kind"] == "shuffled":
             pile = "draw and discard piles" if change["with_discard"] else "draw pile"
-            return f"Shuffled the {pile} of {deck} ({len(change['order'])} cards)"
+            return f"Shuffled the {pile} of {deck} ({len(change['before'])} cards)"
         return {
             "drawn": f"{holder} drew {cards} from {deck}" + (" (physical deck)" if change.get("source") == "reported" else ""),
             "looked": f"Looked at the top of {deck}: {cards}",
@@ -108,7 +108,7 @@ def _name(event: Any, character: str) -> str:
 
 def secret_of(event: Any) -> str | None:
     """The side an event is secret to (its ruleset says, for a change or an action's inputs,
-    as tracker.hidden_information does for the event log), or None."""
+    as tracker.disclosure does for the event log), or None."""
     recorded = _recorded(event)
     if recorded is None:
         return None

@@ -35,6 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     export = commands.add_parser("export", help="write a campaign as JSON Lines (stdout, or --output FILE)")
     export.add_argument("campaign_id")
     export.add_argument("--output", "-o", help="file to write (default: stdout)")
+    export.add_argument(
+        "--backup", action="store_true",
+        help="also write the unrevealed seeds, shuffle orders and token grants (hashes only): to move a campaign between servers; keep it private",
+    )
     load = commands.add_parser("import", help="load a campaign export; the whole file is checked before anything is written")
     load.add_argument("file")
 
@@ -128,7 +132,7 @@ def _export(args: argparse.Namespace, url: str) -> int:
 
     app = Tracker(env=persistence_env(url))
     try:
-        lines = app.export_campaign(args.campaign_id)
+        lines = app.export_campaign(args.campaign_id, backup=args.backup)
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
@@ -142,7 +146,6 @@ def _export(args: argparse.Namespace, url: str) -> int:
 def _import(args: argparse.Namespace, url: str) -> int:
     from tracker.application import Tracker
     from tracker.errors import TrackerError
-
     from tracker.export_file import ExportLines
 
     app = Tracker(env=persistence_env(url))

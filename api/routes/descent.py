@@ -7,6 +7,7 @@ from flask.views import MethodView
 from api import schemas
 from api.blueprint import Blueprint
 from api.context import tracker, viewer_for, views
+from tracker import disclosure, rulesets
 from tracker.errors import NotFound
 from tracker.rulesets.descent import ledger
 
@@ -24,9 +25,7 @@ def _rows(campaign_id: str, viewer: str | None):
             "This campaign is not a Descent campaign",
             detail=f"It plays {campaign['ruleset']['id']}; the treachery ledger and conquest exist only for Descent. GET /campaigns/{{cid}}/standing reads any game.",
         )
-    from tracker import hidden_information, rulesets
-
-    hidden_information.check_viewer(rulesets.get(campaign["ruleset"]["id"]).rules, viewer)
+    disclosure.check_side(rulesets.get(campaign["ruleset"]["id"]).rules, viewer)
     return views().store.game_events(campaign_id)
 
 

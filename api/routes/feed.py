@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
 from api import problems, schemas
 from api.blueprint import Blueprint
-from api.context import BadHeader, tracker, viewer_for
+from api.context import BadHeader, door, tracker
 from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
 from tracker.application import Tracker
 
@@ -27,7 +28,7 @@ class Feed(MethodView):
     @blp.response(200, schemas.Feed)
     def get(self, query):
         """Events after notification position `after`; follow by passing `next_after` back. Seeds show only in SessionEnded."""
-        return tracker().feed(query["after"], query["limit"], *feed_scope())
+        return tracker().feed(query["after"], query["limit"], feed_scope())
 
 
 @blp.route("/stream")
@@ -51,7 +52,7 @@ class FeedStream(MethodView):
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             )
         try:
-            events = stream(tracker(), after, query["limit"], query["wait"], *scope)
+            events = stream(tracker(), after, query["limit"], query["wait"], scope, door())
             response = Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         except BaseException:
             slots.give_back()
@@ -60,14 +61,14 @@ class FeedStream(MethodView):
         return response
 
 
-def feed_scope() -> tuple[str | None, str | None]:
-    """The token's campaign, and the side it reads as (the owner reads everything)."""
+def feed_scope() -> str | None:
+    """The token's campaign."""
     grant = g.get("grant")
-    return (grant.campaign_id if grant is not None else None), viewer_for(None)
+    return grant.campaign_id if grant is not None else None
 
 
 def stream(
-    app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, viewer: str | None = None
+    app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, shown: Callable[[Any], Any] = lambda v: v
 ) -> Iterator[str]:
     """Poll the notification log; stop after ``limit`` events, ``wait`` idle seconds or MAX_STREAM_SECONDS
     in all (the client reconnects with Last-Event-ID), or when the client goes."""
@@ -75,8 +76,8 @@ def stream(
     idle_since = last_beat = opened = time.monotonic()
     yield "retry: 2000\n\n"
     while True:
-        page = app.feed(after, 100 if limit is None else min(100, limit - sent), campaign_id, viewer)
-        for event in page["events"]:
+        page = app.feed(after, 100 if limit is None else min(100, limit - sent), campaign_id)
+        for event in shown(page["events"]):
             yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
             sent += 1
             if limit is not None and sent >= limit:
