@@ -836,7 +836,19 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
         f"- Stored DiceRolled event state: {', '.join(f'{r.name} {r.event_bytes} bytes' for r in results)} (the raw rows carry exactly these bytes).",
         "",
     ]
-    RESULTS_PATH.write_text("\n".join(parts), encoding="utf-8")
+    RESULTS_PATH.write_text("\n".join(parts) + _kept_sections(), encoding="utf-8")
+
+
+def _kept_sections() -> str:
+    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's), kept as they are."""
+    from import_memory import SECTION
+
+    old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
+    start = old.find(SECTION + "\n")
+    if start < 0:
+        return ""
+    end = old.find("\n## ", start + len(SECTION))
+    return "\n" + old[start : end + 1 if end >= 0 else len(old)]
 
 
 def main() -> None:
