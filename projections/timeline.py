@@ -30,6 +30,13 @@ def describe(event: Any) -> str:
     if name == "ActionTaken":
         details = ", ".join(f"{k}={v}" for k, v in event.action.items() if k != "type")
         return f"Action {event.action.get('type')}" + (f" ({details})" if details else "")
+    if name == "QuestDecided":
+        return f"The rules decided the quest: {event.change['outcome']}, because {event.change['reason']}"
+    if name == "OutcomeRuled":
+        overruled = f" (the rules said: {event.overrules})" if event.overrules else ""
+        return f"Table ruling: {event.outcome}, because {event.ruling}{overruled}"
+    if name == "FactsReported":
+        return "Reported at the table: " + ", ".join(f"{k} {v}" for k, v in event.facts.items())
     if hasattr(event, "change") and event.change["kind"] not in _DECK_KINDS:
         from tracker import rulesets  # a ruleset's own event, in its own words
 

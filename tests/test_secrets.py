@@ -263,7 +263,7 @@ def test_the_heroes_cannot_undo_the_overlords_draw_nor_end_a_two_sided_quest(app
         assert ended.status_code == 403 and "owner" in ended.json["title"]
     assert client.get(f"/sessions/{sid}").json["status"] == "in-progress"
     _ok(client.post(f"/sessions/{sid}/undo", headers=overlord))
-    _ok(client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}), 200)
+    _ok(client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the table stops here"}), 200)
 
 
 # -- nothing a viewer reads predicts the next digital result ------------------------------------------------------

@@ -372,29 +372,63 @@ class Tracker(Application[UUID]):
         ctx = action_context(session, ruleset, components)
         stream = session_stream(session)
         counter_start = stream.counter
-        changes = action_type.resolve(ctx, action, stream)
+        changes = ruleset.resolve(ctx, action, stream)
         session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
         apply_changes(session, changes, meta)
 
-    def end_session(self, session_id: str, outcome: str, request: Request = Request()) -> Result:
+    def end_session(
+        self,
+        session_id: str,
+        outcome: str,
+        ruling: str | None = None,
+        reported: dict[str, Any] | None = None,
+        request: Request = Request(),
+    ) -> Result:
+        """End the quest with the outcome the rules allow from its recorded state; the owner may overrule them
+        with a ``ruling`` (recorded and shown as the table's, never as a plain result). ``reported``: facts the
+        table states that the log cannot know, recorded with the end."""
+
         def work() -> _Outcome:
             session, ruleset = self._playing(session_id, request)
             campaign = self._for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
-            if len(ruleset.rules.sides) > 1 and request.role not in (None, "owner"):
+            owner = request.role in (None, "owner")
+            verdict = session.__dict__.get("verdict")
+            if ruling is not None and not owner:
+                raise Forbidden("Only the campaign's owner makes a table ruling", detail="End with the outcome the rules give, or ask the owner.")
+            decided = verdict is not None and verdict["outcome"] == outcome
+            if len(ruleset.rules.sides) > 1 and not owner and not decided:
                 # Ending reveals every side's secrets, and one side may not declare its own win over the other.
                 raise Forbidden(
-                    "Only the campaign's owner ends a quest played by two sides",
+                    "Only the campaign's owner ends a quest played by two sides, unless the rules have decided it",
                     detail="Ask the owner to end it with the outcome the table agreed.",
                 )
+            if verdict is not None and verdict["outcome"] != outcome:
+                refusal = f"the rules decided this quest at event {verdict['position']}: {verdict['outcome']} ({verdict['reason']})"
+            elif verdict is None:
+                refusal = ruleset.rules.end_refusal(session.quest, session.game, session.turn, outcome, reported or {})
+            else:
+                refusal = None
+            if refusal is not None and ruling is None:
+                raise Conflict(
+                    f"The quest cannot end in {outcome}: {refusal}",
+                    detail="End it with the outcome the rules give; or, as the owner, overrule them with a \"ruling\" that says why.",
+                    errors={"outcome": [refusal]},
+                )
             meta = _meta(request, ruleset)
+            if reported:
+                session.report_facts(facts=reported, meta=meta)
+            if ruling is not None:
+                session.rule(outcome=outcome, ruling=ruling, overrules=refusal, meta=meta)
             progress = ruleset.rules.carry_over(campaign.progress, session.game, session.quest, outcome, campaign.options)
             session.end(outcome=outcome, seed=session.seed, meta=meta)
-            campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, meta=meta)
+            campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, ruling=ruling, meta=meta)
             body = {
                 "id": str(session.id),
                 "outcome": outcome,
+                "ruling": ruling,
+                "verdict": verdict,
                 "seed": session.seed,
                 "seed_commitment": session.seed_commitment,
                 "next_quest": campaign.next_quest,
@@ -402,7 +436,7 @@ class Tracker(Application[UUID]):
             }
             return _Outcome(200, body, [session, campaign])
 
-        return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome}, request, work)
+        return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome, "ruling": ruling, "reported": reported}, request, work)
 
     def undo(self, session_id: str, request: Request = Request()) -> Result:
         """Revert the last action: an ActionUndone names its events and puts back the state from before them."""

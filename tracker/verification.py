@@ -49,6 +49,10 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
         "checked": {"events": len(events), "digital_rolls": 0, "reported_rolls": 0, "shuffles": 0, "actions": 0},
         "first_mismatch": None,
     }
+    ruled = next((e for e in events if type(e).__name__ == "OutcomeRuled"), None)
+    # An outcome the table imposed over the rules is shown as its ruling, never as a plain result.
+    report["ruling"] = None if ruled is None else {
+        "position": ruled.originator_version, "outcome": ruled.outcome, "ruling": ruled.ruling, "overrules": ruled.overrules}
     if started.ruleset.get("hash") != ruleset.hash:
         report["status"] = "ruleset-changed"
         report["detail"] = (
@@ -92,7 +96,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
     deck_specs = ruleset.decks(components)
     session: Session | None = None
     expected: list[dict[str, Any]] = []  # changes an action said would follow
-    effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled"} | set(ruleset.rules.events_by_name)
+    effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled", "QuestDecided"} | set(ruleset.rules.events_by_name)
     unchecked_action = False  # a random action before the seed is revealed: its effects are checked one by one
     before_command: dict[int, dict[str, Any]] = {}  # the state an undo of each command puts back
     for index, event in enumerate(events):
@@ -244,6 +248,6 @@ def _rerun_action(event: Any, session: Session, seed: bytes | None, ctx: ActionC
         return None  # cannot re-resolve before the seed is revealed; its effects are checked one by one
     stream = RandomStream(seed or b"\0", event.counter_start)
     try:
-        return [dict(change) for change in action_type.resolve(ctx, event.action, stream)]
+        return [dict(change) for change in ruleset.resolve(ctx, event.action, stream)]
     except TrackerError as error:
         raise Mismatch(event.originator_version, "ActionTaken", f"The action is not legal in the state before it: {error.title}") from None

@@ -57,8 +57,9 @@ class End(MethodView):
     @blp.arguments(schemas.End)
     @blp.response(200, schemas.Ended)
     def post(self, body, session_id: str):
-        """End the session with its outcome; reveals the seed."""
-        result = tracker().end_session(session_id, body["outcome"], request=command_request())
+        """End the session with the outcome the rules allow (409 with the condition not met), or, as the owner,
+        by a table ruling; reveals the seed."""
+        result = tracker().end_session(session_id, body["outcome"], body.get("ruling"), body.get("reported"), request=command_request())
         return respond(result)
 
 
