@@ -272,3 +272,13 @@ def test_a_number_past_pythons_digit_limit_is_a_422_in_a_body_and_in_an_import(a
     named = client.post("/campaigns", json={"ruleset": "journey", "name": "1" * 150})
     assert named.status_code == 201
     assert _notifications(target) == 0
+
+
+def test_an_import_past_the_import_limit_is_a_413_and_frees_the_import_slot(client, target, journey_campaign, session_id):
+    client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 2}})
+    export = client.get(f"/campaigns/{journey_campaign['id']}/export").get_data()
+    target.config["IMPORT_MAX_BYTES"] = len(export) - 1  # TRACKER_IMPORT_MAX_BYTES
+    _refused(target.test_client().post("/campaigns/import", data=export, headers=NDJSON), 413, "too large")
+    assert f"{(len(export) - 1) / (1024 * 1024):g} MB" in target.test_client().post("/campaigns/import", data=export, headers=NDJSON).json["detail"]
+    target.config["IMPORT_MAX_BYTES"] = len(export)
+    assert target.test_client().post("/campaigns/import", data=export, headers=NDJSON).status_code == 201  # the slot was given back
