@@ -179,3 +179,26 @@ def test_one_import_at_a_time_per_worker_the_next_gets_a_429(one_worker):
     slow.close()
     status, _, body = _send_chunked(one_worker, "/campaigns/import", b"not an export\n", "application/x-ndjson")
     assert status == 422  # the slot is free again
+
+
+def test_a_client_that_leaves_a_stream_gives_its_slot_back(one_worker):
+    """Else connecting and dropping streams would use up the cap for good. The server finds the client
+    gone when a heartbeat (every 15 s) cannot be delivered, so this test takes that long."""
+    status, campaign = call(one_worker, "POST", "/campaigns", {"ruleset": "journey", "name": "Leaving"})
+    token = campaign["owner_token"]
+    left = [Stream(one_worker, token, "") for _ in range(2)]  # no wait: open until the client goes
+    assert [s.response.status for s in left] == [200, 200] and all(s.first_line() == b"retry: 2000\n" for s in left)
+    refused = Stream(one_worker, token, "wait=0")
+    assert refused.response.status == 503
+    refused.close()
+    for s in left:
+        s.response.close()
+        s.close()
+    for _ in range(600):  # up to a minute: two heartbeats, the first of which a closed socket may still take
+        again = Stream(one_worker, token, "wait=0")
+        status = again.response.status
+        again.close()
+        if status == 200:
+            break
+        time.sleep(0.1)
+    assert status == 200
