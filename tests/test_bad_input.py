@@ -4,12 +4,11 @@ appends nothing: on SQLite and on PostgreSQL, through Flask's test client."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from api import create_app
-from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
+from tests.conftest import OwnerClient, fresh_schema
 
 PROBLEM = "application/problem+json"
 NDJSON = {"Content-Type": "application/x-ndjson"}
