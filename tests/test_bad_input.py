@@ -281,3 +281,9 @@ def test_an_import_past_the_import_limit_is_a_413_and_frees_the_import_slot(clie
     assert f"{(len(export) - 1) / (1024 * 1024):g} MB" in target.test_client().post("/campaigns/import", data=export, headers=NDJSON).json["detail"]
     target.config["IMPORT_MAX_BYTES"] = len(export)
     assert target.test_client().post("/campaigns/import", data=export, headers=NDJSON).status_code == 201  # the slot was given back
+
+
+def test_an_export_sent_as_application_json_still_imports(client, target, journey_campaign, session_id):
+    export = client.get(f"/campaigns/{journey_campaign['id']}/export").get_data()
+    response = target.test_client().post("/campaigns/import", data=export, headers={"Content-Type": "application/json"})
+    assert response.status_code == 201, response.json

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import io
 import threading
 
 from flask import Response, current_app, request
@@ -45,7 +46,9 @@ class CampaignImport(MethodView):
                 headers={"Retry-After": str(IMPORT_RETRY_SECONDS)},
             )
         try:
-            with ExportLines.spooled(request.stream) as lines:  # read from disk, never held whole in memory
+            # A body sent as application/json was already read (at most 1 MB) by the checks every JSON body gets.
+            body = io.BytesIO(request.get_data()) if request.is_json else request.stream
+            with ExportLines.spooled(body) as lines:  # read from disk, never held whole in memory
                 return respond(tracker().import_campaign(lines, request=command_request()))
         finally:
             slot.release()
