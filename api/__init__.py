@@ -43,8 +43,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
         # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
         TRUSTED_PROXIES=int(os.environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
-        # /health answers 503 once the views have failed to move on for this long.
+        # Event streams one worker holds open at once; each holds a thread (api/stream_slots.py).
         STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
+        # /health answers 503 once the views have failed to move on for this long.
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
