@@ -145,7 +145,10 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
             elif name == "ActionTaken":
                 rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice, components), report)
                 expected, unchecked_action = rerun or [], rerun is None
-        session = event.mutate(session)
+        try:
+            session = event.mutate(session)
+        except ValueError as error:  # e.g. a reported draw of a card the pile does not hold: the log was edited
+            raise Mismatch(position, name, f"The event cannot follow the ones before it: {error}") from None
     if expected:
         raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
 
