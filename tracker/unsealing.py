@@ -44,7 +44,10 @@ def _session(records: list[dict[str, Any]], decode: Any) -> Iterable[dict[str, A
     seed_hex = _seed(records)
     seed = bytes.fromhex(seed_hex) if seed_hex else None
     session = None
-    decks_after: dict[int, Any] = {}  # the decks after each position, for the undos that put them back
+    # The decks after each position an undo goes back to (only those: a copy per event would hold the
+    # whole session's piles many times over while a large file is imported).
+    wanted = {r["state"]["reverses"]["from"] - 1 for r in records if event_name(r["topic"]) == "ActionUndone"}
+    decks_after: dict[int, Any] = {}
     out = []
     for record in records:
         name = event_name(record["topic"])
@@ -63,7 +66,8 @@ def _session(records: list[dict[str, Any]], decode: Any) -> Iterable[dict[str, A
             given["restored.decks"] = copy.deepcopy(decks_after.get(before))
         record = {**record, "state": sealing.restore(state, given)} if given else record
         session = decode(record).mutate(session)
-        decks_after[record["position"]] = copy.deepcopy(session.decks)
+        if record["position"] in wanted:
+            decks_after[record["position"]] = copy.deepcopy(session.decks)
         out.append(record)
     return out
 
