@@ -112,27 +112,15 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
             errors={"file": [failure["reason"]]},
         )
     del checked
-    header, records, _ = verify_export.parse(lines, export_file.lean_loads)
-    withheld = next((record for record in records if record.get("withheld")), None)
-    if withheld is not None:
-        raise Unprocessable(
-            "The file withholds a secret of a session in play; nothing was imported",
-            detail=f"Line {withheld['line']}: that session was stored before seeds were sealed, so only a backup can move it "
-            "(tracker export --backup on the server it came from).",
-        )
+    header, entries = _read(app, lines)
     campaign_id = header.get("campaign_id")
     try:
-        records = unsealing.unseal(records, lambda record: _decode(app, _stored(app, record), record, campaign_id))
+        entries = unsealing.unseal(entries, lambda entry: _decode(app, _stored(app, entry), entry, campaign_id) if isinstance(entry, dict)
+                                   else app.mapper.to_domain_event(entry))
     except ValueError as error:  # replaying a session met an event that cannot follow the ones before it: an edited file
         raise Unprocessable("A session does not re-derive; nothing was imported", detail=f"The event cannot follow the ones before it: {error}.") from None
-    # Only the stored form (the bytes to write) is kept for every event; domain events are decoded one
-    # stream at a time when they are needed, so a large file's events are never all objects at once.
-    stored: list[StoredEvent] = []
-    records.reverse()
-    while records:
-        record = records.pop()
-        stored.append(_stored(app, record))
-        _decode(app, stored[-1], record, campaign_id)  # a line this server cannot read, or in the wrong stream, is refused here
+    stored = [entry if isinstance(entry, StoredEvent) else _stored(app, entry) for entry in entries]
+    del entries
     streams: dict[str, list[StoredEvent]] = {}
     for event in stored:
         streams.setdefault(str(event.originator_id), []).append(event)
@@ -175,6 +163,32 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
     except IntegrityError:
         raise _already_here(campaign_id) from None
     return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": bool(header.get("backup"))}
+
+
+def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
+    """The file (already checked whole) read again, line by line: its header, and each event in its stored form,
+    which is what gets written, except those unsealing needs whole (tracker/unsealing.py), kept as records. Only
+    the stored forms of a large file are held, never every line's parsed JSON or every event's domain object."""
+    header: dict[str, Any] = {}
+    entries: list[Any] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        kind, value = next(iter(export_file.lean_loads(line).items()))
+        if kind == "header":
+            header = value
+        elif kind == "event":
+            record = {**value, "line": number}
+            if record.get("withheld"):
+                raise Unprocessable(
+                    "The file withholds a secret of a session in play; nothing was imported",
+                    detail=f"Line {number}: that session was stored before seeds were sealed, so only a backup can move it "
+                    "(tracker export --backup on the server it came from).",
+                )
+            stored = _stored(app, record)
+            event = _decode(app, stored, record, header.get("campaign_id"))  # a line this server cannot read, or in the wrong stream, is refused here
+            entries.append(record if type(event).__name__ in unsealing.KEPT else stored)
+    return header, entries
 
 
 def _grants(header: dict[str, Any], campaign_id: str) -> list[Grant]:
