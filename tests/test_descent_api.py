@@ -199,7 +199,12 @@ def test_threat_from_corrupted_terrain_surges_and_cards_runs_as_a_ledger(client)
     _act(client, sid, type="discard-for-threat", card=hand[0], threat_value=2)  # +2
     assert _game(client, sid)["game"]["threat"] == 24
     _act(client, sid, type="spend-threat", purpose="troll-ambush")
-    _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    # L577: "Twice during this quest (and no more than once per turn)"
+    assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "A troll ambush was already sprung on turn 1"
+    _act(client, sid, type="end-turn")
+    sprung = _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    assert sprung["events"][-1]["payload"]["change"] == {"kind": "troll-ambush-sprung", "turn": 2, "ambush": 2, "of": 2}
+    _act(client, sid, type="end-turn")
     assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "Both troll ambushes are used"
     _act(client, sid, type="play-overlord-card", card=hand[1], threat_cost=4, card_type="trap", tricksters=2)  # 4 - 2
     assert _game(client, sid)["game"]["threat"] == 24 - 18 - 2
@@ -309,10 +314,10 @@ def test_aurims_prolonged_search_rolls_one_die_per_half_action_and_loses_progres
 def test_group_and_continuous_prolonged_actions(client):
     cid = _campaign(client, ["aurim", "tahlia", "kirga"])
     sid = _start(client, cid, "altar-of-despair")
-    altar = {"task": "destroy-altar", "half_action": "order"}
+    altar = {"task": "destroy-altar", "altar": "altar-1", "half_action": "order"}
     _act(client, sid, type="prolonged-roll", hero="aurim", trait="magic", faces=["enhancement"], **altar)
     both = _act(client, sid, type="prolonged-roll", hero="tahlia", trait="melee", faces=["enhancement"] * 3, **altar)
-    assert both["state"]["game"]["prolonged"]["destroy-altar"]["progress"] == 4
+    assert both["state"]["game"]["prolonged"]["destroy-altar:altar-1"]["progress"] == 4
     assert _refused(client, sid, type="prolonged-roll", hero="kirga", trait="ranged", trait_value=2, faces=["blank"] * 2, **altar)["title"] == "'destroy-altar' is not open to another hero"
     lock = {"hero": "kirga", "task": "pick-lock", "trait": "ranged", "trait_value": 2, "difficulty": 5, "disruptable": True, "continuous": True}
     _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "blank"], **lock)
@@ -379,7 +384,7 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
     client.post(f"/sessions/{q1}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     q2 = _start(client, cid, "hall-of-the-monkey-kings", {"purchases": [{"card": "Dark Power", "remove": "Dodge"}, {"card": "Time Slips Away", "remove": "Dark Charm"}]})
-    _act(client, q2, type="award-conquest", award="villager-killed", hero="aurim")  # 6
+    _act(client, q2, type="award-conquest", award="villager-killed", villager="zone-2-master-skeleton", hero="aurim")  # 6
     _act(client, q2, type="award-conquest", award="monkey-kings-defeated")  # 10
     client.post(f"/sessions/{q2}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     runner.catch_up()
@@ -443,8 +448,12 @@ def test_hold_the_position_major_monsters_turn_ten_victory_and_its_glyphs(client
     assert _act(client, sid, type="gain-threat", source="destroyed-glyphs", count=1)["state"]["game"]["threat"] == 2
     for _ in range(9):
         _act(client, sid, type="end-turn")
-    won = _act(client, sid, type="award-conquest", award="temple-defended")
+    # L564: "If it is turn 10 (or later) and the heroes have defeated all the major monsters on the board": the board is the table's to state
+    assert _refused(client, sid, type="award-conquest", award="temple-defended")["title"] == (
+        "'temple-defended' needs the heroes have defeated all the major monsters on the board (L564)")
+    won = _act(client, sid, type="award-conquest", award="temple-defended", stated={"all_major_monsters_defeated": True})
     assert won["events"][-2]["payload"]["change"] == {"kind": "quest-won", "award": "temple-defended", "conquest": 20}
+    assert won["events"][-3]["payload"]["change"]["stated"] == {"all_major_monsters_defeated": True}
     assert won["state"]["verdict"]["outcome"] == "victory"
     _verified(client, sid)
 
@@ -482,7 +491,7 @@ def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token
         assert refused.status_code == 403 and refused.mimetype == PROBLEM and refused.json["title"] == "This token plays the heroes side, not the overlord", action
     drawn = client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 1, "holder": "overlord"}, headers=heroes)
     assert drawn.status_code == 403 and drawn.json["title"] == "This token plays the heroes side, not the overlord"
-    roll = {"type": "prolonged-roll", "hero": "aurim", "task": "destroy-altar", "trait": "magic", "half_action": "order", "faces": ["enhancement"]}
+    roll = {"type": "prolonged-roll", "hero": "aurim", "task": "destroy-altar", "altar": "altar-1", "trait": "magic", "half_action": "order", "faces": ["enhancement"]}
     assert client.post(f"/sessions/{sid}/actions", json=roll, headers=overlord).status_code == 403
     assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
     assert client.post(f"/sessions/{sid}/actions", json={"type": "place-glyph", "glyph": "power"}, headers=overlord).status_code == 201

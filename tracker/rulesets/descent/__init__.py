@@ -53,10 +53,10 @@ class DescentRules(GameRules):
         return hidden.redact_decks(decks, viewer)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return verdict.verdict(game)
+        return verdict.verdict(quest, game)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
-        return verdict.end_refusal(game, outcome)
+        return verdict.end_refusal(quest, game, turn, outcome, reported)
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
         """Each hero's standing across the campaign: curses, frost, dark relics, chest items, deaths."""

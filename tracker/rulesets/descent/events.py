@@ -149,6 +149,18 @@ class StoneDoorsRolled(GameEvent):
     class_version = 1
 
 
+class TrollAmbushSprung(GameEvent):
+    class_version = 1
+
+
+class VillagerSpellBroken(GameEvent):
+    class_version = 1
+
+
+class AltarDestroyed(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -186,4 +198,7 @@ EVENTS = {
     "zorek-gazed": ZorekGazed,
     "stone-door-closed": StoneDoorClosed,
     "stone-doors-rolled": StoneDoorsRolled,
+    "troll-ambush-sprung": TrollAmbushSprung,
+    "villager-spell-broken": VillagerSpellBroken,
+    "altar-destroyed": AltarDestroyed,
 }

@@ -106,10 +106,14 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     if purpose == "troll-ambush":
         ambush = q.get("troll_ambush")
         if not ambush:
-            raise refuse("No troll ambushes in this quest", "Only The Mists of Time has them (L585–L590).", "purpose")
+            raise refuse("No troll ambushes in this quest", "Only The Mists of Time has them (L576–L579).", "purpose")
         if ctx.game["spent"].get("troll-ambush", 0) >= ambush["per_quest"]:
-            raise refuse("Both troll ambushes are used", f"At most {ambush['per_quest']} per quest.", "purpose")
-        return [_spend(ctx, ambush["threat"], purpose)]
+            raise refuse("Both troll ambushes are used", f"At most {ambush['per_quest']} per quest (L577).", "purpose")
+        turn = ctx.state["turn"]
+        sprung = ctx.game.get("troll_ambush_turns", [])
+        if sprung.count(turn) >= ambush["per_turn"]:  # "no more than once per turn" (L577)
+            raise refuse(f"A troll ambush was already sprung on turn {turn}", "No more than once per turn (L577): wait for the next turn.", "purpose")
+        return [_spend(ctx, ambush["threat"], purpose), {"kind": "troll-ambush-sprung", "turn": turn, "ambush": len(sprung) + 1, "of": ambush["per_quest"]}]
     if purpose == "extra-card":
         glyphs = q.get("glyphs") or {}
         if "extra_card_threat" not in glyphs:
