@@ -119,7 +119,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["prolonged"][change["key"]] = {k: change[k] for k in ("task", "trait", "difficulty", "disruptable", "continuous", "group", "heroes", "progress", "last_turn")}
     elif kind == "prolonged-action-completed":
         g["prolonged"].pop(change["key"], None)
-        g.setdefault("completed", []).append(change["key"])  # what a completed action unlocks (a villager freed, L438)
+        g.setdefault("completed", []).append(change["task"])  # what a completed action unlocks (a villager freed, L438)
     elif kind == "troll-ambush-sprung":
         g.setdefault("troll_ambush_turns", []).append(change["turn"])
     elif kind == "villager-spell-broken":

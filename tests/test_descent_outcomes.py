@@ -1,0 +1,211 @@
+"""How The Altar of Despair's quests are won and lost, through the REST API on SQLite and PostgreSQL: each condition the
+Quest Guide states (seed 004_6da044077b02a6e4.txt, lines quoted per test), the ids an action names checked against
+what the quest set up, and the rules fixes of issue 16's "Wrong today" list."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_descent_api import PROBLEM, _act, _campaign, _game, _refused, _start
+from tracker import rulesets
+
+TAHLIA_ALL_OUT = {"hero": "tahlia", "trait": "melee", "fatigue": 2, "faces": ["enhancement"] * 5}  # Melee 3 + 2 fatigue: 5 dice, at most 5 (L146)
+
+
+def _total(client, sid):
+    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
+
+
+def _end_refused(client, sid, outcome, **body):
+    before = _total(client, sid)
+    refused = client.post(f"/sessions/{sid}/end", json={"outcome": outcome, **body})
+    assert refused.status_code == 409 and refused.mimetype == PROBLEM, refused.json
+    assert _total(client, sid) == before and _game(client, sid)["status"] == "in-progress"
+    return refused.json["title"]
+
+
+def _ended(client, sid, outcome, **body):
+    ended = client.post(f"/sessions/{sid}/end", json={"outcome": outcome, **body})
+    assert ended.status_code == 200, ended.json
+    assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
+    return ended.json
+
+
+def _destroy(client, sid, altar, turn_ends=True):
+    """Tahlia works on one altar: 5 enhancements a roll, Order then Concentrate, until the difficulty of 8 (L704)."""
+    done = _act(client, sid, type="prolonged-roll", task="destroy-altar", altar=altar, half_action="order", **TAHLIA_ALL_OUT)
+    if done["events"][-1]["type"] == "ProlongedProgressMade":
+        done = _act(client, sid, type="prolonged-roll", task="destroy-altar", altar=altar, half_action="concentrate", **TAHLIA_ALL_OUT)
+    if turn_ends:
+        _act(client, sid, type="end-turn")
+    return done
+
+
+# -- The Altar of Despair: four altars, each destroyed on its own (L670, L693-L695, L704) ---------------------------
+
+
+def test_each_altar_is_destroyed_on_its_own_and_the_last_one_banishes_zorek(client):
+    cid = _campaign(client, ["aurim", "tahlia", "kirga"])
+    sid = _start(client, cid, "altar-of-despair")
+    # L693: "When the last altar is destroyed" - not before: nothing is destroyed yet
+    assert _refused(client, sid, type="award-conquest", award="last-altar-destroyed")["title"] == "'last-altar-destroyed' follows the destruction of the last altar"
+    unknown = _refused(client, sid, type="prolonged-roll", task="destroy-altar", altar="altar-9", half_action="order", **TAHLIA_ALL_OUT)
+    assert unknown["title"] == "Say which altar: 'altar-9' is not one" and "['altar-1', 'altar-2', 'altar-3', 'altar-4']" in unknown["detail"]
+    assert _refused(client, sid, type="prolonged-roll", task="destroy-altar", half_action="order", **TAHLIA_ALL_OUT)["title"] == "Say which altar the heroes work on"
+
+    # L704: "Two heroes may team up to destroy an altar, and they may use different traits": one pool per altar, two heroes at most
+    _act(client, sid, type="prolonged-roll", hero="aurim", task="destroy-altar", altar="altar-2", trait="magic", half_action="order", faces=["enhancement"])
+    teamed = _act(client, sid, type="prolonged-roll", task="destroy-altar", altar="altar-2", half_action="concentrate", **{**TAHLIA_ALL_OUT, "faces": ["enhancement", "enhancement", "blank", "blank", "surge"]})
+    pool = teamed["state"]["game"]["prolonged"]["destroy-altar:altar-2"]
+    assert pool["progress"] == 3 and pool["heroes"] == ["aurim", "tahlia"]
+    third = _refused(client, sid, type="prolonged-roll", hero="kirga", task="destroy-altar", altar="altar-2", trait="ranged", trait_value=2, half_action="order", faces=["blank"] * 2)
+    assert third["title"] == "'destroy-altar' is not open to another hero"
+    _act(client, sid, type="prolonged-roll", hero="kirga", task="destroy-altar", altar="altar-3", trait="ranged", trait_value=2, half_action="order", faces=["enhancement"] * 2)
+    _act(client, sid, type="end-turn")
+
+    first = _destroy(client, sid, "altar-1")
+    assert [e["type"] for e in first["events"]][-2:] == ["ProlongedActionCompleted", "AltarDestroyed"]
+    game = _game(client, sid)["game"]
+    assert game["altars_destroyed"] == ["altar-1"] and game["prolonged"]["destroy-altar:altar-2"]["progress"] == 3  # the others keep their own progress
+    assert game["prolonged"]["destroy-altar:altar-3"]["progress"] == 2 and game["conquest"] == 10 and _game(client, sid)["verdict"] is None
+    assert _refused(client, sid, type="prolonged-roll", task="destroy-altar", altar="altar-1", half_action="order", **TAHLIA_ALL_OUT)["title"] == "altar-1 is already destroyed"
+    claimed = _refused(client, sid, type="award-conquest", award="last-altar-destroyed")
+    assert "1 of 4 altars are destroyed" in claimed["detail"]
+    assert "1 of 4 are destroyed" in _end_refused(client, sid, "victory")
+
+    _destroy(client, sid, "altar-2")
+    _destroy(client, sid, "altar-3")
+    last = _destroy(client, sid, "altar-4", turn_ends=False)
+    assert [e["type"] for e in last["events"]][-5:] == ["ProlongedActionCompleted", "AltarDestroyed", "ConquestChanged", "QuestWon", "QuestDecided"]
+    assert last["events"][-4]["payload"]["change"] == {"kind": "altar-destroyed", "altar": "altar-4", "heroes": ["tahlia"], "destroyed": 4, "of": 4}
+    verdict = last["state"]["verdict"]
+    assert verdict["outcome"] == "victory" and "L693-L695" in verdict["reason"] and last["state"]["game"]["conquest"] == 18  # 10 + 8 (L695)
+    assert "decided this quest" in _end_refused(client, sid, "defeat")
+    _ended(client, sid, "victory")
+
+
+def test_zorek_destroying_the_last_glyph_or_the_conquest_running_out_fails_the_quest(client):
+    cid = _campaign(client, ["runewitch-astarra"])
+    sid = _start(client, cid, "altar-of-despair")
+    title = _end_refused(client, sid, "defeat")
+    assert title == "The quest cannot end in defeat: no defeat is recorded: the heroes still have 10 conquest (the quest is lost at 0) and 4 of 4 glyphs stand (lost with the last, L687)"
+    for _ in range(3):
+        _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="gaze")
+        died = _act(client, sid, type="hero-killed", hero="runewitch-astarra")  # 2 + 2 curses each time: 10 - 4 - 4 - 4 (L192)
+    verdict = died["state"]["verdict"]
+    assert verdict["outcome"] == "defeat" and "L670, L687-L689" in verdict["reason"]
+    assert "decided this quest" in _end_refused(client, sid, "victory")  # L402-style: a lost quest never certifies a victory
+    _ended(client, sid, "defeat")
+
+
+# -- the other quests' conditions -----------------------------------------------------------------------------------
+
+
+def test_the_thing_in_the_pit_is_won_only_by_defeating_it_with_twelve_conquest(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    for _ in range(3):
+        _act(client, sid, type="award-conquest", award="prisoner-rescued")  # 8 + 6 = 14, yet the Thing lives
+    title = _end_refused(client, sid, "victory")
+    assert "the Thing in the Pit defeated with at least 12 conquest points at the end (L399-L404)" in title and "14 conquest" in title
+    assert "no heroic victory" in _end_refused(client, sid, "heroic-victory")
+    won = _act(client, sid, type="award-conquest", award="thing-defeated")
+    assert won["state"]["verdict"]["outcome"] == "victory" and "L399-L404" in won["state"]["verdict"]["reason"]
+    _ended(client, sid, "victory")
+
+
+def test_the_monkey_kings_villagers_are_named_freed_after_their_spell_and_decided_once(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "hall-of-the-monkey-kings")
+    unknown = _refused(client, sid, type="award-conquest", award="villager-killed", villager="zone-7-blood-ape", hero="tahlia")
+    assert unknown["title"] == "Say which transformed villager: 'zone-7-blood-ape' is not one"
+    assert "zone-2-master-skeleton" in unknown["detail"] and "zone-6-master-hellhound" in unknown["detail"]
+    # L436-L440: the Zone 2 villager is freed by a prolonged Magic (3) action, and only then
+    early = _refused(client, sid, type="award-conquest", award="villager-freed", villager="zone-2-master-skeleton", hero="aurim")
+    assert early["title"] == "The spell on zone-2-master-skeleton is broken by completing 'free-villager-zone-2' first"
+    for half in ("order", "concentrate"):
+        _act(client, sid, type="prolonged-roll", hero="aurim", task="free-villager-zone-2", trait="magic", half_action=half, fatigue=2, faces=["enhancement", "enhancement", "blank"])
+    freed = _act(client, sid, type="award-conquest", award="villager-freed", villager="zone-2-master-skeleton", hero="aurim")
+    assert freed["state"]["game"]["villagers"] == {"zone-2-master-skeleton": "freed"} and freed["state"]["game"]["heroes"]["aurim"]["coins"] == 50
+    again = _refused(client, sid, type="award-conquest", award="villager-killed", villager="zone-2-master-skeleton", hero="tahlia")
+    assert again["title"] == "The villager zone-2-master-skeleton was already freed"
+    killed = _act(client, sid, type="award-conquest", award="villager-killed", villager="zone-5-master-naga", hero="tahlia")  # L477: -2
+    assert killed["state"]["game"]["conquest"] == 6
+    assert "both Monkey Kings defeated (L496-L498)" in _end_refused(client, sid, "victory")
+    won = _act(client, sid, type="award-conquest", award="monkey-kings-defeated")
+    assert "L496-L498" in won["state"]["verdict"]["reason"]
+    _ended(client, sid, "victory")
+
+
+def test_hold_the_position_is_not_won_before_turn_ten_nor_while_major_monsters_stand(client):
+    cid = _campaign(client, ["aurim"])
+    sid = _start(client, cid, "hold-the-position", {"glyphs": 2})
+    assert "it is turn 1" in _end_refused(client, sid, "victory")
+    for _ in range(9):
+        _act(client, sid, type="end-turn")
+    title = _end_refused(client, sid, "victory")
+    assert "turn 10 or later with every major monster on the board defeated (L564-L566); it is turn 10" in title
+    stated = _refused(client, sid, type="award-conquest", award="temple-defended", stated={"all_major_monsters_defeated": False})
+    assert stated["title"] == "'temple-defended' needs the heroes have defeated all the major monsters on the board (L564)"
+    won = _act(client, sid, type="award-conquest", award="temple-defended", stated={"all_major_monsters_defeated": True})
+    assert won["state"]["verdict"]["outcome"] == "victory"
+    _ended(client, sid, "victory")
+
+
+def test_into_the_heart_of_darkness_needs_the_angered_spirits_killed_with_its_leaders(client):
+    cid = _campaign(client, ["aurim"])
+    sid = _start(client, cid, "into-the-heart-of-darkness")
+    refused = _refused(client, sid, type="award-conquest", award="leaders-killed")
+    assert refused["title"] == "'leaders-killed' needs every spirit the heroes angered is killed too (true when none was angered) (L662)"
+    won = _act(client, sid, type="award-conquest", award="leaders-killed", stated={"angered_spirits_killed": True})
+    assert "L662-L664" in won["state"]["verdict"]["reason"] and won["state"]["game"]["conquest"] == 14
+    _ended(client, sid, "victory")
+
+
+def test_a_base_game_quest_ends_on_the_condition_the_table_states_from_its_quest_guide(client):
+    cid = _campaign(client, ["aurim"])
+    sid = _start(client, cid, "into-the-dark", {"starting_conquest": 5})
+    assert "Quest Guide is not in the transcription (L107-L117)" in _end_refused(client, sid, "victory")
+    ended = _ended(client, sid, "victory", reported={"quest_guide_condition": "the heroes killed the master beastman"})
+    assert ended["ruling"] is None
+    assert any(e["type"] == "FactsReported" for e in client.get(f"/sessions/{sid}/events?limit=100").json["events"])
+
+
+# -- Wrong today ----------------------------------------------------------------------------------------------------
+
+
+def test_the_mists_of_time_gold_chest_1_holds_one_curse_and_500_coins_and_no_treasure(client):
+    """L590: "| Gold 1 | 1 curse, 500 coins |" - no gold treasure is drawn, digitally or at the table."""
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "mists-of-time")
+    opened = _act(client, sid, type="open-chest", chest="gold-1", opener="aurim", given_to={"coins": "tahlia", "curses": ["aurim"]})
+    change = next(e for e in opened["events"] if e["type"] == "ChestOpened")["payload"]["change"]
+    assert change["treasure"] == {} and change["coins"] == 500 and change["curses"] == 1 and change["conquest"] == 0
+    assert not [e for e in opened["events"] if e["type"] == "CardsDrawn"]
+    heroes = opened["state"]["game"]["heroes"]
+    assert heroes["tahlia"]["coins"] == 500 and heroes["aurim"]["curses"] == 1 and heroes["aurim"]["items"] == []
+    # Gold 2 (L591) does hold a gold treasure: each hero draws one
+    reported = _refused(client, sid, type="open-chest", chest="gold-2", opener="aurim", given_to={"potions": "aurim", "curses": ["aurim", "tahlia"]}, treasure={"aurim": [], "tahlia": []})
+    assert reported["title"] == "Each hero draws 1 gold treasure from this chest"
+
+
+def test_a_campaign_pinned_to_descent_1_0_0_still_resolves_to_its_rules():
+    """Campaigns created before the 1.1.0 fixes pinned this hash; the archive keeps the data and the contract it published."""
+    pin = {"id": "descent", "version": "1.0.0", "hash": "sha256:43526d82cdd4ad782784ab57d864cc992db9a19dde42ed547bbb32256275d65a"}
+    rulesets.archived.cache_clear()
+    old = rulesets.resolve(pin)
+    assert old is not None and old.version == "1.0.0" and old.pin == pin
+    gold = next(c for c in old.quest("mists-of-time")["chests"] if c["id"] == "gold-1")
+    assert gold["treasure"] == {"gold": 1}  # as that version had it: its sessions re-derive as they were played
+    assert rulesets.get("descent").version == "1.1.0"
+
+
+@pytest.mark.parametrize("quest", ["thing-in-the-pit", "hall-of-the-monkey-kings", "mists-of-time", "into-the-heart-of-darkness", "altar-of-despair"])
+def test_a_quest_lost_on_conquest_never_accepts_victory(client, quest):
+    """L333, L413, L575, L616, L670: at 0 conquest the quest is lost, whatever the table types."""
+    cid = _campaign(client, ["sir-valadir"])
+    sid = _start(client, cid, quest)
+    lost = _act(client, sid, type="hero-killed", hero="sir-valadir", conquest_value=15)
+    assert lost["state"]["verdict"]["outcome"] == "defeat" and lost["state"]["game"]["lost"] == "conquest-exhausted"
+    assert "decided this quest" in _end_refused(client, sid, "victory")
+    _ended(client, sid, "defeat")
