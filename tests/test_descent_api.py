@@ -223,6 +223,12 @@ def test_the_power_glyph_draws_two_keeps_one_and_discards_the_other_for_threat(c
     kept = _act(client, sid, type="power-glyph-keep", keep=looked[0], threat_value=1)
     assert looked[0] in kept["state"]["decks"]["overlord"]["held"]["overlord"]
     assert kept["state"]["decks"]["overlord"]["discard_pile"] == [looked[1]] and kept["state"]["game"]["threat"] == 1
+    # L125: two cards "when this glyph is activated, as well as each time a hero uses it to move to or from town": one draw each
+    assert _refused(client, sid, type="power-glyph-draw")["title"] == "The Power glyph's draw is used"
+    _act(client, sid, type="town-travel", hero="aurim", glyph="power", direction="to-town")
+    again = _act(client, sid, type="power-glyph-draw")
+    assert again["events"][-1]["payload"]["change"] == {"kind": "power-glyph-used", "draws_left": 0}
+    assert _refused(client, sid, type="power-glyph-draw")["title"] == "The Power glyph's draw is used"
     _verified(client, sid)
 
 

@@ -29,6 +29,7 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "zorek-gazed": lambda: f"Zorek turned from {c['from']} to {c['facing']}; gaze hit {', '.join(c['heroes_hit']) or 'no hero'}",
         "stone-door-closed": lambda: f"{c['hero']} closed stone door {c['door']}",
         "stone-doors-rolled": lambda: f"Stone doors rolled: {', '.join(c['opened']) or 'none'} opened",
+        "power-glyph-used": lambda: f"Overlord drew two cards by the Power glyph ({c['draws_left']} draw(s) left)",
         "troll-ambush-sprung": lambda: f"Overlord sprang troll ambush {c['ambush']} of {c['of']} on turn {c['turn']}",
         "villager-spell-broken": lambda: f"The villager {c['villager']} was {c['fate']} by {c['hero']}",
         "altar-destroyed": lambda: f"{' and '.join(c['heroes'])} destroyed {c['altar']} ({c['destroyed']} of {c['of']})",

@@ -161,6 +161,10 @@ class AltarDestroyed(GameEvent):
     class_version = 1
 
 
+class PowerGlyphUsed(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -201,4 +205,5 @@ EVENTS = {
     "troll-ambush-sprung": TrollAmbushSprung,
     "villager-spell-broken": VillagerSpellBroken,
     "altar-destroyed": AltarDestroyed,
+    "power-glyph-used": PowerGlyphUsed,
 }

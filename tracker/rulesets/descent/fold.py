@@ -120,6 +120,8 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "prolonged-action-completed":
         g["prolonged"].pop(change["key"], None)
         g.setdefault("completed", []).append(change["task"])  # what a completed action unlocks (a villager freed, L438)
+    elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)
+        g["glyph_triggers"]["power"] -= 1
     elif kind == "troll-ambush-sprung":
         g.setdefault("troll_ambush_turns", []).append(change["turn"])
     elif kind == "villager-spell-broken":

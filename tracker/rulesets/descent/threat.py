@@ -125,16 +125,21 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
 
 
 def power_glyph_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    """Power dark glyph (L125): the overlord may draw two cards and look at them."""
-    if "power" not in ctx.game["glyphs_activated"]:
+    """Power dark glyph (L125): "When this glyph is activated, as well as each time a hero uses it to move to or from
+    town, the overlord may draw two cards": one draw per activation or town travel, each used once."""
+    if "power" not in ctx.game["glyphs_activated"] and not ctx.game.get("glyph_triggers", {}).get("power"):
         raise refuse("No Power glyph has been activated", "The draw happens when a Power dark glyph is activated or used for town travel.", "type")
+    triggers = ctx.game.get("glyph_triggers", {}).get("power", 0)
+    if triggers < 1:
+        raise refuse("The Power glyph's draw is used", "Each activation of a Power glyph, and each town travel by it, gives one draw of two (L125).", "type")
     rule = next(g for g in ctx.ruleset.data["dark_glyphs"] if g["id"] == "power")
     deck = ctx.state["decks"][OVERLORD]
+    used = {"kind": "power-glyph-used", "draws_left": triggers - 1}
     if params.get("cards"):
         if len(params["cards"]) != rule["draw"]:
             raise refuse(f"The Power glyph draws {rule['draw']} cards", f"Reported: {params['cards']}.", "cards")
-        return _looked_reported(deck, params["cards"])
-    return decks.resolve_look(deck, "overlord deck", rule["draw"], rng)
+        return [*_looked_reported(deck, params["cards"]), used]
+    return [*decks.resolve_look(deck, "overlord deck", rule["draw"], rng), used]
 
 
 def _looked_reported(deck: Mapping[str, Any], cards: list[str]) -> list[dict[str, Any]]:
