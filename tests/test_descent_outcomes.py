@@ -209,3 +209,28 @@ def test_a_quest_lost_on_conquest_never_accepts_victory(client, quest):
     assert lost["state"]["verdict"]["outcome"] == "defeat" and lost["state"]["game"]["lost"] == "conquest-exhausted"
     assert "decided this quest" in _end_refused(client, sid, "victory")
     _ended(client, sid, "defeat")
+
+
+# -- Missing: potions ---------------------------------------------------------------------------------------------
+
+
+def test_a_vitality_potion_costs_fifty_and_a_hero_equips_at_most_three_potions(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "mists-of-time")
+    assert _refused(client, sid, type="buy-potion", hero="aurim", potion="vitality")["title"] == "aurim has 0 coins, not 50"
+    _act(client, sid, type="open-chest", chest="copper-2", opener="aurim", given_to={"coins": "aurim"})  # 150 coins (L585)
+    # L257: "Vitality potions should cost 50 coins, not 25 as listed on page 20 of the original Quest Guide."
+    assert _refused(client, sid, type="buy-potion", hero="aurim", potion="vitality", price=25)["title"] == "A vitality potion costs 50 coins, not 25"
+    bought = _act(client, sid, type="buy-potion", hero="aurim", potion="vitality")
+    assert bought["state"]["game"]["heroes"]["aurim"]["coins"] == 100 and bought["state"]["game"]["heroes"]["aurim"]["potions"] == {"vitality": 1}
+    assert _refused(client, sid, type="buy-potion", hero="aurim", potion="healing")["title"] == "Say the price of a healing potion"
+    _act(client, sid, type="buy-potion", hero="aurim", potion="healing", price=25)  # the table's Quest Guide price
+    _act(client, sid, type="gain-potion", hero="aurim", potion="invulnerability")
+    # L184: "he may immediately equip it for free if he doesn't already have three equipped potions"
+    assert _refused(client, sid, type="gain-potion", hero="aurim", potion="healing")["title"] == "aurim has 3 equipped potions: at most 3 (L184)"
+    assert _refused(client, sid, type="gain-potion", hero="aurim", potion="healing", to="pack")["title"] == "Say how many unequipped items the pack holds"
+    assert _refused(client, sid, type="gain-potion", hero="aurim", potion="healing", to="pack", pack_items=3)["title"] == "The pack holds at most 3 unequipped items (L184)"
+    packed = _act(client, sid, type="gain-potion", hero="aurim", potion="healing", to="pack", pack_items=2)
+    hero = packed["state"]["game"]["heroes"]["aurim"]
+    assert hero["pack_potions"] == {"healing": 1} and sum(hero["potions"].values()) == 3
+    assert _ended(client, sid, "defeat", ruling="the test is about potions, not the quest")["ruling"]

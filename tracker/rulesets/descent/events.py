@@ -165,6 +165,10 @@ class PowerGlyphUsed(GameEvent):
     class_version = 1
 
 
+class PotionPacked(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -206,4 +210,5 @@ EVENTS = {
     "villager-spell-broken": VillagerSpellBroken,
     "altar-destroyed": AltarDestroyed,
     "power-glyph-used": PowerGlyphUsed,
+    "potion-packed": PotionPacked,
 }

@@ -108,6 +108,9 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "potion-gained":
         potions = hero(g, change["hero"])["potions"]
         potions[change["potion"]] = potions.get(change["potion"], 0) + change["count"]
+    elif kind == "potion-packed":
+        pack = hero(g, change["hero"]).setdefault("pack_potions", {})
+        pack[change["potion"]] = pack.get(change["potion"], 0) + change["count"]
     elif kind == "potion-drunk":
         h = hero(g, change["hero"])
         h["potions"][change["potion"]] -= 1
