@@ -376,15 +376,20 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     runner = app.extensions["tracker_views"]
     cid = _campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
     q1 = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "power"}]})
-    _act(client, q1, type="award-conquest", award="prisoner-rescued")  # 10
+    _act(client, q1, type="open-cell", cell="cell-1", hero="aurim")  # 10: prisoner 1 saved (L350)
     _act(client, q1, type="open-chest", chest="copper-2", opener="aurim", treasure={"runewitch-astarra": ["Copper A"], "aurim": ["Copper B"]})  # 13
     _act(client, q1, type="gain-curses", hero="runewitch-astarra", count=2, source="silver chest")
     _act(client, q1, type="hero-killed", hero="runewitch-astarra")  # 9
-    _act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # +5: 14
+    _act(client, q1, type="sacrifice-clock")  # turn 1: a cell was opened, no wound token (L345)
+    for _ in range(9):  # turns 2-10 with no cell opened: every third token sacrifices the next villager, 2, 3 and 4 (L345)
+        _act(client, q1, type="end-turn")
+        ticked = _act(client, q1, type="sacrifice-clock")
+    assert ticked["state"]["game"]["prisoners"]["sacrificed"] == [2, 3, 4] and ticked["state"]["game"]["thing_extra_wounds"] == 8 + 3 * 4  # L388
+    _act(client, q1, type="open-cell", cell="zone-2-cell", hero="aurim")  # 5 and 6 alive: 2 x 2 + 1 for the mayor's daughter (L374): 14
     _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
-    finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=2, mayors_daughter_unrescued=True)  # 4 + 2 + 3: 23
+    finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=3)  # 4 + 3 x 2 (L401): 24
     assert [e["type"] for e in finished["events"][-2:]] == ["QuestWon", "QuestDecided"] and finished["events"][-2]["payload"]["change"] == {
-        "kind": "quest-won", "award": "thing-defeated", "conquest": 23, "needed": 12}
+        "kind": "quest-won", "award": "thing-defeated", "conquest": 24, "needed": 12}
     runner.catch_up()
     hidden = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"][0]
     assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
@@ -404,7 +409,7 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert first["unspent"] == 4 and first["opening_hand"] == 5 and len(first["events"]) == 4
     assert second["spent"] == {"event": 2, "trap": 0, "monster": 0} and second["unspent"] == 7 and second["opening_hand"] == 6
     history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
-    assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 23]
+    assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 24]
     assert history["thing-in-the-pit"]["result"]["won"] is True and history["thing-in-the-pit"]["result"]["because"] == "thing-defeated"
     assert [step["reason"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == ["starting conquest", "villager-killed", "monkey-kings-defeated"]
     assert [step["total"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == [8, 6, 10]

@@ -104,8 +104,8 @@ def test_zorek_destroying_the_last_glyph_or_the_conquest_running_out_fails_the_q
 def test_the_thing_in_the_pit_is_won_only_by_defeating_it_with_twelve_conquest(client):
     cid = _campaign(client, ["aurim", "tahlia"])
     sid = _start(client, cid, "thing-in-the-pit")
-    for _ in range(3):
-        _act(client, sid, type="award-conquest", award="prisoner-rescued")  # 8 + 6 = 14, yet the Thing lives
+    for cell in ("cell-1", "cell-2", "cell-7"):
+        _act(client, sid, type="open-cell", cell=cell, hero="tahlia")  # 8 + 3 x 2 = 14 (L350), yet the Thing lives
     title = _end_refused(client, sid, "victory")
     assert "the Thing in the Pit defeated with at least 12 conquest points at the end (L399-L404)" in title and "14 conquest" in title
     assert "no heroic victory" in _end_refused(client, sid, "heroic-victory")
@@ -234,3 +234,70 @@ def test_a_vitality_potion_costs_fifty_and_a_hero_equips_at_most_three_potions(c
     hero = packed["state"]["game"]["heroes"]["aurim"]
     assert hero["pack_potions"] == {"healing": 1} and sum(hero["potions"].values()) == 3
     assert _ended(client, sid, "defeat", ruling="the test is about potions, not the quest")["ruling"]
+
+
+# -- Missing: The Thing in the Pit's script ---------------------------------------------------------------------------
+
+
+def test_the_sacrifice_clock_takes_a_villager_every_third_turn_without_a_cell_opened(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    # L345: "At the start of each of your turns, if none of the heroes opened a cell this turn, place a wound token ..."
+    assert _act(client, sid, type="sacrifice-clock")["state"]["game"]["prisoners"]["wounds"] == 1
+    assert _refused(client, sid, type="sacrifice-clock")["title"] == "The sacrifice clock already ran on turn 1"
+    _act(client, sid, type="end-turn")
+    _act(client, sid, type="sacrifice-clock")
+    _act(client, sid, type="end-turn")
+    # "... When you have three wound tokens in front of you, discard them ... one of the prisoners is sacrificed ... in numerical order"
+    third = _act(client, sid, type="sacrifice-clock")
+    assert [e["payload"]["change"]["kind"] for e in third["events"][1:]] == ["sacrifice-clock-ticked", "prisoner-sacrificed"]
+    game = third["state"]["game"]
+    assert game["prisoners"]["sacrificed"] == [1] and game["prisoners"]["wounds"] == 0
+    assert game["thing_extra_wounds"] == 12  # L388: 8 additional wounds, and 4 more per villager sacrificed
+    _act(client, sid, type="end-turn")
+    _act(client, sid, type="sacrifice-clock")  # one token
+    _act(client, sid, type="end-turn")
+    # L345: "If the heroes opened a cell this turn, discard the wound tokens in front of you instead of adding one."
+    _act(client, sid, type="open-cell", cell="cell-2", hero="aurim")
+    reset = _act(client, sid, type="sacrifice-clock")["events"][-1]["payload"]["change"]
+    assert reset == {"kind": "sacrifice-clock-ticked", "turn": 5, "cells_opened": ["cell-2"], "wounds": 0, "discarded": 1}
+    # L347: a cell whose prisoner was sacrificed is empty, and gives nothing
+    empty = _act(client, sid, type="open-cell", cell="cell-1", hero="aurim")
+    assert empty["events"][-1]["payload"]["change"]["found_sacrificed"] == [1] and empty["state"]["game"]["conquest"] == 10
+    unknown = _refused(client, sid, type="open-cell", cell="cell-11", hero="aurim")
+    assert unknown["title"] == "'cell-11' is not a cell of The Thing in the Pit" and "zone-2-cell" in unknown["detail"]
+    assert _refused(client, sid, type="open-cell", cell="cell-2", hero="tahlia")["title"] == "Cell 'cell-2' is already open"
+    assert _refused(client, sid, type="award-conquest", award="prisoner-rescued")["title"] == "'prisoner-rescued' follows the cell the heroes open"
+    assert _ended(client, sid, "defeat", ruling="the test is about the clock")["ruling"]
+
+
+def test_the_zone_2_cell_pays_for_its_living_villagers_and_the_clock_stops_when_all_are_decided(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    zone2 = _act(client, sid, type="open-cell", cell="zone-2-cell", hero="tahlia")  # L374: 4 alive x 2 + 1 for the mayor's daughter
+    assert zone2["state"]["game"]["conquest"] == 8 + 9 and zone2["state"]["game"]["prisoners"]["rescued"] == [3, 4, 5, 6]
+    daughter = _refused(client, sid, type="award-conquest", award="thing-defeated", mayors_daughter_unrescued=True)
+    assert daughter["title"] == "The mayor's daughter (prisoner 6) is not waiting in a cell"
+    assert _refused(client, sid, type="award-conquest", award="thing-defeated", unrescued=7)["title"] == "Only 6 villagers are alive and not yet rescued"
+    for cell in ("cell-1", "cell-2", "cell-7", "cell-8", "cell-9", "cell-10"):
+        _act(client, sid, type="open-cell", cell=cell, hero="aurim")
+    # L345: "Once the ten villagers have been sacrificed or saved, you no longer follow this process."
+    assert _refused(client, sid, type="sacrifice-clock")["title"] == "The ten villagers are all sacrificed or saved"
+    assert _act(client, sid, type="award-conquest", award="thing-defeated")["state"]["verdict"]["outcome"] == "victory"  # 17 + 12 + 4
+
+
+def test_the_thing_devours_a_villager_in_its_zone_and_curses_a_hero_who_deals_it_four_wounds(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "thing-in-the-pit")
+    # L393-L395: the freed Thing smashes a closed cell in its zone and the villager is sacrificed
+    assert _refused(client, sid, type="thing-devours", cell="cell-1")["title"] == "The Thing cannot reach cell 'cell-1'"
+    devoured = _act(client, sid, type="thing-devours", cell="cell-9")
+    assert devoured["state"]["game"]["prisoners"]["sacrificed"] == [9] and devoured["events"][-1]["payload"]["change"]["by"] == "the-thing"
+    assert _refused(client, sid, type="open-cell", cell="cell-9", hero="aurim")["title"] == "Cell 'cell-9' is already open"
+    # L388: "each time a hero inflicts at least 4 wounds on it (after armor) with a single attack, place a curse token on that hero"
+    assert _act(client, sid, type="thing-struck", hero="tahlia", wounds=3)["state"]["game"]["heroes"]["tahlia"]["curses"] == 0
+    struck = _act(client, sid, type="thing-struck", hero="tahlia", wounds=4)
+    assert struck["state"]["game"]["heroes"]["tahlia"]["curses"] == 1 and struck["events"][-1]["payload"]["change"]["source"] == "the-thing-in-the-pit"
+    assert _refused(client, sid, type="thing-struck", hero="kirga", wounds=4)["title"] == "'kirga' is not a hero in this quest"
+    other = _start(client, cid, "mists-of-time")
+    assert _refused(client, other, type="sacrifice-clock")["title"] == "The Mists of Time has no prisoners"

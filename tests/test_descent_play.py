@@ -52,9 +52,9 @@ def _win(client, doc, sid, quest):
     for _ in range(victory.get("turn_at_least", 1) - _state(client, sid)["turn"]):
         _act(client, sid, type="end-turn")
     needed = victory.get("conquest_at_least")
-    repeatable = next((a for a in quest["awards"] if a.get("conquest", 0) > 0 and not a.get("ends_quest") and set(a) <= {"id", "conquest", "source"}), None)
+    cells = iter(cell["id"] for cell in (quest.get("prisoners") or {}).get("cells", []))
     while needed is not None and _state(client, sid)["game"]["conquest"] + final["conquest"] < needed:
-        _act(client, sid, type="award-conquest", award=repeatable["id"])
+        _act(client, sid, type="open-cell", cell=next(cells), hero="tahlia")  # the villagers saved bring their conquest
     stated = {fact["fact"]: True for fact in final.get("requires_stated", [])}
     return _act(client, sid, type="award-conquest", award=final["id"], **({"stated": stated} if stated else {}))["state"]
 

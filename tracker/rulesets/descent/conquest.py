@@ -17,6 +17,8 @@ def _award(ctx: ActionContext, award_id: str) -> dict[str, Any]:
     award = next((a for a in q["awards"] if a["id"] == award_id), None)
     if award is None:
         raise refuse(f"'{award_id}' is not an award of {q['name']}", f"Awards: {[a['id'] for a in q['awards']]}.", "award")
+    if award.get("follows") == "open-cell":  # the conquest follows the cell opened, for the villagers the clock left alive (L345-L377)
+        raise refuse(f"'{award_id}' follows the cell the heroes open", 'Record it with open-cell ("cell", "hero"): the conquest counts the villagers still alive in it.', "award")
     if award.get("follows") == "every-altar-destroyed":  # the +8 follows the last altar's destruction itself (L693-L695)
         done = len(ctx.game.get("altars_destroyed", []))
         raise refuse(
@@ -85,6 +87,8 @@ def award_conquest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
         changes = _villager(ctx, award, params) + changes
     if award.get("ends_quest"):
         _may_end(ctx, award)
+    if award["id"] == "thing-defeated":
+        _unrescued_alive(ctx, params)
     stated = _stated(award, params)
     amount = award_amount(award, params)
     details = {k: params[k] for k in ("alive", "unrescued", "mayors_daughter_unrescued", "hero", "villager") if k in params}
@@ -95,6 +99,20 @@ def award_conquest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
     if award.get("ends_quest"):
         changes += quest_end(ctx, award, ctx.game["conquest"] + amount)
     return changes
+
+
+def _unrescued_alive(ctx: ActionContext, params: Mapping[str, Any]) -> None:
+    """The Thing's award counts surviving villagers not yet rescued (L401): no more than the sacrifice clock left alive."""
+    prisoners = quest(ctx).get("prisoners")
+    if prisoners is None:
+        return
+    folded = ctx.game.get("prisoners") or {"sacrificed": [], "rescued": []}
+    waiting = [n for n in range(1, prisoners["count"] + 1) if n not in folded["sacrificed"] and n not in folded["rescued"]]
+    daughter = prisoners["mayors_daughter"]
+    if params.get("mayors_daughter_unrescued") and daughter not in waiting:
+        raise refuse(f"The mayor's daughter (prisoner {daughter}) is not waiting in a cell", f"Alive and not yet rescued: {waiting}.", "mayors_daughter_unrescued")
+    if params.get("unrescued", 0) > len(waiting):
+        raise refuse(f"Only {len(waiting)} villagers are alive and not yet rescued", f"Prisoners: {waiting}.", "unrescued")
 
 
 def _may_end(ctx: ActionContext, award: Mapping[str, Any]) -> None:

@@ -169,6 +169,22 @@ class PotionPacked(GameEvent):
     class_version = 1
 
 
+class CellOpened(GameEvent):
+    class_version = 1
+
+
+class SacrificeClockTicked(GameEvent):
+    class_version = 1
+
+
+class PrisonerSacrificed(GameEvent):
+    class_version = 1
+
+
+class ThingStruck(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -211,4 +227,8 @@ EVENTS = {
     "altar-destroyed": AltarDestroyed,
     "power-glyph-used": PowerGlyphUsed,
     "potion-packed": PotionPacked,
+    "cell-opened": CellOpened,
+    "sacrifice-clock-ticked": SacrificeClockTicked,
+    "prisoner-sacrificed": PrisonerSacrificed,
+    "thing-struck": ThingStruck,
 }

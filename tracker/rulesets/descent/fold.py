@@ -123,6 +123,19 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "prolonged-action-completed":
         g["prolonged"].pop(change["key"], None)
         g.setdefault("completed", []).append(change["task"])  # what a completed action unlocks (a villager freed, L438)
+    elif kind in ("cell-opened", "sacrifice-clock-ticked", "prisoner-sacrificed"):
+        p = g.setdefault("prisoners", {"wounds": 0, "sacrificed": [], "rescued": [], "cells_opened": {}, "clock_turns": []})
+        if kind == "cell-opened":
+            p["cells_opened"][change["cell"]] = change["turn"]
+            p["rescued"] += change["saved"]
+        elif kind == "sacrifice-clock-ticked":
+            p["wounds"] = change["wounds"]
+            p["clock_turns"].append(change["turn"])
+        else:
+            p["sacrificed"].append(change["prisoner"])
+            g["thing_extra_wounds"] = change["thing_extra_wounds"]  # 8 + 4 per villager sacrificed (L388)
+    elif kind == "thing-struck":
+        pass  # the attack is on record; its curse, if any, is its own change
     elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)
         g["glyph_triggers"]["power"] -= 1
     elif kind == "troll-ambush-sprung":
