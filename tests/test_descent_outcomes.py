@@ -301,3 +301,54 @@ def test_the_thing_devours_a_villager_in_its_zone_and_curses_a_hero_who_deals_it
     assert _refused(client, sid, type="thing-struck", hero="kirga", wounds=4)["title"] == "'kirga' is not a hero in this quest"
     other = _start(client, cid, "mists-of-time")
     assert _refused(client, other, type="sacrifice-clock")["title"] == "The Mists of Time has no prisoners"
+
+
+# -- Missing: condition tokens and the Monkey Kings' line ---------------------------------------------------------------
+
+
+def test_condition_tokens_resolve_at_the_start_of_the_heroes_turn_as_the_summary_says(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "mists-of-time")
+    assert _refused(client, sid, type="condition-turn-start", hero="aurim")["title"] == "aurim has no token to resolve at the start of a turn"
+    for condition, count in (("burn", 3), ("daze", 2), ("web", 1), ("stun", 1), ("bleed", 2)):
+        _act(client, sid, type="place-condition", hero="aurim", condition=condition, count=count)
+    wrong = _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"burn": ["surge"]})
+    assert wrong["title"] == "Roll one power die per burn token (3)"
+    resolved = _act(client, sid, type="condition-turn-start", hero="aurim", faces={
+        "burn": ["surge", "blank", "enhancement"],  # L297: one discarded, then a wound for each of the 2 left
+        "bleed": ["2D 1R", "1D 0R 1S"],  # L294: wounds equal to the total shown (3), then all discarded
+        "daze": ["surge", "surge"],  # L300: both discarded
+        "web": ["blank"],  # L323: kept, so no movement points this turn
+    })
+    change = resolved["events"][-1]["payload"]["change"]
+    assert change["discarded"] == {"burn": 1, "bleed": 2, "daze": 2, "stun": 1} and change["left"] == {"burn": 2, "web": 1}
+    assert change["wounds"] == 2 + 3 and change["this_turn"] == ["may not spend movement points", "takes one half action"]  # L323, L317
+    hero = resolved["state"]["game"]["heroes"]["aurim"]
+    assert hero["tokens"] == {"burn": 2, "web": 1} and hero["wounds_suffered"] == 5
+    assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"burn": ["blank", "blank"]})["title"] == "aurim's tokens were already resolved on turn 1"
+    _act(client, sid, type="end-turn")
+    assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"daze": ["blank"]})["title"] == "aurim has no daze token"
+    assert _refused(client, sid, type="place-condition", hero="aurim", condition="frozen", count=1)["status"] == 422
+    assert _ended(client, sid, "defeat", ruling="the test is about condition tokens")["ruling"]
+
+
+def test_the_monkey_kings_line_burns_curses_or_transforms_the_heroes_on_it(client):
+    cid = _campaign(client, ["aurim", "tahlia", "kirga"])
+    sid = _start(client, cid, "hall-of-the-monkey-kings")
+    # L493: "Power enhancement: the affected heroes each receive 2 burn tokens."
+    burnt = _act(client, sid, type="monkey-kings-line", heroes=["aurim", "tahlia"], face="enhancement")
+    assert [burnt["state"]["game"]["heroes"][h].get("tokens") for h in ("aurim", "tahlia", "kirga")] == [{"burn": 2}, {"burn": 2}, None]
+    assert _refused(client, sid, type="monkey-kings-line", heroes=["kirga"], face="surge")["title"] == "The Monkey Kings' line was already rolled on turn 1"
+    _act(client, sid, type="end-turn")
+    cursed = _act(client, sid, type="monkey-kings-line", heroes=["kirga"], face="surge")  # L494: 1 curse token each
+    assert cursed["state"]["game"]["heroes"]["kirga"]["curses"] == 1
+    _act(client, sid, type="end-turn")
+    monkey = _act(client, sid, type="monkey-kings-line", heroes=["tahlia"], face="blank")  # L495: transformed into monkeys
+    assert monkey["state"]["game"]["heroes"]["tahlia"]["transformed"] == "monkey"
+    doc = client.get("/rulesets/descent").json
+    quest = next(q for q in doc["quests"] if q["id"] == "hall-of-the-monkey-kings")
+    assert quest["monkey_kings_line"]["blank"]["effect"] is None and "L495" in quest["unknowns"]["monkey_kings_line.blank.effect"]
+    _act(client, sid, type="end-turn")
+    assert _refused(client, sid, type="monkey-kings-line", heroes=["sir-valadir"], face="blank")["title"] == "'sir-valadir' is not a hero in this quest"
+    other = _start(client, cid, "mists-of-time")
+    assert _refused(client, other, type="monkey-kings-line", heroes=["aurim"], face="blank")["title"] == "The Mists of Time has no Monkey Kings"

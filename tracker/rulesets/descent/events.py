@@ -185,6 +185,22 @@ class ThingStruck(GameEvent):
     class_version = 1
 
 
+class ConditionTokensPlaced(GameEvent):
+    class_version = 1
+
+
+class ConditionTokensResolved(GameEvent):
+    class_version = 1
+
+
+class MonkeyKingsLineStruck(GameEvent):
+    class_version = 1
+
+
+class HeroTransformed(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -231,4 +247,8 @@ EVENTS = {
     "sacrifice-clock-ticked": SacrificeClockTicked,
     "prisoner-sacrificed": PrisonerSacrificed,
     "thing-struck": ThingStruck,
+    "condition-tokens-placed": ConditionTokensPlaced,
+    "condition-tokens-resolved": ConditionTokensResolved,
+    "monkey-kings-line-struck": MonkeyKingsLineStruck,
+    "hero-transformed": HeroTransformed,
 }

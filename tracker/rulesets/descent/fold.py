@@ -134,6 +134,20 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         else:
             p["sacrificed"].append(change["prisoner"])
             g["thing_extra_wounds"] = change["thing_extra_wounds"]  # 8 + 4 per villager sacrificed (L388)
+    elif kind == "condition-tokens-placed":
+        tokens = hero(g, change["hero"]).setdefault("tokens", {})
+        tokens[change["condition"]] = tokens.get(change["condition"], 0) + change["count"]
+    elif kind == "condition-tokens-resolved":
+        h = hero(g, change["hero"])
+        for condition, n in change["discarded"].items():
+            h["tokens"][condition] -= n
+        h["tokens"] = {c: n for c, n in h["tokens"].items() if n}
+        h["tokens_resolved_turn"] = change["turn"]
+        h["wounds_suffered"] = h.get("wounds_suffered", 0) + change["wounds"]
+    elif kind == "monkey-kings-line-struck":
+        g.setdefault("monkey_line_turns", []).append(change["turn"])
+    elif kind == "hero-transformed":
+        hero(g, change["hero"])["transformed"] = change["into"]
     elif kind == "thing-struck":
         pass  # the attack is on record; its curse, if any, is its own change
     elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)
