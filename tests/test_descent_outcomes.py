@@ -352,3 +352,25 @@ def test_the_monkey_kings_line_burns_curses_or_transforms_the_heroes_on_it(clien
     assert _refused(client, sid, type="monkey-kings-line", heroes=["sir-valadir"], face="blank")["title"] == "'sir-valadir' is not a hero in this quest"
     other = _start(client, cid, "mists-of-time")
     assert _refused(client, other, type="monkey-kings-line", heroes=["aurim"], face="blank")["title"] == "The Mists of Time has no Monkey Kings"
+
+
+def test_the_mists_of_time_fissures_move_by_the_yellow_dies_range_until_zone_2_is_opened(client):
+    from tracker.rulesets import descent
+
+    cid = _campaign(client, ["aurim"], components=descent.community_components()["components"])
+    sid = _start(client, cid, "mists-of-time")
+    # L596: "roll a yellow die for each of the two fissures ... Move the fissure to the position indicated by the result"
+    assert _refused(client, sid, type="move-fissures", faces=["0D 3R"])["title"] == "Roll one yellow die for each of the 2 fissures"
+    moved = _act(client, sid, type="move-fissures", faces=["0D 3R", "1D 1R"])
+    assert moved["state"]["game"]["fissures"]["positions"] == [3, 1]
+    assert _refused(client, sid, type="move-fissures")["title"] == "The fissures already moved on turn 1"
+    _act(client, sid, type="end-turn")
+    digital = _act(client, sid, type="move-fissures")  # the community pack's yellow die, from the session's stream
+    faces = next(e for e in digital["events"] if e["type"] == "DiceRolled")["payload"]["roll"]["results"]["yellow"]
+    assert digital["state"]["game"]["fissures"]["positions"] == [int(f.split("R")[0][-1]) for f in faces]
+    # L597: "When one of the two doors to Zone 2 is opened: The rumbling stops, and the fissures become normal pits."
+    _act(client, sid, type="open-zone-2-door", hero="aurim", door="west")
+    _act(client, sid, type="end-turn")
+    assert _refused(client, sid, type="move-fissures", faces=["0D 3R", "1D 1R"])["title"] == "The fissures are normal pits now"
+    assert _refused(client, _start(client, cid, "altar-of-despair"), type="move-fissures")["title"] == "The Altar of Despair has no fissures"
+    assert _ended(client, sid, "defeat", ruling="the test is about the fissures")["ruling"]

@@ -37,6 +37,8 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "condition-tokens-resolved": lambda: f"{c['hero']}'s tokens at turn start: discarded {c['discarded'] or 'none'}, {c['wounds']} wound(s), left {c['left'] or 'none'}",
         "monkey-kings-line-struck": lambda: f"The Monkey Kings' line struck {', '.join(c['heroes'])}: {c['result']}",
         "hero-transformed": lambda: f"{c['hero']} was transformed into a {c['into']}",
+        "fissures-moved": lambda: f"The fissures moved to positions {c['positions']}",
+        "fissures-stilled": lambda: f"{c['hero']} opened {c['door']}: the fissures became normal pits",
         "power-glyph-used": lambda: f"Overlord drew two cards by the Power glyph ({c['draws_left']} draw(s) left)",
         "troll-ambush-sprung": lambda: f"Overlord sprang troll ambush {c['ambush']} of {c['of']} on turn {c['turn']}",
         "villager-spell-broken": lambda: f"The villager {c['villager']} was {c['fate']} by {c['hero']}",

@@ -201,6 +201,14 @@ class HeroTransformed(GameEvent):
     class_version = 1
 
 
+class FissuresMoved(GameEvent):
+    class_version = 1
+
+
+class FissuresStilled(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -251,4 +259,6 @@ EVENTS = {
     "condition-tokens-resolved": ConditionTokensResolved,
     "monkey-kings-line-struck": MonkeyKingsLineStruck,
     "hero-transformed": HeroTransformed,
+    "fissures-moved": FissuresMoved,
+    "fissures-stilled": FissuresStilled,
 }

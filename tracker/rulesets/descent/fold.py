@@ -148,6 +148,13 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g.setdefault("monkey_line_turns", []).append(change["turn"])
     elif kind == "hero-transformed":
         hero(g, change["hero"])["transformed"] = change["into"]
+    elif kind in ("fissures-moved", "fissures-stilled"):
+        f = g.setdefault("fissures", {"stilled": False, "turns": [], "positions": None})
+        if kind == "fissures-moved":
+            f["turns"].append(change["turn"])
+            f["positions"] = change["positions"]
+        else:
+            f["stilled"] = True
     elif kind == "thing-struck":
         pass  # the attack is on record; its curse, if any, is its own change
     elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)
