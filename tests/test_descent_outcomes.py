@@ -374,3 +374,34 @@ def test_the_mists_of_time_fissures_move_by_the_yellow_dies_range_until_zone_2_i
     assert _refused(client, sid, type="move-fissures", faces=["0D 3R", "1D 1R"])["title"] == "The fissures are normal pits now"
     assert _refused(client, _start(client, cid, "altar-of-despair"), type="move-fissures")["title"] == "The Altar of Despair has no fissures"
     assert _ended(client, sid, "defeat", ruling="the test is about the fissures")["ruling"]
+
+
+def test_hold_the_positions_turns_are_read_as_printed_and_its_altars_cost_250_once_a_turn(client):
+    cid = _campaign(client, ["aurim"])
+    sid = _start(client, cid, "hold-the-position", {"glyphs": 2, "altars": 2})
+    first = _act(client, sid, type="turn-description")  # L529-L532
+    assert first["events"][-1]["payload"]["change"]["spawns"] == [
+        {"zone": "zone-2", "monsters": {"skeleton": 2, "master beastman": 1}}, {"zone": "zone-4", "monsters": {"skeleton": 2, "master beastman": 1}}]
+    assert _refused(client, sid, type="turn-description")["title"] == "Turn 1's description was already read"
+    _act(client, sid, type="end-turn")
+    assert _act(client, sid, type="turn-description")["events"][-1]["payload"]["change"]["printed"] is False  # L500: no text for turn 2
+    for _ in range(2):
+        _act(client, sid, type="end-turn")
+    assert _act(client, sid, type="turn-description")["events"][-1]["payload"]["change"]["doors_removed"] == "west crypt"  # L539, turn 4
+    for _ in range(5):
+        _act(client, sid, type="end-turn")
+    ninth = _act(client, sid, type="turn-description")["events"][-1]["payload"]["change"]  # L557-L563
+    assert ninth["zones_added"] == ["zone-5", "zone-6"] and len(ninth["spawns"]) == 6
+    _act(client, sid, type="end-turn")
+    assert _refused(client, sid, type="turn-description")["title"] == "Hold the Position describes no turn 10"
+    # L526: "To activate an altar, a hero must stand on it, spend 250 coins ... An altar may only be used once per turn."
+    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "aurim has 0 coins, not 250"
+    _act(client, sid, type="open-chest", chest="silver-2", opener="aurim", given_to={"coins": "aurim", "curses": ["aurim"]})  # 300 coins (L516)
+    unknown = _refused(client, sid, type="activate-altar", altar="altar-3", hero="aurim")
+    assert unknown["title"] == "'altar-3' is not an altar of this quest" and "['altar-1', 'altar-2']" in unknown["detail"]
+    used = _act(client, sid, type="activate-altar", altar="altar-1", hero="aurim")
+    assert used["state"]["game"]["heroes"]["aurim"]["coins"] == 50 and used["events"][-1]["payload"]["change"]["burn"] == 2
+    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "altar-1 was already used on turn 10"
+    assert _ended(client, sid, "defeat", ruling="the test is about the turns and altars")["ruling"]
+    other = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {"altars": 1}})
+    assert other.status_code == 422 and other.json["title"] == "The Mists of Time has no altars to count"

@@ -209,6 +209,18 @@ class FissuresStilled(GameEvent):
     class_version = 1
 
 
+class TempleAltarsCounted(GameEvent):
+    class_version = 1
+
+
+class TempleAltarActivated(GameEvent):
+    class_version = 1
+
+
+class TurnDescriptionRead(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -261,4 +273,7 @@ EVENTS = {
     "hero-transformed": HeroTransformed,
     "fissures-moved": FissuresMoved,
     "fissures-stilled": FissuresStilled,
+    "temple-altars-counted": TempleAltarsCounted,
+    "temple-altar-activated": TempleAltarActivated,
+    "turn-description-read": TurnDescriptionRead,
 }

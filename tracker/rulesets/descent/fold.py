@@ -155,6 +155,12 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             f["positions"] = change["positions"]
         else:
             f["stilled"] = True
+    elif kind == "temple-altars-counted":
+        g["temple_altars"] = {"ids": list(change["ids"]), "used": {}}
+    elif kind == "temple-altar-activated":
+        g["temple_altars"]["used"][change["altar"]] = change["turn"]
+    elif kind == "turn-description-read":
+        g.setdefault("turns_read", []).append(change["turn"])
     elif kind == "thing-struck":
         pass  # the attack is on record; its curse, if any, is its own change
     elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)

@@ -47,6 +47,7 @@ SETUP_SCHEMA = {
         "opening_hand": {"type": "array", "items": NAME, "maxItems": 8, "description": "Cards drawn from the physical deck."},
         "starting_conquest": {"type": "integer", "minimum": 1, "maximum": 100, "description": "For quests whose starting conquest the rules data lacks."},
         "glyphs": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many glyphs the map has, for quests whose glyphs can be destroyed and whose count the rules data lacks."},
+        "altars": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Hold the Position: how many altars the map has (named altar-1, altar-2, ...)."},
     },
     "additionalProperties": False,
 }
@@ -132,6 +133,15 @@ def _glyph_count(quest: Mapping[str, Any], setup: Mapping[str, Any]) -> dict[str
     return {"glyphs": count}
 
 
+def _temple_altars(quest: Mapping[str, Any], setup: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Hold the Position's altars (L526) are on its lost map: the table counts them at set-up, to name them in play."""
+    if "altars" not in setup:
+        return []
+    if "temple_altars" not in quest:
+        raise refuse(f"{quest['name']} has no altars to count", "Leave setup.altars out: only Hold the Position's altars are activated (L526).", "setup.altars")
+    return [{"kind": "temple-altars-counted", "count": setup["altars"], "ids": [f"altar-{n}" for n in range(1, setup["altars"] + 1)]}]
+
+
 def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     quest = ctx.ruleset.quest(params["quest"])
     campaign = params["campaign"]
@@ -151,6 +161,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     changes: list[dict[str, Any]] = [
         {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
     ]
+    changes += _temple_altars(quest, setup)
     deck = ctx.state["decks"][OVERLORD]
     remaining = dict(granted)
     for purchase in setup.get("purchases", []):
