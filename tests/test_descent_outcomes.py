@@ -405,3 +405,36 @@ def test_hold_the_positions_turns_are_read_as_printed_and_its_altars_cost_250_on
     assert _ended(client, sid, "defeat", ruling="the test is about the turns and altars")["ruling"]
     other = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {"altars": 1}})
     assert other.status_code == 422 and other.json["title"] == "The Mists of Time has no altars to count"
+
+
+# -- what the new actions show the heroes, and the timeline's words ---------------------------------------------------
+
+
+def test_the_power_glyphs_draw_stays_the_overlords_until_the_quest_ends_and_new_events_read_in_the_timeline(client, app):
+    from tests.test_descent_api import TEST_OVERLORD_DECK
+
+    cid = _campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "thing-in-the-pit", {"dark_glyphs": [{"glyph": "power"}]})
+    _act(client, sid, type="place-glyph", glyph="power")
+    _act(client, sid, type="activate-glyph", glyph="power", conquest=3)
+    drawn = _act(client, sid, type="power-glyph-draw")
+    looked = drawn["state"]["decks"]["overlord"]["looking_at"]
+    _act(client, sid, type="open-cell", cell="cell-1", hero="aurim")
+    _act(client, sid, type="sacrifice-clock")
+    _act(client, sid, type="thing-struck", hero="tahlia", wounds=5)
+    _act(client, sid, type="place-condition", hero="aurim", condition="burn", count=1)
+    _act(client, sid, type="condition-turn-start", hero="aurim", faces={"burn": ["blank"]})
+    listing = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
+    text = str([e["payload"] for e in listing if e["type"] != "SessionStarted"])
+    assert not any(repr(card) in text for card in looked)  # the two cards the glyph showed the overlord stay his
+    assert {"PowerGlyphUsed", "CellOpened", "SacrificeClockTicked", "ThingStruck", "ConditionTokensPlaced", "ConditionTokensResolved"} <= {
+        e["type"] for e in listing if not e.get("secret")}
+    app.extensions["tracker_views"].catch_up()
+    lines = [e["summary"] for e in client.get(f"/sessions/{sid}/timeline?limit=1000").json["entries"]]
+    for expected in ("Overlord drew two cards by the Power glyph (0 draw(s) left)", "aurim opened cell-1: saved [1]",
+                     "Sacrifice clock on turn 1: 0 wound token(s) (a cell was opened)", "tahlia dealt the Thing 5 wound(s) and was cursed",
+                     "aurim received 1 burn token(s) (attack)", "aurim's tokens at turn start: discarded none, 1 wound(s), left {'burn': 1}"):
+        assert expected in lines, (expected, lines)
+    assert _ended(client, sid, "defeat", ruling="the test is about what the heroes see")["ruling"]
+    after = str(client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"])
+    assert all(repr(card) in after for card in looked)  # revealed when the quest ends
