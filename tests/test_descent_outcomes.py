@@ -152,14 +152,38 @@ def test_hold_the_position_is_not_won_before_turn_ten_nor_while_major_monsters_s
     _ended(client, sid, "victory")
 
 
-def test_into_the_heart_of_darkness_needs_the_angered_spirits_killed_with_its_leaders(client):
-    cid = _campaign(client, ["aurim"])
-    sid = _start(client, cid, "into-the-heart-of-darkness")
+def test_into_the_heart_of_darkness_is_won_only_with_every_angered_spirit_destroyed(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "into-the-heart-of-darkness", {"spirits_zone_4": 2})
+    ids = _game(client, sid)["game"]["spirits"]["ids"]
+    assert ids == ["zone-3-spirit-1", "zone-4-spirit-1", "zone-4-spirit-2", "zone-5-spirit-1", "zone-5-spirit-2", "zone-6-spirit-1",
+                   "zone-7-spirit-1", "zone-8-spirit-1", "zone-8-spirit-2", "zone-8-spirit-3"]  # L640-L661
+    unknown = _refused(client, sid, type="spirit-killed", spirit="zone-9-spirit-1", face="surge")
+    assert unknown["title"] == "'zone-9-spirit-1' is not a spirit of this quest" and "zone-8-spirit-3" in unknown["detail"]
+    # L618: "Superior Undying ability, which revives them on any die result except a power surge"; L619: attacked, it turns
+    revived = _act(client, sid, type="spirit-killed", spirit="zone-5-spirit-1", face="blank")
+    assert revived["state"]["game"]["spirits"]["angered"] == ["zone-5-spirit-1"] and revived["state"]["game"]["spirits"]["destroyed"] == []
+    # L662: "If the heroes kill the master dark priest, the master ogre, and the master demon (and the spirits, if they have been angered)"
     refused = _refused(client, sid, type="award-conquest", award="leaders-killed")
-    assert refused["title"] == "'leaders-killed' needs every spirit the heroes angered is killed too (true when none was angered) (L662)"
-    won = _act(client, sid, type="award-conquest", award="leaders-killed", stated={"angered_spirits_killed": True})
+    assert refused["title"] == "'leaders-killed' needs every angered spirit destroyed too (L662)" and "zone-5-spirit-1" in refused["detail"]
+    assert _act(client, sid, type="spirit-killed", spirit="zone-5-spirit-1", face="surge")["state"]["game"]["spirits"]["destroyed"] == ["zone-5-spirit-1"]
+    assert _refused(client, sid, type="spirit-killed", spirit="zone-5-spirit-1", face="surge")["title"] == "zone-5-spirit-1 is already destroyed"
+    # L640: a continuous prolonged Magic (3) action convinces the spirit of Zone 3 to leave; not those of Zone 6 (L655)
+    early = _refused(client, sid, type="spirit-convinced", spirit="zone-3-spirit-1", hero="aurim")
+    assert early["title"] == "Complete 'convince-spirit' first"
+    _act(client, sid, type="prolonged-roll", hero="aurim", task="convince-spirit", trait="magic", half_action="order", fatigue=2, faces=["enhancement"] * 3)
+    assert _refused(client, sid, type="spirit-convinced", spirit="zone-6-spirit-1", hero="aurim")["title"] == "The spirits of zone-6 cannot be convinced"
+    convinced = _act(client, sid, type="spirit-convinced", spirit="zone-3-spirit-1", hero="aurim")
+    assert convinced["state"]["game"]["spirits"]["convinced"] == ["zone-3-spirit-1"]
+    _act(client, sid, type="spirit-angered", spirit="zone-6-spirit-1", cause="treasure-taken")  # L655
+    assert "zone-6-spirit-1" in _refused(client, sid, type="award-conquest", award="leaders-killed")["detail"]
+    _act(client, sid, type="spirit-killed", spirit="zone-6-spirit-1", face="surge")
+    won = _act(client, sid, type="award-conquest", award="leaders-killed")
     assert "L662-L664" in won["state"]["verdict"]["reason"] and won["state"]["game"]["conquest"] == 14
     _ended(client, sid, "victory")
+    bare = _start(client, cid, "into-the-heart-of-darkness")
+    hint = _refused(client, bare, type="spirit-angered", spirit="zone-4-spirit-1", cause="attacked")
+    assert "setup.spirits_zone_4" in hint["detail"]
 
 
 def test_a_base_game_quest_ends_on_the_condition_the_table_states_from_its_quest_guide(client):

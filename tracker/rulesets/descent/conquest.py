@@ -7,6 +7,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema, stat
+from tracker.rulesets.descent.spirits import angered_standing
 from tracker.rulesets.ruleset import ActionContext
 
 GLYPHS = ("normal", "summoning", "sundered", "power")
@@ -89,6 +90,10 @@ def award_conquest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
         _may_end(ctx, award)
     if award["id"] == "thing-defeated":
         _unrescued_alive(ctx, params)
+    if award.get("requires") == "angered-spirits-destroyed":  # "(and the spirits, if they have been angered)" (L662)
+        standing = angered_standing(ctx.game)
+        if standing:
+            raise refuse(f"'{award['id']}' needs every angered spirit destroyed too (L662)", f"Angered and still on the board: {standing}.", "award")
     stated = _stated(award, params)
     amount = award_amount(award, params)
     details = {k: params[k] for k in ("alive", "unrescued", "mayors_daughter_unrescued", "hero", "villager") if k in params}

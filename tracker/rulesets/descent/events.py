@@ -221,6 +221,22 @@ class TurnDescriptionRead(GameEvent):
     class_version = 1
 
 
+class SpiritsCounted(GameEvent):
+    class_version = 1
+
+
+class SpiritAngered(GameEvent):
+    class_version = 1
+
+
+class SpiritKilled(GameEvent):
+    class_version = 1
+
+
+class SpiritConvinced(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -276,4 +292,8 @@ EVENTS = {
     "temple-altars-counted": TempleAltarsCounted,
     "temple-altar-activated": TempleAltarActivated,
     "turn-description-read": TurnDescriptionRead,
+    "spirits-counted": SpiritsCounted,
+    "spirit-angered": SpiritAngered,
+    "spirit-killed": SpiritKilled,
+    "spirit-convinced": SpiritConvinced,
 }

@@ -161,6 +161,17 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["temple_altars"]["used"][change["altar"]] = change["turn"]
     elif kind == "turn-description-read":
         g.setdefault("turns_read", []).append(change["turn"])
+    elif kind in ("spirits-counted", "spirit-angered", "spirit-killed", "spirit-convinced"):
+        sp = g.setdefault("spirits", {"ids": [], "angered": [], "destroyed": [], "convinced": []})
+        if kind == "spirits-counted":
+            sp["ids"] = list(change["ids"])
+        elif kind == "spirit-angered":
+            sp["angered"].append(change["spirit"])
+        elif kind == "spirit-killed":
+            if change["destroyed"]:
+                sp["destroyed"].append(change["spirit"])
+        else:
+            sp["convinced"].append(change["spirit"])
     elif kind == "thing-struck":
         pass  # the attack is on record; its curse, if any, is its own change
     elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)
