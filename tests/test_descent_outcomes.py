@@ -462,3 +462,44 @@ def test_the_power_glyphs_draw_stays_the_overlords_until_the_quest_ends_and_new_
     assert _ended(client, sid, "defeat", ruling="the test is about what the heroes see")["ruling"]
     after = str(client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"])
     assert all(repr(card) in after for card in looked)  # revealed when the quest ends
+
+
+def test_sessions_pinned_to_descent_1_0_0_re_derive_as_they_were_played():
+    """Verification re-runs each action under the rules data its campaign pinned: the 1.1.0 fixes apply to 1.1.0
+    campaigns, and a 1.0.0 session's second ambush in a turn, repeated Power draws and a fourth potion still re-derive."""
+    from tracker import decks
+    from tracker.randomness import RandomStream
+    from tracker.rulesets.descent import conditions, threat, treachery
+    from tracker.rulesets.descent.fold import fold
+    from tracker.rulesets.ruleset import ActionContext
+
+    rulesets.archived.cache_clear()
+    old = rulesets.resolve({"id": "descent", "version": "1.0.0", "hash": "sha256:43526d82cdd4ad782784ab57d864cc992db9a19dde42ed547bbb32256275d65a"})
+    new = rulesets.get("descent")
+
+    def ctx(ruleset, game, deck_cards=("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")):
+        state = {"decks": {"overlord": decks.new_deck("overlord", list(deck_cards), None, False)}, "turn": 1, "game": game}
+        return ActionContext(state, ruleset, ruleset.decks({}), ruleset.dice({}), {})
+
+    def game_of(ruleset, quest, setup=None):
+        params = {"quest": quest, "campaign": {"party": ["aurim"], "options": {}}, "setup": setup or {}}
+        game = {}
+        for change in treachery.set_up(ctx(ruleset, {}), params, RandomStream(b"pinned")):
+            if change["kind"] in ruleset.rules.events:
+                game = fold(game, change)
+        return {**game, "threat": 30, "glyphs_activated": ["power"]}
+
+    for ruleset, twice in ((old, True), (new, False)):
+        game = game_of(ruleset, "mists-of-time")
+        first = threat.spend_threat(ctx(ruleset, game), {"purpose": "troll-ambush"}, None)
+        for change in first:
+            game = fold(game, change)
+        if twice:
+            assert threat.spend_threat(ctx(ruleset, game), {"purpose": "troll-ambush"}, None)[-1]["kind"] == "threat-spent"
+        else:
+            with pytest.raises(Exception, match="already sprung on turn 1"):
+                threat.spend_threat(ctx(ruleset, game), {"purpose": "troll-ambush"}, None)
+    drawn = threat.power_glyph_draw(ctx(old, game_of(old, "mists-of-time")), {"cards": ["A", "B"]}, None)
+    assert [c["kind"] for c in drawn] == ["looked"]  # as 1.0.0 recorded it: no PowerGlyphUsed
+    game = {**game_of(old, "mists-of-time"), "heroes": {"aurim": {"potions": {"healing": 3}}}}
+    assert conditions.gain_potion(ctx(old, game), {"hero": "aurim", "potion": "vitality"}, None)[0]["kind"] == "potion-gained"

@@ -55,6 +55,8 @@ def _stow(ctx: ActionContext, params: Mapping[str, Any], count: int, source: str
     states how many it holds ("pack_items")."""
     hero = require_hero(ctx, params["hero"])
     rules = ctx.ruleset.data["potions"]
+    if "pack_holds" not in rules:  # rules data 1.0.0 kept no limit: its sessions re-derive as played
+        return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
     if params.get("to", "equipped") == "equipped":
         equipped = sum(hero["potions"].values())
         if equipped + count > rules["max_equipped"]:

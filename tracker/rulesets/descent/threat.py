@@ -109,6 +109,8 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
             raise refuse("No troll ambushes in this quest", "Only The Mists of Time has them (L576–L579).", "purpose")
         if ctx.game["spent"].get("troll-ambush", 0) >= ambush["per_quest"]:
             raise refuse("Both troll ambushes are used", f"At most {ambush['per_quest']} per quest (L577).", "purpose")
+        if not ambush.get("per_turn_recorded"):  # rules data 1.0.0 did not record the turn: its sessions re-derive as played
+            return [_spend(ctx, ambush["threat"], purpose)]
         turn = ctx.state["turn"]
         sprung = ctx.game.get("troll_ambush_turns", [])
         if sprung.count(turn) >= ambush["per_turn"]:  # "no more than once per turn" (L577)
@@ -129,17 +131,22 @@ def power_glyph_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any) ->
     town, the overlord may draw two cards": one draw per activation or town travel, each used once."""
     if "power" not in ctx.game["glyphs_activated"] and not ctx.game.get("glyph_triggers", {}).get("power"):
         raise refuse("No Power glyph has been activated", "The draw happens when a Power dark glyph is activated or used for town travel.", "type")
+    rule = next(g for g in ctx.ruleset.data["dark_glyphs"] if g["id"] == "power")
+    if "draws_per_trigger" not in rule:  # rules data 1.0.0 let a draw follow any activation: its sessions re-derive as played
+        return _power_draw(ctx, params, rng, rule)
     triggers = ctx.game.get("glyph_triggers", {}).get("power", 0)
     if triggers < 1:
         raise refuse("The Power glyph's draw is used", "Each activation of a Power glyph, and each town travel by it, gives one draw of two (L125).", "type")
-    rule = next(g for g in ctx.ruleset.data["dark_glyphs"] if g["id"] == "power")
+    return [*_power_draw(ctx, params, rng, rule), {"kind": "power-glyph-used", "draws_left": triggers - 1}]
+
+
+def _power_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> list[dict[str, Any]]:
     deck = ctx.state["decks"][OVERLORD]
-    used = {"kind": "power-glyph-used", "draws_left": triggers - 1}
     if params.get("cards"):
         if len(params["cards"]) != rule["draw"]:
             raise refuse(f"The Power glyph draws {rule['draw']} cards", f"Reported: {params['cards']}.", "cards")
-        return [*_looked_reported(deck, params["cards"]), used]
-    return [*decks.resolve_look(deck, "overlord deck", rule["draw"], rng), used]
+        return _looked_reported(deck, params["cards"])
+    return decks.resolve_look(deck, "overlord deck", rule["draw"], rng)
 
 
 def _looked_reported(deck: Mapping[str, Any], cards: list[str]) -> list[dict[str, Any]]:
