@@ -503,3 +503,38 @@ def test_sessions_pinned_to_descent_1_0_0_re_derive_as_they_were_played():
     assert [c["kind"] for c in drawn] == ["looked"]  # as 1.0.0 recorded it: no PowerGlyphUsed
     game = {**game_of(old, "mists-of-time"), "heroes": {"aurim": {"potions": {"healing": 3}}}}
     assert conditions.gain_potion(ctx(old, game), {"hero": "aurim", "potion": "vitality"}, None)[0]["kind"] == "potion-gained"
+
+
+def test_the_crushing_wall_trap_closes_a_space_a_turn_until_pushed_back_or_disarmed(client):
+    cid = _campaign(client, ["aurim", "tahlia"])
+    sid = _start(client, cid, "into-the-heart-of-darkness")
+    assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing-wall trap is not sprung"
+    # L650: "place another crushing wall 7 spaces south of this wall. The north wall does not move; the south wall moves north."
+    assert _act(client, sid, type="spring-crushing-trap", hero="aurim")["state"]["game"]["crushing_trap"]["apart"] == 7
+    assert _refused(client, sid, type="spring-crushing-trap", hero="tahlia")["title"] == "The crushing-wall trap was already sprung"
+    assert _act(client, sid, type="move-crushing-walls")["state"]["game"]["crushing_trap"]["apart"] == 6  # L174: 1 space, start of the overlord's turn
+    assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing walls already moved on turn 1"
+    # L652: a continuous prolonged Melee (X) action pushes the wall back one space for every 3 progress tokens
+    assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "tahlia has no completed 'push-wall' to push with"
+    _act(client, sid, type="prolonged-roll", hero="tahlia", task="push-wall", half_action="order", **{k: v for k, v in TAHLIA_ALL_OUT.items() if k != "hero"})
+    _act(client, sid, type="complete-prolonged", hero="tahlia", task="push-wall")
+    pushed = _act(client, sid, type="push-crushing-wall", hero="tahlia")
+    assert pushed["events"][-1]["payload"]["change"]["spaces"] == 1 and pushed["state"]["game"]["crushing_trap"]["apart"] == 7
+    assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "tahlia has no completed 'push-wall' to push with"
+    # L651: a hero's own prolonged Ranged (6) or Magic (6) search disables the trap
+    assert _refused(client, sid, type="disarm-crushing-trap", hero="aurim")["title"] == "aurim has not completed 'disarm-trap-search'"
+    for half in ("order", "concentrate"):
+        _act(client, sid, type="prolonged-roll", hero="aurim", task="disarm-trap-search", trait="magic", half_action=half, fatigue=4, faces=["enhancement"] * 4 + ["blank"])
+    disarmed = _act(client, sid, type="disarm-crushing-trap", hero="aurim")
+    assert disarmed["state"]["game"]["crushing_trap"]["disarmed"] is True
+    _act(client, sid, type="end-turn")
+    assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing-wall trap is disarmed"
+    assert _ended(client, sid, "defeat", ruling="the test is about the trap")["ruling"]
+
+    closing = _start(client, cid, "into-the-heart-of-darkness")
+    _act(client, closing, type="spring-crushing-trap", hero="tahlia")
+    for _ in range(6):
+        _act(client, closing, type="move-crushing-walls")
+        _act(client, closing, type="end-turn")
+    met = _refused(client, closing, type="move-crushing-walls")  # the text does not say what follows (L175 names walls and doors only)
+    assert met["title"] == "The south wall has reached the north wall" and "ruling" in met["detail"]

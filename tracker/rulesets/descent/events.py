@@ -237,6 +237,22 @@ class SpiritConvinced(GameEvent):
     class_version = 1
 
 
+class CrushingTrapSprung(GameEvent):
+    class_version = 1
+
+
+class CrushingWallsMoved(GameEvent):
+    class_version = 1
+
+
+class CrushingWallPushed(GameEvent):
+    class_version = 1
+
+
+class CrushingTrapDisarmed(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -296,4 +312,8 @@ EVENTS = {
     "spirit-angered": SpiritAngered,
     "spirit-killed": SpiritKilled,
     "spirit-convinced": SpiritConvinced,
+    "crushing-trap-sprung": CrushingTrapSprung,
+    "crushing-walls-moved": CrushingWallsMoved,
+    "crushing-wall-pushed": CrushingWallPushed,
+    "crushing-trap-disarmed": CrushingTrapDisarmed,
 }

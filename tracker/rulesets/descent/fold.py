@@ -123,6 +123,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "prolonged-action-completed":
         g["prolonged"].pop(change["key"], None)
         g.setdefault("completed", []).append(change["task"])  # what a completed action unlocks (a villager freed, L438)
+        g.setdefault("completed_progress", []).append({"task": change["task"], "heroes": list(change["heroes"]), "progress": change["progress"]})
     elif kind in ("cell-opened", "sacrifice-clock-ticked", "prisoner-sacrificed"):
         p = g.setdefault("prisoners", {"wounds": 0, "sacrificed": [], "rescued": [], "cells_opened": {}, "clock_turns": []})
         if kind == "cell-opened":
@@ -172,6 +173,19 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
                 sp["destroyed"].append(change["spirit"])
         else:
             sp["convinced"].append(change["spirit"])
+    elif kind == "crushing-trap-sprung":
+        g["crushing_trap"] = {"apart": change["apart"], "disarmed": False, "moved_turn": None, "used": {}}
+    elif kind == "crushing-walls-moved":
+        g["crushing_trap"].update(apart=change["apart"], moved_turn=change["turn"])
+    elif kind == "crushing-wall-pushed":
+        g["crushing_trap"]["apart"] = change["apart"]
+        used = g["crushing_trap"]["used"]
+        used["push-wall"] = used.get("push-wall", 0) + 1
+    elif kind == "crushing-trap-disarmed":
+        g["crushing_trap"]["disarmed"] = True
+        if change["by"] != "push-wall":
+            used = g["crushing_trap"]["used"]
+            used[change["by"]] = used.get(change["by"], 0) + 1
     elif kind == "thing-struck":
         pass  # the attack is on record; its curse, if any, is its own change
     elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)
