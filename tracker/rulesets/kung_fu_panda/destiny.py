@@ -49,10 +49,36 @@ def _resolve_space(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
     elif kind == "play":
         effect = plan.mission["play_effect"]
         if effect["effect"] == "move-figure":
-            change = {"kind": "play-effect-resolved", "hero": hero, "figure": effect["figure"], "direction": effect["direction"]}
-            if space.get("to"):
-                change["to"] = space["to"]
-            plan.add(change)
+            plan.add({"kind": "play-effect-resolved", "hero": hero, "figure": effect["figure"], "direction": effect["direction"], **figure_moves(plan, effect["figure"], space, "spaces")})
+
+
+def figure_moves(plan: Plan, figure: str, params: Mapping[str, Any], field: str) -> dict[str, Any]:
+    """Where a moved figure now stands, named by the table (the mission maps are lost): Tai Lung and the Wolf Boss
+    need their tile so Fight Back finds them there (L128, L356); 3.2's move is of ALL villagers (L396, L409)."""
+    if figure in game_state.FIGURES_ON_THE_BOARD:
+        if figure not in plan.game.get("figures", {}):
+            return {}  # not on the board (knocked out, or never placed): nothing to move
+        if not params.get("to"):
+            raise Unprocessable(
+                f"Say which tile the {figure} moves to",
+                detail=f'Send "to": the {figure} moves {plan.mission["play_effect"].get("direction", "")} one tile from {plan.game["figures"][figure]}.',
+                errors={field: ["to is missing."]},
+            )
+        return {"from": plan.game["figures"][figure], "to": plan.tile(params["to"], f"{field}.to")}
+    if figure == "villagers":
+        on_board = sorted(v for v, villager in plan.game.get("villagers", {}).items() if not villager["rescued"])
+        moved = dict(params.get("villagers", {}))
+        for name, tile in moved.items():
+            plan.villager(name, f"{field}.villagers")
+            plan.tile(tile, f"{field}.villagers")
+        if sorted(moved) != on_board:
+            raise Unprocessable(
+                "Move ALL villagers one tile forward",
+                detail=f'Send "villagers": {{villager: tile}} for each of {on_board} ("move ALL villagers", L396, L409).',
+                errors={field: ["Every villager moves."]},
+            )
+        return {"villagers": moved}
+    return {"to": plan.tile(params["to"], f"{field}.to")} if params.get("to") else {}
 
 
 def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
@@ -62,6 +88,10 @@ def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
         plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "spawn-point-not-used", "spawn_point": number, "cause": hero})
         return
     tile = plan.game["spawn_points"].get(str(number))
+    if tile is not None and tile in plan.game.get("carts_reached", []) and plan.mission.get("carts_close_spawn_points"):
+        # "When the cart is moved to a spawn point, no more enemies may subsequently spawn on that tile" (3.1, L377)
+        plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "cart-on-spawn-point", "spawn_point": number, "cause": hero})
+        return
     if tile is None:
         raise Unprocessable(
             f"Spawn point {number} has no tile",
@@ -74,6 +104,8 @@ def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
     limit, excluded = plan.mission["tile_limit"], plan.mission["tile_limit_excludes"]
     full = enemy not in excluded and game_state.limit_count(plan.game, tile, excluded) >= limit
     spread = space.get("spread_to")
+    if spread:
+        plan.tile(spread, "spaces.spread_to")
     if spread and not full:
         raise Unprocessable(
             f"Tile {tile} is not full, so the {enemy} spawns there",

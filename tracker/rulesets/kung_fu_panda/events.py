@@ -69,6 +69,14 @@ class TaiLungWounded(GameEvent):
     class_version = 1
 
 
+class VillagerRescued(GameEvent):
+    class_version = 1
+
+
+class CartPushed(GameEvent):
+    class_version = 1
+
+
 class SpecialMoveUsed(GameEvent):
     class_version = 1
 
@@ -114,6 +122,8 @@ EVENTS: dict[str, type[GameEvent]] = {
     "hero-moved": HeroMoved,
     "token-collected": TokenCollected,
     "tai-lung-wounded": TaiLungWounded,
+    "villager-rescued": VillagerRescued,
+    "cart-pushed": CartPushed,
     "special-move-used": SpecialMoveUsed,
     "round-summarised": RoundSummarised,
     "round-ended": RoundEnded,

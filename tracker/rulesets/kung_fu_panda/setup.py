@@ -9,6 +9,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.plan import check_tile
 from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS
 
 HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}
@@ -58,6 +59,37 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             )
         heroes[hero] = {"tile": tile, "health": data["health"]["start"], "ko": False, "dial": 0, "dial_number": dials[hero]}
     enemies = {tile: {e: n for e, n in counts.items() if n} for tile, counts in setup.get("enemies", {}).items()}
+    enemies = {tile: counts for tile, counts in enemies.items() if counts}
+    figures = dict(setup.get("figures", {}))
+    _check_tiles(mission, heroes, enemies, setup, figures)
+    for figure in game_state.FIGURES_ON_THE_BOARD:
+        # one place on the board for Tai Lung and the Wolf Boss: the enemy map Fight Back reads, and figures
+        at = [tile for tile, counts in enemies.items() if counts.get(figure)]
+        if figure in figures and not at:
+            enemies.setdefault(figures[figure], {})[figure] = 1
+        elif at:
+            if figure in figures and figures[figure] != at[0]:
+                raise Unprocessable(
+                    f"The {figure} is placed on {at[0]} among the enemies and on {figures[figure]} among the figures",
+                    detail="Place it once (figures or enemies), or on the same tile in both.",
+                    errors={"setup.figures": [f"{figure} placed twice."]},
+                )
+            figures[figure] = at[0]
+    end_tile = mission.get("end_tile") or setup.get("end_tile")
+    if setup.get("end_tile") and mission.get("end_tile") and setup["end_tile"] != mission["end_tile"]:
+        raise Unprocessable(
+            f"The end tile of Mission {mission['number']} is {mission['end_tile']}",
+            detail=f"The text names it ({mission['source']}); leave setup.end_tile out.",
+            errors={"setup.end_tile": ["Named by the text."]},
+        )
+    if end_tile is None and any(c["check"] == "heroes-on-end-tile" for c in mission.get("win_conditions", [])) or (
+        end_tile is None and any(c.get("check") == "figure-on-end-tile" for c in mission["failure_conditions"])
+    ):
+        raise Unprocessable(
+            f"Say which tile is the end tile of Mission {mission['number']}",
+            detail='Send "end_tile" in the set-up: the text does not name it and the map is lost, and the mission is won there.',
+            errors={"setup.end_tile": ["Missing."]},
+        )
     provisional = {"enemies": enemies}
     for enemy in ENEMY_IDS:
         total = next(c["miniatures"] for c in data["characters"] if c["id"] == enemy)
@@ -91,7 +123,10 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             "heroes": heroes,
             "enemies": enemies,
             "spawn_points": {str(k): v for k, v in setup.get("spawn_points", {}).items()},
-            "figures": dict(setup.get("figures", {})),
+            "figures": figures,
+            "end_tile": end_tile,
+            "villagers": dict(setup.get("villagers", {})),
+            "carts": dict(setup.get("carts", {})),
             "special_moves": held,
             "special_moves_received": how,
         }
@@ -145,3 +180,18 @@ def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | Non
             state = decks.apply(state, change)
         changes += step
     return changes
+
+
+def _check_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], enemies: Mapping[str, Any], setup: Mapping[str, Any], figures: Mapping[str, str]) -> None:
+    """Every tile the table names at set-up is one of the mission's scene tiles (L216 and each mission's list)."""
+    for hero, h in heroes.items():
+        check_tile(mission, h["tile"], f"setup.tiles.{hero}")
+    for tile in enemies:
+        check_tile(mission, tile, "setup.enemies")
+    for field in ("spawn_points", "villagers", "carts"):
+        for key, tile in setup.get(field, {}).items():
+            check_tile(mission, tile, f"setup.{field}.{key}")
+    for figure, tile in figures.items():
+        check_tile(mission, tile, f"setup.figures.{figure}")
+    if setup.get("end_tile"):
+        check_tile(mission, setup["end_tile"], "setup.end_tile")

@@ -44,7 +44,7 @@ def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
     tile = tiles.pop()
     purpose = params["for"]
     effects = PURPOSES[purpose](plan, params, spent, tile)
-    plan.add({"kind": "dice-spent", "heroes": spent, "for": purpose, "tile": tile, **{k: params[k] for k in ("enemy", "hero", "to", "token", "card") if k in params}})
+    plan.add({"kind": "dice-spent", "heroes": spent, "for": purpose, "tile": tile, **{k: params[k] for k in ("enemy", "hero", "to", "token", "card", "villager", "cart") if k in params}})
     for change in effects:
         plan.add(change)
     return plan.changes
@@ -98,13 +98,14 @@ def _heal(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
 
 
 def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
-    to = _need(params, "to", "move")
+    to = plan.tile(_need(params, "to", "move"), "to")
     if len(spent) != 1:
         raise Unprocessable("Each hero pays for their own move", detail="One hero's Move results move that hero.", errors={"heroes": ["One hero."]})
     hero = next(iter(spent))
     terrain = tile_terrain(plan.data, to)
     if terrain == "guard-tower":
         raise Unprocessable("The Guard Tower allows no entry", detail="No hero may move onto it unless the mission says so.", errors={"to": ["No entry."]})
+    _require_cart_for_great_wall(plan, tile, to)
     ability = next(c["ability"] for c in plan.data["characters"] if c["id"] == hero)
     extra = 0 if ability["kind"] == "ignore-enemy-move-cost" else sum(game_state.enemies_on(plan.game, tile).values())
     overrides = plan.mission.get("costs", {})
@@ -116,7 +117,8 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     cost["Move"] = cost.get("Move", 0) + extra
     alternatives = [cost]
     if ability["kind"] == "hard-going-for-chi" and terrain and plan.data["terrain"][terrain].get("hard_going"):
-        alternatives.append({"Chi": 1, **({"Move": extra} if extra else {})})
+        # "any and all other dice results" (L163): the enemies' extra Moves too (the data's reading crane.hard_going)
+        alternatives.append({"Chi": 1})
     for option in alternatives[1:]:
         try:
             require_payment(plan.data, spent, option, f"moving onto {to}")
@@ -126,6 +128,20 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     else:
         require_payment(plan.data, spent, alternatives[0], f"moving onto {to} (with {extra} enemies on {tile})")
     return [{"kind": "hero-moved", "hero": hero, "from": tile, "to": to}]
+
+
+def _require_cart_for_great_wall(plan: Plan, tile: str, to: str) -> None:
+    """Great Wall: 'a cart token on the tile they are moving from or to' (L107, L312); Crane too (L164)."""
+    walls = [t for t in (tile, to) if plan.data["terrain"].get(tile_terrain(plan.data, t) or "", {}).get("needs_cart")]
+    if not walls:
+        return
+    carted = set(plan.game.get("carts", {}).values())
+    if not carted & set(walls):
+        raise Unprocessable(
+            f"No cart on {' or '.join(walls)}: heroes move onto or off a Great Wall only where a cart stands",
+            detail=f"'a cart token on the tile they are moving from or to' (L107, L312). Carts: {plan.game.get('carts') or 'none placed (setup.carts)'}.",
+            errors={"to": ["Needs a cart."]},
+        )
 
 
 def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
@@ -142,8 +158,50 @@ def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
         kitchen = next(code for code, t in plan.data["tiles"].items() if t["name"] == "Kitchen")
         if tile != kitchen:
             raise Unprocessable("The dumplings are on the Kitchen tile", detail=f"Collect them standing on tile {kitchen} (Kitchen).", errors={"heroes": ["Not on the Kitchen."]})
+    if token == "villager":
+        return _rescue(plan, params, spent, tile, cost)
+    if token == "cart":
+        return _push_cart(plan, params, spent, tile, cost)
     require_payment(plan.data, spent, cost, f"the {token}")
     return [{"kind": "token-collected", "token": token, "tile": tile, "by": sorted(spent)[0] if len(spent) == 1 else sorted(spent)}]
+
+
+def _rescue(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """'spend 1x Punch and 1x Chi while you are on their tile to rescue villagers' (1.1, L248)."""
+    if "villager" not in plan.mission.get("tokens", {}):
+        raise Unprocessable(
+            f"Villagers are not rescued in Mission {plan.mission['number']}",
+            detail="Only Mission 1.1 states a rescue (L248); 3.1's villagers cannot be removed from the board (L379).",
+            errors={"token": ["No rescue in this mission."]},
+        )
+    name = _need(params, "villager", "token")
+    villager = plan.villager(name)
+    if villager["rescued"] or villager["tile"] != tile:
+        raise Unprocessable(
+            f"Villager {name} is not on {tile}",
+            detail=f"Rescue a villager standing on their tile (L248); {name} is {'already rescued' if villager['rescued'] else 'on ' + villager['tile']}.",
+            errors={"villager": ["Not on this tile."]},
+        )
+    require_payment(plan.data, spent, cost, "rescuing a villager")
+    return [{"kind": "villager-rescued", "villager": name, "tile": tile, "by": sorted(spent)}]
+
+
+def _push_cart(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """'4x Move and 2x Chi ... to push them to an adjacent tile' (L315, L377, L458): the heroes do not move with it."""
+    name = _need(params, "cart", "token")
+    at = plan.cart(name)
+    if at != tile:
+        raise Unprocessable(f"Cart {name} is on {at}, not {tile}", detail="Heroes push a cart standing on its tile.", errors={"cart": ["Not on this tile."]})
+    to = plan.tile(_need(params, "to", "token"), "to")
+    forbidden = plan.mission.get("cart_forbidden_terrain", [])
+    if tile_terrain(plan.data, to) in forbidden:
+        raise Unprocessable(
+            f"Carts cannot be pushed onto {to}",
+            detail=f"'Carts cannot be pushed onto Rooftop scene tiles' (L377): {to} is {tile_terrain(plan.data, to)}.",
+            errors={"to": ["No carts here."]},
+        )
+    require_payment(plan.data, spent, cost, "pushing a cart")
+    return [{"kind": "cart-pushed", "cart": name, "from": tile, "to": to, "by": sorted(spent)}]
 
 
 def _special_move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
@@ -177,7 +235,7 @@ def _wound_tai_lung(plan: Plan, params: Mapping[str, Any], spent: dict[str, list
     plan.enemies_required(tile, "tai-lung", 1, "heroes")
     cost = tai_lung["affect_cost_by_players"][str(plan.game["players"])]
     require_payment(plan.data, spent, cost, "wounding Tai Lung")
-    to = _need(params, "to", "wound-tai-lung")
+    to = plan.tile(_need(params, "to", "wound-tai-lung"), "to")
     return [{"kind": "tai-lung-wounded", "from": tile, "to": to, "by": sorted(spent)}]
 
 

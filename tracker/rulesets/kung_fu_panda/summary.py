@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import Plan
 from tracker.rulesets.kung_fu_panda.rounds import close
 
@@ -21,8 +22,9 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     summary = {key: params[key] for key in FIELDS if key in params}
     plan.add({"kind": "round-summarised", "round": plan.game["round"], "summary": summary})
     for item in params.get("spawned", []):
-        plan.spawn(item["enemy"], item["tile"], item.get("count", 1), "summary")
+        _spawn_within_limit(plan, item["enemy"], plan.tile(item["tile"], "spawned"), item.get("count", 1))
     for item in params.get("knocked_out", []):
+        plan.tile(item["tile"], "knocked_out")
         count = item.get("count", 1)
         plan.enemies_required(item["tile"], item["enemy"], count, "knocked_out")
         plan.add({"kind": "enemy-knocked-out", "enemy": item["enemy"], "tile": item["tile"], "count": count, "entry": "summary"})
@@ -44,6 +46,7 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
         plan.add({"kind": "health-regained", "hero": hero, "amount": amount, "health": min(plan.data["health"]["start"], h["health"] + amount)})
     for hero, tile in params.get("moved", {}).items():
         h = plan.able(hero, "moved")
+        plan.tile(tile, "moved")
         plan.add({"kind": "hero-moved", "hero": hero, "from": h["tile"], "to": tile})
     for item in params.get("tokens", []):
         plan.able(item["by"], "tokens")
@@ -55,7 +58,18 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
             raise Unprocessable(f"{item['hero']} does not hold '{item['card']}'", detail=f"Held: {plan.game.get('special_moves', {})}.", errors={"special_moves": ["Not held."]})
         plan.add({"kind": "special-move-used", "hero": item["hero"], "card": item["card"], "entry": "summary"})
     for figure, tile in params.get("figures", {}).items():
-        plan.add({"kind": "play-effect-resolved", "figure": figure, "to": tile, "entry": "summary"})
+        plan.add({"kind": "play-effect-resolved", "figure": figure, "to": plan.tile(tile, "figures"), "entry": "summary"})
     if plan.game["phase"] == "round":
         close(plan)
     return plan.changes
+
+
+def _spawn_within_limit(plan: Plan, enemy: str, tile: str, count: int) -> None:
+    """Spawns entered as a summary obey the same limits as a dial's (L124-L126): the reserve, and the tile's
+    limit; those over it "do not spawn" (each mission's Maximum enemies) unless the summary names the tile they spread to."""
+    limit, excluded = plan.mission["tile_limit"], plan.mission["tile_limit_excludes"]
+    room = count if enemy in excluded else max(0, limit - game_state.limit_count(plan.game, tile, excluded))
+    if room:
+        plan.spawn(enemy, tile, min(count, room), "summary")
+    if count > room:
+        plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": count - room, "reason": "tile-full", "tile": tile, "cause": "summary"})
