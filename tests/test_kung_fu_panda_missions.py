@@ -226,3 +226,78 @@ def test_crane_replaces_any_and_all_other_results_with_one_chi(client):
     assert moved["state"]["game"]["heroes"]["crane"]["tile"] == "I"
     reading = client.get("/rulesets/kung-fu-panda").json["rules"]["readings"]["crane.hard_going"]
     assert "L163" in reading
+
+
+def test_the_wolf_boss_ko_cost_comes_from_component_data_or_is_marked_unchecked(client):
+    """The Wolf Boss's KO cost was printed on a reference board the text lost (L151-L153)."""
+    cid, sid = _mission(client, "m1-3", {"start_tile": "q", "figures": {"wolf-boss": "q"}})
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Kick", "Move", "Move", "Move"]})
+    ko = _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick"]}, "for": "knock-out", "enemy": "wolf-boss"})
+    knocked = next(e for e in ko["events"] if e["type"] == "EnemyKnockedOut")["payload"]["change"]
+    assert knocked["cost_known"] is False  # the table's spend, marked unchecked
+    won = _act(client, sid, {"type": "mission-won"})  # "Knocking out the Wolf Boss" (L286)
+    assert won["state"]["verdict"]["outcome"] == "victory" and "L286" in won["state"]["verdict"]["reason"]
+
+    supplied = {"tables": {"wolf-boss-ko-cost": {"Kick": 2, "Punch": 2}}}
+    cid = _campaign(client, {"length": "single", "mission": "m1-3"}, components=supplied)
+    sid = _start(client, cid, "m1-3", {"start_tile": "q", "figures": {"wolf-boss": "q"}, "special_moves": PAIR})
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Kick", "Kick", "Punch", "Punch"]})
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Kick"]}, "for": "knock-out", "enemy": "wolf-boss"}, "does not pay")
+    ko = _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
+    knocked = next(e for e in ko["events"] if e["type"] == "EnemyKnockedOut")["payload"]["change"]
+    assert knocked["cost_known"] is True and "wolf-boss" not in ko["state"]["game"]["figures"]
+
+
+def test_the_break_in_stairs_open_only_after_both_levers(client):
+    """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers – located
+    on the Flagstone tiles which contain spawn points 2 and 4 ... 1x Chi and 2x Punch' (L268)."""
+    cid, sid = _mission(client, "m1-2", {"tiles": {"po": "l", "tigress": "O"}, "spawn_points": {"2": "l", "4": "O"}})
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch", "Move"]})
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"}, "locked until both levers")
+    _act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch"]})
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"}, "no lever left to activate on l")
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"}, "locked until both levers")
+    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Punch", "Punch", "Kick"]})
+    opened = _act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
+    assert sorted(opened["state"]["game"]["levers"]) == ["O", "l"]
+    assert _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"})["state"]["game"]["heroes"]["po"]["tile"] == "m"
+
+
+def test_change_of_guard_gongs_the_guard_wall_pause_and_no_spawns_on_the_wall(client):
+    """2.2: a gong moves an Ox Grunt between the guard wall and spawn point 6 (L334); each Claws in the pause moves one
+    from spawn point 6 to the guard wall (L346); enemies cannot spawn on the guard wall (L343)."""
+    setup = {"start_tile": "I", "end_tile": "t", "guard_wall": "c", "spawn_points": {"6": "N", "3": "c"}, "enemies": {"c": {"ox-grunt": 3, "wolf-boss": 1}}}
+    cid, sid = _mission(client, "m2-2", setup)
+    assert _game(client, sid)["figures"] == {"wolf-boss": "c"}
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Claws", "Move"]})
+    skipped = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 3}]})
+    assert skipped["events"][-1]["payload"]["change"]["reason"] == "guard-wall"
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "s"}, "not to s")
+    struck = _act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "N"})
+    assert _kinds(struck)[-1] == "OxGruntMoved" and struck["state"]["game"]["enemies"]["N"] == {"ox-grunt": 1}
+    _act(client, sid, {"type": "end-round"})
+    paused = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    moved = paused["events"][-1]["payload"]["change"]
+    assert moved == {"kind": "ox-grunt-moved", "from": "N", "to": "c", "count": 1, "cause": "pause"}  # only one was on 6
+    assert paused["state"]["game"]["enemies"] == {"c": {"ox-grunt": 3, "wolf-boss": 1}}
+
+
+def test_young_masters_may_ignore_claws_effects_but_still_use_the_play_space(client):
+    """'You can also choose to ignore Claws effects and use the Play space on the Dial of Destiny if you want to' (L204)."""
+    setup = {"start_tile": "n", "enemies": {"n": {"wolf-spearman": 2}}}
+    cid, standard = _mission(client, "m1-1", setup)
+    _act(client, standard, {"type": "start-round"})
+    _act(client, standard, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
+    _refused(client, standard, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}], "ignore_effects": True}, "Only Young Masters")
+    young = _campaign(client, {"length": "single", "mission": "m1-1", "mode": "young-masters"})
+    sid = _start(client, young, "m1-1", {**setup, "special_moves": PAIR})
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
+    ignored = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}], "ignore_effects": True})
+    assert _kinds(ignored) == ["ActionTaken", "DialAdvanced"] and ignored["events"][-1]["payload"]["change"]["ignored"] is True
+    assert ignored["state"]["game"]["heroes"]["po"]["health"] == 4

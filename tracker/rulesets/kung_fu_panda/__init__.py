@@ -50,7 +50,7 @@ ACTIONS = [
         "resolve-claws",
         "Claws first: each moves the hero's Dial of Destiny one space clockwise and the space is resolved in order (Play, blank, "
         "spawn enemy, Enemies Fight Back) (L85-L88, L118-L128). The dial faces are lost, so the table names each space entered.",
-        action("resolve-claws", {"hero": HERO, "spaces": {"type": "array", "items": SPACE, "maxItems": 4}}, ["hero"]),
+        action("resolve-claws", {"hero": HERO, "spaces": {"type": "array", "items": SPACE, "maxItems": 4}, "ignore_effects": {"type": "boolean"}}, ["hero"]),
         destiny.resolve_claws,
     ),
     ActionType(

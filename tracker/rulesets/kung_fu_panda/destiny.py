@@ -21,6 +21,13 @@ def resolve_claws(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     if not claws:
         raise Unprocessable(f"{hero} has no Claws to resolve", detail=f"{hero}'s pool: {plan.game['pools'].get(hero, [])}.")
     spaces = params.get("spaces", [])
+    ignore = bool(params.get("ignore_effects"))
+    if ignore and plan.game["mode"] != "young-masters":
+        raise Unprocessable(
+            "Only Young Masters may ignore Claws effects",
+            detail="'You can also choose to ignore Claws effects' is a Young Masters rule (L204).",
+            errors={"ignore_effects": ["Young Masters only."]},
+        )
     if not plan.dials_used():
         plan.add({"kind": "dial-advanced", "hero": hero, "position": plan.game["heroes"][hero]["dial"], "claws": claws, "space": "ignored", "claws_spent": True})
         return plan.changes
@@ -35,8 +42,10 @@ def resolve_claws(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
         if h["ko"] or plan.game["result"]:
             break  # a KO'd hero takes no further part in the round
         last = index == len(spaces) - 1
-        plan.add({"kind": "dial-advanced", "hero": hero, "position": h["dial"] + 1, "space": space["space"], "claws_spent": last})
-        _resolve_space(plan, hero, space)
+        ignored = ignore and space["space"] != "play"  # Young Masters still use the Play space (L204)
+        plan.add({"kind": "dial-advanced", "hero": hero, "position": h["dial"] + 1, "space": space["space"], "claws_spent": last, **({"ignored": True} if ignored else {})})
+        if not ignored:
+            _resolve_space(plan, hero, space)
     return plan.changes
 
 
@@ -98,6 +107,13 @@ def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
             detail="Name the tile of each spawn point at set-up (the mission maps are lost), or correct it.",
             errors={"spaces": [f"Spawn point {number} unknown."]},
         )
+    guarded = plan.game.get("guard_wall") if (plan.mission.get("guard_wall") or {}).get("no_spawns") else None
+    if guarded and guarded in (tile, space.get("spread_to")):
+        if tile == guarded:
+            # "Enemies cannot spawn on the Guard Wall tiles" (2.2, L343)
+            plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "guard-wall", "spawn_point": number, "cause": hero})
+            return
+        raise Unprocessable("Enemies cannot spawn on the guard wall", detail="'Enemies cannot spawn on the Guard Wall tiles' (L343).", errors={"spaces": ["Guard wall."]})
     if game_state.reserve(plan.game, plan.data)[enemy] == 0:
         plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "reserve-empty", "spawn_point": number, "cause": hero})
         return

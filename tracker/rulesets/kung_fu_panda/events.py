@@ -77,6 +77,10 @@ class CartPushed(GameEvent):
     class_version = 1
 
 
+class OxGruntMoved(GameEvent):
+    class_version = 1
+
+
 class SpecialMoveUsed(GameEvent):
     class_version = 1
 
@@ -124,6 +128,7 @@ EVENTS: dict[str, type[GameEvent]] = {
     "tai-lung-wounded": TaiLungWounded,
     "villager-rescued": VillagerRescued,
     "cart-pushed": CartPushed,
+    "ox-grunt-moved": OxGruntMoved,
     "special-move-used": SpecialMoveUsed,
     "round-summarised": RoundSummarised,
     "round-ended": RoundEnded,

@@ -12,6 +12,7 @@ from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.destiny import figure_moves
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
+from tracker.rulesets.kung_fu_panda.spends import guard_wall_and_six
 from tracker.rulesets.kung_fu_panda.rounds import DIE
 
 BOUNDS = {"up-to-four-each": (0, 4), "at-least-one-each": (1, 4), "one-each": (1, 1), "at-least-one": (0, 4)}
@@ -63,9 +64,13 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
         follow.append(("spawn", effect["enemy"], tile, effect["count"]))
     elif effect["effect"] == "move-figure":
         resolved["figure"] = effect["figure"]
-        resolved["direction"] = effect["direction"]
+        resolved["direction"] = effect.get("direction", effect.get("to"))  # 2.2 names where, not a direction (L346)
         resolved["times"] = claws if rule["unfavourable"].get("when") == "each-claws" and outcome == "unfavourable" else 1
-        resolved.update(figure_moves(plan, effect["figure"], params, "to"))
+        if effect["figure"] == "ox-grunt" and plan.mission.get("guard_wall"):
+            follow_grunts = _grunts_to_the_guard_wall(plan, claws)
+            resolved["moved"] = follow_grunts["count"] if follow_grunts else 0
+        else:
+            resolved.update(figure_moves(plan, effect["figure"], params, "to"))
     elif effect["effect"] == "villager-wanders-off":
         resolved["spawn_point"] = effect["spawn_point"]
         resolved.update(_wandered_off(plan, params, effect["spawn_point"]))
@@ -75,6 +80,8 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
         if follow_cart:
             resolved["cart"], resolved["to"] = follow_cart["cart"], follow_cart["to"]
     plan.add(resolved)
+    if resolved.get("moved"):
+        plan.add(follow_grunts)
     if resolved.get("cart"):
         plan.add(follow_cart)
     for _, enemy, tile, count in follow:
@@ -99,6 +106,14 @@ def _wandered_off(plan: Plan, params: Mapping[str, Any], spawn_point: int) -> di
     if tile is None:
         raise Unprocessable(f"Spawn point {spawn_point} has no tile", detail="Name it at set-up (setup.spawn_points), or correct it.", errors={"villager": ["No spawn point 4."]})
     return {"wandered_off": name, "wandered_to": tile}
+
+
+def _grunts_to_the_guard_wall(plan: Plan, claws: int) -> dict[str, Any] | None:
+    """2.2: 'For each Claws rolled, 1x Ox Grunt is moved from spawn point 6 to the guard wall. Ignore this roll if
+    there are no Ox Grunts on spawn point 6' (L346)."""
+    wall, six = guard_wall_and_six(plan)
+    count = min(claws, game_state.enemies_on(plan.game, six).get("ox-grunt", 0))
+    return {"kind": "ox-grunt-moved", "from": six, "to": wall, "count": count, "cause": "pause"} if count else None
 
 
 def _cart_move(plan: Plan, params: Mapping[str, Any]) -> dict[str, Any] | None:

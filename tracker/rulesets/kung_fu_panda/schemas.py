@@ -52,6 +52,7 @@ SETUP = obj(
         "spawn_points": {"type": "object", "propertyNames": {"enum": ["1", "2", "3", "4", "5", "6"]}, "additionalProperties": TILE},
         "figures": {"type": "object", "propertyNames": {"enum": ["tai-lung", "wolf-boss"]}, "additionalProperties": TILE},
         "end_tile": TILE,
+        "guard_wall": TILE,
         "villagers": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE, "maxProperties": 20},
         "carts": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE, "maxProperties": 4},
         "special_moves": {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 200}},

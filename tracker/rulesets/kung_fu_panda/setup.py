@@ -127,6 +127,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             "end_tile": end_tile,
             "villagers": dict(setup.get("villagers", {})),
             "carts": dict(setup.get("carts", {})),
+            "guard_wall": setup.get("guard_wall"),
             "special_moves": held,
             "special_moves_received": how,
         }
@@ -193,5 +194,6 @@ def _check_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], enemies:
             check_tile(mission, tile, f"setup.{field}.{key}")
     for figure, tile in figures.items():
         check_tile(mission, tile, f"setup.figures.{figure}")
-    if setup.get("end_tile"):
-        check_tile(mission, setup["end_tile"], "setup.end_tile")
+    for field in ("end_tile", "guard_wall"):
+        if setup.get(field):
+            check_tile(mission, setup[field], f"setup.{field}")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
+from tracker.rulesets.components import table as component_table
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.costs import require_payment
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
@@ -62,6 +63,9 @@ def _knock_out(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]
         raise Unprocessable("Tai Lung is not knocked out like other enemies", detail='Spend "for": "wound-tai-lung" where the mission allows it.', errors={"enemy": ["Tai Lung."]})
     plan.enemies_required(tile, enemy, 1, "enemy")
     cost = next(c["ko_cost"] for c in plan.data["characters"] if c["id"] == enemy)
+    if cost is None and enemy == "wolf-boss":
+        # lost from the text (L151-L153): the campaign's component data may supply it; else the table's spend stands
+        cost = dict(component_table(plan.ctx.components, "wolf-boss-ko-cost")) or None
     if cost is not None:
         require_payment(plan.data, spent, cost, f"knocking out a {enemy}")
     return [{"kind": "enemy-knocked-out", "enemy": enemy, "tile": tile, "count": 1, "cost_known": cost is not None}]
@@ -106,6 +110,7 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     if terrain == "guard-tower":
         raise Unprocessable("The Guard Tower allows no entry", detail="No hero may move onto it unless the mission says so.", errors={"to": ["No entry."]})
     _require_cart_for_great_wall(plan, tile, to)
+    _require_levers(plan, to)
     ability = next(c["ability"] for c in plan.data["characters"] if c["id"] == hero)
     extra = 0 if ability["kind"] == "ignore-enemy-move-cost" else sum(game_state.enemies_on(plan.game, tile).values())
     overrides = plan.mission.get("costs", {})
@@ -144,6 +149,78 @@ def _require_cart_for_great_wall(plan: Plan, tile: str, to: str) -> None:
         )
 
 
+def _require_levers(plan: Plan, to: str) -> None:
+    """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers' (L268)."""
+    levers = plan.mission.get("levers")
+    if not levers or to != levers["gate_tile"]:
+        return
+    wanted = _lever_tiles(plan)
+    if set(plan.game.get("levers", [])) != set(wanted):
+        raise Unprocessable(
+            f"The stairs ({to}) are locked until both levers are activated",
+            detail=f"Activate the levers on {sorted(wanted)} (1x Chi and 2x Punch each, L268); activated: {plan.game.get('levers', [])}.",
+            errors={"to": ["Locked."]},
+        )
+
+
+def _lever_tiles(plan: Plan) -> list[str]:
+    tiles = [plan.game["spawn_points"].get(str(n)) for n in plan.mission["levers"]["on_spawn_points"]]
+    if None in tiles:
+        raise Unprocessable(
+            "The levers are on the tiles of spawn points 2 and 4, which were not placed",
+            detail="Name spawn points 2 and 4 at set-up (setup.spawn_points), or correct the board.",
+            errors={"token": ["No lever tiles."]},
+        )
+    return tiles
+
+
+def _lever(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """'To activate each lever, you must spend 1x Chi and 2x Punch while on each lever's tile' (L268)."""
+    if plan.mission.get("levers"):
+        if tile not in _lever_tiles(plan) or tile in plan.game.get("levers", []):
+            raise Unprocessable(
+                f"There is no lever left to activate on {tile}",
+                detail=f"Levers are on {sorted(_lever_tiles(plan))}; activated: {plan.game.get('levers', [])}.",
+                errors={"heroes": ["No lever here."]},
+            )
+    require_payment(plan.data, spent, cost, "a lever")
+    return [{"kind": "token-collected", "token": "lever", "tile": tile, "by": sorted(spent)[0] if len(spent) == 1 else sorted(spent)}]
+
+
+def _gong(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """2.2: 'Striking one of the gongs requires 1x Chi and 1x Punch. Doing so moves 1x Ox Grunt on the guard wall ...
+    to the tile containing spawn point 6 OR moves 1x Ox Grunt from spawn point 6 to the guard wall' (L334)."""
+    gongs = plan.mission["gongs"]
+    if tile not in gongs["tiles"]:
+        raise Unprocessable(f"There is no gong on {tile}", detail=f"The gongs are on {gongs['tiles']} (L340).", errors={"heroes": ["No gong here."]})
+    wall, six = guard_wall_and_six(plan)
+    direction = _need(params, "to", "token")
+    if direction not in (wall, six):
+        raise Unprocessable(
+            f"A gong moves an Ox Grunt to the guard wall ({wall}) or to spawn point 6 ({six}), not to {direction}",
+            detail="The player striking the gong chooses which (L334).",
+            errors={"to": [f"One of {[wall, six]}."]},
+        )
+    source = six if direction == wall else wall
+    plan.enemies_required(source, "ox-grunt", 1, "to")
+    require_payment(plan.data, spent, cost, "a gong")
+    return [
+        {"kind": "token-collected", "token": "gong", "tile": tile, "by": sorted(spent)[0] if len(spent) == 1 else sorted(spent)},
+        {"kind": "ox-grunt-moved", "from": source, "to": direction, "count": 1, "cause": "gong"},
+    ]
+
+
+def guard_wall_and_six(plan: Plan) -> tuple[str, str]:
+    wall, six = plan.game.get("guard_wall"), plan.game["spawn_points"].get("6")
+    if wall is None or six is None:
+        raise Unprocessable(
+            "The guard wall and spawn point 6 must be on the board",
+            detail="Name them at set-up (setup.guard_wall, setup.spawn_points): the map is lost.",
+            errors={"setup": ["guard_wall and spawn point 6."]},
+        )
+    return wall, six
+
+
 def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
     token = _need(params, "token", "token")
     mission_tokens = plan.mission.get("tokens", {})
@@ -160,6 +237,10 @@ def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
             raise Unprocessable("The dumplings are on the Kitchen tile", detail=f"Collect them standing on tile {kitchen} (Kitchen).", errors={"heroes": ["Not on the Kitchen."]})
     if token == "villager":
         return _rescue(plan, params, spent, tile, cost)
+    if token == "lever":
+        return _lever(plan, params, spent, tile, cost)
+    if token == "gong" and plan.mission.get("gongs"):
+        return _gong(plan, params, spent, tile, cost)
     if token == "cart":
         return _push_cart(plan, params, spent, tile, cost)
     require_payment(plan.data, spent, cost, f"the {token}")

@@ -135,10 +135,15 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["tokens"][change["token"]] = g["tokens"].get(change["token"], 0) + change.get("count", 1)
         if change["token"] == "dumplings":
             g["dumplings"] = change["by"]
+        if change["token"] == "lever" and change.get("tile"):
+            g.setdefault("levers", []).append(change["tile"])
     elif kind == "tai-lung-wounded":
         _move_figure(g, "tai-lung", change["to"])
     elif kind == "villager-rescued":
         g["villagers"][change["villager"]] = {"tile": None, "rescued": True}  # off the board, to safety
+    elif kind == "ox-grunt-moved":
+        _add_enemies(g, change["from"], "ox-grunt", -change["count"])
+        _add_enemies(g, change["to"], "ox-grunt", change["count"])
     elif kind == "cart-pushed":
         g["carts"][change["cart"]] = change["to"]
         if change["to"] in g["spawn_points"].values() and change["to"] not in g.setdefault("carts_reached", []):
