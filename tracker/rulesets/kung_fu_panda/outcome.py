@@ -17,6 +17,12 @@ def mission_won(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str,
     plan.require_playing()
     if plan.game["round"] == 0:
         raise Unprocessable("No round has been played", detail="A mission is won during its rounds.")
+    declare_won(plan)
+    return plan.changes
+
+
+def declare_won(plan: Plan) -> None:
+    """The table's declaration, accepted only when every win condition the text states holds on the board."""
     unmet = unmet_wins(plan.mission, plan.game)
     if unmet:
         raise Unprocessable(
@@ -25,7 +31,6 @@ def mission_won(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str,
             errors={"type": unmet},
         )
     plan.add({"kind": "mission-won", "round": plan.game["round"], "objective": plan.mission["win"]})
-    return plan.changes
 
 
 def mission_failed(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -94,7 +94,11 @@ SUMMARY_FIELDS = {
     "tokens": {"type": "array", "items": obj({"token": {"enum": TOKENS}, "by": HERO, "count": COUNT}, ["token", "by"]), "maxItems": 50},
     "claws": {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200}},
     "special_moves": {"type": "array", "items": obj({"hero": HERO, "card": {"type": "string", "minLength": 1, "maxLength": 200}}, ["hero", "card"])},
-    "figures": {"type": "object", "additionalProperties": TILE},
+    "figures": {"type": "object", "propertyNames": {"enum": ["tai-lung", "wolf-boss"]}, "additionalProperties": TILE},
+    "villagers": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE},
+    "rescued": {"type": "array", "items": NAME, "uniqueItems": True, "maxItems": 20},
+    "carts": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE},
+    "mission_won": {"type": "boolean"},
     "note": REASON,
 }
 

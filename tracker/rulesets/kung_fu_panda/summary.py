@@ -8,10 +8,11 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.outcome import declare_won
 from tracker.rulesets.kung_fu_panda.plan import Plan
 from tracker.rulesets.kung_fu_panda.rounds import close
 
-FIELDS = ("spawned", "knocked_out", "damage", "revived", "healed", "moved", "tokens", "claws", "special_moves", "figures", "note")
+FIELDS = ("spawned", "knocked_out", "damage", "revived", "healed", "moved", "tokens", "rescued", "carts", "claws", "special_moves", "figures", "villagers", "mission_won", "note")
 
 
 def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -53,12 +54,29 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
         if item["token"] == "dumplings" and plan.game["dumplings"]:
             raise Unprocessable("The dumplings were already collected", detail=f"{plan.game['dumplings']} collected them.", errors={"tokens": ["Collected."]})
         plan.add({"kind": "token-collected", "token": item["token"], "by": item["by"], "count": item.get("count", 1), "entry": "summary"})
+    for name in params.get("rescued", []):
+        villager = plan.villager(name, "rescued")
+        if villager["rescued"]:
+            raise Unprocessable(f"Villager {name} was already rescued", detail="A rescued villager is off the board until one wanders off (L258).", errors={"rescued": [name]})
+        plan.add({"kind": "villager-rescued", "villager": name, "tile": villager["tile"], "by": "summary"})
+    for cart, tile in params.get("carts", {}).items():
+        plan.add({"kind": "cart-pushed", "cart": cart, "from": plan.cart(cart, "carts"), "to": plan.tile(tile, "carts"), "by": "summary"})
     for item in params.get("special_moves", []):
         if plan.game.get("special_moves", {}).get(item["hero"]) != item["card"]:
             raise Unprocessable(f"{item['hero']} does not hold '{item['card']}'", detail=f"Held: {plan.game.get('special_moves', {})}.", errors={"special_moves": ["Not held."]})
         plan.add({"kind": "special-move-used", "hero": item["hero"], "card": item["card"], "entry": "summary"})
     for figure, tile in params.get("figures", {}).items():
         plan.add({"kind": "play-effect-resolved", "figure": figure, "to": plan.tile(tile, "figures"), "entry": "summary"})
+        if plan.game["result"]:
+            break
+    if params.get("villagers"):
+        for name, tile in params["villagers"].items():
+            plan.villager(name, "villagers")
+            plan.tile(tile, "villagers")
+        plan.add({"kind": "play-effect-resolved", "figure": "villagers", "villagers": dict(params["villagers"]), "entry": "summary"})
+    if params.get("mission_won") and plan.game["result"] is None:
+        # won within the round it summarises: declared (and checked) before the sand runs out (L193)
+        declare_won(plan)
     if plan.game["phase"] == "round":
         close(plan)
     return plan.changes
