@@ -301,3 +301,41 @@ def test_young_masters_may_ignore_claws_effects_but_still_use_the_play_space(cli
     ignored = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}], "ignore_effects": True})
     assert _kinds(ignored) == ["ActionTaken", "DialAdvanced"] and ignored["events"][-1]["payload"]["change"]["ignored"] is True
     assert ignored["state"]["game"]["heroes"]["po"]["health"] == 4
+
+
+def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(client):
+    """1.3: the Wolf Boss moves along the line (L289); from the last tile the leftmost tile goes in front of him, its
+    enemies discarded and its heroes moved forward (L290); the Kitchen reaching the beginning is lost with the
+    dumplings (L291); a pause moves him back toward the beginning (L303)."""
+    setup = {"start_tile": "d", "line": ["d", "J", "q", "R", "n"], "figures": {"wolf-boss": "R"}, "enemies": {"d": {"wolf-spearman": 1}}}
+    cid, sid = _mission(client, "m1-3", setup)
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Chi", "Chi"]})
+    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "q"}, {"space": "blank"}]}, "moves forward to n, not q")
+    shifted = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}, {"space": "play"}]})
+    assert _kinds(shifted) == ["ActionTaken", "DialAdvanced", "PlayEffectResolved", "DialAdvanced", "TileCycled", "KitchenLost", "PlayEffectResolved"]
+    cycled = shifted["events"][4]["payload"]["change"]
+    assert cycled["discarded"] == {"wolf-spearman": 1} and cycled["heroes_moved"] == {"po": "J", "tigress": "J"}
+    lost = shifted["events"][5]["payload"]["change"]
+    assert lost["dumplings_lost"] is True and lost["heroes_moved"] == {"po": "q", "tigress": "q"}
+    game = shifted["state"]["game"]
+    assert game["line"] == ["q", "R", "n", "d"] and game["figures"]["wolf-boss"] == "d" and game["enemies"] == {"d": {"wolf-boss": 1}}
+    assert game["heroes"]["po"]["tile"] == "q"
+    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Move", "Chi", "Chi", "Kick"]})
+    _refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "J"}, "no longer on the board")
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Chi"]}, "for": "token", "token": "dumplings"}, "Kitchen was lost")
+    _act(client, sid, {"type": "end-round"})
+    back = _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    assert back["state"]["game"]["figures"]["wolf-boss"] == "n" and back["state"]["game"]["enemies"] == {"n": {"wolf-boss": 1}}
+
+
+def test_village_attacked_all_ox_grunts_move_toward_the_villagers(client):
+    """3.1: 'move ALL Ox Grunts one space closer to the villagers' (L384); an enemy on a villager's tile loses it (L375)."""
+    setup = {"start_tile": "n", "villagers": {"v": "q"}, "enemies": {"s": {"ox-grunt": 2}, "R": {"ox-grunt": 1}}}
+    cid, sid = _mission(client, "m3-1", setup)
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
+    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "grunts": [{"from": "s", "to": "R", "count": 2}]}]}, "Move ALL Ox Grunts")
+    lost = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "grunts": [{"from": "s", "to": "R", "count": 2}, {"from": "R", "to": "q"}]}]})
+    assert lost["state"]["game"]["enemies"] == {"R": {"ox-grunt": 2}, "q": {"ox-grunt": 1}}
+    assert lost["events"][-2]["payload"]["change"]["condition"] == "enemy-with-villager" and "L375" in lost["state"]["verdict"]["reason"]

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
+from tracker.rulesets.kung_fu_panda import rickshaw
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
 
@@ -58,15 +59,18 @@ def _resolve_space(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
     elif kind == "play":
         effect = plan.mission["play_effect"]
         if effect["effect"] == "move-figure":
-            plan.add({"kind": "play-effect-resolved", "hero": hero, "figure": effect["figure"], "direction": effect["direction"], **figure_moves(plan, effect["figure"], space, "spaces")})
+            moves = figure_moves(plan, effect["figure"], space, "spaces", effect["direction"])
+            plan.add({"kind": "play-effect-resolved", "hero": hero, "figure": effect["figure"], "direction": effect["direction"], **moves})
 
 
-def figure_moves(plan: Plan, figure: str, params: Mapping[str, Any], field: str) -> dict[str, Any]:
+def figure_moves(plan: Plan, figure: str, params: Mapping[str, Any], field: str, direction: str | None = None) -> dict[str, Any]:
     """Where a moved figure now stands, named by the table (the mission maps are lost): Tai Lung and the Wolf Boss
     need their tile so Fight Back finds them there (L128, L356); 3.2's move is of ALL villagers (L396, L409)."""
     if figure in game_state.FIGURES_ON_THE_BOARD:
         if figure not in plan.game.get("figures", {}):
             return {}  # not on the board (knocked out, or never placed): nothing to move
+        if figure == "wolf-boss" and plan.game.get("line"):
+            return _along_the_line(plan, params, field, direction or "forward")
         if not params.get("to"):
             raise Unprocessable(
                 f"Say which tile the {figure} moves to",
@@ -74,6 +78,8 @@ def figure_moves(plan: Plan, figure: str, params: Mapping[str, Any], field: str)
                 errors={field: ["to is missing."]},
             )
         return {"from": plan.game["figures"][figure], "to": plan.tile(params["to"], f"{field}.to")}
+    if figure == "ox-grunt":
+        return {"grunts": _grunt_moves(plan, params.get("grunts", []), field)}
     if figure == "villagers":
         on_board = sorted(v for v, villager in plan.game.get("villagers", {}).items() if not villager["rescued"])
         moved = dict(params.get("villagers", {}))
@@ -88,6 +94,37 @@ def figure_moves(plan: Plan, figure: str, params: Mapping[str, Any], field: str)
             )
         return {"villagers": moved}
     return {"to": plan.tile(params["to"], f"{field}.to")} if params.get("to") else {}
+
+
+def _along_the_line(plan: Plan, params: Mapping[str, Any], field: str, direction: str) -> dict[str, Any]:
+    """1.3 with its line laid out: the tracker knows where the rickshaw goes, shifting the board when it must."""
+    at = plan.game["figures"]["wolf-boss"]
+    to = rickshaw.step(plan, direction)
+    if params.get("to") and params["to"] != to:
+        raise Unprocessable(
+            f"The Wolf Boss moves {direction} to {to}, not {params['to']}",
+            detail=f"Along the line laid out at set-up: {plan.game['line']} (L289, L303). Leave \"to\" out, or correct the line.",
+            errors={f"{field}.to": [f"He moves to {to}."]},
+        )
+    return {"from": at, "to": to}
+
+
+def _grunt_moves(plan: Plan, moves: list[Mapping[str, Any]], field: str) -> list[dict[str, Any]]:
+    """3.1: 'move ALL Ox Grunts one space closer to the villagers' (L384): the table says where each goes (the map
+    is lost), and every Ox Grunt on the board moves."""
+    on_board = {tile: counts["ox-grunt"] for tile, counts in plan.game.get("enemies", {}).items() if counts.get("ox-grunt")}
+    moving: dict[str, int] = {}
+    for move in moves:
+        plan.tile(move["from"], f"{field}.grunts")
+        plan.tile(move["to"], f"{field}.grunts")
+        moving[move["from"]] = moving.get(move["from"], 0) + move.get("count", 1)
+    if moving != on_board:
+        raise Unprocessable(
+            "Move ALL Ox Grunts one space closer to the villagers",
+            detail=f'Send "grunts": [{{"from", "to", "count"}}] covering every Ox Grunt on the board: {on_board} (L384).',
+            errors={field: ["Every Ox Grunt moves."]},
+        )
+    return [{"from": m["from"], "to": m["to"], "count": m.get("count", 1)} for m in moves]
 
 
 def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:

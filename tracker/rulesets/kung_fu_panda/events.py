@@ -81,6 +81,14 @@ class OxGruntMoved(GameEvent):
     class_version = 1
 
 
+class TileCycled(GameEvent):
+    class_version = 1
+
+
+class KitchenLost(GameEvent):
+    class_version = 1
+
+
 class SpecialMoveUsed(GameEvent):
     class_version = 1
 
@@ -129,6 +137,8 @@ EVENTS: dict[str, type[GameEvent]] = {
     "villager-rescued": VillagerRescued,
     "cart-pushed": CartPushed,
     "ox-grunt-moved": OxGruntMoved,
+    "tile-cycled": TileCycled,
+    "kitchen-lost": KitchenLost,
     "special-move-used": SpecialMoveUsed,
     "round-summarised": RoundSummarised,
     "round-ended": RoundEnded,

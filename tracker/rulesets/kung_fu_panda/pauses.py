@@ -70,7 +70,7 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
             follow_grunts = _grunts_to_the_guard_wall(plan, claws)
             resolved["moved"] = follow_grunts["count"] if follow_grunts else 0
         else:
-            resolved.update(figure_moves(plan, effect["figure"], params, "to"))
+            resolved.update(figure_moves(plan, effect["figure"], params, "to", effect.get("direction")))
     elif effect["effect"] == "villager-wanders-off":
         resolved["spawn_point"] = effect["spawn_point"]
         resolved.update(_wandered_off(plan, params, effect["spawn_point"]))

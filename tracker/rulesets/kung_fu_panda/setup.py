@@ -128,6 +128,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             "villagers": dict(setup.get("villagers", {})),
             "carts": dict(setup.get("carts", {})),
             "guard_wall": setup.get("guard_wall"),
+            **({"line": _line(mission, setup, heroes, figures)} if setup.get("line") else {}),
             "special_moves": held,
             "special_moves_received": how,
         }
@@ -181,6 +182,24 @@ def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | Non
             state = decks.apply(state, change)
         changes += step
     return changes
+
+
+def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[str, Any], figures: Mapping[str, str]) -> list[str]:
+    """1.3's tiles 'in a single line running from the Start Tile, through the Wolf Boss Start Tile, to the final tile
+    at the right of the board' (L304), left to right: what the rickshaw's moves and shifts follow (L289-L291)."""
+    line = list(setup["line"])
+    if not mission.get("line"):
+        raise Unprocessable(f"Mission {mission['number']} is not laid out as a line", detail="Only 1.3 is (L304).", errors={"setup.line": ["No line here."]})
+    for tile in line:
+        check_tile(mission, tile, "setup.line")
+    off = sorted({h["tile"] for h in heroes.values()} - set(line)) + ([figures["wolf-boss"]] if figures.get("wolf-boss") not in line else [])
+    if len(set(line)) != len(line) or off:
+        raise Unprocessable(
+            "The line must name each tile once, with every hero and the Wolf Boss on it",
+            detail=f"Line: {line}; off the line: {off}.",
+            errors={"setup.line": ["Each tile once; heroes and Wolf Boss on it."]},
+        )
+    return line
 
 
 def _check_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], enemies: Mapping[str, Any], setup: Mapping[str, Any], figures: Mapping[str, str]) -> None:

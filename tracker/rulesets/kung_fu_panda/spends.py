@@ -111,6 +111,8 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
         raise Unprocessable("The Guard Tower allows no entry", detail="No hero may move onto it unless the mission says so.", errors={"to": ["No entry."]})
     _require_cart_for_great_wall(plan, tile, to)
     _require_levers(plan, to)
+    if plan.game.get("line") and to not in plan.game["line"]:
+        raise Unprocessable(f"Tile {to} is no longer on the board", detail=f"The line now runs {plan.game['line']} (L290-L291).", errors={"to": ["Off the board."]})
     ability = next(c["ability"] for c in plan.data["characters"] if c["id"] == hero)
     extra = 0 if ability["kind"] == "ignore-enemy-move-cost" else sum(game_state.enemies_on(plan.game, tile).values())
     overrides = plan.mission.get("costs", {})
@@ -230,6 +232,8 @@ def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
     if token == "dumplings":
         if plan.mission.get("no_kitchen"):
             raise Unprocessable("This mission has no Kitchen and no dumplings", detail="Its Kitchen tile is turned to the Dragon Scroll side.", errors={"token": ["No dumplings."]})
+        if plan.game.get("kitchen_lost"):
+            raise Unprocessable("The Kitchen was lost, and the dumplings with it", detail="'If the Kitchen tile reaches the beginning of the line, it will be lost' (L291).", errors={"token": ["Lost."]})
         if plan.game["dumplings"]:
             raise Unprocessable("The dumplings were already collected", detail=f"{plan.game['dumplings']} collected them.", errors={"token": ["Collected."]})
         kitchen = next(code for code, t in plan.data["tiles"].items() if t["name"] == "Kitchen")

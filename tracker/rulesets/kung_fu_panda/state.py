@@ -117,6 +117,9 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             _move_figure(g, change["figure"], change["to"])
         for villager, tile in change.get("villagers", {}).items():
             g["villagers"][villager]["tile"] = tile
+        for move in change.get("grunts", []):
+            _add_enemies(g, move["from"], "ox-grunt", -move["count"])
+            _add_enemies(g, move["to"], "ox-grunt", move["count"])
     elif kind == "dice-spent":
         for hero, results in change["heroes"].items():
             g["pools"][hero] = _remove(g["pools"].get(hero, []), results)
@@ -144,6 +147,14 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "ox-grunt-moved":
         _add_enemies(g, change["from"], "ox-grunt", -change["count"])
         _add_enemies(g, change["to"], "ox-grunt", change["count"])
+    elif kind in ("tile-cycled", "kitchen-lost"):
+        for enemy, n in change["discarded"].items():
+            _add_enemies(g, change["tile"], enemy, -n)
+        for hero, tile in change["heroes_moved"].items():
+            heroes[hero]["tile"] = tile
+        g["line"] = list(change["line"])
+        if kind == "kitchen-lost":
+            g["kitchen_lost"] = True
     elif kind == "cart-pushed":
         g["carts"][change["cart"]] = change["to"]
         if change["to"] in g["spawn_points"].values() and change["to"] not in g.setdefault("carts_reached", []):
