@@ -303,7 +303,7 @@ def test_young_masters_may_ignore_claws_effects_but_still_use_the_play_space(cli
     assert ignored["state"]["game"]["heroes"]["po"]["health"] == 4
 
 
-def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(client):
+def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(app, client):
     """1.3: the Wolf Boss moves along the line (L289); from the last tile the leftmost tile goes in front of him, its
     enemies discarded and its heroes moved forward (L290); the Kitchen reaching the beginning is lost with the
     dumplings (L291); a pause moves him back toward the beginning (L303)."""
@@ -327,6 +327,10 @@ def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(client):
     _act(client, sid, {"type": "end-round"})
     back = _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
     assert back["state"]["game"]["figures"]["wolf-boss"] == "n" and back["state"]["game"]["enemies"] == {"n": {"wolf-boss": 1}}
+    app.extensions["tracker_views"].catch_up()
+    lines = [e["summary"] for e in client.get(f"/sessions/{sid}/timeline?limit=1000").json["entries"]]
+    assert "The Kitchen reached the beginning of the line and was lost with the dumplings" in lines
+    assert "Tile d moved in front of the Wolf Boss; discarded {'wolf-spearman': 1}" in lines
 
 
 def test_village_attacked_all_ox_grunts_move_toward_the_villagers(client):
