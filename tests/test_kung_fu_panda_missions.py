@@ -343,3 +343,24 @@ def test_village_attacked_all_ox_grunts_move_toward_the_villagers(client):
     lost = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "grunts": [{"from": "s", "to": "R", "count": 2}, {"from": "R", "to": "q"}]}]})
     assert lost["state"]["game"]["enemies"] == {"R": {"ox-grunt": 2}, "q": {"ox-grunt": 1}}
     assert lost["events"][-2]["payload"]["change"]["condition"] == "enemy-with-villager" and "L375" in lost["state"]["verdict"]["reason"]
+
+
+def test_village_attacked_overflow_keeps_selecting_tiles_toward_the_villagers(client):
+    """3.1: 'Any further enemies spawn on the next square closest to the villager. Keep selecting new tiles each time
+    one gets filled up' (L385); elsewhere a full tile with no room around means no spawn (L126)."""
+    setup = {"start_tile": "n", "spawn_points": {"1": "d"}, "villagers": {"v": "q"}, "enemies": {"d": {"wolf-spearman": 3}, "L": {"wolf-slasher": 3}}}
+    cid, sid = _mission(client, "m3-1", setup)
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
+    spawn = {"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}
+    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]}, "Tile d is full: name the next tile toward the villagers")
+    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "L"}]}, "Tile L is full too")
+    spread = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "R"}]})
+    assert spread["state"]["game"]["enemies"]["R"] == {"wolf-spearman": 1}
+
+    cid, other = _mission(client, "m1-1", {**setup, "villagers": {}})
+    _act(client, other, {"type": "start-round"})
+    _act(client, other, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
+    skipped = _act(client, other, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]})
+    assert skipped["events"][-1]["payload"]["change"]["reason"] == "tile-full"
+    _refused(client, other, {"type": "correct", "refers_to": 1, "reason": "moved", "amend": {"tiles": {"po": "E"}}}, "Mission 1.1 has no tile 'E'")

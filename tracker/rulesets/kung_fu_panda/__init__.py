@@ -95,7 +95,8 @@ ACTIONS = [
     ),
     ActionType(
         "mission-failed",
-        "A failure condition of the mission's own is met (L191-L192); time's up and full KO are detected by the tracker.",
+        "A failure condition of the mission's own is met (L191-L192). Time's up, full KO and every failure the board can "
+        "show (a villager overrun, Tai Lung arriving, villagers imprisoned) are recorded by the tracker as they happen.",
         action("mission-failed", {"condition": {"type": "string", "minLength": 1, "maxLength": 60}, "note": REASON}, ["condition"]),
         outcome.mission_failed,
     ),

@@ -173,6 +173,14 @@ def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
                 errors={"spaces": [f"{spread} is full."]},
             )
         plan.add({"kind": "enemy-spawned", "enemy": enemy, "tile": spread, "count": 1, "spawn_point": number, "spread_from": tile, "cause": hero})
+    elif full and plan.mission.get("spread_until_placed"):
+        # 3.1: "Any further enemies spawn on the next square closest to the villager. Keep selecting new tiles each
+        # time one gets filled up" (L385): a full tile never stops the spawn there
+        raise Unprocessable(
+            f"Tile {tile} is full: name the next tile toward the villagers",
+            detail=f"In Mission {plan.mission['number']} further enemies spawn on the next square closest to the villager (L385); send spread_to.",
+            errors={"spaces": ["spread_to is missing."]},
+        )
     elif full:
         plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "tile-full", "spawn_point": number, "cause": hero})
     else:

@@ -65,6 +65,10 @@ def correct(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any
             errors={"refers_to": ["Not yet recorded."]},
         )
     amend = params["amend"]
+    for hero, tile in amend.get("tiles", {}).items():
+        plan.tile(tile, f"amend.tiles.{hero}")
+    for tile in amend.get("enemies", {}):
+        plan.tile(tile, "amend.enemies")
     for field in ("health", "tiles", "dials"):
         for hero in amend.get(field, {}):
             plan.hero(hero, f"amend.{field}")
