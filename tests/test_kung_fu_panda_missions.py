@@ -93,6 +93,12 @@ def test_tai_lung_showdown_won_by_the_scroll_and_the_prison_cell_and_lost_by_the
     _act(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "dragon-scroll"})
     _act(client, won, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
     _act(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "j"}]})  # the scroll is read: no loss
+    # now on the heroes' tile, he stops there (L418)
+    _act(client, won, {"type": "roll", "hero": "po", "reroll": [], "faces": ["Claws"]})
+    _refused(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "N"}]}, "stops on j: a hero is there")
+    stopped = _act(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}]})
+    assert stopped["events"][-1]["payload"]["change"]["stopped"] is True and stopped["state"]["game"]["figures"]["tai-lung"] == "j"
+    _act(client, won, {"type": "roll", "hero": "po", "reroll": [], "faces": ["Chi"]})
     _act(client, won, {"type": "roll", "hero": "tigress", "reroll": [], "faces": ["Chi", "Chi"]})
     _refused(client, won, {"type": "mission-won"}, "tai-lung is on j, not T")
     _act(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 3, "tigress": ["Chi", "Chi", "Punch"]}, "for": "wound-tai-lung", "to": "T"})

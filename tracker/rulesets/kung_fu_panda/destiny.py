@@ -59,8 +59,29 @@ def _resolve_space(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
     elif kind == "play":
         effect = plan.mission["play_effect"]
         if effect["effect"] == "move-figure":
+            if _stops_on_a_hero(plan, effect, space):
+                plan.add({"kind": "play-effect-resolved", "hero": hero, "figure": effect["figure"], "direction": effect["direction"], "stopped": True})
+                return
             moves = figure_moves(plan, effect["figure"], space, "spaces", effect["direction"])
             plan.add({"kind": "play-effect-resolved", "hero": hero, "figure": effect["figure"], "direction": effect["direction"], **moves})
+
+
+def _stops_on_a_hero(plan: Plan, effect: Mapping[str, Any], space: Mapping[str, Any]) -> bool:
+    """3.3: 'After the heroes read the scroll, Tai Lung will still move towards the Dragon Scroll tile but he will
+    stop on any tile with at least one hero on it' (L418)."""
+    after = effect.get("stops_on_heroes_after")
+    at = plan.game.get("figures", {}).get(effect["figure"])
+    if not after or not plan.game["tokens"].get(after) or at is None:
+        return False
+    if not any(h["tile"] == at for h in plan.game["heroes"].values()):
+        return False
+    if space.get("to") and space["to"] != at:
+        raise Unprocessable(
+            f"The {effect['figure']} stops on {at}: a hero is there",
+            detail="After the scroll is read he stops on any tile with at least one hero on it (L418); leave \"to\" out.",
+            errors={"spaces": ["He stops."]},
+        )
+    return True
 
 
 def figure_moves(plan: Plan, figure: str, params: Mapping[str, Any], field: str, direction: str | None = None) -> dict[str, Any]:
