@@ -370,3 +370,10 @@ def test_village_attacked_overflow_keeps_selecting_tiles_toward_the_villagers(cl
     skipped = _act(client, other, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]})
     assert skipped["events"][-1]["payload"]["change"]["reason"] == "tile-full"
     _refused(client, other, {"type": "correct", "refers_to": 1, "reason": "moved", "amend": {"tiles": {"po": "E"}}}, "Mission 1.1 has no tile 'E'")
+
+
+def test_a_board_laid_out_already_failing_is_a_set_up_mistake(client):
+    cid = _campaign(client, {"length": "single", "mission": "m3-1"})
+    setup = {"start_tile": "n", "villagers": {"v": "q"}, "enemies": {"q": {"ox-grunt": 1}}, "special_moves": PAIR}
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m3-1", "setup": setup})
+    assert refused.status_code == 422 and "already fails Mission 3.1" in refused.json["title"] and "L375" in refused.json["detail"]

@@ -11,6 +11,7 @@ from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import check_tile
 from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS
+from tracker.rulesets.kung_fu_panda.verdict import failure
 
 HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}
 
@@ -89,6 +90,20 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             f"Say which tile is the end tile of Mission {mission['number']}",
             detail='Send "end_tile" in the set-up: the text does not name it and the map is lost, and the mission is won there.',
             errors={"setup.end_tile": ["Missing."]},
+        )
+    laid_out = {
+        "enemies": enemies, "figures": figures, "end_tile": end_tile, "tokens": {},
+        "villagers": {v: {"tile": tile, "rescued": False} for v, tile in setup.get("villagers", {}).items()},
+    }
+    failed = failure(mission, laid_out)
+    if failed:
+        # the tracker records a mission's own failure the moment the board shows it (L192): a board laid out
+        # failing would be lost before its first round, so it is taken for a set-up mistake
+        condition = next(c for c in mission["failure_conditions"] if c["id"] == failed)
+        raise Unprocessable(
+            f"The board as laid out already fails Mission {mission['number']}: {condition['text']}",
+            detail=f"{condition['source']}. Place the villagers, enemies and figures as the mission shows.",
+            errors={"setup": [failed]},
         )
     provisional = {"enemies": enemies}
     for enemy in ENEMY_IDS:
