@@ -298,9 +298,10 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     assert client.get(f"/campaigns/{cid}").json["progress"]["earned_special_moves"] is True
 
     # Mission 1.2: the earned cards are drawn (reported) before it; it is lost when time runs out
-    missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": base})
+    missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {**base, "spawn_points": {"1": "J", "2": "l", "4": "O"}}})
     assert missing.status_code == 422 and "reported" in missing.json["title"]
-    s2 = _start(client, cid, "m1-2", {**base, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
+    levers = {"spawn_points": {"1": "J", "2": "l", "4": "O"}}  # the levers' tiles (L268)
+    s2 = _start(client, cid, "m1-2", {**base, **levers, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
     assert _game(client, s2)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
     for round_no in (1, 2, 3):
         result = _act(client, s2, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]} if round_no == 1 else {"type": "round-summary", "damage": {"tigress": 1}})
@@ -310,7 +311,7 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     assert client.post(f"/sessions/{s2}/end", json={"outcome": "defeat"}).json["next_quest"] == "m1-2"
 
     # the retry keeps the cards held; won with a Special Move and round summaries plus one detailed round
-    s3 = _start(client, cid, "m1-2", {**base, "spawn_points": {"1": "J", "5": "J"}})
+    s3 = _start(client, cid, "m1-2", {**base, "spawn_points": {"1": "J", "2": "l", "4": "O", "5": "J"}})
     assert _game(client, s3)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
     _act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
     _act(client, s3, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})

@@ -141,6 +141,7 @@ def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
     assert "mei" in refused["detail"]
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "token", "token": "cart", "cart": "c1", "to": "a"}, "no cart 'c1'")
     _refused(client, sid, {"type": "round-summary", "moved": {"po": "Q"}}, "Mission 1.1 has no tile 'Q'")
+    _refused(client, sid, {"type": "round-summary", "figures": {"tai-lung": "n"}}, "The tai-lung is not on the board")
 
 
 # -- wrong today -----------------------------------------------------------------------
@@ -148,7 +149,7 @@ def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
 
 def test_a_long_bridge_costs_what_the_mission_says(client):
     """1.2: 'Bridge: 2x Chi and 1x Move to enter' (L273); E (Long Bridge 1) is its bridge."""
-    cid, sid = _mission(client, "m1-2", {"start_tile": "l"})
+    cid, sid = _mission(client, "m1-2", {"start_tile": "l", "spawn_points": {"2": "l", "4": "O"}})
     _act(client, sid, {"type": "start-round"})
     _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi", "Chi", "Kick"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "E"}, "does not pay")
@@ -377,3 +378,14 @@ def test_a_board_laid_out_already_failing_is_a_set_up_mistake(client):
     setup = {"start_tile": "n", "villagers": {"v": "q"}, "enemies": {"q": {"ox-grunt": 1}}, "special_moves": PAIR}
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m3-1", "setup": setup})
     assert refused.status_code == 422 and "already fails Mission 3.1" in refused.json["title"] and "L375" in refused.json["detail"]
+
+
+def test_the_tiles_a_missions_specials_act_on_are_placed_at_set_up(client):
+    """1.2's levers are on the tiles of spawn points 2 and 4 (L268); 2.2's gongs and pause act on the guard wall and
+    spawn point 6 (L334, L346): the lost map would show them, so the table names them before the first round."""
+    cid = _campaign(client, {"length": "single", "mission": "m1-2"})
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {"start_tile": "l", "spawn_points": {"2": "l"}, "special_moves": PAIR}})
+    assert refused.status_code == 422 and refused.json["title"] == "Place spawn points 4 of Mission 1.2"
+    cid = _campaign(client, {"length": "single", "mission": "m2-2"})
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": {"start_tile": "I", "end_tile": "t", "spawn_points": {"6": "N"}, "special_moves": PAIR}})
+    assert refused.status_code == 422 and "guard wall" in refused.json["title"]

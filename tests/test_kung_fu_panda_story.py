@@ -11,7 +11,7 @@ from tests.test_kung_fu_panda import _act, _campaign, _start
 FIGURES = ("tai-lung", "wolf-boss")
 
 
-def _layout(mission: dict, party: list[str]) -> tuple[dict, dict]:
+def _layout(mission: dict, party: list[str], terrain: dict) -> tuple[dict, dict]:
     """A set-up the table could lay out from the mission's published facts, and what it placed where."""
     tiles = [t for t in mission["tiles"] if t != "K"]  # the Guard Tower allows no entry (L111)
     wins = {c["check"]: c for c in mission["win_conditions"]}
@@ -32,6 +32,12 @@ def _layout(mission: dict, party: list[str]) -> tuple[dict, dict]:
         setup["spawn_points"], setup["carts"] = {"1": spare}, {"cart": start}
     if "no-enemies-on-spawn-point" in wins:
         setup["spawn_points"] = {str(wins["no-enemies-on-spawn-point"]["spawn_point"]): spare}
+    points = setup.setdefault("spawn_points", {})
+    for n in (mission.get("levers") or {}).get("on_spawn_points", []):
+        points.setdefault(str(n), spare)
+    if mission.get("guard_wall"):
+        points.setdefault("6", spare)
+        setup["guard_wall"] = next(t for t in tiles if terrain.get(t) == "great-wall")
     return setup, {"end": end, "spare": spare}
 
 
@@ -88,7 +94,7 @@ def test_the_story_lost_and_won_mission_by_mission_from_the_published_rules(app,
     sessions = []
     for quest in chain:
         mission = missions[quest]
-        setup, placed = _layout(mission, party)
+        setup, placed = _layout(mission, party, {code: tile["terrain"] for code, tile in doc["rules"]["tiles"].items()})
 
         lost = _start(client, cid, quest, setup)
         failing = _failing_round(mission, setup, placed)

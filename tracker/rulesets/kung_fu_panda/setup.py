@@ -91,6 +91,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             detail='Send "end_tile" in the set-up: the text does not name it and the map is lost, and the mission is won there.',
             errors={"setup.end_tile": ["Missing."]},
         )
+    _require_special_tiles(mission, setup)
     laid_out = {
         "enemies": enemies, "figures": figures, "end_tile": end_tile, "tokens": {},
         "villagers": {v: {"tile": tile, "rescued": False} for v, tile in setup.get("villagers", {}).items()},
@@ -197,6 +198,27 @@ def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | Non
             state = decks.apply(state, change)
         changes += step
     return changes
+
+
+def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any]) -> None:
+    """Tiles a mission's specials act on, which the lost map would show: 1.2's levers sit on the tiles of spawn
+    points 2 and 4 (L268); 2.2's gongs and pause move Ox Grunts between the guard wall and spawn point 6 (L334, L346)."""
+    points = {str(n) for n in (mission.get("levers") or {}).get("on_spawn_points", [])}
+    if mission.get("guard_wall"):
+        points.add("6")
+        if not setup.get("guard_wall"):
+            raise Unprocessable(
+                f"Say which tile is the guard wall of Mission {mission['number']}",
+                detail='Send "guard_wall": the leftmost Great Wall tile (L334); the map is lost.',
+                errors={"setup.guard_wall": ["Missing."]},
+            )
+    missing = sorted(points - set(setup.get("spawn_points", {})))
+    if missing:
+        raise Unprocessable(
+            f"Place spawn points {', '.join(missing)} of Mission {mission['number']}",
+            detail=f"The mission's specials act on their tiles ({mission['source']}); send them in setup.spawn_points.",
+            errors={"setup.spawn_points": [f"Missing: {missing}"]},
+        )
 
 
 def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[str, Any], figures: Mapping[str, str]) -> list[str]:

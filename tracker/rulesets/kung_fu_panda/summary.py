@@ -66,6 +66,8 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
             raise Unprocessable(f"{item['hero']} does not hold '{item['card']}'", detail=f"Held: {plan.game.get('special_moves', {})}.", errors={"special_moves": ["Not held."]})
         plan.add({"kind": "special-move-used", "hero": item["hero"], "card": item["card"], "entry": "summary"})
     for figure, tile in params.get("figures", {}).items():
+        if figure not in plan.game.get("figures", {}):
+            raise Unprocessable(f"The {figure} is not on the board", detail=f"Figures on the board: {plan.game.get('figures', {})}.", errors={"figures": [figure]})
         plan.add({"kind": "play-effect-resolved", "figure": figure, "to": plan.tile(tile, "figures"), "entry": "summary"})
         if plan.game["result"]:
             break
