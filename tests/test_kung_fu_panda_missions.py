@@ -142,6 +142,9 @@ def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "token", "token": "cart", "cart": "c1", "to": "a"}, "no cart 'c1'")
     _refused(client, sid, {"type": "round-summary", "moved": {"po": "Q"}}, "Mission 1.1 has no tile 'Q'")
     _refused(client, sid, {"type": "round-summary", "figures": {"tai-lung": "n"}}, "The tai-lung is not on the board")
+    refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "gong"}, "Mission 1.1 has no gong")
+    assert "villager" in refused["detail"] and "wall" in refused["detail"]
+    _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "scroll", "by": "po"}]}, "Mission 1.1 has no scroll")
 
 
 # -- wrong today -----------------------------------------------------------------------

@@ -11,6 +11,9 @@ from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.verdict import failure
 
 
+MISSION_TOKENS = ("scroll", "dragon-scroll", "lever", "gong", "wall", "villager")  # dumplings and carts are checked by place
+
+
 class Plan:
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
@@ -92,6 +95,17 @@ class Plan:
 
     def cart(self, cart: str, field: str = "cart") -> str:
         return named(self.game.get("carts", {}), cart, field, "cart", "setup.carts")
+
+    def token(self, token: str, field: str = "token") -> str:
+        """Scrolls, levers, gongs, walls and villagers are where a mission's instructions put them (L444-L454)."""
+        tokens = self.mission.get("tokens", {})
+        if token in MISSION_TOKENS and token not in tokens:
+            raise Unprocessable(
+                f"Mission {self.mission['number']} has no {token}",
+                detail=f"Its tokens: {sorted(tokens)}.",
+                errors={field: [f"Not in this mission: {token}"]},
+            )
+        return token
 
     def dials_used(self) -> bool:
         return self.mission.get("dials_used", True)

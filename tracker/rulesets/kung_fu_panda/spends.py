@@ -224,7 +224,7 @@ def guard_wall_and_six(plan: Plan) -> tuple[str, str]:
 
 
 def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
-    token = _need(params, "token", "token")
+    token = plan.token(_need(params, "token", "token"))
     mission_tokens = plan.mission.get("tokens", {})
     cost = mission_tokens.get(token) or plan.data["costs"].get(token)
     if token == "dragon-scroll" and token not in mission_tokens:

@@ -51,6 +51,13 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
         plan.add({"kind": "hero-moved", "hero": hero, "from": h["tile"], "to": tile})
     for item in params.get("tokens", []):
         plan.able(item["by"], "tokens")
+        plan.token(item["token"], "tokens")
+        if item["token"] in ("villager", "cart", "lever"):
+            raise Unprocessable(
+                f"Enter the {item['token']} by name and place",
+                detail='Rescued villagers go in "rescued", pushed carts in "carts"; activate a lever in detail (spend), on its tile.',
+                errors={"tokens": [item["token"]]},
+            )
         if item["token"] == "dumplings" and plan.game["dumplings"]:
             raise Unprocessable("The dumplings were already collected", detail=f"{plan.game['dumplings']} collected them.", errors={"tokens": ["Collected."]})
         plan.add({"kind": "token-collected", "token": item["token"], "by": item["by"], "count": item.get("count", 1), "entry": "summary"})
