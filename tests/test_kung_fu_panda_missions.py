@@ -392,3 +392,53 @@ def test_the_tiles_a_missions_specials_act_on_are_placed_at_set_up(client):
     cid = _campaign(client, {"length": "single", "mission": "m2-2"})
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": {"start_tile": "I", "end_tile": "t", "spawn_points": {"6": "N"}, "special_moves": PAIR}})
     assert refused.status_code == 422 and "guard wall" in refused.json["title"]
+
+
+def _won(client, sid, line):
+    decided = _act(client, sid, {"type": "mission-won"})
+    assert decided["state"]["verdict"]["outcome"] == "victory" and line in decided["state"]["verdict"]["reason"]
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
+    assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
+
+
+def test_adventure_two_and_wolf_boss_attack_won_in_detail(client):
+    # 2.1: both heroes over the Great Wall by the cart to the end tile (L309, L312)
+    cid, sid = _mission(client, "m2-1", {"start_tile": "h", "end_tile": "D", "carts": {"cart-1": "h"}})
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Move", "Move"]})
+    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Move"]})
+    _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart-1", "to": "c"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Kick", "Kick"]})
+    for hero in ("po", "tigress"):
+        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "c"})
+        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "D"})
+    _won(client, sid, "L309")
+
+    # 2.2: the scroll read by both heroes, then both on the end tile (L329)
+    cid, sid = _mission(client, "m2-2", {"start_tile": "t", "end_tile": "s", "guard_wall": "c", "spawn_points": {"6": "N"}})
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
+    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Kick"]})
+    _act(client, sid, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "scroll"})
+    _refused(client, sid, {"type": "mission-won"}, "not on the end tile s")
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Kick"]})
+    for hero in ("po", "tigress"):
+        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "s"})
+    _won(client, sid, "L329")
+
+    # 2.3: all players on the end tile before Tai Lung (L352)
+    cid, sid = _mission(client, "m2-3", {"start_tile": "t", "end_tile": "s", "figures": {"tai-lung": "m"}})
+    _act(client, sid, {"type": "start-round"})
+    for hero in ("po", "tigress"):
+        _act(client, sid, {"type": "roll", "hero": hero, "faces": ["Move", "Kick", "Kick", "Kick"]})
+        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "s"})
+    _won(client, sid, "L352")
+
+    # 3.2: reach the Wolf Boss and KO him (L393); his KO cost is lost, so the table's spend stands, marked unchecked
+    cid, sid = _mission(client, "m3-2", {"start_tile": "a", "villagers": {"ling": "R"}, "figures": {"wolf-boss": "q"}})
+    _act(client, sid, {"type": "start-round"})
+    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Punch"]})
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-boss"}, "There are 0 wolf-boss on tile a")
+    _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "q"})
+    _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
+    _won(client, sid, "L393")
