@@ -21,6 +21,20 @@ RESCUE_GOOD_KARMA = 3
 HANDS = {"fortune": "fortune", "misfortune": "misfortune"}
 
 
+def token(res: Resolution, kind: str, name: str, field: str) -> str:
+    """A token an action names must be one the quest set up (its Board Setup count, numbered)."""
+    tokens = (res.game.get("tokens") or {}).get(kind)
+    if tokens is None:
+        return name  # a session set up before tokens were numbered names them freely
+    if name not in tokens:
+        raise Unprocessable(
+            f"No {kind.replace('_', ' ')} token '{name}' in this quest",
+            detail=f"The quest set up {tokens or 'none'}.",
+            errors={field: [f"Unknown {kind}: {name}; this quest has {tokens}"]},
+        )
+    return name
+
+
 def _activation(res: Resolution) -> dict[str, Any]:
     return res.game.get("activation") or {}
 
@@ -81,7 +95,7 @@ def keep_fortune(res: Resolution, params: Mapping[str, Any]) -> None:
 
 
 def recover(res: Resolution, params: Mapping[str, Any]) -> None:
-    hero, well = params["hero"], params["well"]
+    hero, well = params["hero"], token(res, "well", params["well"], "well")
     spend(res, hero)
     if well in res.hero(hero)["wells_used"]:
         raise Unprocessable(f"{hero} has used {well} this quest", detail="Each Pilgrim may use each Water Well once per Quest (L435).")
@@ -91,17 +105,20 @@ def recover(res: Resolution, params: Mapping[str, Any]) -> None:
 
 
 def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
-    hero = params["hero"]
+    hero, villager = params["hero"], token(res, "villager", params["villager"], "villager")
     spend(res, hero)
     rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
-    if params["villager"] in rescued:
-        raise Unprocessable(f"{params['villager']} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
+    if villager in rescued:
+        raise Unprocessable(f"{villager} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
+    if villager in (res.game.get("tokens") or {}).get("safe_house", []):
+        raise Unprocessable(f"{villager} is in the Safe House", detail="You cannot Rescue the Villagers in the house (L782).", errors={"villager": [villager]})
     res.emit({"kind": "villager-rescued", "hero": hero, "ap": 1, "villager": params["villager"]})
     karma.gain(res, hero, "good", RESCUE_GOOD_KARMA, "rescue-villager")
 
 
 def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
+    token(res, "sutra", params["sutra"], "sutra")
     spend(res, hero)
     held = {s for sheet in res.game["heroes"].values() for s in sheet["sutras"]}
     if params["sutra"] in held:
@@ -110,6 +127,7 @@ def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
 
 
 def break_door(res: Resolution, params: Mapping[str, Any]) -> None:
+    token(res, "door", params["door"], "door")
     spend(res, params["hero"])
     res.emit({"kind": "door-broken", "hero": params["hero"], "ap": 1, "door": params["door"]})
 

@@ -104,6 +104,34 @@ def fold_hero(hero: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, A
     return h
 
 
+def new_record() -> dict[str, Any]:
+    """What happened in the quest that its victory conditions ask about and no sheet keeps (L709-L1102)."""
+    return {"defeated": [], "revived": [], "meditated": [], "skills_played": [], "attacked": [], "defeats": {}, "kei_lun_calmed": False, "sealing_ritual": False}
+
+
+def _record(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    record = g.get("record")
+    if record is None:
+        return  # a session set up before the record existed keeps none
+    kind = change["kind"]
+    if kind == "pilgrim-fell-unconscious" and change.get("cause") != "quest-set-up":
+        record["defeated"].append(change["hero"])  # a Defeated Pilgrim is one reduced to 0 Health (L556-L557)
+    elif kind == "pilgrim-revived":
+        record["revived"].append(change["hero"])
+    elif kind == "meditated":
+        record["meditated"].append(change["hero"])
+    elif kind == "card-played" and change["deck"].startswith("skill-"):
+        record["skills_played"].append(change["card"])
+    elif kind == "attack-resolved" and change["attacker"] in g["heroes"] and change["target"] in g.get("demons", {}):
+        record["attacked"].append(g["demons"][change["target"]])
+    elif kind in ("demon-removed", "demon-killed", "demon-cleansed"):
+        record["defeats"][change["character"]] = record["defeats"].get(change["character"], 0) + 1
+    elif kind == "kei-lun-calmed":
+        record["kei_lun_calmed"] = True
+    elif kind == "sealing-ritual-completed":
+        record["sealing_ritual"] = True
+
+
 # Changes that touch the session as a whole, not one Pilgrim's sheet.
 def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     g = copy.deepcopy(dict(game))
@@ -126,8 +154,12 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             special_cards=[],
             reached_ten=[],
             spawned=change.get("spawned", 0),
+            tokens=copy.deepcopy(change.get("tokens") or {}),
+            gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),
+            record=new_record(),
         )
         return g
+    _record(g, change)
     if kind == "turn-tokens-added":
         for hero_id in list(g["heroes"]):
             g["heroes"][hero_id] = fold_hero(g["heroes"][hero_id], change)
