@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS, _act, _campaign, _start
+from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS, Q2_COMPONENTS, _act, _campaign, _start
 from tracker.cli import main as tracker_cli
 
 Q3_ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # Tripitaka holds Initiative Token 4 in Q3
@@ -36,7 +36,7 @@ def _play_q1(client, cid):
 
 
 def test_a_linked_campaign_q1_to_q3_carries_karma_weapons_and_corruption(client, database_url):
-    cid = _campaign(client, mode="linked")
+    cid = _campaign(client, mode="linked", components=Q2_COMPONENTS)  # Q2 hands out named cards in linked play too (L741)
     q1, ended = _play_q1(client, cid)
     assert ended["next_quest"] == "q2-rescue"
     q1_monkey = client.get(f"/sessions/{q1}").json["game"]["heroes"]["monkey-king"]
@@ -48,6 +48,7 @@ def test_a_linked_campaign_q1_to_q3_carries_karma_weapons_and_corruption(client,
     assert (monkey["bad"], monkey["weapon_level"], monkey["corruption"]) == (2, 2, q1_monkey["corruption"])
     assert monkey["skills"] == q1_monkey["skills"] and (monkey["hp"], monkey["chi"]) == (10, 10)
     assert heroes["tripitaka"]["good"] == 3 and heroes["cho-hakkai"]["status"] == "face-down"
+    assert "Shining Seal" in [card["name"] for card in heroes["tripitaka"]["skills"]]  # L741, carried Tripitaka too
     assert client.get(f"/sessions/{q2_id}").json["decks"]["corruption"]["held"] == {"monkey-king": q1_monkey["corruption"]}
     _act(client, q2_id, type="maintenance")
     _act(client, q2_id, type="activate-pilgrim", hero="monkey-king")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tracker.rulesets.journey import attack, pilgrim_actions, spawn, turns
+from tracker.rulesets.journey import attack, pilgrim_actions, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
 
@@ -59,7 +59,9 @@ ACTIONS = [
             {**HERO, "spin": {"enum": ["white", "black"]}}, ["hero"], pilgrim_actions.meditate),
     _action("keep-fortune", "Keep 1 of the 3 Fortune Cards from a white Meditate spin; the other 2 are discarded.", {**HERO, "card": NAME}, ["hero", "card"], pilgrim_actions.keep_fortune),
     _action("recover", "Recover at a Water Well: all Health back, each Pilgrim each Well once per quest (L433-L435).", {**HERO, "well": NAME}, ["hero", "well"], pilgrim_actions.recover),
-    _action("rescue-villager", "Rescue a Villager: +3 Good Karma (L431).", {**HERO, "villager": NAME}, ["hero", "villager"], pilgrim_actions.rescue_villager),
+    _action("rescue-villager", "Rescue a Villager: +3 Good Karma (L431). Quest 9: spin first (spin: white is Good Fortune, the Elder Monk; black is Bad Fortune, a Bull General); others_in_room: the other Villager tokens in the Elder Monk's room (L1016-L1019).",
+            {**HERO, "villager": NAME, "spin": {"enum": ["white", "black"]}, "others_in_room": {"type": "array", "items": NAME, "maxItems": 4, "uniqueItems": True}},
+            ["hero", "villager"], pilgrim_actions.rescue_villager),
     _action("collect-sutra", "Collect a Sutra (L429).", {**HERO, "sutra": NAME}, ["hero", "sutra"], pilgrim_actions.collect_sutra),
     _action("break-door", "Break down a door (L424-L427).", {**HERO, "door": NAME}, ["hero", "door"], pilgrim_actions.break_door),
     _action("close-gate", "Tripitaka closes a Gate, spending 1 Sutra (L374).", {**HERO, "gate": NAME, "sutra": NAME}, ["hero", "gate"], pilgrim_actions.close_gate),
@@ -81,10 +83,13 @@ ACTIONS = [
             {**HERO, "kinds": {"type": "object", "additionalProperties": {"enum": ["one-time", "permanent"]}}}, ["hero"], pilgrim_actions.take_starting_skills),
     _action("report-health", "Record the Health shown on a Pilgrim's profile sheet (the rules lost maximum HP).",
             {**HERO, "hp": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "hp"], pilgrim_actions.report_health),
-    _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608).",
-            {"gates": {"type": "array", "items": NAME, "maxItems": 10}}, ["gates"], spawn.spawn),
+    _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608). "
+            "Quest 10 Part 2: instead 2 cards per Demon Lord chanting the Summoning Mantra (chanting: the Lords with no Pilgrim on their Map Tile), alternately from the two single Gates (L1087-L1088).",
+            {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True}}, ["gates"], spawn.spawn),
     _action("gate-activation", "A Gate becomes active or inactive as its quest says (stepping onto its Map Tile, Turn Tokens, doors); closed Gates never reactivate (L590-L594, L657-L658).",
             {"gate": NAME, "state": {"enum": ["active", "inactive"]}, "reason": NAME}, ["gate", "state"], spawn.change_gate),
     _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),
     _action("place-demon", "A quest rule places a Demon (transformation, respawn).", {"character": NAME, "reason": NAME}, ["character", "reason"], spawn.place_demon),
+    _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
+            HERO, ["hero"], seal_of_the_underworld.sealing_ritual),
 ]

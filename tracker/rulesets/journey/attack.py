@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, karma
+from tracker.rulesets.journey import conditions, health, karma, kogaiji_trap, lair
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -88,6 +88,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, target = params["hero"], params["target"]
     _able_to_attack(res, hero)
     character = demon_in_play(res, target)
+    kogaiji_trap.refuse_attack_on_kogaiji(res, target)
     spend(res, hero)
     faces = params.get("faces")
     name = res.character(hero)["name"]
@@ -127,6 +128,8 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if not defeated:
         return
     outcome = params.get("outcome")
+    if kogaiji_trap.kogaiji_defeated(res, target, outcome):
+        return
     if outcome is None:
         raise Unprocessable(
             f"{target} is defeated: say Kill or Cleanse",
@@ -139,6 +142,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
         bkr = res.stat(character, "BKR", "Killing it (its Bad Karma Reward)")
         res.emit({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr})
         karma.gain(res, hero, "bad", bkr, "kill")
+        lair.lord_killed(res, character)
     else:
         _cleanse(res, hero, target, character, params)
 
@@ -174,6 +178,7 @@ def _crushing(params: Mapping[str, Any], knock_back: int) -> int:
 def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     demon, hero = params["demon"], params["target"]
     character = demon_in_play(res, demon)
+    kogaiji_trap.refuse_kogaiji_acting(res, demon)
     sheet = res.hero(hero)
     if sheet["status"] != "conscious":
         raise Unprocessable(f"Demons ignore Unconscious Pilgrims: {hero} is {sheet['status']}", detail="L560.")

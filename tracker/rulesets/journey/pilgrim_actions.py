@@ -11,7 +11,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, karma
+from tracker.rulesets.journey import conditions, health, karma, kogaiji_trap
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -107,6 +107,11 @@ def recover(res: Resolution, params: Mapping[str, Any]) -> None:
 def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, villager = params["hero"], token(res, "villager", params["villager"], "villager")
     spend(res, hero)
+    if kogaiji_trap.in_play(res):
+        kogaiji_trap.rescue(res, hero, villager, params)  # Q9: a Rescue spins first (L1016-L1019)
+        return
+    if params.get("spin") or params.get("others_in_room"):
+        raise Unprocessable("Only Quest 9's Rescue spins the Fortune Spinner", detail="L1016; elsewhere a Rescue gives 3 Good Karma (L431).", errors={"spin": ["Not in this quest."]})
     rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
     if villager in rescued:
         raise Unprocessable(f"{villager} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
@@ -216,6 +221,7 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
         if hp - costs["hp"] < 1:
             raise Unprocessable(f"An HP cost must leave {hero} at least 1 HP", detail=f"{hero} has {hp} HP (L270).")
     res.emit({"kind": "card-played", "hero": hero, "deck": deck, "card": card, "costs": costs, "ap": costs.get("ap", 0)})
+    _calms_kei_lun(res, hero, card)
     if costs.get("chi"):
         health.change_chi(res, hero, -costs["chi"], f"cost of {card}")
     if costs.get("hp"):
@@ -239,6 +245,14 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
         return  # a card that stays in play (Continuous, a permanent Skill)
     res.emit_all(decks.resolve_move(res.decks[deck], "discarded", [card], "held", hero))
     res.emit({"kind": "card-given-up", "hero": hero, "deck": deck, "card": card, "reason": "played"})
+
+
+def _calms_kei_lun(res: Resolution, hero: str, card: str) -> None:
+    """Q5: Tripitaka calms Kei Lun by using the Healing Trance once all the Demons are removed from play, paying
+    its normal costs; used earlier it is just the card (L861)."""
+    calm = res.ctx.ruleset.quest(res.game["quest"]).get("calm_kei_lun")
+    if calm and hero == calm["hero"] and card == calm["card"] and not res.game.get("demons"):
+        res.emit({"kind": "kei-lun-calmed", "hero": hero, "card": card})
 
 
 def discard_condition(res: Resolution, params: Mapping[str, Any]) -> None:

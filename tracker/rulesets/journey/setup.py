@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.journey import karma
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
@@ -79,6 +80,7 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     for hero in quest["pilgrims"]:
         if hero in carried:
             _carried_pilgrim(res, hero, carried[hero])
+            _quest_starting_cards(res, quest, hero, carried[hero])
         else:
             _fresh_pilgrim(res, quest, hero)
     for hero in quest["pilgrims"]:
@@ -117,6 +119,8 @@ def _quest_set_up(
     change = {"kind": "quest-set-up", "quest": quest["id"], "mode": mode, "initiative": initiative, "demons": demons, "gates": gates, "tokens": tokens, **counters}
     if turn_tokens:
         change["gate_turn_tokens"] = turn_tokens
+    if quest.get("rescue_spin"):
+        change["kogaiji_spell"] = True  # Q9: Kogaiji casts his deception spell until the Elder Monk is found (L1015)
     return change
 
 
@@ -243,6 +247,20 @@ def _carried_pilgrim(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> No
         }
     )
     _hold_carried_cards(res, hero, sheet)
+
+
+def _quest_starting_cards(res: Resolution, quest: Mapping[str, Any], hero: str, sheet: Mapping[str, Any]) -> None:
+    """A card the quest names for a Pilgrim goes to a carried Pilgrim too (Q5's Healing Trance, L849, is the only
+    way to calm Kei Lun and win, L861); one already in hand stays. The random draws beside it are the fresh set-up's
+    (L666-L684: a linked Pilgrim keeps its hand)."""
+    held = {card["name"] for card in sheet.get("skills") or []}
+    deck = skill_deck(hero)
+    spec = res.ctx.deck(deck)
+    for card in (quest.get("starting_cards") or {}).get(hero, []):
+        if card in held:
+            continue
+        res.emit({**decks.resolve_reported_draw(res.decks[deck], [card], hero)[0], "source": "quest-set-up"})
+        res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
 
 
 def _hold_carried_cards(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:

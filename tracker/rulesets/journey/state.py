@@ -157,6 +157,10 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             tokens=copy.deepcopy(change.get("tokens") or {}),
             gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),
             record=new_record(),
+            kogaiji_spell=change.get("kogaiji_spell", False),
+            villagers_replaced=[],
+            banished={},
+            rage_until=None,
         )
         return g
     _record(g, change)
@@ -206,9 +210,21 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "special-demon-cards-discarded":
         g["special_cards"] = [c for c in g["special_cards"] if c not in change["cards"]]
     elif kind == "demon-rage-started":
-        g.update(rage=True, demon_ap=change["demon_action_points"])
+        g.update(rage=True, demon_ap=change["demon_action_points"], rage_until=change.get("until"))
     elif kind == "demon-rage-ended":
-        g.update(rage=False, demon_ap=DEMON_ACTION_POINTS)
+        g.update(rage=False, demon_ap=DEMON_ACTION_POINTS, rage_until=None)
+    elif kind == "villager-token-replaced":
+        g["villagers_replaced"].append(change["villager"])
+    elif kind == "kogaiji-spell-ended":
+        g["kogaiji_spell"] = False
+    elif kind == "gate-turn-token-removed":
+        g["gate_turn_tokens"][change["gate"]] = change["left"]
+    elif kind == "demon-lord-banished":
+        g["banished"][change["character"]] = change["turn_tokens"]
+    elif kind == "demon-lord-turn-token-removed":
+        g["banished"][change["character"]] = change["left"]
+    elif kind == "demon-lord-returned":
+        g["banished"].pop(change["character"], None)
     elif kind == "pilgrim-died" and hero_id in g.get("initiative", []):
         pass  # a dead Pilgrim keeps its place; activation skips it
     return g
