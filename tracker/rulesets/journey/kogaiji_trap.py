@@ -6,7 +6,8 @@
   become Bull Generals facing Tripitaka (L1017). Which tokens share the room was on the lost mini-map: the request
   names them (``others_in_room``).
 - Bad Fortune: the token becomes a Bull General facing the rescuer, no Karma (L1018).
-- The last of the 4 tokens is the Elder Monk without a spin (L1019).
+- The last of the 4 tokens is the Elder Monk without a spin (L1019); once he is found, every other token is a
+  Bull General (L1016: "the other 3 are Borrack Bull Generals"), no spin either.
 - No Bull General miniature left: Demon Rage, lasting until Kogaiji is Defeated (L1020).
 - While the spell lasts Kogaiji neither moves nor attacks and cannot be attacked (L1015). Once Defeated he leaves
   play without Kill, Cleanse or Karma (L1014), and the Gates stop spawning (L1009).
@@ -66,6 +67,12 @@ def rescue(res: Resolution, hero: str, villager: str, params: Mapping[str, Any])
 
 
 def _found_elder_monk(res: Resolution, hero: str, villager: str, left: list[str], spin: str | None) -> bool:
+    if not res.game.get("kogaiji_spell"):
+        # The Elder Monk is found: every other token is one of the 3 hidden Bull Generals (L1016), no spin needed.
+        if spin:
+            raise Unprocessable("The Elder Monk has been found: no spin", detail="The other tokens are Bull Generals (L1016).", errors={"spin": [spin]})
+        res.emit({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "bull-general"})
+        return False
     if len(left) == 1:
         # "If there is only 1 of the 4 Villager Tokens left, there is no need to use the Fortune Spinner" (L1019).
         if spin:

@@ -236,17 +236,24 @@ def verdict(game: Mapping[str, Any], outcomes: Mapping[str, Any]) -> dict[str, s
 
 def end_refusal(game: Mapping[str, Any], outcomes: Mapping[str, Any], outcome: str, reported: Mapping[str, Any]) -> str | None:
     """Why ending in ``outcome`` contradicts the state and the facts the table reports, or None when the text allows it."""
-    if outcome in OUTCOMES and not outcomes.get(outcome):
-        return "there are only Heroic Victories against the Bull Demon King (L1062, L1101)"
-    decided = decide(game, outcomes, reported)
-    if decided is not None:
-        return None if decided["outcome"] == outcome else f"the rules give {decided['outcome']}: {decided['reason']}"
-    if outcome == "defeat":
-        ways = [describe(c) for c in outcomes["defeat"]]
-        return "no condition of a Defeat holds: " + " or ".join(ways)
+    lost = _first(game, outcomes["defeat"], reported)
     ended = _ended(game, outcomes, reported)
+    if outcome == "defeat":
+        if lost is not None:
+            return None
+        if outcomes.get("defeat_otherwise") and ended is not None and not any(_all(game, outcomes.get(o) or [], reported) for o in OUTCOMES if outcomes.get(o)):
+            return None  # the text makes every other end a defeat
+        return "no condition of a Defeat holds: " + " or ".join(describe(c) for c in outcomes["defeat"])
+    if not outcomes.get(outcome):
+        return "there are only Heroic Victories against the Bull Demon King (L1062, L1101)"
+    if lost is not None:
+        return f"the rules give defeat: {describe(lost)}"
     if ended is None:
         ends = " or ".join(" and ".join(describe(c) for c in alt) for alt in outcomes["ends"])
         return f"the quest has not ended: it ends when {ends}"
     missing = [describe(c) for c in outcomes[outcome] if not holds(game, c, reported)]
-    return f"not every condition of a {outcome.replace('-', ' ')} holds: still needed {'; '.join(missing)}"
+    if missing:
+        return f"not every condition of a {outcome.replace('-', ' ')} holds: still needed {'; '.join(missing)}"
+    if outcome == "victory" and outcomes.get("heroic-victory") and _all(game, outcomes["heroic-victory"], reported):
+        return "every condition of a Heroic Victory holds: end it as one"
+    return None
