@@ -81,6 +81,8 @@ ACTIONS = [
             {**HERO, "condition": NAME, "reason": NAME}, ["hero", "condition"], pilgrim_actions.discard_condition),
     _action("take-starting-skills", "Report the set-up Skill Cards a Pilgrim drew from the physical deck (kinds as printed: one-time or permanent).",
             {**HERO, "kinds": {"type": "object", "additionalProperties": {"enum": ["one-time", "permanent"]}}}, ["hero"], pilgrim_actions.take_starting_skills),
+    _action("red-line-damage", "Red Line squares: 1 damage to a Pilgrim per square entered, or after a full turn stood in one (L566, L571); Demons take none.",
+            {**HERO, "squares": {"type": "integer", "minimum": 1, "maximum": 10}, "how": {"enum": ["entered", "stationary"]}}, ["hero", "squares"], pilgrim_actions.red_line_damage),
     _action("report-health", "Record the Health shown on a Pilgrim's profile sheet (the rules lost maximum HP).",
             {**HERO, "hp": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "hp"], pilgrim_actions.report_health),
     _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608). "

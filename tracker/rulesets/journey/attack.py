@@ -187,7 +187,12 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     name = profile["name"]
     attack_faces = _roll(res, "attack", profile["stats"].get("ATT"), faces, name, f"{demon} attacks {hero}")
     effects: dict[str, Any] = {}
-    if profile.get("extra_attack_die") == "demon":
+    extra = profile.get("extra_attack_die")
+    reported_demon_die = faces is not None and "demon" in faces
+    if reported_demon_die and extra not in (None, "demon"):
+        raise Unprocessable(f"{name} rolls no Demon Die", detail=f"Its attack adds the {extra} die.", errors={"faces.demon": ["Not rolled by this Demon."]})
+    # A Demon Die reported for a Demon whose profile sheet was lost is recorded and looked up, never dropped.
+    if extra == "demon" or reported_demon_die:
         (face,) = _roll(res, "demon", 1, faces, name, f"{demon}'s Demon Die")
         effects = lookup(
             res,

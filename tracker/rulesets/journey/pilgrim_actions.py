@@ -192,6 +192,17 @@ def master_skill(res: Resolution, params: Mapping[str, Any]) -> None:
     karma.master_skill(res, hero)
 
 
+def red_line_damage(res: Resolution, params: Mapping[str, Any]) -> None:
+    """Red Lines damage Pilgrims, never Demons: 1 per square entered, or at the end of a turn stood in one (L571).
+    The service does not see the board: the table reports the squares, like green terrain in an attack. Without the
+    Health to pay, the move cannot be made (L566); a Pilgrim who pays its last Health falls Unconscious (L557)."""
+    hero, squares = params["hero"], params["squares"]
+    hp = health.known_hp(res, hero, "Red Line damage")
+    if hp < squares:
+        raise Unprocessable(f"{hero} has {hp} HP and cannot enter {squares} Red Line square(s)", detail="Without the Health Points for Red Regions you cannot make the move (L566).", errors={"squares": [squares]})
+    health.damage(res, hero, squares, f"red-line ({params.get('how', 'entered')})")
+
+
 def report_health(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, hp = params["hero"], params["hp"]
     top = res.hero(hero)["max_hp"]

@@ -74,6 +74,9 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         return _continue_part_2(res, quest, mode, progress, setup)
     carried = (progress.get("heroes") or {}) if mode == "linked" else {}
     initiative, counters = _initiative(res, quest, setup.get("initiative"))
+    rule = ctx.ruleset.data["pilgrim_rules"]["all_four_play"]
+    # A party of fewer Pilgrims names who the Players control; the game always plays all 4 (L73, L216-L220).
+    counters = {**counters, "pilgrims_in_play": f"all {rule['pilgrims']}: {rule['party']} ({rule['line']})"}
     res.emit(_quest_set_up(quest, mode, initiative, counters, setup))
     _set_aside_rage_card(res)
     upgrades = _upgrades(quest, setup.get("karma_upgrades") or {}, required=not carried)
