@@ -315,3 +315,47 @@ def test_q5_healing_trance_while_demons_remain_is_only_the_card(client):
     early = _act(client, sid, type="play-card", hero="tripitaka", deck="skill-tripitaka", card="Healing Trance", keep=True)
     assert "KeiLunCalmed" not in _types(early) and early["state"]["verdict"] is None  # "as usual earlier in the Quest" (L861)
     assert "Tripitaka calmed Kei Lun (L863)" in _end(client, sid, "victory", 409)
+
+
+def test_q1_the_villager_becomes_a_bull_warrior_when_its_5_turn_tokens_run_out(client):
+    """L706: 5 Turn Tokens on the Villager, 1 off each End Phase, a Bull Warrior in the Maintenance Phase with none."""
+    sid, game = _start(client, _campaign(client), "q1-meeting")
+    assert game["villager_turn_tokens"] == {"villager-1": 5}
+    for left in (4, 3, 2, 1, 0):
+        _act(client, sid, type="maintenance")
+        _act(client, sid, type="demon-phase")
+        ended = _act(client, sid, type="end-of-turn")
+        assert ended["state"]["game"]["villager_turn_tokens"] == {"villager-1": left}
+    assert "berrok-3" not in ended["state"]["game"]["demons"]
+    turned = _act(client, sid, type="maintenance")
+    assert turned["state"]["game"]["demons"]["berrok-3"] == "berrok" and turned["state"]["game"]["villagers_replaced"] == ["villager-1"]
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    assert "L706" in _refused(client, sid, type="rescue-villager", hero="monkey-king", villager="villager-1")["detail"]
+    # The Villagers cannot be rescued any more: no Heroic Victory (L711).
+    assert "all the Villagers rescued (L711)" in _end(client, sid, "heroic-victory", 409, reported={"house_cleared": True})
+
+
+def test_q8_iron_fan_defeated_takes_her_minions_and_returns_with_set_allies_until_her_fourth_defeat(client):
+    comps = {**WITH_LORDS, "characters": {**WITH_LORDS["characters"], "boof": {"stats": {"HP": 1}}}}
+    sid, game = _start(client, _campaign(client, components=comps), "q8-iron-fans-interruption", {"karma_upgrades": UPGRADES})
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    assert "L976" in _refused(client, sid, type="pilgrim-attack", hero="monkey-king", target="yazuiji-1", **KILL)["detail"]
+    karma = client.get(f"/sessions/{sid}").json["game"]["heroes"]["monkey-king"]
+    allies = [("bharhaz", 4), ("boof", 3), ("borrack", 2)]  # L973-L975
+    for defeat in range(1, 5):
+        down = _act(client, sid, type="pilgrim-attack", hero="monkey-king", target="yazuiji-1", faces={"attack": ["1"], "pilgrim": ["X"]})
+        game = down["state"]["game"]
+        assert game["demons"] == {} and (game["heroes"]["monkey-king"]["good"], game["heroes"]["monkey-king"]["bad"]) == (karma["good"], karma["bad"])
+        if defeat == 4:
+            break
+        assert down["state"]["verdict"] is None
+        back = _act(client, sid, type="demon-phase")
+        character, count = allies[defeat - 1]
+        assert sorted(back["state"]["game"]["demons"].values()) == sorted([character] * count + ["yazuiji"])
+        _act(client, sid, type="end-of-turn")
+        _act(client, sid, type="maintenance")
+        _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    verdict = down["state"]["verdict"]
+    assert verdict["outcome"] == "heroic-victory" and "yazuiji Defeated 4 times (L979)" in verdict["reason"]
+    _end(client, sid, "heroic-victory")

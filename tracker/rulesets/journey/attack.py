@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, karma, kogaiji_trap, lair
+from tracker.rulesets.journey import conditions, health, iron_fan, karma, kogaiji_trap, lair
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -128,8 +128,8 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if not defeated:
         return
     outcome = params.get("outcome")
-    if kogaiji_trap.kogaiji_defeated(res, target, outcome):
-        return
+    if kogaiji_trap.kogaiji_defeated(res, target, outcome) or iron_fan.defeated(res, target, outcome):
+        return  # Q9's Kogaiji and Q8's Iron Fan are Defeated, never Killed or Cleansed (L1014, L976)
     if outcome is None:
         raise Unprocessable(
             f"{target} is defeated: say Kill or Cleanse",

@@ -233,7 +233,7 @@ class KeiLunCalmed(GameEvent):
     class_version = 1
 
 
-class QuestCardGiven(GameEvent):
+class VillagerTurnTokenRemoved(GameEvent):
     class_version = 1
 
 
@@ -295,5 +295,5 @@ EVENTS: dict[str, type[GameEvent]] = {
     "demon-lord-returned": DemonLordReturned,
     "sealing-ritual-completed": SealingRitualCompleted,
     "kei-lun-calmed": KeiLunCalmed,
-    "quest-card-given": QuestCardGiven,
+    "villager-turn-token-removed": VillagerTurnTokenRemoved,
 }

@@ -115,6 +115,8 @@ def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
     rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
     if villager in rescued:
         raise Unprocessable(f"{villager} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
+    if villager in (res.game.get("villagers_replaced") or []):
+        raise Unprocessable(f"{villager} is no longer a Villager", detail="A Bull Warrior replaced the token (L706).", errors={"villager": [villager]})
     if villager in (res.game.get("tokens") or {}).get("safe_house", []):
         raise Unprocessable(f"{villager} is in the Safe House", detail="You cannot Rescue the Villagers in the house (L782).", errors={"villager": [villager]})
     res.emit({"kind": "villager-rescued", "hero": hero, "ap": 1, "villager": params["villager"]})

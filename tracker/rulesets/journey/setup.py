@@ -16,7 +16,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import karma
+from tracker.rulesets.journey import karma, transformation
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
 from tracker.rulesets.ruleset import ActionContext
 
@@ -122,6 +122,9 @@ def _quest_set_up(
     change = {"kind": "quest-set-up", "quest": quest["id"], "mode": mode, "initiative": initiative, "demons": demons, "gates": gates, "tokens": tokens, **counters}
     if turn_tokens:
         change["gate_turn_tokens"] = turn_tokens
+    timers = transformation.turn_tokens(quest, tokens["villager"])
+    if timers:
+        change["villager_turn_tokens"] = timers  # Q1: 5 Turn Tokens on the Villager (L706)
     if quest.get("rescue_spin"):
         change["kogaiji_spell"] = True  # Q9: Kogaiji casts his deception spell until the Elder Monk is found (L1015)
     return change

@@ -161,6 +161,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             villagers_replaced=[],
             banished={},
             rage_until=None,
+            villager_turn_tokens=dict(change.get("villager_turn_tokens") or {}),
         )
         return g
     _record(g, change)
@@ -215,6 +216,8 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g.update(rage=False, demon_ap=DEMON_ACTION_POINTS, rage_until=None)
     elif kind == "villager-token-replaced":
         g["villagers_replaced"].append(change["villager"])
+    elif kind == "villager-turn-token-removed":
+        g["villager_turn_tokens"][change["villager"]] = change["left"]
     elif kind == "kogaiji-spell-ended":
         g["kogaiji_spell"] = False
     elif kind == "gate-turn-token-removed":
