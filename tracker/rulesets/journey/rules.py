@@ -31,6 +31,16 @@ _LINES = {
     "demon-spawned": "{demon} spawned at {gate}",
     "demon-killed": "{hero} killed {demon} (+{bkr} Bad Karma)",
     "demon-cleansed": "{hero} cleansed {demon} (+{gkr} Good Karma)",
+    "rescue-attempted": "{hero} attempted to Rescue {villager}: {result}",
+    "villager-token-replaced": "{villager} became a {by} ({reason})",
+    "kogaiji-spell-ended": "Kogaiji's spell ended: {reason}",
+    "gate-turn-token-removed": "A Turn Token came off {gate}: {left} left",
+    "villager-turn-token-removed": "A Turn Token came off {villager}: {left} left",
+    "demon-lord-banished": "{character} waits off the board with {turn_tokens} Turn Tokens",
+    "demon-lord-turn-token-removed": "A Turn Token came off {character}: {left} left",
+    "demon-lord-returned": "{character} respawned",
+    "sealing-ritual-completed": "{hero} completed the Sealing Ritual",
+    "kei-lun-calmed": "{hero} calmed Kei Lun with {card}",
 }
 
 
