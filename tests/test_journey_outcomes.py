@@ -359,3 +359,55 @@ def test_q8_iron_fan_defeated_takes_her_minions_and_returns_with_set_allies_unti
     verdict = down["state"]["verdict"]
     assert verdict["outcome"] == "heroic-victory" and "yazuiji Defeated 4 times (L979)" in verdict["reason"]
     _end(client, sid, "heroic-victory")
+
+
+def _q7(client, kei_lun_hp):
+    characters = {**WITH_LORDS["characters"], **({"kei-lun": {"stats": {"HP": kei_lun_hp}}} if kei_lun_hp else {})}
+    sid, game = _start(client, _campaign(client, components={**WITH_LORDS, "characters": characters}), "q7-demon-army", {"karma_upgrades": UPGRADES})
+    assert game["kei_lun"] == {"stance": "ally", "hp": kei_lun_hp, "status": "in-play"}
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="demon-phase")
+    _act(client, sid, type="spawn-demons", gates=sorted(game["gates"]), drawn={"demon": ["Archers 1", "Archers 2", "Archers 3", "Archers 4"]})
+    return sid, sorted(game["gates"])
+
+
+def test_q7_demons_attack_kei_lun_and_his_death_is_the_defeat(client):
+    """L942: Demons treat Kei Lun as a fifth Pilgrim; L948: Kei Lun Killed is a Defeat."""
+    sid, _ = _q7(client, kei_lun_hp=3)
+    hurt = _act(client, sid, type="demon-attack", demon="bharhaz-1", target="kei-lun", faces={"attack": ["2"]})
+    assert hurt["state"]["game"]["kei_lun"]["hp"] == 1 and hurt["state"]["verdict"] is None
+    killed = _act(client, sid, type="demon-attack", demon="bharhaz-2", target="kei-lun", faces={"attack": ["1", "1"]})
+    verdict = killed["state"]["verdict"]
+    assert verdict["outcome"] == "defeat" and "Kei Lun was Killed (L948)" in verdict["reason"]
+    assert "the rules decided this quest" in _end(client, sid, "victory", 409, reported={"kei_lun_killed": False})
+
+
+def test_q7_kei_lun_kills_demons_without_karma_and_survives_to_a_heroic_victory(client):
+    sid, gates = _q7(client, kei_lun_hp=5)
+    _act(client, sid, type="end-of-turn")
+    _act(client, sid, type="maintenance")
+    for hero in ORDER:
+        _act(client, sid, type="activate-pilgrim", hero=hero)
+    before = client.get(f"/sessions/{sid}").json["game"]["heroes"]
+    for demon in ("bharhaz-1", "bharhaz-2", "bharhaz-3"):
+        _act(client, sid, type="kei-lun-attack", target=demon, faces=["2"])
+    for gate in gates:
+        _act(client, sid, type="gate-activation", gate=gate, state="inactive", reason="the Spawn Deck was played once (L943)")
+    last = _act(client, sid, type="kei-lun-attack", target="bharhaz-4", faces=["1"])
+    killed = next(e["payload"]["change"] for e in last["events"] if e["type"] == "DemonKilled")
+    assert (killed["by"], killed["bkr"]) == ("kei-lun", 0)  # L936: a Kill, no Karma tracked
+    assert {h: (s["good"], s["bad"]) for h, s in last["state"]["game"]["heroes"].items()} == {h: (s["good"], s["bad"]) for h, s in before.items()}
+    verdict = last["state"]["verdict"]  # his Health is tracked, so his survival is in the log (L946)
+    assert verdict["outcome"] == "heroic-victory" and "Kei Lun survived (L946)" in verdict["reason"]
+
+
+def test_q5_kei_lun_is_hostile_demons_leave_him_alone_and_he_attacks_pilgrims(client):
+    trance = [{"name": "Healing Trance", "kind": "permanent"}, *[{"name": f"t{n}", "kind": "one-time"} for n in range(5)]]
+    comps = {**WITH_LORDS, "decks": {**WITH_LORDS["decks"], "skill-tripitaka": {"cards": trance}}}
+    sid, game = _start(client, _campaign(client, components=comps), "q5-beasts", initiative=["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"])
+    assert game["kei_lun"]["stance"] == "hostile"
+    assert "L860" in _refused(client, sid, type="demon-attack", demon="berrok-1", target="kei-lun", faces={"attack": ["1"]})["detail"]
+    assert "L852" in _refused(client, sid, type="kei-lun-attack", target="berrok-1", faces=["3"])["detail"]
+    _act(client, sid, type="report-health", hero="monk-sha", hp=5)
+    hit = _act(client, sid, type="kei-lun-attack", target="monk-sha", faces=["3"], defense=["1"])
+    assert hit["state"]["game"]["heroes"]["monk-sha"]["hp"] == 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tracker.rulesets.journey import attack, pilgrim_actions, seal_of_the_underworld, spawn, turns
+from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
 
@@ -51,7 +51,7 @@ ACTIONS = [
              "outcome": {"enum": ["kill", "cleanse", "interrupted"]}, "knock_back_blocked": COUNT, "bonus_damage": COUNT,
              "cleanse_bonus": COUNT}, ["hero", "target"], attack.pilgrim_attacks),
     _action("demon-attack", "A Demon attacks a Pilgrim: Attack Dice and Demon Die against Defense Dice (+1 on green terrain) (L462-L522).",
-            {"demon": NAME, "target": PILGRIM, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,
+            {"demon": NAME, "target": {"enum": [*PILGRIM["enum"], "kei-lun"]}, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,
              "bonus_damage": COUNT}, ["demon", "target"], attack.demon_attacks),
     _action("rest", "Rest: +5 Chi up to 10, twice per activation (L437).", HERO, ["hero"], pilgrim_actions.rest),
     _action("pray", "Pray at a Mystical Box: draw 1 Fortune Card (L413).", HERO, ["hero"], pilgrim_actions.pray),
@@ -92,6 +92,9 @@ ACTIONS = [
             {"gate": NAME, "state": {"enum": ["active", "inactive"]}, "reason": NAME}, ["gate", "state"], spawn.change_gate),
     _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),
     _action("place-demon", "A quest rule places a Demon (transformation, respawn).", {"character": NAME, "reason": NAME}, ["character", "reason"], spawn.place_demon),
+    _action("kei-lun-attack", "Kei Lun's 1 Action after the Pilgrims: Q5 he attacks Pilgrims (L852); Q7 Demons and Pilgrims, Killing Demons with no Cleanse and no Karma (L934-L936). His dice are reported.",
+            {"target": NAME, "faces": {"type": "array", "items": FACE, "minItems": 1, "maxItems": 10}, "defense": {"type": "array", "items": FACE, "maxItems": 10}},
+            ["target", "faces"], kei_lun.attacks),
     _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
             HERO, ["hero"], seal_of_the_underworld.sealing_ritual),
 ]

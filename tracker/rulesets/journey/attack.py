@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, iron_fan, karma, kogaiji_trap, lair
+from tracker.rulesets.journey import conditions, health, iron_fan, kei_lun, karma, kogaiji_trap, lair
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -164,6 +164,23 @@ def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Ma
         res.emit({"kind": "cleanse-backfired", "demon": target, "character": character, "roll": result, "soul_power": sp})
 
 
+def _attacks_kei_lun(res: Resolution, demon: str, character: str, params: Mapping[str, Any]) -> None:
+    """Q7: Demons attack Kei Lun as a fifth Pilgrim (L942). His Defense was on his lost sheet: reported faces only."""
+    faces = params.get("faces")
+    profile = res.character(character)
+    attack_faces = _roll(res, "attack", profile["stats"].get("ATT"), faces, profile["name"], f"{demon} attacks Kei Lun")
+    effects: dict[str, Any] = {}
+    if profile.get("extra_attack_die") == "demon" or (faces is not None and "demon" in faces):
+        (face,) = _roll(res, "demon", 1, faces, profile["name"], f"{demon}'s Demon Die")
+        effects = lookup(res, profile.get("demon_die") or {}, res.table("demon-dice").get(character) or {}, face, f"{profile['name']}'s Demon Die",
+                         f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n}}}}}}}}}}')
+    attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
+    defense = total(res.roll({}, {"defense": list(faces["defense"])}, "Kei Lun defends")["defense"]) if faces and faces.get("defense") else 0
+    net = max(0, attack_total - defense)
+    res.emit({"kind": "attack-resolved", "attacker": demon, "target": kei_lun.KEI_LUN, "attack_total": attack_total, "demon_die": effects, "defense_total": defense, "net_damage": net, "crushing_damage": 0})
+    kei_lun.attacked(res, demon, net)
+
+
 def _crushing(params: Mapping[str, Any], knock_back: int) -> int:
     blocked = params.get("knock_back_blocked", 0)
     if blocked > knock_back:
@@ -179,6 +196,9 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     demon, hero = params["demon"], params["target"]
     character = demon_in_play(res, demon)
     kogaiji_trap.refuse_kogaiji_acting(res, demon)
+    if hero == kei_lun.KEI_LUN:
+        _attacks_kei_lun(res, demon, character, params)
+        return
     sheet = res.hero(hero)
     if sheet["status"] != "conscious":
         raise Unprocessable(f"Demons ignore Unconscious Pilgrims: {hero} is {sheet['status']}", detail="L560.")

@@ -237,6 +237,14 @@ class VillagerTurnTokenRemoved(GameEvent):
     class_version = 1
 
 
+class KeiLunDamaged(GameEvent):
+    class_version = 1
+
+
+class KeiLunKilled(GameEvent):
+    class_version = 1
+
+
 EVENTS: dict[str, type[GameEvent]] = {
     "quest-set-up": QuestSetUp,
     "pilgrim-set-up": PilgrimSetUp,
@@ -296,4 +304,6 @@ EVENTS: dict[str, type[GameEvent]] = {
     "sealing-ritual-completed": SealingRitualCompleted,
     "kei-lun-calmed": KeiLunCalmed,
     "villager-turn-token-removed": VillagerTurnTokenRemoved,
+    "kei-lun-damaged": KeiLunDamaged,
+    "kei-lun-killed": KeiLunKilled,
 }

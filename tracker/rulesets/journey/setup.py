@@ -16,7 +16,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import karma, transformation
+from tracker.rulesets.journey import karma, kei_lun, transformation
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
 from tracker.rulesets.ruleset import ActionContext
 
@@ -77,6 +77,9 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     rule = ctx.ruleset.data["pilgrim_rules"]["all_four_play"]
     # A party of fewer Pilgrims names who the Players control; the game always plays all 4 (L73, L216-L220).
     counters = {**counters, "pilgrims_in_play": f"all {rule['pilgrims']}: {rule['party']} ({rule['line']})"}
+    ally = kei_lun.set_up(quest, ctx.components)
+    if ally is not None:
+        counters["kei_lun"] = ally  # Q5 hostile, Q7 an ally (L852, L933)
     res.emit(_quest_set_up(quest, mode, initiative, counters, setup))
     _set_aside_rage_card(res)
     upgrades = _upgrades(quest, setup.get("karma_upgrades") or {}, required=not carried)

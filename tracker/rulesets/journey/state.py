@@ -128,6 +128,8 @@ def _record(g: dict[str, Any], change: Mapping[str, Any]) -> None:
         record["defeats"][change["character"]] = record["defeats"].get(change["character"], 0) + 1
     elif kind == "kei-lun-calmed":
         record["kei_lun_calmed"] = True
+    elif kind == "kei-lun-killed":
+        record["kei_lun_killed"] = True
     elif kind == "sealing-ritual-completed":
         record["sealing_ritual"] = True
 
@@ -162,6 +164,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             banished={},
             rage_until=None,
             villager_turn_tokens=dict(change.get("villager_turn_tokens") or {}),
+            kei_lun=copy.deepcopy(change.get("kei_lun")),
         )
         return g
     _record(g, change)
@@ -216,6 +219,10 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g.update(rage=False, demon_ap=DEMON_ACTION_POINTS, rage_until=None)
     elif kind == "villager-token-replaced":
         g["villagers_replaced"].append(change["villager"])
+    elif kind == "kei-lun-damaged":
+        g["kei_lun"]["hp"] = change["hp_after"]
+    elif kind == "kei-lun-killed":
+        g["kei_lun"]["status"] = "killed"
     elif kind == "villager-turn-token-removed":
         g["villager_turn_tokens"][change["villager"]] = change["left"]
     elif kind == "kogaiji-spell-ended":

@@ -154,7 +154,23 @@ def _reported(name: str) -> Fact:
 
 for _name in REPORTED:
     FACTS[_name] = _reported(_name)
-FACTS["kei-lun-survived"] = lambda game, cond, reported: None if reported is None or "kei_lun_killed" not in reported else reported["kei_lun_killed"] is False
+
+
+@fact("kei-lun-killed")
+def _kei_lun_killed(game, cond, reported):
+    """Logged when the group supplied his Health and the Demons' attacks took it (L942); else the table's word."""
+    if _record(game).get("kei_lun_killed"):
+        return True
+    if (game.get("kei_lun") or {}).get("hp") is not None:
+        return False
+    return _reported("kei-lun-killed")(game, cond, reported)
+
+
+@fact("kei-lun-survived")
+def _kei_lun_survived(game, cond, reported):
+    killed = _kei_lun_killed(game, cond, reported)
+    return None if killed is None else not killed
+
 REPORTED_KEYS = {"kei-lun-survived": "kei_lun_killed", **{name: key for name, (key, _) in REPORTED.items()}}
 
 WHO = {"any": "a Pilgrim", "all": "every Pilgrim", "tripitaka": "Tripitaka", "cho-hakkai": "Cho Hakkai"}
