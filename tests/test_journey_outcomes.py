@@ -411,3 +411,27 @@ def test_q5_kei_lun_is_hostile_demons_leave_him_alone_and_he_attacks_pilgrims(cl
     _act(client, sid, type="report-health", hero="monk-sha", hp=5)
     hit = _act(client, sid, type="kei-lun-attack", target="monk-sha", faces=["3"], defense=["1"])
     assert hit["state"]["game"]["heroes"]["monk-sha"]["hp"] == 3
+
+
+def test_q7_gates_go_inactive_once_the_spawn_deck_has_been_played_once(client):
+    """L943: all Gates active from the start, inactive when the entire Demon Spawn Deck has been played once."""
+    omens = [{"name": "Rage Card", "kind": "rage"}, *[{"name": f"Omen {n}", "kind": "special"} for n in range(49)]]  # 50 cards (test input)
+    comps = {**WITH_LORDS, "decks": {**WITH_LORDS["decks"], "demon": {"cards": omens}}}
+    sid, game = _start(client, _campaign(client, components=comps), "q7-demon-army", {"karma_upgrades": UPGRADES})
+    gates = sorted(game["gates"])
+    for turn in range(12):  # 4 Gates draw 4 of the 49 cards each turn
+        _act(client, sid, type="maintenance")
+        _act(client, sid, type="demon-phase")
+        spawned = _act(client, sid, type="spawn-demons", gates=gates)
+        assert set(spawned["state"]["game"]["gates"].values()) == {"active"}, turn
+        _act(client, sid, type="end-of-turn")
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="demon-phase")
+    last = _act(client, sid, type="spawn-demons", gates=gates)  # the 49th card: the deck has been played once
+    assert len([e for e in last["events"] if e["type"] == "DemonCardResolved"]) == 1
+    assert set(last["state"]["game"]["gates"].values()) == {"inactive"}
+    reasons = {e["payload"]["change"]["reason"] for e in last["events"] if e["type"] == "GateStateChanged"}
+    assert reasons == {"the Demon Spawn Deck has been played once (L943)"}
+    # No Demon is in play and the Gates are inactive: the quest ends (L945); Kei Lun's survival is the table's word.
+    assert last["state"]["verdict"] is None
+    _end(client, sid, "heroic-victory", reported={"kei_lun_killed": False})

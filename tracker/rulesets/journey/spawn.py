@@ -110,8 +110,24 @@ def spawn(res: Resolution, params: Mapping[str, Any]) -> None:
     if mantra is not None:
         order = mantra
     for gate in order:
+        if _one_pass_played(res):
+            return
         if _spawn_at(res, gate):
             return  # Demon Rage: drawing stops for the rest of this Demon Phase
+    _one_pass_played(res)
+
+
+def _one_pass_played(res: Resolution) -> bool:
+    """Q7: the Gates become inactive once the entire Demon Spawn Deck has been played once (L943). Known only when
+    the deck's size is (its cards supplied or counted); otherwise the table turns the Gates off (gate-activation)."""
+    rule = res.ctx.ruleset.quest(res.game["quest"]).get("gates_inactive_after_one_pass")
+    deck = res.decks["demon"]
+    if not rule or deck["unknown"] is None or len(deck["draw"]) + deck["unknown"] > 0:
+        return False
+    for gate, state in sorted(res.game["gates"].items()):
+        if state == "active":
+            res.emit({"kind": "gate-state-changed", "gate": gate, "from": "active", "to": "inactive", "reason": f"the Demon Spawn Deck has been played once ({rule['line']})"})
+    return True
 
 
 def _spawn_at(res: Resolution, gate: str) -> bool:
