@@ -435,3 +435,26 @@ def test_q7_gates_go_inactive_once_the_spawn_deck_has_been_played_once(client):
     # No Demon is in play and the Gates are inactive: the quest ends (L945); Kei Lun's survival is the table's word.
     assert last["state"]["verdict"] is None
     _end(client, sid, "heroic-victory", reported={"kei_lun_killed": False})
+
+
+def test_q7_golden_peach_adds_1_to_the_cleanse_ritual_with_all_4_sutras(client):
+    """L938-L941: +1 on Cleanse Ritual rolls while Kei Lun guards the chest, all 4 Sutras held, holders on its tile."""
+    sid, _ = _q7(client, kei_lun_hp=5)
+    _act(client, sid, type="end-of-turn")
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    cleanse = {"faces": {"attack": ["1"], "pilgrim": ["X"]}, "outcome": "cleanse", "cleanse_faces": ["0"], "golden_peach": True}
+    assert "L940" in _refused(client, sid, type="pilgrim-attack", hero="monkey-king", target="bharhaz-1", **cleanse)["detail"]
+    for sutra in ("sutra-1", "sutra-2"):
+        _act(client, sid, type="collect-sutra", hero="monkey-king", sutra=sutra)
+    _act(client, sid, type="activate-pilgrim", hero="tripitaka")
+    for sutra in ("sutra-3", "sutra-4"):
+        _act(client, sid, type="collect-sutra", hero="tripitaka", sutra=sutra)
+    _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
+    _act(client, sid, type="activate-pilgrim", hero="monk-sha")
+    # Bharhaz's Soul Power is 1 here (test input): a roll of 0 fails alone, and succeeds with the Peach.
+    cleansed = _act(client, sid, type="pilgrim-attack", hero="monk-sha", target="bharhaz-1", **cleanse)
+    change = next(e["payload"]["change"] for e in cleansed["events"] if e["type"] == "DemonCleansed")
+    assert (change["roll"], change["soul_power"]) == (1, 1)
+    backfired = _act(client, sid, type="pilgrim-attack", hero="monk-sha", target="bharhaz-2", **{**cleanse, "golden_peach": False})
+    assert "CleanseBackfired" in _types(backfired)

@@ -155,7 +155,7 @@ def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Ma
     else:
         cr = res.stat(hero, "CR", "Rolling the Cleanse Ritual (its Cleanse Ritual dice; or report the faces as cleanse_faces)")
         faces = res.roll({"pilgrim": cr}, None, f"{hero} cleanses {target}")["pilgrim"]
-    result = total(faces) + params.get("cleanse_bonus", 0)
+    result = total(faces) + params.get("cleanse_bonus", 0) + _golden_peach(res, params)
     if result >= sp:
         gkr = res.stat(character, "GKR", "A successful Cleanse Ritual (its Good Karma Reward)")
         res.emit({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr})
@@ -179,6 +179,23 @@ def _attacks_kei_lun(res: Resolution, demon: str, character: str, params: Mappin
     net = max(0, attack_total - defense)
     res.emit({"kind": "attack-resolved", "attacker": demon, "target": kei_lun.KEI_LUN, "attack_total": attack_total, "demon_die": effects, "defense_total": defense, "net_damage": net, "crushing_damage": 0})
     kei_lun.attacked(res, demon, net)
+
+
+def _golden_peach(res: Resolution, params: Mapping[str, Any]) -> int:
+    """Q7's Golden Peach: +1 on every Cleanse Ritual roll while Kei Lun guards the chest, the Pilgrims hold all 4
+    Sutras and their holders share the chest's Map Tile (L938-L941). The log checks the Sutras; the positions are the
+    table's word (``golden_peach``: true)."""
+    if not params.get("golden_peach"):
+        return 0
+    quest = res.ctx.ruleset.quest(res.game["quest"])
+    bonus = quest.get("golden_peach_cleanse_bonus")
+    if not bonus:
+        raise Unprocessable("The Golden Peach is Quest 7's", detail="L938.", errors={"golden_peach": ["Not in this quest."]})
+    held = sum(len(sheet["sutras"]) for sheet in res.game["heroes"].values())
+    needed = (quest.get("tokens") or {}).get("sutra", 0)
+    if held < needed:
+        raise Unprocessable(f"The Pilgrims hold {held} of the {needed} Sutras", detail="The Golden Peach needs all 4 Sutras (L940).", errors={"golden_peach": [f"{held} Sutras held"]})
+    return bonus
 
 
 def _crushing(params: Mapping[str, Any], knock_back: int) -> int:
