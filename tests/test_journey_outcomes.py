@@ -458,3 +458,14 @@ def test_q7_golden_peach_adds_1_to_the_cleanse_ritual_with_all_4_sutras(client):
     assert (change["roll"], change["soul_power"]) == (1, 1)
     backfired = _act(client, sid, type="pilgrim-attack", hero="monk-sha", target="bharhaz-2", **{**cleanse, "golden_peach": False})
     assert "CleanseBackfired" in _types(backfired)
+
+
+def test_a_journey_table_ruling_is_recorded_and_shown_as_one(client):
+    cid = _campaign(client)
+    sid, _ = _start(client, cid, "q1-meeting")
+    why = "we forgot the Transformation timer; the table agreed the Villager was saved"
+    ended = _end(client, sid, "heroic-victory", ruling=why)
+    assert ended["ruling"] == why and ended["verdict"] is None
+    assert next(s for s in client.get(f"/campaigns/{cid}").json["sessions"] if s["id"] == sid)["ruling"] == why
+    report = client.get(f"/sessions/{sid}/verification").json
+    assert report["ruling"]["ruling"] == why and "the quest has not ended" in report["ruling"]["overrules"]
