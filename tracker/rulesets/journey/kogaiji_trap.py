@@ -79,7 +79,8 @@ def _found_elder_monk(res: Resolution, hero: str, villager: str, left: list[str]
             raise Unprocessable("The last Villager token is the Elder Monk: no spin", detail="L1019.", errors={"spin": [spin]})
         res.emit({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "elder-monk"})
         return True
-    mapping = res.ctx.ruleset.data["dice"][[d["id"] for d in res.ctx.ruleset.data["dice"]].index("spinner")]["q9_result_mapping"]
+    # Which colour is Good Fortune is the data's (an inferred mapping: white is Good Fortune).
+    mapping = next(die for die in res.ctx.ruleset.data["dice"] if die["id"] == "spinner")["q9_result_mapping"]
     (face,) = res.roll({} if spin else {"spinner": 1}, {"spinner": [spin]} if spin else None, f"{hero} attempts a Rescue of {villager}")["spinner"]
     result = "good-fortune" if face == mapping["good-fortune"] else "bad-fortune"
     res.emit({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": face, "result": result})

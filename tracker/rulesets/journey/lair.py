@@ -23,7 +23,7 @@ from tracker.errors import Unprocessable
 from tracker.rulesets.journey.resolution import Resolution
 
 
-def _quest(res: Resolution) -> Mapping[str, Any]:
+def quest_of(res: Resolution) -> Mapping[str, Any]:
     return res.ctx.ruleset.quest(res.game["quest"])
 
 
@@ -48,12 +48,12 @@ def refuse_timed_gate(res: Resolution, gate: str, to: str) -> None:
 
 
 def lords(res: Resolution) -> list[str]:
-    return list(_quest(res).get("demon_lords") or [])
+    return list(quest_of(res).get("demon_lords") or [])
 
 
 def lord_killed(res: Resolution, character: str) -> None:
     """A Killed Demon Lord waits off the board behind the Seal with its Turn Tokens (L1089-L1093)."""
-    timers = _quest(res).get("lord_respawn_turn_tokens") or {}
+    timers = quest_of(res).get("lord_respawn_turn_tokens") or {}
     if character in lords(res) and character in timers:
         res.emit({"kind": "demon-lord-banished", "character": character, "turn_tokens": timers[character], "reason": "Killed: the earthly body respawns (L1089-L1090)"})
 
@@ -78,7 +78,7 @@ def lords_respawn(res: Resolution) -> None:
 def mantra_order(res: Resolution, params: Mapping[str, Any], gates: list[str]) -> list[str] | None:
     """Where each Spawn Card goes under the Summoning Mantra: 2 per chanting Lord, alternately from the two single
     Gates in the order the table gives (L1088); None when this quest has no Summoning Mantra."""
-    per_lord = _quest(res).get("summoning_mantra_cards_per_lord")
+    per_lord = quest_of(res).get("summoning_mantra_cards_per_lord")
     if not per_lord:
         if params.get("chanting"):
             raise Unprocessable("Only Demon Lords in Quest 10 Part 2 chant the Summoning Mantra", detail="L1087-L1088.", errors={"chanting": ["Not in this quest."]})

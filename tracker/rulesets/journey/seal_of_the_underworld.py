@@ -11,14 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey.lair import _quest, lords
+from tracker.rulesets.journey.lair import lords, quest_of
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
 
 def sealing_ritual(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
-    ritual = _quest(res).get("sealing_ritual")
+    ritual = quest_of(res).get("sealing_ritual")
     if not ritual:
         raise Unprocessable("The Sealing Ritual belongs to Quest 10 Part 2", detail="L1096-L1099.", errors={"type": ["Not in this quest."]})
     if hero != "tripitaka":
