@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS, Q2_COMPONENTS, _act, _campaign, _start
+from tests.test_journey_play import ORDER, PILGRIMS, Q2_COMPONENTS, _act, _campaign, _start
 from tracker.cli import main as tracker_cli
 
 Q3_ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # Tripitaka holds Initiative Token 4 in Q3
