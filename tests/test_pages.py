@@ -152,9 +152,12 @@ def test_a_lost_quest_played_again_shows_as_replayed_with_both_outcomes(client, 
     made = client.post("/campaigns", json={"ruleset": "journey", "name": "Unlucky", "party": PILGRIMS, "components": COMPONENTS, "options": {"mode": "linked"}})
     cid, token = made.json["id"], made.json["owner_token"]
     first, _ = _start(client, cid, "q1-meeting")
+    # Tripitaka Defeated is Quest 1's Defeat (L713): the log records it, and the end follows it.
+    client.post(f"/sessions/{first}/actions", json={"type": "report-health", "hero": "tripitaka", "hp": 1})
+    client.post(f"/sessions/{first}/actions", json={"type": "demon-attack", "demon": "berrok-1", "target": "tripitaka", "faces": {"attack": ["3"], "defense": ["X"]}})
     assert client.post(f"/sessions/{first}/end", json={"outcome": "defeat"}).json["next_quest"] == "q1-meeting"
     again, _ = _start(client, cid, "q1-meeting")
-    client.post(f"/sessions/{again}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{again}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     app.extensions["tracker_views"].catch_up()
     _sign_in(client, token)
     page = _page(client, f"/pages/campaigns/{cid}").get_data(as_text=True)
