@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.stream_slots import MAX_STREAM_SECONDS
+
 ID = fields.String(validate=validate.Length(min=1, max=100))
 COUNT = validate.Range(min=1, max=100)
 
@@ -345,11 +347,20 @@ class RulesetListing(Schema):
     hash = fields.String()
 
 
+class ViewsHealth(Schema):
+    status = fields.String(metadata={"description": "current, or stalled: a batch of the log keeps failing to project"})
+    position = fields.Integer(allow_none=True, metadata={"description": "stalled: the views hold the log up to here"})
+    error = fields.String(metadata={"description": "stalled: the last failure, its type and first line"})
+    failures = fields.Integer()
+    stalled_seconds = fields.Float()
+
+
 class Health(Schema):
-    status = fields.String()
+    status = fields.String(metadata={"description": "ok, or views-stalled (answered with 503) past TRACKER_VIEWS_STALL_SECONDS"})
     database = fields.String()
     notifications = fields.Integer()
     projected_to = fields.Integer()
+    views = fields.Nested(ViewsHealth)
 
 
 class RulesetDocument(Schema):
@@ -367,7 +378,7 @@ class RulesetDocument(Schema):
     actions = fields.List(fields.Dict(), metadata={"description": "Action types with the JSON Schema of their request body."})
     component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})
     options_schema = fields.Dict(metadata={"description": "JSON Schema of a campaign's options (POST /campaigns \"options\")."})
-    setup_schema = fields.Dict(metadata={"description": "JSON Schema of a session's set-up, the table's choices (POST /campaigns/{cid}/sessions \"setup\")."})
+    setup_schema = fields.Dict(metadata={"description": "JSON Schema of a session start's \"setup\" (the table's choices at set-up)."})
     sides = fields.List(fields.String(), metadata={"description": "The sides at the table; secrets of one are hidden from the others."})
     component_packs = fields.List(
         fields.Dict(), metadata={"description": "Optional labelled component data from outside the rulebook, with its sources; pass its 'components' to POST /campaigns."}
@@ -418,4 +429,4 @@ class Feed(Schema):
 class StreamQuery(Schema):
     after = fields.Integer(load_default=None, validate=POSITION, metadata={"description": "Start after this position (else Last-Event-ID, else 0)"})
     limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={"description": "Close after this many events"})
-    wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=3600), metadata={"description": "Close after this many idle seconds"})
+    wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=MAX_STREAM_SECONDS), metadata={"description": f"Close after this many idle seconds (at most {MAX_STREAM_SECONDS:g}; every stream closes after {MAX_STREAM_SECONDS:g} s, resume with Last-Event-ID)"})

@@ -72,7 +72,10 @@ def _to_monkey(client, sid):
 
 
 def _verified(client, sid, outcome="victory"):
-    assert client.post(f"/sessions/{sid}/end", json={"outcome": outcome}).status_code == 200
+    # These tests are about actions, not how the quest ends: the owner ends it by a table ruling, recorded as one
+    # (tests/test_journey_outcomes.py ends quests by the outcomes the rules give).
+    ended = client.post(f"/sessions/{sid}/end", json={"outcome": outcome, "ruling": "the test stops the quest here"})
+    assert ended.status_code == 200, ended.json
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
 
@@ -199,6 +202,24 @@ def test_a_level_3_weapon_at_10_bad_karma_draws_corruption_only(client):
     assert (monkey["bad"], monkey["weapon_level"], len(monkey["corruption"])) == (0, 3, 3)
 
 
+def test_rest_gives_five_chi_from_below_the_maximum_and_stops_at_ten(client):
+    """Rest: +5 Chi, capped at max (10), twice per activation (digest L355): from Chi 2, 7, then 10 (not 12)."""
+    sid, _ = _start(client, _campaign(client, components=Q2_COMPONENTS), "q2-rescue", initiative=None)
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    _act(client, sid, type="activate-pilgrim", hero="monk-sha")
+    _act(client, sid, type="activate-pilgrim", hero="tripitaka")
+    revived = _act(client, sid, type="revive", hero="tripitaka", target="cho-hakkai", hp=3, chi=2)["state"]["game"]["heroes"]
+    assert revived["cho-hakkai"]["chi"] == 2
+    _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
+    first = _act(client, sid, type="rest", hero="cho-hakkai")
+    rested = first["events"][-1]["payload"]["change"]
+    assert (rested["kind"], rested["chi_before"], rested["chi_after"]) == ("rested", 2, 7)
+    assert first["state"]["game"]["heroes"]["cho-hakkai"]["chi"] == 7
+    second = _act(client, sid, type="rest", hero="cho-hakkai")
+    assert second["state"]["game"]["heroes"]["cho-hakkai"]["chi"] == 10
+
+
 def test_unknown_facts_are_refused_with_what_to_supply(client):
     bare = client.post("/campaigns", json={"ruleset": "journey", "name": "Bare"}).json["id"]
     sid = client.post(f"/campaigns/{bare}/sessions", json={"quest": "q4-the-village", "setup": {"initiative": ORDER}}).json["id"]
@@ -286,7 +307,7 @@ def test_meditate_pray_master_skill_and_cards(client):
     _act(client, sid, type="rest", hero="monkey-king")
     _act(client, sid, type="activate-pilgrim", hero="tripitaka")
     _act(client, sid, type="rescue-villager", hero="tripitaka", villager="villager-1")
-    _act(client, sid, type="collect-sutra", hero="tripitaka", sutra="s1")
+    _act(client, sid, type="rest", hero="tripitaka")
     _refused(client, sid, type="master-skill", hero="tripitaka")  # no AP left
     _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
     _refused(client, sid, type="master-skill", hero="cho-hakkai")  # 0 Good Karma

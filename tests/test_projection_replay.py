@@ -67,7 +67,10 @@ def _play(tracker: Tracker) -> None:
         tracker.roll(sid, dice={"d8": 1})
         tracker.undo(sid)
         tracker.act(sid, {"type": "end-turn"})
-        tracker.end_session(sid, outcome)
+        # Quest 1's Victory needs the house cleared, which the table states (L712); its Defeat, Tripitaka
+        # Defeated, is stated too while the log does not track his Health (L713).
+        facts = {"house_cleared": True} if outcome == "victory" else {"defeated": ["tripitaka"]}
+        tracker.end_session(sid, outcome, reported=facts)
 
 
 def _all_records(tracker: Tracker) -> list[Record]:
@@ -96,6 +99,7 @@ def test_the_decoder_makes_the_events_the_mapper_makes_old_versions_included(tra
     # Old versions went through their upcasters on the fast path too.
     versions = {(r.topic, json.loads(r.state).get("class_version", 1)) for r in records}
     assert (get_topic(Campaign.QuestEnded), 1) in versions and (get_topic(Campaign.QuestEnded), 2) in versions
+    assert (get_topic(Session.SessionEnded), 1) in versions and (get_topic(Session.SessionEnded), 2) in versions
 
 
 @pytest.mark.parametrize(

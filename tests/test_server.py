@@ -90,7 +90,7 @@ def server(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
 def served(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
     """`tracker serve`, which is what `make run` starts."""
     port = _free_port()
-    command = [str(BIN / "tracker"), "--database-url", database_url, "serve", "--port", str(port)]
+    command = [str(BIN / "tracker"), "serve", "--port", str(port), "--database-url", database_url]  # global options go after too
     process, base, log_path = _start(command, dict(os.environ), tmp_path, port)
     yield base, log_path
     _stop(process, log_path, request)
@@ -110,7 +110,7 @@ def test_twenty_concurrent_rolls_on_one_session(server):
     status, events = call(server, "GET", f"/sessions/{sid}/events?limit=100")
     rolls = [e for e in events["events"] if e["type"] == "DiceRolled"]
     assert len(rolls) == 20 and events["total"] == start + 20
-    status, ended = call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory"})
+    status, ended = call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory", "reported": {"house_cleared": True}})
     status, report = call(server, "GET", f"/sessions/{sid}/verification")
     assert report["status"] == "verified" and report["checked"]["digital_rolls"] == 20
 
@@ -161,6 +161,19 @@ def test_tracker_serve_says_where_it_serves_and_where_the_data_lives(served, dat
         assert "data lives in postgresql://" in log and "campaign_tracker_test" in log
 
 
+def test_tracker_serve_logs_each_request_but_never_a_token(served):
+    base, log_path = served
+    status, campaign = call(base, "POST", "/campaigns", {"ruleset": "journey", "name": "Logged"})
+    assert status == 201
+    assert call(base, "GET", f"/campaigns/{campaign['id']}")[0] == 200
+    deadline = time.monotonic() + 10
+    while f"GET /campaigns/{campaign['id']}" not in log_path.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    log = log_path.read_text()
+    assert f'"GET /campaigns/{campaign["id"]} HTTP/1.1" 200' in log and '"POST /campaigns HTTP/1.1" 201' in log
+    assert campaign["owner_token"] not in log
+
+
 def test_the_readme_walkthrough_runs_as_written(served, tmp_path):
     base, _ = served
     script = _walkthrough().replace("http://127.0.0.1:8000", base)
@@ -175,7 +188,7 @@ def test_tracker_verify_from_the_command_line(server, database_url):
     _, campaign = call(server, "POST", "/campaigns", {"ruleset": "journey", "name": "CLI"})
     _, session = call(server, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"})
     call(server, "POST", f"/sessions/{session['id']}/rolls", {"dice": {"d12": 4}})
-    call(server, "POST", f"/sessions/{session['id']}/end", {"outcome": "victory"})
+    call(server, "POST", f"/sessions/{session['id']}/end", {"outcome": "victory", "reported": {"house_cleared": True}})
     result = subprocess.run(
         [str(BIN / "tracker"), "--database-url", database_url, "verify", session["id"]], capture_output=True, text=True, timeout=60
     )
@@ -208,7 +221,7 @@ def test_many_campaigns_rolled_at_once_over_http_lose_and_duplicate_no_events(se
             _, events = call(server, "GET", f"/sessions/{sid}/events?limit=1000", headers=token)
             assert [e["position"] for e in events["events"]] == list(range(1, events["total"] + 1))
             stored += [(sid, e["position"]) for e in events["events"] if e["type"] == "DiceRolled"]
-            call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory"}, token)
+            call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory", "reported": {"house_cleared": True}}, token)
             _, report = call(server, "GET", f"/sessions/{sid}/verification", headers=token)
             assert report["status"] == "verified", report
     assert sorted(stored) == answered

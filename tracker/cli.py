@@ -16,15 +16,23 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tracker", description="Event-sourced campaign tracker")
-    parser.add_argument("--database-url", help="sqlite:///path or postgresql://... (default: $DATABASE_URL or sqlite:///var/tracker.sqlite3)")
+    # Options every command takes, before or after its name (`tracker --database-url URL serve` or `tracker serve --database-url URL`).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--database-url", default=argparse.SUPPRESS,
+        help="sqlite:///path or postgresql://... (default: $DATABASE_URL or sqlite:///var/tracker.sqlite3)",
+    )
+    parser = argparse.ArgumentParser(prog="tracker", description="Event-sourced campaign tracker", parents=[common])
     commands = parser.add_subparsers(dest="command", required=True)
+    add_parser = commands.add_parser
+    commands.add_parser = lambda *a, **k: add_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
 
     serve = commands.add_parser("serve", help="serve the REST API with gunicorn, projections in the same process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(os.cpu_count() or 1))), help="default: one per core")
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
+    serve.add_argument("--no-request-log", action="store_true", help="do not log requests (the log never holds a token: they travel in headers)")
 
     commands.add_parser("project", help="keep the views up to date (runs until stopped)")
     rebuild = commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
@@ -44,9 +52,12 @@ def main(argv: list[str] | None = None) -> int:
 
     token = commands.add_parser("token", help="mint, list and revoke a campaign's tokens (for operators)")
     token_commands = token.add_subparsers(dest="token_command", required=True)
+    add_token_parser = token_commands.add_parser
+    token_commands.add_parser = lambda *a, **k: add_token_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
     mint = token_commands.add_parser("mint", help="mint a token; it is printed once")
     mint.add_argument("campaign_id")
-    mint.add_argument("--role", required=True, choices=["player", "viewer", "integration"])
+    # owner: a new owner token for a campaign whose owner lost theirs (the API never mints one)
+    mint.add_argument("--role", required=True, choices=["owner", "player", "viewer", "integration"])
     mint.add_argument("--hero", action="append", default=[], help="bind a player token to a hero (repeatable)")
     mint.add_argument("--side", help="bind a player token to a side, e.g. overlord")
     mint.add_argument("--label")
@@ -57,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     revoke.add_argument("token_id")
 
     args = parser.parse_args(argv)
-    url = database_url(args.database_url)
+    url = database_url(getattr(args, "database_url", None))
     os.environ["DATABASE_URL"] = url
     commands_run = {
         "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token,
@@ -86,6 +97,7 @@ def _serve(args: argparse.Namespace, url: str) -> int:
         "-c", str(ROOT / "gunicorn.conf.py"),
         "--bind", f"{args.host}:{args.port}",
         "--workers", str(args.workers),
+        *([] if args.no_request_log else ["--access-logfile", "-"]),
         "api.wsgi:app",
     ]
     WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
@@ -145,11 +157,12 @@ def _export(args: argparse.Namespace, url: str) -> int:
 def _import(args: argparse.Namespace, url: str) -> int:
     from tracker.application import Tracker
     from tracker.errors import TrackerError
+    from tracker.export_file import ExportLines
 
     app = Tracker(env=persistence_env(url))
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-        result = app.import_campaign(text)
+        with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
+            result = app.import_campaign(ExportLines(file))
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -168,7 +181,7 @@ def _token(args: argparse.Namespace, url: str) -> int:
     operator = Request(issued_by="operator:cli")
     try:
         if args.token_command == "mint":
-            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator)
+            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator, by_operator=True)
             print(json.dumps(result.body, indent=2))
         elif args.token_command == "list":
             print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
