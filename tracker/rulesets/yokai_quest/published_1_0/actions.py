@@ -1,0 +1,198 @@
+"""The action types of Yōkai Quest and the JSON Schemas of their requests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.rulesets.ruleset import ActionType, SET_UP_QUEST, action_schema
+from tracker.rulesets.yokai_quest.published_1_0 import combat, energy, heroes, scenes, treasure
+from tracker.rulesets.yokai_quest.published_1_0.state import ALTERED_STATES
+
+_ID = {"type": "string", "minLength": 1, "maxLength": 100}
+_CARD = {"type": "string", "minLength": 1, "maxLength": 200}
+_COUNT = {"type": "integer", "minimum": 0, "maximum": 30}
+_DICE = {
+    "type": "object",
+    "properties": {"red": {"type": "integer", "minimum": 0, "maximum": 10}, "blue": {"type": "integer", "minimum": 0, "maximum": 10}},
+    "additionalProperties": False,
+    "minProperties": 1,
+}
+_FACE = {"enum": ["katana", "helmet", "katana-helmet", "blank"]}
+_FACES = {
+    "type": "object",
+    "properties": {colour: {"type": "array", "items": _FACE, "maxItems": 10} for colour in ("red", "blue")},
+    "additionalProperties": False,
+    "minProperties": 1,
+}
+_AMOUNTS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 30}, "maxProperties": 6}
+_HEAL = {"type": "object", "additionalProperties": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 30}, {"const": "all"}]}, "maxProperties": 6}
+_PANEL_DISCARD = {
+    "type": "object",
+    "additionalProperties": _CARD,
+    "description": "For each hero this may defeat: the equipped object they discard (their player's choice).",
+}
+
+
+
+
+_TARGET = {
+    "type": "object",
+    "properties": {
+        "defender": _ID,
+        "attack_dice": _DICE,
+        "attack_faces": _FACES,
+        "defense_dice": _DICE,
+        "defense_faces": _FACES,
+        "altered_state": {"enum": list(ALTERED_STATES), "description": "The state the attacked hero also receives."},
+    },
+    "required": ["defender"],
+    "additionalProperties": False,
+}
+
+ACTIONS = [
+    ActionType(
+        "attack",
+        "An attack: per target, the attacker's dice (katanas kept) against the defender's (helmets kept); "
+        "blows = katanas - helmets, after Daze (-1 katana) and Crush (-1 helmet). Dice are the combination on the card "
+        "(attack_dice/defense_dice, digital) or faces rolled on the table (attack_faces/defense_faces).",
+        action_schema(
+            {
+                "attacker": _ID,
+                "source": {"type": "string", "maxLength": 200, "description": "basic attack, an ability, an item or a yōkai ability"},
+                "targets": {"type": "array", "items": _TARGET, "minItems": 1, "maxItems": 20},
+                "guaranteed_katanas": {**_COUNT, "description": "katana results the attack adds (Kiri Susumu, Akatsuki, an empowered yōkai)"},
+                "blows_remove": {"enum": list(combat.CONVERSIONS), "description": "health (the rule), energy (Energy drain!), energy-and-health (Sound barrier!), energy-then-health (I'm losing control!)"},
+                "panel_discard": _PANEL_DISCARD,
+            },
+            ["attacker", "targets"],
+        ),
+        combat.attack,
+        random=True,
+    ),
+    ActionType(
+        "draw-energy",
+        "A hero draws an energy card at the start of the hero phase: 1-3 spheres, the reserve capped at 7. "
+        "Digital when the campaign supplied the energy cards; otherwise report the spheres (and the card).",
+        action_schema(
+            {"hero": _ID, "spheres": {"type": "integer", "minimum": 1, "maximum": 3}, "card": _CARD, "empowerment": {"type": "string", "maxLength": 200}},
+            ["hero"],
+        ),
+        energy.draw_energy,
+        random=True,
+    ),
+    ActionType(
+        "use-ability",
+        "A hero uses an ability: costs paid (energy, health; reload tokens placed), then its effects (healing, energy, "
+        "treasure tokens, reload reduced, empowerment until the end of the turn). Attacks follow as 'attack'.",
+        action_schema(
+            {
+                "hero": _ID,
+                "ability": _ID,
+                "energy": _COUNT,
+                "health": _COUNT,
+                "reload": _COUNT,
+                "reduce_reload": _AMOUNTS,
+                "empowered": {"type": "boolean"},
+                "heal": _HEAL,
+                "restore_energy": _AMOUNTS,
+                "treasure_tokens": _COUNT,
+            },
+            ["hero", "ability"],
+        ),
+        heroes.use_ability,
+    ),
+    ActionType(
+        "use-item",
+        "A hero uses a treasure item: consumables from the hand (then discarded), charms and enchantments from their space; "
+        "Ikikaeru Rōsoku brings back a defeated hero with half their maximum health (rounded up).",
+        action_schema(
+            {
+                "hero": _ID,
+                "item": _CARD,
+                "energy": _COUNT,
+                "consumable_resource": {"type": "boolean"},
+                "empowered": {"type": "boolean"},
+                "heal": _HEAL,
+                "restore_energy": _AMOUNTS,
+                "treasure_tokens": _COUNT,
+                "revive": _ID,
+            },
+            ["hero", "item"],
+        ),
+        heroes.use_item,
+    ),
+    ActionType(
+        "lose-tokens",
+        "A hero loses health or energy tokens outside an attack (Facemelter solo!, Purple gas, Extreme heat).",
+        action_schema({"hero": _ID, "health": _COUNT, "energy": _COUNT, "source": {"type": "string", "minLength": 1, "maxLength": 200}, "panel_discard": _CARD}, ["hero", "source"]),
+        heroes.lose_tokens,
+    ),
+    ActionType(
+        "end-activation",
+        "A hero's activation ends: one altered-state token of each type and one reload token from each ability come off.",
+        action_schema({"hero": _ID}, ["hero"]),
+        heroes.end_activation,
+    ),
+    ActionType(
+        "draw-treasure",
+        "A hero draws a treasure card owed to them (treasure reserve at 5, a scene reward or achievement); a search names the card. "
+        "Over the hand limit of 4, name the card to discard.",
+        action_schema({"hero": _ID, "card": _CARD, "discard": _CARD}, ["hero"]),
+        treasure.draw_treasure,
+        random=True,
+    ),
+    ActionType(
+        "equip",
+        "Move a charm or enchantment from the hand to its panel space; swapping out an equipped item is allowed once per turn.",
+        action_schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
+        treasure.equip,
+    ),
+    ActionType(
+        "unequip",
+        "Move an equipped item back to the hand.",
+        action_schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
+        treasure.unequip,
+    ),
+    ActionType(
+        "discard-item",
+        "Refuse or discard a treasure card, from the hand or a panel space.",
+        action_schema({"hero": _ID, "card": _CARD, "reason": {"type": "string", "maxLength": 200}}, ["hero", "card"]),
+        treasure.discard_item,
+    ),
+    ActionType(
+        "foe-appeared",
+        "A chief or objective arrives on the board with the scene's health (e.g. the Undead Dark Champion on turn 5, a Pillar of Energy).",
+        action_schema({"foe": _ID}, ["foe"]),
+        scenes.foe_appeared,
+    ),
+    ActionType(
+        "end-turn",
+        "End the turn: hero empowerments expire, the equipment swap and consumable resource renew, energy reminders are discarded.",
+        action_schema({}, []),
+        scenes.end_turn,
+    ),
+    ActionType(
+        "end-scene",
+        "End the scene: 'victory' (a victory condition met; achievements earned; defeated heroes return with 1 health; rewards) "
+        "or 'failed' (a victory condition can no longer be met, or every hero is defeated; the defeat penalty applies).",
+        action_schema(
+            {
+                "outcome": {"enum": ["victory", "failed"]},
+                "reason": {"type": "string", "maxLength": 200},
+                "victory_condition": _ID,
+                "achievements": {"type": "array", "items": _ID, "maxItems": 5, "uniqueItems": True},
+                "searcher": _ID,
+            },
+            ["outcome"],
+        ),
+        scenes.end_scene,
+    ),
+]
+
+SET_UP = ActionType(
+    SET_UP_QUEST,
+    "Scene set-up: the heroes' standing from the campaign, chiefs and objectives, the scene's appearance cards.",
+    {"type": "object"},
+    scenes.set_up,
+    internal=True,
+)

@@ -1,0 +1,144 @@
+"""Campaign progress across scenes and stories: what carries over, reattempts, lost stories.
+
+Policies where the text is silent or contradicts itself (each documented in the ruleset data):
+- health carries over between scenes (option health_policy, default "carry-over"), or every
+  scene starts at full health ("full-at-scene-start", L280);
+- energy, items and the treasure reserve carry over; altered states, reload tokens and
+  empowerments do not (a scene starts fresh);
+- a reattempt restores the standing the heroes began the scene with (less any defeat penalty),
+  empties the treasure reserve and discards the scene's achievements (L765-L774);
+- a second failure loses the story, which is then played again from its first scene with the
+  standing the heroes began the story with; "Start over the game from scene 1" does the same at once.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.yokai_quest.published_1_0.state import ALTERED_STATES
+
+WINS = ("victory", "heroic-victory")
+
+
+def options_schema(story_ids: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "health_policy": {
+                "enum": ["carry-over", "full-at-scene-start"],
+                "description": "Health at the start of a scene: carried over (default: the rewards and revival rules imply it) or full (L280).",
+            },
+            "story": {"enum": story_ids, "description": "Play this story on its own instead of the stories in the narrated order."},
+        },
+        "additionalProperties": False,
+    }
+
+
+def chain(data: Mapping[str, Any], default: list[str], options: Mapping[str, Any]) -> list[str]:
+    story = options.get("story")
+    if story:
+        return list(next(s for s in data["stories"] if s["id"] == story)["scenes"])
+    return list(default)
+
+
+def _fresh(standing: Mapping[str, Any]) -> dict[str, Any]:
+    """A hero's standing as it carries into the next scene."""
+    hero = copy.deepcopy(dict(standing))
+    hero.update(altered_states={name: 0 for name in ALTERED_STATES}, reload={}, empowerments=[])
+    return hero
+
+
+def carry_over(
+    data: Mapping[str, Any], progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    result = game.get("scene_result")
+    if not result:
+        raise Unprocessable(
+            "End the scene before the session",
+            detail="Send the 'end-scene' action with outcome 'victory' or 'failed' first; the campaign's progress follows from it.",
+        )
+    won = result["outcome"] == "victory"
+    if won != (outcome in WINS):
+        raise Unprocessable(
+            f"The scene ended in {result['outcome']}",
+            detail=f"End the session with outcome {'victory' if won else 'defeat'}.",
+            errors={"outcome": ["Does not match the scene's end."]},
+        )
+    if won and game["treasure_owed"]:
+        owed = sorted({o["hero"] for o in game["treasure_owed"]})
+        raise Unprocessable(
+            "Treasure cards are still owed",
+            detail=f"Draw them first with 'draw-treasure' (owed to {owed}); a card may be refused by discarding it.",
+        )
+    story = next(s for s in data["stories"] if s["id"] == game["story"])
+    scenes = story["scenes"]
+    scene_id = game["scene"]
+    new = copy.deepcopy(dict(progress))
+    new["health_policy"] = options.get("health_policy", "carry-over")
+    stories = new.setdefault("stories", {})
+    record = stories.setdefault(story["id"], {"status": "in-progress", "losses": 0, "scenes": {}})
+    record["status"] = "in-progress"
+    scene = record["scenes"].setdefault(scene_id, {"attempts": 0, "reattempts_used": 0, "result": None})
+    scene["attempts"] += 1
+    scene["result"] = result["outcome"]
+    if "story_start" not in new or new.get("story_start", {}).get("story") != story["id"]:
+        new["story_start"] = {"story": story["id"], "heroes": copy.deepcopy(game["start_heroes"]), "treasure_reserve": 0}
+    new["full_energy_next_story"] = False  # set again only when a story ends with that reward
+    if won:
+        _won(data, new, record, story, game, options)
+    else:
+        _failed(new, record, scene, story, game)
+    new["next_quest"] = new["next_scene"]
+    return new
+
+
+def _won(data, new, record, story, game, options) -> None:
+    scenes = story["scenes"]
+    scene_id = game["scene"]
+    new["heroes"] = {hero_id: _fresh(hero) for hero_id, hero in game["heroes"].items()}
+    new["treasure_reserve"] = game["treasure_reserve"]
+    new.setdefault("achievements", []).extend({"scene": scene_id, "achievement": a} for a in game["achievements"])
+    position = scenes.index(scene_id)
+    if game["scene_result"]["completes_story"] or position + 1 == len(scenes):
+        record["status"] = "completed"
+        for skipped in scenes[position + 1 :]:
+            record["scenes"].setdefault(skipped, {"attempts": 0, "reattempts_used": 0, "result": None})["result"] = "completed by an earlier scene"
+        order = [s["id"] for s in data["stories"]]
+        following = order.index(story["id"]) + 1
+        next_story = None if options.get("story") or following == len(order) else data["stories"][following]
+        new["next_scene"] = next_story["scenes"][0] if next_story else None
+        new["attempt"] = 1
+        new["board_kept"] = False
+        new["full_energy_next_story"] = game["scene_result"]["full_energy_next_story"]
+        new.pop("story_start", None)
+        if next_story:
+            new["story_start"] = {"story": next_story["id"], "heroes": copy.deepcopy(new["heroes"]), "treasure_reserve": new["treasure_reserve"]}
+    else:
+        new["next_scene"] = scenes[position + 1]
+        new["attempt"] = 1
+        new["board_kept"] = True
+
+
+def _failed(new, record, scene, story, game) -> None:
+    if game["attempt"] >= 2 or game.get("restart_story"):
+        if game["attempt"] >= 2:
+            record["losses"] += 1
+            record["status"] = "lost"
+        for played in record["scenes"].values():
+            played["reattempts_used"] = 0
+        start = new["story_start"]
+        new["heroes"] = {hero_id: _fresh(hero) for hero_id, hero in start["heroes"].items()}
+        new["treasure_reserve"] = start["treasure_reserve"]
+        new["next_scene"] = story["scenes"][0]
+        new["attempt"] = 1
+        new["board_kept"] = False
+    else:
+        scene["reattempts_used"] = 1
+        new["heroes"] = {hero_id: _fresh(hero) for hero_id, hero in game["start_heroes"].items()}
+        new["treasure_reserve"] = 0
+        new["next_scene"] = game["scene"]
+        new["attempt"] = 2
+        new["board_kept"] = game["board_kept"]

@@ -1,0 +1,207 @@
+"""Attack resolution: kept katanas minus kept helmets are blows; each target gets its own rolls.
+
+Daze on the attacking hero removes one katana, Crush on the defending hero removes one helmet
+(each state once, however many tokens: the text does not say stacked tokens multiply).
+Blows cost health unless the attack says they drain energy instead, as well, or first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import dice
+from tracker.errors import Unprocessable
+from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.yokai_quest.published_1_0 import lookup, treasure
+from tracker.rulesets.yokai_quest.published_1_0.plan import Plan
+from tracker.rulesets.yokai_quest.published_1_0.state import ALTERED_STATES
+
+KATANA_FACES = ("katana", "katana-helmet")
+HELMET_FACES = ("helmet", "katana-helmet")
+CONVERSIONS = ("health", "energy", "energy-and-health", "energy-then-health")
+
+
+def kept(results: Mapping[str, list[str]], symbols: tuple[str, ...]) -> int:
+    return sum(1 for faces in results.values() for face in faces if face in symbols)
+
+
+def blows(katanas: int, helmets: int) -> int:
+    return max(0, katanas - helmets)
+
+
+def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_scene()
+    attacker = params["attacker"]
+    hero_attacks = attacker in plan.game["heroes"]
+    if hero_attacks:
+        plan.hero(attacker)
+    else:
+        _require_yokai(ctx, plan, attacker)
+    for number, target in enumerate(params["targets"]):
+        defender = target["defender"]
+        if hero_attacks == (defender in plan.game["heroes"]):
+            raise Unprocessable(
+                "Heroes attack yōkai and yōkai attack heroes",
+                detail=f"Target {number + 1}: {attacker} cannot attack {defender}.",
+                errors={f"targets.{number}.defender": ["Same side as the attacker."]},
+            )
+        if hero_attacks:
+            foe = _foe(ctx, plan, defender, number)
+        else:
+            hero = plan.hero(defender)
+        attack_roll = _roll(ctx, target, "attack", rng, f"attack by {attacker} on {defender}")
+        defense_roll = _roll(ctx, target, "defense", rng, f"defence of {defender} against {attacker}")
+        plan.add(attack_roll)
+        plan.add(defense_roll)
+        katanas = kept(attack_roll["roll"]["results"], KATANA_FACES) + params.get("guaranteed_katanas", 0)
+        helmets = kept(defense_roll["roll"]["results"], HELMET_FACES)
+        removed = {}
+        if hero_attacks and plan.game["heroes"][attacker]["altered_states"]["daze"] and katanas:
+            katanas -= 1
+            removed["daze"] = 1
+        if not hero_attacks and hero["altered_states"]["crush"] and helmets:
+            helmets -= 1
+            removed["crush"] = 1
+        dealt = blows(katanas, helmets)
+        conversion = params.get("blows_remove", "health")
+        plan.add(
+            {
+                "kind": "attack-resolved",
+                "attacker": attacker,
+                "defender": defender,
+                "source": params.get("source"),
+                "katanas": katanas,
+                "helmets": helmets,
+                "removed": removed,
+                "blows": dealt,
+                "blows_remove": conversion,
+            }
+        )
+        if hero_attacks:
+            wound_foe(plan, foe, defender, dealt)
+        else:
+            take_blows(plan, defender, dealt, conversion, params.get("panel_discard", {}).get(defender), f"attack by {attacker}")
+            state = target.get("altered_state")
+            if state and not plan.game["heroes"][defender]["defeated"]:
+                plan.add({"kind": "altered-state-received", "hero": defender, "state": state, "source": attacker})
+    return plan.changes
+
+
+def _require_yokai(ctx: ActionContext, plan: Plan, attacker: str) -> None:
+    character = lookup.character(ctx.ruleset.data, attacker)
+    if character is None or character["role"] not in ("yokai", "chief"):
+        raise Unprocessable(
+            f"'{attacker}' is neither a hero of this party nor a yōkai",
+            detail=f"Heroes: {sorted(plan.game['heroes'])}; yōkai: the characters of role yokai or chief in GET /rulesets/yokai-quest.",
+            errors={"attacker": [f"Unknown: {attacker}"]},
+        )
+
+
+def _foe(ctx: ActionContext, plan: Plan, defender: str, number: int) -> dict[str, Any] | None:
+    """A chief or objective on the board (tracked health), or None for a basic yōkai (Health 1)."""
+    if defender in plan.game["foes"]:
+        return plan.game["foes"][defender]
+    character = lookup.character(ctx.ruleset.data, defender)
+    if character is not None and character["role"] == "yokai":
+        return None
+    raise Unprocessable(
+        f"'{defender}' is not a yōkai or foe on the board",
+        detail=f"Chiefs and objectives on the board: {sorted(plan.game['foes']) or 'none'}; basic yōkai are named by type (e.g. hone-bushi).",
+        errors={f"targets.{number}.defender": [f"Not on the board: {defender}"]},
+    )
+
+
+def _roll(ctx: ActionContext, target: Mapping[str, Any], side: str, rng: Any, purpose: str) -> dict[str, Any]:
+    faces = target.get(f"{side}_faces")
+    counts = target.get(f"{side}_dice")
+    if faces is None and counts is None:
+        raise Unprocessable(
+            f"Say the {side} dice of the roll against {target['defender']}",
+            detail=f'Send "{side}_dice": {{"red": n, "blue": m}} (the combination on the card) for a digital roll, '
+            f'or "{side}_faces": {{"red": [...], "blue": [...]}} for dice rolled on the table.',
+            errors={f"{side}_dice": ["Missing data for required field."]},
+        )
+    return dice.roll_change(ctx.dice, counts or {}, faces, rng, purpose)
+
+
+def wound_foe(plan: Plan, foe: dict[str, Any] | None, defender: str, dealt: int) -> None:
+    if not dealt:
+        return
+    if foe is None:  # a basic yōkai has Health 1: any blow defeats it
+        defeat_yokai(plan, defender, None)
+        return
+    health = max(0, foe["health"] - dealt)
+    plan.add({"kind": "chief-wounded", "foe": defender, "blows": dealt, "health": health})
+    if health == 0:
+        defeat_yokai(plan, foe["character"], defender)
+
+
+def defeat_yokai(plan: Plan, yokai: str, foe: str | None) -> None:
+    plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn})
+    objective = lookup.character(plan.ctx.ruleset.data, yokai)
+    if objective is None or objective["role"] != "objective":
+        treasure.add_tokens(plan, 1, f"{yokai} defeated")
+
+
+def take_blows(plan: Plan, hero_id: str, dealt: int, conversion: str, panel_discard: str | None, source: str) -> None:
+    hero = plan.game["heroes"][hero_id]
+    energy_loss = health_loss = 0
+    if conversion == "health":
+        health_loss = dealt
+    elif conversion == "energy":
+        energy_loss = min(dealt, hero["energy"])
+    elif conversion == "energy-and-health":
+        energy_loss, health_loss = min(dealt, hero["energy"]), dealt
+    else:  # energy-then-health
+        energy_loss = min(dealt, hero["energy"])
+        health_loss = dealt - energy_loss
+    lose(plan, hero_id, health_loss, energy_loss, panel_discard, source)
+
+
+def lose(plan: Plan, hero_id: str, health: int, energy: int, panel_discard: str | None, source: str) -> None:
+    hero = plan.game["heroes"][hero_id]
+    if energy:
+        plan.add({"kind": "energy-lost", "hero": hero_id, "amount": energy, "energy": hero["energy"] - energy, "reason": source})
+    if health:
+        left = max(0, hero["health"] - health)
+        plan.add({"kind": "health-lost", "hero": hero_id, "amount": hero["health"] - left, "health": left, "reason": source})
+        if left == 0:
+            defeat_hero(plan, hero_id, panel_discard)
+
+
+def defeat_hero(plan: Plan, hero_id: str, panel_discard: str | None) -> None:
+    """Discard energy, altered states, reload, one object from a panel space (the player's choice)
+    and every item in hand (L761). The tracker takes the panel object from the equipment spaces."""
+    hero = plan.game["heroes"][hero_id]
+    equipped = {slot: card for slot, card in hero["equipped"].items() if card}
+    panel_object = None
+    if equipped:
+        if panel_discard not in equipped.values():
+            raise Unprocessable(
+                f"{hero_id} is defeated: say which equipped object to discard",
+                detail=f'A defeated hero discards one object from the control panel. Send "panel_discard": {{"{hero_id}": <one of {sorted(equipped.values())}>}}.',
+                errors={"panel_discard": [f"Choose one of {sorted(equipped.values())}"]},
+            )
+        slot = next(slot for slot, card in equipped.items() if card == panel_discard)
+        panel_object = {"slot": slot, "card": panel_discard}
+    plan.add(
+        {
+            "kind": "hero-defeated",
+            "hero": hero_id,
+            "energy_discarded": hero["energy"],
+            "altered_states_discarded": {k: v for k, v in hero["altered_states"].items() if v},
+            "reload_discarded": dict(hero["reload"]),
+            "panel_object": panel_object,
+            "hand_discarded": list(hero["hand"]),
+        }
+    )
+    discarded = list(hero["hand"]) + ([panel_discard] if panel_object else [])
+    treasure.discard_to_deck(plan, hero_id, discarded)
+
+
+def check_states(states: list[str]) -> None:
+    unknown = [s for s in states if s not in ALTERED_STATES]
+    if unknown:
+        raise Unprocessable(f"Unknown altered state '{unknown[0]}'", detail=f"Altered states: {list(ALTERED_STATES)}.")

@@ -1,0 +1,145 @@
+"""A hero's activation: abilities and items (costs paid, then effects), token losses, and the
+end of the activation, which removes one altered state of each type and one reload from each ability."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.yokai_quest.published_1_0 import combat, energy, lookup, treasure
+from tracker.rulesets.yokai_quest.published_1_0.plan import Plan
+from tracker.rulesets.yokai_quest.published_1_0.state import SLOTS
+
+REVIVAL_ITEM = "Ikikaeru Rōsoku"
+
+
+def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_scene()
+    hero_id = params["hero"]
+    hero = plan.hero(hero_id)
+    abilities = lookup.hero_abilities(ctx.ruleset.data, hero_id)
+    ability = params["ability"]
+    if ability not in abilities:
+        raise Unprocessable(
+            f"{hero_id} has no ability '{ability}'",
+            detail=f"{hero_id}'s abilities (own and class): {sorted(abilities)}.",
+            errors={"ability": [f"Unknown for {hero_id}: {ability}"]},
+        )
+    if hero["reload"].get(ability):
+        raise Unprocessable(
+            f"{abilities[ability]} is reloading",
+            detail=f"It has {hero['reload'][ability]} reload token(s); one comes off at the end of each of {hero_id}'s activations.",
+        )
+    energy.spend(plan, hero_id, params.get("energy", 0), abilities[ability])
+    if params.get("health"):
+        combat.lose(plan, hero_id, params["health"], 0, None, abilities[ability])
+    reload_after = {}
+    for other, amount in params.get("reduce_reload", {}).items():
+        if other in hero["reload"]:
+            reload_after[other] = max(0, hero["reload"][other] - amount)
+    plan.add(
+        {
+            "kind": "ability-used",
+            "hero": hero_id,
+            "ability": ability,
+            "energy": params.get("energy", 0),
+            "reload": params.get("reload", 0),
+            "reload_after": reload_after,
+            "empowered": params.get("empowered", False),
+        }
+    )
+    _effects(plan, params, abilities[ability])
+    return plan.changes
+
+
+def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_scene()
+    hero_id, item = params["hero"], params["item"]
+    hero = plan.hero(hero_id)
+    kind = lookup.item_kind(ctx.ruleset, ctx.deck(treasure.DECK).kind_of, item)
+    in_hand = item in hero["hand"]
+    if kind == "consumable" and not in_hand or kind in SLOTS and hero["equipped"][kind] != item or kind is None:
+        raise Unprocessable(
+            f"{hero_id} cannot use '{item}'",
+            detail=f"Consumables are used from the hand, charms and enchantments from their panel space. In hand: {hero['hand']}; equipped: {hero['equipped']}.",
+            errors={"item": ["Not in hand or equipped."]},
+        )
+    if params.get("consumable_resource") and hero_id in plan.game["consumable_used_this_turn"]:
+        raise Unprocessable(f"{hero_id} has used the consumable resource this turn", detail="A hero can use this resource once a turn (L414).")
+    revive = params.get("revive")
+    if revive and item != REVIVAL_ITEM:
+        raise Unprocessable(f"'{item}' does not bring heroes back", detail=f"Only {REVIVAL_ITEM} revives a defeated hero.")
+    if item == REVIVAL_ITEM and not revive:
+        raise Unprocessable(f"Say which defeated hero {REVIVAL_ITEM} brings back", detail='Send "revive": <hero>.', errors={"revive": ["Missing."]})
+    energy.spend(plan, hero_id, params.get("energy", 0), item)
+    consumed = kind == "consumable"
+    plan.add(
+        {
+            "kind": "item-used",
+            "hero": hero_id,
+            "item": item,
+            "consumed": consumed,
+            "energy": params.get("energy", 0),
+            "consumable_resource": params.get("consumable_resource", False),
+            "empowered": params.get("empowered", False),
+        }
+    )
+    if consumed:
+        treasure.discard_to_deck(plan, hero_id, [item])
+    if revive:
+        target = plan.hero(revive, standing=False)
+        if not target["defeated"]:
+            raise Unprocessable(f"{revive} is not defeated", detail=f"{REVIVAL_ITEM} brings back a defeated hero.")
+        health = math.ceil(target["max_health"] / 2)
+        plan.add({"kind": "hero-revived", "hero": revive, "by": hero_id, "item": item, "health": health})
+    _effects(plan, params, item)
+    return plan.changes
+
+
+def _effects(plan: Plan, params: Mapping[str, Any], source: str) -> None:
+    for target, amount in params.get("heal", {}).items():
+        heal(plan, target, amount, source)
+    for target, amount in params.get("restore_energy", {}).items():
+        plan.hero(target)
+        energy.gain(plan, target, amount, source)
+    if params.get("treasure_tokens"):
+        treasure.add_tokens(plan, params["treasure_tokens"], source)
+
+
+def heal(plan: Plan, hero_id: str, amount: int | str, source: str) -> None:
+    hero = plan.hero(hero_id)
+    health = hero["max_health"] if amount == "all" else min(hero["max_health"], hero["health"] + amount)
+    if health != hero["health"]:
+        plan.add({"kind": "health-recovered", "hero": hero_id, "amount": health - hero["health"], "health": health, "reason": source})
+
+
+def lose_tokens(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """Health or energy lost outside an attack: Facemelter solo!, Purple gas, Extreme heat."""
+    plan = Plan(ctx)
+    plan.require_scene()
+    hero = plan.hero(params["hero"])
+    lost_energy = params.get("energy", 0)
+    if lost_energy > hero["energy"]:
+        raise Unprocessable(f"{params['hero']} has only {hero['energy']} energy", detail="Choose health instead.")
+    combat.lose(plan, params["hero"], params.get("health", 0), lost_energy, params.get("panel_discard"), params["source"])
+    return plan.changes
+
+
+def end_activation(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    plan = Plan(ctx)
+    plan.require_scene()
+    hero = plan.hero(params["hero"])
+    plan.add(
+        {
+            "kind": "activation-ended",
+            "hero": params["hero"],
+            "states_removed": sorted(state for state, count in hero["altered_states"].items() if count),
+            "reload_removed": sorted(ability for ability, count in hero["reload"].items() if count),
+        }
+    )
+    return plan.changes

@@ -1,0 +1,55 @@
+"""Questions about the rules data: which scene, which story, which abilities a hero has, what kind an item is."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.errors import Unprocessable
+from tracker.rulesets.ruleset import Ruleset
+
+
+def story_of(data: Mapping[str, Any], scene_id: str) -> Mapping[str, Any]:
+    return next(story for story in data["stories"] if scene_id in story["scenes"])
+
+
+def story(data: Mapping[str, Any], story_id: str) -> Mapping[str, Any]:
+    found = next((s for s in data["stories"] if s["id"] == story_id), None)
+    if found is None:
+        raise Unprocessable(f"Unknown story '{story_id}'", detail=f"Stories: {[s['id'] for s in data['stories']]}.")
+    return found
+
+
+def character(data: Mapping[str, Any], character_id: str) -> Mapping[str, Any] | None:
+    return next((c for c in data["characters"] if c["id"] == character_id), None)
+
+
+def hero_abilities(data: Mapping[str, Any], hero_id: str) -> dict[str, str]:
+    """Ability id -> name: the hero's four unique abilities and their class's six."""
+    hero = character(data, hero_id) or {}
+    abilities = list(hero.get("abilities", [])) + list(data["classes"].get(hero.get("class"), {}).get("abilities", []))
+    return {ability["id"]: ability["name"] for ability in abilities}
+
+
+def item_kind(ruleset: Ruleset, deck_kinds: Mapping[str, str | None], card: str) -> str | None:
+    """charm, enchantment or consumable; None for a card no list names."""
+    if card in deck_kinds and deck_kinds[card]:
+        return deck_kinds[card]
+    treasure = next(deck for deck in ruleset.data["decks"] if deck["id"] == "treasure")
+    return next((item["kind"] for item in treasure["known_cards"] if item["name"] == card), None)
+
+
+def max_health(data: Mapping[str, Any], components: Mapping[str, Any], hero_id: str) -> int:
+    stats = (character(data, hero_id) or {}).get("stats", {})
+    supplied = components.get("characters", {}).get(hero_id, {}).get("stats", {})
+    health = stats.get("health") if stats.get("health") is not None else supplied.get("health")
+    if not isinstance(health, int) or health < 1:
+        raise Unprocessable(
+            f"The Health of {hero_id} is unknown",
+            detail=(
+                "The rulebook transcription lost the heroes' Health (printed on the control panel). Supply it as "
+                f'component data when creating the campaign: "components": {{"characters": {{"{hero_id}": {{"stats": {{"health": <n>}}}}}}}}.'
+            ),
+            errors={f"components.characters.{hero_id}.stats.health": ["Unknown; needed to track health."]},
+        )
+    return health

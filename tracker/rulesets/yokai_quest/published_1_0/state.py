@@ -1,0 +1,250 @@
+"""The game state of a scene, and how each of the game's changes folds into it (pure, plain JSON).
+
+A hero's standing: health (of max_health), energy (of 7), defeated, hand, equipped charm and
+enchantment, altered-state tokens by type, reload tokens by ability, empowerments until the
+turn ends, and the counts the campaign reads: treasures drawn, defeats, revivals.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+ENERGY_MAX = 7
+HAND_LIMIT = 4
+TREASURE_AT = 5
+ALTERED_STATES = ("crush", "daze", "tangle", "blindness")
+SLOTS = ("charm", "enchantment")
+
+
+def new_standing(max_health: int) -> dict[str, Any]:
+    return {
+        "health": max_health,
+        "max_health": max_health,
+        "energy": 0,
+        "defeated": False,
+        "hand": [],
+        "equipped": {slot: None for slot in SLOTS},
+        "altered_states": {name: 0 for name in ALTERED_STATES},
+        "reload": {},
+        "empowerments": [],
+        "treasures_drawn": 0,
+        "defeats": 0,
+        "revivals": 0,
+    }
+
+
+def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    kind = change["kind"]
+    if kind == "scene-set-up":
+        return copy.deepcopy(dict(change["game"]))
+    new = copy.deepcopy(dict(game))
+    _FOLDS[kind](new, change)
+    return new
+
+
+def _hero(game: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    return game["heroes"][change["hero"]]
+
+
+def _energy_gained(game, change):
+    _hero(game, change)["energy"] = change["energy"]
+
+
+def _energy_lost(game, change):
+    hero = _hero(game, change)
+    hero["energy"] = change["energy"]
+    if change.get("spent"):
+        game["energy_spent"] += change["amount"]
+
+
+def _health_lost(game, change):
+    _hero(game, change)["health"] = change["health"]
+
+
+def _health_recovered(game, change):
+    _hero(game, change)["health"] = change["health"]
+
+
+def _attack_resolved(game, change):
+    pass  # the roll and its blows; health, energy and defeats follow as their own changes
+
+
+def _chief_wounded(game, change):
+    game["foes"][change["foe"]]["health"] = change["health"]
+
+
+def _yokai_defeated(game, change):
+    game["defeated_yokai"].append({"yokai": change["yokai"], "turn": change["turn"]})
+    if change.get("foe"):
+        game["foes"].pop(change["foe"], None)
+
+
+def _foe_appeared(game, change):
+    game["foes"][change["foe"]] = {"character": change["character"], "health": change["health"]}
+
+
+def _treasure_token_added(game, change):
+    game["treasure_reserve"] = change["reserve"]
+
+
+def _treasure_found(game, change):
+    game["treasure_reserve"] = 0
+    game["treasure_owed"].extend({"hero": hero, "reason": "treasure reserve reached 5", "search": None} for hero in change["heroes"])
+
+
+def _treasure_card_drawn(game, change):
+    hero = _hero(game, change)
+    hero["hand"].append(change["card"])
+    hero["treasures_drawn"] += 1
+    owed = change.get("owed")
+    if owed is not None:
+        game["treasure_owed"].pop(owed)
+
+
+def _treasure_card_discarded(game, change):
+    hero = _hero(game, change)
+    if change["from"] == "hand":
+        hero["hand"].remove(change["card"])
+    else:
+        hero["equipped"][change["from"]] = None
+
+
+def _item_equipped(game, change):
+    hero = _hero(game, change)
+    hero["hand"].remove(change["card"])
+    replaced = hero["equipped"][change["slot"]]
+    if replaced:
+        hero["hand"].append(replaced)
+        game["swapped_this_turn"].append(change["hero"])
+    hero["equipped"][change["slot"]] = change["card"]
+
+
+def _item_unequipped(game, change):
+    hero = _hero(game, change)
+    hero["equipped"][change["slot"]] = None
+    hero["hand"].append(change["card"])
+
+
+def _ability_used(game, change):
+    hero = _hero(game, change)
+    if change["reload"]:
+        hero["reload"][change["ability"]] = change["reload"]
+    for ability, left in change.get("reload_after", {}).items():
+        if left:
+            hero["reload"][ability] = left
+        else:
+            hero["reload"].pop(ability, None)
+    if change.get("empowered"):
+        hero["empowerments"].append(change["ability"])
+
+
+def _item_used(game, change):
+    hero = _hero(game, change)
+    if change["consumed"]:
+        hero["hand"].remove(change["item"])
+    if change.get("consumable_resource"):
+        game["consumable_used_this_turn"].append(change["hero"])
+    if change.get("empowered"):
+        hero["empowerments"].append(change["item"])
+
+
+def _altered_state_received(game, change):
+    _hero(game, change)["altered_states"][change["state"]] += 1
+
+
+def _activation_ended(game, change):
+    hero = _hero(game, change)
+    for state in change["states_removed"]:
+        hero["altered_states"][state] -= 1
+    for ability in change["reload_removed"]:
+        hero["reload"][ability] -= 1
+        if not hero["reload"][ability]:
+            del hero["reload"][ability]
+
+
+def _hero_defeated(game, change):
+    hero = _hero(game, change)
+    hero.update(health=0, energy=0, defeated=True, hand=[], reload={}, empowerments=[])
+    hero["altered_states"] = {name: 0 for name in ALTERED_STATES}
+    if change.get("panel_object"):
+        slot = change["panel_object"]["slot"]
+        hero["equipped"][slot] = None
+    hero["defeats"] += 1
+
+
+def _hero_revived(game, change):
+    hero = _hero(game, change)
+    hero.update(health=change["health"], defeated=False)
+    hero["revivals"] += 1
+
+
+def _turn_effects_expired(game, change):
+    for hero in game["heroes"].values():
+        hero["empowerments"] = []
+    game["swapped_this_turn"] = []
+    game["consumable_used_this_turn"] = []
+
+
+def _achievement_earned(game, change):
+    game["achievements"].append(change["achievement"])
+
+
+def _scene_ended(game, change):
+    game["scene_result"] = {
+        "outcome": change["outcome"],
+        "reason": change.get("reason"),
+        "victory_condition": change.get("victory_condition"),
+        "completes_story": change.get("completes_story", False),
+        "full_energy_next_story": change.get("full_energy_next_story", False),
+    }
+    game["treasure_owed"] = [] if change["outcome"] == "failed" else game["treasure_owed"] + list(change["treasure_owed"])
+
+
+def _hero_returned(game, change):
+    hero = _hero(game, change)
+    hero.update(health=change["health"], defeated=False)
+
+
+def _defeat_penalty_applied(game, change):
+    """Applied to the standing the heroes started the scene with: the one a reattempt restores."""
+    if change["penalty"] == "restart-story":
+        game["restart_story"] = True
+    for hero_id, cards in change["discarded"].items():
+        hero = game["start_heroes"][hero_id]
+        for card in cards:
+            if card in hero["hand"]:
+                hero["hand"].remove(card)
+            for slot in SLOTS:
+                if hero["equipped"][slot] == card:
+                    hero["equipped"][slot] = None
+
+
+_FOLDS = {
+    "energy-gained": _energy_gained,
+    "energy-lost": _energy_lost,
+    "health-lost": _health_lost,
+    "health-recovered": _health_recovered,
+    "attack-resolved": _attack_resolved,
+    "chief-wounded": _chief_wounded,
+    "yokai-defeated": _yokai_defeated,
+    "foe-appeared": _foe_appeared,
+    "treasure-token-added": _treasure_token_added,
+    "treasure-found": _treasure_found,
+    "treasure-card-drawn": _treasure_card_drawn,
+    "treasure-card-discarded": _treasure_card_discarded,
+    "item-equipped": _item_equipped,
+    "item-unequipped": _item_unequipped,
+    "ability-used": _ability_used,
+    "item-used": _item_used,
+    "altered-state-received": _altered_state_received,
+    "activation-ended": _activation_ended,
+    "hero-defeated": _hero_defeated,
+    "hero-revived": _hero_revived,
+    "turn-effects-expired": _turn_effects_expired,
+    "achievement-earned": _achievement_earned,
+    "scene-ended": _scene_ended,
+    "hero-returned": _hero_returned,
+    "defeat-penalty-applied": _defeat_penalty_applied,
+}
