@@ -84,6 +84,7 @@ def _yokai(client) -> str:
     components = {**yokai_play.YOKAI_TEST_COMPONENTS, "dice": {"red": {"faces": ["katana"] * 6}, "blue": {"faces": ["blank", "helmet"] * 3}}}
     cid = yokai_play.create_campaign(client, components=components)["id"]
     sid = yokai_play.start(client, cid, "shake-them-skeleton-bones-1")
+    yokai_play.spawn(client, sid, {"hone-bushi": 2})  # yōkai come into play in a Yōkai phase (appearance card drawn digitally)
     targets = [{"defender": "hone-bushi", "attack_dice": {"red": 1}, "defense_dice": {"blue": 1}}] * 2
     yokai_play.act(client, sid, {"type": "attack", "attacker": "ryo", "targets": targets})
     yokai_play.act(client, sid, {"type": "end-scene", "outcome": "failed"})
