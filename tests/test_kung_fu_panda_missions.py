@@ -442,3 +442,28 @@ def test_adventure_two_and_wolf_boss_attack_won_in_detail(client):
     _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "q"})
     _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
     _won(client, sid, "L393")
+
+
+def test_a_pause_spawns_where_the_mission_text_says(client):
+    """1.2: 'spawn an additional Ox Grunt on the Jade Gallery' (L280); 2.1: '2 additional Slashers on the end tile'
+    (L324); 3.1: 'spawn 1x Ox Grunt on either the Rooftops or the Flagstones tile' (L388): the table names no
+    other tile."""
+    cid, sid = _mission(client, "m1-2", {"start_tile": "i", "spawn_points": {"2": "l", "4": "O"}})
+    _act(client, sid, {"type": "round-summary"})
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "l"}, "The ox-grunt spawn on C, not l")
+    grunt = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    assert grunt["state"]["game"]["enemies"] == {"C": {"ox-grunt": 1}}
+
+    cid, sid = _mission(client, "m2-1", {"start_tile": "h", "end_tile": "R"})
+    _act(client, sid, {"type": "round-summary"})
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "s"}, "The wolf-slasher spawn on R, not s")
+    slashers = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    assert slashers["state"]["game"]["enemies"] == {"R": {"wolf-slasher": 2}}
+
+    # 3.1 lists no Rooftops tile (its tiles end in GAP-31), so the Flagstones tile (O) is the one left
+    cid, sid = _mission(client, "m3-1", {"start_tile": "n", "villagers": {"v": "K"}})
+    _act(client, sid, {"type": "round-summary"})
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}, "tile": "d"}, "The ox-grunt spawn on O, not d")
+    on_flagstones = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}})
+    assert on_flagstones["state"]["game"]["enemies"] == {"O": {"ox-grunt": 1}}
+
