@@ -467,3 +467,14 @@ def test_a_pause_spawns_where_the_mission_text_says(client):
     on_flagstones = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}})
     assert on_flagstones["state"]["game"]["enemies"] == {"O": {"ox-grunt": 1}}
 
+
+def test_the_guard_wall_is_a_great_wall_tile(client):
+    """2.2: 'the guard wall (the leftmost Great Wall tile)' (L334): which Great Wall is leftmost is the lost map's to
+    say, but no other kind of tile can be it."""
+    cid = _campaign(client, {"length": "single", "mission": "m2-2"})
+    setup = {"start_tile": "t", "end_tile": "s", "guard_wall": "N", "spawn_points": {"6": "l"}, "special_moves": PAIR}
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": setup})
+    assert refused.status_code == 422 and refused.json["title"] == "The guard wall of Mission 2.2 is a Great Wall tile, not N"
+    assert "['D', 'c']" in refused.json["detail"] and refused.mimetype == "application/problem+json"
+    assert client.get(f"/campaigns/{cid}").json["sessions"] == []
+
