@@ -478,3 +478,27 @@ def test_the_guard_wall_is_a_great_wall_tile(client):
     assert "['D', 'c']" in refused.json["detail"] and refused.mimetype == "application/problem+json"
     assert client.get(f"/campaigns/{cid}").json["sessions"] == []
 
+
+def test_levers_activated_in_a_round_summary_open_the_stairs(client):
+    """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers – located
+    on the Flagstone tiles which contain spawn points 2 and 4 ... while on each lever's tile' (L268), entered as
+    round summaries: a lever is the one where its hero stood, and the stairs stay shut until both are pulled."""
+    cid, sid = _mission(client, "m1-2", {"tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O", "5": "f"}})
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "The stairs (m) are locked until both levers are activated")
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "l"}, "tokens": [{"token": "lever", "by": "tigress"}]}, "no lever left to activate where tigress stood")
+    one = _act(client, sid, {"type": "round-summary", "moved": {"po": "l", "tigress": "O"}, "tokens": [{"token": "lever", "by": "po"}]})
+    assert one["state"]["game"]["levers"] == ["l"]
+    _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "po"}]}, "no lever left to activate where po stood")
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "locked until both levers")
+    # Tigress pulls hers on O, then the two climb the stairs in the same round
+    both = _act(client, sid, {"type": "round-summary", "moved": {"po": "m", "tigress": "m"}, "tokens": [{"token": "lever", "by": "tigress"}]})
+    game = both["state"]["game"]
+    assert sorted(game["levers"]) == ["O", "l"] and {h["tile"] for h in game["heroes"].values()} == {"m"}
+    lever = next(e for e in both["events"] if e["type"] == "TokenCollected")["payload"]["change"]
+    assert lever == {"kind": "token-collected", "token": "lever", "tile": "O", "by": "tigress", "entry": "summary"}
+    _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    lost = _act(client, sid, {"type": "round-summary"})  # the scroll still unread: "You lose if you run out of time" (L265)
+    assert lost["state"]["verdict"]["outcome"] == "defeat" and "L193" in lost["state"]["verdict"]["reason"]
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
+    assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
