@@ -12,7 +12,7 @@ from collections import Counter
 from tests.test_kung_fu_panda import _act, _campaign, _kinds, _refused, _start
 
 PARTY = ("po", "tigress")
-DICE = 4  # each player has 4 Action Dice (L76)
+DICE = 4  # each player takes 4 Action Dice (L52)
 FILLER = "Kick"  # what the dice not needed for the next spend show
 
 
@@ -25,7 +25,7 @@ class Table:
         self.rules = doc["rules"]
         self.mission = next(q for q in doc["quests"] if q["id"] == quest)
         cid = _campaign(client, {"length": "single", "mission": quest}, party=PARTY)
-        cards = {hero: f"Card {n}" for n, hero in enumerate(PARTY)}  # a single mission draws one per player (L180)
+        cards = {hero: f"Card {n}" for n, hero in enumerate(PARTY)}  # a single mission draws one per player (L179)
         self.sid = _start(client, cid, quest, {"special_moves": cards, **setup})
         self.last: dict = {}
 
@@ -312,10 +312,10 @@ def test_across_the_great_wall_lost_in_detail_when_time_runs_out(app, client):
     assert {h: v["tile"] for h, v in t.game()["heroes"].items()} == {"po": walls[1], "tigress": walls[0]}
     t.ready("tigress", ["Move"])
     _refused(client, t.sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": spawn}, f"No cart on {walls[0]}")
-    t.claws("tigress", [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}])  # the tile is full: no spawn (L320)
+    t.claws("tigress", [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}])  # the tile is full: no spawn (L319)
     t.act({"type": "end-round"})
 
-    # pause: more Claws than Chi: 2 more Slashers on the end tile (L324), which the table names
+    # pause: more Claws than Chi: 2 more Slashers on the end tile (L323), which the table names
     spawned = t.pause({"po": ["Claws", "Claws"], "tigress": ["Chi"]}, tile=end)
     assert spawned["state"]["game"]["enemies"][end] == {"ox-grunt": 1, "wolf-slasher": 2}
 

@@ -446,7 +446,7 @@ def test_adventure_two_and_wolf_boss_attack_won_in_detail(client):
 
 def test_a_pause_spawns_where_the_mission_text_says(client):
     """1.2: 'spawn an additional Ox Grunt on the Jade Gallery' (L280); 2.1: '2 additional Slashers on the end tile'
-    (L324); 3.1: 'spawn 1x Ox Grunt on either the Rooftops or the Flagstones tile' (L388): the table names no
+    (L323); 3.1: 'spawn 1x Ox Grunt on either the Rooftops or the Flagstones tile' (L387): the table names no
     other tile."""
     cid, sid = _mission(client, "m1-2", {"start_tile": "i", "spawn_points": {"2": "l", "4": "O"}})
     _act(client, sid, {"type": "round-summary"})

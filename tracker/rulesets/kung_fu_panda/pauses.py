@@ -82,8 +82,8 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
 
 
 def _spawn_tile(plan: Plan, effect: Mapping[str, Any], params: Mapping[str, Any]) -> str:
-    """Where a pause spawns is where the mission's text says: 1.2's Jade Gallery (L280), 2.1's end tile (L324), or
-    3.1's 'either the Rooftops or the Flagstones tile' (L388), of which the table picks one. A tile the table names
+    """Where a pause spawns is where the mission's text says: 1.2's Jade Gallery (L280), 2.1's end tile (L323), or
+    3.1's 'either the Rooftops or the Flagstones tile' (L387), of which the table picks one. A tile the table names
     elsewhere is refused: the text leaves no choice beyond those."""
     named = effect["tile"]
     if named in plan.data["tiles"]:
