@@ -54,7 +54,7 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     for item in params.get("tokens", []):
         plan.able(item["by"], "tokens")
         plan.token(item["token"], "tokens")
-        if item["token"] == "lever":
+        if item["token"] == "lever" and plan.mission.get("levers"):
             plan.add(_lever(plan, item["by"], stood[item["by"]]))
             continue
         if item["token"] in ("villager", "cart"):
