@@ -253,7 +253,7 @@ def test_summary_rounds_pauses_corrections_and_times_up(client):
     _act(client, sid, {"type": "end-round"})
     _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "C"})  # 2 Claws > 0 Chi: an Ox Grunt, none left
     _act(client, sid, {"type": "start-round", "entry": "summary"})
-    _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "po"}]}, "Enter the lever by name and place")
+    _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "tigress"}]}, "There is no lever left to activate where tigress stood")
     last = _act(client, sid, {"type": "round-summary", "tokens": [{"token": "wall", "by": "po"}]})
     assert last["events"][-2]["payload"]["change"] == {"kind": "mission-lost", "loss": "times-up", "round": 3}
     assert last["state"]["verdict"]["outcome"] == "defeat" and "L193" in last["state"]["verdict"]["reason"]

@@ -442,3 +442,63 @@ def test_adventure_two_and_wolf_boss_attack_won_in_detail(client):
     _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "q"})
     _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
     _won(client, sid, "L393")
+
+
+def test_a_pause_spawns_where_the_mission_text_says(client):
+    """1.2: 'spawn an additional Ox Grunt on the Jade Gallery' (L280); 2.1: '2 additional Slashers on the end tile'
+    (L323); 3.1: 'spawn 1x Ox Grunt on either the Rooftops or the Flagstones tile' (L387): the table names no
+    other tile."""
+    cid, sid = _mission(client, "m1-2", {"start_tile": "i", "spawn_points": {"2": "l", "4": "O"}})
+    _act(client, sid, {"type": "round-summary"})
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "l"}, "The ox-grunt spawn on C, not l")
+    grunt = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    assert grunt["state"]["game"]["enemies"] == {"C": {"ox-grunt": 1}}
+
+    cid, sid = _mission(client, "m2-1", {"start_tile": "h", "end_tile": "R"})
+    _act(client, sid, {"type": "round-summary"})
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "s"}, "The wolf-slasher spawn on R, not s")
+    slashers = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    assert slashers["state"]["game"]["enemies"] == {"R": {"wolf-slasher": 2}}
+
+    # 3.1 lists no Rooftops tile (its tiles end in GAP-31), so the Flagstones tile (O) is the one left
+    cid, sid = _mission(client, "m3-1", {"start_tile": "n", "villagers": {"v": "K"}})
+    _act(client, sid, {"type": "round-summary"})
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}, "tile": "d"}, "The ox-grunt spawn on O, not d")
+    on_flagstones = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}})
+    assert on_flagstones["state"]["game"]["enemies"] == {"O": {"ox-grunt": 1}}
+
+
+def test_the_guard_wall_is_a_great_wall_tile(client):
+    """2.2: 'the guard wall (the leftmost Great Wall tile)' (L334): which Great Wall is leftmost is the lost map's to
+    say, but no other kind of tile can be it."""
+    cid = _campaign(client, {"length": "single", "mission": "m2-2"})
+    setup = {"start_tile": "t", "end_tile": "s", "guard_wall": "N", "spawn_points": {"6": "l"}, "special_moves": PAIR}
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": setup})
+    assert refused.status_code == 422 and refused.json["title"] == "The guard wall of Mission 2.2 is a Great Wall tile, not N"
+    assert "['D', 'c']" in refused.json["detail"] and refused.mimetype == "application/problem+json"
+    assert client.get(f"/campaigns/{cid}").json["sessions"] == []
+
+
+def test_levers_activated_in_a_round_summary_open_the_stairs(client):
+    """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers – located
+    on the Flagstone tiles which contain spawn points 2 and 4 ... while on each lever's tile' (L268), entered as
+    round summaries: a lever is the one where its hero stood, and the stairs stay shut until both are pulled."""
+    cid, sid = _mission(client, "m1-2", {"tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O", "5": "f"}})
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "The stairs (m) are locked until both levers are activated")
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "l"}, "tokens": [{"token": "lever", "by": "tigress"}]}, "no lever left to activate where tigress stood")
+    one = _act(client, sid, {"type": "round-summary", "moved": {"po": "l", "tigress": "O"}, "tokens": [{"token": "lever", "by": "po"}]})
+    assert one["state"]["game"]["levers"] == ["l"]
+    _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "po"}]}, "no lever left to activate where po stood")
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "locked until both levers")
+    # Tigress pulls hers on O, then the two climb the stairs in the same round
+    both = _act(client, sid, {"type": "round-summary", "moved": {"po": "m", "tigress": "m"}, "tokens": [{"token": "lever", "by": "tigress"}]})
+    game = both["state"]["game"]
+    assert sorted(game["levers"]) == ["O", "l"] and {h["tile"] for h in game["heroes"].values()} == {"m"}
+    lever = next(e for e in both["events"] if e["type"] == "TokenCollected")["payload"]["change"]
+    assert lever == {"kind": "token-collected", "token": "lever", "tile": "O", "by": "tigress", "entry": "summary"}
+    _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    lost = _act(client, sid, {"type": "round-summary"})  # the scroll still unread: "You lose if you run out of time" (L265)
+    assert lost["state"]["verdict"]["outcome"] == "defeat" and "L193" in lost["state"]["verdict"]["reason"]
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
+    assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"

@@ -51,15 +51,7 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
         # 1.1: the Chi may be changed, and 4 or more Claws ALSO sends a villager off (L258)
         resolved["kept"] = _kept(plan, params, rolled)
     if effect["effect"] == "spawn":
-        tile = params.get("tile") or (effect["tile"] if effect["tile"] in plan.data["tiles"] else None)
-        if tile is not None:
-            plan.tile(tile, "tile")
-        if tile is None:
-            raise Unprocessable(
-                f"Say which tile the {effect['enemy']} spawn on ({effect['tile']})",
-                detail='Send "tile": the mission maps are lost, so the table names it.',
-                errors={"tile": ["Missing."]},
-            )
+        tile = _spawn_tile(plan, effect, params)
         resolved["tile"] = tile
         follow.append(("spawn", effect["enemy"], tile, effect["count"]))
     elif effect["effect"] == "move-figure":
@@ -87,6 +79,37 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
     for _, enemy, tile, count in follow:
         plan.spawn(enemy, tile, count, "pause")
     return plan.changes
+
+
+def _spawn_tile(plan: Plan, effect: Mapping[str, Any], params: Mapping[str, Any]) -> str:
+    """Where a pause spawns is where the mission's text says: 1.2's Jade Gallery (L280), 2.1's end tile (L323), or
+    3.1's 'either the Rooftops or the Flagstones tile' (L387), of which the table picks one. A tile the table names
+    elsewhere is refused: the text leaves no choice beyond those."""
+    named = effect["tile"]
+    if named in plan.data["tiles"]:
+        allowed = [named]
+    elif named == "end tile":
+        allowed = [plan.game["end_tile"]] if plan.game.get("end_tile") else []
+    else:
+        kinds = named.split(" or ")
+        allowed = [t for t in plan.mission["tiles"] if any(kind in plan.data["tiles"][t]["name"] for kind in kinds)]
+    tile = params.get("tile")
+    if tile is not None:
+        plan.tile(tile, "tile")
+        if allowed and tile not in allowed:
+            raise Unprocessable(
+                f"The {effect['enemy']} spawn on {' or '.join(allowed)}, not {tile}",
+                detail=f"Mission {plan.mission['number']}'s pause spawns on the {named} ({plan.mission['source']}).",
+                errors={"tile": [f"One of {allowed}."]},
+            )
+        return tile
+    if len(allowed) != 1:
+        raise Unprocessable(
+            f"Say which tile the {effect['enemy']} spawn on ({named})",
+            detail=f'Send "tile": one of {allowed}.' if allowed else 'Send "tile": the mission maps are lost, so the table names it.',
+            errors={"tile": ["Missing."]},
+        )
+    return allowed[0]
 
 
 def _wandered_off(plan: Plan, params: Mapping[str, Any], spawn_point: int) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             detail='Send "end_tile" in the set-up: the text does not name it and the map is lost, and the mission is won there.',
             errors={"setup.end_tile": ["Missing."]},
         )
-    _require_special_tiles(mission, setup)
+    _require_special_tiles(mission, setup, data)
     laid_out = {
         "enemies": enemies, "figures": figures, "end_tile": end_tile, "tokens": {},
         "villagers": {v: {"tile": tile, "rescued": False} for v, tile in setup.get("villagers", {}).items()},
@@ -200,7 +200,7 @@ def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | Non
     return changes
 
 
-def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any]) -> None:
+def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any], data: Mapping[str, Any]) -> None:
     """Tiles a mission's specials act on, which the lost map would show: 1.2's levers sit on the tiles of spawn
     points 2 and 4 (L268); 2.2's gongs and pause move Ox Grunts between the guard wall and spawn point 6 (L334, L346)."""
     points = {str(n) for n in (mission.get("levers") or {}).get("on_spawn_points", [])}
@@ -211,6 +211,16 @@ def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any])
                 f"Say which tile is the guard wall of Mission {mission['number']}",
                 detail='Send "guard_wall": the leftmost Great Wall tile (L334); the map is lost.',
                 errors={"setup.guard_wall": ["Missing."]},
+            )
+        terrain = (data["tiles"].get(setup["guard_wall"]) or {}).get("terrain")
+        if terrain != "great-wall":
+            # "the guard wall (the leftmost Great Wall tile)" (L334): which Great Wall is leftmost is the lost map's
+            # to say, but a tile of another kind cannot be it
+            walls = sorted(t for t in mission["tiles"] if (data["tiles"].get(t) or {}).get("terrain") == "great-wall")
+            raise Unprocessable(
+                f"The guard wall of Mission {mission['number']} is a Great Wall tile, not {setup['guard_wall']}",
+                detail=f"'the guard wall (the leftmost Great Wall tile)' (L334): one of {walls}.",
+                errors={"setup.guard_wall": [f"One of {walls}."]},
             )
     missing = sorted(points - set(setup.get("spawn_points", {})))
     if missing:

@@ -110,7 +110,7 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     if terrain == "guard-tower":
         raise Unprocessable("The Guard Tower allows no entry", detail="No hero may move onto it unless the mission says so.", errors={"to": ["No entry."]})
     _require_cart_for_great_wall(plan, tile, to)
-    _require_levers(plan, to)
+    require_levers(plan, to)
     if plan.game.get("line") and to not in plan.game["line"]:
         raise Unprocessable(f"Tile {to} is no longer on the board", detail=f"The line now runs {plan.game['line']} (L290-L291).", errors={"to": ["Off the board."]})
     ability = next(c["ability"] for c in plan.data["characters"] if c["id"] == hero)
@@ -151,12 +151,12 @@ def _require_cart_for_great_wall(plan: Plan, tile: str, to: str) -> None:
         )
 
 
-def _require_levers(plan: Plan, to: str) -> None:
+def require_levers(plan: Plan, to: str) -> None:
     """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers' (L268)."""
     levers = plan.mission.get("levers")
     if not levers or to != levers["gate_tile"]:
         return
-    wanted = _lever_tiles(plan)
+    wanted = lever_tiles(plan)
     if set(plan.game.get("levers", [])) != set(wanted):
         raise Unprocessable(
             f"The stairs ({to}) are locked until both levers are activated",
@@ -165,7 +165,7 @@ def _require_levers(plan: Plan, to: str) -> None:
         )
 
 
-def _lever_tiles(plan: Plan) -> list[str]:
+def lever_tiles(plan: Plan) -> list[str]:
     tiles = [plan.game["spawn_points"].get(str(n)) for n in plan.mission["levers"]["on_spawn_points"]]
     if None in tiles:
         raise Unprocessable(
@@ -179,10 +179,10 @@ def _lever_tiles(plan: Plan) -> list[str]:
 def _lever(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
     """'To activate each lever, you must spend 1x Chi and 2x Punch while on each lever's tile' (L268)."""
     if plan.mission.get("levers"):
-        if tile not in _lever_tiles(plan) or tile in plan.game.get("levers", []):
+        if tile not in lever_tiles(plan) or tile in plan.game.get("levers", []):
             raise Unprocessable(
                 f"There is no lever left to activate on {tile}",
-                detail=f"Levers are on {sorted(_lever_tiles(plan))}; activated: {plan.game.get('levers', [])}.",
+                detail=f"Levers are on {sorted(lever_tiles(plan))}; activated: {plan.game.get('levers', [])}.",
                 errors={"heroes": ["No lever here."]},
             )
     require_payment(plan.data, spent, cost, "a lever")

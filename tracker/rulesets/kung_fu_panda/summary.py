@@ -11,6 +11,7 @@ from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.outcome import declare_won
 from tracker.rulesets.kung_fu_panda.plan import Plan
 from tracker.rulesets.kung_fu_panda.rounds import close
+from tracker.rulesets.kung_fu_panda.spends import lever_tiles, require_levers
 
 FIELDS = ("spawned", "knocked_out", "damage", "revived", "healed", "moved", "tokens", "rescued", "carts", "claws", "special_moves", "figures", "villagers", "mission_won", "note")
 
@@ -45,6 +46,7 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     for hero, amount in params.get("healed", {}).items():
         h = plan.able(hero, "healed")
         plan.add({"kind": "health-regained", "hero": hero, "amount": amount, "health": min(plan.data["health"]["start"], h["health"] + amount)})
+    stood = {hero: h["tile"] for hero, h in plan.game["heroes"].items()}  # where each hero began the summary's moves
     for hero, tile in params.get("moved", {}).items():
         h = plan.able(hero, "moved")
         plan.tile(tile, "moved")
@@ -52,15 +54,22 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     for item in params.get("tokens", []):
         plan.able(item["by"], "tokens")
         plan.token(item["token"], "tokens")
-        if item["token"] in ("villager", "cart", "lever"):
+        if item["token"] == "lever" and plan.mission.get("levers"):
+            plan.add(_lever(plan, item["by"], stood[item["by"]]))
+            continue
+        if item["token"] in ("villager", "cart"):
             raise Unprocessable(
                 f"Enter the {item['token']} by name and place",
-                detail='Rescued villagers go in "rescued", pushed carts in "carts"; activate a lever in detail (spend), on its tile.',
+                detail='Rescued villagers go in "rescued", pushed carts in "carts".',
                 errors={"tokens": [item["token"]]},
             )
         if item["token"] == "dumplings" and plan.game["dumplings"]:
             raise Unprocessable("The dumplings were already collected", detail=f"{plan.game['dumplings']} collected them.", errors={"tokens": ["Collected."]})
         plan.add({"kind": "token-collected", "token": item["token"], "by": item["by"], "count": item.get("count", 1), "entry": "summary"})
+    for hero, tile in params.get("moved", {}).items():
+        # the stairs open only once both levers are activated (L268), this summary's levers included
+        if tile != stood[hero]:
+            require_levers(plan, tile)
     for name in params.get("rescued", []):
         villager = plan.villager(name, "rescued")
         if villager["rescued"]:
@@ -89,6 +98,22 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     if plan.game["phase"] == "round":
         close(plan)
     return plan.changes
+
+
+def _lever(plan: Plan, hero: str, stood: str) -> dict[str, Any]:
+    """1.2: 'To activate each lever, you must spend 1x Chi and 2x Punch while on each lever's tile' (L268): a lever
+    entered in a summary is the one on the tile the hero who activated it stood on in the round, before or after
+    the summary's move, so the stairs open exactly as they do in detail."""
+    levers = [t for t in lever_tiles(plan) if t not in plan.game.get("levers", [])]
+    tiles = sorted({stood, plan.game["heroes"][hero]["tile"]} & set(levers))
+    if len(tiles) != 1:
+        raise Unprocessable(
+            f"There is no lever left to activate where {hero} stood" if not tiles else f"{hero} stood on two lever tiles: enter the levers in detail",
+            detail=f"Levers not yet activated: {levers}; {hero} stood on {stood} and ends on {plan.game['heroes'][hero]['tile']}. "
+            "A lever is activated on its tile (L268): enter the move onto it in \"moved\".",
+            errors={"tokens": ["No single lever on the hero's tiles."]},
+        )
+    return {"kind": "token-collected", "token": "lever", "tile": tiles[0], "by": hero, "entry": "summary"}
 
 
 def _spawn_within_limit(plan: Plan, enemy: str, tile: str, count: int) -> None:
