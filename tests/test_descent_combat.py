@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from tests.test_secrets import _mint, assert_keeps_secrets, bearer
 from tests.test_descent_api import TEST_OVERLORD_DECK, _act, _campaign, _game, _refused, _start, _verified
 from tracker import rulesets
 
@@ -167,8 +168,9 @@ def test_the_ready_action_is_two_different_half_actions_one_an_order_and_a_stunn
     _verified(client, sid)
 
 
-def test_summoned_monsters_get_ids_and_the_overlords_secrets_stay_hidden_from_the_heroes(client):
+def test_summoned_monsters_get_ids_and_the_overlords_secrets_stay_hidden_from_the_heroes(app, client):
     cid = _campaign(client, ["tahlia"], components=TEST_OVERLORD_DECK)
+    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
     sid = _start(client, cid, "altar-of-despair", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}],
                                                     "hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
     _act(client, sid, type="place-glyph", glyph="summoning")
@@ -181,6 +183,37 @@ def test_summoned_monsters_get_ids_and_the_overlords_secrets_stay_hidden_from_th
     text = json.dumps([e["payload"] for e in listing if e["type"] != "SessionStarted"])
     assert "Dark Power" not in text and not any(repr(card) in text.replace('"', "'") for card in hand)
     assert _game(client, sid, "heroes")["game"]["heroes"]["tahlia"]["wounds"] == 11
+    _act(client, sid, type="ready", hero="tahlia", half_actions=["order", "attack"], order="guard")
+    assert_keeps_secrets(app, client, heroes, cid, sid, side="heroes")  # every channel a heroes' token reads
+
+
+def test_an_attack_with_a_condition_ability_leaves_its_tokens_and_burn_can_kill_at_the_turns_start(client):
+    sid = _session(client, party=("tahlia", "aurim"), sheets={"tahlia": {"wounds": 4, "armor": 3}, "aurim": {"wounds": 8, "armor": 1}})
+    [imp] = _placed(client, sid, {"monster": "hellhound", "wounds": 6, "armor": 0})
+    # 3 damage against 3 armour: no wound, but damage before armour decides the token (L325 †)
+    burned = _act(client, sid, type="attack", attacker=imp, target="tahlia", attack_type="melee", faces={"red": ["3D 1R"]}, abilities=[{"ability": "Burn"}, {"ability": "Frost"}])
+    assert _change(burned, "AttackMade")["wounds"] == 0
+    tahlia = burned["state"]["game"]["heroes"]["tahlia"]
+    assert tahlia["tokens"] == {"burn": 1} and tahlia["frost"] == 1  # L297, L220
+    poisoned = _act(client, sid, type="attack", attacker=imp, target="aurim", attack_type="melee", faces={"red": ["4D 0R"]}, abilities=[{"ability": "Poison"}])
+    assert poisoned["state"]["game"]["heroes"]["aurim"]["tokens"] == {"poison": 3}  # the 3 wounds lost are poison tokens (L312)
+    missed = _act(client, sid, type="attack", attacker=imp, target="aurim", attack_type="melee", faces={"red": ["X"]}, abilities=[{"ability": "Stun"}])
+    assert "stun" not in missed["state"]["game"]["heroes"]["aurim"]["tokens"]
+    _act(client, sid, type="state-wounds", figure="tahlia", wounds=1)
+    _act(client, sid, type="end-turn")
+    refused = _refused(client, sid, type="condition-turn-start", hero="tahlia", faces={"burn": ["blank"]})
+    assert refused["title"] == "Say tahlia's conquest value"  # the burn's wound kills her: hero-killed needs her value
+    died = _act(client, sid, type="condition-turn-start", hero="tahlia", faces={"burn": ["blank"]}, death={"conquest_value": 2})
+    assert _change(died, "HeroKilled")["hero"] == "tahlia" and died["state"]["game"]["conquest"] == 8 - 2
+
+
+def test_the_thing_in_the_pit_has_1_armour_and_curses_a_hero_dealing_it_4_wounds(client):
+    sid = _session(client, quest="thing-in-the-pit", party=("tahlia",), sheets={"tahlia": {"wounds": 12}})
+    [thing] = _placed(client, sid, {"monster": "chaos beast", "named": "thing-in-the-pit", "wounds": 30})
+    light = _act(client, sid, type="attack", attacker="tahlia", target=thing, attack_type="melee", faces={"red": ["3D 1R", "1D 2R 1S"]})
+    assert _change(light, "AttackMade")["wounds"] == 3 and light["state"]["game"]["heroes"]["tahlia"]["curses"] == 0  # 4 damage, 1 armour (L388)
+    heavy = _act(client, sid, type="attack", attacker="tahlia", target=thing, attack_type="melee", faces={"red": ["4D 0R", "1D 2R 1S"]})
+    assert _change(heavy, "AttackMade")["wounds"] == 4 and heavy["state"]["game"]["heroes"]["tahlia"]["curses"] == 1
 
 
 def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat():

@@ -140,8 +140,31 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if target_side == "hero" and params.get("on_corrupted") and lost:
         per = rules["corrupted_terrain"]["threat_per_wound"]
         changes.append({"kind": "threat-gained", "amount": per * lost, "source": "corrupted-terrain-wounds", "count": lost, "hero": params["target"]})
+    changes += _effects(ctx, params, target_side, target, result, lost)
     if killed:
         changes += _killed(ctx, params, target_side, target)
+    return changes
+
+
+CONDITIONS = ("burn", "bleed", "daze", "stun", "web")
+
+
+def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, target: Mapping[str, Any], result: Mapping[str, Any], lost: int | None) -> list[dict[str, Any]]:
+    """What the attack leaves behind on a hero that took at least 1 damage before armour (L325 †): a token per condition
+    ability (L294-L323), a frost token (L220), poison tokens for the wounds lost (L312); and the Thing in the Pit's curse on
+    a hero who deals it 4 or more wounds after armour in one attack (L388)."""
+    changes: list[dict[str, Any]] = []
+    named = {a["ability"].strip().lower() for a in params.get("abilities", [])}
+    if target_side == "hero" and result["hit"] and (result["damage"] or 0) >= 1:
+        for condition in CONDITIONS:
+            if condition in named:
+                changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": condition, "count": 1, "source": f"attack by {params['attacker']}"})
+        if "poison" in named and lost:
+            changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": "poison", "count": lost, "source": f"attack by {params['attacker']}"})
+        if "frost" in named:
+            changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
+    if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
+        changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
     return changes
 
 
