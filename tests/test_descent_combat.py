@@ -222,3 +222,26 @@ def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat
     old = rulesets.resolve(pin)
     assert old is not None and old.version == "1.1.0" and "combat" not in old.data
     assert rulesets.get("descent").version == "1.2.0" and rulesets.get("descent").hash != pin["hash"]
+
+
+def test_zoreks_gaze_takes_6_wounds_after_its_curse_and_kills_monster_figures_by_id(client):
+    sid = _session(client, quest="altar-of-despair", party=("runewitch-astarra", "tahlia"),
+                   sheets={"runewitch-astarra": {"wounds": 6}, "tahlia": {"wounds": 12}})
+    [ape] = _placed(client, sid, {"monster": "blood ape"})
+    assert _refused(client, sid, type="zorek-gaze", face="0D 1R", figures_killed=["ape-7"])["title"] == "'ape-7' is not a figure in play"
+    gazed = _act(client, sid, type="zorek-gaze", face="0D 1R", heroes_hit=["runewitch-astarra", "tahlia"], figures_killed=[ape])
+    game = gazed["state"]["game"]
+    assert game["heroes"]["tahlia"]["wounds"] == 6 and game["heroes"]["tahlia"]["curses"] == 1  # a curse, then 6 wounds ignoring armour (L685)
+    killed = _change(gazed, "HeroKilled")
+    assert killed["hero"] == "runewitch-astarra" and killed["conquest_value"] == 2 + 1  # the gaze's curse counts (L192)
+    assert game["monsters"][ape]["killed"] is True and game["conquest"] == 10 - 3
+
+
+def test_restoring_a_glyph_costs_the_hero_a_wound_that_can_kill_him(client):
+    sid = _session(client, quest="hold-the-position", party=("aurim",), sheets={"aurim": {"wounds": 2}}, glyphs=2)
+    _act(client, sid, type="damage-glyph", glyph="north", wounds=5)
+    restored = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim")
+    assert restored["state"]["game"]["heroes"]["aurim"]["wounds"] == 1  # 1 wound per heal, which cannot be prevented (L524)
+    assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim")["title"] == "Say aurim's conquest value"
+    died = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim", death={"conquest_value": 2})
+    assert _change(died, "HeroKilled")["hero"] == "aurim"

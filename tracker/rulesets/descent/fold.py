@@ -59,10 +59,18 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "monsters-spawned":
         if change["source"] == "summoning-glyph":
             g["glyph_triggers"]["summoning"] -= 1
+    elif kind == "glyph-restored" and g["heroes"].get(change["hero"], {}).get("wounds") is not None:  # 1 wound per heal (L524)
+        g["glyphs"]["wounds"][change["glyph"]] = change["remaining"]
+        h = g["heroes"][change["hero"]]
+        h["wounds"] = max(0, h["wounds"] - change["hero_wounds"])
     elif kind in ("zorek-gazed", "stone-door-closed", "stone-doors-rolled"):
         z = g.setdefault("zorek", {"facing": None, "doors_closed": [], "doors_opened": []})  # None: as he starts
         if kind == "zorek-gazed":
             z["facing"] = change["facing"]
+            for hero_id in change["heroes_hit"]:  # 6 wounds, ignoring armour (L685), where the hero's wounds are tracked
+                h = g["heroes"][hero_id]
+                if h.get("wounds") is not None:
+                    h["wounds"] = max(0, h["wounds"] - change["wounds_each"])
         elif kind == "stone-door-closed":
             z["doors_closed"].append(change["door"])
         else:
