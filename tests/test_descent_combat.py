@@ -11,6 +11,10 @@ import pytest
 from tests.test_secrets import _mint, assert_keeps_secrets, bearer
 from tests.test_descent_api import TEST_OVERLORD_DECK, _act, _campaign, _game, _refused, _start, _verified
 from tracker import rulesets
+from tracker.errors import Unprocessable
+from tracker.rulesets import descent
+from tracker.rulesets.descent import combat, figures
+from tracker.rulesets.ruleset import ActionContext
 
 SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "aurim": {"wounds": 8, "fatigue": 5, "armor": 1}}
 
@@ -245,3 +249,48 @@ def test_restoring_a_glyph_costs_the_hero_a_wound_that_can_kill_him(client):
     assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim")["title"] == "Say aurim's conquest value"
     died = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim", death={"conquest_value": 2})
     assert _change(died, "HeroKilled")["hero"] == "aurim"
+
+
+def test_a_digital_attack_rolls_from_the_stream_with_supplied_faces_and_verifies(client):
+    pack = descent.community_components()["components"]
+    cid = _campaign(client, ["tahlia"], components=pack)
+    sid = _start(client, cid, "mists-of-time", {"hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
+    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 30, "armor": 1})
+    rolled = _act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", dice={"red": 2})
+    made = _change(rolled, "AttackMade")
+    assert made["hit"] == (made["rolled"]["misses"] == 0)  # melee: only an X misses
+    expected = max(0, made["rolled"]["damage"] - 1) if made["hit"] else 0  # troll armour 1
+    assert made["wounds"] == expected and rolled["state"]["game"]["monsters"][troll]["wounds"] == 30 - expected
+    unknown = _session(client)  # no faces supplied: a digital roll is refused, nothing appended
+    [ape] = _placed(client, unknown, {"monster": "blood ape", "wounds": 5, "armor": 0})
+    assert _refused(client, unknown, type="attack", attacker="tahlia", target=ape, attack_type="melee", dice={"red": 1})["title"] == "The faces of die 'red' are unknown, so it cannot be rolled digitally"
+    _verified(client, sid)  # the verifier re-derives the attack from the revealed seed
+
+
+@pytest.mark.parametrize(("faces", "params", "armour", "hit", "wounds"), [
+    ({"red": ["3D 1R", "X"]}, {"attack_type": "melee"}, 0, False, 0),  # any X misses (L211)
+    ({"blue": ["2D 2R"]}, {"attack_type": "ranged", "range": 3}, 0, False, 0),  # range short of the distance (L215 reading)
+    ({"red": ["2D 0R"]}, {"attack_type": "melee", "range": 9}, 0, True, 2),  # melee ignores range (L215)
+    ({"red": ["4D 0R"]}, {"attack_type": "melee"}, 6, True, 0),  # never fewer than 0 wounds
+    ({"red": ["4D 0R"]}, {"attack_type": "melee", "abilities": [{"ability": "Command", "damage": 1, "range": 1}]}, 2, True, 3),  # L298
+    ({"red": ["4D 0R"]}, {"attack_type": "melee", "abilities": [{"ability": "Pierce 5", "pierce": 5}]}, 2, True, 4),  # pierce beyond armour is no bonus (L311)
+    ({"red": ["4D 0R"]}, {"attack_type": "melee", "invulnerability": True, "shield": 1}, 0, True, 0),  # +10 armour (L185)
+    ({"red": ["4D 0R"], "power": ["surge", "surge"]}, {"attack_type": "melee", "surges": [{"ability": "+2 Damage", "count": 2, "damage": 2}]}, 1, True, 7),  # power surges spent (L211), stacking (L280)
+])
+def test_the_arithmetic_of_an_attack(faces, params, armour, hit, wounds):
+    result = combat.resolve(faces, params, 0, armour)
+    assert (result["hit"], result["wounds"]) == (hit, wounds)
+
+
+def test_landrec_has_two_free_surges_on_every_attack_roll():
+    with pytest.raises(Unprocessable, match="The roll gives 0 surges, not 1"):
+        combat.resolve({"red": ["2D 0R"]}, {"attack_type": "melee", "surges": [{"ability": "x", "count": 1, "damage": 1}]}, 0, 0)
+    assert combat.resolve({"red": ["2D 0R"]}, {"attack_type": "melee", "surges": [{"ability": "x", "count": 2, "damage": 1}]}, 2, 0)["wounds"] == 4  # L245
+    assert descent.load().data["combat"]["free_surges"]["landrec-the-wise"] == 2
+
+
+def test_sessions_pinned_before_1_2_0_record_no_combat():
+    old = rulesets.resolve({"id": "descent", "version": "1.1.0", "hash": "sha256:9852345e44431190a687c748dd8e6cc295940dd4ee18274551caafa2d3ad1d9f"})
+    ctx = ActionContext(state={"game": {"heroes": {}}, "turn": 1}, ruleset=old, decks={})
+    with pytest.raises(Unprocessable, match="records no combat"):
+        figures.combat_rules(ctx)
