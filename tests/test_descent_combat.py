@@ -92,6 +92,14 @@ def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is
     assert _change(enhanced, "AttackMade")["wounds_left"] == 5
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]}, stated={"damage": 5})["title"] == "The dice give 3 damage, not 5"
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["X"]}, stated={"hit": True})["title"] == "The dice say the attack misses"
+    assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["1D 2R 1S"]}, stated={"killed": True})["title"] == f"{troll} is left with 4 wounds, so it is not killed"
+    # Dark Charm: the overlord makes a hero attack another (L274); the overlord's side acts
+    assert _refused(client, sid, type="attack", attacker="tahlia", target="aurim", attack_type="melee", faces={"red": ["1D 2R"]})["title"] == "Heroes attack monsters, not each other"
+    charmed = _act(client, sid, type="attack", attacker="tahlia", target="aurim", attack_type="melee", faces={"red": ["3D 2R"]}, dark_charm=True)
+    assert charmed["state"]["game"]["heroes"]["aurim"]["wounds"] == 8 - 2
+    assert descent.load().rules.acting_side({"type": "attack", "attacker": "tahlia", "dark_charm": True}) == "overlord"
+    assert descent.load().rules.acting_side({"type": "attack", "attacker": "tahlia"}) == "heroes"
+    assert descent.load().rules.acting_side({"type": "attack", "attacker": troll}) == "overlord"
 
 
 def test_a_hero_brought_to_zero_wounds_is_killed_with_the_hero_killed_consequences(client):

@@ -98,7 +98,8 @@ def _stated(params: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]
             raise refuse(f"The attack deals {result['wounds']} wounds, not {said['wounds_dealt']}", "Damage less armour is on record: leave stated.wounds_dealt out.", "stated.wounds_dealt")
         result["wounds"] = said["wounds_dealt"]
     if result["wounds"] is None and result["damage"] is not None and result["armour"] is not None:
-        result["wounds"] = max(0, result["damage"] - max(0, result["armour"] - result["pierce"]) - params.get("shield", 0))
+        armour = result["armour"] + (10 if params.get("invulnerability") else 0)
+        result["wounds"] = max(0, result["damage"] - max(0, armour - result["pierce"]) - params.get("shield", 0))
     return said
 
 
@@ -106,8 +107,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     rules = combat_rules(ctx)
     attacker_side, attacker = require_figure(ctx, params["attacker"], "attacker")
     target_side, target = require_figure(ctx, params["target"], "target")
-    if attacker_side == target_side == "hero":
-        raise refuse("Heroes attack monsters, not each other", "Name a monster figure as the target (Dark Charm puts the overlord in control of the attack, not the target).", "target")
+    if attacker_side == target_side == "hero" and not params.get("dark_charm"):
+        raise refuse("Heroes attack monsters, not each other", 'Name a monster figure as the target, or send "dark_charm": true when the overlord controls the attacker (L274).', "target")
     if params["attack_type"] != "melee" and "range" not in params:
         raise refuse(f"Say the distance to the target of a {params['attack_type']} attack", 'Send "range" in spaces: the range rolled must reach it (L215).', "range")
     if params.get("invulnerability") and not (target_side == "hero" and target.get("invulnerable")):
@@ -127,11 +128,13 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if result["wounds"] is None and left is None and not said.get("killed"):
         missing = "the damage (a power enhancement's effect is not in the transcription)" if result["damage"] is None else f"{params['target']}'s armour"
         raise refuse(f"Say {missing}, or the result", 'Send "armor", or "stated": {"damage"|"wounds_dealt"|"wounds_left"|"killed"} as the table has it.', "stated")
+    if said.get("killed") and left not in (None, 0):
+        raise refuse(f"{params['target']} is left with {left} wounds, so it is not killed", "Leave stated.killed out, or state the wounds the table counts.", "stated.killed")
     killed = left == 0 or bool(said.get("killed"))
     orders = _orders_used(ctx, params, attacker_side, target_side)
     made = {"kind": "attack-made", "attacker": params["attacker"], "target": params["target"], "target_side": target_side, "attack_type": params["attack_type"],
             "range": params.get("range"), "surges": list(params.get("surges", [])), "abilities": list(params.get("abilities", [])), "free_surges": free,
-            "armour_from": armour_from, "shield": params.get("shield", 0), "invulnerability": bool(params.get("invulnerability")), "orders_used": orders,
+            "dark_charm": bool(params.get("dark_charm")), "armour_from": armour_from, "shield": params.get("shield", 0), "invulnerability": bool(params.get("invulnerability")), "orders_used": orders,
             **result, "wounds_before": before, "wounds_left": 0 if killed and left is None and before is not None else left, "killed": killed, "stated": said}
     changes: list[dict[str, Any]] = [rolled, made]
     if params.get("invulnerability"):
@@ -201,6 +204,7 @@ ACTIONS_SPEC = [
              "range": {"type": "integer", "minimum": 0, "maximum": 50}, "surges": {"type": "array", "items": SURGE, "maxItems": 10},
              "abilities": {"type": "array", "items": ABILITY, "maxItems": 10}, "armor": STAT, "shield": {"type": "integer", "minimum": 0, "maximum": 20},
              "invulnerability": {"type": "boolean"}, "on_corrupted": {"type": "boolean"},
+             "dark_charm": {"type": "boolean", "description": "The overlord controls the attacking hero, with his surges and power dice (L274)."},
              "orders_used": {"type": "array", "items": {"enum": ["aim", "guard", "dodge"]}, "maxItems": 3, "uniqueItems": True},
              "stated": {"type": "object", "properties": {"hit": {"type": "boolean"}, "damage": STAT, "wounds_dealt": STAT, "wounds_left": STAT, "killed": {"type": "boolean"}}, "additionalProperties": False},
              "death": DEATH}, ["attacker", "target", "attack_type"]), attack, True),
