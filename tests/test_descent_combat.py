@@ -302,3 +302,19 @@ def test_sessions_pinned_before_1_2_0_record_no_combat():
     ctx = ActionContext(state={"game": {"heroes": {}}, "turn": 1}, ruleset=old, decks={})
     with pytest.raises(Unprocessable, match="records no combat"):
         figures.combat_rules(ctx)
+
+
+def test_a_monsters_attack_needs_the_overlords_token_and_a_heroes_attack_the_heroes(client):
+    cid = _campaign(client, ["tahlia"])
+    sid = _start(client, cid, "mists-of-time", {"hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
+    heroes, overlord = (bearer(_mint(client, cid, role="player", side=side)) for side in ("heroes", "overlord"))
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 1}], "source": "zone 1"}, headers=heroes).status_code == 403
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 1}], "source": "zone 1"}, headers=overlord).status_code == 201
+    swing = {"type": "attack", "attacker": "troll-1", "target": "tahlia", "attack_type": "melee", "faces": {"red": ["3D 1R"]}}
+    before = client.get(f"/sessions/{sid}/events?limit=1000").json["total"]
+    assert client.post(f"/sessions/{sid}/actions", json=swing, headers=heroes).status_code == 403
+    assert client.post(f"/sessions/{sid}/actions", json={**swing, "attacker": "tahlia", "target": "troll-1"}, headers=overlord).status_code == 403
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "ready", "hero": "tahlia", "half_actions": ["order", "move"], "order": "rest"}, headers=overlord).status_code == 403
+    assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
+    assert client.post(f"/sessions/{sid}/actions", json=swing, headers=overlord).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json={**swing, "attacker": "tahlia", "target": "troll-1"}, headers=heroes).status_code == 201
