@@ -77,7 +77,7 @@ def test_an_attack_resolves_damage_against_armour_and_pierce_and_kills_at_zero(c
     _verified(client, sid)
 
 
-def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is_refused(client):
+def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is_refused(app, client):
     sid = _session(client)
     [ape] = _placed(client, sid, {"monster": "blood ape"})  # its card was lost: no wounds, no armour
     asked = _refused(client, sid, type="attack", attacker="tahlia", target=ape, attack_type="melee", faces={"red": ["3D 1R"]})
@@ -85,6 +85,9 @@ def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is
     stated = _act(client, sid, type="attack", attacker="tahlia", target=ape, attack_type="melee", faces={"red": ["3D 1R"]}, stated={"wounds_dealt": 2})
     made = _change(stated, "AttackMade")
     assert made["stated"] == {"wounds_dealt": 2} and made["armour_from"] == "unknown" and made["wounds"] == 2 and made["wounds_left"] is None
+    app.extensions["tracker_views"].catch_up()
+    timeline = client.get(f"/sessions/{sid}/timeline?limit=1000").get_data(as_text=True)
+    assert f"tahlia attacked {ape}: 2 wound(s) (stated: wounds_dealt)" in timeline  # shown as stated, never as worked out
     # a power enhancement's effect on an attack is not in the transcription: the damage is stated
     [troll] = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 0})
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"], "power": ["enhancement"]})["title"].startswith("Say the damage")

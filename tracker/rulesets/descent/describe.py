@@ -11,7 +11,8 @@ def describe(change: Mapping[str, Any]) -> str | None:
     c = change
     lines = {
         "monsters-placed": lambda: f"Monsters entered play ({c['source']}): {', '.join(f['id'] for f in c['figures'])}",
-        "attack-made": lambda: f"{c['attacker']} attacked {c['target']}: " + (f"{c['wounds']} wound(s)" if c['hit'] else f"miss ({c['miss']})") + (" (stated)" if c['stated'] else ""),
+        "attack-made": lambda: f"{c['attacker']} attacked {c['target']}: " + (f"miss ({c['miss']})" if not c["hit"] else f"{c['wounds']} wound(s)" if c["wounds"] is not None else "wounds not known")
+        + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else "") + (f" (stated: {', '.join(sorted(c['stated']))})" if c["stated"] else ""),
         "monster-killed": lambda: f"{c['figure']} was killed by {c['by']}",
         "wounds-stated": lambda: f"The table stated {c['figure']}'s " + ", ".join(f"{k} {c[k]}" for k in ("wounds", "fatigue") if k in c),
         "fatigue-spent": lambda: f"{c['hero']} spent {c['count']} fatigue ({c['purpose']})",
