@@ -321,3 +321,20 @@ def test_a_monsters_attack_needs_the_overlords_token_and_a_heroes_attack_the_her
     assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
     assert client.post(f"/sessions/{sid}/actions", json=swing, headers=overlord).status_code == 201
     assert client.post(f"/sessions/{sid}/actions", json={**swing, "attacker": "tahlia", "target": "troll-1"}, headers=heroes).status_code == 201
+
+
+def test_a_hero_killed_in_combat_shows_in_the_conquest_history_and_the_views_rebuild_the_same(app, client):
+    runner = app.extensions["tracker_views"]
+    cid = _campaign(client, ["runewitch-astarra"])
+    sid = _start(client, cid, "mists-of-time", {"hero_sheets": {"runewitch-astarra": {"wounds": 3, "armor": 0}}})
+    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 4, "armor": 0})
+    _act(client, sid, type="attack", attacker="runewitch-astarra", target=troll, attack_type="melee", faces={"red": ["4D 0R"]})
+    _act(client, sid, type="attack", attacker=_placed(client, sid, {"monster": "troll"})[0], target="runewitch-astarra", attack_type="melee", faces={"red": ["3D 1R"]})
+    runner.catch_up()
+    history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
+    assert [step["reason"] for step in history["mists-of-time"]["conquest"]] == ["starting conquest", "hero-killed"]
+    assert client.get(f"/campaigns/{cid}/heroes").json["heroes"]["runewitch-astarra"]["deaths"][0]["conquest_value"] == 2
+    views_before = [client.get(f"/campaigns/{cid}/{path}").json for path in ("conquest", "heroes")] + [client.get(f"/sessions/{sid}/timeline?limit=1000").json]
+    digest = runner.store.digest()
+    assert runner.rebuild() == digest
+    assert [client.get(f"/campaigns/{cid}/{path}").json for path in ("conquest", "heroes")] + [client.get(f"/sessions/{sid}/timeline?limit=1000").json] == views_before
