@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.ruleset import ActionContext
 
 STAT = {"type": "integer", "minimum": 0, "maximum": 200}
