@@ -205,7 +205,8 @@ def test_threat_from_corrupted_terrain_surges_and_cards_runs_as_a_ledger(client)
     assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "A troll ambush was already sprung on turn 1"
     _act(client, sid, type="end-turn")
     sprung = _act(client, sid, type="spend-threat", purpose="troll-ambush")
-    assert sprung["events"][-1]["payload"]["change"] == {"kind": "troll-ambush-sprung", "turn": 2, "ambush": 2, "of": 2}
+    assert next(e for e in sprung["events"] if e["type"] == "TrollAmbushSprung")["payload"]["change"] == {"kind": "troll-ambush-sprung", "turn": 2, "ambush": 2, "of": 2}
+    assert sorted(sprung["state"]["game"]["monsters"]) == ["troll-1", "troll-2"]  # each ambush generates a troll (L577), a figure with an id
     _act(client, sid, type="end-turn")
     assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "Both troll ambushes are used"
     _act(client, sid, type="play-overlord-card", card=hand[1], threat_cost=4, card_type="trap", tricksters=2)  # 4 - 2

@@ -278,7 +278,8 @@ def test_a_summoning_glyph_lets_the_overlord_spawn_two_listed_monsters_per_activ
     with pytest.raises(Unprocessable, match="cannot spawn dragon"):
         summoning.summoning_spawn(_ctx(game), {"monsters": ["skeleton", "dragon"]}, _rng())
     spawned = summoning.summoning_spawn(_ctx(game), {"monsters": ["skeleton", "hellhound"]}, _rng())
-    assert spawned == [{"kind": "monsters-spawned", "monsters": ["skeleton", "hellhound"], "source": "summoning-glyph"}]
+    assert spawned[0] == {"kind": "monsters-spawned", "monsters": ["skeleton", "hellhound"], "source": "summoning-glyph"}
+    assert [f["id"] for f in spawned[1]["figures"]] == ["skeleton-1", "hellhound-1"]  # rules 1.2.0: figures an attack can name
     game = _apply(game, spawned)
     with pytest.raises(Unprocessable, match="has not been triggered"):
         summoning.summoning_spawn(_ctx(game), {"monsters": ["skeleton"]}, _rng())

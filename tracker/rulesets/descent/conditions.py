@@ -7,6 +7,7 @@ from typing import Any
 
 from tracker import dice
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.wounds import recovery
 from tracker.rulesets.ruleset import ActionContext
 
 _POTION = {"enum": ["invulnerability", "healing", "vitality"]}
@@ -99,7 +100,12 @@ def drink_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         raise refuse(f"{params['hero']} has no {params['potion']} potion", f"Potions: {hero['potions']}.", "potion")
     if hero["potion_drunk_turn"] == turn:
         raise refuse(f"{params['hero']} already drank a potion this turn", "One potion of any type per hero per turn (L186, L247).", "potion")
-    return [{"kind": "potion-drunk", "hero": params["hero"], "potion": params["potion"], "turn": turn}]
+    drunk: list[dict[str, Any]] = [{"kind": "potion-drunk", "hero": params["hero"], "potion": params["potion"], "turn": turn}]
+    if params.get("recovers"):  # what a healing or vitality potion restores is on page 20 of the original Quest Guide: stated
+        if params["potion"] == "invulnerability" or "combat" not in ctx.ruleset.data:
+            raise refuse(f"A {params['potion']} potion records no recovery here", "Leave recovers out.", "recovers")
+        drunk.append(recovery(ctx, params["hero"], params["recovers"].get("wounds", 0), params["recovers"].get("fatigue", 0), f"{params['potion']} potion"))
+    return drunk
 
 
 def use_invulnerability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -120,6 +126,8 @@ ACTIONS_SPEC = [
      schema({"hero": NAME, "potion": _POTION, **_STOW, "count": COUNT, "source": NAME}, ["hero", "potion"]), gain_potion, False),
     ("buy-potion", "A hero buys a potion in town: a vitality potion costs 50 coins (L257); other prices are stated.",
      schema({"hero": NAME, "potion": _POTION, **_STOW, "price": AMOUNT}, ["hero", "potion"]), buy_potion, False),
-    ("drink-potion", "A hero drinks an equipped potion (1 movement point; one potion per hero per turn).", schema({"hero": NAME, "potion": _POTION}, ["hero", "potion"]), drink_potion, False),
+    ("drink-potion", "A hero drinks an equipped potion (1 movement point; one potion per hero per turn); a healing or vitality potion's recovery as the table states it.",
+     schema({"hero": NAME, "potion": _POTION, "recovers": {"type": "object", "properties": {"wounds": {"type": "integer", "minimum": 0, "maximum": 50}, "fatigue": {"type": "integer", "minimum": 0, "maximum": 50}},
+                                                          "additionalProperties": False}}, ["hero", "potion"]), drink_potion, False),
     ("use-invulnerability", "After an enemy's attack roll, the hero discards his invulnerability potion effect for +10 armour against that attack.", schema({"hero": NAME}, ["hero"]), use_invulnerability, False),
 ]

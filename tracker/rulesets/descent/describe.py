@@ -10,6 +10,14 @@ def describe(change: Mapping[str, Any]) -> str | None:
     kind = change.get("kind")
     c = change
     lines = {
+        "monsters-placed": lambda: f"Monsters entered play ({c['source']}): {', '.join(f['id'] for f in c['figures'])}",
+        "attack-made": lambda: f"{c['attacker']} attacked {c['target']}: " + (f"miss ({c['miss']})" if not c["hit"] else f"{c['wounds']} wound(s)" if c["wounds"] is not None else "wounds not known")
+        + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else "") + (f" (stated: {', '.join(sorted(c['stated']))})" if c["stated"] else ""),
+        "monster-killed": lambda: f"{c['figure']} was killed by {c['by']}",
+        "wounds-stated": lambda: f"The table stated {c['figure']}'s " + ", ".join(f"{k} {c[k]}" for k in ("wounds", "fatigue") if k in c),
+        "fatigue-spent": lambda: f"{c['hero']} spent {c['count']} fatigue ({c['purpose']})",
+        "wounds-recovered": lambda: f"{c['hero']} recovered {c['wounds']} wound(s) and {c['fatigue']} fatigue ({c['source']})",
+        "hero-readied": lambda: f"{c['hero']} took {' and '.join(c['half_actions'])}" + (f" ({c['order']} order)" if c['order'] else ""),
         "quest-set-up": lambda: f"Quest {c['quest']} set up: {c['conquest']} conquest, treachery {c['treachery']}",
         "treachery-card-swapped": lambda: f"Overlord bought {c['added']} for {c['cost']} {c['colour']} treachery, removing {c['removed']}",
         "dark-glyph-bought": lambda: f"Overlord bought a {c['glyph']} dark glyph",

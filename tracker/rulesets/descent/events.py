@@ -253,6 +253,34 @@ class CrushingTrapDisarmed(GameEvent):
     class_version = 1
 
 
+class MonstersPlaced(GameEvent):
+    class_version = 1
+
+
+class AttackMade(GameEvent):
+    class_version = 1
+
+
+class MonsterKilled(GameEvent):
+    class_version = 1
+
+
+class WoundsStated(GameEvent):
+    class_version = 1
+
+
+class FatigueSpent(GameEvent):
+    class_version = 1
+
+
+class WoundsRecovered(GameEvent):
+    class_version = 1
+
+
+class HeroReadied(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -316,4 +344,11 @@ EVENTS = {
     "crushing-walls-moved": CrushingWallsMoved,
     "crushing-wall-pushed": CrushingWallPushed,
     "crushing-trap-disarmed": CrushingTrapDisarmed,
+    "monsters-placed": MonstersPlaced,
+    "attack-made": AttackMade,
+    "monster-killed": MonsterKilled,
+    "wounds-stated": WoundsStated,
+    "fatigue-spent": FatigueSpent,
+    "wounds-recovered": WoundsRecovered,
+    "hero-readied": HeroReadied,
 }

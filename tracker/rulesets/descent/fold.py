@@ -6,6 +6,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.descent.fold_combat import COMBAT_KINDS, fold_combat
+
 
 def new_hero() -> dict[str, Any]:
     return {"curses": 0, "frost": 0, "coins": 0, "dark_relics": [], "cursed_items": [], "items": [], "potions": {},
@@ -29,6 +31,11 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         })
         if "glyphs" in change:
             g["glyphs"] = {"count": change["glyphs"], "wounds": {}, "destroyed": []}
+        if "hero_sheets" in change:
+            g["monsters"] = {}
+        for hero_id, sheet in change.get("hero_sheets", {}).items():  # rules 1.2.0 on: wounds and fatigue from the start
+            g["heroes"][hero_id].update(wounds=sheet["wounds"], max_wounds=sheet["wounds"], fatigue=sheet["fatigue"], max_fatigue=sheet["fatigue"],
+                                        armor=sheet["armor"], orders=[], readied=[])
     elif kind == "treachery-card-swapped":
         g["treachery"]["remaining"] = dict(change["remaining"])
         g["treachery"]["swaps"].append({k: change[k] for k in ("added", "colour", "cost", "removed")})
@@ -52,10 +59,18 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "monsters-spawned":
         if change["source"] == "summoning-glyph":
             g["glyph_triggers"]["summoning"] -= 1
+    elif kind == "glyph-restored" and g["heroes"].get(change["hero"], {}).get("wounds") is not None:  # 1 wound per heal (L524)
+        g["glyphs"]["wounds"][change["glyph"]] = change["remaining"]
+        h = g["heroes"][change["hero"]]
+        h["wounds"] = max(0, h["wounds"] - change["hero_wounds"])
     elif kind in ("zorek-gazed", "stone-door-closed", "stone-doors-rolled"):
         z = g.setdefault("zorek", {"facing": None, "doors_closed": [], "doors_opened": []})  # None: as he starts
         if kind == "zorek-gazed":
             z["facing"] = change["facing"]
+            for hero_id in change["heroes_hit"]:  # 6 wounds, ignoring armour (L685), where the hero's wounds are tracked
+                h = g["heroes"][hero_id]
+                if h.get("wounds") is not None:
+                    h["wounds"] = max(0, h["wounds"] - change["wounds_each"])
         elif kind == "stone-door-closed":
             z["doors_closed"].append(change["door"])
         else:
@@ -89,6 +104,8 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         h["dark_relics"] = []
         h["cursed_items"] = list(change["cursed_items_kept"])
         h["deaths"] += 1
+        if "wounds" in h:  # how whole he comes back is not in the text (§10.1 item 5): unknown until stated
+            h.update(wounds=None, fatigue=None, orders=[])
         for key in change["progress_lost"]:
             g["prolonged"].pop(key, None)
     elif kind == "curses-gained":
@@ -145,6 +162,10 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         h["tokens"] = {c: n for c, n in h["tokens"].items() if n}
         h["tokens_resolved_turn"] = change["turn"]
         h["wounds_suffered"] = h.get("wounds_suffered", 0) + change["wounds"]
+        if h.get("wounds") is not None:
+            h["wounds"] = max(0, h["wounds"] - change["wounds"])
+        if "stun" in change["discarded"]:
+            h["stunned_turn"] = change["turn"]  # one half action this turn (L249)
     elif kind == "monkey-kings-line-struck":
         g.setdefault("monkey_line_turns", []).append(change["turn"])
     elif kind == "hero-transformed":
@@ -205,6 +226,8 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             h["items"].append(change["card"])
         elif change["card"] in h["items"]:
             h["items"].remove(change["card"])
+    elif kind in COMBAT_KINDS:
+        fold_combat(g, change)
     else:
         raise ValueError(f"no Descent event of kind {kind!r}")
     if kind == "chest-opened":

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import COUNT, NAME, quest, refuse, require_hero, schema
+from tracker.rulesets.descent.combat import DEATH
+from tracker.rulesets.descent.harm import deaths_after
 from tracker.rulesets.ruleset import ActionContext
 
 
@@ -54,13 +56,14 @@ def restore_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
     count = params.get("count", 1)
     if before + count > glyphs["wounds"]:
         raise refuse(f"A glyph has at most {glyphs['wounds']} wounds", f"Glyph '{params['glyph']}' has {before}.", "count")
-    return [{"kind": "glyph-restored", "glyph": params["glyph"], "hero": params["hero"], "healed": count, "hero_wounds": count * glyphs["hero_wounds_per_heal"],
-             "movement_points": count * glyphs["movement_points_per_heal"], "remaining": before + count}]
+    restored = [{"kind": "glyph-restored", "glyph": params["glyph"], "hero": params["hero"], "healed": count, "hero_wounds": count * glyphs["hero_wounds_per_heal"],
+                 "movement_points": count * glyphs["movement_points_per_heal"], "remaining": before + count}]
+    return restored + deaths_after(ctx, restored, [params["hero"]], {params["hero"]: params.get("death")}, rng)
 
 
 ACTIONS_SPEC = [
     ("damage-glyph", "A glyph takes wounds (monsters attacking it in Hold the Position; Zorek's automatic 1-wound hit in The Altar of Despair); at 0 it is destroyed, and the last one destroyed loses the quest.",
      schema({"glyph": NAME, "wounds": COUNT}, ["glyph"]), damage_glyph, False),
     ("restore-glyph", "Hold the Position: a hero on a glyph spends 1 movement point and takes 1 wound (cannot be prevented) to heal 1 glyph wound, up to 25.",
-     schema({"glyph": NAME, "hero": NAME, "count": COUNT}, ["glyph", "hero"]), restore_glyph, False),
+     schema({"glyph": NAME, "hero": NAME, "count": COUNT, "death": DEATH}, ["glyph", "hero"]), restore_glyph, False),
 ]

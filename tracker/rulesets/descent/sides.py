@@ -8,23 +8,29 @@ belong to no side."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from tracker.rulesets.descent.common import OVERLORD
 
+HEROES = frozenset(c["id"] for c in json.loads((Path(__file__).parent / "ruleset.json").read_text(encoding="utf-8"))["characters"])
+
 OVERLORD_ACTIONS = frozenset({
     "discard-for-threat", "play-overlord-card", "play-dark-relic", "spend-threat", "power-glyph-draw", "power-glyph-keep",
-    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls",
+    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls", "place-monsters",
 })
 HERO_ACTIONS = frozenset({
     "prolonged-roll", "complete-prolonged", "activate-glyph", "open-chest", "restore-glyph", "buy-treasure", "sell-chest-treasure",
-    "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap",
+    "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap", "ready", "stunned-half-action", "spend-fatigue", "recover",
 })
 
 
 def acting_side(action: Mapping[str, Any]) -> str | None:
     kind = action.get("type")
+    if kind == "attack":  # the attacker's side acts: a hero of the game's data, else a monster figure, the overlord's
+        return "heroes" if action.get("attacker") in HEROES and not action.get("dark_charm") else OVERLORD
     if kind in OVERLORD_ACTIONS or action.get("deck") == OVERLORD or action.get("holder") == OVERLORD:
         return OVERLORD
     if kind in HERO_ACTIONS:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.figures import figures_entering
 from tracker.rulesets.ruleset import ActionContext
 
 
@@ -38,7 +39,10 @@ def summoning_spawn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> 
     strangers = [m for m in monsters if m not in rule["spawn_monsters"]]
     if strangers:
         raise refuse(f"The Summoning glyph cannot spawn {', '.join(strangers)}", f"It spawns {', '.join(rule['spawn_monsters'])}.", "monsters")
-    return [{"kind": "monsters-spawned", "monsters": list(monsters), "source": "summoning-glyph"}]
+    spawned = [{"kind": "monsters-spawned", "monsters": list(monsters), "source": "summoning-glyph"}]
+    if "combat" in ctx.ruleset.data:  # rules 1.2.0 on: the spawned figures get ids for attacks to name
+        spawned.append(figures_entering(ctx, [{"monster": m} for m in monsters], "summoning-glyph"))
+    return spawned
 
 
 ACTIONS_SPEC = [

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
+from tracker.rulesets.descent import conquest
+from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, schema
 from tracker.rulesets.ruleset import ActionContext
 
@@ -86,6 +88,8 @@ def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
         effects.append(rules["stun"]["hero_effect"])
     changes.append({"kind": "condition-tokens-resolved", "hero": params["hero"], "turn": turn, "discarded": {c: n for c, n in discarded.items() if n},
                     "left": {c: n for c, n in left.items() if n}, "wounds": wounds, "ignores_armour": True, "this_turn": effects})
+    if wounds and hero.get("wounds") is not None and wounds >= hero["wounds"]:  # burned or bled to 0 wounds: killed (L192-L193)
+        changes += conquest.hero_killed(ctx, {"hero": params["hero"], **(params.get("death") or {})}, rng)
     return changes
 
 
@@ -94,5 +98,7 @@ ACTIONS_SPEC = [
      schema({"hero": NAME, "condition": {"enum": list(TOKENS)}, "count": COUNT, "source": NAME}, ["hero", "condition", "count"]), place, False),
     ("condition-turn-start", "The start of a hero's turn: Burn, Bleed, Daze and Web tokens are rolled (report the faces, or the stream rolls where the faces are known) and Stun discards one (L294-L323).",
      schema({"hero": NAME, "faces": {"type": "object", "properties": {c: {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 20} for c in ("burn", "bleed", "daze", "web")},
-                                     "additionalProperties": False}}, ["hero"]), turn_start, True),
+                                     "additionalProperties": False},
+             "death": {**DEATH, "description": "If the tokens' wounds kill the hero: what hero-killed needs (conquest_value, cursed_items)."}},
+            ["hero"]), turn_start, True),
 ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, refuse
+from tracker.rulesets.descent.figures import SHEET, hero_sheets
 from tracker.rulesets.ruleset import ActionContext
 
 TREACHERY = {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 20} for c in COLOURS}, "additionalProperties": False}
@@ -49,6 +50,8 @@ SETUP_SCHEMA = {
         "glyphs": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many glyphs the map has, for quests whose glyphs can be destroyed and whose count the rules data lacks."},
         "altars": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Hold the Position: how many altars the map has (named altar-1, altar-2, ...)."},
         "spirits_zone_4": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Into the Heart of Darkness: how many spirits (master skeletons and master sorcerers) the map puts in Zone 4."},
+        "hero_sheets": {"type": "object", "additionalProperties": SHEET, "maxProperties": 6,
+                        "description": "Each hero's wounds, fatigue and armour as printed on his sheet, where the rules data lacks them (all of them today)."},
     },
     "additionalProperties": False,
 }
@@ -176,6 +179,10 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     changes: list[dict[str, Any]] = [
         {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
     ]
+    if "combat" in ctx.ruleset.data:  # rules 1.2.0 on: the heroes' wounds and fatigue are tracked from the start
+        changes[0]["hero_sheets"] = hero_sheets(ctx.ruleset.data, list(campaign["party"]), setup.get("hero_sheets") or {})
+    elif setup.get("hero_sheets"):
+        raise refuse("This campaign's rules data records no hero sheets", f"Hero sheets are recorded from Descent rules 1.2.0 on; this campaign pinned {ctx.ruleset.version}.", "setup.hero_sheets")
     changes += _temple_altars(quest, setup) + _spirits(quest, setup)
     deck = ctx.state["decks"][OVERLORD]
     remaining = dict(granted)

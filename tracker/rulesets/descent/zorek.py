@@ -14,6 +14,9 @@ from typing import Any
 
 from tracker import dice
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
+from tracker.rulesets.descent.combat import DEATH
+from tracker.rulesets.descent.figures import require_figure
+from tracker.rulesets.descent.harm import deaths_after
 from tracker.rulesets.ruleset import ActionContext
 
 CLOCKWISE = ("north", "east", "south", "west")
@@ -58,7 +61,10 @@ def gaze(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     ]
     for hero in params.get("heroes_hit", []):
         changes.append({"kind": "curses-gained", "hero": hero, "count": hit["curses"], "source": "zorek-gaze"})
-    return changes
+    for figure in params.get("figures_killed", []):  # rules 1.2.0: the monster figures in his line of sight, by id
+        _, monster = require_figure(ctx, figure, "figures_killed")
+        changes.append({"kind": "monster-killed", "figure": figure, "monster": monster["monster"], "by": "zorek-gaze"})
+    return changes + deaths_after(ctx, changes, list(params.get("heroes_hit", [])), params.get("deaths") or {}, rng)
 
 
 def close_stone_door(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -86,7 +92,9 @@ def roll_stone_doors(ctx: ActionContext, params: Mapping[str, Any], rng: Any) ->
 
 ACTIONS_SPEC = [
     ("zorek-gaze", "Start of the overlord's turn in The Altar of Despair: a yellow die turns Zorek 90° right per point of range; each hero in his line of sight gains a curse and loses 6 wounds ignoring armour; monsters in it die.",
-     schema({"face": NAME, "heroes_hit": {"type": "array", "items": NAME, "maxItems": 10}, "monsters_killed": {"type": "integer", "minimum": 0, "maximum": 50}}, []),
+     schema({"face": NAME, "heroes_hit": {"type": "array", "items": NAME, "maxItems": 10}, "monsters_killed": {"type": "integer", "minimum": 0, "maximum": 50},
+             "figures_killed": {"type": "array", "items": NAME, "maxItems": 30, "uniqueItems": True},
+             "deaths": {"type": "object", "additionalProperties": DEATH, "maxProperties": 6, "description": "For a hero the gaze kills: what hero-killed needs."}}, []),
      gaze, True),
     ("close-stone-door", "A hero ends his movement on a temple encounter marker: a great stone door closes that corridor.",
      schema({"hero": NAME, "door": NAME}, ["hero", "door"]), close_stone_door, False),

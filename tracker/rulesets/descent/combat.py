@@ -1,0 +1,211 @@
+"""An attack as the table plays it: who attacks whom, the dice rolled (reported faces, or digital where the faces are
+known or supplied), the distance, the surges spent and the abilities used; the damage resolved against armour where
+the facts are known, else the result as the table states it, marked as stated.
+
+- A die showing X is a miss (L211, L290); a ranged or magic attack also misses when the range rolled falls short of the
+  distance, melee ignores range (L215: the data's reading).
+- Surges: those on the attack dice, a power surge on a power die (spent like one, L211, L290, L299), and free surges
+  (Landrec's 2, L245); abilities bought with surges stack (L280).
+- Pierce ignores that much armour (L311); an invulnerability potion in effect gives +10 armour against one attack (L185);
+  an exhausted shield absorbs what the table says it does (L197). Damage before armour decides Frost and the conditions
+  (L196, L220, L325 †); wounds after armour are lost.
+- A hero brought to 0 wounds is killed with the consequences hero-killed records (L192-L193); a wound lost on corrupted
+  terrain gives the overlord 2 threat (L171). A monster figure at 0 wounds is killed and leaves play."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker import dice
+from tracker.rulesets.descent import conquest
+from tracker.rulesets.descent.common import NAME, refuse, schema
+from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
+from tracker.rulesets.ruleset import ActionContext
+
+BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": {"type": "integer", "minimum": -20, "maximum": 20},
+         "pierce": {"type": "integer", "minimum": 0, "maximum": 20}}
+
+
+def shown(faces: list[str]) -> dict[str, int]:
+    """What attack dice show: '2D 1R 1S' is 2 damage, 1 range, 1 surge; X is a miss."""
+    total = {"damage": 0, "range": 0, "surges": 0, "misses": 0}
+    for face in faces:
+        if face == "X":
+            total["misses"] += 1
+            continue
+        for part in face.split():
+            total[{"D": "damage", "R": "range", "S": "surges"}[part[-1]]] += int(part[:-1])
+    return total
+
+
+def _roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> dict[str, Any]:
+    if not params.get("dice") and not params.get("faces"):
+        raise refuse("Say the dice rolled", 'Send "faces" as rolled on the table, or "dice" (counts) for a digital roll where the faces are known.', "faces")
+    return dice.roll_change(ctx.dice, params.get("dice") or {}, params.get("faces"), rng, f"attack: {params['attacker']} on {params['target']}")
+
+
+def _armour(ctx: ActionContext, side: str, figure: Mapping[str, Any], params: Mapping[str, Any]) -> tuple[int | None, str]:
+    known = figure.get("armor")
+    said = params.get("armor")
+    if known is not None:
+        if said is not None and said != known:
+            raise refuse(f"{params['target']}'s armour is {known}, not {said}", "Leave armor out: it is on record.", "armor")
+        return known, "on record"
+    return said, "stated" if said is not None else "unknown"
+
+
+def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_surges: int, armour: int | None) -> dict[str, Any]:
+    """The arithmetic of one attack, pure: hit or miss, damage and pierce, wounds after armour (None where a fact is missing)."""
+    attack = shown([f for die, faces in rolled.items() if die != "power" for f in faces])
+    power = rolled.get("power", [])
+    surges = attack["surges"] + power.count("surge") + free_surges
+    spent = sum(s["count"] for s in params.get("surges", []))
+    if spent > surges:
+        raise refuse(f"The roll gives {surges} surges, not {spent}", "Attack dice, power surges and free surges are all there is (L280).", "surges")
+    bonus = {k: sum(a.get(k, 0) for a in params.get("abilities", [])) + sum(s["count"] * s.get(k, 0) for s in params.get("surges", [])) for k in BONUS}
+    range_rolled = attack["range"] + bonus["range"]
+    if attack["misses"]:
+        hit, why = False, "a die shows X"
+    elif params["attack_type"] != "melee" and range_rolled < params.get("range", 0):
+        hit, why = False, f"range {range_rolled} falls short of {params['range']}"
+    else:
+        hit, why = True, None
+    damage = max(0, attack["damage"] + bonus["damage"]) if hit else 0
+    if hit and "enhancement" in power:
+        damage = None  # an enhancement's effect on an attack is not in the transcription
+    result = {"hit": hit, "miss": why, "rolled": attack, "power": power, "surges_rolled": surges, "surges_spent": spent, "range_rolled": range_rolled,
+              "damage": damage, "pierce": bonus["pierce"], "armour": armour}
+    if damage is None or armour is None:
+        result["wounds"] = 0 if damage == 0 else None
+        return result
+    effective = max(0, armour + (10 if params.get("invulnerability") else 0) - bonus["pierce"])
+    result.update(effective_armour=effective, wounds=max(0, damage - effective - params.get("shield", 0)))
+    return result
+
+
+def _stated(params: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The table's statement of what the log cannot work out, checked against what it can."""
+    said = dict(params.get("stated") or {})
+    if "hit" in said and said["hit"] != result["hit"]:
+        raise refuse(f"The dice say the attack {'hits' if result['hit'] else 'misses'}", f"{result['miss'] or 'No X and the range reaches'}: leave stated.hit out.", "stated.hit")
+    if "damage" in said:
+        if result["damage"] is not None and said["damage"] != result["damage"]:
+            raise refuse(f"The dice give {result['damage']} damage, not {said['damage']}", "Leave stated.damage out.", "stated.damage")
+        result["damage"] = said["damage"]
+    if "wounds_dealt" in said:
+        if result["wounds"] is not None and said["wounds_dealt"] != result["wounds"]:
+            raise refuse(f"The attack deals {result['wounds']} wounds, not {said['wounds_dealt']}", "Damage less armour is on record: leave stated.wounds_dealt out.", "stated.wounds_dealt")
+        result["wounds"] = said["wounds_dealt"]
+    if result["wounds"] is None and result["damage"] is not None and result["armour"] is not None:
+        armour = result["armour"] + (10 if params.get("invulnerability") else 0)
+        result["wounds"] = max(0, result["damage"] - max(0, armour - result["pierce"]) - params.get("shield", 0))
+    return said
+
+
+def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    rules = combat_rules(ctx)
+    attacker_side, attacker = require_figure(ctx, params["attacker"], "attacker")
+    target_side, target = require_figure(ctx, params["target"], "target")
+    if attacker_side == target_side == "hero" and not params.get("dark_charm"):
+        raise refuse("Heroes attack monsters, not each other", 'Name a monster figure as the target, or send "dark_charm": true when the overlord controls the attacker (L274).', "target")
+    if params["attack_type"] != "melee" and "range" not in params:
+        raise refuse(f"Say the distance to the target of a {params['attack_type']} attack", 'Send "range" in spaces: the range rolled must reach it (L215).', "range")
+    if params.get("invulnerability") and not (target_side == "hero" and target.get("invulnerable")):
+        raise refuse(f"{params['target']} has no invulnerability potion in effect", "Drink one first (L185).", "invulnerability")
+    rolled = _roll(ctx, params, rng)
+    free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
+    armour, armour_from = _armour(ctx, target_side, target, params)
+    result = resolve(rolled["roll"]["results"], params, free, armour)
+    said = _stated(params, result)
+    before = target.get("wounds")
+    left = said.get("wounds_left")
+    if left is None and before is not None and result["wounds"] is not None:
+        left = max(0, before - result["wounds"])
+    elif left is not None and before is not None and result["wounds"] is not None and left != max(0, before - result["wounds"]):
+        raise refuse(f"{params['target']} is left with {max(0, before - result['wounds'])} wounds, not {left}",
+                     f"It had {before} and loses {result['wounds']}: leave stated.wounds_left out.", "stated.wounds_left")
+    if result["wounds"] is None and left is None and not said.get("killed"):
+        missing = "the damage (a power enhancement's effect is not in the transcription)" if result["damage"] is None else f"{params['target']}'s armour"
+        raise refuse(f"Say {missing}, or the result", 'Send "armor", or "stated": {"damage"|"wounds_dealt"|"wounds_left"|"killed"} as the table has it.', "stated")
+    if said.get("killed") and left not in (None, 0):
+        raise refuse(f"{params['target']} is left with {left} wounds, so it is not killed", "Leave stated.killed out, or state the wounds the table counts.", "stated.killed")
+    killed = left == 0 or bool(said.get("killed"))
+    orders = _orders_used(ctx, params, attacker_side, target_side)
+    made = {"kind": "attack-made", "attacker": params["attacker"], "target": params["target"], "target_side": target_side, "attack_type": params["attack_type"],
+            "range": params.get("range"), "surges": list(params.get("surges", [])), "abilities": list(params.get("abilities", [])), "free_surges": free,
+            "dark_charm": bool(params.get("dark_charm")), "armour_from": armour_from, "shield": params.get("shield", 0), "invulnerability": bool(params.get("invulnerability")), "orders_used": orders,
+            **result, "wounds_before": before, "wounds_left": 0 if killed and left is None and before is not None else left, "killed": killed, "stated": said}
+    changes: list[dict[str, Any]] = [rolled, made]
+    if params.get("invulnerability"):
+        changes.append({"kind": "invulnerability-used", "hero": params["target"], "armour_bonus": rules["invulnerability_armour"]})
+    lost = result["wounds"] if result["wounds"] is not None else (before - left if before is not None and left is not None else None)
+    if target_side == "hero" and params.get("on_corrupted") and lost:
+        per = rules["corrupted_terrain"]["threat_per_wound"]
+        changes.append({"kind": "threat-gained", "amount": per * lost, "source": "corrupted-terrain-wounds", "count": lost, "hero": params["target"]})
+    changes += _effects(ctx, params, target_side, target, result, lost)
+    if killed:
+        changes += _killed(ctx, params, target_side, target)
+    return changes
+
+
+CONDITIONS = ("burn", "bleed", "daze", "stun", "web")
+
+
+def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, target: Mapping[str, Any], result: Mapping[str, Any], lost: int | None) -> list[dict[str, Any]]:
+    """What the attack leaves behind on a hero that took at least 1 damage before armour (L325 †): a token per condition
+    ability (L294-L323), a frost token (L220), poison tokens for the wounds lost (L312); and the Thing in the Pit's curse on
+    a hero who deals it 4 or more wounds after armour in one attack (L388)."""
+    changes: list[dict[str, Any]] = []
+    named = {a["ability"].strip().lower() for a in params.get("abilities", [])}
+    if target_side == "hero" and result["hit"] and (result["damage"] or 0) >= 1:
+        for condition in CONDITIONS:
+            if condition in named:
+                changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": condition, "count": 1, "source": f"attack by {params['attacker']}"})
+        if "poison" in named and lost:
+            changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": "poison", "count": lost, "source": f"attack by {params['attacker']}"})
+        if "frost" in named:
+            changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
+    if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
+        changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
+    return changes
+
+
+def _orders_used(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, target_side: str) -> list[dict[str, str]]:
+    """Orders the attack uses up: the attacker's aim or guard, the target's dodge (L274-L275, L325, L579); their effect is
+    the result the table reports (re-rolled faces, the damage), as the text does not give it."""
+    used = []
+    for order in params.get("orders_used", []):
+        figure = params["attacker"] if order in ("aim", "guard") else params["target"]
+        side = attacker_side if order in ("aim", "guard") else target_side
+        if side != "hero" or order not in (ctx.game["heroes"][figure].get("orders") or []):
+            raise refuse(f"{figure} has no {order} order token", f"Orders: {(ctx.game['heroes'].get(figure) or {}).get('orders') or 'none'}.", "orders_used")
+        used.append({"order": order, "hero": figure})
+    return used
+
+
+def _killed(ctx: ActionContext, params: Mapping[str, Any], side: str, target: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if side == "monster":
+        return [{"kind": "monster-killed", "figure": params["target"], "monster": target["monster"], "by": params["attacker"]}]
+    return conquest.hero_killed(ctx, {"hero": params["target"], **(params.get("death") or {})}, None)
+
+
+SURGE = {"type": "object", "properties": {"ability": NAME, "count": {"type": "integer", "minimum": 1, "maximum": 20}, **BONUS}, "required": ["ability", "count"], "additionalProperties": False}
+ABILITY = {"type": "object", "properties": {"ability": NAME, **BONUS}, "required": ["ability"], "additionalProperties": False}
+FACES = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 10}, "maxProperties": 6}
+DEATH = {"type": "object", "properties": {"conquest_value": {"type": "integer", "minimum": 0, "maximum": 20},
+                                          "cursed_items": {"type": "array", "maxItems": 20, "items": {"type": "object", "properties": {"item": NAME, "choice": {"enum": ["discard", "re-equip"]}}, "required": ["item", "choice"], "additionalProperties": False}}},
+         "additionalProperties": False}
+
+ACTIONS_SPEC = [
+    ("attack", "An attack: attacker and target (a hero or a monster figure's id), the dice (reported faces, or digital where known), distance, surges spent and abilities used; damage resolved against armour where known, else the result stated; wounds recorded, kills with their consequences.",
+     schema({"attacker": NAME, "target": NAME, "attack_type": {"enum": ["melee", "ranged", "magic"]},
+             "dice": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 6}, "faces": FACES,
+             "range": {"type": "integer", "minimum": 0, "maximum": 50}, "surges": {"type": "array", "items": SURGE, "maxItems": 10},
+             "abilities": {"type": "array", "items": ABILITY, "maxItems": 10}, "armor": STAT, "shield": {"type": "integer", "minimum": 0, "maximum": 20},
+             "invulnerability": {"type": "boolean"}, "on_corrupted": {"type": "boolean"},
+             "dark_charm": {"type": "boolean", "description": "The overlord controls the attacking hero, with his surges and power dice (L274)."},
+             "orders_used": {"type": "array", "items": {"enum": ["aim", "guard", "dodge"]}, "maxItems": 3, "uniqueItems": True},
+             "stated": {"type": "object", "properties": {"hit": {"type": "boolean"}, "damage": STAT, "wounds_dealt": STAT, "wounds_left": STAT, "killed": {"type": "boolean"}}, "additionalProperties": False},
+             "death": DEATH}, ["attacker", "target", "attack_type"]), attack, True),
+]

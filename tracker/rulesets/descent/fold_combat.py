@@ -1,0 +1,51 @@
+"""The combat part of the Descent state after one change: figures in play, wounds, fatigue and order tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+COMBAT_KINDS = frozenset({"monsters-placed", "attack-made", "monster-killed", "wounds-stated", "fatigue-spent", "wounds-recovered", "hero-readied"})
+
+
+def _figure(g: dict[str, Any], figure_id: str) -> dict[str, Any]:
+    return g["heroes"][figure_id] if figure_id in g["heroes"] else g["monsters"][figure_id]
+
+
+def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
+    """Mutates ``g`` (the fold's own copy)."""
+    kind = change["kind"]
+    if kind == "monsters-placed":
+        monsters = g.setdefault("monsters", {})
+        for f in change["figures"]:
+            monsters[f["id"]] = {"monster": f["monster"], "master": f["master"], **({"named": f["named"]} if "named" in f else {}),
+                                 "wounds": f["wounds"], "max_wounds": f["wounds"], "armor": f["armor"], "killed": False, "entered": change["source"]}
+    elif kind == "attack-made":
+        target = _figure(g, change["target"])
+        if change["wounds_left"] is not None:
+            target["wounds"] = change["wounds_left"]
+        for used in change["orders_used"]:
+            g["heroes"][used["hero"]]["orders"].remove(used["order"])
+    elif kind == "monster-killed":
+        g["monsters"][change["figure"]].update(killed=True, wounds=0)
+    elif kind == "wounds-stated":
+        figure = _figure(g, change["figure"])
+        for key in ("wounds", "fatigue"):
+            if key in change:
+                figure[key] = change[key]
+    elif kind == "fatigue-spent":
+        h = g["heroes"][change["hero"]]
+        if h.get("fatigue") is not None:
+            h["fatigue"] -= change["count"]
+    elif kind == "wounds-recovered":
+        h = g["heroes"][change["hero"]]
+        for key in ("wounds", "fatigue"):
+            if h.get(key) is not None:
+                h[key] += change[key]
+        if change["poison_removed"]:
+            h["tokens"]["poison"] -= change["poison_removed"]
+            h["tokens"] = {c: n for c, n in h["tokens"].items() if n}
+    elif kind == "hero-readied":
+        h = g["heroes"][change["hero"]]
+        if change["order"] is not None:
+            h["orders"].append(change["order"])
+        h["readied"].append({"turn": change["turn"], "half_actions": change["half_actions"], "stunned": change["stunned"]})
