@@ -12,7 +12,7 @@ from flask import Flask, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import access, problems
+from api import access, contract, problems
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
@@ -26,6 +26,9 @@ MAX_BODY_BYTES = 1024 * 1024  # 1 MB: larger request bodies get 413
 
 
 class TrackerApi(Api):
+    # Errors are problem+json, declared per operation by api/contract.py instead of one catch-all "default".
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
     def handle_http_exception(self, error: HTTPException):
         return problems.from_http_exception(error)
 
@@ -39,10 +42,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="campaign-tracker",
         API_VERSION="1",
-        OPENAPI_VERSION="3.0.3",
+        # 3.1: the rulesets' own JSON Schemas (const, if/then, propertyNames) go into the document as they are.
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         JSON_SORT_KEYS=False,
+        # Every operation needs a token unless api/contract.py marks it public.
+        API_SPEC_OPTIONS={"security": [{contract.BEARER: []}]},
     )
     if test_config:
         app.config.update(test_config)
@@ -59,7 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.extensions["tracker_projection_thread"] = (thread, stop)
         atexit.register(stop.set)
 
-    api = TrackerApi(app)
+    api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
     from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 
     blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp)

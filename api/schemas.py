@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+class Answer(Schema):
+    """A response body. Its fields are always present (``required`` in the document, api/contract.py) unless
+    named in OPTIONAL, so a generated client types them as present instead of "maybe unset"."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+
 
 ID = fields.String(validate=validate.Length(min=1, max=100))
 COUNT = validate.Range(min=1, max=100)
 
 
-class RulesetPin(Schema):
+class RulesetPin(Answer):
     id = fields.String()
     version = fields.String()
     hash = fields.String()
@@ -44,23 +53,27 @@ class TokenMint(Schema):
     label = fields.String(validate=validate.Length(max=200), metadata={"example": "Ana's phone"})
 
 
-class Token(Schema):
+class Token(Answer):
     id = fields.String(metadata={"description": "The token's public id, recorded in every event it issues."})
     role = fields.String()
     heroes = fields.List(fields.String())
     side = fields.String(allow_none=True)
     label = fields.String(allow_none=True)
     revoked = fields.Boolean()
-    token = fields.String(allow_none=True, metadata={"description": "The bearer token itself; shown once, when minted."})
 
 
-class SessionSummary(Schema):
+class MintedToken(Token):
+    token = fields.String(allow_none=True, metadata={"description": "The bearer token itself; shown once, when minted "
+                                                     "(null when an Idempotency-Key replays that answer)."})
+
+
+class SessionSummary(Answer):
     id = fields.String()
     quest = fields.String()
     outcome = fields.String(allow_none=True)
 
 
-class Campaign(Schema):
+class Campaign(Answer):
     id = fields.String()
     name = fields.String()
     ruleset = fields.Nested(RulesetPin)
@@ -74,18 +87,22 @@ class Campaign(Schema):
     completed = fields.Boolean()
     sessions = fields.List(fields.Nested(SessionSummary))
     version = fields.Integer()
-    owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign."})
+
+
+class CampaignCreated(Campaign):
+    owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign "
+                                                           "(null when an Idempotency-Key replays that answer)."})
     owner_token_id = fields.String()
 
 
-class DiceFace(Schema):
+class DiceFace(Answer):
     die = fields.String()
     source = fields.String(metadata={"description": "digital or reported"})
     face = fields.String()
     count = fields.Integer()
 
 
-class DiceStatistics(Schema):
+class DiceStatistics(Answer):
     campaign_id = fields.String()
     faces = fields.List(fields.Nested(DiceFace))
     projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
@@ -101,7 +118,9 @@ class SessionCreate(Schema):
 
 
 
-class DeckSummary(Schema):
+class DeckSummary(Answer):
+    OPTIONAL = ("hidden",)
+
     draw_pile = fields.Integer(allow_none=True, metadata={"description": "Cards left to draw; null when the deck size is unknown."})
     discard_pile = fields.List(fields.String())
     held = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
@@ -110,7 +129,7 @@ class DeckSummary(Schema):
     hidden = fields.Dict(metadata={"description": "Counts of cards this viewer may not see (a side's hidden hand)."})
 
 
-class SessionState(Schema):
+class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
     quest = fields.String()
@@ -128,13 +147,13 @@ class SessionState(Schema):
     version = fields.Integer()
 
 
-class LatestSession(Schema):
+class LatestSession(Answer):
     session_id = fields.String()
     quest = fields.String()
     game = fields.Dict(metadata={"description": "The session's game state, folded from its game events."})
 
 
-class Standing(Schema):
+class Standing(Answer):
     campaign_id = fields.String()
     standing = fields.Dict(metadata={"description": "The ruleset's campaign standing (missions, losses, cards held, ...)."})
     progress = fields.Dict(metadata={"description": "The campaign's progress as the last quest's end recorded it."})
@@ -142,7 +161,7 @@ class Standing(Schema):
     projected_to = fields.Integer(metadata={"description": "The last log position the views have read."})
 
 
-class SessionCreated(Schema):
+class SessionCreated(Answer):
     id = fields.String()
     campaign_id = fields.String()
     quest = fields.String()
@@ -172,7 +191,7 @@ class Roll(Schema):
             raise ValidationError("Send dice to roll, or faces rolled on the table.", "dice")
 
 
-class RollResult(Schema):
+class RollResult(Answer):
     results = fields.Dict(keys=fields.String(), values=fields.List(fields.Raw()))
     source = fields.String()
     counter_start = fields.Integer(allow_none=True)
@@ -182,10 +201,12 @@ class RollResult(Schema):
     version = fields.Integer()
 
 
-class Event(Schema):
+class Event(Answer):
+    OPTIONAL = ("secret",)
+
     position = fields.Integer()
     type = fields.String()
-    timestamp = fields.String()
+    timestamp = fields.String(metadata={"format": "date-time"})
     meta = fields.Dict()
     payload = fields.Dict()
     secret = fields.Boolean(metadata={"description": "True when the payload is secret to another side until the quest ends."})
@@ -198,7 +219,7 @@ class Draw(Schema):
     holder = fields.String(validate=validate.Length(min=1, max=100))
 
 
-class DrawResult(Schema):
+class DrawResult(Answer):
     deck = fields.String()
     cards = fields.List(fields.String())
     source = fields.String()
@@ -213,7 +234,7 @@ class Action(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "end-turn"})
 
 
-class ActionResult(Schema):
+class ActionResult(Answer):
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
     version = fields.Integer()
@@ -223,7 +244,7 @@ class End(Schema):
     outcome = fields.String(required=True, validate=validate.OneOf(["victory", "heroic-victory", "defeat"]))
 
 
-class Ended(Schema):
+class Ended(Answer):
     id = fields.String()
     outcome = fields.String()
     seed = fields.String()
@@ -250,7 +271,7 @@ class EventsQuery(SideView):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
-class EventPage(Schema):
+class EventPage(Answer):
     session_id = fields.String()
     events = fields.List(fields.Nested(Event))
     after = fields.Integer()
@@ -258,36 +279,42 @@ class EventPage(Schema):
     total = fields.Integer()
 
 
-class TimelineEntry(Schema):
+class TimelineEntry(Answer):
     position = fields.Integer()
     event_type = fields.String()
     summary = fields.String()
     issued_by = fields.String(allow_none=True)
-    occurred_at = fields.String()
+    occurred_at = fields.String(metadata={"format": "date-time"})
     undone_by = fields.Integer(allow_none=True, metadata={"description": "Position of the ActionUndone that reverted this event, if one did."})
 
 
-class Timeline(Schema):
+class Timeline(Answer):
     session_id = fields.String()
     entries = fields.List(fields.Nested(TimelineEntry))
     projected_to = fields.Integer()
 
 
-class Mismatch(Schema):
+class Mismatch(Answer):
+    OPTIONAL = ("check",)
+
     position = fields.Integer()
     type = fields.String()
     reason = fields.String()
     check = fields.String(metadata={"description": "\"hash chain\" when the stored events were changed, removed, inserted or reordered"})
 
 
-class Chain(Schema):
+class Chain(Answer):
+    OPTIONAL = ("detail",)
+
     status = fields.String(metadata={"description": "intact, broken, or absent (events recorded before hash chains)"})
     head = fields.String(allow_none=True, metadata={"description": "Hash of the session's last event"})
     break_ = fields.Nested(Mismatch, data_key="break", attribute="break", allow_none=True, metadata={"description": "Where the chain breaks"})
     detail = fields.String()
 
 
-class Verification(Schema):
+class Verification(Answer):
+    OPTIONAL = ("detail",)
+
     session_id = fields.String()
     status = fields.String(metadata={"description": "verified, pending (seed not yet revealed), mismatch or ruleset-changed"})
     detail = fields.String()
@@ -308,21 +335,21 @@ class Verification(Schema):
 # -- rulesets and health -----------------------------------------------------
 
 
-class RulesetListing(Schema):
+class RulesetListing(Answer):
     id = fields.String()
     name = fields.String()
     version = fields.String()
     hash = fields.String()
 
 
-class Health(Schema):
+class Health(Answer):
     status = fields.String()
     database = fields.String()
     notifications = fields.Integer()
     projected_to = fields.Integer()
 
 
-class RulesetDocument(Schema):
+class RulesetDocument(Answer):
     id = fields.String()
     name = fields.String()
     version = fields.String()
@@ -342,7 +369,25 @@ class RulesetDocument(Schema):
     )
 
 
-class DescentRead(Schema):
+class Heroes(Answer):
+    campaign_id = fields.String()
+    heroes = fields.Dict(
+        keys=fields.String(), values=fields.Dict(),
+        metadata={"description": "Each hero's progress by the campaign's game, each value with the events behind it."},
+    )
+
+
+class HeroProgress(Answer):
+    """One hero's progress: its campaign and the game's own fields (documented only: the view returns them as they are)."""
+
+    OPENAPI = {"additionalProperties": True}
+
+    campaign_id = fields.String()
+
+
+class DescentRead(Answer):
+    OPTIONAL = ("heroes",)
+
     campaign_id = fields.String()
     quests = fields.List(fields.Dict())
     heroes = fields.Dict()
@@ -356,14 +401,14 @@ class StateQuery(Schema):
     at = fields.Integer(required=True, validate=validate.Range(min=1), metadata={"description": "The state just after this event position"})
 
 
-class UndoResult(Schema):
+class UndoResult(Answer):
     undone = fields.Dict(metadata={"description": "from, to and the events the undo reverts"})
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
     version = fields.Integer()
 
 
-class Imported(Schema):
+class Imported(Answer):
     campaign_id = fields.String()
     owner_token = fields.String(metadata={"description": "A new owner token for the imported campaign; shown once."})
     owner_token_id = fields.String()
@@ -376,7 +421,7 @@ class FeedEvent(Event):
     stream = fields.String()
 
 
-class Feed(Schema):
+class Feed(Answer):
     events = fields.List(fields.Nested(FeedEvent))
     after = fields.Integer()
     next_after = fields.Integer(metadata={"description": "Pass as ?after= for the next page"})

@@ -23,8 +23,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from flask.testing import FlaskClient
 
+from tests.contract import ContractClient
 from tracker.application import Tracker
 from tracker.config import persistence_env
 
@@ -156,12 +156,13 @@ def app(database_url: str):
     from api import create_app
 
     flask_app = create_app({"TESTING": True, "DATABASE_URL": database_url, "PROJECTIONS_IN_PROCESS": False})
+    flask_app.test_client_class = ContractClient  # every response is checked against /openapi.json
     yield flask_app
     flask_app.extensions["tracker"].close()
     flask_app.extensions["tracker_views"].store.datastore.close()
 
 
-class OwnerClient(FlaskClient):
+class OwnerClient(ContractClient):
     """A test client that acts as the owner of the campaigns it created.
 
     Most tests are about the rules, not about tokens: the owner token of the

@@ -13,8 +13,9 @@ blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Cam
 
 @blp.route("")
 class Campaigns(MethodView):
+    @blp.doc(operationId="createCampaign")
     @blp.arguments(schemas.CampaignCreate)
-    @blp.response(201, schemas.Campaign)
+    @blp.response(201, schemas.CampaignCreated)
     def post(self, body):
         """Create a campaign; the ruleset's version and hash are pinned."""
         result = tracker().create_campaign(
@@ -29,6 +30,7 @@ EXPORT_TYPE = "application/x-ndjson"
 
 @blp.route("/import")
 class CampaignImport(MethodView):
+    @blp.doc(operationId="importCampaign")
     @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string"}}}})
     @blp.response(201, schemas.Imported)
     def post(self):
@@ -39,6 +41,7 @@ class CampaignImport(MethodView):
 
 @blp.route("/<campaign_id>")
 class CampaignResource(MethodView):
+    @blp.doc(operationId="getCampaign")
     @blp.response(200, schemas.Campaign)
     def get(self, campaign_id: str):
         """The campaign: its pinned ruleset, party, quest chain and sessions."""
@@ -47,6 +50,7 @@ class CampaignResource(MethodView):
 
 @blp.route("/<campaign_id>/sessions")
 class CampaignSessions(MethodView):
+    @blp.doc(operationId="startSession")
     @blp.arguments(schemas.SessionCreate)
     @blp.response(201, schemas.SessionCreated)
     def post(self, body, campaign_id: str):
@@ -57,6 +61,7 @@ class CampaignSessions(MethodView):
 
 @blp.route("/<campaign_id>/components")
 class CampaignComponents(MethodView):
+    @blp.doc(operationId="supplyComponents")
     @blp.arguments(schemas.ComponentsSupply)
     @blp.response(201, schemas.Campaign)
     def post(self, body, campaign_id: str):
@@ -67,6 +72,7 @@ class CampaignComponents(MethodView):
 
 @blp.route("/<campaign_id>/dice-statistics")
 class CampaignDiceStatistics(MethodView):
+    @blp.doc(operationId="getDiceStatistics")
     @blp.response(200, schemas.DiceStatistics)
     def get(self, campaign_id: str):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
@@ -76,6 +82,7 @@ class CampaignDiceStatistics(MethodView):
 
 @blp.route("/<campaign_id>/standing")
 class CampaignStanding(MethodView):
+    @blp.doc(operationId="getStanding")
     @blp.response(200, schemas.Standing)
     def get(self, campaign_id: str):
         """The campaign's standing: the ruleset's own reading of its game events, the progress its last
@@ -87,6 +94,7 @@ class CampaignStanding(MethodView):
 
 @blp.route("/<campaign_id>/state")
 class CampaignStateAt(MethodView):
+    @blp.doc(operationId="getCampaignStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.Campaign)
     def get(self, query, campaign_id: str):
@@ -96,7 +104,8 @@ class CampaignStateAt(MethodView):
 
 @blp.route("/<campaign_id>/export")
 class CampaignExport(MethodView):
-    @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {}}}})
+    @blp.doc(operationId="exportCampaign")
+    @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {"schema": {"type": "string"}}}}})
     def get(self, campaign_id: str):
         """The campaign and its sessions as JSON Lines, for another server or tracker/verify_export.py.
         A token that may not see every side's secrets cannot export while a quest with secrets is being played."""
@@ -112,13 +121,15 @@ class CampaignExport(MethodView):
 
 @blp.route("/<campaign_id>/tokens")
 class CampaignTokens(MethodView):
+    @blp.doc(operationId="listTokens")
     @blp.response(200, schemas.Token(many=True))
     def get(self, campaign_id: str):
         """The campaign's tokens (never the tokens themselves). Owner only."""
         return tracker().list_tokens(campaign_id)
 
+    @blp.doc(operationId="mintToken")
     @blp.arguments(schemas.TokenMint)
-    @blp.response(201, schemas.Token)
+    @blp.response(201, schemas.MintedToken)
     def post(self, body, campaign_id: str):
         """Mint a token for a player, a viewer or an integration; the token is shown once. Owner only."""
         result = tracker().mint_token(
@@ -129,6 +140,7 @@ class CampaignTokens(MethodView):
 
 @blp.route("/<campaign_id>/tokens/<token_id>")
 class CampaignToken(MethodView):
+    @blp.doc(operationId="revokeToken")
     @blp.response(200, schemas.Token)
     def delete(self, campaign_id: str, token_id: str):
         """Revoke a token: it stops working at once. Owner only."""

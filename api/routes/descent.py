@@ -22,6 +22,7 @@ def _rows(campaign_id: str, viewer: str | None):
 
 @blp.route("/<campaign_id>/treachery-ledger")
 class TreacheryLedger(MethodView):
+    @blp.doc(operationId="getTreacheryLedger")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):
@@ -31,6 +32,7 @@ class TreacheryLedger(MethodView):
 
 @blp.route("/<campaign_id>/conquest")
 class Conquest(MethodView):
+    @blp.doc(operationId="getConquestAndThreat")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from flask import Response, g, request
 from flask.views import MethodView
 
-from api import schemas
+from api import contract, schemas
 from api.blueprint import Blueprint
 from api.context import BadHeader, tracker, viewer_for
 from tracker.application import Tracker
@@ -22,6 +22,7 @@ HEARTBEAT_SECONDS = 15.0
 
 @blp.route("")
 class Feed(MethodView):
+    @blp.doc(operationId="listEvents")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.Feed)
     def get(self, query):
@@ -31,8 +32,14 @@ class Feed(MethodView):
 
 @blp.route("/stream")
 class FeedStream(MethodView):
+    @blp.doc(operationId="streamEvents")
+    @contract.headers("LastEventId")
     @blp.arguments(schemas.StreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "text/event-stream: id is the notification position, event the type, data the event"}})
+    @blp.doc(responses={"200": {
+        "description": "Server-Sent Events: `id:` is the notification position, `event:` the type, `data:` the event as "
+        "GET /events pages it (FeedEvent); a `retry:` line first and `: keep-alive` comments while idle.",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }})
     def get(self, query):
         """Server-Sent Events: each event as it is saved; reconnect with Last-Event-ID to resume."""
         after = query["after"]

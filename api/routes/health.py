@@ -11,6 +11,7 @@ blp = Blueprint("health", __name__, url_prefix="/health", description="Is the se
 
 @blp.route("")
 class Health(MethodView):
+    @blp.doc(operationId="getHealth")
     @blp.response(200, schemas.Health)
     def get(self):
         """Reads the event store's position and the views' position."""

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api import schemas
+from api import contract, schemas
 from api.blueprint import Blueprint
 from api.context import command_request, respond, tracker, viewer_for, viewer_side, views
 from tracker.randomness import __doc__ as DERIVATION
@@ -12,6 +12,7 @@ blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playi
 
 @blp.route("/<session_id>")
 class SessionResource(MethodView):
+    @blp.doc(operationId="getSession")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.SessionState)
     def get(self, query, session_id: str):
@@ -22,6 +23,8 @@ class SessionResource(MethodView):
 
 @blp.route("/<session_id>/rolls")
 class Rolls(MethodView):
+    @blp.doc(operationId="rollDice")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.Roll)
     @blp.response(201, schemas.RollResult)
     def post(self, body, session_id: str):
@@ -32,6 +35,8 @@ class Rolls(MethodView):
 
 @blp.route("/<session_id>/draws")
 class Draws(MethodView):
+    @blp.doc(operationId="drawCards")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.Draw)
     @blp.response(201, schemas.DrawResult)
     def post(self, body, session_id: str):
@@ -44,6 +49,8 @@ class Draws(MethodView):
 
 @blp.route("/<session_id>/actions")
 class Actions(MethodView):
+    @blp.doc(operationId="takeAction")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.Action)
     @blp.response(201, schemas.ActionResult)
     def post(self, body, session_id: str):
@@ -54,6 +61,8 @@ class Actions(MethodView):
 
 @blp.route("/<session_id>/end")
 class End(MethodView):
+    @blp.doc(operationId="endSession")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.End)
     @blp.response(200, schemas.Ended)
     def post(self, body, session_id: str):
@@ -64,6 +73,7 @@ class End(MethodView):
 
 @blp.route("/<session_id>/events")
 class Events(MethodView):
+    @blp.doc(operationId="listSessionEvents")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.EventPage)
     def get(self, query, session_id: str):
@@ -73,6 +83,7 @@ class Events(MethodView):
 
 @blp.route("/<session_id>/timeline")
 class Timeline(MethodView):
+    @blp.doc(operationId="getTimeline")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.Timeline)
     def get(self, query, session_id: str):
@@ -85,6 +96,7 @@ class Timeline(MethodView):
 
 @blp.route("/<session_id>/verification")
 class Verification(MethodView):
+    @blp.doc(operationId="verifySession")
     @blp.response(200, schemas.Verification)
     def get(self, session_id: str):
         """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
@@ -93,6 +105,7 @@ class Verification(MethodView):
 
 @blp.route("/<session_id>/state")
 class SessionStateAt(MethodView):
+    @blp.doc(operationId="getSessionStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.SessionState)
     def get(self, query, session_id: str):
@@ -102,6 +115,8 @@ class SessionStateAt(MethodView):
 
 @blp.route("/<session_id>/undo")
 class Undo(MethodView):
+    @blp.doc(operationId="undoAction")
+    @contract.headers("IfMatch")
     @blp.response(201, schemas.UndoResult)
     def post(self, session_id: str):
         """Revert the last action not yet undone; the log keeps both, and the random counter never goes back."""
