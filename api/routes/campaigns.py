@@ -31,7 +31,7 @@ EXPORT_TYPE = "application/x-ndjson"
 @blp.route("/import")
 class CampaignImport(MethodView):
     @blp.doc(operationId="importCampaign")
-    @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string"}}}})
+    @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}})
     @blp.response(201, schemas.Imported)
     def post(self):
         """Load a campaign export (the body is the .jsonl file): checked whole first, then written at once, or refused."""
@@ -105,7 +105,7 @@ class CampaignStateAt(MethodView):
 @blp.route("/<campaign_id>/export")
 class CampaignExport(MethodView):
     @blp.doc(operationId="exportCampaign")
-    @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {"schema": {"type": "string"}}}}})
+    @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, campaign_id: str):
         """The campaign and its sessions as JSON Lines, for another server or tracker/verify_export.py.
         A token that may not see every side's secrets cannot export while a quest with secrets is being played."""
