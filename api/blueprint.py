@@ -11,8 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import flask_smorest
+from marshmallow import RAISE
 
 
 class Blueprint(flask_smorest.Blueprint):
     def arguments(self, schema: Any, *args: Any, **kwargs: Any):
+        if kwargs.get("location") == "query":
+            # An unknown query parameter is a 422, as an unknown body field is: a misspelt ?limt= must not be ignored.
+            kwargs.setdefault("unknown", RAISE)
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)

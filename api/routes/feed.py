@@ -16,6 +16,16 @@ from tracker.application import Tracker
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
 
+# One Server-Sent Event as its fields: tools that read the stream (schemathesis) check each event against it.
+SSE_EVENT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "The notification position: resume with Last-Event-ID."},
+        "event": {"type": "string", "description": "The event's type, e.g. DiceRolled."},
+        "data": {"type": "string", "contentMediaType": "application/json", "description": "The event as GET /events pages it."},
+        "retry": {"type": "integer", "description": "How long a client waits before reconnecting, in milliseconds."},
+    },
+}
 POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 15.0
 
@@ -38,7 +48,7 @@ class FeedStream(MethodView):
     @blp.doc(responses={"200": {
         "description": "Server-Sent Events: `id:` is the notification position, `event:` the type, `data:` the event as "
         "GET /events pages it (FeedEvent); a `retry:` line first and `: keep-alive` comments while idle.",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"text/event-stream": {"schema": SSE_EVENT}},
     }})
     def get(self, query):
         """Server-Sent Events: each event as it is saved; reconnect with Last-Event-ID to resume."""
