@@ -21,10 +21,9 @@ from typing import Any
 from apispec import BasePlugin
 from marshmallow import Schema
 
-from api import access
+from api import access, ruleset_schemas, schemas
 from api.blueprint import Blueprint
 from api.problems import PROBLEM
-from api.schemas import Answer
 
 BEARER = "bearer"
 
@@ -158,6 +157,10 @@ class ContractPlugin(BasePlugin):
     def init_spec(self, spec):
         self.spec = spec
         spec.components.schema("Problem", PROBLEM_SCHEMA)
+        for name, schema in ruleset_schemas.components().items():
+            spec.components.schema(name, schema)
+        for name in ("DigitalRoll", "ReportedRoll"):  # the two shapes of a roll's body (POST /sessions/{sid}/rolls)
+            spec.components.schema(name, schema=getattr(schemas, name))
         spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer", "description": "A campaign's token: "
                                                  "the owner token from POST /campaigns, or one the owner minted."})
         for name, parameter in HEADER_PARAMETERS.items():
@@ -199,9 +202,11 @@ class ContractPlugin(BasePlugin):
         cls = schema if isinstance(schema, type) else type(schema) if schema is not None else None
         if cls is None or not issubclass(cls, Schema):
             return None
-        if issubclass(cls, Answer):
+        if issubclass(cls, schemas.Answer):
             optional = {field.data_key or key for key, field in cls._declared_fields.items() if key in cls.OPTIONAL}
             definition["required"] = [key for key in definition.get("properties", {}) if key not in optional]
+            # Answers may gain fields (the API's rule: add freely, rename nothing): clients must accept more.
+            definition.pop("additionalProperties", None)
         definition.update(getattr(cls, "OPENAPI", {}))
         return None
 

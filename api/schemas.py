@@ -6,6 +6,8 @@ from typing import ClassVar
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api import ruleset_schemas
+
 class Answer(Schema):
     """A response body. Its fields are always present (``required`` in the document, api/contract.py) unless
     named in OPTIONAL, so a generated client types them as present instead of "maybe unset"."""
@@ -15,6 +17,22 @@ class Answer(Schema):
 
 ID = fields.String(validate=validate.Length(min=1, max=100))
 COUNT = validate.Range(min=1, max=100)
+# The closed sets the server answers with, as enums in the document (dump only: nothing is checked on the way out).
+OUTCOMES = ["victory", "heroic-victory", "defeat"]
+SOURCE = validate.OneOf(["digital", "reported"])
+ROLES = ["owner", "player", "viewer", "integration"]
+
+
+class Entries(validate.Validator):
+    """How many entries an object (a dict field) holds: minProperties and maxProperties in the document."""
+
+    def __init__(self, least: int, most: int) -> None:
+        self.least, self.most = least, most  # not min and max: apispec would read those as a numeric range
+
+    def __call__(self, value):
+        if not self.least <= len(value) <= self.most:
+            raise ValidationError(f"Give {self.least} to {self.most} entries.")
+        return value
 
 
 class RulesetPin(Answer):
@@ -27,21 +45,30 @@ class RulesetPin(Answer):
 
 
 class CampaignCreate(Schema):
-    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "journey"})
+    # The enum documents the rulesets this server has; the application refuses another with a title that names it.
+    ruleset = fields.String(
+        required=True, validate=validate.Length(min=1, max=100), metadata={"example": "journey", "enum": ruleset_schemas.ruleset_ids()}
+    )
     name = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={"example": "Tuesday group"})
     party = fields.List(fields.String(validate=validate.Length(min=1, max=100)), validate=validate.Length(max=20))
     components = fields.Dict(
         keys=fields.String(),
-        metadata={"description": "Facts the ruleset marks unknown, in the shape of its component_schema."},
+        metadata={"description": "Facts the ruleset marks unknown, in the shape of its component_schema.", **ruleset_schemas.any_of("Components")},
     )
-    options = fields.Dict(keys=fields.String(), metadata={"description": "Campaign options, in the shape of the ruleset's options_schema."})
+    options = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "Campaign options, in the shape of the ruleset's options_schema.", **ruleset_schemas.any_of("Options")},
+    )
 
 
 class ComponentsSupply(Schema):
     components = fields.Dict(
         keys=fields.String(),
         required=True,
-        metadata={"description": "Facts the ruleset marks unknown and the campaign has not supplied yet, in the shape of its component_schema."},
+        metadata={
+            "description": "Facts the ruleset marks unknown and the campaign has not supplied yet, in the shape of its component_schema.",
+            **ruleset_schemas.any_of("Components"),
+        },
     )
 
 
@@ -55,7 +82,7 @@ class TokenMint(Schema):
 
 class Token(Answer):
     id = fields.String(metadata={"description": "The token's public id, recorded in every event it issues."})
-    role = fields.String()
+    role = fields.String(validate=validate.OneOf(ROLES))
     heroes = fields.List(fields.String())
     side = fields.String(allow_none=True)
     label = fields.String(allow_none=True)
@@ -70,7 +97,7 @@ class MintedToken(Token):
 class SessionSummary(Answer):
     id = fields.String()
     quest = fields.String()
-    outcome = fields.String(allow_none=True)
+    outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
 
 
 class Campaign(Answer):
@@ -97,7 +124,7 @@ class CampaignCreated(Campaign):
 
 class DiceFace(Answer):
     die = fields.String()
-    source = fields.String(metadata={"description": "digital or reported"})
+    source = fields.String(validate=SOURCE)
     face = fields.String()
     count = fields.Integer()
 
@@ -112,8 +139,13 @@ class DiceStatistics(Answer):
 
 
 class SessionCreate(Schema):
-    quest = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting"})
-    setup = fields.Dict(keys=fields.String(), metadata={"description": "Quest set-up choices, in the shape of the ruleset's setup_schema."})
+    quest = fields.String(
+        required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting", "enum": ruleset_schemas.quest_ids()}
+    )
+    setup = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "Quest set-up choices, in the shape of the ruleset's setup_schema.", **ruleset_schemas.any_of("Setup")},
+    )
 
 
 
@@ -137,8 +169,8 @@ class SessionState(Answer):
     party = fields.List(fields.String())
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
-    status = fields.String()
-    outcome = fields.String(allow_none=True)
+    status = fields.String(validate=validate.OneOf(["in-progress", "ended"]))
+    outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
     turn = fields.Integer()
     game = fields.Dict(metadata={"description": "The ruleset's own bookkeeping (karma, weapon levels, ...)."})
     rolls = fields.Integer()
@@ -170,30 +202,62 @@ class SessionCreated(Answer):
     version = fields.Integer()
 
 
-class Roll(Schema):
-    dice = fields.Dict(
+def _dice(required: bool = False) -> fields.Dict:
+    return fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
         values=fields.Integer(strict=True, validate=COUNT),
-        validate=validate.Length(min=1, max=20),
-        metadata={"example": {"d6": 2}},
+        validate=Entries(1, 20),
+        required=required,
+        metadata={"example": {"d6": 2}, "minProperties": 1, "maxProperties": 20, "description": "Dice to roll from the session's stream: die id to count."},
     )
-    faces = fields.Dict(
+
+
+def _faces(required: bool = False) -> fields.Dict:
+    return fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
         values=fields.List(fields.Raw(), validate=validate.Length(min=1, max=100)),
-        validate=validate.Length(min=1, max=20),
-        metadata={"description": "Faces rolled on the table, per die, for physical dice."},
+        validate=Entries(1, 20),
+        required=required,
+        metadata={"description": "Faces rolled on the table, per die, for physical dice.", "minProperties": 1, "maxProperties": 20},
     )
-    purpose = fields.String(validate=validate.Length(max=200), metadata={"example": "initiative"})
+
+
+def _purpose() -> fields.String:
+    return fields.String(validate=validate.Length(max=200), metadata={"example": "initiative"})
+
+
+class Roll(Schema):
+    """What the server reads; the document offers it as DigitalRoll or ReportedRoll (one of them, never both)."""
+
+    dice = _dice()
+    faces = _faces()
+    purpose = _purpose()
 
     @validates_schema
     def _something_to_roll(self, data, **kwargs):
         if "dice" not in data and "faces" not in data:
             raise ValidationError("Send dice to roll, or faces rolled on the table.", "dice")
+        if "dice" in data and "faces" in data:
+            raise ValidationError("Send dice to roll or faces rolled on the table, not both.", "faces")
+
+
+class DigitalRoll(Schema):
+    """Dice rolled from the session's stream."""
+
+    dice = _dice(required=True)
+    purpose = _purpose()
+
+
+class ReportedRoll(Schema):
+    """Dice rolled on the table: their faces, as they came up."""
+
+    faces = _faces(required=True)
+    purpose = _purpose()
 
 
 class RollResult(Answer):
     results = fields.Dict(keys=fields.String(), values=fields.List(fields.Raw()))
-    source = fields.String()
+    source = fields.String(validate=SOURCE)
     counter_start = fields.Integer(allow_none=True)
     counter_end = fields.Integer(allow_none=True)
     event_id = fields.String()
@@ -222,7 +286,7 @@ class Draw(Schema):
 class DrawResult(Answer):
     deck = fields.String()
     cards = fields.List(fields.String())
-    source = fields.String()
+    source = fields.String(validate=SOURCE)
     events = fields.List(fields.Nested(Event))
     version = fields.Integer()
 
@@ -246,7 +310,7 @@ class End(Schema):
 
 class Ended(Answer):
     id = fields.String()
-    outcome = fields.String()
+    outcome = fields.String(validate=validate.OneOf(OUTCOMES))
     seed = fields.String()
     seed_commitment = fields.String()
     next_quest = fields.String(allow_none=True)
@@ -306,7 +370,9 @@ class Mismatch(Answer):
 class Chain(Answer):
     OPTIONAL = ("detail",)
 
-    status = fields.String(metadata={"description": "intact, broken, or absent (events recorded before hash chains)"})
+    status = fields.String(
+        validate=validate.OneOf(["intact", "broken", "absent"]), metadata={"description": "absent: events recorded before hash chains"}
+    )
     head = fields.String(allow_none=True, metadata={"description": "Hash of the session's last event"})
     break_ = fields.Nested(Mismatch, data_key="break", attribute="break", allow_none=True, metadata={"description": "Where the chain breaks"})
     detail = fields.String()
@@ -316,7 +382,10 @@ class Verification(Answer):
     OPTIONAL = ("detail",)
 
     session_id = fields.String()
-    status = fields.String(metadata={"description": "verified, pending (seed not yet revealed), mismatch or ruleset-changed"})
+    status = fields.String(
+        validate=validate.OneOf(["verified", "pending", "mismatch", "ruleset-changed"]),
+        metadata={"description": "pending: the seed is not yet revealed"},
+    )
     detail = fields.String()
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
@@ -343,8 +412,8 @@ class RulesetListing(Answer):
 
 
 class Health(Answer):
-    status = fields.String()
-    database = fields.String()
+    status = fields.String(validate=validate.OneOf(["ok"]))
+    database = fields.String(validate=validate.OneOf(["sqlite", "postgresql"]))
     notifications = fields.Integer()
     projected_to = fields.Integer()
 
@@ -413,7 +482,10 @@ class Imported(Answer):
     owner_token = fields.String(metadata={"description": "A new owner token for the imported campaign; shown once."})
     owner_token_id = fields.String()
     events = fields.Integer()
-    sessions = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "Each session's verification: verified or pending"})
+    sessions = fields.Dict(
+        keys=fields.String(), values=fields.String(validate=validate.OneOf(["verified", "pending"])),
+        metadata={"description": "Each session's verification"},
+    )
 
 
 class FeedEvent(Event):

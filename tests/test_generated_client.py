@@ -65,10 +65,10 @@ def test_the_readme_walkthrough_through_the_generated_client(app, generated, tmp
     created = generated("api.campaigns.create_campaign").sync_detailed(
         client=public,
         body=models.CampaignCreate(
-            ruleset="journey",
+            ruleset=models.CampaignCreateRuleset.JOURNEY,
             name="Tuesday group",
             party=["tripitaka", "monkey-king"],
-            components=models.CampaignCreateComponents.from_dict(README_COMPONENTS),
+            components=models.JourneyComponents.from_dict(README_COMPONENTS),
         ),
     )
     assert created.status_code == 201, created.content
@@ -80,14 +80,14 @@ def test_the_readme_walkthrough_through_the_generated_client(app, generated, tmp
     sessions = "api.sessions."
 
     # 2. A session of Quest 1, with its seed commitment.
-    started = generated("api.campaigns.start_session").sync_detailed(campaign.id, client=owner, body=models.SessionCreate(quest="q1-meeting"))
+    started = generated("api.campaigns.start_session").sync_detailed(campaign.id, client=owner, body=models.SessionCreate(quest=models.SessionCreateQuest("q1-meeting")))
     assert started.status_code == 201, started.content
     session = started.parsed
     assert len(session.seed_commitment) == 64
 
     # 3. A digital roll with an Idempotency-Key, then the same request again: the first answer, nothing rolled twice.
     roll_dice = generated(sessions + "roll_dice")
-    initiative = models.Roll(dice=models.RollDice.from_dict({"d6": 2, "d20": 1}), purpose="initiative")
+    initiative = models.DigitalRoll(dice=models.DigitalRollDice.from_dict({"d6": 2, "d20": 1}), purpose="initiative")
     first = roll_dice.sync_detailed(session.id, client=owner, body=initiative, idempotency_key="roll-initiative")
     again = roll_dice.sync_detailed(session.id, client=owner, body=initiative, idempotency_key="roll-initiative")
     assert first.status_code == again.status_code == 201
@@ -97,7 +97,7 @@ def test_the_readme_walkthrough_through_the_generated_client(app, generated, tmp
     assert state.rolls == 1 and state.version == first.parsed.version
 
     # 4. Faces rolled on the table.
-    reported = roll_dice.sync(session.id, client=owner, body=models.Roll(faces=models.RollFaces.from_dict({"attack": ["2", "X"]})))
+    reported = roll_dice.sync(session.id, client=owner, body=models.ReportedRoll(faces=models.ReportedRollFaces.from_dict({"attack": ["2", "X"]})))
     assert reported.source == "reported" and reported.results.to_dict() == {"attack": ["2", "X"]}
 
     # If-Match with a version the session has moved past: 412, with a title that says what happened.

@@ -26,6 +26,8 @@ class Rolls(MethodView):
     @blp.doc(operationId="rollDice")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Roll)
+    @blp.doc(requestBody={"content": {"application/json": {"schema": {"oneOf": [
+        {"$ref": "#/components/schemas/DigitalRoll"}, {"$ref": "#/components/schemas/ReportedRoll"}]}}}})
     @blp.response(201, schemas.RollResult)
     def post(self, body, session_id: str):
         """Roll dice from the session's stream, or record faces rolled on the table."""
@@ -52,6 +54,7 @@ class Actions(MethodView):
     @blp.doc(operationId="takeAction")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Action)
+    @blp.doc(requestBody={"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActionBody"}}}})
     @blp.response(201, schemas.ActionResult)
     def post(self, body, session_id: str):
         """Take an action of the ruleset (see GET /rulesets/{id} for the types and their schemas)."""
