@@ -21,7 +21,7 @@ from typing import Any
 from apispec import BasePlugin
 from marshmallow import Schema
 
-from api import access, ruleset_schemas, schemas
+from api import access, event_schemas, ruleset_schemas, schemas
 from api.blueprint import Blueprint
 from api.problems import PROBLEM
 
@@ -208,5 +208,12 @@ class ContractPlugin(BasePlugin):
             # Answers may gain fields (the API's rule: add freely, rename nothing): clients must accept more.
             definition.pop("additionalProperties", None)
         definition.update(getattr(cls, "OPENAPI", {}))
+        if getattr(cls, "TYPED_BY_EVENT_TYPE", False):
+            components = event_schemas.variants(name, definition)
+            for component, schema in components.items():
+                if component != name and component not in self.spec.components.schemas:
+                    self.spec.components.schema(component, schema)
+            definition.clear()
+            definition.update(components[name])
         return None
 

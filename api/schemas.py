@@ -267,6 +267,7 @@ class RollResult(Answer):
 
 class Event(Answer):
     OPTIONAL = ("secret",)
+    TYPED_BY_EVENT_TYPE = True  # in the document, one schema per event type with its payload (api/event_schemas.py)
 
     position = fields.Integer()
     type = fields.String()
