@@ -23,6 +23,7 @@ from marshmallow import Schema
 
 from api import access, event_schemas, ruleset_schemas, schemas
 from api.blueprint import Blueprint
+from api.context import IF_MATCH, LAST_EVENT_ID
 from api.problems import PROBLEM
 
 BEARER = "bearer"
@@ -82,14 +83,14 @@ HEADER_PARAMETERS = {
         "required": False,
         "description": "The session's `version` as last read: the command applies only if the session is still "
         "at it, else 412. A bare number, optionally quoted or weak (`7`, `\"7\"`, `W/\"7\"`).",
-        "schema": {"type": "string", "pattern": r"^\s*(W/)?\"?[0-9]{1,18}\"?\s*$"},
+        "schema": {"type": "string", "pattern": f"^{IF_MATCH.pattern}$"},
     },
     "LastEventId": {
         "in": "header",
         "name": "Last-Event-ID",
         "required": False,
         "description": "Resume the stream after this notification position (the last `id:` received).",
-        "schema": {"type": "string", "pattern": "^[0-9]{0,19}$"},
+        "schema": {"type": "string", "pattern": f"^({LAST_EVENT_ID.pattern})?$"},  # empty: from the start
     },
 }
 

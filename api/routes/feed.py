@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from api import contract, schemas
 from api.blueprint import Blueprint
-from api.context import BadHeader, tracker, viewer_for
+from api.context import LAST_EVENT_ID, BadHeader, tracker, viewer_for
 from tracker.application import Tracker
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
@@ -55,7 +55,7 @@ class FeedStream(MethodView):
         after = query["after"]
         if after is None:
             resume = request.headers.get("Last-Event-ID", "0") or "0"
-            if not resume.isdigit() or int(resume) > schemas.MAX_POSITION:
+            if not LAST_EVENT_ID.fullmatch(resume) or int(resume) > schemas.MAX_POSITION:
                 raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
             after = int(resume)
         events = stream(tracker(), after, query["limit"], query["wait"], *feed_scope())
