@@ -29,6 +29,12 @@ class TrackerApi(Api):
     # Errors are problem+json, declared per operation by api/contract.py instead of one catch-all "default".
     DEFAULT_ERROR_RESPONSE_NAME = None
 
+    def _register_responses(self):
+        """flask-smorest's catch-all error responses (code/status/message); ours are problem+json (api/contract.py)."""
+
+    def _register_pagination_header(self):
+        """Nothing here pages with flask-smorest's pagination header."""
+
     def handle_http_exception(self, error: HTTPException):
         return problems.from_http_exception(error)
 

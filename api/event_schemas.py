@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from tracker.domain.campaign import Campaign
-from tracker.domain.session import Session
+from tracker.domain.session import DECK_EVENTS, Session
 
 REF = "#/components/schemas/"
 _NOT_PAYLOAD = {"originator_id", "originator_version", "timestamp", "meta", "originator_topic"}  # tracker/session_log.py
@@ -24,6 +24,31 @@ _NOT_PAYLOAD = {"originator_id", "originator_version", "timestamp", "meta", "ori
 _NULLABLE = {("SessionStarted", "seed")}
 # Payloads that may be withheld from another side until the quest ends (tracker/hidden_information.py).
 _MAY_BE_SECRET = {"change", "action", "roll"}
+
+# Payload fields whose shape the service (not a ruleset) fixes, as the README's export format describes them.
+_FIELDS = {
+    ("DiceRolled", "roll"): {
+        "type": "object",
+        "description": "dice (die id to count, in the order rolled), results per die, and for a digital roll the "
+        "layouts rolled and the stream's counter_start and counter_end.",
+        "properties": {
+            "source": {"type": "string", "enum": ["digital", "reported"]},
+            "dice": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "results": {"type": "object", "additionalProperties": {"type": "array"}},
+            "layouts": {"type": "object", "additionalProperties": {"type": "array"}},
+            "counter_start": {"type": "integer"},
+            "counter_end": {"type": "integer"},
+            "purpose": {"type": ["string", "null"]},
+        },
+        "required": ["source", "dice", "results"],
+    },
+}
+_DECK_CHANGE = {
+    "type": "object",
+    "description": "A change to one deck: kind, deck, and the cards it moved.",
+    "properties": {"kind": {"type": "string"}, "deck": {"type": "string"}, "cards": {"type": "array", "items": {"type": "string"}}},
+    "required": ["kind", "deck"],
+}
 
 SECRET_PAYLOAD = {
     "type": "object",
@@ -61,7 +86,9 @@ def payload_schema(event_class: type) -> dict[str, Any]:
     for name, hint in hints.items():
         if name in _NOT_PAYLOAD or name.startswith("_") or typing.get_origin(hint) is typing.ClassVar:
             continue
-        schema = _schema_of(hint)
+        schema = _FIELDS.get((event_class.__name__, name)) or _schema_of(hint)
+        if name == "change" and event_class in DECK_EVENTS.values():
+            schema = _DECK_CHANGE
         if (event_class.__name__, name) in _NULLABLE and "type" in schema:
             schema = {**schema, "type": [schema["type"], "null"]}
         properties[name] = schema
