@@ -23,6 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
+from flask import Flask
 
 from tests.contract import ContractClient
 from tracker.application import Tracker
@@ -150,13 +151,21 @@ def tracker(database_url: str) -> Iterator[Tracker]:
     app.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def responses_fit_the_document():
+    """Every test client of every application the tests build checks each response against /openapi.json."""
+    before = Flask.test_client_class
+    Flask.test_client_class = ContractClient
+    yield
+    Flask.test_client_class = before
+
+
 @pytest.fixture
 def app(database_url: str):
     """The Flask application (flaskr style), on the database under test."""
     from api import create_app
 
     flask_app = create_app({"TESTING": True, "DATABASE_URL": database_url, "PROJECTIONS_IN_PROCESS": False})
-    flask_app.test_client_class = ContractClient  # every response is checked against /openapi.json
     yield flask_app
     flask_app.extensions["tracker"].close()
     flask_app.extensions["tracker_views"].store.datastore.close()
