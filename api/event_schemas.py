@@ -34,8 +34,8 @@ _FIELDS = {
         "properties": {
             "source": {"type": "string", "enum": ["digital", "reported"]},
             "dice": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "results": {"type": "object", "additionalProperties": {"type": "array"}},
-            "layouts": {"type": "object", "additionalProperties": {"type": "array"}},
+            "results": {"type": "object", "additionalProperties": {"type": "array", "items": {}}},
+            "layouts": {"type": "object", "additionalProperties": {"type": "array", "items": {}}},
             "counter_start": {"type": "integer"},
             "counter_end": {"type": "integer"},
             "purpose": {"type": ["string", "null"]},

@@ -114,6 +114,15 @@ def test_the_readme_walkthrough_through_the_generated_client(app, generated, tmp
     fortune = draw_cards.sync(session.id, client=owner, body=models.Draw(deck="fortune", cards=["Wild Herbs"], holder="monkey-king"))
     assert fortune.cards == ["Wild Herbs"] and fortune.source == "reported"
 
+    # A ruleset action, typed by its type; its answer's events are typed by theirs.
+    acted = generated(sessions + "take_action").sync(
+        session.id, client=owner, body=models.LookAction(type_=models.LookActionType.LOOK, deck="weapon-monkey-king", count=1)
+    )
+    assert isinstance(acted, models.ActionResult), acted
+    assert [type(event).__name__ for event in acted.events] == ["ActionTakenEvent", "TopCardsLookedEvent"]
+    assert acted.events[1].payload.change.cards == ["Level 2"]
+    assert acted.events[0].payload.action.to_dict()["type"] == "look"
+
     # 6. The end reveals the seed.
     ended = generated(sessions + "end_session").sync(session.id, client=owner, body=models.End(outcome=models.EndOutcome("victory")))
     assert len(ended.seed) == 64 and ended.next_quest == "q2-rescue"

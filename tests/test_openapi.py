@@ -220,3 +220,46 @@ def test_the_contract_check_refuses_an_answer_the_document_does_not_allow(app, c
     teapot.status_code = 418
     with pytest.raises(AssertionError, match="418"):
         check(app, teapot)
+
+
+def _declared(view_method) -> dict:
+    """The responses the document gives one GET view of a blueprint of its own, built as create_app builds it."""
+    from flask import Flask
+    from flask.views import MethodView
+
+    from api import TrackerApi, contract
+    from api.blueprint import Blueprint
+
+    app = Flask("declared")
+    app.config.update(API_TITLE="declared", API_VERSION="1", OPENAPI_VERSION="3.1.0")
+    api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
+    blp = Blueprint("demo", __name__, url_prefix="/demo")
+    blp.route("/<thing_id>")(type("Demo", (MethodView,), {"get": view_method(blp, contract)}))
+    api.register_blueprint(blp)
+    return api.spec.to_dict()["paths"]["/demo/{thing_id}"]["get"]["responses"]
+
+
+def test_a_view_declares_the_errors_that_do_not_follow_from_what_it_is():
+    def view(blp, contract):
+        @blp.doc(operationId="getThing")
+        @contract.problems(409)
+        @blp.response(200, schemas.Health)
+        def get(self, thing_id):
+            return {}
+
+        return get
+
+    # 401/403: not public; 404: a path id; 503: reads the database; 409: declared.
+    assert set(_declared(view)) == {"200", "401", "403", "404", "409", "503"}
+
+
+def test_an_operation_without_a_name_is_refused_when_the_document_is_built():
+    def view(blp, contract):
+        @blp.response(200, schemas.Health)
+        def get(self, thing_id):
+            return {}
+
+        return get
+
+    with pytest.raises(ValueError, match="operationId"):
+        _declared(view)
