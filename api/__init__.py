@@ -133,7 +133,7 @@ def _unavailable():
 def _while_the_database_is_down():
     """Once a request found the database down, answer 503 at once for a moment instead of making
     every client wait through the driver's retries; the first request after that probes again."""
-    if request.endpoint in ("rulesets.Rulesets", "rulesets.RulesetDocument", "api-docs.openapi_json"):
+    if request.endpoint in contract.FROM_MEMORY:
         return None  # served from memory
     until = current_app.extensions.get("tracker_database_down_until", 0.0)
     if time.monotonic() < until:

@@ -101,8 +101,8 @@ REPLAYED_HEADER = {
     }
 }
 
-# Reads that are served from memory, so they never wait on the database.
-_FROM_MEMORY = {"rulesets.Rulesets", "rulesets.RulesetDocument"}
+# Reads served from memory: they answer while the database is down (api/__init__.py), so never 503.
+FROM_MEMORY = {"rulesets.Rulesets", "rulesets.RulesetDocument", "api-docs.openapi_json"}
 _COMMAND_METHODS = {"post", "put", "patch", "delete"}
 
 
@@ -147,7 +147,7 @@ def error_statuses(endpoint: str, method: str, operation: Mapping[str, Any], pat
         statuses.add(400)  # a header that is not well formed
     if "IfMatch" in declared:
         statuses.add(412)
-    if endpoint not in _FROM_MEMORY:
+    if endpoint not in FROM_MEMORY:
         statuses.add(503)
     return statuses
 
@@ -165,8 +165,7 @@ class ContractPlugin(BasePlugin):
         spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer", "description": "A campaign's token: "
                                                  "the owner token from POST /campaigns, or one the owner minted."})
         for name, parameter in HEADER_PARAMETERS.items():
-            spec.components.parameter(name, parameter.pop("in"), parameter)
-            parameter["in"] = "header"
+            spec.components.parameter(name, "header", {key: value for key, value in parameter.items() if key != "in"})
         for status, text in _STATUS_TEXT.items():
             response = {"description": text, "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
             if status in _HEADERS_OF:
@@ -195,6 +194,7 @@ class ContractPlugin(BasePlugin):
                         response.setdefault("headers", {}).update(REPLAYED_HEADER)
             operation.setdefault("parameters", []).extend(declared)
             operation.pop("x-problems", None)
+            operation["responses"] = dict(sorted(responses.items(), key=lambda item: str(item[0])))
             if is_public(rule.endpoint, method):
                 operation["security"] = []
 
