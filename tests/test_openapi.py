@@ -263,3 +263,9 @@ def test_an_operation_without_a_name_is_refused_when_the_document_is_built():
 
     with pytest.raises(ValueError, match="operationId"):
         _declared(view)
+
+
+def test_an_unknown_query_parameter_is_refused_as_an_unknown_body_field_is(client, session_id):
+    answer = client.get(f"/sessions/{session_id}/events?limt=5")
+    assert answer.status_code == 422 and answer.mimetype == "application/problem+json"
+    assert "limt" in answer.json["title"]
