@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 from flask import current_app, g, request
 
 from api import problems
 from api.context import tracker
+from tracker import actors
 from tracker.errors import NotFound
 
 PUBLIC = {"rulesets.Rulesets", "rulesets.RulesetDocument", "health.Health", "api-docs.openapi_json", "static", "verifier.Verifier"}
@@ -25,8 +25,6 @@ PAGES = "pages."  # the HTML pages' endpoints
 PUBLIC_POSTS = {"campaigns.Campaigns", "campaigns.CampaignImport"}
 OWNER_ONLY = {"campaigns.CampaignTokens", "campaigns.CampaignToken", "campaigns.CampaignComponents"}
 INTEGRATION_READS = {"sessions.Events", "events.Feed", "events.FeedStream"}
-# Request fields that name the hero acting or receiving: a player bound to heroes may only name those.
-ACTOR_FIELDS = ("hero", "heroes", "pilgrim", "holder", "attacker", "character")
 MAX_DEPTH = 32
 MAX_ARRAY = 1000
 
@@ -91,24 +89,13 @@ def _role_refusal(grant: Any, endpoint: str) -> str | None:
         return "Viewer tokens are read-only"
     body = request.get_json(silent=True)
     if grant.heroes:
-        named = sorted(set(_actors(body)) - set(grant.heroes))
+        named = sorted(set(actors.named(body)) - set(grant.heroes))
         if named:
             return f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}"
     side = _acting_side(body)
     if side is not None and side != (grant.side or "heroes"):
         return f"This token plays the {grant.side or 'heroes'} side, not the {side}"
     return None
-
-
-def _actors(body: Any) -> Iterator[str]:
-    if not isinstance(body, dict):
-        return
-    for name in ACTOR_FIELDS:
-        value = body.get(name)
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, list):
-            yield from (v for v in value if isinstance(v, str))
 
 
 def _acting_side(body: Any) -> str | None:

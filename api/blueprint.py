@@ -1,4 +1,9 @@
-"""The API's blueprints: flask-smorest's, with each argument schema built once instead of per request.
+"""The API's blueprints: flask-smorest's, with every answer sent through the one redaction on the way out,
+and each argument schema built once instead of per request.
+
+Every route's return value (reads, command answers, replayed Idempotency-Key answers) passes through
+``api.context.door``, which shows the token's side only what the table would see: a new route cannot
+forget it.
 
 Given a schema class, webargs builds an instance on every request it parses (field
 binding and deep copies, about a tenth of a roll request's CPU in the worker). An
@@ -8,13 +13,32 @@ of a worker share it, as they already share the response schemas.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import flask_smorest
 from marshmallow import RAISE
 
+from api.context import door
+
 
 class Blueprint(flask_smorest.Blueprint):
+    def response(self, *args: Any, **kwargs: Any):
+        decorate = super().response(*args, **kwargs)
+
+        def wrap(view: Any) -> Any:
+            @functools.wraps(view)
+            def disclosed(*view_args: Any, **view_kwargs: Any) -> Any:
+                answer = view(*view_args, **view_kwargs)
+                shown = door()
+                if isinstance(answer, tuple):
+                    return (shown(answer[0]), *answer[1:])
+                return shown(answer)
+
+            return decorate(disclosed)
+
+        return wrap
+
     def arguments(self, schema: Any, *args: Any, **kwargs: Any):
         if kwargs.get("location") == "query":
             # An unknown query parameter is a 422, as an unknown body field is: a misspelt ?limt= must not be ignored.

@@ -7,8 +7,12 @@ import uuid
 
 from flask import current_app, g, request
 
+from collections.abc import Callable
+from typing import Any
+
+from tracker import disclosure
 from tracker.application import Request, Result, Tracker
-from tracker.errors import TrackerError
+from tracker.errors import NotFound, TrackerError
 
 
 class BadHeader(TrackerError):
@@ -71,6 +75,9 @@ def command_request() -> Request:
         correlation_id=g.correlation_id,
         idempotency_key=key,
         if_match=expected,
+        role=grant.role if grant is not None else None,
+        heroes=tuple(grant.heroes) if grant is not None else (),
+        side=grant.side if grant is not None else None,
     )
 
 
@@ -88,3 +95,28 @@ def echo_correlation_id(response):
 def assign_correlation_id() -> None:
     supplied = request.headers.get("X-Correlation-Id", "")
     g.correlation_id = supplied[:100] if supplied else str(uuid.uuid4())
+
+
+def door() -> Callable[[Any], Any]:
+    """The one redaction on the way out, bound to this request's token: what its side may see of any answer
+    (tracker/disclosure.py). Built while the request is current, so a stream can use it after."""
+    grant = g.get("grant")
+    if grant is None:
+        return lambda value: value  # public routes answer nothing of a campaign's play
+    side = viewer_for(request.args.get("view"))
+    app = tracker()
+    rules = app.rules_of_campaign(grant.campaign_id)
+    disclosure.check_side(rules, side)
+    current = (request.view_args or {}).get("session_id")
+    ended: dict[str | None, bool] = {}
+
+    def revealed(session_id: str | None) -> bool:
+        session_id = session_id or current
+        if session_id not in ended:
+            try:
+                ended[session_id] = session_id is None or app.get_session(session_id)["status"] == "ended"
+            except NotFound:
+                ended[session_id] = True  # not a session (a campaign's own stream): nothing sealed in it
+        return ended[session_id]
+
+    return lambda value: disclosure.disclose(value, rules, side, revealed)

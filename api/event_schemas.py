@@ -17,11 +17,10 @@ from typing import Any
 
 from tracker.domain.campaign import Campaign
 from tracker.domain.session import DECK_EVENTS, Session
+from tracker.sealing import SEALED
 
 REF = "#/components/schemas/"
 _NOT_PAYLOAD = {"originator_id", "originator_version", "timestamp", "meta", "originator_topic"}  # tracker/session_log.py
-# Payload fields the view changes: a session's seed shows only once the session has ended.
-_NULLABLE = {("SessionStarted", "seed")}
 # Payloads that may be withheld from another side until the quest ends (tracker/hidden_information.py).
 _MAY_BE_SECRET = {"change", "action", "roll"}
 
@@ -89,10 +88,10 @@ def payload_schema(event_class: type) -> dict[str, Any]:
         schema = _FIELDS.get((event_class.__name__, name)) or _schema_of(hint)
         if name == "change" and event_class in DECK_EVENTS.values():
             schema = _DECK_CHANGE
-        if (event_class.__name__, name) in _NULLABLE and "type" in schema:
-            schema = {**schema, "type": [schema["type"], "null"]}
         properties[name] = schema
-    return {"type": "object", "properties": properties, "required": sorted(properties)}
+    # A sealed field is left out of the event's public form until its session ends (tracker/sealing.py).
+    sealed = {path for path in SEALED.get(event_class.__name__, ()) if "." not in path}
+    return {"type": "object", "properties": properties, "required": sorted(set(properties) - sealed)}
 
 
 @cache

@@ -95,9 +95,18 @@ class MintedToken(Token):
 
 
 class SessionSummary(Answer):
+    OPTIONAL = ("ruling",)
+
     id = fields.String()
     quest = fields.String()
     outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
+    ruling = fields.String(allow_none=True, metadata={"description": "Present when the owner ended the quest by a table ruling: why."})
+
+
+class Verdict(Answer):
+    outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
+    reason = fields.String(required=True, metadata={"description": "The rules' condition, in the book's words."})
+    position = fields.Integer(required=True, metadata={"description": "The event that decided it."})
 
 
 class Campaign(Answer):
@@ -171,6 +180,8 @@ class SessionState(Answer):
     seed = fields.String(allow_none=True)
     status = fields.String(validate=validate.OneOf(["in-progress", "ended"]))
     outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
+    verdict = fields.Nested(Verdict, allow_none=True, metadata={"description": "The outcome the rules imposed, once they did; null while undecided."})
+    ruling = fields.String(allow_none=True, metadata={"description": "Why the owner overruled the rules at the end, if they did."})
     turn = fields.Integer()
     game = fields.Dict(metadata={"description": "The ruleset's own bookkeeping (karma, weapon levels, ...)."})
     rolls = fields.Integer()
@@ -307,11 +318,21 @@ class ActionResult(Answer):
 
 class End(Schema):
     outcome = fields.String(required=True, validate=validate.OneOf(["victory", "heroic-victory", "defeat"]))
+    ruling = fields.String(
+        validate=validate.Length(min=1, max=1000),
+        metadata={"description": "The owner overrules the rules: why. Recorded and shown as a table ruling."},
+    )
+    reported = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=100)),
+        metadata={"description": "Facts the table states that the log cannot know (e.g. a figure reached a square), recorded with the end."},
+    )
 
 
 class Ended(Answer):
     id = fields.String()
     outcome = fields.String(validate=validate.OneOf(OUTCOMES))
+    ruling = fields.String(allow_none=True)
+    verdict = fields.Nested(Verdict, allow_none=True)
     seed = fields.String()
     seed_commitment = fields.String()
     next_quest = fields.String(allow_none=True)
@@ -379,6 +400,13 @@ class Chain(Answer):
     detail = fields.String()
 
 
+class Ruling(Answer):
+    position = fields.Integer(required=True)
+    outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
+    ruling = fields.String(required=True, metadata={"description": "Why the table overruled the rules."})
+    overrules = fields.String(allow_none=True, metadata={"description": "What the rules said, if they said anything."})
+
+
 class Verification(Answer):
     OPTIONAL = ("detail",)
 
@@ -400,6 +428,10 @@ class Verification(Answer):
     shuffles = fields.List(fields.Dict())
     checked = fields.Dict(keys=fields.String(), values=fields.Integer())
     first_mismatch = fields.Nested(Mismatch, allow_none=True)
+    ruling = fields.Nested(
+        Ruling, allow_none=True,
+        metadata={"description": "Set when the owner ended the quest by a table ruling: the outcome is the table's, not the rules'."},
+    )
 
 
 # -- rulesets and health -----------------------------------------------------

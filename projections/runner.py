@@ -45,6 +45,9 @@ PROJECTED = [
     Session.TurnEnded,
     Session.SessionEnded,
     Session.ActionUndone,
+    Session.QuestDecided,
+    Session.OutcomeRuled,
+    Session.FactsReported,
     *DECK_EVENTS.values(),
     Campaign.QuestEnded,
 ]

@@ -30,6 +30,13 @@ def describe(event: Any) -> str:
     if name == "ActionTaken":
         details = ", ".join(f"{k}={v}" for k, v in event.action.items() if k != "type")
         return f"Action {event.action.get('type')}" + (f" ({details})" if details else "")
+    if name == "QuestDecided":
+        return f"The rules decided the quest: {event.change['outcome']}, because {event.change['reason']}"
+    if name == "OutcomeRuled":
+        overruled = f" (the rules said: {event.overrules})" if event.overrules else ""
+        return f"Table ruling: {event.outcome}, because {event.ruling}{overruled}"
+    if name == "FactsReported":
+        return "Reported at the table: " + ", ".join(f"{k} {v}" for k, v in event.facts.items())
     if hasattr(event, "change") and event.change["kind"] not in _DECK_KINDS:
         from tracker import rulesets  # a ruleset's own event, in its own words
 
@@ -46,7 +53,7 @@ def describe(event: Any) -> str:
         holder = change.get("holder") or "The table"
         if change["kind"] == "shuffled":
             pile = "draw and discard piles" if change["with_discard"] else "draw pile"
-            return f"Shuffled the {pile} of {deck} ({len(change['order'])} cards)"
+            return f"Shuffled the {pile} of {deck} ({len(change['before'])} cards)"
         return {
             "drawn": f"{holder} drew {cards} from {deck}" + (" (physical deck)" if change.get("source") == "reported" else ""),
             "looked": f"Looked at the top of {deck}: {cards}",
@@ -108,7 +115,7 @@ def _name(event: Any, character: str) -> str:
 
 def secret_of(event: Any) -> str | None:
     """The side an event is secret to (its ruleset says, for a change or an action's inputs,
-    as tracker.hidden_information does for the event log), or None."""
+    as tracker.disclosure does for the event log), or None."""
     recorded = _recorded(event)
     if recorded is None:
         return None

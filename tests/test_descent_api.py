@@ -56,7 +56,7 @@ def _game(client, sid, view=None):
 
 
 def _verified(client, sid):
-    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"}).status_code == 200
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified", report
 
@@ -158,7 +158,7 @@ def test_a_set_up_the_rules_forbid_is_refused_and_appends_nothing(client, app, s
 def test_the_overlord_deck_is_restored_for_the_next_quest(client):
     cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
     first = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}]})
-    client.post(f"/sessions/{first}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{first}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     second = _start(client, cid, "hall-of-the-monkey-kings")
     state = _game(client, second)
     assert state["game"]["treachery"] == {"granted": {"event": 3, "trap": 2, "monster": 4}, "remaining": {"event": 3, "trap": 2, "monster": 4},
@@ -272,7 +272,7 @@ def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_que
     assert client.get(f"/sessions/{sid}/events?view=goblins").status_code == 422
     assert client.get(f"/sessions/{sid}?view=goblins").status_code == 422
 
-    client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the test ends the quest here"})
     after = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
     assert not any(e.get("secret") for e in after) and "Dark Power" in str(after)
     assert _game(client, sid, "heroes")["decks"]["overlord"]["held"]["overlord"] == hand[1:]
@@ -372,16 +372,16 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     _act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # +5: 14
     _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
     finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=2, mayors_daughter_unrescued=True)  # 4 + 2 + 3: 23
-    assert finished["events"][-1]["type"] == "QuestWon" and finished["events"][-1]["payload"]["change"] == {
+    assert [e["type"] for e in finished["events"][-2:]] == ["QuestWon", "QuestDecided"] and finished["events"][-2]["payload"]["change"] == {
         "kind": "quest-won", "award": "thing-defeated", "conquest": 23, "needed": 12}
     runner.catch_up()
     hidden = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"][0]
     assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
-    client.post(f"/sessions/{q1}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{q1}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     q2 = _start(client, cid, "hall-of-the-monkey-kings", {"purchases": [{"card": "Dark Power", "remove": "Dodge"}, {"card": "Time Slips Away", "remove": "Dark Charm"}]})
     _act(client, q2, type="award-conquest", award="villager-killed", hero="aurim")  # 6
     _act(client, q2, type="award-conquest", award="monkey-kings-defeated")  # 10
-    client.post(f"/sessions/{q2}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{q2}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     runner.catch_up()
 
     ledger = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"]
@@ -418,7 +418,11 @@ def test_the_thing_in_the_pit_finished_below_twelve_conquest_is_lost(client):
     _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
     _act(client, sid, type="hero-killed", hero="runewitch-astarra")  # 8 - 4
     finished = _act(client, sid, type="award-conquest", award="thing-defeated")  # + 4 = 8, short of 12
-    assert finished["events"][-1]["type"] == "QuestLost" and finished["state"]["game"]["lost"] == "finished-below"
+    assert [e["type"] for e in finished["events"][-2:]] == ["QuestLost", "QuestDecided"] and finished["state"]["game"]["lost"] == "finished-below"
+    # L402-L406: the rules decided it as it happened; the end must agree, or be the owner's ruling
+    assert finished["state"]["verdict"] == {"outcome": "defeat", "position": finished["version"], "reason": finished["events"][-1]["payload"]["change"]["reason"]}
+    claimed = client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    assert claimed.status_code == 409 and "decided" in claimed.json["title"]
     assert _refused(client, sid, type="award-conquest", award="thing-defeated")["title"] == "This quest is already decided"
     _verified(client, sid)
 
@@ -440,7 +444,8 @@ def test_hold_the_position_major_monsters_turn_ten_victory_and_its_glyphs(client
     for _ in range(9):
         _act(client, sid, type="end-turn")
     won = _act(client, sid, type="award-conquest", award="temple-defended")
-    assert won["events"][-1]["payload"]["change"] == {"kind": "quest-won", "award": "temple-defended", "conquest": 20}
+    assert won["events"][-2]["payload"]["change"] == {"kind": "quest-won", "award": "temple-defended", "conquest": 20}
+    assert won["state"]["verdict"]["outcome"] == "victory"
     _verified(client, sid)
 
 
@@ -450,7 +455,7 @@ def test_the_altar_of_despair_is_lost_when_zorek_destroys_the_last_glyph(client)
     assert _refused(client, sid, type="restore-glyph", glyph="1", hero="aurim")["title"] == "The heroes cannot heal the glyphs of The Altar of Despair"
     for hit in range(24):
         last = _act(client, sid, type="damage-glyph", glyph=str(hit // 6 + 1))  # Zorek hits for 1 wound
-    assert [e["type"] for e in last["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed", "QuestLost"]
+    assert [e["type"] for e in last["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed", "QuestLost", "QuestDecided"]
     assert last["state"]["game"]["lost"] == "last-glyph-destroyed" and last["state"]["game"]["conquest"] == 10
     assert _refused(client, sid, type="damage-glyph", glyph="5")["title"] == "This quest has 4 glyphs"
     _verified(client, sid)

@@ -25,7 +25,7 @@ def test_a_quest_set_up_and_played_through_the_application_verifies(tracker):
     tracker.act(sid, {"type": "gain-threat", "source": "corrupted-wound", "count": 2})
     game = tracker.get_session(sid)["game"]
     assert game["conquest"] == 8 - 4 and game["threat"] == 4
-    tracker.end_session(sid, "defeat")
+    tracker.end_session(sid, "defeat", ruling="the test ends the quest here")
     assert tracker.verify(sid)["status"] == "verified"
 
 
@@ -52,5 +52,5 @@ def test_the_heroes_view_through_the_application_hides_the_hand_until_the_quest_
     assert len(hand) == 3 + 10 // 2
     assert tracker.get_session(sid, viewer="heroes")["decks"]["overlord"]["held"] == {}
     assert tracker.get_session(sid, viewer="overlord")["decks"]["overlord"]["held"]["overlord"] == hand
-    tracker.end_session(sid, "victory")
+    tracker.end_session(sid, "victory", ruling="the test ends the quest here")
     assert tracker.get_session(sid, viewer="heroes")["decks"]["overlord"]["held"]["overlord"] == hand

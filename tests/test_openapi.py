@@ -163,7 +163,8 @@ def test_event_payloads_are_typed_by_the_event_type(document):
     ended = events["SessionEndedEvent"]["properties"]["payload"]
     assert ended["required"] == ["outcome", "seed"] and ended["properties"]["seed"] == {"type": "string"}
     started = events["SessionStartedEvent"]["properties"]["payload"]
-    assert started["properties"]["seed"]["type"] == ["string", "null"]  # committed, shown when the session ends
+    assert started["properties"]["seed"] == {"type": "string"} and "seed" not in started["required"]  # sealed until the end
+    assert "seed_commitment" in started["required"]
     assert "DiceRolled" in events["GameEvent"]["properties"]["type"]["not"]["enum"]
 
 

@@ -152,7 +152,9 @@ def test_the_timeline_time_is_what_isoformat_writes_however_the_time_was_stored(
 # -- the views -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.name)
+# Fixtures written after the fast path have no digest from before it; the decoder test above
+# compares their events with the mapper's one by one.
+@pytest.mark.parametrize("fixture", [f for f in FIXTURES if f.name in DIGESTS_BEFORE_THE_FAST_PATH], ids=lambda p: p.name)
 def test_a_rebuild_of_old_stored_events_gives_the_views_the_runner_gave_before_the_fast_path(tracker, runner, fixture):
     _store_fixture(tracker, fixture)
     assert runner.rebuild() == DIGESTS_BEFORE_THE_FAST_PATH[fixture.name]

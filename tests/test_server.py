@@ -90,7 +90,7 @@ def server(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
 def served(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
     """`tracker serve`, which is what `make run` starts."""
     port = _free_port()
-    command = [str(BIN / "tracker"), "--database-url", database_url, "serve", "--port", str(port)]
+    command = [str(BIN / "tracker"), "serve", "--port", str(port), "--database-url", database_url]  # global options go after too
     process, base, log_path = _start(command, dict(os.environ), tmp_path, port)
     yield base, log_path
     _stop(process, log_path, request)
@@ -159,6 +159,19 @@ def test_tracker_serve_says_where_it_serves_and_where_the_data_lives(served, dat
         assert f"data lives in {Path(database_url.removeprefix('sqlite:///')).resolve()}" in log
     else:
         assert "data lives in postgresql://" in log and "campaign_tracker_test" in log
+
+
+def test_tracker_serve_logs_each_request_but_never_a_token(served):
+    base, log_path = served
+    status, campaign = call(base, "POST", "/campaigns", {"ruleset": "journey", "name": "Logged"})
+    assert status == 201
+    assert call(base, "GET", f"/campaigns/{campaign['id']}")[0] == 200
+    deadline = time.monotonic() + 10
+    while f"GET /campaigns/{campaign['id']}" not in log_path.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    log = log_path.read_text()
+    assert f'"GET /campaigns/{campaign["id"]} HTTP/1.1" 200' in log and '"POST /campaigns HTTP/1.1" 201' in log
+    assert campaign["owner_token"] not in log
 
 
 def test_the_readme_walkthrough_runs_as_written(served, tmp_path):

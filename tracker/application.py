@@ -26,13 +26,13 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 from eventsourcing.utils import get_topic
 
-from tracker import decks, hash_chain, hidden_information, portability, rulesets, undo, verification
+from tracker import actors, decks, disclosure, hash_chain, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.command_cache import CommandCache, Turns
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
-from tracker.errors import Conflict, NotFound, PreconditionFailed, TrackerError, Unprocessable
+from tracker.errors import Conflict, Forbidden, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.game_history import GameHistory
 from tracker.randomness import RandomStream, commitment, new_seed
 from tracker.rulesets import components as component_data
@@ -56,6 +56,10 @@ class Request:
     correlation_id: str | None = None
     idempotency_key: str | None = None
     if_match: int | None = None
+    # The issuing token's role and bindings; None: the owner or an operator, who may do everything.
+    role: str | None = None
+    heroes: tuple[str, ...] = ()
+    side: str | None = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,7 @@ class Tracker(Application[UUID]):
         self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}
+        self._campaign_rules: dict[str, Any] = {}
         self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
         self.turns = Turns()  # one command at a time per session (or campaign) in this process
         self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
@@ -206,6 +211,13 @@ class Tracker(Application[UUID]):
             known = _remember(self._session_campaigns, session_id, self._session(session_id).campaign_id)
         return known
 
+    def rules_of_campaign(self, campaign_id: str) -> Any:
+        """A campaign's game rules (its pinned ruleset never changes: answered from memory after the first load)."""
+        known = self._campaign_rules.get(campaign_id)
+        if known is None:
+            known = _remember(self._campaign_rules, campaign_id, self._ruleset(self._campaign(campaign_id)).rules)
+        return known
+
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work() -> _Outcome:
             campaign = self._for_change(campaign_id, Campaign, "campaign")
@@ -265,7 +277,7 @@ class Tracker(Application[UUID]):
         def work() -> _Outcome:
             session, ruleset = self._playing(session_id, request)
             specs = self._dice_of(session, ruleset)
-            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, RandomStream(bytes.fromhex(session.seed), session.counter))
+            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session))
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
             body = {
@@ -312,7 +324,7 @@ class Tracker(Application[UUID]):
                         detail='Send "count" for a digital draw or "cards" for cards drawn from the physical deck.',
                         errors={"count": ["Missing data for required field."]},
                     )
-                stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+                stream = session_stream(session)
                 changes = decks.resolve_draw(state, spec.name, count, stream, holder)
             meta = _meta(request, ruleset)
             apply_changes(session, changes, meta)
@@ -354,25 +366,65 @@ class Tracker(Application[UUID]):
         action_type = ruleset.action(str(action.get("type")))
         _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
         ctx = action_context(session, ruleset, components)
-        stream = RandomStream(bytes.fromhex(session.seed), session.counter)
+        stream = session_stream(session)
         counter_start = stream.counter
-        changes = action_type.resolve(ctx, action, stream)
+        changes = ruleset.resolve(ctx, action, stream)
         session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
         apply_changes(session, changes, meta)
 
-    def end_session(self, session_id: str, outcome: str, request: Request = Request()) -> Result:
+    def end_session(
+        self,
+        session_id: str,
+        outcome: str,
+        ruling: str | None = None,
+        reported: dict[str, Any] | None = None,
+        request: Request = Request(),
+    ) -> Result:
+        """End the quest with the outcome the rules allow from its recorded state; the owner may overrule them
+        with a ``ruling`` (recorded and shown as the table's, never as a plain result). ``reported``: facts the
+        table states that the log cannot know, recorded with the end."""
+
         def work() -> _Outcome:
             session, ruleset = self._playing(session_id, request)
             campaign = self._for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
+            owner = request.role in (None, "owner")
+            verdict = session.__dict__.get("verdict")
+            if ruling is not None and not owner:
+                raise Forbidden("Only the campaign's owner makes a table ruling", detail="End with the outcome the rules give, or ask the owner.")
+            decided = verdict is not None and verdict["outcome"] == outcome
+            if len(ruleset.rules.sides) > 1 and not owner and not decided:
+                # Ending reveals every side's secrets, and one side may not declare its own win over the other.
+                raise Forbidden(
+                    "Only the campaign's owner ends a quest played by two sides, unless the rules have decided it",
+                    detail="Ask the owner to end it with the outcome the table agreed.",
+                )
+            if verdict is not None and verdict["outcome"] != outcome:
+                refusal = f"the rules decided this quest at event {verdict['position']}: {verdict['outcome']} ({verdict['reason']})"
+            elif verdict is None:
+                refusal = ruleset.rules.end_refusal(session.quest, session.game, session.turn, outcome, reported or {})
+            else:
+                refusal = None
+            if refusal is not None and ruling is None:
+                raise Conflict(
+                    f"The quest cannot end in {outcome}: {refusal}",
+                    detail="End it with the outcome the rules give; or, as the owner, overrule them with a \"ruling\" that says why.",
+                    errors={"outcome": [refusal]},
+                )
             meta = _meta(request, ruleset)
+            if reported:
+                session.report_facts(facts=reported, meta=meta)
+            if ruling is not None:
+                session.rule(outcome=outcome, ruling=ruling, overrules=refusal, meta=meta)
             progress = ruleset.rules.carry_over(campaign.progress, session.game, session.quest, outcome, campaign.options)
             session.end(outcome=outcome, seed=session.seed, meta=meta)
-            campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, meta=meta)
+            campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, ruling=ruling, meta=meta)
             body = {
                 "id": str(session.id),
                 "outcome": outcome,
+                "ruling": ruling,
+                "verdict": verdict,
                 "seed": session.seed,
                 "seed_commitment": session.seed_commitment,
                 "next_quest": campaign.next_quest,
@@ -380,7 +432,7 @@ class Tracker(Application[UUID]):
             }
             return _Outcome(200, body, [session, campaign])
 
-        return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome}, request, work)
+        return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome, "ruling": ruling, "reported": reported}, request, work)
 
     def undo(self, session_id: str, request: Request = Request()) -> Result:
         """Revert the last action: an ActionUndone names its events and puts back the state from before them."""
@@ -393,6 +445,11 @@ class Tracker(Application[UUID]):
                     "There is nothing to undo",
                     detail="Rolls, draws and actions since the quest was set up can be undone, each once; a redo is a new action.",
                 )
+            if request.role not in (None, "owner"):
+                campaign = self._campaign(session.campaign_id)
+                refused = actors.refusal_to_revert(group, ruleset.rules, campaign.tokens, request.issued_by, request.heroes, request.side)
+                if refused:
+                    raise Forbidden(refused, detail="A player undoes only what its own heroes and side did; the owner may undo anything.")
             before = self.repository.get(session.id, version=group[0].originator_version - 1)
             reverses = undo.reverses(group)
             session.undo(reverses=reverses, restored=undo.restored(before), meta=_meta(request, ruleset))
@@ -413,6 +470,8 @@ class Tracker(Application[UUID]):
                           heroes=[], side=None, label="imported", meta=meta)]
 
         body = portability.import_text(self, text, also=owner_grant)
+        if body["backup"]:  # the campaign's own tokens came with it; no new one was minted
+            return Result(201, {**body, "owner_token": None, "owner_token_id": None})
         return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]})
 
     # -- queries -------------------------------------------------------------
@@ -425,7 +484,7 @@ class Tracker(Application[UUID]):
         if session.ended:
             return state
         rules = rulesets.get(session.ruleset["id"]).rules
-        return hidden_information.state_for(rules, state, viewer)
+        return disclosure.state_for(state, rules, viewer)
 
     def campaign_state_at(self, campaign_id: str, at: int) -> dict[str, Any]:
         campaign = self._campaign(campaign_id)
@@ -446,8 +505,9 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
 
-    def export_campaign(self, campaign_id: str) -> list[str]:
-        return portability.export_lines(self, self._campaign(campaign_id))
+    def export_campaign(self, campaign_id: str, backup: bool = False) -> list[str]:
+        """The campaign as JSON Lines; ``backup`` adds the sealed values and token grants (operators only: never over HTTP)."""
+        return portability.export_lines(self, self._campaign(campaign_id), backup=backup)
 
     def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
         """The notification log after position ``after``: campaign and session events, in the order saved.
@@ -469,9 +529,9 @@ class Tracker(Application[UUID]):
             owner = session.campaign_id if session is not None else stream_id
             if campaign_id is not None and owner != campaign_id:
                 continue
-            view = event_view(self.mapper.to_domain_event(n))
+            view = event_view(self.mapper.to_domain_event(n), revealed=session is not None and session.ended)
             if session is not None and viewer is not None:
-                view = hidden_information.event_for(rulesets.get(session.ruleset["id"]).rules, view, viewer, session.ended)
+                view = disclosure.event_for(view, rulesets.get(session.ruleset["id"]).rules, viewer, session.ended)
             events.append({"id": n.id, "stream": stream_id, **view})
         return {
             "events": events,
@@ -488,7 +548,7 @@ class Tracker(Application[UUID]):
         """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
         campaign = self._campaign(campaign_id)
         rules = self._ruleset(campaign).rules
-        hidden_information.check_viewer(rules, viewer)
+        disclosure.check_side(rules, viewer)
         history = []
         for played in campaign.sessions:
             for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
@@ -502,20 +562,20 @@ class Tracker(Application[UUID]):
         """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
         session = self._session(session_id)
         rules = rulesets.get(session.ruleset["id"]).rules
-        hidden_information.check_viewer(rules, viewer)
-        return hidden_information.state_for(rules, session.state(), viewer)
+        disclosure.check_side(rules, viewer)
+        return disclosure.state_for(session.state(), rules, viewer)
 
     def session_events(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> dict[str, Any]:
         session = self._session(session_id)
         rules = rulesets.get(session.ruleset["id"]).rules
-        hidden_information.check_viewer(rules, viewer)
+        disclosure.check_side(rules, viewer)
         events = list(self.events.get(session.id, gt=after, limit=limit))
         rules = rulesets.get(session.ruleset["id"]).rules
         hidden_from = None if viewer is None or session.ended else viewer
         return {
             "session_id": session_id,
             "events": [
-                hidden_information.event_for(rules, event_view(e, reveal_seed=session.ended), viewer, session.ended) for e in events
+                disclosure.event_for(event_view(e, revealed=session.ended), rules, viewer, session.ended) for e in events
             ],
             "after": after,
             "next_after": events[-1].originator_version if events else after,
@@ -539,12 +599,7 @@ class Tracker(Application[UUID]):
             if type(e).__name__ == "QuestEnded" and e.session_id == str(session.id)
         ]
         report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
-        if viewer is not None and not session.ended:
-            report["shuffles"] = [
-                shuffle if ruleset.rules.secret_to(shuffle) in (None, viewer) else {"position": shuffle["position"], "hidden": True}
-                for shuffle in report["shuffles"]
-            ]
-        return report
+        return disclosure.report_for(report, ruleset.rules, viewer)
 
     # -- internals -----------------------------------------------------------
 
@@ -666,6 +721,7 @@ class Tracker(Application[UUID]):
         return pickle.loads(kept)
 
     def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[], _Outcome]) -> Result:
+        scope = canonical_scope(scope)
         if scope == "campaigns":  # a new campaign: nothing to wait for
             return self._execute_in_turn(scope, command, body, request, work)
         with self.turns(scope):
@@ -680,6 +736,8 @@ class Tracker(Application[UUID]):
         Conflicts on fresh loads are real races: retried after a jittered pause, up to MAX_ATTEMPTS."""
         key = request.idempotency_key
         fingerprint = content_hash({"command": command, "request": body}) if key else ""
+        # A key is the token's own: another token reusing it gets its own answer, never this one's.
+        scope = f"{scope}|{request.issued_by}"
         if key:
             earlier = self._earlier_answer(scope, key, fingerprint)
             if earlier:
@@ -749,6 +807,16 @@ class Tracker(Application[UUID]):
         return Result(record.status, record.body, replayed=True)
 
 
+def canonical_scope(scope: str) -> str:
+    """``session:<id>``/``campaign:<id>`` with the id in one spelling: upper case, no hyphens and ``urn:uuid:``
+    forms of one id are one session, so they take turns and share Idempotency-Keys."""
+    kind, _, raw = scope.partition(":")
+    try:
+        return f"{kind}:{UUID(raw)}" if raw else scope
+    except ValueError:
+        return scope  # not an id: the command's own load refuses it
+
+
 def _remember(memo: dict[str, Any], key: str, value: Any) -> Any:
     """Keep a fact fixed for a session's life (its campaign, its component data, its dice). A process
     that has kept too many starts over: each is read again on the session's next command."""
@@ -776,6 +844,29 @@ def _back_off(attempt: int) -> None:
     (Jitter from ``secrets``: game randomness comes only from the session's stream.)"""
     ceiling = min(0.05, 0.001 * 2**attempt)
     time.sleep(ceiling * (0.5 + secrets.randbelow(1000) / 2000))
+
+
+class _SeedNotHeld:
+    """The stream of a session imported from a public export while in play: this server never had its seed."""
+
+    def __init__(self, counter: int) -> None:
+        self.counter = counter
+
+    def _refuse(self, *_: Any) -> Any:
+        raise Conflict(
+            "This session's seed is not on this server, so it cannot roll, draw or shuffle digitally",
+            detail="It was imported from a public export while in play. Report rolls and draws made at the table, "
+            "or import the campaign's backup (tracker export --backup on the server it came from).",
+        )
+
+    uniform = roll = shuffle = _refuse
+
+
+def session_stream(session: Session) -> Any:
+    """The session's HMAC stream at its current counter."""
+    if session.seed is None:
+        return _SeedNotHeld(session.counter)
+    return RandomStream(bytes.fromhex(session.seed), session.counter)
 
 
 def session_state(session: Session) -> dict[str, Any]:

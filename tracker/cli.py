@@ -16,15 +16,23 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tracker", description="Event-sourced campaign tracker")
-    parser.add_argument("--database-url", help="sqlite:///path or postgresql://... (default: $DATABASE_URL or sqlite:///var/tracker.sqlite3)")
+    # Options every command takes, before or after its name (`tracker --database-url URL serve` or `tracker serve --database-url URL`).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--database-url", default=argparse.SUPPRESS,
+        help="sqlite:///path or postgresql://... (default: $DATABASE_URL or sqlite:///var/tracker.sqlite3)",
+    )
+    parser = argparse.ArgumentParser(prog="tracker", description="Event-sourced campaign tracker", parents=[common])
     commands = parser.add_subparsers(dest="command", required=True)
+    add_parser = commands.add_parser
+    commands.add_parser = lambda *a, **k: add_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
 
     serve = commands.add_parser("serve", help="serve the REST API with gunicorn, projections in the same process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(os.cpu_count() or 1))), help="default: one per core")
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
+    serve.add_argument("--no-request-log", action="store_true", help="do not log requests (the log never holds a token: they travel in headers)")
 
     commands.add_parser("project", help="keep the views up to date (runs until stopped)")
     rebuild = commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
@@ -35,11 +43,17 @@ def main(argv: list[str] | None = None) -> int:
     export = commands.add_parser("export", help="write a campaign as JSON Lines (stdout, or --output FILE)")
     export.add_argument("campaign_id")
     export.add_argument("--output", "-o", help="file to write (default: stdout)")
+    export.add_argument(
+        "--backup", action="store_true",
+        help="also write the unrevealed seeds, shuffle orders and token grants (hashes only): to move a campaign between servers; keep it private",
+    )
     load = commands.add_parser("import", help="load a campaign export; the whole file is checked before anything is written")
     load.add_argument("file")
 
     token = commands.add_parser("token", help="mint, list and revoke a campaign's tokens (for operators)")
     token_commands = token.add_subparsers(dest="token_command", required=True)
+    add_token_parser = token_commands.add_parser
+    token_commands.add_parser = lambda *a, **k: add_token_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
     mint = token_commands.add_parser("mint", help="mint a token; it is printed once")
     mint.add_argument("campaign_id")
     mint.add_argument("--role", required=True, choices=["player", "viewer", "integration"])
@@ -53,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     revoke.add_argument("token_id")
 
     args = parser.parse_args(argv)
-    url = database_url(args.database_url)
+    url = database_url(getattr(args, "database_url", None))
     os.environ["DATABASE_URL"] = url
     commands_run = {
         "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token,
@@ -82,6 +96,7 @@ def _serve(args: argparse.Namespace, url: str) -> int:
         "-c", str(ROOT / "gunicorn.conf.py"),
         "--bind", f"{args.host}:{args.port}",
         "--workers", str(args.workers),
+        *([] if args.no_request_log else ["--access-logfile", "-"]),
         "api.wsgi:app",
     ]
     WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
@@ -127,7 +142,7 @@ def _export(args: argparse.Namespace, url: str) -> int:
 
     app = Tracker(env=persistence_env(url))
     try:
-        lines = app.export_campaign(args.campaign_id)
+        lines = app.export_campaign(args.campaign_id, backup=args.backup)
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2

@@ -103,7 +103,11 @@ def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
     if kind == "shuffled":
         if payload["with_discard"]:
             new["discard"] = []
-        new["draw"] = list(payload["order"])
+        if "order" in payload:
+            new["draw"] = list(payload["order"])
+        else:  # imported without its seed (tracker/unsealing.py): the cards are face down in an order nobody knows
+            new["unknown"] = None if new["unknown"] is None else new["unknown"] + len(payload["before"])
+            new["draw"] = []
         new["needs_shuffle"] = False
     elif kind == "drawn":
         _take_from_draw(new, cards)
@@ -144,7 +148,9 @@ def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
 
 
 def _shuffle(state: dict[str, Any], rng: Shuffler, *, with_discard: bool, reason: str) -> dict[str, Any]:
-    source = list(state["draw"]) + (list(state["discard"]) if with_discard else [])
+    # The cards go in sorted, not in the order they lay: ``before`` is public while the new order is sealed
+    # (tracker/sealing.py), and a pile's old order may still be secret (an undo can put it back).
+    source = sorted(list(state["draw"]) + (list(state["discard"]) if with_discard else []))
     start = rng.counter
     order = rng.shuffle(source)
     return {
@@ -152,6 +158,7 @@ def _shuffle(state: dict[str, Any], rng: Shuffler, *, with_discard: bool, reason
         "deck": state["id"],
         "with_discard": with_discard,
         "reason": reason,
+        "input": "sorted",
         "before": source,
         "order": order,
         "counter_start": start,

@@ -31,3 +31,9 @@ class Conflict(TrackerError):
 
 class PreconditionFailed(TrackerError):
     status = 412
+
+
+class Forbidden(TrackerError):
+    """The token may not do this (its role, its heroes or its side)."""
+
+    status = 403

@@ -24,6 +24,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
 
+from tracker import sealing
 from tracker.verify_export import chain_break, event_hash, event_name
 
 
@@ -47,13 +48,15 @@ def state_bytes(mapper: Mapper, state: dict[str, Any]) -> bytes:
     return data
 
 
-def record(mapper: Mapper, stored: StoredEvent) -> dict[str, Any]:
-    """One event as an export line's ``event`` holds it (and as its hash covers it)."""
+def record(mapper: Mapper, stored: StoredEvent, sealed: bool = False) -> dict[str, Any]:
+    """One event as an export line's ``event`` holds it (and as its hash covers it): its public form,
+    without the fields it seals (tracker/sealing.py); ``sealed=True`` keeps them (backups, re-derivation)."""
+    state = stored_state(mapper, stored)
     return {
         "stream": str(stored.originator_id),
         "position": stored.originator_version,
         "topic": stored.topic,
-        "state": stored_state(mapper, stored),
+        "state": state if sealed else sealing.public(state),
     }
 
 
@@ -77,6 +80,9 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
         previous = None if first == 1 else (known and known.get(aggregate.id, first - 1)) or head(app, aggregate.id, first - 1)
         for event in pending:
             meta = {**(event.meta or {}), "prev_hash": previous, "command": first}
+            sealed = sealing.paths_for(type(event).__name__, event.__dict__)
+            if sealed:  # kept out of the hash and of every reader until the session ends
+                meta["sealed"] = sealed
             session_id = getattr(event, "session_id", None)
             if session_id in heads:
                 meta["session_head"] = heads[session_id]

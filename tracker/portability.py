@@ -24,16 +24,24 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
-from tracker import hash_chain, rulesets, verification, verify_export
-from tracker.domain import Campaign, IdempotencyRecord
+from tracker import hash_chain, rulesets, sealing, unsealing, verification, verify_export
+from tracker.domain import Campaign, Grant, IdempotencyRecord
 from tracker.domain.events import TrackerCreated, TrackerEvent
 from tracker.errors import Conflict, Unprocessable
 from tracker.rulesets.data import content_hash
 
 
-def export_lines(app: Any, campaign: Campaign) -> list[str]:
+def export_lines(app: Any, campaign: Campaign, backup: bool = False) -> list[str]:
+    """The campaign as JSON Lines. A public export holds each event's public form (tracker/sealing.py): no
+    reader learns an unrevealed seed or a pile's order from it. A ``backup`` (the operator's CLI only) also
+    carries each event's sealed values and the campaign's token grants (their hashes), to move the campaign
+    to another server with its sessions in play and every token still working."""
     streams = [campaign.id] + [UUID(s["id"]) for s in campaign.sessions]
-    per_stream = [[hash_chain.record(app.mapper, stored) for stored in app.recorder.select_events(stream)] for stream in streams]
+    in_play = {s["id"] for s in campaign.sessions if s["outcome"] is None}
+    per_stream = [
+        [_exported(hash_chain.record(app.mapper, stored, sealed=True), backup, str(stream) in in_play) for stored in app.recorder.select_events(stream)]
+        for stream in streams
+    ]
     # Sessions before the campaign when times are equal: a quest's start and end come after the session's events.
     events = list(heapq.merge(*per_stream[1:], per_stream[0], key=_when))
     header = {
@@ -45,11 +53,38 @@ def export_lines(app: Any, campaign: Campaign) -> list[str]:
         "components_hash": campaign.components_hash,
         "sessions": [s["id"] for s in campaign.sessions],
     }
-    trailer = {"events": len(events), "heads": {str(stream): verify_export.event_hash(records[-1]) for stream, records in zip(streams, per_stream) if records}}
+    if backup:
+        header["backup"] = True
+        header["grants"] = [_grant(app, token) for token in campaign.tokens.values()]
+    trailer = {"events": len(events), "heads": {str(stream): records[-1]["hash"] for stream, records in zip(streams, per_stream) if records}}
     lines = [_line({"header": header})]
-    lines += [_line({"event": {**event, "hash": verify_export.event_hash(event)}}) for event in events]
+    lines += [_line({"event": event}) for event in events]
     lines.append(_line({"trailer": trailer}))
     return lines
+
+
+def _exported(full: dict[str, Any], backup: bool, in_play: bool) -> dict[str, Any]:
+    """One event line: its public form and hash; a backup adds the sealed values. An event stored before
+    sealing existed was hashed whole: while its session is in play its secret fields are withheld from a
+    public export, and the line carries the stored hash (a verifier takes it as given for that line)."""
+    state = full["state"]
+    sealed = sealing.values(state)
+    event = {**full, "state": sealing.public(state)}
+    event["hash"] = verify_export.event_hash(event)
+    withheld = [path for path in sealing.LEGACY.get(verify_export.event_name(full["topic"]), ()) if not sealed and sealing.holds(state, path)]
+    if withheld and in_play and not backup:
+        event["hash"] = verify_export.event_hash(full)
+        event["state"] = sealing.public(state, withheld)
+        event["withheld"] = withheld
+    if backup and sealed:
+        event["sealed"] = sealed
+    return event
+
+
+def _grant(app: Any, token: dict[str, Any]) -> dict[str, Any]:
+    grant = app.repository.get(UUID(token["grant_id"]))
+    return {"grant_id": token["grant_id"], "token_id": grant.token_id, "token_hash": grant.token_hash, "role": grant.role,
+            "heroes": list(grant.heroes), "side": grant.side, "label": grant.label, "revoked": grant.revoked}
 
 
 def _when(record: dict[str, Any]) -> str:
@@ -74,6 +109,14 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
             errors={"file": [failure["reason"]]},
         )
     header, records, _ = verify_export.parse(lines)
+    withheld = next((record for record in records if record.get("withheld")), None)
+    if withheld is not None:
+        raise Unprocessable(
+            "The file withholds a secret of a session in play; nothing was imported",
+            detail=f"Line {withheld['line']}: that session was stored before seeds were sealed, so only a backup can move it "
+            "(tracker export --backup on the server it came from).",
+        )
+    records = unsealing.unseal(records, lambda record: _decode(app, _stored(app, record), record))
     stored = [_stored(app, record) for record in records]
     domain = [_decode(app, event, record) for event, record in zip(stored, records)]
     campaign_id = header.get("campaign_id")
@@ -107,12 +150,28 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
     for stream in streams:
         if app.recorder.select_events(UUID(stream), limit=1):
             raise _already_here(campaign_id)
-    extra = [app.mapper.to_stored_event(event) for aggregate in (also(campaign_id) if also else []) for event in aggregate.collect_events()]
+    grants = _grants(header, campaign_id) if header.get("backup") else (also(campaign_id) if also else [])
+    extra = [app.mapper.to_stored_event(event) for aggregate in grants for event in aggregate.collect_events()]
     try:
         app.recorder.insert_events(stored + extra)
     except IntegrityError:
         raise _already_here(campaign_id) from None
-    return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses}
+    return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": bool(header.get("backup"))}
+
+
+def _grants(header: dict[str, Any], campaign_id: str) -> list[Grant]:
+    """A backup's token grants, so every token of the campaign keeps working on this server."""
+    grants = []
+    for listed in header.get("grants") or []:
+        try:
+            grant = Grant(campaign_id=campaign_id, token_id=listed["token_id"], token_hash=listed["token_hash"], role=listed["role"],
+                          heroes=list(listed["heroes"]), side=listed["side"], label=listed["label"], meta={"issued_by": "import:backup"})
+        except (KeyError, TypeError):
+            raise Unprocessable("The backup's token grants are damaged; nothing was imported", detail="Export the backup again.") from None
+        if listed.get("revoked"):
+            grant.revoke(meta={"issued_by": "import:backup"})
+        grants.append(grant)
+    return grants
 
 
 def _already_here(campaign_id: str | None) -> Conflict:

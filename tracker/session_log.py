@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker import sealing
+
 _HIDDEN = {"originator_id", "originator_version", "timestamp", "meta", "originator_topic"}
 
 
-def event_view(event: Any, reveal_seed: bool = False) -> dict[str, Any]:
+def event_view(event: Any, revealed: bool = False) -> dict[str, Any]:
+    """The event as readers see it. Until its session ends (``revealed``), the fields it seals are left out
+    (tracker/sealing.py): by its ``meta.sealed``, or by its type for events stored before sealing existed."""
+    name = type(event).__name__
     payload = {k: v for k, v in event.__dict__.items() if k not in _HIDDEN}
-    if "seed" in payload and type(event).__name__ == "SessionStarted" and not reveal_seed:
-        payload["seed"] = None  # committed to by seed_commitment; revealed when the session ends
+    meta = dict(getattr(event, "meta", {}) or {})
+    if not revealed:
+        payload = sealing.public(payload, [path for path in sealing.LEGACY.get(name, ())])
     return {
         "position": event.originator_version,
-        "type": type(event).__name__,
+        "type": name,
         "timestamp": event.timestamp.isoformat(),
-        "meta": dict(getattr(event, "meta", {}) or {}),
+        "meta": meta,
         "payload": payload,
     }
-

@@ -47,4 +47,7 @@ def reverses(group: Sequence[Any]) -> dict[str, Any]:
 
 def restored(session: Any) -> dict[str, Any]:
     """The parts of a session's state an undo puts back (not the random counter)."""
-    return {"decks": session.decks, "turn": session.turn, "game": session.game, "rolls": session.rolls}
+    restored = {"decks": session.decks, "turn": session.turn, "game": session.game, "rolls": session.rolls}
+    if session.__dict__.get("verdict") is not None:  # (undos from before verdicts existed name no verdict)
+        restored["verdict"] = session.verdict
+    return restored

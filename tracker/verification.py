@@ -49,6 +49,10 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
         "checked": {"events": len(events), "digital_rolls": 0, "reported_rolls": 0, "shuffles": 0, "actions": 0},
         "first_mismatch": None,
     }
+    ruled = next((e for e in events if type(e).__name__ == "OutcomeRuled"), None)
+    # An outcome the table imposed over the rules is shown as its ruling, never as a plain result.
+    report["ruling"] = None if ruled is None else {
+        "position": ruled.originator_version, "outcome": ruled.outcome, "ruling": ruled.ruling, "overrules": ruled.overrules}
     if started.ruleset.get("hash") != ruleset.hash:
         report["status"] = "ruleset-changed"
         report["detail"] = (
@@ -92,7 +96,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
     deck_specs = ruleset.decks(components)
     session: Session | None = None
     expected: list[dict[str, Any]] = []  # changes an action said would follow
-    effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled"} | set(ruleset.rules.events_by_name)
+    effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled", "QuestDecided"} | set(ruleset.rules.events_by_name)
     unchecked_action = False  # a random action before the seed is revealed: its effects are checked one by one
     before_command: dict[int, dict[str, Any]] = {}  # the state an undo of each command puts back
     for index, event in enumerate(events):
@@ -207,9 +211,13 @@ def _check_deck_change(event: Any, session: Session, seed: bytes | None, report:
         raise Mismatch(event.originator_version, type(event).__name__, f"Unknown deck '{change['deck']}'")
     if change["kind"] == "shuffled":
         report["checked"]["shuffles"] += 1
-        report["shuffles"].append({"position": event.originator_version, **change})
+        # The order a shuffle left the pile in is sealed until the seed is revealed (tracker/sealing.py).
+        shown = change if seed is not None else {key: value for key, value in change.items() if key != "order"}
+        report["shuffles"].append({"position": event.originator_version, **shown})
         _check_counter(event, change["counter_start"], session)
         source = list(state["draw"]) + (list(state["discard"]) if change["with_discard"] else [])
+        if change.get("input") == "sorted":  # shuffles since sealing take the cards in sorted order
+            source = sorted(source)
         if change["before"] != source:
             raise Mismatch(event.originator_version, "DeckShuffled", "The shuffle started from cards that were not in the pile")
         if seed is not None:
@@ -218,6 +226,8 @@ def _check_deck_change(event: Any, session: Session, seed: bytes | None, report:
             if order != change["order"] or stream.counter != change["counter_end"]:
                 raise Mismatch(event.originator_version, "DeckShuffled", "The seed gives a different order for this shuffle")
     elif change["kind"] == "drawn" and change["source"] == "digital":
+        if seed is None and not state["draw"] and state["unknown"]:
+            return  # the pile's order is sealed and its seed not held here (a public import of a session in play)
         top = state["draw"][: len(change["cards"])]
         if state["needs_shuffle"] or top != change["cards"]:
             raise Mismatch(event.originator_version, "CardsDrawn", f"A digital draw took {change['cards']} but the top of the pile was {top}")
@@ -235,6 +245,6 @@ def _rerun_action(event: Any, session: Session, seed: bytes | None, ctx: ActionC
         return None  # cannot re-resolve before the seed is revealed; its effects are checked one by one
     stream = RandomStream(seed or b"\0", event.counter_start)
     try:
-        return [dict(change) for change in action_type.resolve(ctx, event.action, stream)]
+        return [dict(change) for change in ruleset.resolve(ctx, event.action, stream)]
     except TrackerError as error:
         raise Mismatch(event.originator_version, "ActionTaken", f"The action is not legal in the state before it: {error.title}") from None

@@ -80,6 +80,12 @@ def event_hash(event: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
+def line_hash(event: dict[str, Any]) -> str:
+    """The hash the chain links to. A line that withholds a field (an event stored before sealing, whose
+    session is still in play) cannot be hashed by a reader: its recorded hash is taken as given."""
+    return event["hash"] if event.get("withheld") else event_hash(event)
+
+
 # -- reading -----------------------------------------------------------------
 
 
@@ -155,7 +161,7 @@ def blame(hashes: Sequence[str], prevs: Sequence[Any], index: int) -> int:
 
 def chain_break(stream: Sequence[dict[str, Any]]) -> tuple[int, str] | None:
     """The first break of one stream's chain: (index into ``stream`` of the event to name, reason)."""
-    hashes = [event_hash(event) for event in stream]
+    hashes = [line_hash(event) for event in stream]
     prevs = [(event["state"].get("meta") or {}).get("prev_hash", "absent") for event in stream]
     for index, event in enumerate(stream):
         if event["position"] != index + 1:
@@ -185,13 +191,13 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
             failures.append(Failure(reason, line=event["line"], stream=stream, position=index + 1))
     if failures:
         raise min(failures, key=lambda failure: failure.report["line"])
-    heads = {stream: event_hash(stream_events[-1]) for stream, stream_events in streams.items()}
+    heads = {stream: line_hash(stream_events[-1]) for stream, stream_events in streams.items()}
     for event in events:
         session_head = (event["state"].get("meta") or {}).get("session_head")
         session = event["state"].get("session_id")
         if session_head is None or session not in streams:
             continue
-        hashes = [event_hash(e) for e in streams[session]]
+        hashes = [line_hash(e) for e in streams[session]]
         # A quest's end records the session's last event; its start, the session's set-up.
         ended = event_name(event["topic"]) == "QuestEnded"
         if session_head not in hashes or (ended and session_head != hashes[-1]):
@@ -259,8 +265,10 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
             if change["counter_start"] != counter:
                 raise Failure(f"The shuffle starts at random counter {change['counter_start']}, not {counter}", **where)
             if seed is not None:
+                # The order is sealed (absent) in exports: the seed gives it; an order present must agree.
                 rng = Stream(seed, counter)
-                if rng.shuffle(change["before"]) != change["order"] or rng.counter != change["counter_end"]:
+                order = rng.shuffle(change["before"])
+                if order != change.get("order", order) or rng.counter != change["counter_end"]:
                     raise Failure("The seed shuffles the cards into a different order", **where)
             counter = change["counter_end"]
             checked["shuffles"] += 1

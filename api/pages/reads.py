@@ -61,7 +61,7 @@ def quest_chain(campaign: Mapping[str, Any], quest_names: Mapping[str, str]) -> 
                 "number": number,
                 "quest": quest,
                 "name": quest_names.get(quest, quest),
-                "plays": [{"session_id": s["id"], "outcome": s["outcome"], "said": OUTCOME_WORDS.get(s["outcome"], s["outcome"])} for s in played],
+                "plays": [{"session_id": s["id"], "outcome": s["outcome"], "said": _said(s)} for s in played],
                 "replayed": len(played) > 1,
                 "won": any(o in WINS for o in outcomes),
                 "next": quest == campaign["next_quest"],
@@ -78,7 +78,7 @@ def sessions(campaign: Mapping[str, Any], store: ViewStore, quest_names: Mapping
             "number": n,
             "quest": quest_names.get(s["quest"], s["quest"]),
             "outcome": s["outcome"],
-            "said": OUTCOME_WORDS.get(s["outcome"], s["outcome"]),
+            "said": _said(s),
             **lengths.get(s["id"], {"events": 0, "duration": "–"}),
         }
         for n, s in enumerate(campaign["sessions"], start=1)
@@ -126,6 +126,12 @@ def karma_series(rows: Iterable[Mapping[str, Any]], quest_names: Mapping[str, st
             }
         )
     return series
+
+
+def _said(session: Mapping[str, Any]) -> str:
+    """A session's result as people say it; a table ruling is shown as one, never as a plain result."""
+    said = OUTCOME_WORDS.get(session["outcome"], session["outcome"])
+    return f"{said} by table ruling ({session['ruling']})" if session.get("ruling") else said
 
 
 def _karma_said(change: Mapping[str, Any]) -> str:

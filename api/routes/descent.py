@@ -7,6 +7,7 @@ from flask.views import MethodView
 from api import schemas
 from api.blueprint import Blueprint
 from api.context import tracker, viewer_for, views
+from tracker import disclosure, rulesets
 from tracker.rulesets.descent import ledger
 
 blp = Blueprint("descent", __name__, url_prefix="/campaigns", description="Descent: treachery, conquest, threat and heroes per campaign")
@@ -14,9 +15,7 @@ blp = Blueprint("descent", __name__, url_prefix="/campaigns", description="Desce
 
 def _rows(campaign_id: str, viewer: str | None):
     campaign = tracker().get_campaign(campaign_id)
-    from tracker import hidden_information, rulesets
-
-    hidden_information.check_viewer(rulesets.get(campaign["ruleset"]["id"]).rules, viewer)
+    disclosure.check_side(rulesets.get(campaign["ruleset"]["id"]).rules, viewer)
     return views().store.game_events(campaign_id)
 
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from flask import Response, g, request
 from flask.views import MethodView
 
 from api import contract, schemas
 from api.blueprint import Blueprint
-from api.context import LAST_EVENT_ID, BadHeader, tracker, viewer_for
+from api.context import LAST_EVENT_ID, BadHeader, door, tracker
 from tracker.application import Tracker
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
@@ -37,7 +38,7 @@ class Feed(MethodView):
     @blp.response(200, schemas.Feed)
     def get(self, query):
         """Events after notification position `after`; follow by passing `next_after` back. Seeds show only in SessionEnded."""
-        return tracker().feed(query["after"], query["limit"], *feed_scope())
+        return tracker().feed(query["after"], query["limit"], feed_scope())
 
 
 @blp.route("/stream")
@@ -58,26 +59,26 @@ class FeedStream(MethodView):
             if not LAST_EVENT_ID.fullmatch(resume) or int(resume) > schemas.MAX_POSITION:
                 raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
             after = int(resume)
-        events = stream(tracker(), after, query["limit"], query["wait"], *feed_scope())
+        events = stream(tracker(), after, query["limit"], query["wait"], feed_scope(), door())
         return Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def feed_scope() -> tuple[str | None, str | None]:
-    """The token's campaign, and the side it reads as (the owner reads everything)."""
+def feed_scope() -> str | None:
+    """The token's campaign."""
     grant = g.get("grant")
-    return (grant.campaign_id if grant is not None else None), viewer_for(None)
+    return grant.campaign_id if grant is not None else None
 
 
 def stream(
-    app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, viewer: str | None = None
+    app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, shown: Callable[[Any], Any] = lambda v: v
 ) -> Iterator[str]:
     """Poll the notification log; stop after ``limit`` events or ``wait`` idle seconds (else run until the client goes)."""
     sent = 0
     idle_since = last_beat = time.monotonic()
     yield "retry: 2000\n\n"
     while True:
-        page = app.feed(after, 100 if limit is None else min(100, limit - sent), campaign_id, viewer)
-        for event in page["events"]:
+        page = app.feed(after, 100 if limit is None else min(100, limit - sent), campaign_id)
+        for event in shown(page["events"]):
             yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
             sent += 1
             if limit is not None and sent >= limit:

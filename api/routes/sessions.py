@@ -4,7 +4,7 @@ from flask.views import MethodView
 
 from api import contract, schemas
 from api.blueprint import Blueprint
-from api.context import command_request, respond, tracker, viewer_for, viewer_side, views
+from api.context import command_request, respond, tracker, viewer_side, views
 from tracker.randomness import __doc__ as DERIVATION
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
@@ -18,7 +18,7 @@ class SessionResource(MethodView):
     def get(self, query, session_id: str):
         """The session's state, derived from its events; secrets of another side are hidden until the quest ends
         (a player token sees its own side; the owner may ask for ?view=<side>)."""
-        return tracker().get_session(session_id, viewer_for(query["view"]))
+        return tracker().get_session(session_id)  # the way out shows each side its own (api/blueprint.py)
 
 
 @blp.route("/<session_id>/rolls")
@@ -69,8 +69,9 @@ class End(MethodView):
     @blp.arguments(schemas.End)
     @blp.response(200, schemas.Ended)
     def post(self, body, session_id: str):
-        """End the session with its outcome; reveals the seed."""
-        result = tracker().end_session(session_id, body["outcome"], request=command_request())
+        """End the session with the outcome the rules allow (409 with the condition not met), or, as the owner,
+        by a table ruling; reveals the seed."""
+        result = tracker().end_session(session_id, body["outcome"], body.get("ruling"), body.get("reported"), request=command_request())
         return respond(result)
 
 
@@ -81,7 +82,7 @@ class Events(MethodView):
     @blp.response(200, schemas.EventPage)
     def get(self, query, session_id: str):
         """The session's events, oldest first, after position `after`."""
-        return tracker().session_events(session_id, query["after"], query["limit"], viewer_for(query["view"]))
+        return tracker().session_events(session_id, query["after"], query["limit"])
 
 
 @blp.route("/<session_id>/timeline")
@@ -103,7 +104,7 @@ class Verification(MethodView):
     @blp.response(200, schemas.Verification)
     def get(self, session_id: str):
         """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
-        return {**tracker().verify(session_id, viewer=viewer_side()), "session_id": session_id, "derivation": DERIVATION}
+        return {**tracker().verify(session_id), "session_id": session_id, "derivation": DERIVATION}
 
 
 @blp.route("/<session_id>/state")
@@ -113,7 +114,7 @@ class SessionStateAt(MethodView):
     @blp.response(200, schemas.SessionState)
     def get(self, query, session_id: str):
         """Time travel: the session's state just after its event at position `at`, rebuilt from the log."""
-        return tracker().session_state_at(session_id, query["at"], viewer_side())
+        return tracker().session_state_at(session_id, query["at"])
 
 
 @blp.route("/<session_id>/undo")

@@ -50,15 +50,20 @@ class Campaign(Aggregate):
         quest: str
 
     class QuestEnded(TrackerEvent):
-        class_version = 2
+        class_version = 3
         session_id: str
         quest: str
         outcome: str
         progress: dict[str, Any] | None
+        ruling: str | None  # the table's reason when it overruled what the rules decided
 
         @staticmethod
         def upcast_v1_v2(state: dict[str, Any]) -> None:
             state["progress"] = None  # nothing carried over: progress stays as it was
+
+        @staticmethod
+        def upcast_v2_v3(state: dict[str, Any]) -> None:
+            state["ruling"] = None  # quests ended before rulings existed ended on the typed outcome
 
     @event(CampaignCreated)
     def __init__(
@@ -111,12 +116,14 @@ class Campaign(Aggregate):
         return self.__dict__.get("session_components", {}).get(session_id, self.components)
 
     @event(QuestEnded)
-    def end_quest(self, session_id: str, quest: str, outcome: str, progress: dict[str, Any] | None, meta: dict[str, Any]) -> None:
+    def end_quest(self, session_id: str, quest: str, outcome: str, progress: dict[str, Any] | None, ruling: str | None, meta: dict[str, Any]) -> None:
         if progress is not None:
             self.progress = progress
         for session in self.sessions:
             if session["id"] == session_id:
                 session["outcome"] = outcome
+                if ruling is not None:
+                    session["ruling"] = ruling
         if outcome in WINS and quest in self.chain:
             position = self.chain.index(quest)
             self.next_quest = self.chain[position + 1] if position + 1 < len(self.chain) else None

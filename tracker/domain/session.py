@@ -59,6 +59,26 @@ class Session(Aggregate):
         outcome: str
         seed: str
 
+    class QuestDecided(TrackerEvent):
+        """The rules decided the quest (``change``: outcome and reason), as the action before it left the state."""
+
+        change: dict[str, Any]
+
+        def apply(self, aggregate: Session) -> None:
+            aggregate.verdict = {"outcome": self.change["outcome"], "reason": self.change["reason"], "position": self.originator_version}
+
+    class OutcomeRuled(TrackerEvent):
+        """The owner ended the quest by a table ruling: ``ruling`` says why; ``overrules``, what the rules said."""
+
+        outcome: str
+        ruling: str
+        overrules: str | None
+
+    class FactsReported(TrackerEvent):
+        """Facts the table states at the end, which the log cannot know (a figure reached a square)."""
+
+        facts: dict[str, Any]
+
     class ActionUndone(TrackerEvent):
         """The last action (a command's events) reverted: ``reverses`` names them, ``restored`` is the
         state from before them. The random counter is not restored: undone numbers are never reused."""
@@ -91,6 +111,8 @@ class Session(Aggregate):
         self.turn = 1
         self.rolls = 0
         self.outcome: str | None = None
+        self.verdict: dict[str, Any] | None = None  # what the rules decided, once they do
+        self.ruling: str | None = None  # why the table overruled them, if it did
         self.ended = False
         self.game: dict[str, Any] = {}
 
@@ -113,6 +135,8 @@ class Session(Aggregate):
             self.end_turn(turn=change["turn"], meta=meta)
         elif kind == "rolled":
             self.record_roll(roll=change["roll"], meta=meta)
+        elif kind == "quest-decided":
+            self.trigger_event(Session.QuestDecided, change=change, meta=meta)
         else:
             self.trigger_event(self._rules().events[kind], change=change, meta=meta)
 
@@ -142,6 +166,15 @@ class Session(Aggregate):
         self.turn = restored["turn"]
         self.game = restored["game"]
         self.rolls = restored["rolls"]
+        self.verdict = restored.get("verdict")
+
+    @event(OutcomeRuled)
+    def rule(self, outcome: str, ruling: str, overrules: str | None, meta: dict[str, Any]) -> None:
+        self.ruling = ruling
+
+    @event(FactsReported)
+    def report_facts(self, facts: dict[str, Any], meta: dict[str, Any]) -> None:
+        pass  # kept in the log; the end that follows rests on them
 
     @event(SessionEnded)
     def end(self, outcome: str, seed: str, meta: dict[str, Any]) -> None:
@@ -159,6 +192,8 @@ class Session(Aggregate):
             "seed": self.seed if self.ended else None,
             "status": "ended" if self.ended else "in-progress",
             "outcome": self.outcome,
+            "verdict": self.__dict__.get("verdict"),
+            "ruling": self.__dict__.get("ruling"),
             "turn": self.turn,
             "game": self.game,
             "rolls": self.rolls,

@@ -111,6 +111,7 @@ def plain_dice() -> list[dict[str, Any]]:
 
 
 SET_UP_QUEST = "set-up-quest"
+QUEST_DECIDED = "quest-decided"  # the change that records the verdict the rules impose
 
 
 class GameRules:
@@ -164,6 +165,17 @@ class GameRules:
 
     def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str] | None:
         """The campaign's quest chain for these options (e.g. one adventure of several); None: the data's chain."""
+        return None
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        """The outcome the rules impose on this state now, ``{"outcome", "reason"}`` with the reason in the
+        book's words (a defeat when the conquest runs out, a victory when the last altar falls), or None while
+        the quest is undecided. The default decides nothing: the game states no condition the log can check."""
+        return None
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        """Why ending in ``outcome`` contradicts the recorded state (the condition that is not met), or None when the
+        rules allow it. ``reported`` holds facts the table states at the end (a figure reached a square), recorded with it."""
         return None
 
     def standing(self, records: list[Mapping[str, Any]]) -> dict[str, Any]:
@@ -289,6 +301,23 @@ class Ruleset:
                 shuffled=deck.get("shuffled", True),
             )
         return specs
+
+    def resolve(self, ctx: ActionContext, action: Mapping[str, Any], stream: Any) -> list[dict[str, Any]]:
+        """An action's changes, followed by the quest's verdict when they decide it (``quest-decided``): the rules
+        impose an outcome as it happens, and verification re-derives it with the action."""
+        changes = list(self.action(str(action.get("type"))).resolve(ctx, action, stream))
+        if ctx.state.get("verdict") is not None:
+            return changes
+        game, turn = dict(ctx.game), int(ctx.state.get("turn") or 1)
+        for change in changes:
+            if change.get("kind") in self.rules.events:
+                game = self.rules.fold(game, change)
+            elif change.get("kind") == "turn-ended":
+                turn = change["turn"] + 1
+        decided = self.rules.verdict(str(ctx.state.get("quest")), game, turn)
+        if decided is not None:
+            changes.append({"kind": QUEST_DECIDED, "outcome": decided["outcome"], "reason": decided["reason"]})
+        return changes
 
     def action(self, name: str) -> ActionType:
         try:

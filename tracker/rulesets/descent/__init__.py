@@ -13,7 +13,7 @@ from typing import Any
 
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.descent import conditions, conquest, glyphs, hidden, prolonged, shop, sides, summoning, threat, treachery, zorek
+from tracker.rulesets.descent import conditions, conquest, glyphs, hidden, prolonged, shop, sides, summoning, threat, treachery, verdict, zorek
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
@@ -51,6 +51,12 @@ class DescentRules(GameRules):
 
     def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact_decks(decks, viewer)
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        return verdict.verdict(game)
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        return verdict.end_refusal(game, outcome)
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
         """Each hero's standing across the campaign: curses, frost, dark relics, chest items, deaths."""

@@ -1,0 +1,57 @@
+"""Who an action is taken by or for: the heroes a request names, and the side it belongs to.
+
+A player token bound to heroes may only name those heroes; one bound to a side may only act for
+that side. The same test decides what a token may undo: only what it could have done itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+# Request fields that name the hero acting or receiving: a player bound to heroes may only name those.
+ACTOR_FIELDS = ("hero", "heroes", "pilgrim", "holder", "attacker", "character")
+
+
+def named(body: Any) -> Iterator[str]:
+    """The heroes a request (or a recorded action) names."""
+    if not isinstance(body, Mapping):
+        return
+    for name in ACTOR_FIELDS:
+        value = body.get(name)
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, str))
+
+
+def refusal_to_revert(group: Sequence[Any], rules: Any, tokens: Mapping[str, Any], who: str | None, heroes: Sequence[str], side: str | None) -> str | None:
+    """Why a player token (``who``, bound to ``heroes`` and ``side``) may not undo a command's events, or None.
+
+    The command's side is what its action or draw belongs to by the ruleset, else the side of the token
+    that issued it; its heroes are those it names, else those of the token that issued it."""
+    issuer = (getattr(group[0], "meta", None) or {}).get("issued_by")
+    issued = tokens.get(issuer) or {}
+    recorded = [_recorded(event) for event in group]
+    acting = next((s for r in recorded if r is not None and (s := rules.acting_side(r)) is not None), None)
+    group_side = acting or (issued.get("side") or "heroes" if issued.get("role") == "player" else None)
+    mine = side or "heroes"
+    if group_side is not None and group_side != mine:
+        return f"This token plays the {mine} side; the action it would undo was the {group_side}'s"
+    if heroes and issuer != who:
+        group_heroes = sorted({hero for r in recorded for hero in named(r)} or set(issued.get("heroes") or []))
+        others = [hero for hero in group_heroes if hero not in heroes]
+        if not group_heroes or others:
+            whose = ", ".join(others) if others else "no hero of this token"
+            return f"This token plays {', '.join(heroes)}; the action it would undo was taken for {whose}"
+    return None
+
+
+def _recorded(event: Any) -> Mapping[str, Any] | None:
+    """An event's action inputs, as the ruleset's acting_side reads them (a draw asks as a "draw" action)."""
+    name = type(event).__name__
+    if name == "ActionTaken":
+        return event.action
+    if name == "CardsDrawn":
+        return {**event.change, "type": "draw"}
+    return None
