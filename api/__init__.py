@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import threading
 import time
 import logging
 import os
@@ -11,11 +12,13 @@ from typing import Any
 from flask import Flask, current_app, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, contract, problems
+from api import access, chunked_bodies, contract, problems, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
+from tracker import safe_json
 from tracker.application import Tracker
 from tracker.config import database_url, persistence_env
 from tracker.errors import TrackerError
@@ -23,6 +26,8 @@ from tracker.errors import TrackerError
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1024 * 1024  # 1 MB: larger request bodies get 413
+IMPORT_MAX_BYTES = 64 * 1024 * 1024  # an export of a long campaign can exceed the 1 MB that other requests may send
+IMPORT_PATH = "/campaigns/import"
 
 
 class TrackerApi(Api):
@@ -45,7 +50,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE_URL=database_url(),
         PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
         RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
+        # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
+        TRUSTED_PROXIES=int(os.environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
+        # Event streams one worker holds open at once; each holds a thread (api/stream_slots.py).
+        STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
+        # /health answers 503 once the views have failed to move on for this long.
+        VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
         API_TITLE="campaign-tracker",
         API_VERSION="1",
         # 3.1: the rulesets' own JSON Schemas (const, if/then, propertyNames) go into the document as they are.
@@ -65,6 +77,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     runner = ProjectionRunner(tracker, open_view_store(env))
     app.extensions["tracker"] = tracker
     app.extensions["tracker_views"] = runner
+    app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
+    app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
     app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
         thread, stop = runner.start_in_thread()
@@ -81,14 +95,28 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
+    if app.config["TRUSTED_PROXIES"] > 0:
+        # Behind a TLS proxy the request arrives as plain HTTP; the proxy's X-Forwarded-Proto makes the
+        # sign-in cookie Secure and the pages' origin check see the public address. Only the proxies'
+        # own headers count: a client's forged ones are ignored without this setting.
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)  # type: ignore[method-assign]
+    app.wsgi_app = chunked_bodies.ChunkedBodies(app.wsgi_app, lambda environ: _body_limit(app, environ))  # type: ignore[method-assign]
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
+    app.before_request(_refuse_unsafe_json)
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
     return app
+
+
+def _body_limit(app: Flask, environ: dict[str, Any]) -> int:
+    if environ.get("PATH_INFO") == IMPORT_PATH and environ.get("REQUEST_METHOD") == "POST":
+        return app.config["IMPORT_MAX_BYTES"]
+    return app.config["MAX_CONTENT_LENGTH"]
 
 
 # Bodies that are not JSON documents but JSON Lines: a campaign export sent to POST /campaigns/import.
@@ -98,7 +126,7 @@ JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lin
 def _require_json_body():
     if request.blueprint == "pages":
         return None  # the pages' forms post form fields
-    if request.mimetype in JSON_LINES and request.path == "/campaigns/import":
+    if request.mimetype in JSON_LINES and request.path == IMPORT_PATH:
         return None
     if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
         return problems.problem(
@@ -106,6 +134,19 @@ def _require_json_body():
             "Send the body as JSON",
             f"Set Content-Type: application/json (got {request.mimetype or 'none'}).",
         )
+    return None
+
+
+def _refuse_unsafe_json():
+    """Bodies that would crash a parser or a store further in are refused before anything reads them."""
+    if request.method in ("GET", "HEAD") or not request.is_json:
+        return None
+    try:
+        safe_json.loads(request.get_data(cache=True))
+    except safe_json.UnsafeJson as error:
+        return problems.problem(422, error.title, "Nothing was recorded; change the document and send it again.")
+    except ValueError:
+        return None  # not JSON at all: the view's parser answers 400 and says so
     return None
 
 

@@ -18,6 +18,7 @@ from flask import current_app, g, request
 from api import problems
 from api.context import tracker
 from tracker import actors
+from tracker.safe_json import MAX_DEPTH
 from tracker.errors import NotFound
 
 PUBLIC = {"rulesets.Rulesets", "rulesets.RulesetDocument", "health.Health", "api-docs.openapi_json", "static", "verifier.Verifier"}
@@ -25,7 +26,6 @@ PAGES = "pages."  # the HTML pages' endpoints
 PUBLIC_POSTS = {"campaigns.Campaigns", "campaigns.CampaignImport"}
 OWNER_ONLY = {"campaigns.CampaignTokens", "campaigns.CampaignToken", "campaigns.CampaignComponents"}
 INTEGRATION_READS = {"sessions.Events", "events.Feed", "events.FeedStream"}
-MAX_DEPTH = 32
 MAX_ARRAY = 1000
 
 

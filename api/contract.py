@@ -185,7 +185,16 @@ class ContractPlugin(BasePlugin):
             responses = operation.setdefault("responses", {})
             responses.pop("default", None)
             for status in sorted(error_statuses(rule.endpoint, method, operation, path_parameters)):
-                responses[str(status)] = problem_response_name(status)
+                declared_here = responses.get(status, responses.get(str(status)))
+                if isinstance(declared_here, dict):
+                    # The view answers this status with a body of its own too (e.g. /health's 503 while the views are
+                    # stalled): one response, both content types.
+                    declared_here.setdefault("content", {})[PROBLEM] = {"schema": {"$ref": "#/components/schemas/Problem"}}
+                    declared_here.setdefault("headers", {}).update(_HEADERS_OF.get(status, {}))
+                    responses.pop(status, None)
+                    responses[str(status)] = declared_here
+                else:
+                    responses[str(status)] = problem_response_name(status)
             declared = list(operation.pop("x-headers", ()))
             if method in _COMMAND_METHODS:  # every command reads an Idempotency-Key (api/context.py)
                 declared.insert(0, "IdempotencyKey")

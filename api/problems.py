@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, json
+from flask import Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from tracker.errors import TrackerError
@@ -70,7 +70,8 @@ def from_http_exception(error: HTTPException) -> Response:
         title = f"Field '{field}': {texts[0]}" if field and field != "_schema" else texts[0]
         return problem(status, title, "See 'errors' for every field that needs fixing.", errors)
     if status == 413:
-        return problem(413, "The request body is too large", "Request bodies may be at most 1 MB; send less data per request.")
+        limit = (request.max_content_length if request else None) or 1024 * 1024
+        return problem(413, "The request body is too large", f"This request may send at most {limit / (1024 * 1024):g} MB; send less data per request.")
     title = _TITLES.get(status, error.name)
     detail = error.description if status != 500 else "An unexpected error; nothing was recorded for this request."
     # werkzeug's own headers say how to go on: Allow on a 405 lists the methods the path answers.

@@ -7,6 +7,8 @@ from typing import ClassVar
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from api import ruleset_schemas
+from api.stream_slots import MAX_STREAM_SECONDS
+
 
 class Answer(Schema):
     """A response body. Its fields are always present (``required`` in the document, api/contract.py) unless
@@ -444,11 +446,27 @@ class RulesetListing(Answer):
     hash = fields.String()
 
 
+class ViewsHealth(Answer):
+    OPTIONAL = ("position", "error", "failures", "stalled_seconds")
+
+    status = fields.String(
+        validate=validate.OneOf(["current", "stalled"]), metadata={"description": "stalled: a batch of the log keeps failing to project"}
+    )
+    position = fields.Integer(allow_none=True, metadata={"description": "stalled: the views hold the log up to here"})
+    error = fields.String(metadata={"description": "stalled: the last failure, its type and first line"})
+    failures = fields.Integer()
+    stalled_seconds = fields.Float()
+
+
 class Health(Answer):
-    status = fields.String(validate=validate.OneOf(["ok"]))
+    status = fields.String(
+        validate=validate.OneOf(["ok", "views-stalled"]),
+        metadata={"description": "views-stalled (answered with 503) past TRACKER_VIEWS_STALL_SECONDS"},
+    )
     database = fields.String(validate=validate.OneOf(["sqlite", "postgresql"]))
     notifications = fields.Integer()
     projected_to = fields.Integer()
+    views = fields.Nested(ViewsHealth)
 
 
 class RulesetDocument(Answer):
@@ -536,4 +554,4 @@ class Feed(Answer):
 class StreamQuery(Schema):
     after = fields.Integer(load_default=None, validate=POSITION, metadata={"description": "Start after this position (else Last-Event-ID, else 0)"})
     limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={"description": "Close after this many events"})
-    wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=3600), metadata={"description": "Close after this many idle seconds"})
+    wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=MAX_STREAM_SECONDS), metadata={"description": f"Close after this many idle seconds (at most {MAX_STREAM_SECONDS:g}; every stream closes after {MAX_STREAM_SECONDS:g} s, resume with Last-Event-ID)"})

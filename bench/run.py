@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ modules, when
 import tracker.application as tracker_application
 from history import HISTORY_LONG, HISTORY_SHORT, REPLAY_REPEATS, HistoryResult, measure_history
 from http_load import HttpResult, measure_http
+from import_memory import SECTION as IMPORT_MEMORY_SECTION
 from targets import target_rows
 from timing import median_ms
 from tracker.application import Tracker
@@ -836,7 +837,17 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
         f"- Stored DiceRolled event state: {', '.join(f'{r.name} {r.event_bytes} bytes' for r in results)} (the raw rows carry exactly these bytes).",
         "",
     ]
-    RESULTS_PATH.write_text("\n".join(parts), encoding="utf-8")
+    RESULTS_PATH.write_text("\n".join(parts) + _kept_sections(), encoding="utf-8")
+
+
+def _kept_sections() -> str:
+    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's), kept as they are."""
+    old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
+    start = old.find(IMPORT_MEMORY_SECTION + "\n")
+    if start < 0:
+        return ""
+    end = old.find("\n## ", start + len(IMPORT_MEMORY_SECTION))
+    return "\n" + old[start : end + 1 if end >= 0 else len(old)]
 
 
 def main() -> None:

@@ -61,6 +61,7 @@ class ProjectionRunner:
         self.topics = {get_topic(cls) for cls in PROJECTED}
         self.decoder = Decoder(app.mapper)
         self._projected: dict[str, bool] = {}  # topic -> whether the views read its events
+        self.stall: Stall | None = None  # the batch that keeps failing, while it does
 
     @property
     def position(self) -> int:
@@ -179,12 +180,30 @@ class ProjectionRunner:
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
         while not stop.is_set():
-            try:
-                if self.run_once() == 0:
-                    stop.wait(interval)
-            except Exception:  # keep serving; the next poll retries from the tracked position
-                log.exception("projection batch failed; retrying")
-                stop.wait(interval * 5)
+            pause = self.step(interval)
+            if pause:
+                stop.wait(pause)
+
+    def step(self, interval: float = 0.2) -> float:
+        """One batch, failures kept in ``stall`` (so /health can say the views stopped); returns how
+        long to wait before the next. A batch that keeps failing is retried ever more slowly: the
+        same error every 0.2 s logged megabytes and held the database for nothing."""
+        try:
+            covered = self.run_once()
+        except Exception as error:  # keep serving; the next poll retries from the tracked position
+            stall = self.stall = self.stall or Stall(position=self.position_or_none())
+            stall.failed(error)
+            return min(MAX_RETRY_SECONDS, interval * 5 * 2 ** min(stall.failures - 1, 10))
+        if self.stall is not None:
+            log.warning("projections moved on past position %s after %s failed batches", self.stall.position, self.stall.failures)
+            self.stall = None
+        return interval if covered == 0 else 0.0
+
+    def position_or_none(self) -> int | None:
+        try:
+            return self.position
+        except Exception:  # noqa: BLE001 - the database may be what failed; the stall is reported without it
+            return None
 
     def start_in_thread(self) -> tuple[threading.Thread, threading.Event]:
         stop = threading.Event()
@@ -199,6 +218,35 @@ def _is_game_event(topic: str) -> bool:
         return issubclass(resolve_topic(topic), GameEvent)
     except Exception:  # noqa: BLE001 - a topic this code no longer knows is not a game event it can show
         return False
+
+
+MAX_RETRY_SECONDS = 30.0
+
+
+class Stall:
+    """A batch that failed and has not been written since: where, why, since when, how often."""
+
+    def __init__(self, position: int | None) -> None:
+        self.position = position  # the views hold everything up to here; the failing batch starts after it
+        self.since = time.monotonic()
+        self.failures = 0
+        self.error = ""
+
+    def failed(self, error: Exception) -> None:
+        self.failures += 1
+        described = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"[:300]
+        # The traceback once per distinct error, then one line at the 2nd, 4th, 8th... failure.
+        if described != self.error:
+            log.exception("projection batch after position %s failed; retrying", self.position)
+        elif self.failures & (self.failures - 1) == 0:
+            log.warning("projection batch after position %s failed %s times: %s", self.position, self.failures, described)
+        self.error = described
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.since
+
+    def describe(self) -> dict[str, Any]:
+        return {"position": self.position, "error": self.error, "failures": self.failures, "stalled_seconds": round(self.seconds(), 1)}
 
 
 class Folded:

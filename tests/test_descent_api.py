@@ -3,6 +3,8 @@ treachery set-up, threat, conquest, prolonged actions, and the heroes' redacted 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tracker.rulesets import descent
@@ -276,6 +278,18 @@ def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_que
     after = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
     assert not any(e.get("secret") for e in after) and "Dark Power" in str(after)
     assert _game(client, sid, "heroes")["decks"]["overlord"]["held"]["overlord"] == hand[1:]
+
+
+def test_a_dark_glyph_bought_but_not_placed_stays_out_of_the_heroes_view(client):
+    """The overlord's pool of unplaced dark glyphs is a secret: the heroes see how many, never which."""
+    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "summoning"}]})
+    assert _game(client, sid, "overlord")["game"]["glyph_pool"] == ["summoning"]
+    heroes = _game(client, sid, "heroes")
+    assert heroes["game"]["glyph_pool"] == 1 and heroes["game"]["glyphs_placed"] == 0
+    assert "summoning" not in json.dumps(heroes)
+    listing = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
+    assert "summoning" not in json.dumps([e for e in listing if e["type"] != "SessionStarted"])
 
 
 # -- prolonged actions -------------------------------------------------------------------------------------------

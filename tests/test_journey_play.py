@@ -199,6 +199,24 @@ def test_a_level_3_weapon_at_10_bad_karma_draws_corruption_only(client):
     assert (monkey["bad"], monkey["weapon_level"], len(monkey["corruption"])) == (0, 3, 3)
 
 
+def test_rest_gives_five_chi_from_below_the_maximum_and_stops_at_ten(client):
+    """Rest: +5 Chi, capped at max (10), twice per activation (digest L355): from Chi 2, 7, then 10 (not 12)."""
+    sid, _ = _start(client, _campaign(client, components=Q2_COMPONENTS), "q2-rescue", initiative=None)
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    _act(client, sid, type="activate-pilgrim", hero="monk-sha")
+    _act(client, sid, type="activate-pilgrim", hero="tripitaka")
+    revived = _act(client, sid, type="revive", hero="tripitaka", target="cho-hakkai", hp=3, chi=2)["state"]["game"]["heroes"]
+    assert revived["cho-hakkai"]["chi"] == 2
+    _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
+    first = _act(client, sid, type="rest", hero="cho-hakkai")
+    rested = first["events"][-1]["payload"]["change"]
+    assert (rested["kind"], rested["chi_before"], rested["chi_after"]) == ("rested", 2, 7)
+    assert first["state"]["game"]["heroes"]["cho-hakkai"]["chi"] == 7
+    second = _act(client, sid, type="rest", hero="cho-hakkai")
+    assert second["state"]["game"]["heroes"]["cho-hakkai"]["chi"] == 10
+
+
 def test_unknown_facts_are_refused_with_what_to_supply(client):
     bare = client.post("/campaigns", json={"ruleset": "journey", "name": "Bare"}).json["id"]
     sid = client.post(f"/campaigns/{bare}/sessions", json={"quest": "q4-the-village", "setup": {"initiative": ORDER}}).json["id"]

@@ -92,7 +92,7 @@ def test_the_overlords_secrets_stay_off_the_heroes_pages_until_the_quest_ends(cl
         assert "Dark Power" in _page(client, pages[1]).get_data(as_text=True)
         client.post("/pages/sign-out", headers=NO_AUTH)
 
-    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the test ends the quest to see what it reveals"}).status_code == 200
     app.extensions["tracker_views"].catch_up()
     _sign_in(client, heroes)
     assert "Dark Power in, Aim out" in _page(client, pages[0]).get_data(as_text=True)
@@ -105,7 +105,7 @@ def test_the_heroes_export_waits_for_the_quest_to_end_as_in_the_api(client, app)
     sid = descent_start(client, cid, "altar-of-despair")
     _sign_in(client, heroes)
     assert _page(client, f"/pages/campaigns/{cid}/export").status_code == 403
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "ruling": "the test ends the quest to see what it reveals"})
     exported = _page(client, f"/pages/campaigns/{cid}/export")
     assert exported.status_code == 200 and exported.mimetype == "application/x-ndjson"
     assert exported.get_data(as_text=True).splitlines()[0].startswith('{"header"')

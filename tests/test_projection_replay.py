@@ -96,6 +96,7 @@ def test_the_decoder_makes_the_events_the_mapper_makes_old_versions_included(tra
     # Old versions went through their upcasters on the fast path too.
     versions = {(r.topic, json.loads(r.state).get("class_version", 1)) for r in records}
     assert (get_topic(Campaign.QuestEnded), 1) in versions and (get_topic(Campaign.QuestEnded), 2) in versions
+    assert (get_topic(Session.SessionEnded), 1) in versions and (get_topic(Session.SessionEnded), 2) in versions
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,11 @@ import hashlib
 import hmac
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tracker import randomness, verify_export
 from tracker.randomness import RandomStream, commitment
 
 seeds = st.binary(min_size=32, max_size=32)
@@ -79,3 +81,42 @@ def test_sixty_thousand_d6_rolls_show_no_bias_at_p_0_001():
     chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, 7))
     # critical value of the chi-square distribution with 5 degrees of freedom at p = 0.001
     assert chi_square < 20.515, (chi_square, counts)
+
+
+# -- known answers, for the stream and for the standalone verifier's copy of it ------------------
+# Fixed outputs of the documented derivation: a change to Fisher-Yates (uniform(i) for uniform(i + 1),
+# one swap too many) or to rejection sampling changes them, in either implementation.
+
+KNOWN_SEED = bytes(range(32))
+STREAMS = {"tracker.randomness": RandomStream, "tracker.verify_export": verify_export.Stream}
+
+
+@pytest.mark.parametrize("stream", STREAMS.values(), ids=STREAMS.keys())
+def test_a_shuffle_gives_the_known_order_and_uses_n_minus_one_draws(stream):
+    ten = stream(KNOWN_SEED, 0)
+    assert ten.shuffle(list("ABCDEFGHIJ")) == ["C", "B", "A", "H", "I", "J", "D", "E", "G", "F"]
+    assert ten.counter == 9
+    deck = stream(KNOWN_SEED, 100)
+    assert deck.shuffle(list(range(52))) == [
+        36, 35, 49, 37, 39, 33, 9, 44, 30, 20, 45, 51, 28, 2, 15, 8, 34, 6, 13, 11, 42, 26, 27, 10, 48, 47,
+        0, 21, 1, 22, 32, 41, 3, 16, 25, 19, 40, 7, 5, 14, 17, 23, 12, 4, 43, 50, 29, 46, 18, 31, 24, 38,
+    ]
+    assert deck.counter == 151
+
+
+@pytest.mark.parametrize("stream", STREAMS.values(), ids=STREAMS.keys())
+def test_a_draw_in_the_rejected_tail_is_skipped_with_its_counter(stream):
+    """Three draws of n = 3 * 2**62 from this seed take four counters: one value fell in the tail."""
+    drawn = stream(b"\x01" * 32, 0)
+    assert [drawn.uniform(3 * 2**62) for _ in range(3)] == [10753017905189555918, 1622625527895192745, 9193428322971604841]
+    assert drawn.counter == 4
+
+
+@pytest.mark.parametrize("accept", [randomness.accept, verify_export.accept], ids=STREAMS.keys())
+def test_rejection_starts_exactly_at_the_limit(accept):
+    for n in (6, 20, 52, 3 * 2**62, 2**63 + 1):
+        limit = 2**64 - (2**64 % n)
+        assert accept(limit - 1, n) == (limit - 1) % n  # the last value of the last full cycle is kept
+        assert accept(limit, n) is None  # the first value past it is not
+        assert accept(2**64 - 1, n) is None or 2**64 % n == 0
+    assert accept(2**64 - 1, 2) == 1  # n dividing 2**64 rejects nothing

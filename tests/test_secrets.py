@@ -201,7 +201,9 @@ def test_the_heroes_own_command_answers_and_the_standing_hold_no_overlord_secret
         assert compact(hand) not in compact(answer.get_data(as_text=True))
     standing = client.get(f"/campaigns/{cid}/standing", headers=heroes).get_data(as_text=True)
     assert "sundered" not in standing and "Dance of the Monkey God" not in standing
-    assert_keeps_secrets(app, client, heroes, cid, sid, side="heroes")
+    for token in (heroes, bearer(_mint(client, cid, role="viewer")), bearer(_mint(client, cid, role="integration")),
+                  bearer(_mint(client, cid, role="player", heroes=["aurim"]))):
+        assert_keeps_secrets(app, client, token, cid, sid, side="heroes")
     owner = bearer(type(client).tokens[id(app)][cid])
     assert compact(hand) in compact(readable(app, client, owner, cid, sid))  # the check can see a hand where one is shown
 
@@ -359,7 +361,8 @@ def test_a_backup_whose_seed_does_not_match_its_commitment_is_refused(app, clien
             sealed["seed"] = "00" * 32  # a seed the forger knows, so the importing server would roll predictably
         forged.append(json.dumps(item) + "\n")
     refused = client.post("/campaigns/import", data="".join(forged), headers={**NDJSON, "Authorization": ""})
-    assert refused.status_code == 422 and "commitment" in refused.json["title"]
+    # the verifier's check of every seed copy refuses it first; the reason is in the detail
+    assert refused.status_code == 422 and "commitment" in refused.json["detail"]
 
 
 def test_the_http_export_never_carries_a_backup(app, client):

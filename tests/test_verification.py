@@ -46,7 +46,8 @@ def test_an_untouched_session_verifies(played):
     report = _verify(events, components)
     assert report["status"] == "verified", report["first_mismatch"]
     assert report["checked"]["digital_rolls"] == 1 and report["checked"]["reported_rolls"] == 1
-    assert report["checked"]["shuffles"] == 2 and report["checked"]["actions"] == 4  # the quest set-up and three actions
+    # two deck shuffles and the set-up's initiative order; the quest set-up and three actions
+    assert report["checked"]["shuffles"] == 3 and report["checked"]["actions"] == 4
 
 
 def test_a_changed_roll_is_found(played):
@@ -96,7 +97,17 @@ def test_a_seed_that_does_not_match_the_commitment_is_found(played):
     events, components = played
     position = _position(events, "SessionEnded")
     report = _verify(_replace(events, position, seed="00" * 32), components)
-    assert report["status"] == "mismatch" and report["first_mismatch"]["position"] == 1
+    assert report["status"] == "mismatch"
+    assert report["first_mismatch"]["position"] == position and report["first_mismatch"]["type"] == "SessionEnded"
+
+
+def test_a_stored_seed_at_the_start_that_does_not_match_the_commitment_is_found(played):
+    """The start's copy of the seed is what a session in play rolls from: it must agree with the commitment too."""
+    events, components = played
+    report = _verify(_replace(events, 1, seed="00" * 32), components)
+    assert report["status"] == "mismatch"
+    assert report["first_mismatch"]["position"] == 1 and report["first_mismatch"]["type"] == "SessionStarted"
+    assert _verify(_replace(events, 1, seed="not hex"), components)["first_mismatch"]["position"] == 1
 
 
 def test_a_reported_face_that_the_die_cannot_show_is_found(played):

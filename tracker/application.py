@@ -14,7 +14,7 @@ from __future__ import annotations
 import pickle
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -151,14 +151,18 @@ class Tracker(Application[UUID]):
         side: str | None = None,
         label: str | None = None,
         request: Request = Request(),
+        *,
+        by_operator: bool = False,
     ) -> Result:
-        """A token for a player (optionally bound to heroes or a side), a viewer or an integration; shown once."""
+        """A token for a player (optionally bound to heroes or a side), a viewer or an integration; shown once.
+        The operator (the CLI, never the API) may also mint an owner token, for an owner who lost theirs."""
         body = {"role": role, "heroes": heroes, "side": side, "label": label}
+        roles = ("owner", "player", "viewer", "integration") if by_operator else ("player", "viewer", "integration")
 
         def work() -> _Outcome:
             campaign = self._for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
-            if role not in ("player", "viewer", "integration"):
+            if role not in roles:
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
             if (heroes or side) and role != "player":
                 raise Unprocessable("Only player tokens are bound to heroes or a side", detail="Leave out heroes and side for viewers and integrations.")
@@ -418,7 +422,7 @@ class Tracker(Application[UUID]):
             if ruling is not None:
                 session.rule(outcome=outcome, ruling=ruling, overrules=refusal, meta=meta)
             progress = ruleset.rules.carry_over(campaign.progress, session.game, session.quest, outcome, campaign.options)
-            session.end(outcome=outcome, seed=session.seed, meta=meta)
+            session.end(outcome=outcome, seed=session.seed, counter_end=session.counter, meta=meta)
             campaign.end_quest(session_id=str(session.id), quest=session.quest, outcome=outcome, progress=progress, ruling=ruling, meta=meta)
             body = {
                 "id": str(session.id),
@@ -458,7 +462,7 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "undo", {}, request, work)
 
-    def import_campaign(self, text: str, request: Request = Request()) -> Result:
+    def import_campaign(self, text: str | Iterable[str], request: Request = Request()) -> Result:
         """Load an exported campaign: the whole file is checked first, then written in one transaction,
         with a new owner token for whoever imported it (the file holds no usable tokens)."""
         token = new_token()

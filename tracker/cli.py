@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     token_commands.add_parser = lambda *a, **k: add_token_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
     mint = token_commands.add_parser("mint", help="mint a token; it is printed once")
     mint.add_argument("campaign_id")
-    mint.add_argument("--role", required=True, choices=["player", "viewer", "integration"])
+    # owner: a new owner token for a campaign whose owner lost theirs (the API never mints one)
+    mint.add_argument("--role", required=True, choices=["owner", "player", "viewer", "integration"])
     mint.add_argument("--hero", action="append", default=[], help="bind a player token to a hero (repeatable)")
     mint.add_argument("--side", help="bind a player token to a side, e.g. overlord")
     mint.add_argument("--label")
@@ -156,11 +157,12 @@ def _export(args: argparse.Namespace, url: str) -> int:
 def _import(args: argparse.Namespace, url: str) -> int:
     from tracker.application import Tracker
     from tracker.errors import TrackerError
+    from tracker.export_file import ExportLines
 
     app = Tracker(env=persistence_env(url))
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-        result = app.import_campaign(text)
+        with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
+            result = app.import_campaign(ExportLines(file))
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -179,7 +181,7 @@ def _token(args: argparse.Namespace, url: str) -> int:
     operator = Request(issued_by="operator:cli")
     try:
         if args.token_command == "mint":
-            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator)
+            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator, by_operator=True)
             print(json.dumps(result.body, indent=2))
         elif args.token_command == "list":
             print(json.dumps(app.list_tokens(args.campaign_id), indent=2))

@@ -57,6 +57,8 @@ def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: M
     results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}
     return {
         "dice": dict(dice),
+        # The order the dice drew from the stream, as a list: JSON objects have no order a rewrite must keep.
+        "order": list(dice),
         "layouts": {die_id: list(specs[die_id].faces) for die_id in dice},
         "results": results,
         "source": "digital",

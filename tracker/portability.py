@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -25,8 +26,9 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
 from tracker import hash_chain, rulesets, sealing, unsealing, verification, verify_export
-from tracker.domain import Campaign, Grant, IdempotencyRecord
+from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.domain.session import GameEvent
 from tracker.errors import Conflict, Unprocessable
 from tracker.rulesets.data import content_hash
 
@@ -96,9 +98,10 @@ def _line(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
-    """``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file."""
-    lines = text.splitlines()
+def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[str, Any]:
+    """``text``: the file, or its lines to be read twice (tracker/export_file.py reads them from disk).
+    ``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file."""
+    lines = text.split("\n") if isinstance(text, str) else text
     checked = verify_export.verify_lines(lines)
     if checked["status"] == "failed":
         failure = checked["failure"]
@@ -116,10 +119,17 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
             detail=f"Line {withheld['line']}: that session was stored before seeds were sealed, so only a backup can move it "
             "(tracker export --backup on the server it came from).",
         )
-    records = unsealing.unseal(records, lambda record: _decode(app, _stored(app, record), record))
-    stored = [_stored(app, record) for record in records]
-    domain = [_decode(app, event, record) for event, record in zip(stored, records)]
     campaign_id = header.get("campaign_id")
+    try:
+        records = unsealing.unseal(records, lambda record: _decode(app, _stored(app, record), record, campaign_id))
+    except ValueError as error:  # replaying a session met an event that cannot follow the ones before it: an edited file
+        raise Unprocessable("A session does not re-derive; nothing was imported", detail=f"The event cannot follow the ones before it: {error}.") from None
+    stored, domain = [], []
+    records.reverse()
+    while records:  # each line's parsed form goes as its events are built: the two are never all in memory
+        record = records.pop()
+        stored.append(_stored(app, record))
+        domain.append(_decode(app, stored[-1], record, campaign_id))
     campaign_events = [e for e in domain if str(e.originator_id) == campaign_id]
     if not campaign_events or type(campaign_events[0]).__name__ != "CampaignCreated":
         raise Unprocessable("The file holds no campaign", detail=f"The header names campaign {campaign_id} but no event creates it.")
@@ -136,8 +146,10 @@ def import_text(app: Any, text: str, also: Any = None) -> dict[str, Any]:
             detail=f"Its hash is {created.ruleset['hash']}; the campaign cannot be re-derived here. Import it into a server that has that version.",
         )
     sessions = _sessions(domain, campaign_id, header)
+    del domain, campaign_events
     statuses = {}
-    for session_id, events in sessions.items():
+    for session_id in list(sessions):
+        events = sessions.pop(session_id)  # verified, a session's events are not needed again (the stored ones are written)
         report = verification.verify(events, ruleset, campaign.components_for(session_id))
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
@@ -189,7 +201,7 @@ def _stored(app: Any, record: dict[str, Any]) -> StoredEvent:
     return StoredEvent(originator_id=stream, originator_version=record["position"], topic=record["topic"], state=hash_chain.state_bytes(app.mapper, record["state"]))
 
 
-def _decode(app: Any, stored: StoredEvent, record: dict[str, Any]) -> Any:
+def _decode(app: Any, stored: StoredEvent, record: dict[str, Any], campaign_id: str | None) -> Any:
     try:
         event = app.mapper.to_domain_event(stored)
     except (TopicError, ValueError, TypeError, KeyError) as error:
@@ -197,9 +209,22 @@ def _decode(app: Any, stored: StoredEvent, record: dict[str, Any]) -> Any:
             f"Line {record['line']} holds an event this server cannot read",
             detail=f"{record['topic']}: {error}. The file may come from a server with rules this one lacks.",
         ) from None
-    if not isinstance(event, (TrackerEvent, TrackerCreated)) or isinstance(event, IdempotencyRecord.Recorded):
-        raise Unprocessable(f"Line {record['line']} is not a campaign's or a session's event", detail=record["topic"])
+    # Each stream takes only its own aggregate's events: a grant or a campaign event forged into a
+    # session's stream would otherwise be written as it stands (and mutate the wrong aggregate).
+    owner, kind = (Campaign, "a campaign") if record["stream"] == campaign_id else (Session, "a session")
+    if not _is_event_of(type(event), owner):
+        raise Unprocessable(
+            f"Line {record['line']} is not an event of {kind}; nothing was imported",
+            detail=f"{record['topic']} in stream {record['stream']}, position {record['position']}.",
+        )
     return event
+
+
+def _is_event_of(cls: type, aggregate: type) -> bool:
+    """An event class of the aggregate itself (Campaign.QuestEnded), or for a session, a ruleset's game event."""
+    if aggregate is Session and issubclass(cls, GameEvent):
+        return True
+    return cls.__module__ == aggregate.__module__ and cls.__qualname__.startswith(aggregate.__qualname__ + ".") and issubclass(cls, (TrackerEvent, TrackerCreated))
 
 
 def _sessions(domain: list[Any], campaign_id: str, header: dict[str, Any]) -> dict[str, list[Any]]:

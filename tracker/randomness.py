@@ -42,6 +42,13 @@ def block(seed: bytes, counter: int) -> bytes:
     return hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()
 
 
+def accept(x: int, n: int) -> int | None:
+    """One 64-bit draw mapped to 0..n-1, or None when it falls in the last, partial cycle of n
+    (from 2**64 - (2**64 mod n) up): folding those in would favour the low outcomes."""
+    limit = _SPACE - (_SPACE % n)
+    return x % n if x < limit else None
+
+
 class RandomStream:
     """HMAC-SHA256(seed, counter) as a cursor; ``counter`` is the next unused value."""
 
@@ -52,12 +59,12 @@ class RandomStream:
     def uniform(self, n: int) -> int:
         if n < 1:
             raise ValueError("uniform() needs at least one outcome")
-        limit = _SPACE - (_SPACE % n)
         while True:
             x = int.from_bytes(block(self.seed, self.counter)[:8], "big")
             self.counter += 1
-            if x < limit:
-                return x % n
+            outcome = accept(x, n)
+            if outcome is not None:
+                return outcome
 
     def roll(self, layout: Sequence[T]) -> T:
         return layout[self.uniform(len(layout))]

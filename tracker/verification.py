@@ -24,6 +24,7 @@ from tracker.domain.session import DECK_EVENTS, Session
 from tracker.errors import TrackerError
 from tracker.randomness import RandomStream, commitment
 from tracker.rulesets.ruleset import ActionContext, Ruleset
+from tracker.verify_export import roll_order
 
 _DECK_EVENT_NAMES = {cls.__name__ for cls in DECK_EVENTS.values()}
 
@@ -62,7 +63,7 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
         )
         return report
     try:
-        seed = _check_seed(started, seed_hex)
+        seed = _check_seed(started, ended)
         _replay(events, seed, ruleset, components, report)
     except Mismatch as mismatch:
         report["status"] = "mismatch"
@@ -76,13 +77,21 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
     return report
 
 
-def _check_seed(started: Any, seed_hex: str | None) -> bytes | None:
-    if seed_hex is None:
-        return None
-    seed = bytes.fromhex(seed_hex)
-    if commitment(seed) != started.seed_commitment:
-        raise Mismatch(1, "SessionStarted", "The revealed seed does not hash to the commitment published at the start")
-    return seed
+def _check_seed(started: Any, ended: Any) -> bytes | None:
+    """Every copy of the seed the log holds must hash to the commitment: the start's own copy too,
+    since a session in play (or an imported one) rolls from it. Returns the revealed seed, if any."""
+    copies = [(event, getattr(event, "seed", None)) for event in (started, ended) if event is not None]
+    for event, seed_hex in copies:
+        if seed_hex is None:  # not kept in this event (an old or sealed record)
+            continue
+        try:
+            seed = bytes.fromhex(seed_hex)
+        except (TypeError, ValueError):
+            seed = None
+        if seed is None or commitment(seed) != started.seed_commitment:
+            name = type(event).__name__
+            raise Mismatch(event.originator_version, name, f"The seed {name} records does not hash to the commitment published at the start")
+    return bytes.fromhex(ended.seed) if ended is not None and ended.seed is not None else None
 
 
 def session_state(session: Session) -> dict[str, Any]:
@@ -123,16 +132,23 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
             elif name == "TurnEnded" and expected:
                 _check_expected(event, {"kind": "turn-ended", "turn": event.turn}, expected)
             elif hasattr(event, "change"):  # a ruleset's own game event: only ever an action's effect
+                if "counter_start" in event.change:
+                    _check_game_draw(event, session, seed, report)
                 if expected:
                     _check_expected(event, event.change, expected)
                 elif not unchecked_action:
                     raise Mismatch(position, name, "A game event that no action caused")
+            elif name == "SessionEnded":
+                _check_end(event, session)
             elif name == "ActionUndone":
                 _check_undo(event, events[:index], before_command, session)
             elif name == "ActionTaken":
                 rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice, components), report)
                 expected, unchecked_action = rerun or [], rerun is None
-        session = event.mutate(session)
+        try:
+            session = event.mutate(session)
+        except ValueError as error:  # e.g. a reported draw of a card the pile does not hold: the log was edited
+            raise Mismatch(position, name, f"The event cannot follow the ones before it: {error}") from None
     if expected:
         raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
 
@@ -156,6 +172,9 @@ def with_chain(report: dict[str, Any], chain: dict[str, Any], recorded_head: str
     elif chain["status"] == "intact" and recorded_head is not None and recorded_head != chain["head"]:
         last = report["checked"]["events"]
         found = {"position": last, "type": "SessionEnded", "check": "hash chain", "reason": "The session's stored events do not end with the event the campaign recorded when the quest ended: the end was changed or removed"}
+    elif recorded_head is not None and report.get("seed") is None:  # the seed is revealed by SessionEnded alone
+        last = report["checked"]["events"]
+        found = {"position": last, "type": "SessionEnded", "check": "hash chain", "reason": "The campaign recorded the end of this quest, but the session's events stop before its SessionEnded: they were cut back"}
     if found is None:
         return report
     current = report.get("first_mismatch")
@@ -196,10 +215,14 @@ def _check_roll(event: Any, session: Session, seed: bytes | None, dice: Mapping[
     for die_id, layout in roll["layouts"].items():
         if die_id not in dice or dice[die_id].faces != layout:
             raise Mismatch(event.originator_version, "DiceRolled", f"Die '{die_id}' was rolled with a layout the campaign does not pin")
+    try:
+        order = roll_order(roll)
+    except ValueError as error:
+        raise Mismatch(event.originator_version, "DiceRolled", str(error)) from None
     if seed is None:
         return
     stream = RandomStream(seed, roll["counter_start"])
-    results = {die_id: [stream.roll(roll["layouts"][die_id]) for _ in range(count)] for die_id, count in roll["dice"].items()}
+    results = {die_id: [stream.roll(roll["layouts"][die_id]) for _ in range(roll["dice"][die_id])] for die_id in order}
     if results != roll["results"] or stream.counter != roll["counter_end"]:
         raise Mismatch(event.originator_version, "DiceRolled", f"The seed gives {results} at counter {roll['counter_start']}, the log records {roll['results']}")
 
@@ -231,6 +254,36 @@ def _check_deck_change(event: Any, session: Session, seed: bytes | None, report:
         top = state["draw"][: len(change["cards"])]
         if state["needs_shuffle"] or top != change["cards"]:
             raise Mismatch(event.originator_version, "CardsDrawn", f"A digital draw took {change['cards']} but the top of the pile was {top}")
+
+
+def _check_game_draw(event: Any, session: Session, seed: bytes | None, report: dict[str, Any]) -> None:
+    """A ruleset's change that drew from the stream (Journey's initiative order) records the draw as a
+    shuffle; it is counted and recomputed like any deck's, so both verifiers count the same uses."""
+    change = event.change
+    shuffle = change.get("shuffle")
+    report["checked"]["shuffles"] += 1
+    _check_counter(event, change["counter_start"], session)
+    if not isinstance(shuffle, Mapping) or shuffle.get("counter_start") != change["counter_start"]:
+        raise Mismatch(event.originator_version, type(event).__name__, "The draw does not record what it shuffled")
+    # Listed as the deck shuffles are (their order shown once the seed is); its kind, for the ruleset's secret_to.
+    shown = {key: value for key, value in shuffle.items() if key != "order" or seed is not None}
+    report["shuffles"].append({"position": event.originator_version, "kind": change["kind"], **shown})
+    if seed is not None:
+        stream = RandomStream(seed, change["counter_start"])
+        if stream.shuffle(shuffle["before"]) != shuffle["order"] or stream.counter != change["counter_end"]:
+            raise Mismatch(event.originator_version, type(event).__name__, "The seed shuffles this draw into a different order")
+
+
+def _check_end(event: Any, session: Session) -> None:
+    """The stream ended where the session's last use of it did: a digital roll relabelled as reported
+    (which carries no counters) would leave the counter short of the one the end recorded."""
+    counter_end = getattr(event, "counter_end", None)
+    if counter_end is not None and counter_end != session.counter:
+        raise Mismatch(
+            event.originator_version,
+            "SessionEnded",
+            f"The session ended with the random counter at {counter_end}, but its recorded draws end at {session.counter}",
+        )
 
 
 def _rerun_action(event: Any, session: Session, seed: bytes | None, ctx: ActionContext, report: dict[str, Any]) -> list[dict[str, Any]] | None:

@@ -6,12 +6,16 @@
 Needs no installed project: download it from the service (GET /verifier.py) or
 copy this one file. It recomputes, from the file alone:
 
-- the hash chain: every event's hash, each event's ``meta.prev_hash`` against
-  the event before it in its stream, each quest end's ``meta.session_head``
-  against the session's last event, and the trailer's event count and heads;
-- each session's seed commitment: SHA-256(revealed seed) == seed_commitment;
-- every digital roll and every shuffle, from the revealed seed, and that the
-  random counters of a session run on without a gap or a reuse.
+- the hash chain: every event's hash, each line's own ``hash`` field, each
+  event's ``meta.prev_hash`` against the event before it in its stream, each
+  quest end's ``meta.session_head`` against the session's last event (which
+  must be its SessionEnded, and a SessionEnded needs its quest's end), and the
+  trailer's event count and heads;
+- the header's ruleset and components against the pins in the campaign's events;
+- every copy of each session's seed: SHA-256(seed) == seed_commitment;
+- every digital roll and every shuffle, from the revealed seed, that the random
+  counters of a session run on without a gap or a reuse, and that the stream
+  ended at the counter SessionEnded records.
 
 It prints a verdict and exits 0 when everything checks ("verified", or
 "pending" for sessions still in play, whose seed is not revealed yet), 1 on the
@@ -48,19 +52,24 @@ _SPACE = 1 << 64
 # -- the derivation ----------------------------------------------------------
 
 
+def accept(x: int, n: int) -> int | None:
+    """x % n, or None (try the next counter) when x lies at or past 2**64 - (2**64 % n)."""
+    limit = _SPACE - (_SPACE % n)
+    return x % n if x < limit else None
+
+
 class Stream:
     def __init__(self, seed: bytes, counter: int) -> None:
         self.seed = seed
         self.counter = counter
 
     def uniform(self, n: int) -> int:
-        limit = _SPACE - (_SPACE % n)
         while True:
             block = hmac.new(self.seed, self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
-            x = int.from_bytes(block[:8], "big")
             self.counter += 1
-            if x < limit:
-                return x % n
+            outcome = accept(int.from_bytes(block[:8], "big"), n)
+            if outcome is not None:
+                return outcome
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         result = list(items)
@@ -200,10 +209,30 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
         hashes = [line_hash(e) for e in streams[session]]
         # A quest's end records the session's last event; its start, the session's set-up.
         ended = event_name(event["topic"]) == "QuestEnded"
+        last = streams[session][-1]
         if session_head not in hashes or (ended and session_head != hashes[-1]):
-            last = streams[session][-1]
             raise Failure(
                 f"The campaign recorded a last event of session {session} (at line {event['line']}) that the session does not have: it was changed or cut",
+                line=last["line"],
+                stream=session,
+                position=last["position"],
+            )
+        if ended and event_name(last["topic"]) != "SessionEnded":
+            # Cut back and re-hashed, an ended session would pass for one still in play.
+            raise Failure(
+                f"The campaign recorded the end of session {session} (at line {event['line']}), but the session's events stop before its SessionEnded: it was cut back",
+                line=last["line"],
+                stream=session,
+                position=last["position"],
+            )
+    ended_quests = {event["state"].get("session_id") for event in events if event_name(event["topic"]) == "QuestEnded"}
+    for session, stream_events in streams.items():
+        last = stream_events[-1]
+        if event_name(last["topic"]) == "SessionEnded" and session not in ended_quests:
+            # The campaign's QuestEnded is saved with the session's end: without it the file says both
+            # that the session ended and that its quest is still being played.
+            raise Failure(
+                f"Session {session} ended, but the campaign records no end of its quest: the campaign's record of it was removed",
                 line=last["line"],
                 stream=session,
                 position=last["position"],
@@ -215,29 +244,109 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
     return heads
 
 
+def check_line_hashes(events: Sequence[dict[str, Any]]) -> None:
+    """Each line's ``hash`` is the hash of its event: a reader taking it on trust is not misled."""
+    for event in events:
+        if event.get("hash") != line_hash(event):  # a withheld line's hash is taken as given
+            raise Failure("The line's hash field is not the hash of its event", line=event["line"], stream=event["stream"], position=event["position"])
+
+
+def merge_components(known: dict[str, Any], supplied: dict[str, Any], path: str = "components") -> dict[str, Any]:
+    """What ComponentsSupplied does to the campaign's component data: objects merge key by key, and a
+    value the campaign already holds is never replaced (the service refuses such a supplement)."""
+    merged = dict(known)
+    for key, value in supplied.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge_components(merged[key], value, f"{path}.{key}")
+        elif key in merged:
+            raise ValueError(f"Component data replaces {path}.{key}, which was pinned already")
+        else:
+            merged[key] = value
+    return merged
+
+
+def components_hash(components: Any) -> str:
+    return "sha256:" + hashlib.sha256(canonical_json(components)).hexdigest()
+
+
+def check_header(header: dict[str, Any], events: Sequence[dict[str, Any]]) -> None:
+    """The header's ruleset and components are what the campaign's own (hash-chained) events pin:
+    CampaignCreated's components, merged with each ComponentsSupplied, each step matching its hash."""
+    campaign = [event for event in events if event["stream"] == header.get("campaign_id")]
+    if not campaign or event_name(campaign[0]["topic"]) != "CampaignCreated":
+        raise Failure("The file holds no event creating the campaign its header names", line=1)
+    created = campaign[0]["state"]
+    if header.get("ruleset") != created.get("ruleset"):
+        raise Failure("The header's ruleset is not the one the campaign pinned when it was created", line=1)
+    components = created.get("components")
+    for event in campaign:
+        where = {"line": event["line"], "stream": event["stream"], "position": event["position"]}
+        state = event["state"]
+        if event is not campaign[0]:
+            if event_name(event["topic"]) != "ComponentsSupplied":
+                continue
+            try:
+                components = merge_components(components, state.get("components") or {})
+            except ValueError as error:
+                raise Failure(str(error), **where) from None
+        if state.get("components_hash") != components_hash(components):
+            raise Failure("The campaign's component data does not hash to the pin recorded with it", **where)
+        pin = state["components_hash"]
+    if header.get("components") != components or header.get("components_hash") != pin:
+        raise Failure("The header's components are not the ones the campaign's events pin", line=1)
+
+
 def check_randomness(events: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per session: the seed against its commitment, every digital roll and shuffle, counters without gaps."""
     sessions: dict[str, dict[str, Any]] = {}
     for event in events:
         name, state = event_name(event["topic"]), event["state"]
         if name == "SessionStarted":
-            sessions[event["stream"]] = {"commitment": state["seed_commitment"], "seed": None, "events": []}
+            sessions[event["stream"]] = {"commitment": state["seed_commitment"], "started": event, "events": []}
         elif event["stream"] in sessions:
             sessions[event["stream"]]["events"].append(event)
-            if name == "SessionEnded":
-                sessions[event["stream"]]["seed"] = state["seed"]
     verdicts: dict[str, dict[str, Any]] = {}
     for stream, session in sessions.items():
         verdicts[stream] = _check_session(stream, session)
     return verdicts
 
 
+def check_seed_copies(stream: str, commitment: str, events: Sequence[dict[str, Any]]) -> bytes | None:
+    """Every copy of the seed in the file hashes to the commitment, the start's own copy too (a session in
+    play carries on from it after an import); returns the seed SessionEnded revealed, if it did."""
+    revealed = None
+    for event in events:
+        name = event_name(event["topic"])
+        if name not in ("SessionStarted", "SessionEnded"):
+            continue
+        # In the state (revealed, or an event stored before sealing), or among a backup's sealed values.
+        for copy in (event["state"].get("seed"), (event.get("sealed") or {}).get("seed")):
+            if copy is None:
+                continue
+            try:
+                seed = bytes.fromhex(copy)
+            except (TypeError, ValueError):
+                seed = None
+            if seed is None or hashlib.sha256(seed).hexdigest() != commitment:
+                raise Failure(f"The seed {name} records does not hash to the session's commitment", line=event["line"], stream=stream, position=event["position"])
+            if name == "SessionEnded":
+                revealed = seed
+    return revealed
+
+
+def roll_order(roll: dict[str, Any]) -> list[str]:
+    """The dice in the order they drew from the stream: the roll's ``order`` list, since a rewrite of the
+    file with sorted keys must not reorder them; rolls recorded before it had only the key order of ``dice``."""
+    order = roll.get("order")
+    if order is None:
+        return list(roll["dice"])
+    if not isinstance(order, list) or sorted(order) != sorted(roll["dice"]):
+        raise ValueError(f"The roll's order {order} does not list the dice rolled, {sorted(roll['dice'])}")
+    return order
+
+
 def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
-    seed: bytes | None = None
-    if session["seed"] is not None:
-        seed = bytes.fromhex(session["seed"])
-        if hashlib.sha256(seed).hexdigest() != session["commitment"]:
-            raise Failure("The revealed seed does not hash to the session's commitment", stream=stream, position=1)
+    seed = check_seed_copies(stream, session["commitment"], [session["started"], *session["events"]])
     counter = 0
     checked = {"digital_rolls": 0, "shuffles": 0}
     for event in session["events"]:
@@ -250,12 +359,16 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
             roll = state["roll"]
             if roll["counter_start"] != counter:
                 raise Failure(f"The roll starts at random counter {roll['counter_start']}, not {counter}", **where)
+            try:
+                order = roll_order(roll)
+            except ValueError as error:
+                raise Failure(str(error), **where) from None
             if seed is not None:
                 rng = Stream(seed, counter)
                 results = {}
-                for die, count in roll["dice"].items():  # in the order rolled: each die draws from the counter in turn
+                for die in order:  # each die draws from the counter in turn
                     layout = roll["layouts"][die]
-                    results[die] = [layout[rng.uniform(len(layout))] for _ in range(count)]
+                    results[die] = [layout[rng.uniform(len(layout))] for _ in range(roll["dice"][die])]
                 if results != roll["results"] or rng.counter != roll["counter_end"]:
                     raise Failure(f"The seed rolls {results}, the file records {roll['results']}", **where)
             counter = roll["counter_end"]
@@ -287,6 +400,10 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
                     raise Failure(f"The seed shuffles the {name} draw into a different order", **where)
             counter = change["counter_end"]
             checked["shuffles"] += 1
+        elif name == "SessionEnded" and state.get("counter_end") not in (None, counter):
+            # Absent in sessions ended before it was recorded. Without it a last digital roll could be
+            # relabelled as reported (no counters) and nothing after it would show the counters skipped.
+            raise Failure(f"The session ended with the random counter at {state['counter_end']}, but its recorded draws end at {counter}", **where)
     return {"status": "verified" if seed is not None else "pending", "checked": checked}
 
 
@@ -295,6 +412,8 @@ def verify_lines(lines: Iterable[str]) -> dict[str, Any]:
     try:
         header, events, trailer = parse(lines)
         heads = check_chain(events, trailer)
+        check_line_hashes(events)
+        check_header(header, events)
         sessions = check_randomness(events)
     except Failure as failure:
         return {"status": "failed", "failure": failure.report}

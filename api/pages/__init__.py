@@ -36,6 +36,20 @@ def _private(response: Response) -> Response:
     return response
 
 
+@bp.before_request
+def _only_our_own_forms():
+    if request.method != "POST":
+        return None
+    refusal = signin.cross_site_refusal()
+    if refusal:
+        raise signin.RefusedHere(
+            "This form was not sent from this server's own page",
+            detail=f"It came from {refusal}. Open the page on this server and send the form from there; behind a "
+            "TLS proxy the operator sets TRACKER_TRUSTED_PROXIES so the server knows its public address.",
+        )
+    return None
+
+
 @bp.errorhandler(TrackerError)
 def _problem_page(error: TrackerError):
     return render_template("problem.html", title=error.title, detail=error.detail, status=error.status), error.status

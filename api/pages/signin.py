@@ -25,6 +25,21 @@ class RefusedHere(TrackerError):
     status = 403
 
 
+def cross_site_refusal() -> str | None:
+    """Why a form post did not come from this server's own pages, or None.
+
+    SameSite=Strict keeps the cookie off another site's posts, but not another site's post that
+    signs a visitor in with the attacker's token, or out of everything. A browser names the page a
+    form came from in Origin (older ones in Sec-Fetch-Site only); a client that sends neither is
+    no browser, and no browser can be made to post for it."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        site = request.headers.get("Sec-Fetch-Site")
+        return None if site in (None, "same-origin", "none") else f"a page of another site ({site})"
+    here = f"{request.scheme}://{request.host}"
+    return None if origin == here else f"{origin}, not {here}"
+
+
 def cookie_tokens() -> list[str]:
     raw = request.cookies.get(COOKIE, "")
     return [t for t in raw.split(".") if t][:MAX_TOKENS]

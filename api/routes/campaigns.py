@@ -1,12 +1,16 @@
 from __future__ import annotations
 
-from flask import Response, request
+import io
+import threading
+
+from flask import Response, current_app, request
 from flask.views import MethodView
 
-from api import schemas
+from api import contract, problems, schemas
 from api.blueprint import Blueprint
 from api.context import WrongSide, command_request, respond, tracker, viewer_for, views
 from tracker import rulesets
+from tracker.export_file import ExportLines
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
 
@@ -24,19 +28,33 @@ class Campaigns(MethodView):
         return respond(result)
 
 
-IMPORT_MAX_BYTES = 64 * 1024 * 1024  # an export of a long campaign can exceed the 1 MB that other requests may send
 EXPORT_TYPE = "application/x-ndjson"
+IMPORT_RETRY_SECONDS = 5
 
 
 @blp.route("/import")
 class CampaignImport(MethodView):
     @blp.doc(operationId="importCampaign")
+    @contract.problems(429)  # one import at a time per worker, though the operation is public
     @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}})
     @blp.response(201, schemas.Imported)
     def post(self):
-        """Load a campaign export (the body is the .jsonl file): checked whole first, then written at once, or refused."""
-        request.max_content_length = IMPORT_MAX_BYTES
-        return respond(tracker().import_campaign(request.get_data(as_text=True), request=command_request()))
+        """Load a campaign export (the body is the .jsonl file): checked whole first, then written at once, or refused.
+        One import at a time per server process: others get 429 with Retry-After."""
+        request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+        slot: threading.Lock = current_app.extensions["tracker_import_slot"]
+        if not slot.acquire(blocking=False):  # an import of a large file takes a worker's memory and CPU for seconds
+            return problems.problem(
+                429, "Another import is running on this server; retry shortly", "Imports run one at a time per server process.",
+                headers={"Retry-After": str(IMPORT_RETRY_SECONDS)},
+            )
+        try:
+            # A body sent as application/json was already read (at most 1 MB) by the checks every JSON body gets.
+            body = io.BytesIO(request.get_data()) if request.is_json else request.stream
+            with ExportLines.spooled(body) as lines:  # read from disk, never held whole in memory
+                return respond(tracker().import_campaign(lines, request=command_request()))
+        finally:
+            slot.release()
 
 
 @blp.route("/<campaign_id>")

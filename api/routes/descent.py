@@ -8,13 +8,23 @@ from api import schemas
 from api.blueprint import Blueprint
 from api.context import tracker, viewer_for, views
 from tracker import disclosure, rulesets
+from tracker.errors import NotFound
 from tracker.rulesets.descent import ledger
 
 blp = Blueprint("descent", __name__, url_prefix="/campaigns", description="Descent: treachery, conquest, threat and heroes per campaign")
 
 
+DESCENT = "descent"
+
+
 def _rows(campaign_id: str, viewer: str | None):
     campaign = tracker().get_campaign(campaign_id)
+    if campaign["ruleset"]["id"] != DESCENT:
+        # Other games keep no treachery or conquest: their events would only confuse Descent's ledger.
+        raise NotFound(
+            "This campaign is not a Descent campaign",
+            detail=f"It plays {campaign['ruleset']['id']}; the treachery ledger and conquest exist only for Descent. GET /campaigns/{{cid}}/standing reads any game.",
+        )
     disclosure.check_side(rulesets.get(campaign["ruleset"]["id"]).rules, viewer)
     return views().store.game_events(campaign_id)
 

@@ -7,12 +7,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from api import contract, schemas
+from api import contract, problems, schemas
 from api.blueprint import Blueprint
 from api.context import LAST_EVENT_ID, BadHeader, door, tracker
+from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
 from tracker.application import Tracker
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
@@ -59,8 +60,22 @@ class FeedStream(MethodView):
             if not LAST_EVENT_ID.fullmatch(resume) or int(resume) > schemas.MAX_POSITION:
                 raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
             after = int(resume)
-        events = stream(tracker(), after, query["limit"], query["wait"], feed_scope(), door())
-        return Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        scope = feed_scope()
+        slots: StreamSlots = current_app.extensions["tracker_stream_slots"]
+        if not slots.take():
+            return problems.problem(
+                503, "Too many event streams are open on this server; retry shortly",
+                f"Each worker serves at most {slots.cap} streams at once. GET /events?after=N pages the same events.",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        try:
+            events = stream(tracker(), after, query["limit"], query["wait"], scope, door())
+            response = Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        except BaseException:
+            slots.give_back()
+            raise
+        response.call_on_close(slots.give_back)  # the server closes the response when the stream ends or the client goes
+        return response
 
 
 def feed_scope() -> str | None:
@@ -72,9 +87,10 @@ def feed_scope() -> str | None:
 def stream(
     app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, shown: Callable[[Any], Any] = lambda v: v
 ) -> Iterator[str]:
-    """Poll the notification log; stop after ``limit`` events or ``wait`` idle seconds (else run until the client goes)."""
+    """Poll the notification log; stop after ``limit`` events, ``wait`` idle seconds or MAX_STREAM_SECONDS
+    in all (the client reconnects with Last-Event-ID), or when the client goes."""
     sent = 0
-    idle_since = last_beat = time.monotonic()
+    idle_since = last_beat = opened = time.monotonic()
     yield "retry: 2000\n\n"
     while True:
         page = app.feed(after, 100 if limit is None else min(100, limit - sent), campaign_id)
@@ -87,7 +103,7 @@ def stream(
         if page["next_after"] != after:
             after, idle_since = page["next_after"], now
             continue
-        if wait is not None and now - idle_since >= wait:
+        if (wait is not None and now - idle_since >= wait) or now - opened >= MAX_STREAM_SECONDS:
             return
         if now - last_beat >= HEARTBEAT_SECONDS:
             yield ": keep-alive\n\n"

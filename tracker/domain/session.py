@@ -56,8 +56,17 @@ class Session(Aggregate):
         turn: int
 
     class SessionEnded(TrackerEvent):
+        """The seed revealed, and where the random stream stopped: without ``counter_end`` the last
+        digital roll could be relabelled as reported (no counters) and nothing after it would notice."""
+
+        class_version = 2
         outcome: str
         seed: str
+        counter_end: int | None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["counter_end"] = None  # sessions ended before it was recorded: nothing to check it against
 
     class QuestDecided(TrackerEvent):
         """The rules decided the quest (``change``: outcome and reason), as the action before it left the state."""
@@ -177,7 +186,7 @@ class Session(Aggregate):
         pass  # kept in the log; the end that follows rests on them
 
     @event(SessionEnded)
-    def end(self, outcome: str, seed: str, meta: dict[str, Any]) -> None:
+    def end(self, outcome: str, seed: str, counter_end: int | None, meta: dict[str, Any]) -> None:
         self.outcome = outcome
         self.ended = True
 

@@ -1,0 +1,171 @@
+"""Memory of a campaign import: the peak resident size a worker adds while it imports an export file.
+
+    .venv/bin/python bench/import_memory.py [MEGABYTES] [--against OTHER_CHECKOUT]
+
+Builds a Journey campaign on a SQLite file in a temporary directory (sessions of digital and
+reported rolls, draws and turns, ended, and one still in play) until its export reaches about
+MEGABYTES (default 61, the file of issue 14), then, in a fresh process per run, posts the file to
+POST /campaigns/import of an empty database through Flask's test client, as a worker would
+receive it, and reports the peak resident size the import added next to the file's size.
+With --against, the same file is imported with another checkout's code too (say, main before a
+change), side by side. Nothing here asserts a figure; bench/RESULTS.md keeps the last run's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# The code under measure: this checkout, or the one --against names (the child process is told which).
+sys.path.insert(0, os.environ.get("IMPORT_MEMORY_CODE", str(ROOT)))
+
+MB = 1024 * 1024
+COMPONENTS = {
+    "dice": {"attack": {"faces": ["X", "1", "1", "2", "2", "3"]}},
+    "decks": {"fortune": {"cards": [f"Fortune {n}" for n in range(1, 21)]}},
+}
+
+
+def build(path: Path, megabytes: float) -> Path:
+    """A campaign whose export is about ``megabytes`` MB; returns the export file."""
+    from tracker.application import Tracker
+    from tracker.config import persistence_env
+
+    os.environ["TRACKER_CREATE_TABLES"] = "y"
+    app = Tracker(env=persistence_env(f"sqlite:///{path / 'source.sqlite3'}"))
+    cid = app.create_campaign("journey", "Memory", ["tripitaka", "monkey-king"], COMPONENTS).body["id"]
+    quests = ["q1-meeting", "q2-rescue"]
+    size, per_session, played = 0, 400, 0
+    while size < megabytes * MB:
+        sid = app.start_session(cid, quests[played % 2]).body["id"]
+        for turn in range(per_session // 4):
+            app.roll(sid, dice={"attack": 2, "d6": 2}, purpose="attack")
+            app.roll(sid, faces={"defense": ["3"]})
+            drawn = app.draw(sid, "fortune", count=1, holder="monkey-king").body["cards"]
+            app.act(sid, {"type": "discard", "deck": "fortune", "cards": drawn, "holder": "monkey-king"})  # back to the discards, reshuffled when the deck runs out
+            app.act(sid, {"type": "end-turn"})
+        app.end_session(sid, "defeat" if played % 2 == 0 else "victory")
+        played += 1
+        size += sum(len(line.encode()) for line in app.export_campaign(cid)) - size if played % 5 == 0 else 0
+    app.start_session(cid, quests[played % 2])  # one still in play
+    export = path / "campaign.jsonl"
+    export.write_text("".join(app.export_campaign(cid)), encoding="utf-8")
+    app.close()
+    return export
+
+
+def high_water_mb() -> float:
+    """The process's peak resident size so far (VmHWM). Not ru_maxrss: Linux carries that across
+    exec from the parent that spawned this process, which had built the campaign."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status (this benchmark needs Linux)")
+
+
+def measure(export: Path, database: Path) -> dict[str, float]:
+    """In this (fresh) process: the resident size the import adds at its peak."""
+    from api import create_app
+
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}", "PROJECTIONS_IN_PROCESS": False})
+    client = app.test_client()
+    client.get("/health")
+    before = high_water_mb()
+    with export.open("rb") as body:
+        response = client.post("/campaigns/import", data=body, headers={"Content-Type": "application/x-ndjson", "Content-Length": str(export.stat().st_size)})
+    peak = high_water_mb()
+    assert response.status_code == 201, response.get_data(as_text=True)[:500]
+    return {"file_mb": export.stat().st_size / MB, "before_mb": before, "peak_mb": peak, "added_mb": peak - before, "events": response.json["events"]}
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--measure":
+        print(json.dumps(measure(Path(sys.argv[2]), Path(sys.argv[3]))))
+        return
+    args = sys.argv[1:]
+    against = None
+    if "--against" in args:  # another checkout (say, before this change), measured on the same file in the same run
+        at = args.index("--against")
+        against = Path(args[at + 1]).resolve()
+        del args[at : at + 2]
+    megabytes = float(args[0]) if args else 61.0
+    keep = os.environ.get("IMPORT_MEMORY_KEEP")  # a directory to keep the export in (and to reuse it from)
+    with tempfile.TemporaryDirectory(prefix="import-memory-") as tmp:
+        tmp = keep or tmp
+        export = Path(tmp) / "campaign.jsonl"
+        if not export.exists():
+            export = build(Path(tmp), megabytes)
+        runs = [("this checkout", ROOT)] + ([(f"{against.name} at {_commit(against)}", against)] if against else [])
+        results = [(label, _measure_in_child(export, Path(tmp), code)) for label, code in runs]
+    for label, result in results:
+        print(
+            f"{label}: import of a {result['file_mb']:.1f} MB export ({result['events']} events): the worker's peak resident size "
+            f"rose {result['added_mb']:.0f} MB (from {result['before_mb']:.0f} MB to {result['peak_mb']:.0f} MB), "
+            f"{result['added_mb'] / result['file_mb']:.1f}x the file"
+        )
+    write_results(results)
+
+
+def _measure_in_child(export: Path, tmp: Path, code: Path) -> dict[str, float]:
+    """A fresh process importing with the code of ``code`` (first on its path) into an empty database."""
+    for name in ("target.sqlite3", "target.sqlite3-wal", "target.sqlite3-shm"):
+        (tmp / name).unlink(missing_ok=True)
+    child = subprocess.run(
+        [sys.executable, __file__, "--measure", str(export), str(tmp / "target.sqlite3")],
+        capture_output=True, text=True, check=True, env={**os.environ, "TRACKER_CREATE_TABLES": "y", "IMPORT_MEMORY_CODE": str(code)},
+    )
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
+def _commit(checkout: Path) -> str:
+    return subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "?"
+
+
+SECTION = "## Import memory"
+
+
+def write_results(results: list[tuple[str, dict[str, float]]]) -> None:
+    """Put this run's figures in bench/RESULTS.md, in its own section (bench/run.py keeps it when it rewrites the file)."""
+    path = ROOT / "bench" / "RESULTS.md"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    rows = [
+        f"| {label} | {r['file_mb']:.1f} MB | {r['events']:,} | {r['before_mb']:.0f} MB | {r['peak_mb']:.0f} MB "
+        f"| {r['added_mb']:.0f} MB | {r['added_mb'] / r['file_mb']:.1f}x |"
+        for label, r in results
+    ]
+    section = "\n".join([
+        SECTION,
+        "",
+        "`bench/import_memory.py`: POST /campaigns/import of a Journey campaign's export into an empty SQLite database, "
+        "through Flask's test client in a fresh process; the peak resident size (VmHWM) the import added. "
+        "Every row imports the same file in the same run.",
+        "",
+        "| code | file | events | worker before | worker at peak | added | added / file |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. What remains is the whole-file check "
+        "(tracker/verify_export.py parses every line before any is written, about 6x the file as Python objects) "
+        "and the decoded events of the session being verified.",
+        "",
+    ])
+    path.write_text(replace_section(text, SECTION, section), encoding="utf-8")
+
+
+def replace_section(text: str, heading: str, section: str) -> str:
+    """``text`` with the section under ``heading`` (up to the next '## ' heading) replaced, or added at the end."""
+    start = text.find(heading + "\n")
+    if start < 0:
+        return text.rstrip("\n") + "\n\n" + section
+    end = text.find("\n## ", start + len(heading))
+    return text[:start] + section + ("\n" + text[end + 1 :] if end >= 0 else "")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+"""The README's export format is enough to verify a file without reading the code, on SQLite and PostgreSQL.
+
+The tests read the format section itself: its line shapes, its table of the events that use the
+random stream (each type and field must exist in the code and in real exports of all four games,
+and nothing in those exports may use the stream without being listed), its hash recipe (recomputed
+here independently of the code), and its plain statements of what only a chain head held elsewhere
+finds. Both verifiers, the standalone one and the service's, must count the same uses."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import inspect
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.rulesets import yokai_play
+from tests.test_audit import _export, _lines, _play_journey
+from tests.test_descent_api import TEST_OVERLORD_DECK
+from tests.test_forgeries import _events, _rechain, _text
+from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tracker import rulesets
+from tracker.domain import Session
+from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.verify_export import event_name, verify_lines
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def _format_section() -> str:
+    start = README.index("### The export format")
+    return README[start : README.index("\n### ", start + 1)]
+
+
+def _said(text: str) -> str:
+    """Prose with its line breaks and emphasis folded away, to look for a sentence in it."""
+    return " ".join(text.replace("**", "").split())
+
+
+# -- four games, played a little, some sessions ended and some in play ------------------------------------
+
+
+def _post(client, path: str, body: dict, status: int = 201) -> dict:
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def _journey(client) -> str:
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "J", "party": ["tripitaka", "monkey-king"], "components": JOURNEY_TEST_COMPONENTS})["id"]
+    _play_journey(client, cid, "q1-meeting")
+    sid = _play_journey(client, cid, "q2-rescue", end=False)
+    _post(client, f"/sessions/{sid}/rolls", {"dice": {"d6": 1, "attack": 2}})
+    _post(client, f"/sessions/{sid}/undo", {})
+    return cid
+
+
+def _descent(client) -> str:
+    cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim"], "components": TEST_OVERLORD_DECK})["id"]
+    setup = {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}]}
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "altar-of-despair", "setup": setup})["id"]
+    _post(client, f"/sessions/{sid}/rolls", {"dice": {"d6": 2}})
+    _post(client, f"/sessions/{sid}/end", {"outcome": "defeat", "ruling": "the table stopped here and called it lost"}, 200)
+    return cid
+
+
+def _kung_fu_panda(client) -> str:
+    body = {"ruleset": "kung-fu-panda", "name": "K", "party": ["po", "tigress"], "options": {"length": "single", "mission": "m2-1"}, "components": KUNG_FU_PANDA_COMPONENTS}
+    cid = _post(client, "/campaigns", body)["id"]
+    setup = {"start_tile": "F", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}}
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "m2-1", "setup": setup})["id"]
+    _post(client, f"/sessions/{sid}/actions", {"type": "start-round"})
+    _post(client, f"/sessions/{sid}/actions", {"type": "roll", "hero": "tigress"})  # digital, inside an action
+    return cid
+
+
+def _yokai(client) -> str:
+    components = {**yokai_play.YOKAI_TEST_COMPONENTS, "dice": {"red": {"faces": ["katana"] * 6}, "blue": {"faces": ["blank", "helmet"] * 3}}}
+    cid = yokai_play.create_campaign(client, components=components)["id"]
+    sid = yokai_play.start(client, cid, "shake-them-skeleton-bones-1")
+    targets = [{"defender": "hone-bushi", "attack_dice": {"red": 1}, "defense_dice": {"blue": 1}}] * 2
+    yokai_play.act(client, sid, {"type": "attack", "attacker": "ryo", "targets": targets})
+    yokai_play.act(client, sid, {"type": "end-scene", "outcome": "failed"})
+    yokai_play.end(client, sid, "defeat")
+    return cid
+
+
+GAMES = {"journey": _journey, "descent": _descent, "kung-fu-panda": _kung_fu_panda, "yokai-quest": _yokai}
+
+
+@pytest.fixture
+def exports(client) -> dict[str, list[dict]]:
+    return {game: _lines(_export(client, play(client))) for game, play in GAMES.items()}
+
+
+# -- both verifiers count alike ------------------------------------------------------------------------------
+
+
+def test_the_standalone_verifier_and_the_service_count_the_same_uses_of_every_sessions_stream(client, exports):
+    compared = 0
+    for game, lines in exports.items():
+        report = verify_lines([json.dumps(line) for line in lines])
+        assert report["status"] in ("verified", "pending"), (game, report)
+        for sid in lines[0]["header"]["sessions"]:
+            service = client.get(f"/sessions/{sid}/verification").json
+            assert service["status"] in ("verified", "pending"), (game, service)
+            counted = {key: service["checked"][key] for key in ("digital_rolls", "shuffles")}
+            assert report["sessions"][sid]["checked"] == counted, (game, sid)
+            compared += 1
+    assert compared == 5
+    journey_sessions = exports["journey"][0]["header"]["sessions"]
+    # the README walk-through's session: two deck shuffles and the set-up's initiative draw
+    assert client.get(f"/sessions/{journey_sessions[0]}/verification").json["checked"]["shuffles"] == 3
+
+
+# -- the format section against real files -------------------------------------------------------------------
+
+
+def _shapes() -> list[dict]:
+    block = re.search(r"```json\n(.*?)```", _format_section(), re.S)
+    assert block, "the format section shows the three line shapes in a json block"
+    return [json.loads(line) for line in block.group(1).splitlines()]
+
+
+def test_the_line_shapes_the_readme_shows_are_the_lines_of_an_export(exports):
+    header, event, trailer = _shapes()
+    for lines in exports.values():
+        assert set(lines[0]["header"]) == set(header["header"])
+        assert set(lines[-1]["trailer"]) == set(trailer["trailer"])
+        for line in lines[1:-1]:
+            assert set(line["event"]) == set(event["event"])
+            state = line["event"]["state"]
+            assert set(event["event"]["state"]) - {"..."} <= set(state)
+            assert state["timestamp"]["_type_"] == event["event"]["state"]["timestamp"]["_type_"]
+            assert isinstance(line["event"]["stream"], str) and isinstance(state["meta"], dict)
+    assert header["header"]["format"] == "campaign-tracker-export" and header["header"]["format_version"] == 1
+
+
+def _stream_uses() -> dict[str, list[tuple[str, bool]]]:
+    """The README's table: event type -> [(field path in state, sealed)]."""
+    section = _format_section()
+    table = section[section.index("| Event | Fields |") :].split("\n\n", 1)[0]
+    uses: dict[str, list[tuple[str, bool]]] = {}
+    for row in table.splitlines()[2:]:
+        _, name, fields, _ = row.split("|")
+        fields_named = re.findall(r"`([a-z_.]+)`( \(sealed\))?", fields)
+        uses[name.strip().strip("`")] = [(path, bool(sealed)) for path, sealed in fields_named]
+    return uses
+
+
+def _get(state: dict, path: str) -> Any:
+    value: Any = state
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return KeyError
+        value = value[part]
+    return value
+
+
+def _event_classes() -> dict[str, type]:
+    classes = {name: cls for name, cls in vars(Session).items() if inspect.isclass(cls) and issubclass(cls, (TrackerEvent, TrackerCreated))}
+    for ruleset in rulesets.registry().values():
+        classes.update({cls.__name__: cls for cls in ruleset.rules.events.values()})
+    return classes
+
+
+def _uses_the_stream(value: Any) -> bool:
+    if isinstance(value, dict):
+        return bool({"counter_start", "counter_end", "seed_commitment"} & set(value)) or any(_uses_the_stream(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_uses_the_stream(v) for v in value)
+    return False
+
+
+def test_every_use_of_the_stream_the_readme_lists_is_in_the_code_and_in_the_exports_and_none_is_missing(client, exports):
+    uses = _stream_uses()
+    assert {"SessionStarted", "ActionTaken", "DiceRolled", "DeckShuffled", "QuestSetUp", "SessionEnded"} <= set(uses)
+    classes = _event_classes()
+    events = [event for lines in exports.values() for event in _events(lines)]
+    for name, fields in uses.items():
+        assert name in classes, f"the README names {name}, which the code does not have"
+        declared = {field.name for field in dataclasses.fields(classes[name])}
+        for path, _ in fields:
+            assert path.split(".")[0] in declared, f"{name} declares no field {path.split('.')[0]}"
+        # those that use the stream (not a reported roll, nor a set-up whose order the quest fixes)
+        recorded = [e for e in events if event_name(e["topic"]) == name and _uses_the_stream(e["state"])]
+        assert recorded, f"no export holds a {name} that uses the stream"
+        for path, sealed in fields:
+            if sealed:  # never in an export; listed as sealed where the event holds it
+                assert all(_get(e["state"], path) is KeyError for e in recorded), (name, path)
+                assert any(path in e["state"]["meta"].get("sealed", []) for e in recorded), (name, path)
+            else:
+                assert all(_get(e["state"], path) is not KeyError for e in recorded), (name, path)
+    # ...and no event records a use of the stream that the table does not list
+    unlisted = {event_name(e["topic"]) for e in events if _uses_the_stream(e["state"])} - set(uses)
+    assert not unlisted, f"events that use the stream but are not in the README's table: {unlisted}"
+
+
+def test_reported_rolls_carry_no_counters_as_the_readme_says(exports):
+    assert "has `dice`, `results` and `purpose` only: no `layouts`, no `order`, no counters" in _said(_format_section())
+    reported = [e["state"]["roll"] for lines in exports.values() for e in _events(lines)
+                if event_name(e["topic"]) == "DiceRolled" and e["state"]["roll"]["source"] == "reported"]
+    assert reported and all(set(roll) == {"source", "dice", "results", "purpose"} for roll in reported)
+
+
+def test_the_meta_fields_the_readme_defines_are_what_the_exports_hold(exports):
+    section = _said(_format_section())
+    for field in ("prev_hash", "command", "session_head", "sealed", "issued_by", "correlation_id", "ruleset_version", "ruleset_id"):
+        assert f"`{field}`" in section
+    for lines in exports.values():
+        streams: dict[str, list[dict]] = {}
+        for event in _events(lines):
+            streams.setdefault(event["stream"], []).append(event)
+        for event in _events(lines):
+            meta = event["state"]["meta"]
+            assert set(meta) <= {"prev_hash", "command", "session_head", "sealed", "issued_by", "correlation_id", "ruleset_version", "ruleset_id"}
+            # command: the position of the first event of the same command, in the same stream, no later than this one
+            assert 1 <= meta["command"] <= event["position"]
+            first = streams[event["stream"]][meta["command"] - 1]
+            assert first["state"]["meta"]["command"] == meta["command"]
+            if "session_head" in meta:
+                assert event_name(event["topic"]) in ("QuestStarted", "QuestEnded")
+        # uuids are plain strings; only timestamps use the {"_type_", "_data_"} form
+        text = json.dumps([e["state"] for e in _events(lines)])
+        assert text.count('"_type_"') == text.count('"datetime_iso"') == len(_events(lines))
+
+
+# -- the hash recipe, recomputed from the README alone ------------------------------------------------------
+
+
+def _readme_hash(event: dict) -> str:
+    """The README's recipe, written out here and not taken from the code."""
+    body = {"stream": event["stream"], "position": event["position"], "topic": event["topic"], "state": event["state"]}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+
+
+def test_event_hashes_recomputed_from_the_readme_recipe_alone(exports):
+    section = _said(_format_section())
+    assert 'json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()' in section
+    assert "The line's own `hash` field must equal it: the verifier checks it" in section
+    for lines in exports.values():
+        previous: dict[str, str] = {}
+        for event in _events(lines):
+            assert event["hash"] == _readme_hash(event)
+            assert event["state"]["meta"]["prev_hash"] == previous.get(event["stream"])
+            if "session_head" in event["state"]["meta"]:
+                assert event["state"]["meta"]["session_head"] == previous[event["state"]["session_id"]]
+            previous[event["stream"]] = event["hash"]
+        assert lines[-1]["trailer"]["heads"] == previous
+
+
+def test_the_header_components_are_the_documented_merge_of_the_campaigns_events(client):
+    assert "objects merge key by key, recursively" in _said(_format_section())
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "Merged", "components": {"decks": JOURNEY_TEST_COMPONENTS["decks"]}})["id"]
+    _post(client, f"/campaigns/{cid}/components", {"components": {"dice": JOURNEY_TEST_COMPONENTS["dice"]}})
+    lines = _lines(_export(client, cid))
+    created, supplied = _events(lines)[0]["state"], next(e["state"] for e in _events(lines) if event_name(e["topic"]) == "ComponentsSupplied")
+    assert lines[0]["header"]["components"] == {**created["components"], **supplied["components"]} == JOURNEY_TEST_COMPONENTS
+    for pinned in (created, supplied):
+        document = created["components"] if pinned is created else JOURNEY_TEST_COMPONENTS
+        canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        assert pinned["components_hash"] == "sha256:" + hashlib.sha256(canonical).hexdigest()
+    assert lines[0]["header"]["components_hash"] == supplied["components_hash"]
+
+
+# -- what the file cannot show, said plainly -----------------------------------------------------------------
+
+
+def test_the_readme_says_what_only_a_chain_head_held_elsewhere_finds_and_the_file_indeed_cannot(client):
+    said = _said(README)
+    assert "only a copy of the chain head held elsewhere" in said
+    assert "finds a session still in play cut short" in said
+    assert "or with its last digital roll relabelled as reported (nothing records where its stream stops until it ends)" in said
+    assert "an undone action that used no randomness deleted together with its `ActionUndone`, the later positions renumbered" in said
+
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "Limits", "party": ["tripitaka", "monkey-king"], "components": JOURNEY_TEST_COMPONENTS})["id"]
+    sid = _play_journey(client, cid, "q1-meeting", end=False)
+    _post(client, f"/sessions/{sid}/actions", {"type": "end-turn"})
+    _post(client, f"/sessions/{sid}/undo", {})
+    _post(client, f"/sessions/{sid}/actions", {"type": "end-turn"})
+    _post(client, f"/sessions/{sid}/rolls", {"dice": {"d6": 1}})
+    genuine = _lines(_export(client, cid))
+    session = [e for e in _events(genuine) if e["stream"] == sid]
+    names = [event_name(e["topic"]) for e in session]
+    assert names[-6:] == ["ActionTaken", "TurnEnded", "ActionUndone", "ActionTaken", "TurnEnded", "DiceRolled"]
+
+    cut_short = copy.deepcopy([line for line in genuine if line.get("event") not in session[-3:]])
+    undone_deleted = copy.deepcopy([line for line in genuine if line.get("event") not in session[-6:-3]])
+    relabelled = copy.deepcopy(genuine)
+    roll = [e for e in _events(relabelled) if e["stream"] == sid][-1]["state"]["roll"]
+    assert roll["source"] == "digital"
+    roll.clear()
+    roll.update({"dice": {"d6": 1}, "results": {"d6": ["6"]}, "source": "reported", "purpose": None})
+    for forged in (cut_short, undone_deleted, relabelled):
+        report = verify_lines(_text(_rechain(forged)).splitlines())
+        assert report["status"] == "pending", report  # the file alone cannot tell
+        # a head kept from the genuine file can: it is no longer the hash of any event of the session
+        kept = genuine[-1]["trailer"]["heads"][sid]
+        assert kept not in {_readme_hash(e) for e in _events(forged) if e["stream"] == sid}
+    assert "the head you kept must still be the hash of an event of that stream in any later file" in said

@@ -1,0 +1,100 @@
+"""Is a JSON document (a request body, a line of an imported file) safe to parse and to store?
+
+Three things in well-formed JSON still break the service further in, so they are refused
+before anything decodes the document recursively:
+- nesting: Python's json (and webargs, which calls it) recurses once per level, so a body of a
+  few hundred kilobytes of brackets raises RecursionError; the depth is counted on the raw text,
+  with strings taken out, which needs no recursion at all;
+- a lone surrogate (``"\\ud800"``): it decodes to a Python string that cannot be encoded as UTF-8,
+  so the first write or response that touches it fails;
+- NUL (``"\\u0000"``): SQLite keeps it, but PostgreSQL refuses it in text and JSON columns, so an
+  event carrying one stops the read views for good.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from itertools import accumulate
+from typing import Any
+
+MAX_DEPTH = 32  # for request bodies (api/access.py's shape check too): no request document needs more
+
+# A JSON string (the unrolled form does not backtrack), and anything that is not a bracket.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % (sys.get_int_max_str_digits() or 10**9))
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89abAB]|\\u[dD][c-fC-F]")
+
+
+class UnsafeJson(ValueError):
+    """A body the service will not parse; ``title`` says what to change."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(title)
+        self.title = title
+
+
+def depth(raw: bytes) -> int:
+    """How deep the document's arrays and objects nest, read without parsing it."""
+    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", raw))
+    return max(accumulate(_STEP[b] for b in brackets), default=0)
+
+
+def loads(raw: bytes | str) -> Any:
+    """The document, or UnsafeJson if it nests too deep or holds text no store can keep.
+    Syntax errors stay json.JSONDecodeError (a ValueError), as from json.loads."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if depth(data) > MAX_DEPTH:
+        raise UnsafeJson(f"The JSON is nested more than {MAX_DEPTH} levels deep")
+    value = decode(data)
+    problem = text_problem(value)
+    if problem:
+        raise UnsafeJson(problem)
+    return value
+
+
+def may_hold_unstorable_text(raw: bytes) -> bool:
+    """Whether a raw line might hold a NUL or a lone surrogate (as an escape or a raw character):
+    a fast test, so only such lines are decoded and checked string by string."""
+    return b"\\u0000" in raw or b"\x00" in raw or _ESCAPED_SURROGATE.search(raw) is not None
+
+
+def decode(data: bytes | str) -> Any:
+    """json.loads, but a number past Python's 4300-digit limit for int() is UnsafeJson rather than a
+    bare ValueError (which nothing expects from a JSON parser: it was a 500)."""
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise
+    except ValueError:
+        raise UnsafeJson(f"A number has more than {sys.get_int_max_str_digits()} digits") from None
+
+
+def may_hold_a_huge_number(raw: bytes) -> bool:
+    """Whether a raw line might hold a number json.loads cannot convert (digits inside strings match too)."""
+    return _LONG_DIGITS.search(raw) is not None
+
+
+def text_problem(value: Any) -> str | None:
+    """Why a decoded document's strings (keys included) cannot be stored, or None."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "A string holds a NUL character (\\u0000); remove it"
+        if _SURROGATE.search(value):
+            return "A string holds a lone UTF-16 surrogate (such as \\ud800); send whole characters"
+        return None
+    if isinstance(value, dict):
+        items: Any = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    for item in items:
+        problem = text_problem(item)
+        if problem:
+            return problem
+    return None
