@@ -483,6 +483,8 @@ class RulesetDocument(Answer):
     rules = fields.Dict(metadata={"description": "The ruleset's other stated facts (campaign chain, trade tables, conditions, ...)."})
     actions = fields.List(fields.Dict(), metadata={"description": "Action types with the JSON Schema of their request body."})
     component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})
+    options_schema = fields.Dict(metadata={"description": "JSON Schema of a campaign's options (POST /campaigns \"options\")."})
+    setup_schema = fields.Dict(metadata={"description": "JSON Schema of a session start's \"setup\" (the table's choices at set-up)."})
     sides = fields.List(fields.String(), metadata={"description": "The sides at the table; secrets of one are hidden from the others."})
     component_packs = fields.List(
         fields.Dict(), metadata={"description": "Optional labelled component data from outside the rulebook, with its sources; pass its 'components' to POST /campaigns."}

@@ -58,7 +58,7 @@ def test_the_walk_through_of_a_session(client, journey_campaign):
     pending = client.get(f"/sessions/{sid}/verification")
     assert pending.status_code == 200 and pending.json["status"] == "pending" and pending.json["seed"] is None
 
-    ended = client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    ended = client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     assert ended.status_code == 200
     assert hashlib.sha256(bytes.fromhex(ended.json["seed"])).hexdigest() == started.json["seed_commitment"]
 
@@ -233,7 +233,7 @@ def test_if_match_gives_412_on_a_stale_version(client, session_id):
 
 
 def test_an_ended_session_refuses_commands(client, session_id):
-    client.post(f"/sessions/{session_id}/end", json={"outcome": "defeat"})
+    client.post(f"/sessions/{session_id}/end", json={"outcome": "defeat", "reported": {"defeated": ["tripitaka"]}})
     again = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 1}})
     assert again.status_code == 409 and again.content_type == PROBLEM and "ended" in again.json["title"]
 

@@ -56,7 +56,7 @@ def _play_journey(client, cid: str, quest: str, end: bool = True) -> str:
     assert client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 3}).status_code == 201  # reshuffles the discards
     assert client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"}).status_code == 201
     if end:
-        assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
+        assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}).status_code == 200
     return sid
 
 
@@ -167,7 +167,7 @@ def test_the_state_at_each_event_is_what_the_live_state_was(client, journey_camp
         assert client.post(f"/sessions/{sid}{path}", json=body).status_code == 201
         live = client.get(f"/sessions/{sid}").json
         seen[live["version"]] = live
-    client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "reported": {"defeated": ["tripitaka"]}})
     for version, live in seen.items():
         assert client.get(f"/sessions/{sid}/state?at={version}").json == live
     campaign_before = client.get(f"/campaigns/{cid}/state?at=3").json  # created, owner token minted, quest started
@@ -383,7 +383,7 @@ def test_the_standalone_verifier_accepts_the_export_and_names_an_edited_byte_in_
 
 def test_the_standalone_verifier_checks_a_rulesets_own_events_too(client, marker_race, tmp_path):
     cid, sid = _marker_session(client)
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     export = tmp_path / "race.jsonl"
     text = _export(client, cid)
     export.write_text(text, encoding="utf-8")
@@ -400,7 +400,7 @@ def test_the_standalone_verifier_checks_a_rulesets_own_events_too(client, marker
 def test_a_campaign_with_game_events_round_trips_through_export_and_import(app, client, target, marker_race):
     cid, sid = _marker_session(client)
     client.post(f"/sessions/{sid}/undo")
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     imported = target.test_client().post("/campaigns/import", data=_export(client, cid), headers=NDJSON)
     assert imported.status_code == 201, imported.json
     assert imported.json["sessions"] == {sid: "verified"}
@@ -443,7 +443,7 @@ def test_undo_reverts_the_last_action_without_moving_the_random_counter_back(app
     types = [e["type"] for e in client.get(f"/sessions/{sid}/events?limit=100").json["events"]]
     assert types.count("ActionUndone") == 3 and types.count("DiceRolled") == 1  # the log keeps both
 
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
 
@@ -453,7 +453,7 @@ def test_undo_reverts_a_rulesets_game_events_and_verification_checks_it(client, 
     undone = client.post(f"/sessions/{sid}/undo").json
     assert [e["type"] for e in undone["undone"]["events"]] == ["ActionTaken", "DiceRolled", "MarkerMoved"]
     assert undone["state"]["game"] == game_before
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
 
@@ -461,7 +461,7 @@ def test_an_undo_that_puts_back_another_state_is_found(app, client, database_url
     sid = session_id
     client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"})
     undo = client.post(f"/sessions/{sid}/undo").json["version"]
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     StoredRows(app, database_url).edit(sid, undo, lambda state: state["restored"].update(turn=5))
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["first_mismatch"]["position"] == undo
@@ -469,7 +469,7 @@ def test_an_undo_that_puts_back_another_state_is_found(app, client, database_url
 
 def test_undo_after_the_session_ended_is_refused(client, session_id):
     client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 1}})
-    client.post(f"/sessions/{session_id}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{session_id}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     response = client.post(f"/sessions/{session_id}/undo")
     assert response.status_code == 409 and response.json["title"] == "The session has ended"
 
@@ -540,7 +540,7 @@ def test_a_campaign_pinned_to_an_earlier_ruleset_version_still_plays_and_verifie
     monkeypatch.setattr(rulesets, "registry", lambda: {**known, moved_on.id: moved_on})
     rulesets.archived.cache_clear()
     monkeypatch.setattr(rulesets, "ARCHIVE", tmp_path)
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
 
     changed = client.get(f"/sessions/{sid}/verification").json
     assert changed["status"] == "ruleset-changed" and "keeps no earlier version" in changed["detail"]

@@ -88,7 +88,7 @@ def test_a_surrogate_pair_is_a_character_and_is_accepted(client):
 @pytest.mark.parametrize("read", ["treachery-ledger", "conquest"])
 def test_descent_reads_on_another_games_campaign_are_a_404_with_a_title(app, client, session_id, journey_campaign, read):
     client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 2}})
-    client.post(f"/sessions/{session_id}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{session_id}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     app.extensions["tracker_views"].catch_up()
     _refused(client.get(f"/campaigns/{journey_campaign['id']}/{read}"), 404, "not a Descent campaign")
 
@@ -230,7 +230,7 @@ def _edited_import(client, target, cid: str, edit) -> object:
 def reported_session(client, journey_campaign, session_id) -> str:
     assert client.post(f"/sessions/{session_id}/draws", json={"deck": "fortune", "cards": ["Fortune 3"], "holder": "monkey-king"}).status_code == 201
     assert client.post(f"/sessions/{session_id}/rolls", json={"faces": {"attack": ["2"]}}).status_code == 201
-    assert client.post(f"/sessions/{session_id}/end", json={"outcome": "victory"}).status_code == 200
+    assert client.post(f"/sessions/{session_id}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}).status_code == 200
     return session_id
 
 

@@ -60,7 +60,7 @@ def test_an_if_match_on_the_current_version_is_not_refused_by_a_stale_start(trac
 def test_a_session_ended_elsewhere_is_refused_as_ended(tracker: Tracker, other: Tracker) -> None:
     sid = _session(tracker)
     tracker.roll(sid, dice={"d6": 1})
-    other.end_session(sid, "victory")
+    other.end_session(sid, "victory", reported={"house_cleared": True})
     with pytest.raises(Conflict, match="The session has ended"):
         tracker.roll(sid, dice={"d6": 1})
     assert tracker.command_cache.version(UUID(sid)) is None  # the stale state was dropped

@@ -61,7 +61,7 @@ def test_supplied_components_are_pinned_and_used_by_sessions_started_afterwards(
     unknown = client.post(f"/sessions/{earlier}/actions", json=ATTACK)
     assert unknown.status_code == 422 and "Health is unknown" in unknown.json["title"]
     for sid in (earlier, later):
-        assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
+        assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "reported": {"defeated": ["tripitaka"]}}).status_code == 200
         assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
     # The campaign as it was before the supplements.
     assert client.get(f"/campaigns/{cid}/state?at={before}").json["components"] == {}
@@ -97,7 +97,7 @@ def test_an_export_with_supplied_components_imports_and_verifies(client, target)
     later, _ = _start(client, cid)
     assert client.post(f"/sessions/{later}/actions", json=ATTACK).status_code == 201
     for sid in (earlier, later):
-        client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
+        client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "reported": {"defeated": ["tripitaka"]}})
     text = client.get(f"/campaigns/{cid}/export").get_data(as_text=True)
     imported = target.test_client().post("/campaigns/import", data=text, headers=NDJSON)
     assert imported.status_code == 201, imported.json

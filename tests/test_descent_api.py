@@ -201,7 +201,12 @@ def test_threat_from_corrupted_terrain_surges_and_cards_runs_as_a_ledger(client)
     _act(client, sid, type="discard-for-threat", card=hand[0], threat_value=2)  # +2
     assert _game(client, sid)["game"]["threat"] == 24
     _act(client, sid, type="spend-threat", purpose="troll-ambush")
-    _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    # L577: "Twice during this quest (and no more than once per turn)"
+    assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "A troll ambush was already sprung on turn 1"
+    _act(client, sid, type="end-turn")
+    sprung = _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    assert sprung["events"][-1]["payload"]["change"] == {"kind": "troll-ambush-sprung", "turn": 2, "ambush": 2, "of": 2}
+    _act(client, sid, type="end-turn")
     assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "Both troll ambushes are used"
     _act(client, sid, type="play-overlord-card", card=hand[1], threat_cost=4, card_type="trap", tricksters=2)  # 4 - 2
     assert _game(client, sid)["game"]["threat"] == 24 - 18 - 2
@@ -220,6 +225,12 @@ def test_the_power_glyph_draws_two_keeps_one_and_discards_the_other_for_threat(c
     kept = _act(client, sid, type="power-glyph-keep", keep=looked[0], threat_value=1)
     assert looked[0] in kept["state"]["decks"]["overlord"]["held"]["overlord"]
     assert kept["state"]["decks"]["overlord"]["discard_pile"] == [looked[1]] and kept["state"]["game"]["threat"] == 1
+    # L125: two cards "when this glyph is activated, as well as each time a hero uses it to move to or from town": one draw each
+    assert _refused(client, sid, type="power-glyph-draw")["title"] == "The Power glyph's draw is used"
+    _act(client, sid, type="town-travel", hero="aurim", glyph="power", direction="to-town")
+    again = _act(client, sid, type="power-glyph-draw")
+    assert again["events"][-1]["payload"]["change"] == {"kind": "power-glyph-used", "draws_left": 0}
+    assert _refused(client, sid, type="power-glyph-draw")["title"] == "The Power glyph's draw is used"
     _verified(client, sid)
 
 
@@ -323,10 +334,10 @@ def test_aurims_prolonged_search_rolls_one_die_per_half_action_and_loses_progres
 def test_group_and_continuous_prolonged_actions(client):
     cid = _campaign(client, ["aurim", "tahlia", "kirga"])
     sid = _start(client, cid, "altar-of-despair")
-    altar = {"task": "destroy-altar", "half_action": "order"}
+    altar = {"task": "destroy-altar", "altar": "altar-1", "half_action": "order"}
     _act(client, sid, type="prolonged-roll", hero="aurim", trait="magic", faces=["enhancement"], **altar)
     both = _act(client, sid, type="prolonged-roll", hero="tahlia", trait="melee", faces=["enhancement"] * 3, **altar)
-    assert both["state"]["game"]["prolonged"]["destroy-altar"]["progress"] == 4
+    assert both["state"]["game"]["prolonged"]["destroy-altar:altar-1"]["progress"] == 4
     assert _refused(client, sid, type="prolonged-roll", hero="kirga", trait="ranged", trait_value=2, faces=["blank"] * 2, **altar)["title"] == "'destroy-altar' is not open to another hero"
     lock = {"hero": "kirga", "task": "pick-lock", "trait": "ranged", "trait_value": 2, "difficulty": 5, "disruptable": True, "continuous": True}
     _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "blank"], **lock)
@@ -379,21 +390,26 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     runner = app.extensions["tracker_views"]
     cid = _campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
     q1 = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "power"}]})
-    _act(client, q1, type="award-conquest", award="prisoner-rescued")  # 10
+    _act(client, q1, type="open-cell", cell="cell-1", hero="aurim")  # 10: prisoner 1 saved (L350)
     _act(client, q1, type="open-chest", chest="copper-2", opener="aurim", treasure={"runewitch-astarra": ["Copper A"], "aurim": ["Copper B"]})  # 13
     _act(client, q1, type="gain-curses", hero="runewitch-astarra", count=2, source="silver chest")
     _act(client, q1, type="hero-killed", hero="runewitch-astarra")  # 9
-    _act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # +5: 14
+    _act(client, q1, type="sacrifice-clock")  # turn 1: a cell was opened, no wound token (L345)
+    for _ in range(9):  # turns 2-10 with no cell opened: every third token sacrifices the next villager, 2, 3 and 4 (L345)
+        _act(client, q1, type="end-turn")
+        ticked = _act(client, q1, type="sacrifice-clock")
+    assert ticked["state"]["game"]["prisoners"]["sacrificed"] == [2, 3, 4] and ticked["state"]["game"]["thing_extra_wounds"] == 8 + 3 * 4  # L388
+    _act(client, q1, type="open-cell", cell="zone-2-cell", hero="aurim")  # 5 and 6 alive: 2 x 2 + 1 for the mayor's daughter (L374): 14
     _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
-    finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=2, mayors_daughter_unrescued=True)  # 4 + 2 + 3: 23
+    finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=3)  # 4 + 3 x 2 (L401): 24
     assert [e["type"] for e in finished["events"][-2:]] == ["QuestWon", "QuestDecided"] and finished["events"][-2]["payload"]["change"] == {
-        "kind": "quest-won", "award": "thing-defeated", "conquest": 23, "needed": 12}
+        "kind": "quest-won", "award": "thing-defeated", "conquest": 24, "needed": 12}
     runner.catch_up()
     hidden = client.get(f"/campaigns/{cid}/treachery-ledger?view=heroes").json["quests"][0]
     assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
     client.post(f"/sessions/{q1}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     q2 = _start(client, cid, "hall-of-the-monkey-kings", {"purchases": [{"card": "Dark Power", "remove": "Dodge"}, {"card": "Time Slips Away", "remove": "Dark Charm"}]})
-    _act(client, q2, type="award-conquest", award="villager-killed", hero="aurim")  # 6
+    _act(client, q2, type="award-conquest", award="villager-killed", villager="zone-2-master-skeleton", hero="aurim")  # 6
     _act(client, q2, type="award-conquest", award="monkey-kings-defeated")  # 10
     client.post(f"/sessions/{q2}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     runner.catch_up()
@@ -407,7 +423,7 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert first["unspent"] == 4 and first["opening_hand"] == 5 and len(first["events"]) == 4
     assert second["spent"] == {"event": 2, "trap": 0, "monster": 0} and second["unspent"] == 7 and second["opening_hand"] == 6
     history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
-    assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 23]
+    assert [step["total"] for step in history["thing-in-the-pit"]["conquest"]] == [8, 10, 13, 9, 14, 24]
     assert history["thing-in-the-pit"]["result"]["won"] is True and history["thing-in-the-pit"]["result"]["because"] == "thing-defeated"
     assert [step["reason"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == ["starting conquest", "villager-killed", "monkey-kings-defeated"]
     assert [step["total"] for step in history["hall-of-the-monkey-kings"]["conquest"]] == [8, 6, 10]
@@ -457,8 +473,12 @@ def test_hold_the_position_major_monsters_turn_ten_victory_and_its_glyphs(client
     assert _act(client, sid, type="gain-threat", source="destroyed-glyphs", count=1)["state"]["game"]["threat"] == 2
     for _ in range(9):
         _act(client, sid, type="end-turn")
-    won = _act(client, sid, type="award-conquest", award="temple-defended")
+    # L564: "If it is turn 10 (or later) and the heroes have defeated all the major monsters on the board": the board is the table's to state
+    assert _refused(client, sid, type="award-conquest", award="temple-defended")["title"] == (
+        "'temple-defended' needs the heroes have defeated all the major monsters on the board (L564)")
+    won = _act(client, sid, type="award-conquest", award="temple-defended", stated={"all_major_monsters_defeated": True})
     assert won["events"][-2]["payload"]["change"] == {"kind": "quest-won", "award": "temple-defended", "conquest": 20}
+    assert won["events"][-3]["payload"]["change"]["stated"] == {"all_major_monsters_defeated": True}
     assert won["state"]["verdict"]["outcome"] == "victory"
     _verified(client, sid)
 
@@ -496,7 +516,7 @@ def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token
         assert refused.status_code == 403 and refused.mimetype == PROBLEM and refused.json["title"] == "This token plays the heroes side, not the overlord", action
     drawn = client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 1, "holder": "overlord"}, headers=heroes)
     assert drawn.status_code == 403 and drawn.json["title"] == "This token plays the heroes side, not the overlord"
-    roll = {"type": "prolonged-roll", "hero": "aurim", "task": "destroy-altar", "trait": "magic", "half_action": "order", "faces": ["enhancement"]}
+    roll = {"type": "prolonged-roll", "hero": "aurim", "task": "destroy-altar", "altar": "altar-1", "trait": "magic", "half_action": "order", "faces": ["enhancement"]}
     assert client.post(f"/sessions/{sid}/actions", json=roll, headers=overlord).status_code == 403
     assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
     assert client.post(f"/sessions/{sid}/actions", json={"type": "place-glyph", "glyph": "power"}, headers=overlord).status_code == 201

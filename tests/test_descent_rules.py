@@ -149,8 +149,8 @@ def test_a_sundered_glyph_gives_one_conquest_and_running_out_loses_the_quest():
     activated = conquest.activate_glyph(_ctx(game), {"glyph": "sundered"}, _rng())
     assert activated[-1]["delta"] == 1 and _apply(game, activated)["conquest"] == 9
     game = _apply(game, [{"kind": "conquest-changed", "delta": -6, "reason": "test", "total": 2}])
-    killed = conquest.award_conquest(_ctx(game), {"award": "villager-killed", "hero": "aurim"}, _rng())
-    assert [c["kind"] for c in killed] == ["coins-changed", "conquest-changed", "quest-lost"]
+    killed = conquest.award_conquest(_ctx(game), {"award": "villager-killed", "villager": "zone-5-master-naga", "hero": "aurim"}, _rng())
+    assert [c["kind"] for c in killed] == ["villager-spell-broken", "coins-changed", "conquest-changed", "quest-lost"]
     assert _apply(game, killed)["lost"] == "conquest-exhausted"
 
 
@@ -212,7 +212,7 @@ def test_hold_the_position_pays_one_per_major_monster_and_is_won_from_turn_ten()
     assert killed == [{"kind": "conquest-changed", "delta": 1, "reason": "major-monster-killed", "total": 16}]
     with pytest.raises(Unprocessable, match="Hold the Position is won on turn 10 or later"):
         conquest.award_conquest(_ctx(game, turn=9), {"award": "temple-defended"}, _rng())
-    won = conquest.award_conquest(_ctx(game, turn=10), {"award": "temple-defended"}, _rng())
+    won = conquest.award_conquest(_ctx(game, turn=10), {"award": "temple-defended", "stated": {"all_major_monsters_defeated": True}}, _rng())
     assert won[-1] == {"kind": "quest-won", "award": "temple-defended", "conquest": 19}
 
 

@@ -73,7 +73,7 @@ def _descent(client) -> str:
 def _kung_fu_panda(client) -> str:
     body = {"ruleset": "kung-fu-panda", "name": "K", "party": ["po", "tigress"], "options": {"length": "single", "mission": "m2-1"}, "components": KUNG_FU_PANDA_COMPONENTS}
     cid = _post(client, "/campaigns", body)["id"]
-    setup = {"start_tile": "F", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}}
+    setup = {"start_tile": "F", "end_tile": "s", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}}
     sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "m2-1", "setup": setup})["id"]
     _post(client, f"/sessions/{sid}/actions", {"type": "start-round"})
     _post(client, f"/sessions/{sid}/actions", {"type": "roll", "hero": "tigress"})  # digital, inside an action

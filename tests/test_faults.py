@@ -159,7 +159,7 @@ def test_a_database_restart_fails_fast_with_503_and_loses_no_acknowledged_event(
     page = _assert_every_acknowledged_roll_is_in_the_log(base, sid, acked)
     rolls = [e for e in page["events"] if e["type"] == "DiceRolled"]
     assert len(rolls) >= len(acked)
-    status, _ = call(base, "POST", f"/sessions/{sid}/end", {"outcome": "victory"})
+    status, _ = call(base, "POST", f"/sessions/{sid}/end", {"outcome": "victory", "reported": {"house_cleared": True}})
     assert call(base, "GET", f"/sessions/{sid}/verification")[1]["status"] == "verified"
 
 
@@ -203,7 +203,7 @@ def test_a_worker_killed_mid_burst_leaves_no_half_written_command(postgres_url, 
         status, body = call(base, "POST", f"/sessions/{sid}/rolls", {"dice": {"d6": 1}}, {"Idempotency-Key": key})
         assert status == 201
     page = _assert_every_acknowledged_roll_is_in_the_log(base, sid, acked)
-    status, _ = call(base, "POST", f"/sessions/{sid}/end", {"outcome": "victory"})
+    status, _ = call(base, "POST", f"/sessions/{sid}/end", {"outcome": "victory", "reported": {"house_cleared": True}})
     report = call(base, "GET", f"/sessions/{sid}/verification")[1]
     assert report["status"] == "verified", report["first_mismatch"]  # counters continuous, no half-written roll
     positions = [e["position"] for e in page["events"]]

@@ -107,7 +107,7 @@ def test_the_last_digital_roll_relabelled_as_reported_is_refused(app, client, da
     cid = journey_campaign["id"]
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"}).json["id"]
     assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 2}}).status_code == 201
-    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}).status_code == 200
     genuine = _genuine(client, cid)
     forged = copy.deepcopy(genuine)
     roll = _of(forged, "DiceRolled", sid)[-1]["state"]["roll"]
@@ -202,12 +202,13 @@ def test_an_ended_session_cut_back_and_re_hashed_is_refused_through_the_campaign
     sid = _play_journey(client, journey_campaign["id"], "q1-meeting")
     genuine = _genuine(client, journey_campaign["id"])
     session = [e for e in _events(genuine) if e["stream"] == sid]
-    assert [verify_export.event_name(e["topic"]) for e in session[-3:]] == ["ActionTaken", "TurnEnded", "SessionEnded"]
-    cut = {id(e) for e in session[-3:]}
+    # Quest 1's Victory states the house cleared (L712): the end records that fact before SessionEnded.
+    assert [verify_export.event_name(e["topic"]) for e in session[-4:]] == ["ActionTaken", "TurnEnded", "FactsReported", "SessionEnded"]
+    cut = {id(e) for e in session[-4:]}
     forged = copy.deepcopy([line for line in genuine if id(line.get("event")) not in cut])
     _rechain(forged)
     failure = _refused_by_verifier_and_import(client, app, _text(forged), "stop before its SessionEnded: it was cut back")
-    assert (failure["stream"], failure["position"]) == (sid, len(session) - 3)
+    assert (failure["stream"], failure["position"]) == (sid, len(session) - 4)
     _store_forgery(app, database_url, genuine, forged)
     assert _refused_by_the_service(client, sid, "stop before its SessionEnded")["type"] == "SessionEnded"
 
@@ -231,7 +232,7 @@ def test_a_key_sorted_rewrite_of_a_genuine_file_still_verifies_and_imports(clien
     for _ in range(4):
         rolled = client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1, "attack": 2}})
         assert rolled.status_code == 201 and list(rolled.json["results"]) == ["d6", "attack"]
-    client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
+    client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
     text = _export(client, cid)
     rewritten = "".join(json.dumps(json.loads(line), sort_keys=True, ensure_ascii=False) + "\n" for line in text.splitlines())
     roll = _of(_lines(rewritten), "DiceRolled", sid)[0]["state"]["roll"]

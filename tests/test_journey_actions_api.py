@@ -4,7 +4,7 @@ doors, closing a Gate, and an Unconscious Pilgrim's last turns."""
 
 from __future__ import annotations
 
-from tests.test_journey_play import COMPONENTS, DEMON_DECK, Q2_COMPONENTS, _act, _campaign, _refused, _start, _to_monkey, _verified
+from tests.test_journey_play import COMPONENTS, DEMON_DECK, PILGRIMS, Q2_COMPONENTS, _act, _campaign, _refused, _start, _to_monkey, _verified
 
 BERROK = COMPONENTS["characters"]["berrok"]["stats"]  # HP 1, BKR 6, GKR 2, SP 2 (test inputs)
 
@@ -83,7 +83,8 @@ def test_green_terrain_adds_1_to_the_defence(client):
 
 
 def test_recover_at_a_water_well_restores_all_health_once_per_pilgrim_per_well(client):
-    sid, _ = _start(client, _campaign(client), "q1-meeting")
+    # Quest 7 has two Wells (L922).
+    sid, _ = _start(client, _campaign(client), "q7-demon-army", {"karma_upgrades": {p: ["good"] for p in PILGRIMS}})
     _act(client, sid, type="report-health", hero="monkey-king", hp=3)
     _to_monkey(client, sid)
     recovered = _act(client, sid, type="recover", hero="monkey-king", well="well-1")
@@ -93,6 +94,8 @@ def test_recover_at_a_water_well_restores_all_health_once_per_pilgrim_per_well(c
     assert (monkey["hp"], monkey["wells_used"], recovered["state"]["game"]["ap"]) == (10, ["well-1"], 1)
     problem = _refused(client, sid, type="recover", hero="monkey-king", well="well-1")
     assert "used well-1 this quest" in problem["title"]
+    unknown = _refused(client, sid, type="recover", hero="monkey-king", well="well-3")  # ids are the quest's own
+    assert "No well token 'well-3'" in unknown["title"] and "['well-1', 'well-2']" in unknown["detail"]
     _act(client, sid, type="recover", hero="monkey-king", well="well-2")  # another Well is another use
     _act(client, sid, type="activate-pilgrim", hero="tripitaka")
     other = _act(client, sid, type="recover", hero="tripitaka", well="well-1")  # each Pilgrim has their own use
@@ -102,16 +105,16 @@ def test_recover_at_a_water_well_restores_all_health_once_per_pilgrim_per_well(c
 
 def test_a_new_quest_gives_every_well_back(client):
     cid = _campaign(client, mode="linked", components=Q2_COMPONENTS)
-    sid, _ = _start(client, cid, "q1-meeting")
+    sid, _ = _start(client, cid, "q2-rescue", initiative=None)
     _to_monkey(client, sid)
     _act(client, sid, type="recover", hero="monkey-king", well="well-1")
     _verified(client, sid)
-    _, game = _start(client, cid, "q2-rescue", initiative=None)
+    _, game = _start(client, cid, "q3-village-fields", initiative=["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"])
     assert game["heroes"]["monkey-king"]["wells_used"] == []
 
 
 def test_break_door_costs_1_ap_and_is_recorded(client):
-    sid, _ = _start(client, _campaign(client), "q1-meeting")
+    sid, _ = _start(client, _campaign(client), "q4-the-village")  # 6 Doors (L808)
     _refused(client, sid, type="break-door", hero="monkey-king", door="door-1")  # not active yet
     _to_monkey(client, sid)
     result = _act(client, sid, type="break-door", hero="monkey-king", door="door-1")
@@ -124,20 +127,21 @@ def test_break_door_costs_1_ap_and_is_recorded(client):
 
 
 def test_tripitaka_closes_a_gate_with_a_sutra(client):
-    sid, game = _start(client, _campaign(client), "q1-meeting")
-    assert game["gates"] == {"gate-1": "active"}
+    sid, game = _start(client, _campaign(client, components=Q2_COMPONENTS), "q2-rescue", initiative=None)  # 2 Gates, 3 Sutras (L731-L732)
+    assert game["gates"] == {"gate-1": "active", "gate-2": "active"}
     _act(client, sid, type="maintenance")
     _act(client, sid, type="activate-pilgrim", hero="monkey-king")
     _act(client, sid, type="collect-sutra", hero="monkey-king", sutra="sutra-1")
     problem = _refused(client, sid, type="close-gate", hero="monkey-king", gate="gate-1", sutra="sutra-1")
     assert "Only Tripitaka" in problem["title"]
+    _act(client, sid, type="activate-pilgrim", hero="monk-sha")
     _act(client, sid, type="activate-pilgrim", hero="tripitaka")
     _act(client, sid, type="collect-sutra", hero="tripitaka", sutra="sutra-2")
     closed = _act(client, sid, type="close-gate", hero="tripitaka", gate="gate-1")
     change = _change(closed, "GateClosed")
     assert (change["gate"], change["sutra"]) == ("gate-1", "sutra-2")
     game = closed["state"]["game"]
-    assert game["gates"] == {"gate-1": "closed"} and game["heroes"]["tripitaka"]["sutras"] == [] and game["ap"] == 0
+    assert game["gates"] == {"gate-1": "closed", "gate-2": "active"} and game["heroes"]["tripitaka"]["sutras"] == [] and game["ap"] == 0
     assert game["heroes"]["monkey-king"]["sutras"] == ["sutra-1"]
     _verified(client, sid)
 
@@ -204,9 +208,10 @@ def test_quest_3_gates_start_inactive_and_spawn_once_activated(client):
 
 
 def test_a_closed_gate_never_reactivates(client):
-    sid, _ = _start(client, _campaign(client), "q1-meeting")
+    sid, _ = _start(client, _campaign(client, components=Q2_COMPONENTS), "q2-rescue", initiative=None)
     _act(client, sid, type="maintenance")
     _act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    _act(client, sid, type="activate-pilgrim", hero="monk-sha")
     _act(client, sid, type="activate-pilgrim", hero="tripitaka")
     _act(client, sid, type="collect-sutra", hero="tripitaka", sutra="sutra-1")
     _act(client, sid, type="close-gate", hero="tripitaka", gate="gate-1")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 
-from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS, _act, _campaign, _start
+from tests.test_journey_play import ORDER, PILGRIMS, Q2_COMPONENTS, _act, _campaign, _start
 from tracker.cli import main as tracker_cli
 
 Q3_ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # Tripitaka holds Initiative Token 4 in Q3
 
 
-def _end(client, sid, outcome):
-    ended = client.post(f"/sessions/{sid}/end", json={"outcome": outcome})
+def _end(client, sid, outcome, **body):
+    ended = client.post(f"/sessions/{sid}/end", json={"outcome": outcome, **body})
     assert ended.status_code == 200, ended.json
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
     return ended.json
@@ -26,12 +26,17 @@ def _play_q1(client, cid):
         _act(client, sid, type="pilgrim-attack", hero="monkey-king", target=berrok, faces={"attack": ["1", "X"], "pilgrim": ["X"]}, outcome="kill")
     _act(client, sid, type="activate-pilgrim", hero="tripitaka")
     _act(client, sid, type="rescue-villager", hero="tripitaka", villager="villager-1")
+    _act(client, sid, type="meditate", hero="tripitaka", spin="black", drawn={"misfortune": ["Lose 2 Good Karma"]})
+    cho = _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")["state"]["game"]["heroes"]["cho-hakkai"]
+    _act(client, sid, type="play-card", hero="cho-hakkai", deck="skill-cho-hakkai", card=cho["skills"][0]["name"])
     _act(client, sid, type="demon-phase")
-    return sid, _end(client, sid, "heroic-victory")
+    # Q1's Heroic Victory (L711): the Villager rescued, Tripitaka Meditated, a Skill Card played, and the house
+    # cleared, which only the table sees: stated with the end.
+    return sid, _end(client, sid, "heroic-victory", reported={"house_cleared": True})
 
 
 def test_a_linked_campaign_q1_to_q3_carries_karma_weapons_and_corruption(client, database_url):
-    cid = _campaign(client, mode="linked")
+    cid = _campaign(client, mode="linked", components=Q2_COMPONENTS)  # Q2 hands out named cards in linked play too (L741)
     q1, ended = _play_q1(client, cid)
     assert ended["next_quest"] == "q2-rescue"
     q1_monkey = client.get(f"/sessions/{q1}").json["game"]["heroes"]["monkey-king"]
@@ -43,13 +48,15 @@ def test_a_linked_campaign_q1_to_q3_carries_karma_weapons_and_corruption(client,
     assert (monkey["bad"], monkey["weapon_level"], monkey["corruption"]) == (2, 2, q1_monkey["corruption"])
     assert monkey["skills"] == q1_monkey["skills"] and (monkey["hp"], monkey["chi"]) == (10, 10)
     assert heroes["tripitaka"]["good"] == 3 and heroes["cho-hakkai"]["status"] == "face-down"
+    assert "Shining Seal" in [card["name"] for card in heroes["tripitaka"]["skills"]]  # L741, carried Tripitaka too
     assert client.get(f"/sessions/{q2_id}").json["decks"]["corruption"]["held"] == {"monkey-king": q1_monkey["corruption"]}
     _act(client, q2_id, type="maintenance")
     _act(client, q2_id, type="activate-pilgrim", hero="monkey-king")
     _act(client, q2_id, type="rescue-villager", hero="monkey-king", villager="villager-1")
     # Damage and conditions stay behind: the next quest refills Health and discards conditions.
     _act(client, q2_id, type="demon-attack", demon="berrok-1", target="monk-sha", faces={"attack": ["3", "3"], "defense": ["X", "X"]})
-    assert _end(client, q2_id, "victory")["next_quest"] == "q3-village-fields"
+    # This test is about what carries over, not Q2's conditions: the owner ends Q2 by a table ruling.
+    assert _end(client, q2_id, "victory", ruling="test: carry-over only")["next_quest"] == "q3-village-fields"
 
     q3_id, game = _start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
     assert game["heroes"]["monk-sha"]["hp"] == 10 and game["heroes"]["monkey-king"]["good"] == 3
@@ -110,7 +117,8 @@ def test_q10_part_2_continues_part_1_with_the_sutras_given_to_tripitaka(client):
     _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
     _act(client, sid, type="collect-sutra", hero="cho-hakkai", sutra="sutra-4")
     end_of_part_1 = client.get(f"/sessions/{sid}").json["game"]["heroes"]
-    assert _end(client, sid, "heroic-victory")["next_quest"] == "q10-part-2-seal-the-gate"
+    # L1061: all 4 Sutras held, then a Pilgrim steps onto the Fiery Bridge, which the table states.
+    assert _end(client, sid, "heroic-victory", reported={"fiery_bridge_reached": True})["next_quest"] == "q10-part-2-seal-the-gate"
 
     part_2, game = _start(client, cid, "q10-part-2-seal-the-gate", initiative=None)
     assert game["initiative"] == ORDER
@@ -121,4 +129,4 @@ def test_q10_part_2_continues_part_1_with_the_sutras_given_to_tripitaka(client):
         for key in ("good", "bad", "weapon_level", "skills", "corruption", "hp", "chi"):
             assert game["heroes"][hero][key] == end_of_part_1[hero][key], (hero, key)
     assert tripitaka["good"] == end_of_part_1["tripitaka"]["good"]
-    _end(client, part_2, "heroic-victory")
+    _end(client, part_2, "heroic-victory", ruling="test: the continuation only; tests/test_journey_outcomes.py plays the Sealing Ritual")

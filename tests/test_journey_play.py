@@ -72,7 +72,10 @@ def _to_monkey(client, sid):
 
 
 def _verified(client, sid, outcome="victory"):
-    assert client.post(f"/sessions/{sid}/end", json={"outcome": outcome}).status_code == 200
+    # These tests are about actions, not how the quest ends: the owner ends it by a table ruling, recorded as one
+    # (tests/test_journey_outcomes.py ends quests by the outcomes the rules give).
+    ended = client.post(f"/sessions/{sid}/end", json={"outcome": outcome, "ruling": "the test stops the quest here"})
+    assert ended.status_code == 200, ended.json
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
 
@@ -304,7 +307,7 @@ def test_meditate_pray_master_skill_and_cards(client):
     _act(client, sid, type="rest", hero="monkey-king")
     _act(client, sid, type="activate-pilgrim", hero="tripitaka")
     _act(client, sid, type="rescue-villager", hero="tripitaka", villager="villager-1")
-    _act(client, sid, type="collect-sutra", hero="tripitaka", sutra="s1")
+    _act(client, sid, type="rest", hero="tripitaka")
     _refused(client, sid, type="master-skill", hero="tripitaka")  # no AP left
     _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
     _refused(client, sid, type="master-skill", hero="cho-hakkai")  # 0 Good Karma

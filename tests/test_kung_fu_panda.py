@@ -180,7 +180,7 @@ def test_a_round_in_detail_claws_first_spawns_fight_back_and_spends(client):
 
 def test_ko_revival_full_ko_and_a_digital_roll(client):
     cid = _campaign(client, {"length": "single", "mission": "m2-1"}, components=TEST_COMPONENTS)
-    sid = _start(client, cid, "m2-1", {"start_tile": "F", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}})
+    sid = _start(client, cid, "m2-1", {"start_tile": "F", "end_tile": "s", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}})
     _act(client, sid, {"type": "start-round"})
     digital = _act(client, sid, {"type": "roll", "hero": "tigress"})
     roll = next(e for e in digital["events"] if e["type"] == "DiceRolled")["payload"]["roll"]
@@ -204,9 +204,10 @@ def test_ko_revival_full_ko_and_a_digital_roll(client):
     _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}, {"space": "fight-back"}]})
     _act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Move"], "faces": ["Claws", "Claws", "Claws", "Kick"]})
     lost = _act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "fight-back"}] * 3})
-    assert lost["events"][-1]["type"] == "MissionLost" and lost["events"][-1]["payload"]["change"]["loss"] == "full-ko"
+    assert [e["type"] for e in lost["events"]][-2:] == ["MissionLost", "QuestDecided"] and lost["events"][-2]["payload"]["change"]["loss"] == "full-ko"
+    assert lost["state"]["verdict"]["outcome"] == "defeat" and "L194" in lost["state"]["verdict"]["reason"]
     bad_end = client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
-    assert bad_end.status_code == 422 and "defeat" in bad_end.json["title"]
+    assert bad_end.status_code == 409 and "full KO" in bad_end.json["title"] and "L194" in bad_end.json["title"]
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
@@ -252,15 +253,17 @@ def test_summary_rounds_pauses_corrections_and_times_up(client):
     _act(client, sid, {"type": "end-round"})
     _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "C"})  # 2 Claws > 0 Chi: an Ox Grunt, none left
     _act(client, sid, {"type": "start-round", "entry": "summary"})
-    last = _act(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "po"}]})
-    assert last["events"][-1]["payload"]["change"] == {"kind": "mission-lost", "loss": "times-up", "round": 3}
+    _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "po"}]}, "Enter the lever by name and place")
+    last = _act(client, sid, {"type": "round-summary", "tokens": [{"token": "wall", "by": "po"}]})
+    assert last["events"][-2]["payload"]["change"] == {"kind": "mission-lost", "loss": "times-up", "round": 3}
+    assert last["state"]["verdict"]["outcome"] == "defeat" and "L193" in last["state"]["verdict"]["reason"]
     _refused(client, sid, {"type": "start-round"}, "The mission is over")
     events = client.get(f"/sessions/{sid}/events?limit=200").json["events"]
     entries = [e["payload"]["change"]["entry"] for e in events if e["type"] == "RoundStarted"]
     assert entries == ["summary", "detail", "summary"]
     ended = [e for e in events if e["type"] == "RoundEnded"]
     assert [e["payload"]["change"]["entry"] for e in ended] == ["summary", "detail", "summary"]
-    client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"})
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
 
@@ -272,25 +275,34 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     _refused_start = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-1", "setup": {**base, "special_moves": {"po": "A", "tigress": "B"}}})
     assert _refused_start.status_code == 422 and "No Special Move cards" in _refused_start.json["title"]
 
-    # Mission 1.1 in detail: dumplings collected on the Kitchen, a Slasher knocked out, won in round 1
-    s1 = _start(client, cid, "m1-1", base)
+    # Mission 1.1 in detail: the villager rescued, dumplings collected on the Kitchen, enemies knocked out, both heroes
+    # on the gatehouse (s): won in round 1 (L245)
+    s1 = _start(client, cid, "m1-1", {**base, "enemies": {"J": {"wolf-spearman": 1, "wolf-slasher": 1}}, "villagers": {"mei": "J"}})
     _act(client, s1, {"type": "start-round"})
-    _act(client, s1, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Kick", "Kick"]})
+    _act(client, s1, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Kick", "Kick"]})
+    rescued = _act(client, s1, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "villager", "villager": "mei"})
+    assert _kinds(rescued)[-1] == "VillagerRescued" and rescued["state"]["game"]["villagers"]["mei"] == {"tile": None, "rescued": True}
+    _act(client, s1, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-slasher"})
+    _act(client, s1, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Move", "Move"]})
+    _act(client, s1, {"type": "spend", "heroes": {"po": ["Chi", "Chi"]}, "for": "token", "token": "dumplings"})
     _act(client, s1, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Move", "Claws", "Punch"]})
     _act(client, s1, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
-    _act(client, s1, {"type": "spend", "heroes": {"po": ["Chi", "Chi"]}, "for": "token", "token": "dumplings"})
-    _act(client, s1, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-slasher"})
     _act(client, s1, {"type": "spend", "heroes": {"tigress": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
+    _act(client, s1, {"type": "spend", "heroes": {"tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"})  # her Chi is a Punch
+    _refused(client, s1, {"type": "mission-won"}, "not on the end tile s")
+    _act(client, s1, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "s"})
+    _act(client, s1, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "s"})
     _act(client, s1, {"type": "mission-won"})
     early = client.post(f"/sessions/{s1}/end", json={"outcome": "defeat"})
-    assert early.status_code == 422
+    assert early.status_code == 409 and "victory" in early.json["title"]
     assert client.post(f"/sessions/{s1}/end", json={"outcome": "victory"}).json["next_quest"] == "m1-2"
     assert client.get(f"/campaigns/{cid}").json["progress"]["earned_special_moves"] is True
 
     # Mission 1.2: the earned cards are drawn (reported) before it; it is lost when time runs out
-    missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": base})
+    missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {**base, "spawn_points": {"1": "J", "2": "l", "4": "O"}}})
     assert missing.status_code == 422 and "reported" in missing.json["title"]
-    s2 = _start(client, cid, "m1-2", {**base, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
+    levers = {"spawn_points": {"1": "J", "2": "l", "4": "O"}}  # the levers' tiles (L268)
+    s2 = _start(client, cid, "m1-2", {**base, **levers, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
     assert _game(client, s2)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
     for round_no in (1, 2, 3):
         result = _act(client, s2, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]} if round_no == 1 else {"type": "round-summary", "damage": {"tigress": 1}})
@@ -300,7 +312,7 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     assert client.post(f"/sessions/{s2}/end", json={"outcome": "defeat"}).json["next_quest"] == "m1-2"
 
     # the retry keeps the cards held; won with a Special Move and round summaries plus one detailed round
-    s3 = _start(client, cid, "m1-2", base)
+    s3 = _start(client, cid, "m1-2", {**base, "spawn_points": {"1": "J", "2": "l", "4": "O", "5": "J"}})
     assert _game(client, s3)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
     _act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
     _act(client, s3, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
@@ -309,7 +321,12 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     _act(client, s3, {"type": "spend", "heroes": {"po": ["Chi", "Chi", "Chi"]}, "for": "special-move", "card": "Crane Kick"})
     _act(client, s3, {"type": "spend", "heroes": {"po": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
     _act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]})  # the rest of round 2
-    _act(client, s3, {"type": "start-round", "entry": "summary"})
+    # round 3: the scroll tile (spawn point 5) is clear; the scroll is read with 6 Chi from both heroes (L264, L267)
+    _act(client, s3, {"type": "start-round"})
+    _refused(client, s3, {"type": "mission-won"}, "the scroll is not read")
+    _act(client, s3, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
+    _act(client, s3, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Kick", "Move"]})
+    _act(client, s3, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "scroll"})
     _act(client, s3, {"type": "mission-won"})
     assert client.post(f"/sessions/{s3}/end", json={"outcome": "victory"}).json["next_quest"] == "m1-3"
 
@@ -319,10 +336,11 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     ko = _act(client, s4, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J", "count": 2}], "damage": {"po": 4, "tigress": 4}})
     assert ko["state"]["game"]["result"]["loss"] == "full-ko"
     client.post(f"/sessions/{s4}/end", json={"outcome": "defeat"})
-    s5 = _start(client, cid, "m1-3", base)
+    s5 = _start(client, cid, "m1-3", {**base, "figures": {"wolf-boss": "q"}})
     _act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
-    _act(client, s5, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}, "to": "d"})
-    _act(client, s5, {"type": "start-round", "entry": "summary"})
+    _act(client, s5, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}, "to": "d"})  # Wolf Boss one tile back (L303)
+    _refused(client, s5, {"type": "mission-won"}, "wolf-boss is not knocked out")
+    _act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-boss", "tile": "d"}]})
     _act(client, s5, {"type": "mission-won"})
     ended = client.post(f"/sessions/{s5}/end", json={"outcome": "victory"}).json
     assert ended["next_quest"] is None
@@ -338,13 +356,13 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
         ("m1-1", "won", None), ("m1-2", "lost", "times-up"), ("m1-2", "won", None), ("m1-3", "lost", "full-ko"), ("m1-3", "won", None),
     ]
     assert standing_view["won"] == ["m1-1", "m1-2", "m1-3"] and standing_view["lost"] == {"times-up": 1, "full-ko": 1}
-    assert standing_view["enemies_knocked_out"] == {"wolf-slasher": 3, "wolf-spearman": 6}
+    assert standing_view["enemies_knocked_out"] == {"wolf-boss": 1, "wolf-slasher": 3, "wolf-spearman": 7}
     assert standing_view["rounds_per_mission"] == {"m1-1": 1, "m1-2": 6, "m1-3": 3}
-    assert [r["entry"] for r in standing_view["missions"][2]["rounds"]] == ["summary", "mixed", "summary"]
+    assert [r["entry"] for r in standing_view["missions"][2]["rounds"]] == ["summary", "mixed", "detail"]
     assert standing_view["special_moves_held"] == {}
-    assert standing_view["dice_faces"] == {"reported": {"Chi": 6, "Claws": 1, "Kick": 2, "Move": 1, "Punch": 2}}
+    assert standing_view["dice_faces"] == {"reported": {"Chi": 13, "Claws": 1, "Kick": 3, "Move": 4, "Punch": 3}}
     dice = client.get(f"/campaigns/{cid}/dice-statistics").json["faces"]
-    assert {(f["face"], f["count"]) for f in dice if f["die"] == "action-die" and f["source"] == "reported"} >= {("Kick", 2)}
+    assert {(f["face"], f["count"]) for f in dice if f["die"] == "action-die" and f["source"] == "reported"} >= {("Kick", 3)}
 
     digest = runner.store.digest()
     assert runner.rebuild() == digest
@@ -364,7 +382,7 @@ def test_game_lengths_and_modes(client):
 
     # Young Masters: no round limit, pause actions during a round, earned cards chosen by name
     young = _campaign(client, {"length": "single", "mission": "m2-1", "mode": "young-masters"}, party=("monkey", "viper", "crane"))
-    sid = _start(client, young, "m2-1", {"start_tile": "t", "special_moves": {"monkey": "A", "viper": "B", "crane": "C"}})
+    sid = _start(client, young, "m2-1", {"start_tile": "t", "end_tile": "s", "special_moves": {"monkey": "A", "viper": "B", "crane": "C"}})
     assert _game(client, sid)["heroes"]["crane"]["dial_number"] == 3
     for _ in range(3):
         result = _act(client, sid, {"type": "round-summary"})

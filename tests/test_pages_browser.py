@@ -158,11 +158,14 @@ def test_a_descent_quests_treachery_ledger_in_chromium(client, live_server, chro
     cid, owner = made.json["id"], made.json["owner_token"]
     hero_token = client.post(f"/campaigns/{cid}/tokens", json={"role": "player", "side": "heroes", "label": "Ana"}).json["token"]
     q1 = descent_start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "power"}]})
-    descent_act(client, q1, type="award-conquest", award="prisoner-rescued")  # 10
+    descent_act(client, q1, type="open-cell", cell="cell-1", hero="aurim")  # 10: prisoner 1 saved (L350)
     descent_act(client, q1, type="open-chest", chest="copper-2", opener="aurim", treasure={"runewitch-astarra": ["Copper A"], "aurim": ["Copper B"]})  # 13
     descent_act(client, q1, type="gain-curses", hero="runewitch-astarra", count=2, source="silver chest")
     descent_act(client, q1, type="hero-killed", hero="runewitch-astarra")  # 9
-    descent_act(client, q1, type="award-conquest", award="zone-2-cell-opened", alive=2)  # 14
+    for _ in range(10):  # turn 1 had a cell opened; turns 2-10 give the clock prisoners 2, 3 and 4 (L345)
+        descent_act(client, q1, type="sacrifice-clock")
+        descent_act(client, q1, type="end-turn")
+    descent_act(client, q1, type="open-cell", cell="zone-2-cell", hero="aurim")  # 14: prisoners 5 and 6 saved (L374)
     descent_act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
     client.application.extensions["tracker_views"].catch_up()
 
@@ -180,7 +183,8 @@ def test_a_descent_quests_treachery_ledger_in_chromium(client, live_server, chro
     assert fits_the_width(page)
     screenshot(page, f"descent-ledger-heroes-in-play-phone-{db}")
 
-    assert client.post(f"/sessions/{q1}/end", json={"outcome": "victory"}).status_code == 200
+    # The Thing is not defeated (L399-L404): the test is about the pages, so the owner ends it by a table ruling
+    assert client.post(f"/sessions/{q1}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"}).status_code == 200
     client.application.extensions["tracker_views"].catch_up()
     page.reload()
     ledger = page.locator(f"#ledger-{q1}")

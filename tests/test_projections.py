@@ -104,7 +104,7 @@ def test_the_timeline_lists_every_event_of_a_session_in_order_with_summaries_and
     reported = tracker.roll(sid, faces={"d20": [17, 3]}, request=who).body
     drawn = tracker.draw(sid, "fortune", count=2, request=who).body["cards"]
     tracker.act(sid, {"type": "end-turn"}, request=who)
-    tracker.end_session(sid, "victory", request=who)
+    tracker.end_session(sid, "victory", reported={"house_cleared": True}, request=who)
     other = _session(tracker, _campaign(tracker, "Another group"))  # not part of this timeline
     tracker.roll(other, dice={"d4": 1})
 
@@ -154,7 +154,7 @@ def test_dice_statistics_count_faces_per_campaign_digital_and_reported_apart(tra
     ):
         _tally(expected, result)
         rolled[result["source"]] += sum(len(f) for f in result["results"].values())
-    tracker.end_session(first, "defeat")
+    tracker.end_session(first, "defeat", reported={"defeated": ["tripitaka"]})
     runner.catch_up()
     after_first = _faces(runner.store, cid)
     assert after_first == expected
@@ -208,7 +208,7 @@ def test_incremental_projection_equals_rebuild_and_the_digest_tracks_changes(tra
         lambda: tracker.act(sid, {"type": "end-turn"}),
         lambda: tracker.roll(sid, dice={"d12": 2, "d4": 1}, purpose="damage"),
         lambda: tracker.draw(sid, "fortune", cards=None, count=1, holder="monkey-king"),
-        lambda: tracker.end_session(sid, "heroic-victory"),
+        lambda: tracker.end_session(sid, "heroic-victory", ruling="test: how the quest ended is not what this test is about"),
         lambda: tracker.roll(_session(tracker, cid), dice={"d10": 3}),
     ]
     for command in commands:
@@ -251,7 +251,7 @@ def test_two_concurrent_runners_count_every_notification_once(tracker, make_runn
             for n in range(5):
                 _tally(expected[cid], tracker.roll(sid, dice={"d6": 2, "attack": 1}).body)
                 _tally(expected[cid], tracker.roll(sid, faces={"d4": [n % 4 + 1]}).body)
-            tracker.end_session(sid, "victory")
+            tracker.end_session(sid, "victory", reported={"house_cleared": True})
     target = _last_projected_id(tracker)
 
     runners = [make_runner(batch_size=2), make_runner(batch_size=2)]
@@ -340,7 +340,7 @@ def test_a_failed_batch_keeps_neither_rows_nor_position_and_a_later_run_projects
     for n in range(4):
         _tally(expected, tracker.roll(sid, dice={"d6": 2}).body)
         _tally(expected, tracker.roll(sid, faces={"d8": [n + 1]}).body)
-    tracker.end_session(sid, "victory")
+    tracker.end_session(sid, "victory", reported={"house_cleared": True})
 
     real_write_rows = store._write_rows
     seen_in_transaction: list[int] = []
@@ -400,7 +400,7 @@ def test_the_rebuild_command_prints_the_same_digest_as_a_rebuild(tracker, runner
     tracker.roll(sid, dice={"attack": 2, "d20": 1})
     tracker.roll(sid, faces={"d6": [2]})
     tracker.draw(sid, "fortune", count=1)
-    tracker.end_session(sid, "defeat")
+    tracker.end_session(sid, "defeat", reported={"defeated": ["tripitaka"]})
     runner.catch_up()
     before = runner.store.digest()
     _tamper(runner.store)  # the command must rebuild from the log, not just catch up

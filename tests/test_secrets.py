@@ -116,7 +116,7 @@ def test_no_token_reads_the_seed_or_a_pile_order_while_the_session_is_in_play(ap
     for token in tokens.values():
         assert_keeps_secrets(app, client, bearer(token), cid, sid, side=None)
     # and once the session ends, everything is revealed and verifies
-    _ok(client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}), 200)
+    _ok(client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}), 200)
     seed = app.extensions["tracker"]._session(sid).seed
     assert seed in client.get(f"/sessions/{sid}/verification", headers=bearer(tokens["viewer"])).get_data(as_text=True)
     shuffles = client.get(f"/sessions/{sid}/verification", headers=bearer(tokens["viewer"])).json["shuffles"]
@@ -261,7 +261,7 @@ def test_the_heroes_cannot_undo_the_overlords_draw_nor_end_a_two_sided_quest(app
     refused = client.post(f"/sessions/{sid}/undo", headers=heroes)
     assert refused.status_code == 403 and "overlord" in refused.json["title"]
     for token in (heroes, overlord):
-        ended = client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}, headers=token)
+        ended = client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}, headers=token)
         assert ended.status_code == 403 and "owner" in ended.json["title"]
     assert client.get(f"/sessions/{sid}").json["status"] == "in-progress"
     _ok(client.post(f"/sessions/{sid}/undo", headers=overlord))

@@ -110,7 +110,7 @@ def test_twenty_concurrent_rolls_on_one_session(server):
     status, events = call(server, "GET", f"/sessions/{sid}/events?limit=100")
     rolls = [e for e in events["events"] if e["type"] == "DiceRolled"]
     assert len(rolls) == 20 and events["total"] == start + 20
-    status, ended = call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory"})
+    status, ended = call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory", "reported": {"house_cleared": True}})
     status, report = call(server, "GET", f"/sessions/{sid}/verification")
     assert report["status"] == "verified" and report["checked"]["digital_rolls"] == 20
 
@@ -188,7 +188,7 @@ def test_tracker_verify_from_the_command_line(server, database_url):
     _, campaign = call(server, "POST", "/campaigns", {"ruleset": "journey", "name": "CLI"})
     _, session = call(server, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"})
     call(server, "POST", f"/sessions/{session['id']}/rolls", {"dice": {"d12": 4}})
-    call(server, "POST", f"/sessions/{session['id']}/end", {"outcome": "victory"})
+    call(server, "POST", f"/sessions/{session['id']}/end", {"outcome": "victory", "reported": {"house_cleared": True}})
     result = subprocess.run(
         [str(BIN / "tracker"), "--database-url", database_url, "verify", session["id"]], capture_output=True, text=True, timeout=60
     )
@@ -221,7 +221,7 @@ def test_many_campaigns_rolled_at_once_over_http_lose_and_duplicate_no_events(se
             _, events = call(server, "GET", f"/sessions/{sid}/events?limit=1000", headers=token)
             assert [e["position"] for e in events["events"]] == list(range(1, events["total"] + 1))
             stored += [(sid, e["position"]) for e in events["events"] if e["type"] == "DiceRolled"]
-            call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory"}, token)
+            call(server, "POST", f"/sessions/{sid}/end", {"outcome": "victory", "reported": {"house_cleared": True}}, token)
             _, report = call(server, "GET", f"/sessions/{sid}/verification", headers=token)
             assert report["status"] == "verified", report
     assert sorted(stored) == answered

@@ -63,3 +63,20 @@ def test_every_event_class_has_an_upcaster_for_each_version_step():
                 assert isinstance(cls.class_version, int) and cls.class_version >= 1, name
                 for step in range(1, cls.class_version):
                     assert callable(getattr(cls, f"upcast_v{step}_v{step + 1}", None)), f"{name} lacks upcast_v{step}_v{step + 1}"
+
+
+@pytest.mark.parametrize("fixture", ["stored_events_v5.json", "stored_events_v6.json"])
+def test_campaigns_pinned_before_their_rules_changed_still_resolve_to_those_rules(fixture):
+    """Journey 1.0.0 (v5) and Descent 1.0.0 (v6) campaigns: their games' data and actions changed since, and the
+    archive keeps each version's data and published contract (tracker/rulesets/versions/), so the pin still
+    resolves and their sessions re-derive with the rules they were played under. (Older fixtures were pinned
+    to hashes of code from before the archive existed.)"""
+    from tracker import rulesets
+
+    data = json.loads((Path(__file__).with_name("fixtures") / fixture).read_text())
+    pins = [record["state"]["ruleset"] for record in data["records"] if record["topic"].endswith("CampaignCreated")]
+    assert pins
+    for pin in pins:
+        resolved = rulesets.resolve(pin)
+        assert resolved is not None and resolved.hash == pin["hash"] and resolved.version == pin["version"]
+        assert rulesets.get(pin["id"]).hash != pin["hash"]  # the code's own rules moved on

@@ -108,7 +108,7 @@ def test_undoing_the_deciding_action_undecides_the_quest(client):
     undone = client.post(f"/sessions/{sid}/undo")
     assert undone.status_code == 201 and undone.json["state"]["verdict"] is None
     assert client.get(f"/sessions/{sid}").json["game"]["conquest"] == 4
-    _act(client, sid, type="award-conquest", award="prisoner-rescued")
+    _act(client, sid, type="open-cell", cell="cell-1", hero="aurim")  # prisoner 1 saved: +2 (L350)
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the group stops here"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 

@@ -24,7 +24,7 @@ def played(tracker):
     tracker.draw(sid, "fortune", count=3)  # one from the pile, then the discards reshuffled
     tracker.act(sid, {"type": "look", "deck": "fortune", "count": 2})
     tracker.act(sid, {"type": "end-turn"})
-    tracker.end_session(sid, "victory")
+    tracker.end_session(sid, "victory", reported={"house_cleared": True})
     events = tracker.session_history(sid)
     return events, tracker.get_campaign(campaign)["components"]
 

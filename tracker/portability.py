@@ -25,7 +25,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
-from tracker import hash_chain, rulesets, sealing, unsealing, verification, verify_export
+from tracker import export_file, hash_chain, rulesets, sealing, unsealing, verification, verify_export
 from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
 from tracker.domain.session import GameEvent
@@ -102,7 +102,7 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
     """``text``: the file, or its lines to be read twice (tracker/export_file.py reads them from disk).
     ``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file."""
     lines = text.split("\n") if isinstance(text, str) else text
-    checked = verify_export.verify_lines(lines)
+    checked = verify_export.verify_lines(lines, export_file.lean_loads)
     if checked["status"] == "failed":
         failure = checked["failure"]
         where = ", ".join(f"{key} {failure[key]}" for key in ("line", "stream", "position") if failure[key] is not None)
@@ -111,26 +111,20 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
             detail=failure["reason"] + (f" ({where})." if where else "."),
             errors={"file": [failure["reason"]]},
         )
-    header, records, _ = verify_export.parse(lines)
-    withheld = next((record for record in records if record.get("withheld")), None)
-    if withheld is not None:
-        raise Unprocessable(
-            "The file withholds a secret of a session in play; nothing was imported",
-            detail=f"Line {withheld['line']}: that session was stored before seeds were sealed, so only a backup can move it "
-            "(tracker export --backup on the server it came from).",
-        )
+    del checked
+    header, entries = _read(app, lines)
     campaign_id = header.get("campaign_id")
     try:
-        records = unsealing.unseal(records, lambda record: _decode(app, _stored(app, record), record, campaign_id))
+        entries = unsealing.unseal(entries, lambda entry: _decode(app, _stored(app, entry), entry, campaign_id) if isinstance(entry, dict)
+                                   else app.mapper.to_domain_event(entry))
     except ValueError as error:  # replaying a session met an event that cannot follow the ones before it: an edited file
         raise Unprocessable("A session does not re-derive; nothing was imported", detail=f"The event cannot follow the ones before it: {error}.") from None
-    stored, domain = [], []
-    records.reverse()
-    while records:  # each line's parsed form goes as its events are built: the two are never all in memory
-        record = records.pop()
-        stored.append(_stored(app, record))
-        domain.append(_decode(app, stored[-1], record, campaign_id))
-    campaign_events = [e for e in domain if str(e.originator_id) == campaign_id]
+    stored = [entry if isinstance(entry, StoredEvent) else _stored(app, entry) for entry in entries]
+    del entries
+    streams: dict[str, list[StoredEvent]] = {}
+    for event in stored:
+        streams.setdefault(str(event.originator_id), []).append(event)
+    campaign_events = [app.mapper.to_domain_event(event) for event in streams.get(str(campaign_id), [])]
     if not campaign_events or type(campaign_events[0]).__name__ != "CampaignCreated":
         raise Unprocessable("The file holds no campaign", detail=f"The header names campaign {campaign_id} but no event creates it.")
     created = campaign_events[0]
@@ -145,12 +139,13 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
             f"This server does not have the rules the campaign pinned ({created.ruleset['id']} {created.ruleset['version']})",
             detail=f"Its hash is {created.ruleset['hash']}; the campaign cannot be re-derived here. Import it into a server that has that version.",
         )
-    sessions = _sessions(domain, campaign_id, header)
-    del domain, campaign_events
+    sessions = _sessions(app, streams, campaign_events, str(campaign_id), header)
+    del campaign_events
     statuses = {}
     for session_id in list(sessions):
-        events = sessions.pop(session_id)  # verified, a session's events are not needed again (the stored ones are written)
+        events = [app.mapper.to_domain_event(event) for event in sessions.pop(session_id)]
         report = verification.verify(events, ruleset, campaign.components_for(session_id))
+        del events  # verified, a session's events are not needed again (the stored ones are written)
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
             raise Unprocessable(
@@ -158,7 +153,6 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
                 detail=f"{report.get('detail') or mismatch.get('reason')} (position {mismatch.get('position')}).",
             )
         statuses[session_id] = report["status"]
-    streams = {str(e.originator_id) for e in stored}
     for stream in streams:
         if app.recorder.select_events(UUID(stream), limit=1):
             raise _already_here(campaign_id)
@@ -169,6 +163,32 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
     except IntegrityError:
         raise _already_here(campaign_id) from None
     return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": bool(header.get("backup"))}
+
+
+def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
+    """The file (already checked whole) read again, line by line: its header, and each event in its stored form,
+    which is what gets written, except those unsealing needs whole (tracker/unsealing.py), kept as records. Only
+    the stored forms of a large file are held, never every line's parsed JSON or every event's domain object."""
+    header: dict[str, Any] = {}
+    entries: list[Any] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        kind, value = next(iter(export_file.lean_loads(line).items()))
+        if kind == "header":
+            header = value
+        elif kind == "event":
+            record = {**value, "line": number}
+            if record.get("withheld"):
+                raise Unprocessable(
+                    "The file withholds a secret of a session in play; nothing was imported",
+                    detail=f"Line {number}: that session was stored before seeds were sealed, so only a backup can move it "
+                    "(tracker export --backup on the server it came from).",
+                )
+            stored = _stored(app, record)
+            event = _decode(app, stored, record, header.get("campaign_id"))  # a line this server cannot read, or in the wrong stream, is refused here
+            entries.append(record if type(event).__name__ in unsealing.KEPT else stored)
+    return header, entries
 
 
 def _grants(header: dict[str, Any], campaign_id: str) -> list[Grant]:
@@ -227,16 +247,14 @@ def _is_event_of(cls: type, aggregate: type) -> bool:
     return cls.__module__ == aggregate.__module__ and cls.__qualname__.startswith(aggregate.__qualname__ + ".") and issubclass(cls, (TrackerEvent, TrackerCreated))
 
 
-def _sessions(domain: list[Any], campaign_id: str, header: dict[str, Any]) -> dict[str, list[Any]]:
-    named = {e.session_id for e in domain if str(e.originator_id) == campaign_id and type(e).__name__ == "QuestStarted"}
-    sessions: dict[str, list[Any]] = {}
-    for event in domain:
-        stream = str(event.originator_id)
-        if stream != campaign_id:
-            sessions.setdefault(stream, []).append(event)
+def _sessions(app: Any, streams: dict[str, list[StoredEvent]], campaign_events: list[Any], campaign_id: str, header: dict[str, Any]) -> dict[str, list[StoredEvent]]:
+    """The file's session streams (stored forms), each one the campaign started, listed in the header and begun by its start."""
+    named = {e.session_id for e in campaign_events if type(e).__name__ == "QuestStarted"}
+    sessions = {stream: events for stream, events in streams.items() if stream != campaign_id}
     if set(sessions) != named or set(header.get("sessions") or []) != named:
         raise Unprocessable("The file's sessions are not the campaign's", detail="Every session must be one the campaign started, and the header must list them.")
     for session_id, events in sessions.items():
-        if type(events[0]).__name__ != "SessionStarted" or events[0].campaign_id != campaign_id:
+        first = app.mapper.to_domain_event(events[0])
+        if type(first).__name__ != "SessionStarted" or first.campaign_id != campaign_id:
             raise Unprocessable(f"Session {session_id} does not belong to the campaign", detail="Its first event must start it in this campaign.")
     return sessions

@@ -24,48 +24,69 @@ from tracker.randomness import RandomStream, commitment
 from tracker.verify_export import event_name
 
 
-def unseal(records: list[dict[str, Any]], decode: Any) -> list[dict[str, Any]]:
-    """Each record with its sealed values put back where they can be had; ``decode(record)`` gives the domain event.
+# The events an import keeps whole until their session is unsealed: those that carry or reveal sealed values.
+# Every other event is stored as it is read (tracker/portability.py), so a large file is not held whole.
+KEPT = {"SessionStarted", "SessionEnded", "DeckShuffled", "ActionUndone"}
 
-    Records keep the file's order; each session's are replayed in position order."""
-    sessions: dict[str, list[dict[str, Any]]] = {}
-    for record in records:
-        sessions.setdefault(record["stream"], []).append(record)
-    unsealed: dict[int, dict[str, Any]] = {}
-    for stream_records in sessions.values():
-        if event_name(stream_records[0]["topic"]) != "SessionStarted":
+
+def unseal(entries: list[Any], decode: Any) -> list[Any]:
+    """Each record (a dict of an event in ``KEPT``) with its sealed values put back where they can be had;
+    other entries are events already in their stored form, passed through. ``decode(entry)`` gives the
+    domain event of either. Entries keep the file's order; each session's are replayed in position order."""
+    sessions: dict[str, list[Any]] = {}
+    for entry in entries:
+        sessions.setdefault(_stream(entry), []).append(entry)
+    unsealed: dict[int, Any] = {}
+    for stream_entries in sessions.values():
+        first = stream_entries[0]
+        if not isinstance(first, dict) or event_name(first["topic"]) != "SessionStarted":
             continue
-        for original, record in zip(stream_records, _session(stream_records, decode)):
-            unsealed[id(original)] = record
-    return [unsealed.get(id(record), record) for record in records]
+        for original, entry in zip(stream_entries, _session(stream_entries, decode)):
+            unsealed[id(original)] = entry
+    return [unsealed.get(id(entry), entry) for entry in entries]
 
 
-def _session(records: list[dict[str, Any]], decode: Any) -> Iterable[dict[str, Any]]:
+def _stream(entry: Any) -> str:
+    return entry["stream"] if isinstance(entry, dict) else str(entry.originator_id)
+
+
+def _session(entries: list[Any], decode: Any) -> Iterable[Any]:
+    records = [entry for entry in entries if isinstance(entry, dict)]
     seed_hex = _seed(records)
     seed = bytes.fromhex(seed_hex) if seed_hex else None
     session = None
-    decks_after: dict[int, Any] = {}  # the decks after each position, for the undos that put them back
+    # The decks after each position an undo goes back to (only those: a copy per event would hold the
+    # whole session's piles many times over while a large file is imported).
+    wanted = {r["state"]["reverses"]["from"] - 1 for r in records if event_name(r["topic"]) == "ActionUndone"}
+    decks_after: dict[int, Any] = {}
     out = []
-    for record in records:
-        name = event_name(record["topic"])
-        given = dict(record.get("sealed") or {})
-        state = record["state"]
-        if name == "SessionStarted" and "seed" in sealing.sealed_paths(state):
-            given["seed"] = seed_hex
-        elif name == "DeckShuffled" and "change.order" in sealing.sealed_paths(state):
-            derived = RandomStream(seed, state["change"]["counter_start"]).shuffle(state["change"]["before"]) if seed else None
-            if "change.order" in given and given["change.order"] != derived:
-                raise _refused(record, "its shuffle order is not what the session's seed gives")
-            if derived is not None:
-                given["change.order"] = derived
-        elif name == "ActionUndone" and "restored.decks" in sealing.sealed_paths(state):
-            before = state["reverses"]["from"] - 1
-            given["restored.decks"] = copy.deepcopy(decks_after.get(before))
-        record = {**record, "state": sealing.restore(state, given)} if given else record
-        session = decode(record).mutate(session)
-        decks_after[record["position"]] = copy.deepcopy(session.decks)
-        out.append(record)
+    for entry in entries:
+        if isinstance(entry, dict):
+            entry = _unsealed(entry, seed, seed_hex, decks_after)
+        session = decode(entry).mutate(session)
+        position = entry["position"] if isinstance(entry, dict) else entry.originator_version
+        if position in wanted:
+            decks_after[position] = copy.deepcopy(session.decks)
+        out.append(entry)
     return out
+
+
+def _unsealed(record: dict[str, Any], seed: bytes | None, seed_hex: str | None, decks_after: dict[int, Any]) -> dict[str, Any]:
+    name = event_name(record["topic"])
+    given = dict(record.get("sealed") or {})
+    state = record["state"]
+    if name == "SessionStarted" and "seed" in sealing.sealed_paths(state):
+        given["seed"] = seed_hex
+    elif name == "DeckShuffled" and "change.order" in sealing.sealed_paths(state):
+        derived = RandomStream(seed, state["change"]["counter_start"]).shuffle(state["change"]["before"]) if seed else None
+        if "change.order" in given and given["change.order"] != derived:
+            raise _refused(record, "its shuffle order is not what the session's seed gives")
+        if derived is not None:
+            given["change.order"] = derived
+    elif name == "ActionUndone" and "restored.decks" in sealing.sealed_paths(state):
+        before = state["reverses"]["from"] - 1
+        given["restored.decks"] = copy.deepcopy(decks_after.get(before))
+    return {**record, "state": sealing.restore(state, given)} if given else record
 
 
 def _seed(records: list[dict[str, Any]]) -> str | None:

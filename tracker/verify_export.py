@@ -41,7 +41,7 @@ import hashlib
 import hmac
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 FORMAT = "campaign-tracker-export"
@@ -92,7 +92,9 @@ def event_hash(event: dict[str, Any]) -> str:
 def line_hash(event: dict[str, Any]) -> str:
     """The hash the chain links to. A line that withholds a field (an event stored before sealing, whose
     session is still in play) cannot be hashed by a reader: its recorded hash is taken as given."""
-    return event["hash"] if event.get("withheld") else event_hash(event)
+    if event.get("withheld"):
+        return event["hash"]
+    return event["_hash"] if "_hash" in event else event_hash(event)
 
 
 # -- reading -----------------------------------------------------------------
@@ -108,7 +110,22 @@ def event_name(topic: str) -> str:
     return topic.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
 
 
-def parse(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+# What the checks read of an event's state; ``parse(..., slim=True)`` keeps only these (and a change that drew
+# from the stream), with each event's hash computed first, so a large file is checked in less memory.
+_CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "counter_end", "roll", "ruleset", "components", "components_hash")
+
+
+def _slim(topic: str, state: dict[str, Any]) -> dict[str, Any]:
+    kept = {key: state[key] for key in _CHECKED if key in state}
+    change = state.get("change")
+    if isinstance(change, dict) and (event_name(topic) == "DeckShuffled" or "counter_start" in change):
+        kept["change"] = change
+    return kept
+
+
+def parse(
+    lines: Iterable[str], loads: Callable[[str], Any] = json.loads, slim: bool = False
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """Header, events (each with its line number) and trailer; Failure names the first line that is not right."""
     header: dict[str, Any] | None = None
     trailer: dict[str, Any] | None = None
@@ -120,7 +137,7 @@ def parse(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]], d
         if trailer is not None:
             raise Failure("There are lines after the trailer", line=number)
         try:
-            item = json.loads(line)
+            item = loads(line)
         except ValueError as error:
             raise Failure(f"Line {number} is not JSON ({error.msg}): the file is damaged or cut short", line=number) from None
         if not isinstance(item, dict) or len(item) != 1:
@@ -130,7 +147,12 @@ def parse(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]], d
             header = value
         elif kind == "event" and header is not None:
             _check_event_shape(value, number)
-            events.append({**value, "line": number})
+            record = {**value, "line": number}
+            record.pop("_hash", None)  # only ever the hash computed here, never one the file brings
+            if slim:
+                record["_hash"] = line_hash(record)
+                record["state"] = _slim(record["topic"], record["state"])
+            events.append(record)
         elif kind == "trailer" and header is not None:
             trailer = value
         else:
@@ -407,10 +429,10 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
     return {"status": "verified" if seed is not None else "pending", "checked": checked}
 
 
-def verify_lines(lines: Iterable[str]) -> dict[str, Any]:
+def verify_lines(lines: Iterable[str], loads: Callable[[str], Any] = json.loads) -> dict[str, Any]:
     """The whole check; returns a report with status "verified", "pending" or "failed" (with the first failure)."""
     try:
-        header, events, trailer = parse(lines)
+        header, events, trailer = parse(lines, loads, slim=True)
         heads = check_chain(events, trailer)
         check_line_hashes(events)
         check_header(header, events)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -53,8 +54,15 @@ def pinned(pin: Mapping[str, str]) -> Ruleset:
 @cache
 def archived(ruleset_id: str) -> tuple[Ruleset, ...]:
     current = registry()[ruleset_id]
-    paths = sorted((ARCHIVE / ruleset_id).glob("*.json"))
-    return tuple(current.with_data(rules_data.load(path)) for path in paths)
+    paths = sorted(path for path in (ARCHIVE / ruleset_id).glob("*.json") if not path.name.endswith(".contract.json"))
+    return tuple(current.with_data(rules_data.load(path), _contract(path)) for path in paths)
+
+
+def _contract(path: Path) -> dict | None:
+    """<version>.contract.json beside an archived version: its action contracts as published, kept when the code's
+    actions or events changed since (else the archived data is hashed with the code's own, as before)."""
+    published = path.with_name(path.stem + ".contract.json")
+    return json.loads(published.read_text(encoding="utf-8")) if published.exists() else None
 
 
 def get_or_404(ruleset_id: str) -> Ruleset:

@@ -218,10 +218,14 @@ class Ruleset:
         )
         self.actions = {action.name: action for action in [*actions, setup]}
 
-    def with_data(self, data: dict[str, Any]) -> Ruleset:
-        """The same actions and game rules over other rules data (an archived earlier version)."""
+    def with_data(self, data: dict[str, Any], contract: Mapping[str, Any] | None = None) -> Ruleset:
+        """The same actions and game rules over other rules data (an archived earlier version). ``contract`` is
+        what that version published besides its data (``contract()`` as it was): when the code's actions or
+        events have grown since, the archived version still hashes to the pin its campaigns hold."""
         setup = self.actions[SET_UP_QUEST]
-        return Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup)
+        archived = Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup)
+        archived.published = dict(contract) if contract is not None else None
+        return archived
 
     @property
     def id(self) -> str:
@@ -235,18 +239,21 @@ class Ruleset:
     def version(self) -> str:
         return self.data["version"]
 
+    published: dict[str, Any] | None = None  # an archived version's contract as it was published (with_data)
+
+    def contract(self) -> dict[str, Any]:
+        """What the hash covers besides the data: the action contracts, the schemas and the event kinds."""
+        return {
+            "actions": [a.describe() for a in self.actions.values()],
+            "options_schema": self.rules.options_schema,
+            "setup_schema": self.rules.setup_schema,
+            "events": sorted(self.rules.events),
+        }
+
     @cached_property
     def hash(self) -> str:
         """Content hash of the rules: the data and the action contracts."""
-        return content_hash(
-            {
-                "data": self.data,
-                "actions": [a.describe() for a in self.actions.values()],
-                "options_schema": self.rules.options_schema,
-                "setup_schema": self.rules.setup_schema,
-                "events": sorted(self.rules.events),
-            }
-        )
+        return content_hash({"data": self.data, **(self.published or self.contract())})
 
     @property
     def pin(self) -> dict[str, str]:

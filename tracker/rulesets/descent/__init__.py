@@ -13,7 +13,7 @@ from typing import Any
 
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.descent import conditions, conquest, glyphs, hidden, prolonged, shop, sides, summoning, threat, treachery, verdict, zorek
+from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissures, glyphs, hidden, monkey_kings, prisoners, prolonged, shop, sides, spirits, summoning, temple, threat, tokens, treachery, verdict, zorek
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
@@ -53,10 +53,10 @@ class DescentRules(GameRules):
         return hidden.redact_decks(decks, viewer)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return verdict.verdict(game)
+        return verdict.verdict(quest, game)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
-        return verdict.end_refusal(game, outcome)
+        return verdict.end_refusal(quest, game, turn, outcome, reported)
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
         """Each hero's standing across the campaign: curses, frost, dark relics, chest items, deaths."""
@@ -69,7 +69,7 @@ class DescentRules(GameRules):
 
 
 def _actions() -> list[ActionType]:
-    specs = threat.ACTIONS_SPEC + conquest.ACTIONS_SPEC + prolonged.ACTIONS_SPEC + conditions.ACTIONS_SPEC + shop.ACTIONS_SPEC + glyphs.ACTIONS_SPEC + summoning.ACTIONS_SPEC + zorek.ACTIONS_SPEC
+    specs = threat.ACTIONS_SPEC + conquest.ACTIONS_SPEC + prolonged.ACTIONS_SPEC + conditions.ACTIONS_SPEC + shop.ACTIONS_SPEC + glyphs.ACTIONS_SPEC + summoning.ACTIONS_SPEC + zorek.ACTIONS_SPEC + prisoners.ACTIONS_SPEC + tokens.ACTIONS_SPEC + monkey_kings.ACTIONS_SPEC + fissures.ACTIONS_SPEC + temple.ACTIONS_SPEC + spirits.ACTIONS_SPEC + crushing_trap.ACTIONS_SPEC
     return [ActionType(name, description, schema, resolve, random=random) for name, description, schema, resolve, random in specs]
 
 

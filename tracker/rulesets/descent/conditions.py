@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, refuse, require_hero, schema
 from tracker.rulesets.ruleset import ActionContext
 
+_POTION = {"enum": ["invulnerability", "healing", "vitality"]}
+_STOW = {"to": {"enum": ["equipped", "pack"]}, "pack_items": {"type": "integer", "minimum": 0, "maximum": 3}}
 _FACES = {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 100}
 
 
@@ -47,9 +49,47 @@ def frost_check(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     return changes
 
 
+def _stow(ctx: ActionContext, params: Mapping[str, Any], count: int, source: str) -> dict[str, Any]:
+    """Where a new potion goes (L184): equipped for free while the hero has fewer than three equipped potions, else into
+    the pack while it holds fewer than three unequipped items. The pack's other items are not in the log: the table
+    states how many it holds ("pack_items")."""
+    hero = require_hero(ctx, params["hero"])
+    rules = ctx.ruleset.data["potions"]
+    if "pack_holds" not in rules:  # rules data 1.0.0 kept no limit: its sessions re-derive as played
+        return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
+    if params.get("to", "equipped") == "equipped":
+        equipped = sum(hero["potions"].values())
+        if equipped + count > rules["max_equipped"]:
+            raise refuse(f"{params['hero']} has {equipped} equipped potions: at most {rules['max_equipped']} (L184)",
+                         'Put it in the pack ("to": "pack", with "pack_items": the unequipped items the pack holds now) or leave it.', "to")
+        return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
+    held = params.get("pack_items")
+    if held is None:
+        raise refuse("Say how many unequipped items the pack holds", f'The log does not track the pack\'s other items; send "pack_items" (it holds at most {rules["pack_holds"]}, L184).', "pack_items")
+    if held + count > rules["pack_holds"]:
+        raise refuse(f"The pack holds at most {rules['pack_holds']} unequipped items (L184)", f"It holds {held}.", "pack_items")
+    return {"kind": "potion-packed", "hero": params["hero"], "potion": params["potion"], "count": count, "pack_items_before": held, "source": source}
+
+
 def gain_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    require_hero(ctx, params["hero"])
-    return [{"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": params.get("count", 1), "source": params.get("source", "picked up")}]
+    return [_stow(ctx, params, params.get("count", 1), params.get("source", "picked up"))]
+
+
+def buy_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """A potion bought in town at its price: a vitality potion costs 50 coins, not 25 (L257); the other prices are not
+    transcribed and are stated."""
+    hero = require_hero(ctx, params["hero"])
+    price = ctx.ruleset.data["potions"]["prices"].get(params["potion"])
+    if price is not None and params.get("price") not in (None, price):
+        raise refuse(f"A {params['potion']} potion costs {price} coins, not {params['price']}", "Leave price out (L257).", "price")
+    if price is None:
+        if params.get("price") is None:
+            raise refuse(f"Say the price of a {params['potion']} potion", "It is not in the transcription; send \"price\" as your Quest Guide gives it.", "price")
+        price = params["price"]
+    if price > hero["coins"]:
+        raise refuse(f"{params['hero']} has {hero['coins']} coins, not {price}", "Heroes may not give each other money.", "price")
+    return [{"kind": "coins-changed", "hero": params["hero"], "amount": -price, "reason": f"bought a {params['potion']} potion"},
+            _stow(ctx, params, 1, "bought in town")]
 
 
 def drink_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -76,7 +116,10 @@ ACTIONS_SPEC = [
     ("frost-check", "A frosted hero's item is checked: after a weapon attack, a shield exhausted, or 5+ wounds before armour; any blank shatters it.",
      schema({"hero": NAME, "item": NAME, "trigger": {"enum": ["weapon-attack", "shield-exhausted", "armour-hit"]}, "wounds_before_armour": {"type": "integer", "minimum": 0, "maximum": 100}, "faces": _FACES},
             ["hero", "item", "trigger"]), frost_check, True),
-    ("gain-potion", "A hero picks up a potion.", schema({"hero": NAME, "potion": {"enum": ["invulnerability", "healing", "vitality"]}, "count": COUNT, "source": NAME}, ["hero", "potion"]), gain_potion, False),
-    ("drink-potion", "A hero drinks a potion (1 movement point; one potion per hero per turn).", schema({"hero": NAME, "potion": {"enum": ["invulnerability", "healing", "vitality"]}}, ["hero", "potion"]), drink_potion, False),
+    ("gain-potion", "A hero picks up a potion: equipped (at most 3) or into the pack (at most 3 unequipped items).",
+     schema({"hero": NAME, "potion": _POTION, **_STOW, "count": COUNT, "source": NAME}, ["hero", "potion"]), gain_potion, False),
+    ("buy-potion", "A hero buys a potion in town: a vitality potion costs 50 coins (L257); other prices are stated.",
+     schema({"hero": NAME, "potion": _POTION, **_STOW, "price": AMOUNT}, ["hero", "potion"]), buy_potion, False),
+    ("drink-potion", "A hero drinks an equipped potion (1 movement point; one potion per hero per turn).", schema({"hero": NAME, "potion": _POTION}, ["hero", "potion"]), drink_potion, False),
     ("use-invulnerability", "After an enemy's attack roll, the hero discards his invulnerability potion effect for +10 armour against that attack.", schema({"hero": NAME}, ["hero"]), use_invulnerability, False),
 ]

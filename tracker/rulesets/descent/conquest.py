@@ -7,6 +7,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema, stat
+from tracker.rulesets.descent.spirits import angered_standing
 from tracker.rulesets.ruleset import ActionContext
 
 GLYPHS = ("normal", "summoning", "sundered", "power")
@@ -17,7 +18,46 @@ def _award(ctx: ActionContext, award_id: str) -> dict[str, Any]:
     award = next((a for a in q["awards"] if a["id"] == award_id), None)
     if award is None:
         raise refuse(f"'{award_id}' is not an award of {q['name']}", f"Awards: {[a['id'] for a in q['awards']]}.", "award")
+    if award.get("follows") == "open-cell":  # the conquest follows the cell opened, for the villagers the clock left alive (L345-L377)
+        raise refuse(f"'{award_id}' follows the cell the heroes open", 'Record it with open-cell ("cell", "hero"): the conquest counts the villagers still alive in it.', "award")
+    if award.get("follows") == "every-altar-destroyed":  # the +8 follows the last altar's destruction itself (L693-L695)
+        done = len(ctx.game.get("altars_destroyed", []))
+        raise refuse(
+            f"'{award_id}' follows the destruction of the last altar",
+            f"{done} of {len(q['altars']['ids'])} altars are destroyed: each falls to its own prolonged-roll (task destroy-altar, \"altar\"), and the last one awards this.",
+            "award",
+        )
     return award
+
+
+def _stated(award: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, bool]:
+    """Facts the log cannot know that the award's text requires (all major monsters on the board defeated, L564):
+    the table states them with the award, and they are recorded with it."""
+    stated = params.get("stated") or {}
+    for fact in award.get("requires_stated", []):
+        if stated.get(fact["fact"]) is not True:
+            lines = ", ".join(source.split(" ")[-1] for source in fact["source"])
+            raise refuse(f"'{award['id']}' needs {fact['says']} ({lines})", f'State it: "stated": {{"{fact["fact"]}": true}}.', f"stated.{fact['fact']}")
+    return {fact["fact"]: True for fact in award.get("requires_stated", [])}
+
+
+def _villager(ctx: ActionContext, award: Mapping[str, Any], params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Hall of the Monkey Kings: each transformed villager is freed (after its zone's prolonged action, L438-L486)
+    or killed (L443-L489) once; the id names one the quest set up."""
+    villagers = {v["id"]: v for v in quest(ctx)["villagers"]}
+    named = params.get("villager")
+    if named not in villagers:
+        raise refuse(f"Say which transformed villager: {named!r} is not one" if named else "Say which transformed villager",
+                     f"Villagers of this quest: {sorted(villagers)}.", "villager")
+    decided = ctx.game.get("villagers", {})
+    if named in decided:
+        raise refuse(f"The villager {named} was already {decided[named]}", "Each transformed villager is freed or killed once.", "villager")
+    fate = "freed" if award["id"] == "villager-freed" else "killed"
+    task = villagers[named]["freed_by"]
+    if fate == "freed" and task not in ctx.game.get("completed", []):
+        raise refuse(f"The spell on {named} is broken by completing '{task}' first",
+                     "A hero frees the villager by completing the zone's prolonged action (L436-L438, L451-L452, L470-L472, L482-L484).", "villager")
+    return [{"kind": "villager-spell-broken", "villager": named, "fate": fate, "hero": params.get("hero")}]
 
 
 def award_amount(award: Mapping[str, Any], params: Mapping[str, Any]) -> int:
@@ -44,15 +84,40 @@ def award_conquest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
             raise refuse(f"Say which hero {'killed' if 'killer_coins' in award else 'freed'} the villager", 'Send "hero": they receive 50 coins.', "hero")
         require_hero(ctx, params["hero"])
         changes.append({"kind": "coins-changed", "hero": params["hero"], "amount": coins, "reason": award["id"]})
+    if award.get("names") == "villager":
+        changes = _villager(ctx, award, params) + changes
     if award.get("ends_quest"):
         _may_end(ctx, award)
+    if award["id"] == "thing-defeated":
+        _unrescued_alive(ctx, params)
+    if award.get("requires") == "angered-spirits-destroyed":  # "(and the spirits, if they have been angered)" (L662)
+        standing = angered_standing(ctx.game)
+        if standing:
+            raise refuse(f"'{award['id']}' needs every angered spirit destroyed too (L662)", f"Angered and still on the board: {standing}.", "award")
+    stated = _stated(award, params)
     amount = award_amount(award, params)
-    details = {k: params[k] for k in ("alive", "unrescued", "mayors_daughter_unrescued", "hero") if k in params}
+    details = {k: params[k] for k in ("alive", "unrescued", "mayors_daughter_unrescued", "hero", "villager") if k in params}
+    if stated:
+        details["stated"] = stated
     if amount:
         changes += conquest_changes(ctx, amount, award["id"], **details)
     if award.get("ends_quest"):
         changes += quest_end(ctx, award, ctx.game["conquest"] + amount)
     return changes
+
+
+def _unrescued_alive(ctx: ActionContext, params: Mapping[str, Any]) -> None:
+    """The Thing's award counts surviving villagers not yet rescued (L401): no more than the sacrifice clock left alive."""
+    prisoners = quest(ctx).get("prisoners")
+    if prisoners is None:
+        return
+    folded = ctx.game.get("prisoners") or {"sacrificed": [], "rescued": []}
+    waiting = [n for n in range(1, prisoners["count"] + 1) if n not in folded["sacrificed"] and n not in folded["rescued"]]
+    daughter = prisoners["mayors_daughter"]
+    if params.get("mayors_daughter_unrescued") and daughter not in waiting:
+        raise refuse(f"The mayor's daughter (prisoner {daughter}) is not waiting in a cell", f"Alive and not yet rescued: {waiting}.", "mayors_daughter_unrescued")
+    if params.get("unrescued", 0) > len(waiting):
+        raise refuse(f"Only {len(waiting)} villagers are alive and not yet rescued", f"Prisoners: {waiting}.", "unrescued")
 
 
 def _may_end(ctx: ActionContext, award: Mapping[str, Any]) -> None:
@@ -213,7 +278,9 @@ def equip_cursed_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -
 ACTIONS_SPEC = [
     ("award-conquest", "A quest's own conquest award or loss (prisoners and villagers in quest 1, -2 for a transformed villager killed in quest 2, +1 per major monster in quest 3, the final +4/+8).",
      schema({"award": NAME, "hero": NAME, "alive": {"type": "integer", "minimum": 0, "maximum": 4}, "unrescued": {"type": "integer", "minimum": 0, "maximum": 10},
-             "mayors_daughter_unrescued": {"type": "boolean"}}, ["award"]), award_conquest, False),
+             "mayors_daughter_unrescued": {"type": "boolean"}, "villager": NAME,
+             "stated": {"type": "object", "description": "Facts at the table the award's text requires (the award's requires_stated in the quest data).",
+                        "additionalProperties": {"type": "boolean"}, "maxProperties": 10}}, ["award"]), award_conquest, False),
     ("place-glyph", "The overlord puts a dark glyph from his pool on a newly revealed glyph space (secret until activated).",
      schema({"glyph": {"enum": ["summoning", "sundered", "power"]}}, ["glyph"]), place_glyph, False),
     ("activate-glyph", "A hero activates a glyph; a Sundered dark glyph gives 1 conquest.",

@@ -149,6 +149,110 @@ class StoneDoorsRolled(GameEvent):
     class_version = 1
 
 
+class TrollAmbushSprung(GameEvent):
+    class_version = 1
+
+
+class VillagerSpellBroken(GameEvent):
+    class_version = 1
+
+
+class AltarDestroyed(GameEvent):
+    class_version = 1
+
+
+class PowerGlyphUsed(GameEvent):
+    class_version = 1
+
+
+class PotionPacked(GameEvent):
+    class_version = 1
+
+
+class CellOpened(GameEvent):
+    class_version = 1
+
+
+class SacrificeClockTicked(GameEvent):
+    class_version = 1
+
+
+class PrisonerSacrificed(GameEvent):
+    class_version = 1
+
+
+class ThingStruck(GameEvent):
+    class_version = 1
+
+
+class ConditionTokensPlaced(GameEvent):
+    class_version = 1
+
+
+class ConditionTokensResolved(GameEvent):
+    class_version = 1
+
+
+class MonkeyKingsLineStruck(GameEvent):
+    class_version = 1
+
+
+class HeroTransformed(GameEvent):
+    class_version = 1
+
+
+class FissuresMoved(GameEvent):
+    class_version = 1
+
+
+class FissuresStilled(GameEvent):
+    class_version = 1
+
+
+class TempleAltarsCounted(GameEvent):
+    class_version = 1
+
+
+class TempleAltarActivated(GameEvent):
+    class_version = 1
+
+
+class TurnDescriptionRead(GameEvent):
+    class_version = 1
+
+
+class SpiritsCounted(GameEvent):
+    class_version = 1
+
+
+class SpiritAngered(GameEvent):
+    class_version = 1
+
+
+class SpiritKilled(GameEvent):
+    class_version = 1
+
+
+class SpiritConvinced(GameEvent):
+    class_version = 1
+
+
+class CrushingTrapSprung(GameEvent):
+    class_version = 1
+
+
+class CrushingWallsMoved(GameEvent):
+    class_version = 1
+
+
+class CrushingWallPushed(GameEvent):
+    class_version = 1
+
+
+class CrushingTrapDisarmed(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -186,4 +290,30 @@ EVENTS = {
     "zorek-gazed": ZorekGazed,
     "stone-door-closed": StoneDoorClosed,
     "stone-doors-rolled": StoneDoorsRolled,
+    "troll-ambush-sprung": TrollAmbushSprung,
+    "villager-spell-broken": VillagerSpellBroken,
+    "altar-destroyed": AltarDestroyed,
+    "power-glyph-used": PowerGlyphUsed,
+    "potion-packed": PotionPacked,
+    "cell-opened": CellOpened,
+    "sacrifice-clock-ticked": SacrificeClockTicked,
+    "prisoner-sacrificed": PrisonerSacrificed,
+    "thing-struck": ThingStruck,
+    "condition-tokens-placed": ConditionTokensPlaced,
+    "condition-tokens-resolved": ConditionTokensResolved,
+    "monkey-kings-line-struck": MonkeyKingsLineStruck,
+    "hero-transformed": HeroTransformed,
+    "fissures-moved": FissuresMoved,
+    "fissures-stilled": FissuresStilled,
+    "temple-altars-counted": TempleAltarsCounted,
+    "temple-altar-activated": TempleAltarActivated,
+    "turn-description-read": TurnDescriptionRead,
+    "spirits-counted": SpiritsCounted,
+    "spirit-angered": SpiritAngered,
+    "spirit-killed": SpiritKilled,
+    "spirit-convinced": SpiritConvinced,
+    "crushing-trap-sprung": CrushingTrapSprung,
+    "crushing-walls-moved": CrushingWallsMoved,
+    "crushing-wall-pushed": CrushingWallPushed,
+    "crushing-trap-disarmed": CrushingTrapDisarmed,
 }

@@ -108,6 +108,9 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "potion-gained":
         potions = hero(g, change["hero"])["potions"]
         potions[change["potion"]] = potions.get(change["potion"], 0) + change["count"]
+    elif kind == "potion-packed":
+        pack = hero(g, change["hero"]).setdefault("pack_potions", {})
+        pack[change["potion"]] = pack.get(change["potion"], 0) + change["count"]
     elif kind == "potion-drunk":
         h = hero(g, change["hero"])
         h["potions"][change["potion"]] -= 1
@@ -119,6 +122,80 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["prolonged"][change["key"]] = {k: change[k] for k in ("task", "trait", "difficulty", "disruptable", "continuous", "group", "heroes", "progress", "last_turn")}
     elif kind == "prolonged-action-completed":
         g["prolonged"].pop(change["key"], None)
+        g.setdefault("completed", []).append(change["task"])  # what a completed action unlocks (a villager freed, L438)
+        g.setdefault("completed_progress", []).append({"task": change["task"], "heroes": list(change["heroes"]), "progress": change["progress"]})
+    elif kind in ("cell-opened", "sacrifice-clock-ticked", "prisoner-sacrificed"):
+        p = g.setdefault("prisoners", {"wounds": 0, "sacrificed": [], "rescued": [], "cells_opened": {}, "clock_turns": []})
+        if kind == "cell-opened":
+            p["cells_opened"][change["cell"]] = change["turn"]
+            p["rescued"] += change["saved"]
+        elif kind == "sacrifice-clock-ticked":
+            p["wounds"] = change["wounds"]
+            p["clock_turns"].append(change["turn"])
+        else:
+            p["sacrificed"].append(change["prisoner"])
+            g["thing_extra_wounds"] = change["thing_extra_wounds"]  # 8 + 4 per villager sacrificed (L388)
+    elif kind == "condition-tokens-placed":
+        tokens = hero(g, change["hero"]).setdefault("tokens", {})
+        tokens[change["condition"]] = tokens.get(change["condition"], 0) + change["count"]
+    elif kind == "condition-tokens-resolved":
+        h = hero(g, change["hero"])
+        for condition, n in change["discarded"].items():
+            h["tokens"][condition] -= n
+        h["tokens"] = {c: n for c, n in h["tokens"].items() if n}
+        h["tokens_resolved_turn"] = change["turn"]
+        h["wounds_suffered"] = h.get("wounds_suffered", 0) + change["wounds"]
+    elif kind == "monkey-kings-line-struck":
+        g.setdefault("monkey_line_turns", []).append(change["turn"])
+    elif kind == "hero-transformed":
+        hero(g, change["hero"])["transformed"] = change["into"]
+    elif kind in ("fissures-moved", "fissures-stilled"):
+        f = g.setdefault("fissures", {"stilled": False, "turns": [], "positions": None})
+        if kind == "fissures-moved":
+            f["turns"].append(change["turn"])
+            f["positions"] = change["positions"]
+        else:
+            f["stilled"] = True
+    elif kind == "temple-altars-counted":
+        g["temple_altars"] = {"ids": list(change["ids"]), "used": {}}
+    elif kind == "temple-altar-activated":
+        g["temple_altars"]["used"][change["altar"]] = change["turn"]
+    elif kind == "turn-description-read":
+        g.setdefault("turns_read", []).append(change["turn"])
+    elif kind in ("spirits-counted", "spirit-angered", "spirit-killed", "spirit-convinced"):
+        sp = g.setdefault("spirits", {"ids": [], "angered": [], "destroyed": [], "convinced": []})
+        if kind == "spirits-counted":
+            sp["ids"] = list(change["ids"])
+        elif kind == "spirit-angered":
+            sp["angered"].append(change["spirit"])
+        elif kind == "spirit-killed":
+            if change["destroyed"]:
+                sp["destroyed"].append(change["spirit"])
+        else:
+            sp["convinced"].append(change["spirit"])
+    elif kind == "crushing-trap-sprung":
+        g["crushing_trap"] = {"apart": change["apart"], "disarmed": False, "moved_turn": None, "used": {}}
+    elif kind == "crushing-walls-moved":
+        g["crushing_trap"].update(apart=change["apart"], moved_turn=change["turn"])
+    elif kind == "crushing-wall-pushed":
+        g["crushing_trap"]["apart"] = change["apart"]
+        used = g["crushing_trap"]["used"]
+        used["push-wall"] = used.get("push-wall", 0) + 1
+    elif kind == "crushing-trap-disarmed":
+        g["crushing_trap"]["disarmed"] = True
+        if change["by"] != "push-wall":
+            used = g["crushing_trap"]["used"]
+            used[change["by"]] = used.get(change["by"], 0) + 1
+    elif kind == "thing-struck":
+        pass  # the attack is on record; its curse, if any, is its own change
+    elif kind == "power-glyph-used":  # one draw per activation or town travel (L125)
+        g["glyph_triggers"]["power"] -= 1
+    elif kind == "troll-ambush-sprung":
+        g.setdefault("troll_ambush_turns", []).append(change["turn"])
+    elif kind == "villager-spell-broken":
+        g.setdefault("villagers", {})[change["villager"]] = change["fate"]
+    elif kind == "altar-destroyed":
+        g.setdefault("altars_destroyed", []).append(change["altar"])
     elif kind == "prolonged-action-disrupted":
         g["prolonged"].pop(change["key"], None)
     elif kind in ("treasure-bought", "treasure-sold"):

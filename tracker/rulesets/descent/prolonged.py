@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema, stat
+from tracker.rulesets.descent.common import NAME, conquest_changes, quest, refuse, require_hero, schema, stat
 from tracker.rulesets.ruleset import ActionContext
 
 TRAITS = ("melee", "ranged", "magic")
@@ -31,8 +31,40 @@ def task_definition(ctx: ActionContext, params: Mapping[str, Any]) -> dict[str, 
             "continuous": params.get("continuous", False), "group": params.get("group", False)}
 
 
-def _key(task: Mapping[str, Any], hero: str) -> str:
+def _key(task: Mapping[str, Any], hero: str, target: str | None = None) -> str:
+    if target is not None:  # one pool per altar: two heroes may team up on it (L704)
+        return f"{task['id']}:{target}"
     return task["id"] if task["group"] else f"{task['id']}:{hero}"
+
+
+def _altar(ctx: ActionContext, task: Mapping[str, Any], params: Mapping[str, Any]) -> str | None:
+    """The Altar of Despair: each of the four altars (L670) is destroyed by its own prolonged action (L704)."""
+    if not task.get("per_altar"):
+        if params.get("altar") is not None:
+            raise refuse(f"'{task['id']}' is not worked on an altar", "Leave \"altar\" out.", "altar")
+        return None
+    altars = quest(ctx)["altars"]["ids"]
+    if params.get("altar") not in altars:
+        raise refuse(f"Say which altar: {params['altar']!r} is not one" if params.get("altar") else "Say which altar the heroes work on",
+                     f"Altars of this quest: {altars}.", "altar")
+    if params["altar"] in ctx.game.get("altars_destroyed", []):
+        raise refuse(f"{params['altar']} is already destroyed", f"Destroyed: {ctx.game['altars_destroyed']}.", "altar")
+    if ctx.game.get("lost") or ctx.game.get("won"):
+        raise refuse("This quest is already decided", f"Lost: {ctx.game.get('lost')}; won: {ctx.game.get('won')}. End the session.", "altar")
+    return params["altar"]
+
+
+def _altar_destroyed(ctx: ActionContext, altar: str, heroes: list[str]) -> list[dict[str, Any]]:
+    """An altar falls; the last one banishes Zorek: +8 conquest and the quest is completed (L693-L695)."""
+    q = quest(ctx)
+    destroyed = len(ctx.game.get("altars_destroyed", [])) + 1
+    of = len(q["altars"]["ids"])
+    changes: list[dict[str, Any]] = [{"kind": "altar-destroyed", "altar": altar, "heroes": heroes, "destroyed": destroyed, "of": of}]
+    if destroyed == of:
+        award = next(a for a in q["awards"] if a.get("follows") == "every-altar-destroyed")
+        changes += conquest_changes(ctx, award["conquest"], award["id"], altar=altar)
+        changes.append({"kind": "quest-won", "award": award["id"], "conquest": ctx.game["conquest"] + award["conquest"]})
+    return changes
 
 
 def roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -47,7 +79,8 @@ def roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
         raise refuse(f"At most {cap} power dice", f"{hero} would roll {trait_value} for {params['trait']} + {fatigue} for fatigue.", "fatigue")
     if count == 0:
         raise refuse(f"{hero} has no power dice to roll", f"{params['trait']} is 0: spend fatigue to add dice.", "fatigue")
-    key = _key(task, hero)
+    altar = _altar(ctx, task, params)
+    key = _key(task, hero, altar)
     turn = ctx.state["turn"]
     current = ctx.game["prolonged"].get(key)
     changes: list[dict[str, Any]] = []
@@ -72,6 +105,8 @@ def roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     ]
     if task["difficulty"] != "X" and progress >= task["difficulty"]:
         changes.append({"kind": "prolonged-action-completed", "key": key, "task": task["id"], "heroes": heroes, "progress": progress})
+        if altar:
+            changes += _altar_destroyed(ctx, altar, heroes)
     return changes
 
 
@@ -104,7 +139,9 @@ ACTIONS_SPEC = [
              "trait_value": {"type": "integer", "minimum": 0, "maximum": 5}, "fatigue": {"type": "integer", "minimum": 0, "maximum": 5},
              "faces": {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 5},
              "difficulty": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 30}, {"const": "X"}]}, "disruptable": {"type": "boolean"},
-             "continuous": {"type": "boolean"}, "group": {"type": "boolean"}}, ["hero", "task", "trait", "half_action"]), roll, True),
+             "continuous": {"type": "boolean"}, "group": {"type": "boolean"},
+             "altar": {**NAME, "description": "The Altar of Despair: the altar the heroes work on (the quest's altars.ids)."}},
+            ["hero", "task", "trait", "half_action"]), roll, True),
     ("complete-prolonged", "Complete a Difficulty X prolonged action with the progress so far.", schema(_TASK, ["hero", "task"]), complete, False),
     ("disrupt-prolonged", "A disruptable prolonged action is disrupted: its progress is discarded.",
      schema({**_TASK, "reason": NAME}, ["hero", "task", "reason"]), disrupt, False),

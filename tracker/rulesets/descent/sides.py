@@ -15,11 +15,11 @@ from tracker.rulesets.descent.common import OVERLORD
 
 OVERLORD_ACTIONS = frozenset({
     "discard-for-threat", "play-overlord-card", "play-dark-relic", "spend-threat", "power-glyph-draw", "power-glyph-keep",
-    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze",
+    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls",
 })
 HERO_ACTIONS = frozenset({
     "prolonged-roll", "complete-prolonged", "activate-glyph", "open-chest", "restore-glyph", "buy-treasure", "sell-chest-treasure",
-    "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door",
+    "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap",
 })
 
 

@@ -106,10 +106,16 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     if purpose == "troll-ambush":
         ambush = q.get("troll_ambush")
         if not ambush:
-            raise refuse("No troll ambushes in this quest", "Only The Mists of Time has them (L585–L590).", "purpose")
+            raise refuse("No troll ambushes in this quest", "Only The Mists of Time has them (L576–L579).", "purpose")
         if ctx.game["spent"].get("troll-ambush", 0) >= ambush["per_quest"]:
-            raise refuse("Both troll ambushes are used", f"At most {ambush['per_quest']} per quest.", "purpose")
-        return [_spend(ctx, ambush["threat"], purpose)]
+            raise refuse("Both troll ambushes are used", f"At most {ambush['per_quest']} per quest (L577).", "purpose")
+        if not ambush.get("per_turn_recorded"):  # rules data 1.0.0 did not record the turn: its sessions re-derive as played
+            return [_spend(ctx, ambush["threat"], purpose)]
+        turn = ctx.state["turn"]
+        sprung = ctx.game.get("troll_ambush_turns", [])
+        if sprung.count(turn) >= ambush["per_turn"]:  # "no more than once per turn" (L577)
+            raise refuse(f"A troll ambush was already sprung on turn {turn}", "No more than once per turn (L577): wait for the next turn.", "purpose")
+        return [_spend(ctx, ambush["threat"], purpose), {"kind": "troll-ambush-sprung", "turn": turn, "ambush": len(sprung) + 1, "of": ambush["per_quest"]}]
     if purpose == "extra-card":
         glyphs = q.get("glyphs") or {}
         if "extra_card_threat" not in glyphs:
@@ -121,10 +127,20 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
 
 
 def power_glyph_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    """Power dark glyph (L125): the overlord may draw two cards and look at them."""
-    if "power" not in ctx.game["glyphs_activated"]:
+    """Power dark glyph (L125): "When this glyph is activated, as well as each time a hero uses it to move to or from
+    town, the overlord may draw two cards": one draw per activation or town travel, each used once."""
+    if "power" not in ctx.game["glyphs_activated"] and not ctx.game.get("glyph_triggers", {}).get("power"):
         raise refuse("No Power glyph has been activated", "The draw happens when a Power dark glyph is activated or used for town travel.", "type")
     rule = next(g for g in ctx.ruleset.data["dark_glyphs"] if g["id"] == "power")
+    if "draws_per_trigger" not in rule:  # rules data 1.0.0 let a draw follow any activation: its sessions re-derive as played
+        return _power_draw(ctx, params, rng, rule)
+    triggers = ctx.game.get("glyph_triggers", {}).get("power", 0)
+    if triggers < 1:
+        raise refuse("The Power glyph's draw is used", "Each activation of a Power glyph, and each town travel by it, gives one draw of two (L125).", "type")
+    return [*_power_draw(ctx, params, rng, rule), {"kind": "power-glyph-used", "draws_left": triggers - 1}]
+
+
+def _power_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> list[dict[str, Any]]:
     deck = ctx.state["decks"][OVERLORD]
     if params.get("cards"):
         if len(params["cards"]) != rule["draw"]:

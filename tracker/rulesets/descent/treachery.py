@@ -47,6 +47,8 @@ SETUP_SCHEMA = {
         "opening_hand": {"type": "array", "items": NAME, "maxItems": 8, "description": "Cards drawn from the physical deck."},
         "starting_conquest": {"type": "integer", "minimum": 1, "maximum": 100, "description": "For quests whose starting conquest the rules data lacks."},
         "glyphs": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many glyphs the map has, for quests whose glyphs can be destroyed and whose count the rules data lacks."},
+        "altars": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Hold the Position: how many altars the map has (named altar-1, altar-2, ...)."},
+        "spirits_zone_4": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Into the Heart of Darkness: how many spirits (master skeletons and master sorcerers) the map puts in Zone 4."},
     },
     "additionalProperties": False,
 }
@@ -132,6 +134,29 @@ def _glyph_count(quest: Mapping[str, Any], setup: Mapping[str, Any]) -> dict[str
     return {"glyphs": count}
 
 
+def _temple_altars(quest: Mapping[str, Any], setup: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Hold the Position's altars (L526) are on its lost map: the table counts them at set-up, to name them in play."""
+    if "altars" not in setup:
+        return []
+    if "temple_altars" not in quest:
+        raise refuse(f"{quest['name']} has no altars to count", "Leave setup.altars out: only Hold the Position's altars are activated (L526).", "setup.altars")
+    return [{"kind": "temple-altars-counted", "count": setup["altars"], "ids": [f"altar-{n}" for n in range(1, setup["altars"] + 1)]}]
+
+
+def _spirits(quest: Mapping[str, Any], setup: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Into the Heart of Darkness: its spirits, named by zone (L640-L661); Zone 4's count is on the lost map."""
+    spirits = quest.get("spirits")
+    if spirits is None:
+        if "spirits_zone_4" in setup:
+            raise refuse(f"{quest['name']} has no spirits to count", "Leave setup.spirits_zone_4 out.", "setup.spirits_zone_4")
+        return []
+    ids = []
+    for zone, held in spirits["zones"].items():
+        count = held["count"] if held["count"] is not None else setup.get("spirits_zone_4", 0)
+        ids += [f"{zone}-spirit-{n}" for n in range(1, count + 1)]
+    return [{"kind": "spirits-counted", "ids": ids, "zone_4_stated": "spirits_zone_4" in setup}]
+
+
 def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     quest = ctx.ruleset.quest(params["quest"])
     campaign = params["campaign"]
@@ -151,6 +176,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     changes: list[dict[str, Any]] = [
         {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
     ]
+    changes += _temple_altars(quest, setup) + _spirits(quest, setup)
     deck = ctx.state["decks"][OVERLORD]
     remaining = dict(granted)
     for purchase in setup.get("purchases", []):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tracker.rulesets.journey import attack, pilgrim_actions, spawn, turns
+from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
 
@@ -49,9 +49,10 @@ ACTIONS = [
     _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542).",
             {**HERO, "target": NAME, "faces": FACES, "cleanse_faces": {"type": "array", "items": FACE, "maxItems": 5},
              "outcome": {"enum": ["kill", "cleanse", "interrupted"]}, "knock_back_blocked": COUNT, "bonus_damage": COUNT,
-             "cleanse_bonus": COUNT}, ["hero", "target"], attack.pilgrim_attacks),
+             "cleanse_bonus": COUNT, "golden_peach": {"type": "boolean", "description": "Q7: Kei Lun guards the chest and the Sutra holders share its Map Tile (the table's word; L938-L941)."}},
+            ["hero", "target"], attack.pilgrim_attacks),
     _action("demon-attack", "A Demon attacks a Pilgrim: Attack Dice and Demon Die against Defense Dice (+1 on green terrain) (L462-L522).",
-            {"demon": NAME, "target": PILGRIM, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,
+            {"demon": NAME, "target": {"enum": [*PILGRIM["enum"], "kei-lun"]}, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,
              "bonus_damage": COUNT}, ["demon", "target"], attack.demon_attacks),
     _action("rest", "Rest: +5 Chi up to 10, twice per activation (L437).", HERO, ["hero"], pilgrim_actions.rest),
     _action("pray", "Pray at a Mystical Box: draw 1 Fortune Card (L413).", HERO, ["hero"], pilgrim_actions.pray),
@@ -59,7 +60,9 @@ ACTIONS = [
             {**HERO, "spin": {"enum": ["white", "black"]}}, ["hero"], pilgrim_actions.meditate),
     _action("keep-fortune", "Keep 1 of the 3 Fortune Cards from a white Meditate spin; the other 2 are discarded.", {**HERO, "card": NAME}, ["hero", "card"], pilgrim_actions.keep_fortune),
     _action("recover", "Recover at a Water Well: all Health back, each Pilgrim each Well once per quest (L433-L435).", {**HERO, "well": NAME}, ["hero", "well"], pilgrim_actions.recover),
-    _action("rescue-villager", "Rescue a Villager: +3 Good Karma (L431).", {**HERO, "villager": NAME}, ["hero", "villager"], pilgrim_actions.rescue_villager),
+    _action("rescue-villager", "Rescue a Villager: +3 Good Karma (L431). Quest 9: spin first (spin: white is Good Fortune, the Elder Monk; black is Bad Fortune, a Bull General); others_in_room: the other Villager tokens in the Elder Monk's room (L1016-L1019).",
+            {**HERO, "villager": NAME, "spin": {"enum": ["white", "black"]}, "others_in_room": {"type": "array", "items": NAME, "maxItems": 4, "uniqueItems": True}},
+            ["hero", "villager"], pilgrim_actions.rescue_villager),
     _action("collect-sutra", "Collect a Sutra (L429).", {**HERO, "sutra": NAME}, ["hero", "sutra"], pilgrim_actions.collect_sutra),
     _action("break-door", "Break down a door (L424-L427).", {**HERO, "door": NAME}, ["hero", "door"], pilgrim_actions.break_door),
     _action("close-gate", "Tripitaka closes a Gate, spending 1 Sutra (L374).", {**HERO, "gate": NAME, "sutra": NAME}, ["hero", "gate"], pilgrim_actions.close_gate),
@@ -79,12 +82,20 @@ ACTIONS = [
             {**HERO, "condition": NAME, "reason": NAME}, ["hero", "condition"], pilgrim_actions.discard_condition),
     _action("take-starting-skills", "Report the set-up Skill Cards a Pilgrim drew from the physical deck (kinds as printed: one-time or permanent).",
             {**HERO, "kinds": {"type": "object", "additionalProperties": {"enum": ["one-time", "permanent"]}}}, ["hero"], pilgrim_actions.take_starting_skills),
+    _action("red-line-damage", "Red Line squares: 1 damage to a Pilgrim per square entered, or after a full turn stood in one (L566, L571); Demons take none.",
+            {**HERO, "squares": {"type": "integer", "minimum": 1, "maximum": 10}, "how": {"enum": ["entered", "stationary"]}}, ["hero", "squares"], pilgrim_actions.red_line_damage),
     _action("report-health", "Record the Health shown on a Pilgrim's profile sheet (the rules lost maximum HP).",
             {**HERO, "hp": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "hp"], pilgrim_actions.report_health),
-    _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608).",
-            {"gates": {"type": "array", "items": NAME, "maxItems": 10}}, ["gates"], spawn.spawn),
+    _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608). "
+            "Quest 10 Part 2: instead 2 cards per Demon Lord chanting the Summoning Mantra (chanting: the Lords with no Pilgrim on their Map Tile), alternately from the two single Gates (L1087-L1088).",
+            {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True}}, ["gates"], spawn.spawn),
     _action("gate-activation", "A Gate becomes active or inactive as its quest says (stepping onto its Map Tile, Turn Tokens, doors); closed Gates never reactivate (L590-L594, L657-L658).",
             {"gate": NAME, "state": {"enum": ["active", "inactive"]}, "reason": NAME}, ["gate", "state"], spawn.change_gate),
     _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),
     _action("place-demon", "A quest rule places a Demon (transformation, respawn).", {"character": NAME, "reason": NAME}, ["character", "reason"], spawn.place_demon),
+    _action("kei-lun-attack", "Kei Lun's 1 Action after the Pilgrims: Q5 he attacks Pilgrims (L852); Q7 Demons and Pilgrims, Killing Demons with no Cleanse and no Karma (L934-L936). His dice are reported.",
+            {"target": NAME, "faces": {"type": "array", "items": FACE, "minItems": 1, "maxItems": 10}, "defense": {"type": "array", "items": FACE, "maxItems": 10}},
+            ["target", "faces"], kei_lun.attacks),
+    _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
+            HERO, ["hero"], seal_of_the_underworld.sealing_ritual),
 ]

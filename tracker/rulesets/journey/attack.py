@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, karma
+from tracker.rulesets.journey import conditions, health, iron_fan, kei_lun, karma, kogaiji_trap, lair
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -88,6 +88,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, target = params["hero"], params["target"]
     _able_to_attack(res, hero)
     character = demon_in_play(res, target)
+    kogaiji_trap.refuse_attack_on_kogaiji(res, target)
     spend(res, hero)
     faces = params.get("faces")
     name = res.character(hero)["name"]
@@ -127,6 +128,8 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if not defeated:
         return
     outcome = params.get("outcome")
+    if kogaiji_trap.kogaiji_defeated(res, target, outcome) or iron_fan.defeated(res, target, outcome):
+        return  # Q9's Kogaiji and Q8's Iron Fan are Defeated, never Killed or Cleansed (L1014, L976)
     if outcome is None:
         raise Unprocessable(
             f"{target} is defeated: say Kill or Cleanse",
@@ -139,6 +142,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
         bkr = res.stat(character, "BKR", "Killing it (its Bad Karma Reward)")
         res.emit({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr})
         karma.gain(res, hero, "bad", bkr, "kill")
+        lair.lord_killed(res, character)
     else:
         _cleanse(res, hero, target, character, params)
 
@@ -151,13 +155,47 @@ def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Ma
     else:
         cr = res.stat(hero, "CR", "Rolling the Cleanse Ritual (its Cleanse Ritual dice; or report the faces as cleanse_faces)")
         faces = res.roll({"pilgrim": cr}, None, f"{hero} cleanses {target}")["pilgrim"]
-    result = total(faces) + params.get("cleanse_bonus", 0)
+    result = total(faces) + params.get("cleanse_bonus", 0) + _golden_peach(res, params)
     if result >= sp:
         gkr = res.stat(character, "GKR", "A successful Cleanse Ritual (its Good Karma Reward)")
         res.emit({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr})
         karma.gain(res, hero, "good", gkr, "cleanse")
     else:
         res.emit({"kind": "cleanse-backfired", "demon": target, "character": character, "roll": result, "soul_power": sp})
+
+
+def _attacks_kei_lun(res: Resolution, demon: str, character: str, params: Mapping[str, Any]) -> None:
+    """Q7: Demons attack Kei Lun as a fifth Pilgrim (L942). His Defense was on his lost sheet: reported faces only."""
+    faces = params.get("faces")
+    profile = res.character(character)
+    attack_faces = _roll(res, "attack", profile["stats"].get("ATT"), faces, profile["name"], f"{demon} attacks Kei Lun")
+    effects: dict[str, Any] = {}
+    if profile.get("extra_attack_die") == "demon" or (faces is not None and "demon" in faces):
+        (face,) = _roll(res, "demon", 1, faces, profile["name"], f"{demon}'s Demon Die")
+        effects = lookup(res, profile.get("demon_die") or {}, res.table("demon-dice").get(character) or {}, face, f"{profile['name']}'s Demon Die",
+                         f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n}}}}}}}}}}')
+    attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
+    defense = total(res.roll({}, {"defense": list(faces["defense"])}, "Kei Lun defends")["defense"]) if faces and faces.get("defense") else 0
+    net = max(0, attack_total - defense)
+    res.emit({"kind": "attack-resolved", "attacker": demon, "target": kei_lun.KEI_LUN, "attack_total": attack_total, "demon_die": effects, "defense_total": defense, "net_damage": net, "crushing_damage": 0})
+    kei_lun.attacked(res, demon, net)
+
+
+def _golden_peach(res: Resolution, params: Mapping[str, Any]) -> int:
+    """Q7's Golden Peach: +1 on every Cleanse Ritual roll while Kei Lun guards the chest, the Pilgrims hold all 4
+    Sutras and their holders share the chest's Map Tile (L938-L941). The log checks the Sutras; the positions are the
+    table's word (``golden_peach``: true)."""
+    if not params.get("golden_peach"):
+        return 0
+    quest = res.ctx.ruleset.quest(res.game["quest"])
+    bonus = quest.get("golden_peach_cleanse_bonus")
+    if not bonus:
+        raise Unprocessable("The Golden Peach is Quest 7's", detail="L938.", errors={"golden_peach": ["Not in this quest."]})
+    held = sum(len(sheet["sutras"]) for sheet in res.game["heroes"].values())
+    needed = (quest.get("tokens") or {}).get("sutra", 0)
+    if held < needed:
+        raise Unprocessable(f"The Pilgrims hold {held} of the {needed} Sutras", detail="The Golden Peach needs all 4 Sutras (L940).", errors={"golden_peach": [f"{held} Sutras held"]})
+    return bonus
 
 
 def _crushing(params: Mapping[str, Any], knock_back: int) -> int:
@@ -174,6 +212,10 @@ def _crushing(params: Mapping[str, Any], knock_back: int) -> int:
 def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     demon, hero = params["demon"], params["target"]
     character = demon_in_play(res, demon)
+    kogaiji_trap.refuse_kogaiji_acting(res, demon)
+    if hero == kei_lun.KEI_LUN:
+        _attacks_kei_lun(res, demon, character, params)
+        return
     sheet = res.hero(hero)
     if sheet["status"] != "conscious":
         raise Unprocessable(f"Demons ignore Unconscious Pilgrims: {hero} is {sheet['status']}", detail="L560.")
@@ -182,7 +224,12 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     name = profile["name"]
     attack_faces = _roll(res, "attack", profile["stats"].get("ATT"), faces, name, f"{demon} attacks {hero}")
     effects: dict[str, Any] = {}
-    if profile.get("extra_attack_die") == "demon":
+    extra = profile.get("extra_attack_die")
+    reported_demon_die = faces is not None and "demon" in faces
+    if reported_demon_die and extra not in (None, "demon"):
+        raise Unprocessable(f"{name} rolls no Demon Die", detail=f"Its attack adds the {extra} die.", errors={"faces.demon": ["Not rolled by this Demon."]})
+    # A Demon Die reported for a Demon whose profile sheet was lost is recorded and looked up, never dropped.
+    if extra == "demon" or reported_demon_die:
         (face,) = _roll(res, "demon", 1, faces, name, f"{demon}'s Demon Die")
         effects = lookup(
             res,

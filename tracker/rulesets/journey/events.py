@@ -197,6 +197,54 @@ class StartingSkillsReported(GameEvent):
     class_version = 1
 
 
+class RescueAttempted(GameEvent):
+    class_version = 1
+
+
+class VillagerTokenReplaced(GameEvent):
+    class_version = 1
+
+
+class KogaijiSpellEnded(GameEvent):
+    class_version = 1
+
+
+class GateTurnTokenRemoved(GameEvent):
+    class_version = 1
+
+
+class DemonLordBanished(GameEvent):
+    class_version = 1
+
+
+class DemonLordTurnTokenRemoved(GameEvent):
+    class_version = 1
+
+
+class DemonLordReturned(GameEvent):
+    class_version = 1
+
+
+class SealingRitualCompleted(GameEvent):
+    class_version = 1
+
+
+class KeiLunCalmed(GameEvent):
+    class_version = 1
+
+
+class VillagerTurnTokenRemoved(GameEvent):
+    class_version = 1
+
+
+class KeiLunDamaged(GameEvent):
+    class_version = 1
+
+
+class KeiLunKilled(GameEvent):
+    class_version = 1
+
+
 EVENTS: dict[str, type[GameEvent]] = {
     "quest-set-up": QuestSetUp,
     "pilgrim-set-up": PilgrimSetUp,
@@ -246,4 +294,16 @@ EVENTS: dict[str, type[GameEvent]] = {
     "demon-rage-started": DemonRageStarted,
     "demon-rage-ended": DemonRageEnded,
     "special-demon-cards-discarded": SpecialDemonCardsDiscarded,
+    "rescue-attempted": RescueAttempted,
+    "villager-token-replaced": VillagerTokenReplaced,
+    "kogaiji-spell-ended": KogaijiSpellEnded,
+    "gate-turn-token-removed": GateTurnTokenRemoved,
+    "demon-lord-banished": DemonLordBanished,
+    "demon-lord-turn-token-removed": DemonLordTurnTokenRemoved,
+    "demon-lord-returned": DemonLordReturned,
+    "sealing-ritual-completed": SealingRitualCompleted,
+    "kei-lun-calmed": KeiLunCalmed,
+    "villager-turn-token-removed": VillagerTurnTokenRemoved,
+    "kei-lun-damaged": KeiLunDamaged,
+    "kei-lun-killed": KeiLunKilled,
 }

@@ -33,9 +33,15 @@ def lose(res: Resolution, hero: str, wheel: str, amount: int, source: str) -> No
 
 
 def trade_while_due(res: Resolution, hero: str) -> None:
-    """Both wheels trade independently; each repeats while still at 10 or more."""
+    """Both wheels trade independently (L555); each repeats while still at 10 or more: a mandatory trade is made
+    whenever the level is met or exceeded (L550), "each time" the wheel reaches 10 (L553). The rules data says so
+    (karma.repeated_trades_at_20_or_more); only an explicit false would make one trade per wheel, and data from
+    before the reading (null) keeps the repeating it was played with."""
+    repeat = res.ctx.ruleset.data["karma"].get("repeated_trades_at_20_or_more") is not False
     for wheel in WHEELS:
-        while res.hero(hero)[wheel] >= THRESHOLD:
+        traded = False
+        while res.hero(hero)[wheel] >= THRESHOLD and (repeat or not traded):
+            traded = True
             if wheel == "good":
                 _permanent_skill(res, hero)
             else:

@@ -11,7 +11,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, karma
+from tracker.rulesets.journey import conditions, health, karma, kogaiji_trap
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -19,6 +19,20 @@ REST_CHI = 5
 RESTS_PER_ACTIVATION = 2
 RESCUE_GOOD_KARMA = 3
 HANDS = {"fortune": "fortune", "misfortune": "misfortune"}
+
+
+def token(res: Resolution, kind: str, name: str, field: str) -> str:
+    """A token an action names must be one the quest set up (its Board Setup count, numbered)."""
+    tokens = (res.game.get("tokens") or {}).get(kind)
+    if tokens is None:
+        return name  # a session set up before tokens were numbered names them freely
+    if name not in tokens:
+        raise Unprocessable(
+            f"No {kind.replace('_', ' ')} token '{name}' in this quest",
+            detail=f"The quest set up {tokens or 'none'}.",
+            errors={field: [f"Unknown {kind}: {name}; this quest has {tokens}"]},
+        )
+    return name
 
 
 def _activation(res: Resolution) -> dict[str, Any]:
@@ -81,7 +95,7 @@ def keep_fortune(res: Resolution, params: Mapping[str, Any]) -> None:
 
 
 def recover(res: Resolution, params: Mapping[str, Any]) -> None:
-    hero, well = params["hero"], params["well"]
+    hero, well = params["hero"], token(res, "well", params["well"], "well")
     spend(res, hero)
     if well in res.hero(hero)["wells_used"]:
         raise Unprocessable(f"{hero} has used {well} this quest", detail="Each Pilgrim may use each Water Well once per Quest (L435).")
@@ -91,17 +105,27 @@ def recover(res: Resolution, params: Mapping[str, Any]) -> None:
 
 
 def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
-    hero = params["hero"]
+    hero, villager = params["hero"], token(res, "villager", params["villager"], "villager")
     spend(res, hero)
+    if kogaiji_trap.in_play(res):
+        kogaiji_trap.rescue(res, hero, villager, params)  # Q9: a Rescue spins first (L1016-L1019)
+        return
+    if params.get("spin") or params.get("others_in_room"):
+        raise Unprocessable("Only Quest 9's Rescue spins the Fortune Spinner", detail="L1016; elsewhere a Rescue gives 3 Good Karma (L431).", errors={"spin": ["Not in this quest."]})
     rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
-    if params["villager"] in rescued:
-        raise Unprocessable(f"{params['villager']} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
+    if villager in rescued:
+        raise Unprocessable(f"{villager} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
+    if villager in (res.game.get("villagers_replaced") or []):
+        raise Unprocessable(f"{villager} is no longer a Villager", detail="A Bull Warrior replaced the token (L706).", errors={"villager": [villager]})
+    if villager in (res.game.get("tokens") or {}).get("safe_house", []):
+        raise Unprocessable(f"{villager} is in the Safe House", detail="You cannot Rescue the Villagers in the house (L782).", errors={"villager": [villager]})
     res.emit({"kind": "villager-rescued", "hero": hero, "ap": 1, "villager": params["villager"]})
     karma.gain(res, hero, "good", RESCUE_GOOD_KARMA, "rescue-villager")
 
 
 def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
+    token(res, "sutra", params["sutra"], "sutra")
     spend(res, hero)
     held = {s for sheet in res.game["heroes"].values() for s in sheet["sutras"]}
     if params["sutra"] in held:
@@ -110,6 +134,7 @@ def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
 
 
 def break_door(res: Resolution, params: Mapping[str, Any]) -> None:
+    token(res, "door", params["door"], "door")
     spend(res, params["hero"])
     res.emit({"kind": "door-broken", "hero": params["hero"], "ap": 1, "door": params["door"]})
 
@@ -169,6 +194,17 @@ def master_skill(res: Resolution, params: Mapping[str, Any]) -> None:
     karma.master_skill(res, hero)
 
 
+def red_line_damage(res: Resolution, params: Mapping[str, Any]) -> None:
+    """Red Lines damage Pilgrims, never Demons: 1 per square entered, or at the end of a turn stood in one (L571).
+    The service does not see the board: the table reports the squares, like green terrain in an attack. Without the
+    Health to pay, the move cannot be made (L566); a Pilgrim who pays its last Health falls Unconscious (L557)."""
+    hero, squares = params["hero"], params["squares"]
+    hp = health.known_hp(res, hero, "Red Line damage")
+    if hp < squares:
+        raise Unprocessable(f"{hero} has {hp} HP and cannot enter {squares} Red Line square(s)", detail="Without the Health Points for Red Regions you cannot make the move (L566).", errors={"squares": [squares]})
+    health.damage(res, hero, squares, f"red-line ({params.get('how', 'entered')})")
+
+
 def report_health(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, hp = params["hero"], params["hp"]
     top = res.hero(hero)["max_hp"]
@@ -198,6 +234,7 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
         if hp - costs["hp"] < 1:
             raise Unprocessable(f"An HP cost must leave {hero} at least 1 HP", detail=f"{hero} has {hp} HP (L270).")
     res.emit({"kind": "card-played", "hero": hero, "deck": deck, "card": card, "costs": costs, "ap": costs.get("ap", 0)})
+    _calms_kei_lun(res, hero, card)
     if costs.get("chi"):
         health.change_chi(res, hero, -costs["chi"], f"cost of {card}")
     if costs.get("hp"):
@@ -221,6 +258,14 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
         return  # a card that stays in play (Continuous, a permanent Skill)
     res.emit_all(decks.resolve_move(res.decks[deck], "discarded", [card], "held", hero))
     res.emit({"kind": "card-given-up", "hero": hero, "deck": deck, "card": card, "reason": "played"})
+
+
+def _calms_kei_lun(res: Resolution, hero: str, card: str) -> None:
+    """Q5: Tripitaka calms Kei Lun by using the Healing Trance once all the Demons are removed from play, paying
+    its normal costs; used earlier it is just the card (L861)."""
+    calm = res.ctx.ruleset.quest(res.game["quest"]).get("calm_kei_lun")
+    if calm and hero == calm["hero"] and card == calm["card"] and not res.game.get("demons"):
+        res.emit({"kind": "kei-lun-calmed", "hero": hero, "card": card})
 
 
 def discard_condition(res: Resolution, params: Mapping[str, Any]) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.journey import state
+from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
@@ -30,6 +31,16 @@ _LINES = {
     "demon-spawned": "{demon} spawned at {gate}",
     "demon-killed": "{hero} killed {demon} (+{bkr} Bad Karma)",
     "demon-cleansed": "{hero} cleansed {demon} (+{gkr} Good Karma)",
+    "rescue-attempted": "{hero} attempted to Rescue {villager}: {result}",
+    "villager-token-replaced": "{villager} became a {by} ({reason})",
+    "kogaiji-spell-ended": "Kogaiji's spell ended: {reason}",
+    "gate-turn-token-removed": "A Turn Token came off {gate}: {left} left",
+    "villager-turn-token-removed": "A Turn Token came off {villager}: {left} left",
+    "demon-lord-banished": "{character} waits off the board with {turn_tokens} Turn Tokens",
+    "demon-lord-turn-token-removed": "A Turn Token came off {character}: {left} left",
+    "demon-lord-returned": "{character} respawned",
+    "sealing-ritual-completed": "{hero} completed the Sealing Ritual",
+    "kei-lun-calmed": "{hero} calmed Kei Lun with {card}",
 }
 
 
@@ -46,6 +57,20 @@ class JourneyRules(GameRules):
         "additionalProperties": False,
     }
     setup_schema = SETUP_SCHEMA
+
+    def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+        # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
+        self.outcomes = dict(outcomes or {})
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        if quest not in self.outcomes or "record" not in game:
+            return None  # a session set up before quests kept their record: nothing to decide from
+        return quest_verdict.verdict(game, self.outcomes[quest])
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        if quest not in self.outcomes or "record" not in game:
+            return None
+        return quest_verdict.end_refusal(game, self.outcomes[quest], outcome, reported)
 
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         if change["kind"] not in EVENTS:

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker import decks
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import karma
+from tracker.rulesets.journey import karma, kei_lun, transformation
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
 from tracker.rulesets.ruleset import ActionContext
 
@@ -44,6 +45,13 @@ SCHEMA: dict[str, Any] = {
             "maxItems": 4,
             "uniqueItems": True,
         },
+        "safe_house": {
+            "type": "array",
+            "description": "Quest 3: the Villager tokens in the Safe House, which cannot be Rescued (L782); the mini-map that showed them is lost.",
+            "items": {"type": "string", "minLength": 1, "maxLength": 100},
+            "maxItems": 10,
+            "uniqueItems": True,
+        },
         "drawn": {
             "type": "object",
             "description": "Cards drawn from physical decks during set-up, per deck, in order.",
@@ -66,12 +74,19 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         return _continue_part_2(res, quest, mode, progress, setup)
     carried = (progress.get("heroes") or {}) if mode == "linked" else {}
     initiative, counters = _initiative(res, quest, setup.get("initiative"))
-    res.emit(_quest_set_up(quest, mode, initiative, counters))
+    rule = ctx.ruleset.data["pilgrim_rules"]["all_four_play"]
+    # A party of fewer Pilgrims names who the Players control; the game always plays all 4 (L73, L216-L220).
+    counters = {**counters, "pilgrims_in_play": f"all {rule['pilgrims']}: {rule['party']} ({rule['line']})"}
+    ally = kei_lun.set_up(quest, ctx.components)
+    if ally is not None:
+        counters["kei_lun"] = ally  # Q5 hostile, Q7 an ally (L852, L933)
+    res.emit(_quest_set_up(quest, mode, initiative, counters, setup))
     _set_aside_rage_card(res)
     upgrades = _upgrades(quest, setup.get("karma_upgrades") or {}, required=not carried)
     for hero in quest["pilgrims"]:
         if hero in carried:
             _carried_pilgrim(res, hero, carried[hero])
+            _quest_starting_cards(res, quest, hero, carried[hero])
         else:
             _fresh_pilgrim(res, quest, hero)
     for hero in quest["pilgrims"]:
@@ -82,14 +97,59 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     return res.finish()
 
 
-def _quest_set_up(quest: Mapping[str, Any], mode: str, initiative: list[str], counters: dict[str, int]) -> dict[str, Any]:
+# Tokens that actions name, numbered as the quest's Board Setup counts them: "villager-1", "sutra-2", ...
+NAMED_TOKENS = ("villager", "sutra", "well", "door")
+
+
+def _quest_set_up(
+    quest: Mapping[str, Any], mode: str, initiative: list[str], counters: dict[str, Any], setup: Mapping[str, Any] | None = None, sutras: list[str] | None = None
+) -> dict[str, Any]:
     demons: dict[str, str] = {}
     for entry in quest.get("demons", []):
         for n in range(1, entry["count"] + 1):
             demons[f"{entry['character']}-{n}"] = entry["character"]
+    counts = quest.get("tokens") or {}
+    tokens = {kind: [f"{kind}-{n}" for n in range(1, counts.get(kind, 0) + 1)] for kind in NAMED_TOKENS}
+    if sutras is not None:
+        tokens["sutra"] = list(sutras)  # Q10 Part 2: the Sutras collected in Part 1 (L1083)
+    tokens["safe_house"] = _safe_house(quest, tokens, (setup or {}).get("safe_house") or [])
     start = "active" if quest.get("gates_start_active") is not False else "inactive"
-    gates = {f"gate-{n}": start for n in range(1, (quest.get("tokens") or {}).get("gate", 0) + 1)}
-    return {"kind": "quest-set-up", "quest": quest["id"], "mode": mode, "initiative": initiative, "demons": demons, "gates": gates, **counters}
+    turn_tokens: dict[str, int] = {}
+    if quest.get("gates"):
+        # Gates the quest names: Q10 Part 1's timed Gates are inactive while they hold Turn Tokens (L1055-L1057);
+        # Q10 Part 2 lists only the two single Gates that spawn, the 3-square Seal is no Gate of spawning (L1084).
+        turn_tokens = {gate["id"]: gate["turn_tokens"] for gate in quest["gates"] if gate.get("turn_tokens")}
+        gates = {gate["id"]: "inactive" if gate["id"] in turn_tokens else start for gate in quest["gates"]}
+    else:
+        gates = {f"gate-{n}": start for n in range(1, counts.get("gate", 0) + 1)}
+    change = {"kind": "quest-set-up", "quest": quest["id"], "mode": mode, "initiative": initiative, "demons": demons, "gates": gates, "tokens": tokens, **counters}
+    if turn_tokens:
+        change["gate_turn_tokens"] = turn_tokens
+    timers = transformation.turn_tokens(quest, tokens["villager"])
+    if timers:
+        change["villager_turn_tokens"] = timers  # Q1: 5 Turn Tokens on the Villager (L706)
+    if quest.get("rescue_spin"):
+        change["kogaiji_spell"] = True  # Q9: Kogaiji casts his deception spell until the Elder Monk is found (L1015)
+    return change
+
+
+def _safe_house(quest: Mapping[str, Any], tokens: Mapping[str, list[str]], named: list[str]) -> list[str]:
+    """Q3's Safe House (L782): the Villagers the table names as in the house cannot be Rescued. Which ones are
+    in the house was on the lost mini-map, so the table names them at set-up; other quests have no Safe House."""
+    if named and not quest.get("safe_house"):
+        raise Unprocessable(
+            f"Quest {quest['number']} has no Safe House",
+            detail="Only Quest 3's Villagers in the house cannot be Rescued (L782).",
+            errors={"setup.safe_house": ["No Safe House in this quest."]},
+        )
+    unknown = sorted(set(named) - set(tokens["villager"]))
+    if unknown:
+        raise Unprocessable(
+            f"No Villager token {unknown[0]} in Quest {quest['number']}",
+            detail=f"Villager tokens: {tokens['villager']}.",
+            errors={"setup.safe_house": [f"Unknown: {unknown}"]},
+        )
+    return sorted(set(named))
 
 
 def _initiative(res: Resolution, quest: Mapping[str, Any], reported: list[str] | None) -> tuple[list[str], dict[str, int]]:
@@ -198,6 +258,20 @@ def _carried_pilgrim(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> No
     _hold_carried_cards(res, hero, sheet)
 
 
+def _quest_starting_cards(res: Resolution, quest: Mapping[str, Any], hero: str, sheet: Mapping[str, Any]) -> None:
+    """A card the quest names for a Pilgrim goes to a carried Pilgrim too (Q5's Healing Trance, L849, is the only
+    way to calm Kei Lun and win, L861); one already in hand stays. The random draws beside it are the fresh set-up's
+    (L666-L684: a linked Pilgrim keeps its hand)."""
+    held = {card["name"] for card in sheet.get("skills") or []}
+    deck = skill_deck(hero)
+    spec = res.ctx.deck(deck)
+    for card in (quest.get("starting_cards") or {}).get(hero, []):
+        if card in held:
+            continue
+        res.emit({**decks.resolve_reported_draw(res.decks[deck], [card], hero)[0], "source": "quest-set-up"})
+        res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
+
+
 def _hold_carried_cards(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:
     """The cards a Pilgrim carries in are in hand, not in this session's draw piles."""
     hands = {skill_deck(hero): [card["name"] for card in sheet.get("skills") or []]}
@@ -223,7 +297,8 @@ def _continue_part_2(res: Resolution, quest: Mapping[str, Any], mode: str, progr
             detail="Statistics, cards and initiative carry over unchanged (L1081-L1083); send no upgrades or initiative.",
             errors={"setup": ["Part 2 takes no set-up choices."]},
         )
-    res.emit(_quest_set_up(quest, mode, list(part_1["initiative"]), {}))
+    given = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
+    res.emit(_quest_set_up(quest, mode, list(part_1["initiative"]), {}, setup, sutras=given))
     _set_aside_rage_card(res)
     for hero, sheet in part_1["heroes"].items():
         res.emit({"kind": "pilgrim-set-up", "hero": hero, "start": "continued", **{k: v for k, v in sheet.items() if k not in ("sutras", "villagers")}})

@@ -17,6 +17,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets import components as component_data
+from tracker.rulesets.journey import lair
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.setup import RAGE_CARD
 
@@ -105,9 +106,28 @@ def spawn(res: Resolution, params: Mapping[str, Any]) -> None:
         )
     if res.game.get("rage"):
         raise Unprocessable("Demon Rage: no Demon cards are drawn", detail="The Rage Card lies on the deck until the next Maintenance Phase (L607).")
+    mantra = lair.mantra_order(res, params, order)  # Q10 Part 2: 2 cards per chanting Lord, alternating Gates (L1088)
+    if mantra is not None:
+        order = mantra
     for gate in order:
+        if _one_pass_played(res):
+            return
         if _spawn_at(res, gate):
             return  # Demon Rage: drawing stops for the rest of this Demon Phase
+    _one_pass_played(res)
+
+
+def _one_pass_played(res: Resolution) -> bool:
+    """Q7: the Gates become inactive once the entire Demon Spawn Deck has been played once (L943). Known only when
+    the deck's size is (its cards supplied or counted); otherwise the table turns the Gates off (gate-activation)."""
+    rule = res.ctx.ruleset.quest(res.game["quest"]).get("gates_inactive_after_one_pass")
+    deck = res.decks["demon"]
+    if not rule or deck["unknown"] is None or len(deck["draw"]) + deck["unknown"] > 0:
+        return False
+    for gate, state in sorted(res.game["gates"].items()):
+        if state == "active":
+            res.emit({"kind": "gate-state-changed", "gate": gate, "from": "active", "to": "inactive", "reason": f"the Demon Spawn Deck has been played once ({rule['line']})"})
+    return True
 
 
 def _spawn_at(res: Resolution, gate: str) -> bool:
@@ -143,7 +163,8 @@ def change_gate(res: Resolution, params: Mapping[str, Any]) -> None:
     gate, to = params["gate"], params["state"]
     gates = res.game["gates"]
     if gate not in gates:
-        raise Unprocessable(f"No Gate '{gate}' in this quest", detail=f"Gates: {sorted(gates)}.", errors={"gate": [gate]})
+        raise Unprocessable(f"No Gate '{gate}' in this quest", detail=f"Gates: {sorted(gates)}.", errors={"gate": [f"Unknown Gate: {gate}; this quest has {sorted(gates)}"]})
+    lair.refuse_timed_gate(res, gate, to)
     if gates[gate] == "closed":
         raise Unprocessable(f"{gate} is closed", detail="A closed Gate never reactivates (L590-L594).", errors={"gate": [gate]})
     if gates[gate] == to:

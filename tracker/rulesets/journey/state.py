@@ -104,6 +104,36 @@ def fold_hero(hero: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, A
     return h
 
 
+def new_record() -> dict[str, Any]:
+    """What happened in the quest that its victory conditions ask about and no sheet keeps (L709-L1102)."""
+    return {"defeated": [], "revived": [], "meditated": [], "skills_played": [], "attacked": [], "defeats": {}, "kei_lun_calmed": False, "sealing_ritual": False}
+
+
+def _record(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    record = g.get("record")
+    if record is None:
+        return  # a session set up before the record existed keeps none
+    kind = change["kind"]
+    if kind == "pilgrim-fell-unconscious" and change.get("cause") != "quest-set-up":
+        record["defeated"].append(change["hero"])  # a Defeated Pilgrim is one reduced to 0 Health (L556-L557)
+    elif kind == "pilgrim-revived":
+        record["revived"].append(change["hero"])
+    elif kind == "meditated":
+        record["meditated"].append(change["hero"])
+    elif kind == "card-played" and change["deck"].startswith("skill-"):
+        record["skills_played"].append(change["card"])
+    elif kind == "attack-resolved" and change["attacker"] in g["heroes"] and change["target"] in g.get("demons", {}):
+        record["attacked"].append(g["demons"][change["target"]])
+    elif kind in ("demon-removed", "demon-killed", "demon-cleansed"):
+        record["defeats"][change["character"]] = record["defeats"].get(change["character"], 0) + 1
+    elif kind == "kei-lun-calmed":
+        record["kei_lun_calmed"] = True
+    elif kind == "kei-lun-killed":
+        record["kei_lun_killed"] = True
+    elif kind == "sealing-ritual-completed":
+        record["sealing_ritual"] = True
+
+
 # Changes that touch the session as a whole, not one Pilgrim's sheet.
 def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     g = copy.deepcopy(dict(game))
@@ -126,8 +156,18 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             special_cards=[],
             reached_ten=[],
             spawned=change.get("spawned", 0),
+            tokens=copy.deepcopy(change.get("tokens") or {}),
+            gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),
+            record=new_record(),
+            kogaiji_spell=change.get("kogaiji_spell", False),
+            villagers_replaced=[],
+            banished={},
+            rage_until=None,
+            villager_turn_tokens=dict(change.get("villager_turn_tokens") or {}),
+            kei_lun=copy.deepcopy(change.get("kei_lun")),
         )
         return g
+    _record(g, change)
     if kind == "turn-tokens-added":
         for hero_id in list(g["heroes"]):
             g["heroes"][hero_id] = fold_hero(g["heroes"][hero_id], change)
@@ -174,9 +214,27 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "special-demon-cards-discarded":
         g["special_cards"] = [c for c in g["special_cards"] if c not in change["cards"]]
     elif kind == "demon-rage-started":
-        g.update(rage=True, demon_ap=change["demon_action_points"])
+        g.update(rage=True, demon_ap=change["demon_action_points"], rage_until=change.get("until"))
     elif kind == "demon-rage-ended":
-        g.update(rage=False, demon_ap=DEMON_ACTION_POINTS)
+        g.update(rage=False, demon_ap=DEMON_ACTION_POINTS, rage_until=None)
+    elif kind == "villager-token-replaced":
+        g["villagers_replaced"].append(change["villager"])
+    elif kind == "kei-lun-damaged":
+        g["kei_lun"]["hp"] = change["hp_after"]
+    elif kind == "kei-lun-killed":
+        g["kei_lun"]["status"] = "killed"
+    elif kind == "villager-turn-token-removed":
+        g["villager_turn_tokens"][change["villager"]] = change["left"]
+    elif kind == "kogaiji-spell-ended":
+        g["kogaiji_spell"] = False
+    elif kind == "gate-turn-token-removed":
+        g["gate_turn_tokens"][change["gate"]] = change["left"]
+    elif kind == "demon-lord-banished":
+        g["banished"][change["character"]] = change["turn_tokens"]
+    elif kind == "demon-lord-turn-token-removed":
+        g["banished"][change["character"]] = change["left"]
+    elif kind == "demon-lord-returned":
+        g["banished"].pop(change["character"], None)
     elif kind == "pilgrim-died" and hero_id in g.get("initiative", []):
         pass  # a dead Pilgrim keeps its place; activation skips it
     return g

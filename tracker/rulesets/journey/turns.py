@@ -15,7 +15,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions
+from tracker.rulesets.journey import conditions, iron_fan, lair, transformation
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.setup import RAGE_CARD
 from tracker.rulesets.journey.state import ROTATION, UNCONSCIOUS
@@ -45,7 +45,7 @@ def maintenance(res: Resolution, params: Mapping[str, Any]) -> None:
             res.emit({"kind": "unconscious-pilgrim-turned", "hero": hero, "from": status, "to": ROTATION[status]})
             if ROTATION[status] == "dead":
                 res.emit({"kind": "pilgrim-died", "hero": hero, "cause": "not revived"})
-    if res.game.get("rage"):
+    if res.game.get("rage") and res.game.get("rage_until") is None:  # Q9's lasts until Kogaiji falls (L1020)
         res.emit_all(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
         res.emit({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"]})
     lasting = set(params.get("special_cards_lasting") or [])
@@ -53,6 +53,8 @@ def maintenance(res: Resolution, params: Mapping[str, Any]) -> None:
     if expiring:
         res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", expiring, "held"))
         res.emit({"kind": "special-demon-cards-discarded", "cards": expiring})
+    transformation.maintenance(res)  # Q1: a Villager with no Turn Tokens left becomes a Bull Warrior (L706)
+    lair.lords_respawn(res)  # Q10 Part 2: Killed Demon Lords whose Turn Tokens ran out (L1090)
     res.emit({"kind": "phase-started", "phase": "pilgrim", "turn": res.ctx.state["turn"]})
 
 
@@ -90,12 +92,16 @@ def demon_phase(res: Resolution, params: Mapping[str, Any]) -> None:
     _phase(res, "pilgrim")
     _end_activation(res)
     res.emit({"kind": "phase-started", "phase": "demon", "turn": res.ctx.state["turn"]})
+    iron_fan.respawn(res)  # Q8: after a Defeat she returns with new allies at the start of the Demon Phase (L972)
 
 
 def end_of_turn(res: Resolution, params: Mapping[str, Any]) -> None:
     _phase(res, "demon")
     turn = res.ctx.state["turn"]
     res.emit({"kind": "turn-tokens-added", "turn": turn})
+    transformation.end_phase(res)  # Q1's Villager timer (L706)
+    lair.gate_turn_tokens(res)  # Q10 Part 1's timed Gates (L1057)
+    lair.lord_turn_tokens(res)  # Q10 Part 2's Killed Demon Lords (L1090)
     res.emit({"kind": "phase-started", "phase": "maintenance", "turn": turn + 1})
     res.emit({"kind": "turn-ended", "turn": turn})
 

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from tracker.rulesets import data as rules_data
-from tracker.rulesets.kung_fu_panda import campaign, destiny, outcome, pauses, rounds, setup, spends, standing, summary
+from tracker.rulesets.kung_fu_panda import campaign, destiny, outcome, pauses, rounds, setup, spends, standing, summary, verdict
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.events import EVENTS
 from tracker.rulesets.kung_fu_panda.schemas import (
     AMEND,
     HERO,
+    NAME,
     OPTIONS,
     POOL,
     REASON,
@@ -49,7 +50,7 @@ ACTIONS = [
         "resolve-claws",
         "Claws first: each moves the hero's Dial of Destiny one space clockwise and the space is resolved in order (Play, blank, "
         "spawn enemy, Enemies Fight Back) (L85-L88, L118-L128). The dial faces are lost, so the table names each space entered.",
-        action("resolve-claws", {"hero": HERO, "spaces": {"type": "array", "items": SPACE, "maxItems": 4}}, ["hero"]),
+        action("resolve-claws", {"hero": HERO, "spaces": {"type": "array", "items": SPACE, "maxItems": 4}, "ignore_effects": {"type": "boolean"}}, ["hero"]),
         destiny.resolve_claws,
     ),
     ActionType(
@@ -78,20 +79,24 @@ ACTIONS = [
         "(L183-L187 and each mission). convert keeps rolled Chi as chosen results for the next round where the mission allows.",
         action(
             "pause",
-            {"faces": PAUSE_FACES, "dice": PAUSE_DICE, "convert": PAUSE_FACES, "tile": TILE, "to": TILE},
+            {
+                "faces": PAUSE_FACES, "dice": PAUSE_DICE, "convert": PAUSE_FACES, "tile": TILE, "to": TILE,
+                "villager": NAME, "villagers": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE}, "cart": NAME,
+            },
         ),
         pauses.pause,
         random=True,
     ),
     ActionType(
         "mission-won",
-        "The mission's win condition is met (L188-L190).",
+        "The table declares the mission won (L188-L190); every win condition its text states is checked against the recorded board.",
         action("mission-won", {"note": REASON}),
         outcome.mission_won,
     ),
     ActionType(
         "mission-failed",
-        "A failure condition of the mission's own is met (L191-L192); time's up and full KO are detected by the tracker.",
+        "A failure condition of the mission's own is met (L191-L192). Time's up, full KO and every failure the board can "
+        "show (a villager overrun, Tai Lung arriving, villagers imprisoned) are recorded by the tracker as they happen.",
         action("mission-failed", {"condition": {"type": "string", "minLength": 1, "maxLength": 60}, "note": REASON}, ["condition"]),
         outcome.mission_failed,
     ),
@@ -124,6 +129,15 @@ class KungFuPandaRules(GameRules):
     options_schema = OPTIONS
     setup_schema = SETUP
 
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.missions = {mission["id"]: mission for mission in data["quests"]}
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        return verdict.verdict(self.missions[quest], game)
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        return verdict.end_refusal(self.missions[quest], game, outcome)
+
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         return game_state.fold(game, change)
 
@@ -144,4 +158,4 @@ class KungFuPandaRules(GameRules):
 
 def load() -> Ruleset:
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
-    return Ruleset(data, ACTIONS, rules=KungFuPandaRules(), setup=SET_UP)
+    return Ruleset(data, ACTIONS, rules=KungFuPandaRules(data), setup=SET_UP)

@@ -22,20 +22,10 @@ def chain(data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
 
 
 def carry_over(progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    result = (game or {}).get("result")
     if outcome not in OUTCOME_OF:
         raise Unprocessable(f"A mission is won or lost, not '{outcome}'", detail='End the session with "victory" or "defeat".')
-    if result is None:
-        raise Unprocessable(
-            "The mission has not been won or lost yet",
-            detail="Record the win (mission-won), the failure (mission-failed), or play on until time runs out or every hero is KO'd.",
-        )
-    if result["result"] != OUTCOME_OF[outcome]:
-        raise Unprocessable(
-            f"The mission was {result['result']}, so the session ends in {'victory' if result['result'] == 'won' else 'defeat'}",
-            detail="The outcome must agree with the mission's recorded result; a correction does not change a result.",
-        )
-    won = result["result"] == "won"
+    # The outcome is the rules' verdict, or the owner's table ruling over it (checked before this is called).
+    won = outcome == "victory"
     return {
         # earned: a hero collected the dumplings AND the mission was completed
         "earned_special_moves": bool(won and game.get("dumplings")),

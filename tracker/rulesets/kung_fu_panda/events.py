@@ -69,6 +69,26 @@ class TaiLungWounded(GameEvent):
     class_version = 1
 
 
+class VillagerRescued(GameEvent):
+    class_version = 1
+
+
+class CartPushed(GameEvent):
+    class_version = 1
+
+
+class OxGruntMoved(GameEvent):
+    class_version = 1
+
+
+class TileCycled(GameEvent):
+    class_version = 1
+
+
+class KitchenLost(GameEvent):
+    class_version = 1
+
+
 class SpecialMoveUsed(GameEvent):
     class_version = 1
 
@@ -114,6 +134,11 @@ EVENTS: dict[str, type[GameEvent]] = {
     "hero-moved": HeroMoved,
     "token-collected": TokenCollected,
     "tai-lung-wounded": TaiLungWounded,
+    "villager-rescued": VillagerRescued,
+    "cart-pushed": CartPushed,
+    "ox-grunt-moved": OxGruntMoved,
+    "tile-cycled": TileCycled,
+    "kitchen-lost": KitchenLost,
     "special-move-used": SpecialMoveUsed,
     "round-summarised": RoundSummarised,
     "round-ended": RoundEnded,

@@ -9,6 +9,7 @@ from typing import Any
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import Plan
+from tracker.rulesets.kung_fu_panda.verdict import unmet_wins
 
 
 def mission_won(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -16,8 +17,20 @@ def mission_won(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str,
     plan.require_playing()
     if plan.game["round"] == 0:
         raise Unprocessable("No round has been played", detail="A mission is won during its rounds.")
-    plan.add({"kind": "mission-won", "round": plan.game["round"], "objective": plan.mission["win"]})
+    declare_won(plan)
     return plan.changes
+
+
+def declare_won(plan: Plan) -> None:
+    """The table's declaration, accepted only when every win condition the text states holds on the board."""
+    unmet = unmet_wins(plan.mission, plan.game)
+    if unmet:
+        raise Unprocessable(
+            f"Mission {plan.mission['number']} is not won yet: {unmet[0]}",
+            detail=f"Every win condition must hold on the recorded board: {'; '.join(unmet)}. A correction can fix a board entered wrongly.",
+            errors={"type": unmet},
+        )
+    plan.add({"kind": "mission-won", "round": plan.game["round"], "objective": plan.mission["win"]})
 
 
 def mission_failed(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -30,6 +43,13 @@ def mission_failed(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[s
             f"Mission {plan.mission['number']} has no failure condition '{condition}'",
             detail=f"Its conditions: {sorted(conditions) or 'none besides time and full KO, which the tracker detects'}.",
             errors={"condition": ["Unknown for this mission."]},
+        )
+    if conditions[condition].get("check"):
+        # the tracker records this failure itself the moment the board shows it (L192)
+        raise Unprocessable(
+            f"The board does not show '{condition}': {conditions[condition]['text']} ({conditions[condition]['source']})",
+            detail="The tracker records this failure as it happens; if the board was entered wrongly, correct it.",
+            errors={"condition": ["Not shown by the board."]},
         )
     plan.add({"kind": "mission-lost", "loss": "mission-failure", "condition": condition, "round": plan.game["round"]})
     return plan.changes
@@ -45,6 +65,10 @@ def correct(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any
             errors={"refers_to": ["Not yet recorded."]},
         )
     amend = params["amend"]
+    for hero, tile in amend.get("tiles", {}).items():
+        plan.tile(tile, f"amend.tiles.{hero}")
+    for tile in amend.get("enemies", {}):
+        plan.tile(tile, "amend.enemies")
     for field in ("health", "tiles", "dials"):
         for hero in amend.get(field, {}):
             plan.hero(hero, f"amend.{field}")

@@ -10,7 +10,9 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
-from tracker.rulesets.kung_fu_panda.plan import Plan
+from tracker.rulesets.kung_fu_panda.destiny import figure_moves
+from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
+from tracker.rulesets.kung_fu_panda.spends import guard_wall_and_six
 from tracker.rulesets.kung_fu_panda.rounds import DIE
 
 BOUNDS = {"up-to-four-each": (0, 4), "at-least-one-each": (1, 4), "one-each": (1, 1), "at-least-one": (0, 4)}
@@ -45,10 +47,13 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
         "effect": effect["effect"],
     }
     follow: list[dict[str, Any]] = []
-    if effect["effect"] == "chi-to-any-result":
+    if effect["effect"] == "chi-to-any-result" or (outcome == "unfavourable" and effect.get("also_favourable")):
+        # 1.1: the Chi may be changed, and 4 or more Claws ALSO sends a villager off (L258)
         resolved["kept"] = _kept(plan, params, rolled)
-    elif effect["effect"] == "spawn":
+    if effect["effect"] == "spawn":
         tile = params.get("tile") or (effect["tile"] if effect["tile"] in plan.data["tiles"] else None)
+        if tile is not None:
+            plan.tile(tile, "tile")
         if tile is None:
             raise Unprocessable(
                 f"Say which tile the {effect['enemy']} spawn on ({effect['tile']})",
@@ -59,19 +64,69 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
         follow.append(("spawn", effect["enemy"], tile, effect["count"]))
     elif effect["effect"] == "move-figure":
         resolved["figure"] = effect["figure"]
-        resolved["direction"] = effect["direction"]
+        resolved["direction"] = effect.get("direction", effect.get("to"))  # 2.2 names where, not a direction (L346)
         resolved["times"] = claws if rule["unfavourable"].get("when") == "each-claws" and outcome == "unfavourable" else 1
-        if params.get("to"):
-            resolved["to"] = params["to"]
+        if effect["figure"] == "ox-grunt" and plan.mission.get("guard_wall"):
+            follow_grunts = _grunts_to_the_guard_wall(plan, claws)
+            resolved["moved"] = follow_grunts["count"] if follow_grunts else 0
+        else:
+            resolved.update(figure_moves(plan, effect["figure"], params, "to", effect.get("direction")))
     elif effect["effect"] == "villager-wanders-off":
         resolved["spawn_point"] = effect["spawn_point"]
-        resolved["villager_returned"] = plan.game["tokens"].get("villager", 0) > 0
-    elif effect["effect"] == "move-cart" and params.get("to"):
-        resolved["to"] = params["to"]
+        resolved.update(_wandered_off(plan, params, effect["spawn_point"]))
+        resolved["villager_returned"] = "wandered_off" in resolved
+    elif effect["effect"] == "move-cart":
+        follow_cart = _cart_move(plan, params)
+        if follow_cart:
+            resolved["cart"], resolved["to"] = follow_cart["cart"], follow_cart["to"]
     plan.add(resolved)
+    if resolved.get("moved"):
+        plan.add(follow_grunts)
+    if resolved.get("cart"):
+        plan.add(follow_cart)
     for _, enemy, tile, count in follow:
         plan.spawn(enemy, tile, count, "pause")
     return plan.changes
+
+
+def _wandered_off(plan: Plan, params: Mapping[str, Any], spawn_point: int) -> dict[str, Any]:
+    """'one rescued villager has wandered off ... placed back on the board on spawn point 4. If no villagers have
+    been rescued so far, nothing happens' (L258): the rescued count goes down by one."""
+    rescued = sorted(v for v, villager in plan.game.get("villagers", {}).items() if villager["rescued"])
+    if not rescued:
+        return {}
+    name = params.get("villager") or (rescued[0] if len(rescued) == 1 else None)
+    if name is None or name not in rescued:
+        raise Unprocessable(
+            "Say which rescued villager wandered off",
+            detail=f'Send "villager": one of the rescued {rescued}.',
+            errors={"villager": ["One of the rescued villagers."]},
+        )
+    tile = plan.game["spawn_points"].get(str(spawn_point))
+    if tile is None:
+        raise Unprocessable(f"Spawn point {spawn_point} has no tile", detail="Name it at set-up (setup.spawn_points), or correct it.", errors={"villager": ["No spawn point 4."]})
+    return {"wandered_off": name, "wandered_to": tile}
+
+
+def _grunts_to_the_guard_wall(plan: Plan, claws: int) -> dict[str, Any] | None:
+    """2.2: 'For each Claws rolled, 1x Ox Grunt is moved from spawn point 6 to the guard wall. Ignore this roll if
+    there are no Ox Grunts on spawn point 6' (L346)."""
+    wall, six = guard_wall_and_six(plan)
+    count = min(claws, game_state.enemies_on(plan.game, six).get("ox-grunt", 0))
+    return {"kind": "ox-grunt-moved", "from": six, "to": wall, "count": count, "cause": "pause"} if count else None
+
+
+def _cart_move(plan: Plan, params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """3.1's favourable pause: 'move a cart of your choice to an adjacent square' (L387), never onto a Rooftop (L377)."""
+    if not params.get("cart"):
+        return None
+    at = plan.cart(params["cart"])
+    if not params.get("to"):
+        raise Unprocessable("Say where the cart moves", detail='Send "to": the adjacent tile.', errors={"to": ["Missing."]})
+    to = plan.tile(params["to"], "to")
+    if tile_terrain(plan.data, to) in plan.mission.get("cart_forbidden_terrain", []):
+        raise Unprocessable(f"Carts cannot be pushed onto {to}", detail="'Carts cannot be pushed onto Rooftop scene tiles' (L377).", errors={"to": ["No carts here."]})
+    return {"kind": "cart-pushed", "cart": params["cart"], "from": at, "to": to, "by": "pause"}
 
 
 def _roll(plan: Plan, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> dict[str, list[str]]:

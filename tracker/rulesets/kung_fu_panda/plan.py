@@ -8,6 +8,10 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.verdict import failure
+
+
+MISSION_TOKENS = ("scroll", "dragon-scroll", "lever", "gong", "wall", "villager")  # dumplings and carts are checked by place
 
 
 class Plan:
@@ -27,6 +31,15 @@ class Plan:
         self.changes.append(change)
         if change["kind"] != "rolled":
             self.game = game_state.fold(self.game, change)
+            self._check_failure()
+
+    def _check_failure(self) -> None:
+        """A mission's own failure is automatic (L192): lost the moment the board shows it, e.g. a villager
+        sharing a tile with 3 enemies (1.1, L246) or Tai Lung reaching the end tile (2.3, L353)."""
+        if self.game.get("result") is None and self.game.get("heroes"):
+            failed = failure(self.mission, self.game)
+            if failed:
+                self.add({"kind": "mission-lost", "loss": "mission-failure", "condition": failed, "round": self.game["round"]})
 
     def extend(self, changes: list[dict[str, Any]]) -> None:
         for change in changes:
@@ -73,6 +86,27 @@ class Plan:
             )
         return h
 
+    def tile(self, tile: str, field: str) -> str:
+        """A tile named in an action must be one the mission lays out (its scene tile list)."""
+        return check_tile(self.mission, tile, field)
+
+    def villager(self, villager: str, field: str = "villager") -> dict[str, Any]:
+        return named(self.game.get("villagers", {}), villager, field, "villager", "setup.villagers")
+
+    def cart(self, cart: str, field: str = "cart") -> str:
+        return named(self.game.get("carts", {}), cart, field, "cart", "setup.carts")
+
+    def token(self, token: str, field: str = "token") -> str:
+        """Scrolls, levers, gongs, walls and villagers are where a mission's instructions put them (L444-L454)."""
+        tokens = self.mission.get("tokens", {})
+        if token in MISSION_TOKENS and token not in tokens:
+            raise Unprocessable(
+                f"Mission {self.mission['number']} has no {token}",
+                detail=f"Its tokens: {sorted(tokens)}.",
+                errors={field: [f"Not in this mission: {token}"]},
+            )
+        return token
+
     def dials_used(self) -> bool:
         return self.mission.get("dials_used", True)
 
@@ -112,3 +146,23 @@ class Plan:
 
 def tile_terrain(data: Mapping[str, Any], tile: str) -> str | None:
     return (data["tiles"].get(tile) or {}).get("terrain")
+
+
+def check_tile(mission: Mapping[str, Any], tile: str, field: str) -> str:
+    if tile not in mission["tiles"]:
+        raise Unprocessable(
+            f"Mission {mission['number']} has no tile '{tile}'",
+            detail=f"Its scene tiles: {sorted(mission['tiles'])}.",
+            errors={field: [f"Not a tile of this mission: {tile}"]},
+        )
+    return tile
+
+
+def named(things: Mapping[str, Any], name: str, field: str, what: str, placed_by: str) -> Any:
+    if name not in things:
+        raise Unprocessable(
+            f"There is no {what} '{name}' in this mission",
+            detail=f"The {what}s placed at set-up ({placed_by}): {sorted(things) or 'none'}.",
+            errors={field: [f"Unknown {what}: {name}"]},
+        )
+    return things[name]

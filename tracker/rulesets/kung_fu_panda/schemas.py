@@ -17,6 +17,7 @@ POOL = {"type": "array", "items": {"enum": RESULTS}, "maxItems": 4}
 SPENT = {"type": "object", "propertyNames": HERO, "additionalProperties": {**POOL, "minItems": 1}, "minProperties": 1}
 COUNT = {"type": "integer", "minimum": 1, "maximum": 26}
 REASON = {"type": "string", "minLength": 1, "maxLength": 500}
+NAME = {"type": "string", "minLength": 1, "maxLength": 40}  # a villager or cart as the table names it
 
 
 def obj(properties: dict[str, Any], required: list[str] = (), **extra: Any) -> dict[str, Any]:
@@ -49,7 +50,12 @@ SETUP = obj(
         "dials": {"type": "object", "propertyNames": HERO, "additionalProperties": {"enum": [1, 2, 3, 4]}},
         "enemies": ENEMIES_BY_TILE,
         "spawn_points": {"type": "object", "propertyNames": {"enum": ["1", "2", "3", "4", "5", "6"]}, "additionalProperties": TILE},
-        "figures": {"type": "object", "additionalProperties": TILE},
+        "figures": {"type": "object", "propertyNames": {"enum": ["tai-lung", "wolf-boss"]}, "additionalProperties": TILE},
+        "end_tile": TILE,
+        "guard_wall": TILE,
+        "line": {"type": "array", "items": TILE, "minItems": 2, "maxItems": 20},
+        "villagers": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE, "maxProperties": 20},
+        "carts": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE, "maxProperties": 4},
         "special_moves": {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 200}},
     }
 )
@@ -61,6 +67,8 @@ SPACE = obj(
         "spawn_point": {"enum": [1, 2, 3, 4, 5, 6]},
         "spread_to": TILE,
         "to": TILE,
+        "villagers": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE},
+        "grunts": {"type": "array", "items": obj({"from": TILE, "to": TILE, "count": {"type": "integer", "minimum": 1, "maximum": 4}}, ["from", "to"]), "maxItems": 4},
     },
     ["space"],
     allOf=[{"if": {"properties": {"space": {"const": "spawn"}}}, "then": {"required": ["space", "enemy", "spawn_point"]}}],
@@ -74,6 +82,8 @@ SPEND_FIELDS = {
     "to": TILE,
     "token": {"enum": TOKENS},
     "card": {"type": "string", "minLength": 1, "maxLength": 200},
+    "villager": NAME,
+    "cart": NAME,
 }
 
 SUMMARY_FIELDS = {
@@ -86,7 +96,11 @@ SUMMARY_FIELDS = {
     "tokens": {"type": "array", "items": obj({"token": {"enum": TOKENS}, "by": HERO, "count": COUNT}, ["token", "by"]), "maxItems": 50},
     "claws": {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200}},
     "special_moves": {"type": "array", "items": obj({"hero": HERO, "card": {"type": "string", "minLength": 1, "maxLength": 200}}, ["hero", "card"])},
-    "figures": {"type": "object", "additionalProperties": TILE},
+    "figures": {"type": "object", "propertyNames": {"enum": ["tai-lung", "wolf-boss"]}, "additionalProperties": TILE},
+    "villagers": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE},
+    "rescued": {"type": "array", "items": NAME, "uniqueItems": True, "maxItems": 20},
+    "carts": {"type": "object", "propertyNames": NAME, "additionalProperties": TILE},
+    "mission_won": {"type": "boolean"},
     "note": REASON,
 }
 

@@ -9,7 +9,9 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.plan import check_tile
 from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS
+from tracker.rulesets.kung_fu_panda.verdict import failure
 
 HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}
 
@@ -58,6 +60,52 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             )
         heroes[hero] = {"tile": tile, "health": data["health"]["start"], "ko": False, "dial": 0, "dial_number": dials[hero]}
     enemies = {tile: {e: n for e, n in counts.items() if n} for tile, counts in setup.get("enemies", {}).items()}
+    enemies = {tile: counts for tile, counts in enemies.items() if counts}
+    figures = dict(setup.get("figures", {}))
+    _check_tiles(mission, heroes, enemies, setup, figures)
+    for figure in game_state.FIGURES_ON_THE_BOARD:
+        # one place on the board for Tai Lung and the Wolf Boss: the enemy map Fight Back reads, and figures
+        at = [tile for tile, counts in enemies.items() if counts.get(figure)]
+        if figure in figures and not at:
+            enemies.setdefault(figures[figure], {})[figure] = 1
+        elif at:
+            if figure in figures and figures[figure] != at[0]:
+                raise Unprocessable(
+                    f"The {figure} is placed on {at[0]} among the enemies and on {figures[figure]} among the figures",
+                    detail="Place it once (figures or enemies), or on the same tile in both.",
+                    errors={"setup.figures": [f"{figure} placed twice."]},
+                )
+            figures[figure] = at[0]
+    end_tile = mission.get("end_tile") or setup.get("end_tile")
+    if setup.get("end_tile") and mission.get("end_tile") and setup["end_tile"] != mission["end_tile"]:
+        raise Unprocessable(
+            f"The end tile of Mission {mission['number']} is {mission['end_tile']}",
+            detail=f"The text names it ({mission['source']}); leave setup.end_tile out.",
+            errors={"setup.end_tile": ["Named by the text."]},
+        )
+    if end_tile is None and any(c["check"] == "heroes-on-end-tile" for c in mission.get("win_conditions", [])) or (
+        end_tile is None and any(c.get("check") == "figure-on-end-tile" for c in mission["failure_conditions"])
+    ):
+        raise Unprocessable(
+            f"Say which tile is the end tile of Mission {mission['number']}",
+            detail='Send "end_tile" in the set-up: the text does not name it and the map is lost, and the mission is won there.',
+            errors={"setup.end_tile": ["Missing."]},
+        )
+    _require_special_tiles(mission, setup)
+    laid_out = {
+        "enemies": enemies, "figures": figures, "end_tile": end_tile, "tokens": {},
+        "villagers": {v: {"tile": tile, "rescued": False} for v, tile in setup.get("villagers", {}).items()},
+    }
+    failed = failure(mission, laid_out)
+    if failed:
+        # the tracker records a mission's own failure the moment the board shows it (L192): a board laid out
+        # failing would be lost before its first round, so it is taken for a set-up mistake
+        condition = next(c for c in mission["failure_conditions"] if c["id"] == failed)
+        raise Unprocessable(
+            f"The board as laid out already fails Mission {mission['number']}: {condition['text']}",
+            detail=f"{condition['source']}. Place the villagers, enemies and figures as the mission shows.",
+            errors={"setup": [failed]},
+        )
     provisional = {"enemies": enemies}
     for enemy in ENEMY_IDS:
         total = next(c["miniatures"] for c in data["characters"] if c["id"] == enemy)
@@ -91,7 +139,12 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             "heroes": heroes,
             "enemies": enemies,
             "spawn_points": {str(k): v for k, v in setup.get("spawn_points", {}).items()},
-            "figures": dict(setup.get("figures", {})),
+            "figures": figures,
+            "end_tile": end_tile,
+            "villagers": dict(setup.get("villagers", {})),
+            "carts": dict(setup.get("carts", {})),
+            "guard_wall": setup.get("guard_wall"),
+            **({"line": _line(mission, setup, heroes, figures)} if setup.get("line") else {}),
             "special_moves": held,
             "special_moves_received": how,
         }
@@ -145,3 +198,58 @@ def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | Non
             state = decks.apply(state, change)
         changes += step
     return changes
+
+
+def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any]) -> None:
+    """Tiles a mission's specials act on, which the lost map would show: 1.2's levers sit on the tiles of spawn
+    points 2 and 4 (L268); 2.2's gongs and pause move Ox Grunts between the guard wall and spawn point 6 (L334, L346)."""
+    points = {str(n) for n in (mission.get("levers") or {}).get("on_spawn_points", [])}
+    if mission.get("guard_wall"):
+        points.add("6")
+        if not setup.get("guard_wall"):
+            raise Unprocessable(
+                f"Say which tile is the guard wall of Mission {mission['number']}",
+                detail='Send "guard_wall": the leftmost Great Wall tile (L334); the map is lost.',
+                errors={"setup.guard_wall": ["Missing."]},
+            )
+    missing = sorted(points - set(setup.get("spawn_points", {})))
+    if missing:
+        raise Unprocessable(
+            f"Place spawn points {', '.join(missing)} of Mission {mission['number']}",
+            detail=f"The mission's specials act on their tiles ({mission['source']}); send them in setup.spawn_points.",
+            errors={"setup.spawn_points": [f"Missing: {missing}"]},
+        )
+
+
+def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[str, Any], figures: Mapping[str, str]) -> list[str]:
+    """1.3's tiles 'in a single line running from the Start Tile, through the Wolf Boss Start Tile, to the final tile
+    at the right of the board' (L304), left to right: what the rickshaw's moves and shifts follow (L289-L291)."""
+    line = list(setup["line"])
+    if not mission.get("line"):
+        raise Unprocessable(f"Mission {mission['number']} is not laid out as a line", detail="Only 1.3 is (L304).", errors={"setup.line": ["No line here."]})
+    for tile in line:
+        check_tile(mission, tile, "setup.line")
+    off = sorted({h["tile"] for h in heroes.values()} - set(line)) + ([figures["wolf-boss"]] if figures.get("wolf-boss") not in line else [])
+    if len(set(line)) != len(line) or off:
+        raise Unprocessable(
+            "The line must name each tile once, with every hero and the Wolf Boss on it",
+            detail=f"Line: {line}; off the line: {off}.",
+            errors={"setup.line": ["Each tile once; heroes and Wolf Boss on it."]},
+        )
+    return line
+
+
+def _check_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], enemies: Mapping[str, Any], setup: Mapping[str, Any], figures: Mapping[str, str]) -> None:
+    """Every tile the table names at set-up is one of the mission's scene tiles (L216 and each mission's list)."""
+    for hero, h in heroes.items():
+        check_tile(mission, h["tile"], f"setup.tiles.{hero}")
+    for tile in enemies:
+        check_tile(mission, tile, "setup.enemies")
+    for field in ("spawn_points", "villagers", "carts"):
+        for key, tile in setup.get(field, {}).items():
+            check_tile(mission, tile, f"setup.{field}.{key}")
+    for figure, tile in figures.items():
+        check_tile(mission, tile, f"setup.figures.{figure}")
+    for field in ("end_tile", "guard_wall"):
+        if setup.get(field):
+            check_tile(mission, setup[field], f"setup.{field}")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
+from tracker.rulesets.components import table as component_table
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.costs import require_payment
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
@@ -44,7 +45,7 @@ def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
     tile = tiles.pop()
     purpose = params["for"]
     effects = PURPOSES[purpose](plan, params, spent, tile)
-    plan.add({"kind": "dice-spent", "heroes": spent, "for": purpose, "tile": tile, **{k: params[k] for k in ("enemy", "hero", "to", "token", "card") if k in params}})
+    plan.add({"kind": "dice-spent", "heroes": spent, "for": purpose, "tile": tile, **{k: params[k] for k in ("enemy", "hero", "to", "token", "card", "villager", "cart") if k in params}})
     for change in effects:
         plan.add(change)
     return plan.changes
@@ -62,6 +63,9 @@ def _knock_out(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]
         raise Unprocessable("Tai Lung is not knocked out like other enemies", detail='Spend "for": "wound-tai-lung" where the mission allows it.', errors={"enemy": ["Tai Lung."]})
     plan.enemies_required(tile, enemy, 1, "enemy")
     cost = next(c["ko_cost"] for c in plan.data["characters"] if c["id"] == enemy)
+    if cost is None and enemy == "wolf-boss":
+        # lost from the text (L151-L153): the campaign's component data may supply it; else the table's spend stands
+        cost = dict(component_table(plan.ctx.components, "wolf-boss-ko-cost")) or None
     if cost is not None:
         require_payment(plan.data, spent, cost, f"knocking out a {enemy}")
     return [{"kind": "enemy-knocked-out", "enemy": enemy, "tile": tile, "count": 1, "cost_known": cost is not None}]
@@ -98,13 +102,17 @@ def _heal(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
 
 
 def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
-    to = _need(params, "to", "move")
+    to = plan.tile(_need(params, "to", "move"), "to")
     if len(spent) != 1:
         raise Unprocessable("Each hero pays for their own move", detail="One hero's Move results move that hero.", errors={"heroes": ["One hero."]})
     hero = next(iter(spent))
     terrain = tile_terrain(plan.data, to)
     if terrain == "guard-tower":
         raise Unprocessable("The Guard Tower allows no entry", detail="No hero may move onto it unless the mission says so.", errors={"to": ["No entry."]})
+    _require_cart_for_great_wall(plan, tile, to)
+    _require_levers(plan, to)
+    if plan.game.get("line") and to not in plan.game["line"]:
+        raise Unprocessable(f"Tile {to} is no longer on the board", detail=f"The line now runs {plan.game['line']} (L290-L291).", errors={"to": ["Off the board."]})
     ability = next(c["ability"] for c in plan.data["characters"] if c["id"] == hero)
     extra = 0 if ability["kind"] == "ignore-enemy-move-cost" else sum(game_state.enemies_on(plan.game, tile).values())
     overrides = plan.mission.get("costs", {})
@@ -116,7 +124,8 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     cost["Move"] = cost.get("Move", 0) + extra
     alternatives = [cost]
     if ability["kind"] == "hard-going-for-chi" and terrain and plan.data["terrain"][terrain].get("hard_going"):
-        alternatives.append({"Chi": 1, **({"Move": extra} if extra else {})})
+        # "any and all other dice results" (L163): the enemies' extra Moves too (the data's reading crane.hard_going)
+        alternatives.append({"Chi": 1})
     for option in alternatives[1:]:
         try:
             require_payment(plan.data, spent, option, f"moving onto {to}")
@@ -128,8 +137,94 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     return [{"kind": "hero-moved", "hero": hero, "from": tile, "to": to}]
 
 
+def _require_cart_for_great_wall(plan: Plan, tile: str, to: str) -> None:
+    """Great Wall: 'a cart token on the tile they are moving from or to' (L107, L312); Crane too (L164)."""
+    walls = [t for t in (tile, to) if plan.data["terrain"].get(tile_terrain(plan.data, t) or "", {}).get("needs_cart")]
+    if not walls:
+        return
+    carted = set(plan.game.get("carts", {}).values())
+    if not carted & set(walls):
+        raise Unprocessable(
+            f"No cart on {' or '.join(walls)}: heroes move onto or off a Great Wall only where a cart stands",
+            detail=f"'a cart token on the tile they are moving from or to' (L107, L312). Carts: {plan.game.get('carts') or 'none placed (setup.carts)'}.",
+            errors={"to": ["Needs a cart."]},
+        )
+
+
+def _require_levers(plan: Plan, to: str) -> None:
+    """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers' (L268)."""
+    levers = plan.mission.get("levers")
+    if not levers or to != levers["gate_tile"]:
+        return
+    wanted = _lever_tiles(plan)
+    if set(plan.game.get("levers", [])) != set(wanted):
+        raise Unprocessable(
+            f"The stairs ({to}) are locked until both levers are activated",
+            detail=f"Activate the levers on {sorted(wanted)} (1x Chi and 2x Punch each, L268); activated: {plan.game.get('levers', [])}.",
+            errors={"to": ["Locked."]},
+        )
+
+
+def _lever_tiles(plan: Plan) -> list[str]:
+    tiles = [plan.game["spawn_points"].get(str(n)) for n in plan.mission["levers"]["on_spawn_points"]]
+    if None in tiles:
+        raise Unprocessable(
+            "The levers are on the tiles of spawn points 2 and 4, which were not placed",
+            detail="Name spawn points 2 and 4 at set-up (setup.spawn_points), or correct the board.",
+            errors={"token": ["No lever tiles."]},
+        )
+    return tiles
+
+
+def _lever(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """'To activate each lever, you must spend 1x Chi and 2x Punch while on each lever's tile' (L268)."""
+    if plan.mission.get("levers"):
+        if tile not in _lever_tiles(plan) or tile in plan.game.get("levers", []):
+            raise Unprocessable(
+                f"There is no lever left to activate on {tile}",
+                detail=f"Levers are on {sorted(_lever_tiles(plan))}; activated: {plan.game.get('levers', [])}.",
+                errors={"heroes": ["No lever here."]},
+            )
+    require_payment(plan.data, spent, cost, "a lever")
+    return [{"kind": "token-collected", "token": "lever", "tile": tile, "by": sorted(spent)[0] if len(spent) == 1 else sorted(spent)}]
+
+
+def _gong(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """2.2: 'Striking one of the gongs requires 1x Chi and 1x Punch. Doing so moves 1x Ox Grunt on the guard wall ...
+    to the tile containing spawn point 6 OR moves 1x Ox Grunt from spawn point 6 to the guard wall' (L334)."""
+    gongs = plan.mission["gongs"]
+    if tile not in gongs["tiles"]:
+        raise Unprocessable(f"There is no gong on {tile}", detail=f"The gongs are on {gongs['tiles']} (L340).", errors={"heroes": ["No gong here."]})
+    wall, six = guard_wall_and_six(plan)
+    direction = _need(params, "to", "token")
+    if direction not in (wall, six):
+        raise Unprocessable(
+            f"A gong moves an Ox Grunt to the guard wall ({wall}) or to spawn point 6 ({six}), not to {direction}",
+            detail="The player striking the gong chooses which (L334).",
+            errors={"to": [f"One of {[wall, six]}."]},
+        )
+    source = six if direction == wall else wall
+    plan.enemies_required(source, "ox-grunt", 1, "to")
+    require_payment(plan.data, spent, cost, "a gong")
+    return [
+        {"kind": "token-collected", "token": "gong", "tile": tile, "by": sorted(spent)[0] if len(spent) == 1 else sorted(spent)},
+        {"kind": "ox-grunt-moved", "from": source, "to": direction, "count": 1, "cause": "gong"},
+    ]
+
+
+def guard_wall_and_six(plan: Plan) -> tuple[str, str]:
+    wall, six = plan.game.get("guard_wall"), plan.game["spawn_points"].get("6")
+    if wall is None or six is None:
+        raise Unprocessable(
+            "The guard wall and spawn point 6 must be on the board",
+            detail="Name them at set-up (setup.guard_wall, setup.spawn_points): the map is lost.",
+            errors={"setup": ["guard_wall and spawn point 6."]},
+        )
+    return wall, six
+
+
 def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
-    token = _need(params, "token", "token")
+    token = plan.token(_need(params, "token", "token"))
     mission_tokens = plan.mission.get("tokens", {})
     cost = mission_tokens.get(token) or plan.data["costs"].get(token)
     if token == "dragon-scroll" and token not in mission_tokens:
@@ -137,13 +232,61 @@ def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
     if token == "dumplings":
         if plan.mission.get("no_kitchen"):
             raise Unprocessable("This mission has no Kitchen and no dumplings", detail="Its Kitchen tile is turned to the Dragon Scroll side.", errors={"token": ["No dumplings."]})
+        if plan.game.get("kitchen_lost"):
+            raise Unprocessable("The Kitchen was lost, and the dumplings with it", detail="'If the Kitchen tile reaches the beginning of the line, it will be lost' (L291).", errors={"token": ["Lost."]})
         if plan.game["dumplings"]:
             raise Unprocessable("The dumplings were already collected", detail=f"{plan.game['dumplings']} collected them.", errors={"token": ["Collected."]})
         kitchen = next(code for code, t in plan.data["tiles"].items() if t["name"] == "Kitchen")
         if tile != kitchen:
             raise Unprocessable("The dumplings are on the Kitchen tile", detail=f"Collect them standing on tile {kitchen} (Kitchen).", errors={"heroes": ["Not on the Kitchen."]})
+    if token == "villager":
+        return _rescue(plan, params, spent, tile, cost)
+    if token == "lever":
+        return _lever(plan, params, spent, tile, cost)
+    if token == "gong" and plan.mission.get("gongs"):
+        return _gong(plan, params, spent, tile, cost)
+    if token == "cart":
+        return _push_cart(plan, params, spent, tile, cost)
     require_payment(plan.data, spent, cost, f"the {token}")
     return [{"kind": "token-collected", "token": token, "tile": tile, "by": sorted(spent)[0] if len(spent) == 1 else sorted(spent)}]
+
+
+def _rescue(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """'spend 1x Punch and 1x Chi while you are on their tile to rescue villagers' (1.1, L248)."""
+    if "villager" not in plan.mission.get("tokens", {}):
+        raise Unprocessable(
+            f"Villagers are not rescued in Mission {plan.mission['number']}",
+            detail="Only Mission 1.1 states a rescue (L248); 3.1's villagers cannot be removed from the board (L379).",
+            errors={"token": ["No rescue in this mission."]},
+        )
+    name = _need(params, "villager", "token")
+    villager = plan.villager(name)
+    if villager["rescued"] or villager["tile"] != tile:
+        raise Unprocessable(
+            f"Villager {name} is not on {tile}",
+            detail=f"Rescue a villager standing on their tile (L248); {name} is {'already rescued' if villager['rescued'] else 'on ' + villager['tile']}.",
+            errors={"villager": ["Not on this tile."]},
+        )
+    require_payment(plan.data, spent, cost, "rescuing a villager")
+    return [{"kind": "villager-rescued", "villager": name, "tile": tile, "by": sorted(spent)}]
+
+
+def _push_cart(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str, cost: Mapping[str, int]) -> list[dict[str, Any]]:
+    """'4x Move and 2x Chi ... to push them to an adjacent tile' (L315, L377, L458): the heroes do not move with it."""
+    name = _need(params, "cart", "token")
+    at = plan.cart(name)
+    if at != tile:
+        raise Unprocessable(f"Cart {name} is on {at}, not {tile}", detail="Heroes push a cart standing on its tile.", errors={"cart": ["Not on this tile."]})
+    to = plan.tile(_need(params, "to", "token"), "to")
+    forbidden = plan.mission.get("cart_forbidden_terrain", [])
+    if tile_terrain(plan.data, to) in forbidden:
+        raise Unprocessable(
+            f"Carts cannot be pushed onto {to}",
+            detail=f"'Carts cannot be pushed onto Rooftop scene tiles' (L377): {to} is {tile_terrain(plan.data, to)}.",
+            errors={"to": ["No carts here."]},
+        )
+    require_payment(plan.data, spent, cost, "pushing a cart")
+    return [{"kind": "cart-pushed", "cart": name, "from": tile, "to": to, "by": sorted(spent)}]
 
 
 def _special_move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
@@ -177,7 +320,7 @@ def _wound_tai_lung(plan: Plan, params: Mapping[str, Any], spent: dict[str, list
     plan.enemies_required(tile, "tai-lung", 1, "heroes")
     cost = tai_lung["affect_cost_by_players"][str(plan.game["players"])]
     require_payment(plan.data, spent, cost, "wounding Tai Lung")
-    to = _need(params, "to", "wound-tai-lung")
+    to = plan.tile(_need(params, "to", "wound-tai-lung"), "to")
     return [{"kind": "tai-lung-wounded", "from": tile, "to": to, "by": sorted(spent)}]
 
 

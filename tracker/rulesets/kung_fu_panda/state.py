@@ -45,6 +45,25 @@ def _add_enemies(game: dict[str, Any], tile: str, enemy: str, count: int) -> Non
         del tiles[tile]
 
 
+FIGURES_ON_THE_BOARD = ("tai-lung", "wolf-boss")  # single figures kept both in ``figures`` and in the enemy map
+
+
+def _move_figure(g: dict[str, Any], figure: str, to: str) -> None:
+    """A figure moved by a Play space or a pause: Tai Lung and the Wolf Boss are enemies on a tile too, so Fight
+    Back (L128, L356, L419) finds them where they now stand."""
+    figures = g.setdefault("figures", {})
+    if figure in FIGURES_ON_THE_BOARD:
+        here = figures.get(figure) or next((t for t, counts in g.get("enemies", {}).items() if counts.get(figure)), None)
+        if here is not None and game_on(g, here, figure):
+            _add_enemies(g, here, figure, -1)
+        _add_enemies(g, to, figure, 1)
+    figures[figure] = to
+
+
+def game_on(game: Mapping[str, Any], tile: str, enemy: str) -> bool:
+    return bool(game.get("enemies", {}).get(tile, {}).get(enemy))
+
+
 def _remove(pool: list[str], results: list[str]) -> list[str]:
     left = list(pool)
     for result in results:
@@ -65,6 +84,9 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             "tokens": {},
             "dumplings": None,
             "result": None,
+            "villagers": {v: {"tile": tile, "rescued": False} for v, tile in change.get("villagers", {}).items()},
+            "carts": dict(change.get("carts", {})),
+            "carts_reached": [],
         }
     g = copy.deepcopy(dict(game))
     heroes = g.get("heroes", {})
@@ -92,12 +114,19 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["pools"].pop(change["hero"], None)
     elif kind == "play-effect-resolved":
         if change.get("to"):
-            g.setdefault("figures", {})[change["figure"]] = change["to"]
+            _move_figure(g, change["figure"], change["to"])
+        for villager, tile in change.get("villagers", {}).items():
+            g["villagers"][villager]["tile"] = tile
+        for move in change.get("grunts", []):
+            _add_enemies(g, move["from"], "ox-grunt", -move["count"])
+            _add_enemies(g, move["to"], "ox-grunt", move["count"])
     elif kind == "dice-spent":
         for hero, results in change["heroes"].items():
             g["pools"][hero] = _remove(g["pools"].get(hero, []), results)
     elif kind == "enemy-knocked-out":
         _add_enemies(g, change["tile"], change["enemy"], -change["count"])
+        if change["enemy"] in FIGURES_ON_THE_BOARD:
+            g.get("figures", {}).pop(change["enemy"], None)
         g["knocked_out"][change["enemy"]] = g["knocked_out"].get(change["enemy"], 0) + change["count"]
     elif kind == "hero-revived":
         heroes[change["hero"]].update(ko=False, health=change["health"])
@@ -109,11 +138,27 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g["tokens"][change["token"]] = g["tokens"].get(change["token"], 0) + change.get("count", 1)
         if change["token"] == "dumplings":
             g["dumplings"] = change["by"]
+        if change["token"] == "lever" and change.get("tile"):
+            g.setdefault("levers", []).append(change["tile"])
     elif kind == "tai-lung-wounded":
-        g.setdefault("figures", {})["tai-lung"] = change["to"]
-        if change.get("from") and change["to"] != change["from"]:
-            _add_enemies(g, change["from"], "tai-lung", -1)
-            _add_enemies(g, change["to"], "tai-lung", 1)
+        _move_figure(g, "tai-lung", change["to"])
+    elif kind == "villager-rescued":
+        g["villagers"][change["villager"]] = {"tile": None, "rescued": True}  # off the board, to safety
+    elif kind == "ox-grunt-moved":
+        _add_enemies(g, change["from"], "ox-grunt", -change["count"])
+        _add_enemies(g, change["to"], "ox-grunt", change["count"])
+    elif kind in ("tile-cycled", "kitchen-lost"):
+        for enemy, n in change["discarded"].items():
+            _add_enemies(g, change["tile"], enemy, -n)
+        for hero, tile in change["heroes_moved"].items():
+            heroes[hero]["tile"] = tile
+        g["line"] = list(change["line"])
+        if kind == "kitchen-lost":
+            g["kitchen_lost"] = True
+    elif kind == "cart-pushed":
+        g["carts"][change["cart"]] = change["to"]
+        if change["to"] in g["spawn_points"].values() and change["to"] not in g.setdefault("carts_reached", []):
+            g["carts_reached"].append(change["to"])
     elif kind == "special-move-used":
         g.setdefault("special_moves_used", []).append({"hero": change["hero"], "card": change["card"]})
     elif kind == "round-summarised":
@@ -128,7 +173,11 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         if change.get("kept"):
             g["kept"] = {hero: list(results) for hero, results in change["kept"].items()}
         if change.get("figure") and change.get("to"):
-            g.setdefault("figures", {})[change["figure"]] = change["to"]
+            _move_figure(g, change["figure"], change["to"])
+        for villager, tile in change.get("villagers", {}).items():
+            g["villagers"][villager]["tile"] = tile
+        if change.get("wandered_off"):
+            g["villagers"][change["wandered_off"]] = {"tile": change["wandered_to"], "rescued": False}
     elif kind == "entry-corrected":
         _correct(g, change["amend"])
     elif kind == "mission-won":

@@ -39,6 +39,16 @@ def describe(change: Mapping[str, Any]) -> str | None:
         return f"Pause after round {change['after_round']}: {change['chi']} Chi, {change['claws']} Claws, {change['effect']}"
     if kind == "entry-corrected":
         return f"Correction of event {change['refers_to']}: {change['reason']}"
+    if kind == "villager-rescued":
+        return f"Villager {change['villager']} rescued from {change['tile']}"
+    if kind == "cart-pushed":
+        return f"Cart {change['cart']} pushed from {change['from']} to {change['to']}"
+    if kind == "ox-grunt-moved":
+        return f"{change['count']} Ox Grunt moved from {change['from']} to {change['to']} ({change['cause']})"
+    if kind == "tile-cycled":
+        return f"Tile {change['tile']} moved in front of the Wolf Boss; discarded {change['discarded'] or 'no enemies'}"
+    if kind == "kitchen-lost":
+        return "The Kitchen reached the beginning of the line and was lost" + (" with the dumplings" if change["dumplings_lost"] else "")
     if kind == "mission-won":
         return f"Mission won in round {change['round']}"
     if kind == "mission-lost":

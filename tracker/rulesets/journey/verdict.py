@@ -1,0 +1,275 @@
+"""Whether the rules have decided a Journey quest, and whether an end the table asks for is one the text allows.
+
+Each quest's conditions are data (``outcomes`` in ruleset.json, every one with the seed line it quotes): the
+alternatives that end the quest, every condition of a Heroic Victory and of a Victory (all needed: the text's
+"must (1) ... (2) ..."), and the conditions of a Defeat (any one; ``defeat_otherwise`` where the text makes every
+other end a defeat). This module only says what each named fact is, from the recorded game state, or from a fact
+the table reports with the end when the log cannot know it (a Pilgrim stepping onto the Fiery Bridge).
+
+A fact is True, False, or None: None when only the table can say (a reported fact not stated), so an outcome
+that depends on it is left for the end, where the refusal names the fact to state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Fact = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any] | None], bool | None]
+FACTS: dict[str, Fact] = {}
+OUTCOMES = ("heroic-victory", "victory")
+
+# Facts only the table knows, by the key the end's "reported" states them with: True or False.
+REPORTED = {
+    "house-cleared": ("house_cleared", "every Demon in the Villagers' house is removed"),
+    "demon-entered-village": ("demon_entered_village", "a Demon crossed the bridge into the village"),
+    "fiery-bridge-reached": ("fiery_bridge_reached", "a Pilgrim stepped onto the Fiery Bridge"),
+    "kei-lun-killed": ("kei_lun_killed", "Kei Lun was Killed"),
+}
+
+
+def fact(name: str) -> Callable[[Fact], Fact]:
+    def register(fn: Fact) -> Fact:
+        FACTS[name] = fn
+        return fn
+
+    return register
+
+
+def _record(game: Mapping[str, Any]) -> Mapping[str, Any]:
+    return game.get("record") or {}
+
+
+def _who(game: Mapping[str, Any], who: str) -> list[str]:
+    return list(game.get("heroes") or {}) if who in ("any", "all") else [who]
+
+
+def _reported_heroes(game: Mapping[str, Any], reported: Mapping[str, Any] | None, key: str) -> set[str]:
+    """Pilgrims the table reports Defeated or Killed: accepted only for a Pilgrim whose Health the log does not
+    track (its HP was lost and never supplied or reported), since otherwise the log itself says it."""
+    named = set((reported or {}).get(key) or [])
+    return {hero for hero in named if hero in (game.get("heroes") or {}) and game["heroes"][hero].get("hp") is None}
+
+
+@fact("pilgrim-defeated")
+def _pilgrim_defeated(game, cond, reported):
+    defeated = set(_record(game).get("defeated") or []) | _reported_heroes(game, reported, "defeated")
+    return any(hero in defeated for hero in _who(game, cond["who"]))
+
+
+def _dead(game, reported) -> set[str]:
+    return {h for h, sheet in (game.get("heroes") or {}).items() if sheet.get("status") == "dead"} | _reported_heroes(game, reported, "killed")
+
+
+@fact("pilgrim-killed")
+def _pilgrim_killed(game, cond, reported):
+    return any(hero in _dead(game, reported) for hero in _who(game, cond["who"]))
+
+
+@fact("no-pilgrim-killed")
+def _no_pilgrim_killed(game, cond, reported):
+    return not _pilgrim_killed(game, cond, reported)
+
+
+@fact("villagers-rescued")
+def _villagers_rescued(game, cond, reported):
+    rescued = {v for sheet in (game.get("heroes") or {}).values() for v in sheet.get("villagers") or []}
+    tokens = game.get("tokens") or {}
+    rescuable = set(tokens.get("villager") or []) - set(tokens.get("safe_house") or [])
+    return rescuable <= rescued
+
+
+@fact("meditated")
+def _meditated(game, cond, reported):
+    return cond["who"] in (_record(game).get("meditated") or [])
+
+
+@fact("skill-card-played")
+def _skill_card_played(game, cond, reported):
+    return bool(_record(game).get("skills_played"))
+
+
+@fact("pilgrim-revived")
+def _pilgrim_revived(game, cond, reported):
+    return cond["who"] in (_record(game).get("revived") or [])
+
+
+@fact("gates-sealed")
+def _gates_sealed(game, cond, reported):
+    states = list((game.get("gates") or {}).values())
+    closed = states.count("closed")
+    return closed == len(states) if cond.get("all") else closed >= cond["min"]
+
+
+@fact("gates-inactive")
+def _gates_inactive(game, cond, reported):
+    return "active" not in (game.get("gates") or {}).values()
+
+
+@fact("sutras-held")
+def _sutras_held(game, cond, reported):
+    return sum(len(sheet.get("sutras") or []) for sheet in (game.get("heroes") or {}).values()) >= cond["min"]
+
+
+@fact("karma-reached")
+def _karma_reached(game, cond, reported):
+    return any(r["wheel"] == cond["wheel"] and r["value"] >= cond["value"] for r in game.get("reached_ten") or [])
+
+
+@fact("no-demons")
+def _no_demons(game, cond, reported):
+    return not game.get("demons")
+
+
+@fact("demon-attacked")
+def _demon_attacked(game, cond, reported):
+    return cond["character"] in (_record(game).get("attacked") or [])
+
+
+@fact("demon-defeated")
+def _demon_defeated(game, cond, reported):
+    return (_record(game).get("defeats") or {}).get(cond["character"], 0) >= cond["times"]
+
+
+@fact("kei-lun-calmed")
+def _kei_lun_calmed(game, cond, reported):
+    return bool(_record(game).get("kei_lun_calmed"))
+
+
+@fact("sealing-ritual")
+def _sealing_ritual(game, cond, reported):
+    return bool(_record(game).get("sealing_ritual"))
+
+
+def _reported(name: str) -> Fact:
+    key, _ = REPORTED[name]
+
+    def check(game, cond, reported):
+        if reported is None or key not in reported:
+            return None
+        return reported[key] is True
+
+    return check
+
+
+for _name in REPORTED:
+    FACTS[_name] = _reported(_name)
+
+
+@fact("kei-lun-killed")
+def _kei_lun_killed(game, cond, reported):
+    """Logged when the group supplied his Health and the Demons' attacks took it (L942); else the table's word."""
+    if _record(game).get("kei_lun_killed"):
+        return True
+    if (game.get("kei_lun") or {}).get("hp") is not None:
+        return False
+    return _reported("kei-lun-killed")(game, cond, reported)
+
+
+@fact("kei-lun-survived")
+def _kei_lun_survived(game, cond, reported):
+    killed = _kei_lun_killed(game, cond, reported)
+    return None if killed is None else not killed
+
+REPORTED_KEYS = {"kei-lun-survived": "kei_lun_killed", **{name: key for name, (key, _) in REPORTED.items()}}
+
+WHO = {"any": "a Pilgrim", "all": "every Pilgrim", "tripitaka": "Tripitaka", "cho-hakkai": "Cho Hakkai"}
+WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "pilgrim-defeated": lambda c: f"{WHO[c['who']]} Defeated (reduced to 0 Health)",
+    "pilgrim-killed": lambda c: f"{WHO[c['who']]} Killed",
+    "no-pilgrim-killed": lambda c: "all the Pilgrims survive" if c["who"] == "all" else f"{WHO[c['who']]} survives",
+    "villagers-rescued": lambda c: "all the Villagers rescued",
+    "meditated": lambda c: f"{WHO[c['who']]} Meditated",
+    "skill-card-played": lambda c: "a Pilgrim played a Skill Card",
+    "pilgrim-revived": lambda c: f"{WHO[c['who']]} Revived",
+    "gates-sealed": lambda c: "all the Gates sealed" if c.get("all") else f"at least {c['min']} Gate(s) sealed",
+    "gates-inactive": lambda c: "every Gate inactive",
+    "sutras-held": lambda c: f"at least {c['min']} Sutra Token(s) held",
+    "karma-reached": lambda c: f"a Pilgrim reached {c['value']} {c['wheel'].capitalize()} Karma",
+    "no-demons": lambda c: "no Demons in play",
+    "demon-attacked": lambda c: f"the Pilgrims attacked {c['character']}",
+    "demon-defeated": lambda c: f"{c['character']} Defeated" + (f" {c['times']} times" if c["times"] > 1 else ""),
+    "kei-lun-calmed": lambda c: "Tripitaka calmed Kei Lun",
+    "sealing-ritual": lambda c: "Tripitaka completed the Sealing Ritual",
+    "kei-lun-survived": lambda c: "Kei Lun survived",
+    **{name: (lambda c, words=words: words) for name, (_, words) in REPORTED.items()},
+}
+
+
+def describe(cond: Mapping[str, Any]) -> str:
+    key = REPORTED_KEYS.get(cond["fact"])
+    stated = f' (a fact for the table to state: "reported": {{"{key}": true or false}})' if key else ""
+    return f"{WORDS[cond['fact']](cond)} ({cond['line']}){stated}"
+
+
+def holds(game: Mapping[str, Any], cond: Mapping[str, Any], reported: Mapping[str, Any] | None) -> bool | None:
+    return FACTS[cond["fact"]](game, cond, reported)
+
+
+def _all(game, conds, reported) -> bool | None:
+    values = [holds(game, c, reported) for c in conds]
+    if False in values:
+        return False
+    return None if None in values else True
+
+
+def _first(game, conds, reported) -> dict[str, Any] | None:
+    return next((c for c in conds if holds(game, c, reported)), None)
+
+
+def _ended(game, outcomes, reported) -> list[dict[str, Any]] | None:
+    """The end alternative that holds (every one of its conditions), or None while the quest goes on."""
+    return next((alt for alt in outcomes["ends"] if _all(game, alt, reported)), None)
+
+
+def decide(game: Mapping[str, Any], outcomes: Mapping[str, Any], reported: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The outcome the rules give for this state, or None while undecided (or while it hangs on a fact only the
+    table can state). ``reported`` None: from the log alone."""
+    lost = _first(game, outcomes["defeat"], reported)
+    if lost is not None:
+        return {"outcome": "defeat", "reason": describe(lost)}
+    ended = _ended(game, outcomes, reported)
+    if ended is None:
+        return None
+    because = "; ".join(describe(c) for c in ended)
+    for outcome in OUTCOMES:
+        conds = outcomes.get(outcome)
+        if not conds:
+            continue
+        met = _all(game, conds, reported)
+        if met is None:
+            return None  # the level of the win hangs on a fact the table states with the end
+        if met:
+            return {"outcome": outcome, "reason": f"the quest ended ({because}) with " + "; ".join(describe(c) for c in conds)}
+    if outcomes.get("defeat_otherwise"):
+        return {"outcome": "defeat", "reason": f"the quest ended ({because}) without either set of Victory Conditions ({outcomes['defeat_otherwise']})"}
+    return None
+
+
+def verdict(game: Mapping[str, Any], outcomes: Mapping[str, Any]) -> dict[str, str] | None:
+    return decide(game, outcomes, None)
+
+
+def end_refusal(game: Mapping[str, Any], outcomes: Mapping[str, Any], outcome: str, reported: Mapping[str, Any]) -> str | None:
+    """Why ending in ``outcome`` contradicts the state and the facts the table reports, or None when the text allows it."""
+    lost = _first(game, outcomes["defeat"], reported)
+    ended = _ended(game, outcomes, reported)
+    if outcome == "defeat":
+        if lost is not None:
+            return None
+        if outcomes.get("defeat_otherwise") and ended is not None and not any(_all(game, outcomes.get(o) or [], reported) for o in OUTCOMES if outcomes.get(o)):
+            return None  # the text makes every other end a defeat
+        return "no condition of a Defeat holds: " + " or ".join(describe(c) for c in outcomes["defeat"])
+    if not outcomes.get(outcome):
+        return "there are only Heroic Victories against the Bull Demon King (L1062, L1101)"
+    if lost is not None:
+        return f"the rules give defeat: {describe(lost)}"
+    if ended is None:
+        ends = " or ".join(" and ".join(describe(c) for c in alt) for alt in outcomes["ends"])
+        return f"the quest has not ended: it ends when {ends}"
+    missing = [describe(c) for c in outcomes[outcome] if not holds(game, c, reported)]
+    if missing:
+        return f"not every condition of a {outcome.replace('-', ' ')} holds: still needed {'; '.join(missing)}"
+    if outcome == "victory" and outcomes.get("heroic-victory") and _all(game, outcomes["heroic-victory"], reported):
+        return "every condition of a Heroic Victory holds: end it as one"
+    return None
