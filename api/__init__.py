@@ -14,7 +14,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, problems, stream_slots
+from api import access, chunked_bodies, contract, problems, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
@@ -31,6 +31,15 @@ IMPORT_PATH = "/campaigns/import"
 
 
 class TrackerApi(Api):
+    # Errors are problem+json, declared per operation by api/contract.py instead of one catch-all "default".
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def _register_responses(self):
+        """flask-smorest's catch-all error responses (code/status/message); ours are problem+json (api/contract.py)."""
+
+    def _register_pagination_header(self):
+        """Nothing here pages with flask-smorest's pagination header."""
+
     def handle_http_exception(self, error: HTTPException):
         return problems.from_http_exception(error)
 
@@ -51,10 +60,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
         API_TITLE="campaign-tracker",
         API_VERSION="1",
-        OPENAPI_VERSION="3.0.3",
+        # 3.1: the rulesets' own JSON Schemas (const, if/then, propertyNames) go into the document as they are.
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         JSON_SORT_KEYS=False,
+        # Every operation needs a token unless api/contract.py marks it public.
+        API_SPEC_OPTIONS={"security": [{contract.BEARER: []}]},
     )
     if test_config:
         app.config.update(test_config)
@@ -73,7 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.extensions["tracker_projection_thread"] = (thread, stop)
         atexit.register(stop.set)
 
-    api = TrackerApi(app)
+    api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
     from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 
     blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp)
@@ -162,7 +174,7 @@ def _unavailable():
 def _while_the_database_is_down():
     """Once a request found the database down, answer 503 at once for a moment instead of making
     every client wait through the driver's retries; the first request after that probes again."""
-    if request.endpoint in ("rulesets.Rulesets", "rulesets.RulesetDocument", "api-docs.openapi_json"):
+    if request.endpoint in contract.FROM_MEMORY:
         return None  # served from memory
     until = current_app.extensions.get("tracker_database_down_until", 0.0)
     if time.monotonic() < until:

@@ -17,6 +17,7 @@ import functools
 from typing import Any
 
 import flask_smorest
+from marshmallow import RAISE
 
 from api.context import door
 
@@ -39,4 +40,7 @@ class Blueprint(flask_smorest.Blueprint):
         return wrap
 
     def arguments(self, schema: Any, *args: Any, **kwargs: Any):
+        if kwargs.get("location") == "query":
+            # An unknown query parameter is a 422, as an unknown body field is: a misspelt ?limt= must not be ignored.
+            kwargs.setdefault("unknown", RAISE)
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from flask import current_app, g, request
@@ -16,6 +17,13 @@ from tracker.errors import NotFound, TrackerError
 
 class BadHeader(TrackerError):
     status = 400
+
+
+# The header values the server reads, in the form the OpenAPI document declares (api/contract.py):
+# If-Match is the session's version, bare, quoted or weak; Last-Event-ID a notification position.
+# ASCII digits only: int() also reads "²" and "٣", which isdigit() lets through.
+IF_MATCH = re.compile(r'\s*(?:W/)?"?([0-9]{1,18})"?\s*')
+LAST_EVENT_ID = re.compile(r"[0-9]{1,19}")
 
 
 def viewer_side() -> str | None:
@@ -54,13 +62,13 @@ def command_request() -> Request:
     if_match = request.headers.get("If-Match")
     expected = None
     if if_match is not None:
-        try:
-            expected = int(if_match.strip().strip('"').removeprefix("W/").strip('"'))
-        except ValueError:
+        version = IF_MATCH.fullmatch(if_match)
+        if version is None:
             raise BadHeader(
                 "If-Match must be the session version you last saw",
                 detail='Send the "version" of the session as a number, e.g. If-Match: 7.',
-            ) from None
+            )
+        expected = int(version.group(1))
     grant = g.get("grant")
     return Request(
         issued_by=grant.token_id if grant is not None else None,

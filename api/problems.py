@@ -74,4 +74,6 @@ def from_http_exception(error: HTTPException) -> Response:
         return problem(413, "The request body is too large", f"This request may send at most {limit / (1024 * 1024):g} MB; send less data per request.")
     title = _TITLES.get(status, error.name)
     detail = error.description if status != 500 else "An unexpected error; nothing was recorded for this request."
-    return problem(status, title, detail)
+    # werkzeug's own headers say how to go on: Allow on a 405 lists the methods the path answers.
+    kept = {name: value for name, value in error.get_headers() if name.lower() != "content-type"}
+    return problem(status, title, detail, headers=kept)

@@ -2,15 +2,42 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api import ruleset_schemas
 from api.stream_slots import MAX_STREAM_SECONDS
+
+
+class Answer(Schema):
+    """A response body. Its fields are always present (``required`` in the document, api/contract.py) unless
+    named in OPTIONAL, so a generated client types them as present instead of "maybe unset"."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+
 
 ID = fields.String(validate=validate.Length(min=1, max=100))
 COUNT = validate.Range(min=1, max=100)
+# The closed sets the server answers with, as enums in the document (dump only: nothing is checked on the way out).
+OUTCOMES = ["victory", "heroic-victory", "defeat"]
+SOURCE = validate.OneOf(["digital", "reported"])
+ROLES = ["owner", "player", "viewer", "integration"]
 
 
-class RulesetPin(Schema):
+class Entries(validate.Validator):
+    """How many entries an object (a dict field) holds: minProperties and maxProperties in the document."""
+
+    def __init__(self, least: int, most: int) -> None:
+        self.least, self.most = least, most  # not min and max: apispec would read those as a numeric range
+
+    def __call__(self, value):
+        if not self.least <= len(value) <= self.most:
+            raise ValidationError(f"Give {self.least} to {self.most} entries.")
+        return value
+
+
+class RulesetPin(Answer):
     id = fields.String()
     version = fields.String()
     hash = fields.String()
@@ -20,21 +47,30 @@ class RulesetPin(Schema):
 
 
 class CampaignCreate(Schema):
-    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "journey"})
+    # The enum documents the rulesets this server has; the application refuses another with a title that names it.
+    ruleset = fields.String(
+        required=True, validate=validate.Length(min=1, max=100), metadata={"example": "journey", "enum": ruleset_schemas.ruleset_ids()}
+    )
     name = fields.String(required=True, validate=validate.Length(min=1, max=200), metadata={"example": "Tuesday group"})
     party = fields.List(fields.String(validate=validate.Length(min=1, max=100)), validate=validate.Length(max=20))
     components = fields.Dict(
         keys=fields.String(),
-        metadata={"description": "Facts the ruleset marks unknown, in the shape of its component_schema."},
+        metadata={"description": "Facts the ruleset marks unknown, in the shape of its component_schema.", **ruleset_schemas.any_of("Components")},
     )
-    options = fields.Dict(keys=fields.String(), metadata={"description": "Campaign options, in the shape of the ruleset's options_schema."})
+    options = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "Campaign options, in the shape of the ruleset's options_schema.", **ruleset_schemas.any_of("Options")},
+    )
 
 
 class ComponentsSupply(Schema):
     components = fields.Dict(
         keys=fields.String(),
         required=True,
-        metadata={"description": "Facts the ruleset marks unknown and the campaign has not supplied yet, in the shape of its component_schema."},
+        metadata={
+            "description": "Facts the ruleset marks unknown and the campaign has not supplied yet, in the shape of its component_schema.",
+            **ruleset_schemas.any_of("Components"),
+        },
     )
 
 
@@ -46,30 +82,36 @@ class TokenMint(Schema):
     label = fields.String(validate=validate.Length(max=200), metadata={"example": "Ana's phone"})
 
 
-class Token(Schema):
+class Token(Answer):
     id = fields.String(metadata={"description": "The token's public id, recorded in every event it issues."})
-    role = fields.String()
+    role = fields.String(validate=validate.OneOf(ROLES))
     heroes = fields.List(fields.String())
     side = fields.String(allow_none=True)
     label = fields.String(allow_none=True)
     revoked = fields.Boolean()
-    token = fields.String(allow_none=True, metadata={"description": "The bearer token itself; shown once, when minted."})
 
 
-class SessionSummary(Schema):
+class MintedToken(Token):
+    token = fields.String(allow_none=True, metadata={"description": "The bearer token itself; shown once, when minted "
+                                                     "(null when an Idempotency-Key replays that answer)."})
+
+
+class SessionSummary(Answer):
+    OPTIONAL = ("ruling",)
+
     id = fields.String()
     quest = fields.String()
-    outcome = fields.String(allow_none=True)
+    outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(allow_none=True, metadata={"description": "Present when the owner ended the quest by a table ruling: why."})
 
 
-class Verdict(Schema):
-    outcome = fields.String(required=True, validate=validate.OneOf(["victory", "heroic-victory", "defeat"]))
+class Verdict(Answer):
+    outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
     reason = fields.String(required=True, metadata={"description": "The rules' condition, in the book's words."})
     position = fields.Integer(required=True, metadata={"description": "The event that decided it."})
 
 
-class Campaign(Schema):
+class Campaign(Answer):
     id = fields.String()
     name = fields.String()
     ruleset = fields.Nested(RulesetPin)
@@ -83,18 +125,22 @@ class Campaign(Schema):
     completed = fields.Boolean()
     sessions = fields.List(fields.Nested(SessionSummary))
     version = fields.Integer()
-    owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign."})
+
+
+class CampaignCreated(Campaign):
+    owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign "
+                                                           "(null when an Idempotency-Key replays that answer)."})
     owner_token_id = fields.String()
 
 
-class DiceFace(Schema):
+class DiceFace(Answer):
     die = fields.String()
-    source = fields.String(metadata={"description": "digital or reported"})
+    source = fields.String(validate=SOURCE)
     face = fields.String()
     count = fields.Integer()
 
 
-class DiceStatistics(Schema):
+class DiceStatistics(Answer):
     campaign_id = fields.String()
     faces = fields.List(fields.Nested(DiceFace))
     projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
@@ -104,13 +150,20 @@ class DiceStatistics(Schema):
 
 
 class SessionCreate(Schema):
-    quest = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting"})
-    setup = fields.Dict(keys=fields.String(), metadata={"description": "Quest set-up choices, in the shape of the ruleset's setup_schema."})
+    quest = fields.String(
+        required=True, validate=validate.Length(min=1, max=100), metadata={"example": "q1-meeting", "enum": ruleset_schemas.quest_ids()}
+    )
+    setup = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "Quest set-up choices, in the shape of the ruleset's setup_schema.", **ruleset_schemas.any_of("Setup")},
+    )
 
 
 
 
-class DeckSummary(Schema):
+class DeckSummary(Answer):
+    OPTIONAL = ("hidden",)
+
     draw_pile = fields.Integer(allow_none=True, metadata={"description": "Cards left to draw; null when the deck size is unknown."})
     discard_pile = fields.List(fields.String())
     held = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
@@ -119,7 +172,7 @@ class DeckSummary(Schema):
     hidden = fields.Dict(metadata={"description": "Counts of cards this viewer may not see (a side's hidden hand)."})
 
 
-class SessionState(Schema):
+class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
     quest = fields.String()
@@ -127,8 +180,8 @@ class SessionState(Schema):
     party = fields.List(fields.String())
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
-    status = fields.String()
-    outcome = fields.String(allow_none=True)
+    status = fields.String(validate=validate.OneOf(["in-progress", "ended"]))
+    outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
     verdict = fields.Nested(Verdict, allow_none=True, metadata={"description": "The outcome the rules imposed, once they did; null while undecided."})
     ruling = fields.String(allow_none=True, metadata={"description": "Why the owner overruled the rules at the end, if they did."})
     turn = fields.Integer()
@@ -139,13 +192,13 @@ class SessionState(Schema):
     version = fields.Integer()
 
 
-class LatestSession(Schema):
+class LatestSession(Answer):
     session_id = fields.String()
     quest = fields.String()
     game = fields.Dict(metadata={"description": "The session's game state, folded from its game events."})
 
 
-class Standing(Schema):
+class Standing(Answer):
     campaign_id = fields.String()
     standing = fields.Dict(metadata={"description": "The ruleset's campaign standing (missions, losses, cards held, ...)."})
     progress = fields.Dict(metadata={"description": "The campaign's progress as the last quest's end recorded it."})
@@ -153,7 +206,7 @@ class Standing(Schema):
     projected_to = fields.Integer(metadata={"description": "The last log position the views have read."})
 
 
-class SessionCreated(Schema):
+class SessionCreated(Answer):
     id = fields.String()
     campaign_id = fields.String()
     quest = fields.String()
@@ -162,30 +215,62 @@ class SessionCreated(Schema):
     version = fields.Integer()
 
 
-class Roll(Schema):
-    dice = fields.Dict(
+def _dice(required: bool = False) -> fields.Dict:
+    return fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
         values=fields.Integer(strict=True, validate=COUNT),
-        validate=validate.Length(min=1, max=20),
-        metadata={"example": {"d6": 2}},
+        validate=Entries(1, 20),
+        required=required,
+        metadata={"example": {"d6": 2}, "minProperties": 1, "maxProperties": 20, "description": "Dice to roll from the session's stream: die id to count."},
     )
-    faces = fields.Dict(
+
+
+def _faces(required: bool = False) -> fields.Dict:
+    return fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
         values=fields.List(fields.Raw(), validate=validate.Length(min=1, max=100)),
-        validate=validate.Length(min=1, max=20),
-        metadata={"description": "Faces rolled on the table, per die, for physical dice."},
+        validate=Entries(1, 20),
+        required=required,
+        metadata={"description": "Faces rolled on the table, per die, for physical dice.", "minProperties": 1, "maxProperties": 20},
     )
-    purpose = fields.String(validate=validate.Length(max=200), metadata={"example": "initiative"})
+
+
+def _purpose() -> fields.String:
+    return fields.String(validate=validate.Length(max=200), metadata={"example": "initiative"})
+
+
+class Roll(Schema):
+    """What the server reads; the document offers it as DigitalRoll or ReportedRoll (one of them, never both)."""
+
+    dice = _dice()
+    faces = _faces()
+    purpose = _purpose()
 
     @validates_schema
     def _something_to_roll(self, data, **kwargs):
         if "dice" not in data and "faces" not in data:
             raise ValidationError("Send dice to roll, or faces rolled on the table.", "dice")
+        if "dice" in data and "faces" in data:
+            raise ValidationError("Send dice to roll or faces rolled on the table, not both.", "faces")
 
 
-class RollResult(Schema):
+class DigitalRoll(Schema):
+    """Dice rolled from the session's stream."""
+
+    dice = _dice(required=True)
+    purpose = _purpose()
+
+
+class ReportedRoll(Schema):
+    """Dice rolled on the table: their faces, as they came up."""
+
+    faces = _faces(required=True)
+    purpose = _purpose()
+
+
+class RollResult(Answer):
     results = fields.Dict(keys=fields.String(), values=fields.List(fields.Raw()))
-    source = fields.String()
+    source = fields.String(validate=SOURCE)
     counter_start = fields.Integer(allow_none=True)
     counter_end = fields.Integer(allow_none=True)
     event_id = fields.String()
@@ -193,10 +278,13 @@ class RollResult(Schema):
     version = fields.Integer()
 
 
-class Event(Schema):
+class Event(Answer):
+    OPTIONAL = ("secret",)
+    TYPED_BY_EVENT_TYPE = True  # in the document, one schema per event type with its payload (api/event_schemas.py)
+
     position = fields.Integer()
     type = fields.String()
-    timestamp = fields.String()
+    timestamp = fields.String(metadata={"format": "date-time"})
     meta = fields.Dict()
     payload = fields.Dict()
     secret = fields.Boolean(metadata={"description": "True when the payload is secret to another side until the quest ends."})
@@ -209,10 +297,10 @@ class Draw(Schema):
     holder = fields.String(validate=validate.Length(min=1, max=100))
 
 
-class DrawResult(Schema):
+class DrawResult(Answer):
     deck = fields.String()
     cards = fields.List(fields.String())
-    source = fields.String()
+    source = fields.String(validate=SOURCE)
     events = fields.List(fields.Nested(Event))
     version = fields.Integer()
 
@@ -224,7 +312,7 @@ class Action(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={"example": "end-turn"})
 
 
-class ActionResult(Schema):
+class ActionResult(Answer):
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
     version = fields.Integer()
@@ -242,9 +330,9 @@ class End(Schema):
     )
 
 
-class Ended(Schema):
+class Ended(Answer):
     id = fields.String()
-    outcome = fields.String()
+    outcome = fields.String(validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(allow_none=True)
     verdict = fields.Nested(Verdict, allow_none=True)
     seed = fields.String()
@@ -271,7 +359,7 @@ class EventsQuery(SideView):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
-class EventPage(Schema):
+class EventPage(Answer):
     session_id = fields.String()
     events = fields.List(fields.Nested(Event))
     after = fields.Integer()
@@ -279,45 +367,56 @@ class EventPage(Schema):
     total = fields.Integer()
 
 
-class TimelineEntry(Schema):
+class TimelineEntry(Answer):
     position = fields.Integer()
     event_type = fields.String()
     summary = fields.String()
     issued_by = fields.String(allow_none=True)
-    occurred_at = fields.String()
+    occurred_at = fields.String(metadata={"format": "date-time"})
     undone_by = fields.Integer(allow_none=True, metadata={"description": "Position of the ActionUndone that reverted this event, if one did."})
 
 
-class Timeline(Schema):
+class Timeline(Answer):
     session_id = fields.String()
     entries = fields.List(fields.Nested(TimelineEntry))
     projected_to = fields.Integer()
 
 
-class Mismatch(Schema):
+class Mismatch(Answer):
+    OPTIONAL = ("check",)
+
     position = fields.Integer()
     type = fields.String()
     reason = fields.String()
     check = fields.String(metadata={"description": "\"hash chain\" when the stored events were changed, removed, inserted or reordered"})
 
 
-class Chain(Schema):
-    status = fields.String(metadata={"description": "intact, broken, or absent (events recorded before hash chains)"})
+class Chain(Answer):
+    OPTIONAL = ("detail",)
+
+    status = fields.String(
+        validate=validate.OneOf(["intact", "broken", "absent"]), metadata={"description": "absent: events recorded before hash chains"}
+    )
     head = fields.String(allow_none=True, metadata={"description": "Hash of the session's last event"})
     break_ = fields.Nested(Mismatch, data_key="break", attribute="break", allow_none=True, metadata={"description": "Where the chain breaks"})
     detail = fields.String()
 
 
-class Ruling(Schema):
+class Ruling(Answer):
     position = fields.Integer(required=True)
-    outcome = fields.String(required=True)
+    outcome = fields.String(required=True, validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(required=True, metadata={"description": "Why the table overruled the rules."})
     overrules = fields.String(allow_none=True, metadata={"description": "What the rules said, if they said anything."})
 
 
-class Verification(Schema):
+class Verification(Answer):
+    OPTIONAL = ("detail",)
+
     session_id = fields.String()
-    status = fields.String(metadata={"description": "verified, pending (seed not yet revealed), mismatch or ruleset-changed"})
+    status = fields.String(
+        validate=validate.OneOf(["verified", "pending", "mismatch", "ruleset-changed"]),
+        metadata={"description": "pending: the seed is not yet revealed"},
+    )
     detail = fields.String()
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
@@ -340,30 +439,37 @@ class Verification(Schema):
 # -- rulesets and health -----------------------------------------------------
 
 
-class RulesetListing(Schema):
+class RulesetListing(Answer):
     id = fields.String()
     name = fields.String()
     version = fields.String()
     hash = fields.String()
 
 
-class ViewsHealth(Schema):
-    status = fields.String(metadata={"description": "current, or stalled: a batch of the log keeps failing to project"})
+class ViewsHealth(Answer):
+    OPTIONAL = ("position", "error", "failures", "stalled_seconds")
+
+    status = fields.String(
+        validate=validate.OneOf(["current", "stalled"]), metadata={"description": "stalled: a batch of the log keeps failing to project"}
+    )
     position = fields.Integer(allow_none=True, metadata={"description": "stalled: the views hold the log up to here"})
     error = fields.String(metadata={"description": "stalled: the last failure, its type and first line"})
     failures = fields.Integer()
     stalled_seconds = fields.Float()
 
 
-class Health(Schema):
-    status = fields.String(metadata={"description": "ok, or views-stalled (answered with 503) past TRACKER_VIEWS_STALL_SECONDS"})
-    database = fields.String()
+class Health(Answer):
+    status = fields.String(
+        validate=validate.OneOf(["ok", "views-stalled"]),
+        metadata={"description": "views-stalled (answered with 503) past TRACKER_VIEWS_STALL_SECONDS"},
+    )
+    database = fields.String(validate=validate.OneOf(["sqlite", "postgresql"]))
     notifications = fields.Integer()
     projected_to = fields.Integer()
     views = fields.Nested(ViewsHealth)
 
 
-class RulesetDocument(Schema):
+class RulesetDocument(Answer):
     id = fields.String()
     name = fields.String()
     version = fields.String()
@@ -385,7 +491,25 @@ class RulesetDocument(Schema):
     )
 
 
-class DescentRead(Schema):
+class Heroes(Answer):
+    campaign_id = fields.String()
+    heroes = fields.Dict(
+        keys=fields.String(), values=fields.Dict(),
+        metadata={"description": "Each hero's progress by the campaign's game, each value with the events behind it."},
+    )
+
+
+class HeroProgress(Answer):
+    """One hero's progress: its campaign and the game's own fields (documented only: the view returns them as they are)."""
+
+    OPENAPI = {"additionalProperties": True}
+
+    campaign_id = fields.String()
+
+
+class DescentRead(Answer):
+    OPTIONAL = ("heroes",)
+
     campaign_id = fields.String()
     quests = fields.List(fields.Dict())
     heroes = fields.Dict()
@@ -399,19 +523,22 @@ class StateQuery(Schema):
     at = fields.Integer(required=True, validate=validate.Range(min=1), metadata={"description": "The state just after this event position"})
 
 
-class UndoResult(Schema):
+class UndoResult(Answer):
     undone = fields.Dict(metadata={"description": "from, to and the events the undo reverts"})
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
     version = fields.Integer()
 
 
-class Imported(Schema):
+class Imported(Answer):
     campaign_id = fields.String()
     owner_token = fields.String(metadata={"description": "A new owner token for the imported campaign; shown once."})
     owner_token_id = fields.String()
     events = fields.Integer()
-    sessions = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "Each session's verification: verified or pending"})
+    sessions = fields.Dict(
+        keys=fields.String(), values=fields.String(validate=validate.OneOf(["verified", "pending"])),
+        metadata={"description": "Each session's verification"},
+    )
 
 
 class FeedEvent(Event):
@@ -419,7 +546,7 @@ class FeedEvent(Event):
     stream = fields.String()
 
 
-class Feed(Schema):
+class Feed(Answer):
     events = fields.List(fields.Nested(FeedEvent))
     after = fields.Integer()
     next_after = fields.Integer(metadata={"description": "Pass as ?after= for the next page"})

@@ -23,8 +23,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from flask.testing import FlaskClient
+from flask import Flask
 
+from tests.contract import ContractClient
 from tracker.application import Tracker
 from tracker.config import persistence_env
 
@@ -150,6 +151,15 @@ def tracker(database_url: str) -> Iterator[Tracker]:
     app.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def responses_fit_the_document():
+    """Every test client of every application the tests build checks each response against /openapi.json."""
+    before = Flask.test_client_class
+    Flask.test_client_class = ContractClient
+    yield
+    Flask.test_client_class = before
+
+
 @pytest.fixture
 def app(database_url: str):
     """The Flask application (flaskr style), on the database under test."""
@@ -161,7 +171,7 @@ def app(database_url: str):
     flask_app.extensions["tracker_views"].store.datastore.close()
 
 
-class OwnerClient(FlaskClient):
+class OwnerClient(ContractClient):
     """A test client that acts as the owner of the campaigns it created.
 
     Most tests are about the rules, not about tokens: the owner token of the

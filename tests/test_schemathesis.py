@@ -1,4 +1,10 @@
-"""A bounded schemathesis run against /openapi.json: no 5xx, and no response that breaks its documented schema.
+"""A bounded schemathesis run against /openapi.json, with every response check and negative data.
+
+Positive cases (fitting the document) and negative ones (breaking it) for every operation, against a
+campaign and a session that exist, so requests reach past the 404s. Every answer must be no 5xx, a
+status, content type, headers and body the document declares for the operation, and every negative
+case must be refused with a 4xx. Not checked: that every schema-valid request succeeds (the rules
+refuse many: an unknown quest of another game, a roll in an ended session), and the stateful checks.
 
 Driven through schemathesis's Python API with hypothesis directly: its pytest plugin
 does not load under this project's pytest version.
@@ -9,11 +15,35 @@ from __future__ import annotations
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from schemathesis.checks import not_a_server_error, response_schema_conformance
+from hypothesis.errors import Unsatisfiable
+from schemathesis.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from schemathesis.config import SchemathesisConfig
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation import GenerationMode
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 
-EXAMPLES_PER_OPERATION = 3
+EXAMPLES_PER_OPERATION = 15
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+
+
+# A refusal may also be 412 (If-Match is checked before the rules read the body) or 413 (too large).
+REFUSALS = [400, 401, 403, 404, 405, 406, 409, 412, 413, 415, 422, 428, 429]
+CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}})
 
 
 @schemathesis.serializer("application/x-ndjson")
@@ -31,19 +61,31 @@ def app(tmp_path):
     flask_app.extensions["tracker"].close()
 
 
-def test_no_server_errors_and_every_response_fits_the_schema(app):
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=["positive", "negative"])
+def test_every_answer_fits_the_document_and_every_invalid_request_is_refused(app, mode):
     client = app.test_client()
     campaign = client.post("/campaigns", json={"ruleset": "journey", "name": "Fuzzed", "components": JOURNEY_TEST_COMPONENTS}).json
     auth = {"Authorization": f"Bearer {campaign['owner_token']}"}
-    assert client.post(f"/campaigns/{campaign['id']}/sessions", json={"quest": "q1-meeting"}, headers=auth).status_code == 201
-    schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+    session = client.post(f"/campaigns/{campaign['id']}/sessions", json={"quest": "q1-meeting"}, headers=auth).json
+    ids = {"campaign_id": campaign["id"], "session_id": session["id"], "ruleset_id": "journey"}
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", app, config=CONFIG)
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) >= 20
+    assert len(operations) >= 30
     for operation in operations:
+        known = {p.name: ids[p.name] for p in operation.path_parameters if p.name in ids}
+        # A stream without ?wait= or ?limit= runs until the client goes: close it when idle.
+        query = {"wait": 0} if operation.path == "/events/stream" else None
 
-        @given(case=operation.as_strategy())
+        @given(case=operation.as_strategy(generation_mode=mode, path_parameters=known or None, query=query))
         @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         def fuzz(case):
-            case.call_and_validate(headers=auth, checks=[not_a_server_error, response_schema_conformance])
+            # A negative case may leave the token out on purpose (the document says one is needed): send none then.
+            headers = case.meta.components.get(ParameterLocation.HEADER) if case.meta else None
+            breaks_headers = headers is not None and headers.mode is GenerationMode.NEGATIVE
+            case.call_and_validate(headers=None if breaks_headers else auth, checks=CHECKS)
 
-        fuzz()
+        try:
+            fuzz()
+        except Unsatisfiable:
+            # Nothing of this operation can be made invalid (no body, no query, its path ids fixed).
+            assert mode is GenerationMode.NEGATIVE, operation.label

@@ -6,7 +6,7 @@ import threading
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from api import problems, schemas
+from api import contract, problems, schemas
 from api.blueprint import Blueprint
 from api.context import WrongSide, command_request, respond, tracker, viewer_for, views
 from tracker import rulesets
@@ -17,8 +17,9 @@ blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Cam
 
 @blp.route("")
 class Campaigns(MethodView):
+    @blp.doc(operationId="createCampaign")
     @blp.arguments(schemas.CampaignCreate)
-    @blp.response(201, schemas.Campaign)
+    @blp.response(201, schemas.CampaignCreated)
     def post(self, body):
         """Create a campaign; the ruleset's version and hash are pinned."""
         result = tracker().create_campaign(
@@ -33,7 +34,9 @@ IMPORT_RETRY_SECONDS = 5
 
 @blp.route("/import")
 class CampaignImport(MethodView):
-    @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string"}}}})
+    @blp.doc(operationId="importCampaign")
+    @contract.problems(429)  # one import at a time per worker, though the operation is public
+    @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}})
     @blp.response(201, schemas.Imported)
     def post(self):
         """Load a campaign export (the body is the .jsonl file): checked whole first, then written at once, or refused.
@@ -56,6 +59,7 @@ class CampaignImport(MethodView):
 
 @blp.route("/<campaign_id>")
 class CampaignResource(MethodView):
+    @blp.doc(operationId="getCampaign")
     @blp.response(200, schemas.Campaign)
     def get(self, campaign_id: str):
         """The campaign: its pinned ruleset, party, quest chain and sessions."""
@@ -64,6 +68,7 @@ class CampaignResource(MethodView):
 
 @blp.route("/<campaign_id>/sessions")
 class CampaignSessions(MethodView):
+    @blp.doc(operationId="startSession")
     @blp.arguments(schemas.SessionCreate)
     @blp.response(201, schemas.SessionCreated)
     def post(self, body, campaign_id: str):
@@ -74,6 +79,7 @@ class CampaignSessions(MethodView):
 
 @blp.route("/<campaign_id>/components")
 class CampaignComponents(MethodView):
+    @blp.doc(operationId="supplyComponents")
     @blp.arguments(schemas.ComponentsSupply)
     @blp.response(201, schemas.Campaign)
     def post(self, body, campaign_id: str):
@@ -84,6 +90,7 @@ class CampaignComponents(MethodView):
 
 @blp.route("/<campaign_id>/dice-statistics")
 class CampaignDiceStatistics(MethodView):
+    @blp.doc(operationId="getDiceStatistics")
     @blp.response(200, schemas.DiceStatistics)
     def get(self, campaign_id: str):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
@@ -93,6 +100,7 @@ class CampaignDiceStatistics(MethodView):
 
 @blp.route("/<campaign_id>/standing")
 class CampaignStanding(MethodView):
+    @blp.doc(operationId="getStanding")
     @blp.response(200, schemas.Standing)
     def get(self, campaign_id: str):
         """The campaign's standing: the ruleset's own reading of its game events, the progress its last
@@ -104,6 +112,7 @@ class CampaignStanding(MethodView):
 
 @blp.route("/<campaign_id>/state")
 class CampaignStateAt(MethodView):
+    @blp.doc(operationId="getCampaignStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.Campaign)
     def get(self, query, campaign_id: str):
@@ -113,7 +122,8 @@ class CampaignStateAt(MethodView):
 
 @blp.route("/<campaign_id>/export")
 class CampaignExport(MethodView):
-    @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {}}}})
+    @blp.doc(operationId="exportCampaign")
+    @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, campaign_id: str):
         """The campaign and its sessions as JSON Lines, for another server or tracker/verify_export.py.
         A token that may not see every side's secrets cannot export while a quest with secrets is being played."""
@@ -129,13 +139,15 @@ class CampaignExport(MethodView):
 
 @blp.route("/<campaign_id>/tokens")
 class CampaignTokens(MethodView):
+    @blp.doc(operationId="listTokens")
     @blp.response(200, schemas.Token(many=True))
     def get(self, campaign_id: str):
         """The campaign's tokens (never the tokens themselves). Owner only."""
         return tracker().list_tokens(campaign_id)
 
+    @blp.doc(operationId="mintToken")
     @blp.arguments(schemas.TokenMint)
-    @blp.response(201, schemas.Token)
+    @blp.response(201, schemas.MintedToken)
     def post(self, body, campaign_id: str):
         """Mint a token for a player, a viewer or an integration; the token is shown once. Owner only."""
         result = tracker().mint_token(
@@ -146,6 +158,7 @@ class CampaignTokens(MethodView):
 
 @blp.route("/<campaign_id>/tokens/<token_id>")
 class CampaignToken(MethodView):
+    @blp.doc(operationId="revokeToken")
     @blp.response(200, schemas.Token)
     def delete(self, campaign_id: str, token_id: str):
         """Revoke a token: it stops working at once. Owner only."""

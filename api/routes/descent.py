@@ -31,6 +31,7 @@ def _rows(campaign_id: str, viewer: str | None):
 
 @blp.route("/<campaign_id>/treachery-ledger")
 class TreacheryLedger(MethodView):
+    @blp.doc(operationId="getTreacheryLedger")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):
@@ -40,6 +41,7 @@ class TreacheryLedger(MethodView):
 
 @blp.route("/<campaign_id>/conquest")
 class Conquest(MethodView):
+    @blp.doc(operationId="getConquestAndThreat")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):

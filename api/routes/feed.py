@@ -10,20 +10,31 @@ from typing import Any
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from api import problems, schemas
+from api import contract, problems, schemas
 from api.blueprint import Blueprint
-from api.context import BadHeader, door, tracker
+from api.context import LAST_EVENT_ID, BadHeader, door, tracker
 from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
 from tracker.application import Tracker
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
 
+# One Server-Sent Event as its fields: tools that read the stream (schemathesis) check each event against it.
+SSE_EVENT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "The notification position: resume with Last-Event-ID."},
+        "event": {"type": "string", "description": "The event's type, e.g. DiceRolled."},
+        "data": {"type": "string", "contentMediaType": "application/json", "description": "The event as GET /events pages it."},
+        "retry": {"type": "integer", "description": "How long a client waits before reconnecting, in milliseconds."},
+    },
+}
 POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 15.0
 
 
 @blp.route("")
 class Feed(MethodView):
+    @blp.doc(operationId="listEvents")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.Feed)
     def get(self, query):
@@ -33,14 +44,20 @@ class Feed(MethodView):
 
 @blp.route("/stream")
 class FeedStream(MethodView):
+    @blp.doc(operationId="streamEvents")
+    @contract.headers("LastEventId")
     @blp.arguments(schemas.StreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "text/event-stream: id is the notification position, event the type, data the event"}})
+    @blp.doc(responses={"200": {
+        "description": "Server-Sent Events: `id:` is the notification position, `event:` the type, `data:` the event as "
+        "GET /events pages it (FeedEvent); a `retry:` line first and `: keep-alive` comments while idle.",
+        "content": {"text/event-stream": {"schema": SSE_EVENT}},
+    }})
     def get(self, query):
         """Server-Sent Events: each event as it is saved; reconnect with Last-Event-ID to resume."""
         after = query["after"]
         if after is None:
             resume = request.headers.get("Last-Event-ID", "0") or "0"
-            if not resume.isdigit() or int(resume) > schemas.MAX_POSITION:
+            if not LAST_EVENT_ID.fullmatch(resume) or int(resume) > schemas.MAX_POSITION:
                 raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
             after = int(resume)
         scope = feed_scope()

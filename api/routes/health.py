@@ -12,6 +12,7 @@ blp = Blueprint("health", __name__, url_prefix="/health", description="Is the se
 
 @blp.route("")
 class Health(MethodView):
+    @blp.doc(operationId="getHealth")
     @blp.response(200, schemas.Health)
     @blp.alt_response(503, schema=schemas.Health, description="The views have not moved for longer than TRACKER_VIEWS_STALL_SECONDS")
     def get(self):

@@ -14,8 +14,9 @@ blp = Blueprint("heroes", __name__, url_prefix="/campaigns", description="Hero p
 
 @blp.route("/<campaign_id>/heroes")
 class CampaignHeroes(MethodView):
+    @blp.doc(operationId="listHeroProgress")
     @blp.arguments(schemas.SideView, location="query")
-    @blp.response(200)
+    @blp.response(200, schemas.Heroes)
     def get(self, query, campaign_id: str):
         """Every hero's progress by the campaign's game (Journey: karma, skills, weapon level, corruption,
         health and Chi where known, quests played and won; Descent: curses, frost, relics, chest items, deaths),
@@ -25,8 +26,10 @@ class CampaignHeroes(MethodView):
 
 @blp.route("/<campaign_id>/heroes/<hero>")
 class CampaignHero(MethodView):
+    @blp.doc(operationId="getHeroProgress")
     @blp.arguments(schemas.SideView, location="query")
-    @blp.response(200)
+    @blp.doc(responses={"200": {"description": "OK", "content": {"application/json": {"schema": schemas.HeroProgress}}}})
+    @blp.response(200)  # the hero's fields differ per game: returned as they are, documented by HeroProgress
     def get(self, query, campaign_id: str, hero: str):
         """One hero's progress, with the events behind each change."""
         heroes = tracker().campaign_heroes(campaign_id, viewer_for(query["view"]))["heroes"]

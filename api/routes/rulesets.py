@@ -11,6 +11,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The g
 
 @blp.route("")
 class Rulesets(MethodView):
+    @blp.doc(operationId="listRulesets")
     @blp.response(200, schemas.RulesetListing(many=True))
     def get(self):
         """Every ruleset this server knows, with its version and content hash."""
@@ -19,6 +20,7 @@ class Rulesets(MethodView):
 
 @blp.route("/<ruleset_id>")
 class RulesetDocument(MethodView):
+    @blp.doc(operationId="getRuleset")
     @blp.response(200, schemas.RulesetDocument)
     def get(self, ruleset_id: str):
         """Dice, decks, characters, quests, action types and the component schema; lost facts are null with a reason."""

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api import schemas
+from api import contract, schemas
 from api.blueprint import Blueprint
 from api.context import command_request, respond, tracker, viewer_side, views
 from tracker.randomness import __doc__ as DERIVATION
@@ -12,6 +12,7 @@ blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playi
 
 @blp.route("/<session_id>")
 class SessionResource(MethodView):
+    @blp.doc(operationId="getSession")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.SessionState)
     def get(self, query, session_id: str):
@@ -22,7 +23,11 @@ class SessionResource(MethodView):
 
 @blp.route("/<session_id>/rolls")
 class Rolls(MethodView):
+    @blp.doc(operationId="rollDice")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.Roll)
+    @blp.doc(requestBody={"content": {"application/json": {"schema": {"oneOf": [
+        {"$ref": "#/components/schemas/DigitalRoll"}, {"$ref": "#/components/schemas/ReportedRoll"}]}}}})
     @blp.response(201, schemas.RollResult)
     def post(self, body, session_id: str):
         """Roll dice from the session's stream, or record faces rolled on the table."""
@@ -32,6 +37,8 @@ class Rolls(MethodView):
 
 @blp.route("/<session_id>/draws")
 class Draws(MethodView):
+    @blp.doc(operationId="drawCards")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.Draw)
     @blp.response(201, schemas.DrawResult)
     def post(self, body, session_id: str):
@@ -44,7 +51,10 @@ class Draws(MethodView):
 
 @blp.route("/<session_id>/actions")
 class Actions(MethodView):
+    @blp.doc(operationId="takeAction")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.Action)
+    @blp.doc(requestBody={"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ActionBody"}}}})
     @blp.response(201, schemas.ActionResult)
     def post(self, body, session_id: str):
         """Take an action of the ruleset (see GET /rulesets/{id} for the types and their schemas)."""
@@ -54,6 +64,8 @@ class Actions(MethodView):
 
 @blp.route("/<session_id>/end")
 class End(MethodView):
+    @blp.doc(operationId="endSession")
+    @contract.headers("IfMatch")
     @blp.arguments(schemas.End)
     @blp.response(200, schemas.Ended)
     def post(self, body, session_id: str):
@@ -65,6 +77,7 @@ class End(MethodView):
 
 @blp.route("/<session_id>/events")
 class Events(MethodView):
+    @blp.doc(operationId="listSessionEvents")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.EventPage)
     def get(self, query, session_id: str):
@@ -74,6 +87,7 @@ class Events(MethodView):
 
 @blp.route("/<session_id>/timeline")
 class Timeline(MethodView):
+    @blp.doc(operationId="getTimeline")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.Timeline)
     def get(self, query, session_id: str):
@@ -86,6 +100,7 @@ class Timeline(MethodView):
 
 @blp.route("/<session_id>/verification")
 class Verification(MethodView):
+    @blp.doc(operationId="verifySession")
     @blp.response(200, schemas.Verification)
     def get(self, session_id: str):
         """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
@@ -94,6 +109,7 @@ class Verification(MethodView):
 
 @blp.route("/<session_id>/state")
 class SessionStateAt(MethodView):
+    @blp.doc(operationId="getSessionStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.SessionState)
     def get(self, query, session_id: str):
@@ -103,6 +119,8 @@ class SessionStateAt(MethodView):
 
 @blp.route("/<session_id>/undo")
 class Undo(MethodView):
+    @blp.doc(operationId="undoAction")
+    @contract.headers("IfMatch")
     @blp.response(201, schemas.UndoResult)
     def post(self, session_id: str):
         """Revert the last action not yet undone; the log keeps both, and the random counter never goes back."""

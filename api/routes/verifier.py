@@ -15,7 +15,8 @@ blp = Blueprint("verifier", __name__, url_prefix="/verifier.py", description="Th
 
 @blp.route("")
 class Verifier(MethodView):
-    @blp.doc(responses={"200": {"description": "tracker/verify_export.py: run `python verifier.py campaign.jsonl`", "content": {"text/x-python": {}}}})
+    @blp.doc(operationId="getVerifier")
+    @blp.doc(responses={"200": {"description": "tracker/verify_export.py: run `python verifier.py campaign.jsonl`", "content": {"text/x-python": {"schema": {"type": "string"}}}}})
     def get(self):
         """tracker/verify_export.py, standard library only: `python verifier.py campaign.jsonl`."""
         source = Path(verify_export.__file__).read_text(encoding="utf-8")

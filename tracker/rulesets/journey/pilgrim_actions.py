@@ -201,7 +201,7 @@ def red_line_damage(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, squares = params["hero"], params["squares"]
     hp = health.known_hp(res, hero, "Red Line damage")
     if hp < squares:
-        raise Unprocessable(f"{hero} has {hp} HP and cannot enter {squares} Red Line square(s)", detail="Without the Health Points for Red Regions you cannot make the move (L566).", errors={"squares": [squares]})
+        raise Unprocessable(f"{hero} has {hp} HP and cannot enter {squares} Red Line square(s)", detail="Without the Health Points for Red Regions you cannot make the move (L566).", errors={"squares": [f"{squares} Red Line square(s) with {hp} HP"]})  # problem+json errors are messages
     health.damage(res, hero, squares, f"red-line ({params.get('how', 'entered')})")
 
 

@@ -1,0 +1,97 @@
+"""What the rulesets accept, as OpenAPI schemas: built from their own JSON Schemas, never written twice.
+
+- every action type as a schema of its own, and ``ActionBody``: a ``oneOf`` discriminated by ``type``;
+- each ruleset's campaign options, session set-up and component data, offered as an ``anyOf``
+  (the ruleset of the campaign decides which applies; the server checks it against that one);
+- the closed sets the server accepts (ruleset ids, quest ids) for enums.
+A body that breaks every ruleset's schema is refused by the server for its own ruleset too, so the
+document is never looser in what it refuses than the server.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from typing import Any
+
+from tracker import rulesets
+
+REF = "#/components/schemas/"
+
+
+def ruleset_ids() -> list[str]:
+    return sorted(rulesets.registry())
+
+
+def quest_ids() -> list[str]:
+    """Every quest of every ruleset (a session's quest must also be one of its campaign's ruleset)."""
+    return sorted({quest["id"] for ruleset in rulesets.registry().values() for quest in ruleset.data.get("quests", [])})
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("_", "-").split("-") if part)
+
+
+def _plain(schema: dict[str, Any]) -> dict[str, Any]:
+    """A ruleset's JSON Schema as a schema inside the document: the document's dialect applies, not its own."""
+    schema = copy.deepcopy(schema)
+    schema.pop("$schema", None)
+    schema.pop("title", None)  # generators name models by title; the component's name reads better
+    return schema
+
+
+def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """One schema for an action type two rulesets define differently: either's properties, what both require."""
+    properties = dict(first.get("properties", {}))
+    for name, schema in second.get("properties", {}).items():
+        if name in properties and properties[name] != schema:
+            properties[name] = {"anyOf": [properties[name], schema]}
+        else:
+            properties[name] = schema
+    required = [name for name in first.get("required", []) if name in second.get("required", [])]
+    return {**first, "properties": properties, "required": required}
+
+
+@cache
+def action_schemas() -> dict[str, dict[str, Any]]:
+    """Component name -> schema, for every action type a client may post, and ActionBody over them all."""
+    by_type: dict[str, dict[str, Any]] = {}
+    for ruleset in rulesets.registry().values():
+        for action in ruleset.describe()["actions"]:
+            schema = _plain(action["schema"])
+            by_type[action["type"]] = _merge(by_type[action["type"]], schema) if action["type"] in by_type else schema
+    components = {}
+    mapping = {}
+    for action_type, schema in sorted(by_type.items()):
+        name = f"{_camel(action_type)}Action"
+        schema["properties"] = {**schema.get("properties", {}), "type": {"type": "string", "enum": [action_type]}}
+        components[name] = schema
+        mapping[action_type] = REF + name
+    components["ActionBody"] = {
+        "description": "An action of the session's ruleset; GET /rulesets/{id} lists each ruleset's action types.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+    return components
+
+
+@cache
+def per_ruleset_schemas() -> dict[str, dict[str, Any]]:
+    """Component name -> schema: each ruleset's options, set-up and component data."""
+    components = {}
+    for ruleset in rulesets.registry().values():
+        described = ruleset.describe()
+        for what, key in (("Options", "options_schema"), ("Setup", "setup_schema"), ("Components", "component_schema")):
+            schema = _plain(described[key])
+            schema["description"] = f"{ruleset.name}: {what.lower()}. " + schema.get("description", "")
+            components[f"{_camel(ruleset.id)}{what}"] = schema
+    return components
+
+
+def any_of(what: str) -> dict[str, Any]:
+    """An anyOf over every ruleset's schema of ``what`` (Options, Setup or Components), for a field's metadata."""
+    return {"anyOf": [{"$ref": f"{REF}{_camel(ruleset_id)}{what}"} for ruleset_id in ruleset_ids()]}
+
+
+def components() -> dict[str, dict[str, Any]]:
+    return {**action_schemas(), **per_ruleset_schemas()}
