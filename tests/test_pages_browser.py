@@ -12,14 +12,14 @@ import pytest
 from tests.pages_browser import LAPTOP, PHONE, chromium, fits_the_width, live_server, screenshot, sign_in  # noqa: F401
 from tests.test_descent_api import TEST_OVERLORD_DECK
 from tests.test_journey_campaigns import Q3_ORDER, _end, _play_q1
-from tests.test_journey_play import COMPONENTS, PILGRIMS, _act, _start
+from tests.test_journey_play import PILGRIMS, Q2_COMPONENTS, _act, _start
 
 pytestmark = pytest.mark.browser
 
 
 def _journey_campaign_of_three_quests(client) -> dict:
     made = client.post("/campaigns", json={"ruleset": "journey", "name": "Pilgrims of Tuesday", "party": PILGRIMS,
-                                           "components": COMPONENTS, "options": {"mode": "linked"}})
+                                           "components": Q2_COMPONENTS, "options": {"mode": "linked"}})  # Q2 hands out named cards (L741)
     assert made.status_code == 201, made.json
     cid, token = made.json["id"], made.json["owner_token"]
     q1, _ = _play_q1(client, cid)  # Monkey King: 6 + 6 Bad Karma, traded 10 for weapon level 2 and a Corruption Card
@@ -27,7 +27,8 @@ def _journey_campaign_of_three_quests(client) -> dict:
     _act(client, q2, type="maintenance")
     _act(client, q2, type="activate-pilgrim", hero="monkey-king")
     _act(client, q2, type="rescue-villager", hero="monkey-king", villager="villager-1")
-    _end(client, q2, "victory")
+    # The pages are under test, not Q2's conditions (L749): the owner ends it by a table ruling, shown as one.
+    _end(client, q2, "victory", ruling="the table agreed the rescue was enough")
     q3, _ = _start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
     rolled = client.post(f"/sessions/{q3}/rolls", json={"dice": {"d6": 3}, "purpose": "initiative"})
     assert rolled.status_code == 201
@@ -57,7 +58,7 @@ def test_a_linked_journey_campaign_of_three_quests_in_chromium(client, live_serv
     assert "Next quest" in chain.nth(2).inner_text() and "In play" in chain.nth(2).inner_text()
     rows = page.locator("table.sessions tbody tr")
     assert rows.count() == 3
-    assert re.search(r"Rescue\s+✔ Victory\s+\d+ events · \d+ (s|min)", rows.nth(1).inner_text())
+    assert re.search(r"Rescue\s+✔ Victory by table ruling\s+\(the table agreed the rescue was enough\)\s+\d+ events · \d+ (s|min)", rows.nth(1).inner_text())
     assert fits_the_width(page)
     screenshot(page, f"journey-campaign-phone-{db}")
 

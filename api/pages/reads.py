@@ -61,7 +61,7 @@ def quest_chain(campaign: Mapping[str, Any], quest_names: Mapping[str, str]) -> 
                 "number": number,
                 "quest": quest,
                 "name": quest_names.get(quest, quest),
-                "plays": [{"session_id": s["id"], "outcome": s["outcome"], "said": _said(s)} for s in played],
+                "plays": [{"session_id": s["id"], "outcome": s["outcome"], "said": _said(s), "ruling": s.get("ruling")} for s in played],
                 "replayed": len(played) > 1,
                 "won": any(o in WINS for o in outcomes),
                 "next": quest == campaign["next_quest"],
@@ -79,6 +79,7 @@ def sessions(campaign: Mapping[str, Any], store: ViewStore, quest_names: Mapping
             "quest": quest_names.get(s["quest"], s["quest"]),
             "outcome": s["outcome"],
             "said": _said(s),
+            "ruling": s.get("ruling"),
             **lengths.get(s["id"], {"events": 0, "duration": "–"}),
         }
         for n, s in enumerate(campaign["sessions"], start=1)
@@ -129,9 +130,10 @@ def karma_series(rows: Iterable[Mapping[str, Any]], quest_names: Mapping[str, st
 
 
 def _said(session: Mapping[str, Any]) -> str:
-    """A session's result as people say it; a table ruling is shown as one, never as a plain result."""
+    """A session's result as people say it; a table ruling is shown as one, never as a plain result
+    (its reason beside it, in the page: see the ruling macro)."""
     said = OUTCOME_WORDS.get(session["outcome"], session["outcome"])
-    return f"{said} by table ruling ({session['ruling']})" if session.get("ruling") else said
+    return f"{said} by table ruling" if session.get("ruling") else said
 
 
 def _karma_said(change: Mapping[str, Any]) -> str:

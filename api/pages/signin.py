@@ -33,9 +33,13 @@ def cross_site_refusal() -> str | None:
     form came from in Origin (older ones in Sec-Fetch-Site only); a client that sends neither is
     no browser, and no browser can be made to post for it."""
     origin = request.headers.get("Origin")
+    site = request.headers.get("Sec-Fetch-Site")
     if origin is None:
-        site = request.headers.get("Sec-Fetch-Site")
         return None if site in (None, "same-origin", "none") else f"a page of another site ({site})"
+    if origin == "null":
+        # The pages send Referrer-Policy: no-referrer, under which Chromium names no origin even for its own
+        # form ("null"); Sec-Fetch-Site, which no page can set, still says where the post came from.
+        return None if site in ("same-origin", "none") else f"a page of another site ({site or 'not said'})"
     here = f"{request.scheme}://{request.host}"
     return None if origin == here else f"{origin}, not {here}"
 
