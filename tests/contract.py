@@ -53,8 +53,13 @@ def _contract(document: str) -> tuple[OpenAPI, dict]:
 
 
 def document_of(app) -> tuple[OpenAPI, dict]:
-    served = app.test_client(use_cookies=False).get("/openapi.json")
-    return _contract(served.get_data(as_text=True))
+    """The document the app serves, fetched once per app: its spec is built when the app is, and serving it
+    again for every checked response (half a megabyte) cost more than the tests themselves."""
+    known = app.extensions.get("contract_document")
+    if known is None:
+        served = app.test_client(use_cookies=False).get("/openapi.json")
+        known = app.extensions["contract_document"] = _contract(served.get_data(as_text=True))
+    return known
 
 
 def check(app, response) -> None:
