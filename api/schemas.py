@@ -18,6 +18,11 @@ class Answer(Schema):
 
 
 ID = fields.String(validate=validate.Length(min=1, max=100))
+
+
+def _log_position() -> fields.Integer:
+    return fields.Integer(allow_none=True, metadata={"description": "The notification log position this command's events reached: "
+                                                     "pass it as ?min_position= to a view read to read what it wrote."})
 COUNT = validate.Range(min=1, max=100)
 # The closed sets the server answers with, as enums in the document (dump only: nothing is checked on the way out).
 OUTCOMES = ["victory", "heroic-victory", "defeat"]
@@ -83,6 +88,9 @@ class TokenMint(Schema):
 
 
 class Token(Answer):
+    OPTIONAL = ("log_position",)  # a command answer only
+
+    log_position = _log_position()
     id = fields.String(metadata={"description": "The token's public id, recorded in every event it issues."})
     role = fields.String(validate=validate.OneOf(ROLES))
     heroes = fields.List(fields.String())
@@ -92,6 +100,9 @@ class Token(Answer):
 
 
 class MintedToken(Token):
+    OPTIONAL = ()  # the command's answer: its log position is always there
+
+    log_position = _log_position()
     token = fields.String(allow_none=True, metadata={"description": "The bearer token itself; shown once, when minted "
                                                      "(null when an Idempotency-Key replays that answer)."})
 
@@ -112,6 +123,9 @@ class Verdict(Answer):
 
 
 class Campaign(Answer):
+    OPTIONAL = ("log_position",)  # a command answer only
+
+    log_position = _log_position()
     id = fields.String()
     name = fields.String()
     ruleset = fields.Nested(RulesetPin)
@@ -128,6 +142,9 @@ class Campaign(Answer):
 
 
 class CampaignCreated(Campaign):
+    OPTIONAL = ()  # the command's answer: its log position is always there
+
+    log_position = _log_position()
     owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign "
                                                            "(null when an Idempotency-Key replays that answer)."})
     owner_token_id = fields.String()
@@ -207,6 +224,7 @@ class Standing(Answer):
 
 
 class SessionCreated(Answer):
+    log_position = _log_position()
     id = fields.String()
     campaign_id = fields.String()
     quest = fields.String()
@@ -269,6 +287,7 @@ class ReportedRoll(Schema):
 
 
 class RollResult(Answer):
+    log_position = _log_position()
     results = fields.Dict(keys=fields.String(), values=fields.List(fields.Raw()))
     source = fields.String(validate=SOURCE)
     counter_start = fields.Integer(allow_none=True)
@@ -298,6 +317,7 @@ class Draw(Schema):
 
 
 class DrawResult(Answer):
+    log_position = _log_position()
     deck = fields.String()
     cards = fields.List(fields.String())
     source = fields.String(validate=SOURCE)
@@ -313,6 +333,7 @@ class Action(Schema):
 
 
 class ActionResult(Answer):
+    log_position = _log_position()
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
     version = fields.Integer()
@@ -331,6 +352,7 @@ class End(Schema):
 
 
 class Ended(Answer):
+    log_position = _log_position()
     id = fields.String()
     outcome = fields.String(validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(allow_none=True)
@@ -354,9 +376,25 @@ MAX_POSITION = 2**63 - 1
 POSITION = validate.Range(min=0, max=MAX_POSITION)
 
 
+class ViewRead(Schema):
+    min_position = fields.Integer(
+        load_default=None, validate=POSITION,
+        metadata={"description": "Read your writes: wait (a second or two at most) until the views have projected the log up to this "
+                  "position (a command's log_position); 503 with Retry-After if they have not got there by then."},
+    )
+
+
+class SideViewRead(SideView, ViewRead):
+    pass
+
+
 class EventsQuery(SideView):
     after = fields.Integer(load_default=0, validate=POSITION)
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class TimelineQuery(EventsQuery, ViewRead):
+    pass
 
 
 class EventPage(Answer):
@@ -493,6 +531,7 @@ class RulesetDocument(Answer):
 
 class Heroes(Answer):
     campaign_id = fields.String()
+    projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
     heroes = fields.Dict(
         keys=fields.String(), values=fields.Dict(),
         metadata={"description": "Each hero's progress by the campaign's game, each value with the events behind it."},
@@ -505,6 +544,7 @@ class HeroProgress(Answer):
     OPENAPI = {"additionalProperties": True}
 
     campaign_id = fields.String()
+    projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
 
 
 class DescentRead(Answer):
@@ -524,6 +564,7 @@ class StateQuery(Schema):
 
 
 class UndoResult(Answer):
+    log_position = _log_position()
     undone = fields.Dict(metadata={"description": "from, to and the events the undo reverts"})
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
@@ -531,6 +572,7 @@ class UndoResult(Answer):
 
 
 class Imported(Answer):
+    log_position = _log_position()
     campaign_id = fields.String()
     owner_token = fields.String(metadata={"description": "A new owner token for the imported campaign; shown once."})
     owner_token_id = fields.String()

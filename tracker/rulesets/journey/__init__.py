@@ -11,6 +11,7 @@ from tracker.errors import Unprocessable
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, Ruleset
+from tracker.rulesets.journey.views import VIEWS
 
 
 def _skill_deck(ctx: ActionContext, pilgrim: str) -> str:
@@ -67,4 +68,4 @@ def load() -> Ruleset:
         random=True,
         internal=True,
     )
-    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}), setup=setup)
+    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}), setup=setup, views=VIEWS)
