@@ -56,7 +56,8 @@ def _export_lines(ctx, value):
 def app(tmp_path):
     from api import create_app
 
-    flask_app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path}/schemathesis.sqlite3", "PROJECTIONS_IN_PROCESS": False})
+    flask_app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path}/schemathesis.sqlite3", "PROJECTIONS_IN_PROCESS": False,
+                           "VIEWS_WAIT_SECONDS": 0.05})  # a generated min_position past the log: its 503, quickly
     yield flask_app
     flask_app.extensions["tracker"].close()
 

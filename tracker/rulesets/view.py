@@ -129,6 +129,15 @@ class CampaignFold(View):
         if at.ruleset_id != self.game:
             return ()
         name = type(event).__name__
+        if name not in ("ActionUndone", "SessionEnded"):
+            kept = self.keep(event, at)
+            if kept is not None:
+                record = {"session_id": at.session_id, "quest": at.quest, "outcome": None, "position": event.originator_version,
+                          "type": name, **kept}
+                records = at.state(self.name, at.campaign_id) or []
+                records.append(record)  # in place: a batch's states are its own (the batch before is already written out)
+                at.put(self.name, at.campaign_id, records)
+            return ()
         records = at.state(self.name, at.campaign_id)
         if name == "ActionUndone":
             if records:
@@ -137,15 +146,8 @@ class CampaignFold(View):
                 if len(kept) != len(records):
                     at.put(self.name, at.campaign_id, kept)
             return ()
-        if name == "SessionEnded":
-            if records:
-                at.put(self.name, at.campaign_id, [{**r, "outcome": event.outcome} if r["session_id"] == at.session_id else r for r in records])
-            return ()
-        kept = self.keep(event, at)
-        if kept is not None:
-            record = {"session_id": at.session_id, "quest": at.quest, "outcome": None, "position": event.originator_version,
-                      "type": type(event).__name__, **kept}
-            at.put(self.name, at.campaign_id, [*(records or []), record])
+        if records:  # the session ended: its records learn their outcome
+            at.put(self.name, at.campaign_id, [{**r, "outcome": event.outcome} if r["session_id"] == at.session_id else r for r in records])
         return ()
 
     def finish(self, touched: Mapping[str, Any], put_rows: Callable[[tuple[Any, ...]], None]) -> None:
