@@ -34,6 +34,7 @@ from tracker.rulesets.view import At, CampaignFold, View
 log = logging.getLogger(__name__)
 
 QuestEnded = Campaign.QuestEnded
+SessionStarted = Session.SessionStarted
 
 # Notifications per transaction when `tracker rebuild` replays the whole log: fewer commits and
 # round trips than the live runner's batches, and a batch's rows are still only a few megabytes.
@@ -102,8 +103,9 @@ class ProjectionRunner:
             folded.touched.setdefault(view, {})[key] = value
 
         rows: list[tuple[Any, ...]] = []
+        append, extend = rows.append, rows.extend
         projected, projects, decode, originator = self._projected, self._projects, self.decoder.decode_timed, self.decoder.originator
-        handlers, handled_by = self._handlers, self._handled_by
+        handlers, handled_by, known_sessions = self._handlers, self._handled_by, folded.sessions
         for record in records:
             is_projected = projected.get(record.topic)
             if is_projected is None:
@@ -117,25 +119,27 @@ class ProjectionRunner:
                 by = handled_by(cls)
             if not by:
                 continue
-            meta = getattr(event, "meta", None) or {}
             if cls is QuestEnded:
                 campaign_id, session_id, quest = originator(record.originator_id)[1], event.session_id, event.quest
             else:
                 session_id = originator(record.originator_id)[1]
-                if cls is Session.SessionStarted:
-                    folded.sessions[session_id] = (event.campaign_id, event.quest)
-                known = folded.sessions.get(session_id) or session_of(session_id)
-                if known is None:  # pragma: no cover - a session's first event always starts it
-                    continue
-                folded.sessions[session_id] = known
+                known = known_sessions.get(session_id)
+                if known is None:
+                    known = (event.campaign_id, event.quest) if cls is SessionStarted else session_of(session_id)
+                    if known is None:  # pragma: no cover - a session's first event always starts it
+                        continue
+                    known_sessions[session_id] = known
                 campaign_id, quest = known
-            at = At(session_id, campaign_id, quest, occurred_at, record.id, meta.get("ruleset_id"), state, put)
+            meta = getattr(event, "meta", None)
+            at = At(session_id, campaign_id, quest, occurred_at, record.id, meta.get("ruleset_id") if meta else None, state, put)
             for view in by:
-                rows.extend(view.rows(event, at))
+                found = view.rows(event, at)
+                if found:
+                    extend(found)
         for view in self.views:
             touched = folded.touched.get(view.name)
             if touched:
-                view.finish(touched, rows.append)
+                view.finish(touched, append)
         return rows
 
     def _handled_by(self, cls: type) -> tuple[View, ...]:

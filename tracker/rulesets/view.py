@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, NamedTuple, Protocol
 
 
@@ -38,19 +37,25 @@ class Reader(Protocol):
     def query(self, statement: str, params: Any = ()) -> list[dict[str, Any]]: ...
 
 
-@dataclass
 class At:
-    """What the runner knows of the event a view is given: where it sits and what it belongs to."""
+    """What the runner knows of the event a view is given: where it sits and what it belongs to, and the views'
+    folded states, read through the batch (states folded earlier in it are not written yet)."""
 
-    session_id: str
-    campaign_id: str
-    quest: str
-    occurred_at: str
-    notification_id: int
-    ruleset_id: str | None
-    # The view's folded state, read through the batch (states folded earlier in it are not written yet).
-    state: Callable[[str, str], Any] = field(repr=False, default=lambda view, key: None)
-    put: Callable[[str, str, Any], None] = field(repr=False, default=lambda view, key, value: None)
+    __slots__ = ("session_id", "campaign_id", "quest", "occurred_at", "notification_id", "ruleset_id", "state", "put")
+
+    def __init__(
+        self,
+        session_id: str,
+        campaign_id: str,
+        quest: str,
+        occurred_at: str,
+        notification_id: int,
+        ruleset_id: str | None,
+        state: Callable[[str, str], Any] = lambda view, key: None,
+        put: Callable[[str, str, Any], None] = lambda view, key, value: None,
+    ) -> None:
+        self.session_id, self.campaign_id, self.quest, self.occurred_at = session_id, campaign_id, quest, occurred_at
+        self.notification_id, self.ruleset_id, self.state, self.put = notification_id, ruleset_id, state, put
 
 
 class View:
