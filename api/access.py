@@ -17,9 +17,9 @@ from flask import current_app, g, request
 
 from api import problems
 from api.context import tracker
-from tracker import actors
-from tracker.safe_json import MAX_DEPTH
+from tracker import actors, rulesets
 from tracker.errors import NotFound
+from tracker.safe_json import MAX_DEPTH
 
 PUBLIC = {"rulesets.Rulesets", "rulesets.RulesetDocument", "health.Health", "api-docs.openapi_json", "static", "verifier.Verifier"}
 PAGES = "pages."  # the HTML pages' endpoints
@@ -102,7 +102,6 @@ def _acting_side(body: Any) -> str | None:
     """The side an action is taken for, as its ruleset says (e.g. Descent's overlord actions); a draw asks as a "draw" action."""
     if not isinstance(body, dict) or request.endpoint not in ("sessions.Actions", "sessions.Draws"):
         return None
-    from tracker import rulesets
 
     session = tracker().get_session(request.view_args["session_id"])
     rules = rulesets.get(session["ruleset"]["id"]).rules

@@ -7,16 +7,17 @@ models (api/pages/reads.py) and renders a template; charts are SVG drawn on the 
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request
 
 from api.context import tracker, viewer_for, viewer_side, views
 from api.pages import charts, reads, signin
+from api.routes.campaigns import CampaignExport
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
+from tracker.rulesets.descent import ledger
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/pages/static")
 
@@ -122,8 +123,6 @@ def _heroes(campaign_id: str) -> dict[str, Any]:
 
 
 def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
-    from tracker.rulesets.descent import ledger
-
     viewer = viewer_for(None)
     rows = views().store.game_events(campaign_id)
     tracks = []
@@ -169,7 +168,6 @@ def dice_page(campaign_id: str):
 def export(campaign_id: str):
     """The campaign export, for a visitor signed in with a cookie (the API's export wants a bearer header)."""
     signin.grant_for_campaign(campaign_id)
-    from api.routes.campaigns import CampaignExport
 
     return CampaignExport().get(campaign_id)
 

@@ -23,6 +23,19 @@ class TrackerCreated(Aggregate.Created):
     meta: dict[str, Any]
 
 
+class GameEvent(TrackerEvent):
+    """Base of a ruleset's own events (KarmaGained, WeaponUpgraded, ...): the session folds them with its game rules.
+
+    Subclasses live in their ruleset's package, each with its own class_version. Rulesets take this
+    base from here, never from the aggregates, so the domain and the rulesets import each other not at all.
+    """
+
+    change: dict[str, Any]
+
+    def apply(self, aggregate: Any) -> None:
+        aggregate._apply_game_change(self.change)  # noqa: SLF001
+
+
 def make_meta(
     issued_by: str | None, correlation_id: str | None, ruleset_version: str | None, ruleset_id: str | None = None
 ) -> dict[str, Any]:

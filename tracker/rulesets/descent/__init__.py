@@ -18,6 +18,7 @@ from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissur
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
+from tracker.rulesets.descent.ledger import hero_standing
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
 
 HERE = Path(__file__).parent
@@ -61,8 +62,6 @@ class DescentRules(GameRules):
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
         """Each hero's standing across the campaign: curses, frost, dark relics, chest items, deaths."""
-        from tracker.rulesets.descent.ledger import hero_standing
-
         return hero_standing(history, viewer)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
