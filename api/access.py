@@ -89,7 +89,7 @@ def _role_refusal(grant: Any, endpoint: str) -> str | None:
         return "Viewer tokens are read-only"
     body = request.get_json(silent=True)
     if grant.heroes:
-        named = sorted(set(actors.named(body)) - set(grant.heroes))
+        named = sorted(set(actors.named(body, tracker().rules_of_campaign(grant.campaign_id))) - set(grant.heroes))
         if named:
             return f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}"
     side = _acting_side(body)

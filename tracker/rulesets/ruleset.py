@@ -127,6 +127,10 @@ class GameRules:
     sides: tuple[str, ...] = ("heroes",)
     """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""
 
+    actor_fields: tuple[str, ...] = ()
+    """The fields of this game's actions that name a hero acting or receiving (a player token bound to heroes may
+    name only those, and undo only what it could have done). The deck actions' ``holder`` is every game's."""
+
     def secret_to(self, change: Mapping[str, Any]) -> str | None:
         """The side a change is secret to until the quest ends (e.g. the overlord's hand), or None if public."""
         return None

@@ -27,6 +27,7 @@ HERE = Path(__file__).parent
 class DescentRules(GameRules):
     events = EVENTS
     sides = ("heroes", "overlord")
+    actor_fields = ("hero", "heroes", "attacker")
     options_schema = {
         "type": "object",
         "properties": {

@@ -47,6 +47,7 @@ _LINES = {
 
 class JourneyRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "pilgrim", "character")  # character: the Demon a quest rule places
     options_schema = {
         "type": "object",
         "properties": {

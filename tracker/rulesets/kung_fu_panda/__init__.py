@@ -127,6 +127,7 @@ SET_UP = ActionType(
 
 class KungFuPandaRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
     setup_schema = SETUP
 
