@@ -99,6 +99,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         api.register_blueprint(blueprint)
 
     app.register_blueprint(pages)
+    access.declare_framework_routes(app)
 
     if app.config["TRUSTED_PROXIES"] > 0:
         # Behind a TLS proxy the request arrives as plain HTTP; the proxy's X-Forwarded-Proto makes the
