@@ -4,6 +4,7 @@ different (the seed source, table creation) is a setting, never an environment v
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,25 @@ def test_the_seed_source_is_injected_through_the_settings(database_url: str) -> 
         assert ended.json["seed"] == made[0].hex()  # the seed revealed at the end is the one the source gave
     finally:
         app.extensions["tracker_service"].close()
+
+
+def test_the_clock_events_record_is_injected_through_the_settings(database_url: str) -> None:
+    """No test asserts the wall clock: with a clock given, every event records exactly its time."""
+    moment = datetime(2031, 5, 4, 12, 0, tzinfo=timezone.utc)
+    app = create_app({"TESTING": True}, settings=Settings(database_url=database_url, clock=lambda: moment))
+    app.test_client_class = OwnerClient
+    OwnerClient.tokens, OwnerClient.last = {}, {}
+    try:
+        client = app.test_client()
+        created = client.post("/campaigns", json={"ruleset": "journey", "name": "Clocked", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})
+        sid = client.post(f"/campaigns/{created.json['id']}/sessions", json={"quest": "q1-meeting"}).json["id"]
+        assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 2}}).status_code == 201
+        events = client.get(f"/sessions/{sid}/events").json["events"]
+        assert len(events) >= 3
+        assert {event["timestamp"] for event in events} == {moment.isoformat()}
+    finally:
+        app.extensions["tracker_service"].close()
+        bootstrap(Settings(database_url=database_url)).close()  # the next application built records the time now again
 
 
 def test_an_app_built_without_creating_tables_uses_those_made_before(database_url: str) -> None:

@@ -15,6 +15,7 @@ import pickle
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +32,7 @@ from tracker import dice as dice_rolls
 from tracker.command_cache import CommandCache, Turns
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.access import new_token, token_hash
-from tracker.domain.events import make_meta
+from tracker.domain.events import LIBRARY_CLOCK, given_clock, make_meta
 from tracker.errors import Conflict, Forbidden, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.game_history import GameHistory
 from tracker.randomness import commitment, new_seed
@@ -87,13 +88,16 @@ class Tracker(Application[UUID]):
         *args: Any,
         seed_source: Callable[[], bytes] = new_seed,
         rules_for: Callable[[Mapping[str, str]], Any] | None = None,
+        clock: Callable[[], datetime] | None = None,
         **kwargs: Any,
     ) -> None:
         """``seed_source`` makes each new session's secret seed (a bench gives fixed ones); ``rules_for``
-        gives sessions the game rules of the ruleset they pinned (by default this server's rulesets)."""
+        gives sessions the game rules of the ruleset they pinned (by default this server's rulesets);
+        ``clock`` is what events record as their time (by default the library's, the time now)."""
         super().__init__(*args, **kwargs)
         self.seed_source = seed_source
         Session.given_rules(rules_for or pinned_rules)
+        given_clock(clock or LIBRARY_CLOCK)
         self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}

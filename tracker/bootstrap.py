@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +35,14 @@ __all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "WSGI_APP", "Service", "Settin
 class Settings:
     """How to build the service. ``create_tables``: False in gunicorn's workers, whose master made them
     (workers replacing the same PostgreSQL functions at once fail with "tuple concurrently updated").
-    ``seed_source`` makes each new session's secret seed (tracker/randomness.py; the bench fixes them)."""
+    ``seed_source`` makes each new session's secret seed (tracker/randomness.py; the bench fixes them);
+    ``clock`` is the time events record (None: the time now)."""
 
     database_url: str
     create_tables: bool = True
     projections_in_process: bool = False
     seed_source: Callable[[], bytes] = new_seed
+    clock: Callable[[], datetime] | None = None
     batch_size: int = 500  # notifications per projection batch
 
     @classmethod
@@ -67,7 +70,7 @@ class Service:
 
 def bootstrap(settings: Settings) -> Service:
     env = persistence_env(settings.database_url, create_tables=settings.create_tables)
-    tracker = Tracker(env=env, seed_source=settings.seed_source)
+    tracker = Tracker(env=env, seed_source=settings.seed_source, clock=settings.clock)
     store = open_view_store(env)
     return Service(tracker, store, ProjectionRunner(tracker, store, batch_size=settings.batch_size))
 
