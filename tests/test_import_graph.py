@@ -176,5 +176,5 @@ def test_dependencies_point_one_way(layer: str, source: tuple[str, ...], forbidd
 
 
 def test_the_command_line_names_no_wsgi_module() -> None:
-    """`tracker serve` asks the bootstrap what gunicorn loads; the CLI itself names no part of the API."""
+    """`tracker serve` hands create_app to the bootstrap's gunicorn (api/wsgi.py is the Procfile's door)."""
     assert "api.wsgi" not in (ROOT / "tracker" / "cli.py").read_text(encoding="utf-8")

@@ -25,10 +25,8 @@ from tracker.randomness import new_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
-# What gunicorn loads in each worker when started from the Procfile (`tracker serve` hands it the app itself).
-WSGI_APP = "api.wsgi:app"
 
-__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "WSGI_APP", "Service", "Settings", "bootstrap", "create_tables", "serve"]
+__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "Service", "Settings", "bootstrap", "create_tables", "serve"]
 
 
 @dataclass(frozen=True)
