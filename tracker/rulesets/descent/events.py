@@ -281,6 +281,14 @@ class HeroReadied(GameEvent):
     class_version = 1
 
 
+class SecretRoomMarked(GameEvent):
+    class_version = 1
+
+
+class SecretRoomSearched(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -351,4 +359,6 @@ EVENTS = {
     "fatigue-spent": FatigueSpent,
     "wounds-recovered": WoundsRecovered,
     "hero-readied": HeroReadied,
+    "secret-room-marked": SecretRoomMarked,
+    "secret-room-searched": SecretRoomSearched,
 }

@@ -217,6 +217,12 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g.setdefault("villagers", {})[change["villager"]] = change["fate"]
     elif kind == "altar-destroyed":
         g.setdefault("altars_destroyed", []).append(change["altar"])
+    elif kind == "secret-room-marked":
+        g["secret_room"] = {"rolled": True, "face": change["face"], "real": change["marker"], "searched": {}, "found": None}
+    elif kind == "secret-room-searched":
+        g["secret_room"]["searched"][change["marker"]] = change["real"]
+        if change["real"]:
+            g["secret_room"]["found"] = change["marker"]
     elif kind == "prolonged-action-disrupted":
         g["prolonged"].pop(change["key"], None)
     elif kind in ("treasure-bought", "treasure-sold"):
