@@ -289,6 +289,14 @@ class SecretRoomSearched(GameEvent):
     class_version = 1
 
 
+class UndyingRolled(GameEvent):
+    class_version = 1
+
+
+class Leeched(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -361,4 +369,6 @@ EVENTS = {
     "hero-readied": HeroReadied,
     "secret-room-marked": SecretRoomMarked,
     "secret-room-searched": SecretRoomSearched,
+    "undying-rolled": UndyingRolled,
+    "leeched": Leeched,
 }
