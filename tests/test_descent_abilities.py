@@ -171,3 +171,25 @@ def test_a_webbed_hero_spends_no_movement_points(client):
     assert "web" not in freed["state"]["game"]["heroes"]["aurim"]["tokens"]
     _act(client, sid, type="drink-potion", hero="aurim", potion="healing")
     _verified(client, sid)
+
+
+def test_sharr_cleanses_an_activated_dark_glyph_and_an_aura_wounds_through_armour_but_not_ironskin(client):
+    # L200: "If Sharr ends her movement in the same space as an activated dark glyph, that dark glyph is removed from the
+    # board and replaced with an activated normal glyph."  L289: "Enemy figures that move into a space adjacent to a
+    # figure with Aura suffer 1 wound that cannot be reduced by armor."  L305: Ironskin is immune to Aura.
+    from tests.test_descent_api import TEST_OVERLORD_DECK, _campaign, _start
+
+    cid = _campaign(client, ["tahlia", "aurim"], components=TEST_OVERLORD_DECK)
+    sid = _start(client, cid, "altar-of-despair", {"hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}, "dark_glyphs": [{"glyph": "power"}]})
+    _act(client, sid, type="place-glyph", glyph="power")
+    _act(client, sid, type="activate-glyph", glyph="power", conquest=3)
+    assert _refused(client, sid, type="sharr-cleanses-glyph", glyph="summoning")["title"] == "No activated summoning dark glyph is on the map"
+    cleansed = _act(client, sid, type="sharr-cleanses-glyph", glyph="power")
+    assert cleansed["state"]["game"]["glyphs_activated"] == ["normal"]
+    assert _refused(client, sid, type="town-travel", hero="tahlia", glyph="power", direction="to-town")["title"] == "No power glyph has been activated"
+    [troll, golem] = _placed(client, sid, {"monster": "troll", "wounds": 1, "armor": 5}, {"monster": "golem", "wounds": 9, "abilities": {"ironskin": 1}})
+    struck = _act(client, sid, type="aura-wound", figure=troll, by="bottle-imp")
+    assert _change(struck, "AuraWounded")["wounds_left"] == 0 and _change(struck, "MonsterKilled")["figure"] == troll  # 5 armour does not help
+    assert _refused(client, sid, type="aura-wound", figure=golem, by="bottle-imp")["title"] == f"{golem} has Ironskin: Aura does not wound it"
+    assert _act(client, sid, type="aura-wound", figure="tahlia", by="a monster with Aura")["state"]["game"]["heroes"]["tahlia"]["wounds"] == 11
+    _verified(client, sid)

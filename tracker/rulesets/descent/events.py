@@ -297,6 +297,14 @@ class Leeched(GameEvent):
     class_version = 1
 
 
+class DarkGlyphCleansed(GameEvent):
+    class_version = 1
+
+
+class AuraWounded(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -371,4 +379,6 @@ EVENTS = {
     "secret-room-searched": SecretRoomSearched,
     "undying-rolled": UndyingRolled,
     "leeched": Leeched,
+    "dark-glyph-cleansed": DarkGlyphCleansed,
+    "aura-wounded": AuraWounded,
 }

@@ -217,6 +217,9 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g.setdefault("villagers", {})[change["villager"]] = change["fate"]
     elif kind == "altar-destroyed":
         g.setdefault("altars_destroyed", []).append(change["altar"])
+    elif kind == "dark-glyph-cleansed":  # Sharr: an activated dark glyph becomes an activated normal one (L200)
+        g["glyphs_activated"].remove(change["glyph"])
+        g["glyphs_activated"].append("normal")
     elif kind == "secret-room-marked":
         g["secret_room"] = {"rolled": True, "face": change["face"], "real": change["marker"], "searched": {}, "found": None}
     elif kind == "secret-room-searched":

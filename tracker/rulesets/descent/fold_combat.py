@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 COMBAT_KINDS = frozenset({"monsters-placed", "attack-made", "monster-killed", "wounds-stated", "fatigue-spent", "wounds-recovered", "hero-readied",
-                          "undying-rolled", "leeched"})
+                          "undying-rolled", "leeched", "aura-wounded"})
 
 
 def _figure(g: dict[str, Any], figure_id: str) -> dict[str, Any]:
@@ -35,6 +35,9 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
     elif kind == "undying-rolled":
         if change["restored"] and change["wounds"] is not None:
             g["monsters"][change["figure"]]["wounds"] = change["wounds"]
+    elif kind == "aura-wounded":
+        if change["wounds_left"] is not None:
+            _figure(g, change["figure"])["wounds"] = change["wounds_left"]
     elif kind == "leeched":
         target, attacker = _figure(g, change["target"]), _figure(g, change["attacker"])
         if target.get("fatigue") is not None:
