@@ -193,3 +193,25 @@ def test_sharr_cleanses_an_activated_dark_glyph_and_an_aura_wounds_through_armou
     assert _refused(client, sid, type="aura-wound", figure=golem, by="bottle-imp")["title"] == f"{golem} has Ironskin: Aura does not wound it"
     assert _act(client, sid, type="aura-wound", figure="tahlia", by="a monster with Aura")["state"]["game"]["heroes"]["tahlia"]["wounds"] == 11
     _verified(client, sid)
+
+
+def test_a_campaign_pinned_to_descent_1_2_0_still_resolves_and_plays_its_attacks_as_they_were():
+    """Sessions pinned to 1.2.0 re-derive as played: no abilities, daze, web or secret-room rules they never had."""
+    import pytest
+
+    from tracker import rulesets
+    from tracker.errors import Unprocessable
+    from tracker.rulesets.descent import combat, figures
+    from tracker.rulesets.ruleset import ActionContext
+
+    rulesets.archived.cache_clear()
+    pin = {"id": "descent", "version": "1.2.0", "hash": "sha256:4114f104350dcb054ec88b2754e187e1e934804e6a1e9da388763bcfd9425654"}
+    old = rulesets.resolve(pin)
+    assert old is not None and old.pin == pin and "abilities" not in old.data["combat"] and "secret_room" not in old.quest("thing-in-the-pit")
+    game = {"quest": "mists-of-time", "heroes": {"tahlia": {"wounds": 12, "armor": 2, "tokens": {"web": 1, "daze": 1}}}, "monsters": {}}
+    ctx = ActionContext(state={"game": game, "turn": 1}, ruleset=old, decks={})
+    with pytest.raises(Unprocessable, match="records no abilities"):
+        figures.place_monsters(ctx, {"monsters": [{"monster": "ogre", "abilities": {"bash": 1}}], "source": "zone 1"}, None)
+    # a far attack on a figure the table calls Shadowcloaked resolves by the dice alone, as 1.2.0 did
+    assert combat.resolve({"red": ["3D 3R"]}, {"attack_type": "ranged", "range": 3}, 0, 0)["wounds"] == 3
+    old.action("ready").resolve(ctx, {"type": "ready", "hero": "tahlia", "half_actions": ["move", "order"], "order": "aim"}, None)  # webbed, unchecked then

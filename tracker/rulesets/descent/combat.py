@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent import abilities, conquest, dazed
+from tracker.rulesets.descent import abilities, conquest, dazed, named_deaths
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
 from tracker.rulesets.ruleset import ActionContext
@@ -188,6 +188,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         changes += _killed(ctx, params, target_side, target)
         if known and "black-curse" in of_target and attacker_side == "hero":  # L216: only if it actually dies
             changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": known["black-curse"]["killer_curses"], "source": "black-curse"})
+        if known and target_side == "monster":
+            changes += named_deaths.award(ctx, target, changes)
     return changes
 
 

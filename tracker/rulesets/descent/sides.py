@@ -29,8 +29,11 @@ HERO_ACTIONS = frozenset({
 
 def acting_side(action: Mapping[str, Any]) -> str | None:
     kind = action.get("type")
+    if not isinstance(kind, str):
+        return None  # not an action at all: the schema check that follows refuses it
     if kind == "attack":  # the attacker's side acts: a hero of the game's data, else a monster figure, the overlord's
-        return "heroes" if action.get("attacker") in HEROES and not action.get("dark_charm") else OVERLORD
+        attacker = action.get("attacker")
+        return "heroes" if isinstance(attacker, str) and attacker in HEROES and not action.get("dark_charm") else OVERLORD
     if kind in OVERLORD_ACTIONS or action.get("deck") == OVERLORD or action.get("holder") == OVERLORD:
         return OVERLORD
     if kind in HERO_ACTIONS:
