@@ -146,6 +146,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
     result = resolve(results, params, free, armour, known, of_attacker, of_target)
+    if known:
+        _named_rules(ctx, params, attacker, target, results, result)
     said = _stated(params, result)
     before = target.get("wounds")
     left = said.get("wounds_left")
@@ -191,6 +193,21 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if known and target_side == "monster":
             changes += named_deaths.award(ctx, target, changes)
     return changes
+
+
+def _named(ctx: ActionContext, figure: Mapping[str, Any]) -> Mapping[str, Any]:
+    return next((m for m in ctx.ruleset.data["combat"]["named_monsters"] if m["id"] == figure.get("named")), {}) if figure.get("named") else {}
+
+
+def _named_rules(ctx: ActionContext, params: Mapping[str, Any], attacker: Mapping[str, Any], target: Mapping[str, Any],
+                 rolled: Mapping[str, list[str]], result: dict[str, Any]) -> None:
+    """What the quest text says of a named monster's fights: the power dice it rolls (the Zone 8 ogre's 3, L661; Zorek's 5,
+    L684), and Zorek, whom "No attack can harm" (L684)."""
+    dice_rolled = _named(ctx, attacker).get("power_dice")
+    if dice_rolled is not None and len(rolled.get("power", [])) != dice_rolled and not abilities.named(params.get("abilities", []), "bash"):
+        raise refuse(f"{params['attacker']} rolls {dice_rolled} power dice", f"Rolled {len(rolled.get('power', []))} ({', '.join(s.split(' ')[-1] for s in _named(ctx, attacker)['source'])}).", "faces.power")
+    if _named(ctx, target).get("unharmed"):
+        result.update(hit=False, miss="No attack can harm Zorek, and he is immune to all effects (L684)", damage=0, wounds=0)
 
 
 def _target_abilities(rules: Mapping[str, Any], params: Mapping[str, Any], target: Mapping[str, Any]) -> dict[str, int]:

@@ -117,6 +117,12 @@ def figures_entering(ctx: ActionContext, entries: list[Mapping[str, Any]], sourc
                 raise refuse("This campaign's rules data records no abilities", f"Figures' abilities are recorded from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "monsters")
             known = {"abilities": stated_abilities(combat_rules(ctx), entry["abilities"], "monsters")}
             stated.append("abilities")
+        printed = (named or {}).get("abilities") or {}  # what the quest text gives a named monster (the demon's Fear 3, L661)
+        for name, rank in printed.items():
+            if known.get("abilities", {}).get(name, rank) != rank:
+                raise refuse(f"{named['name']} has {name} {rank}, not {known['abilities'][name]}", f"Leave {name} out ({', '.join(s.split(' ')[-1] for s in named['source'])}).", "monsters")
+        if printed:
+            known = {"abilities": {**known.get("abilities", {}), **printed}}
         figures.append({
             "id": figure_id, "monster": named["monster"] if named else entry["monster"], "master": bool(named and named["master"]) or entry.get("master", False),
             **({"named": named["id"]} if named else {}), "wounds": entry.get("wounds"), "armor": armour, "stated": stated, **known,

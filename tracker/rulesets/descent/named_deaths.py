@@ -4,6 +4,9 @@
   daughter); the quest then finishes (L402-L407), won at 12 conquest, else failed.
 - Basalt (L608-L610): "The heroes gain 4 conquest points. They have completed their quest!"
 - The Monkey Kings (L492, L496-L498): when both are defeated, 4 conquest and the quest is completed.
+- Into the Heart of Darkness's master dark priest, master ogre and master demon (L661-L664): when all three are
+  killed, 4 conquest and the quest is completed, unless an angered spirit still stands (then award-conquest, once the
+  spirits are destroyed, L662).
 A quest already decided records the kill and nothing more."""
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from functools import reduce
 from typing import Any
 
 from tracker.rulesets.descent import conquest
+from tracker.rulesets.descent.spirits import angered_standing
 from tracker.rulesets.descent.common import quest
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
@@ -45,7 +49,13 @@ def award(ctx: ActionContext, target: Mapping[str, Any], changes: list[dict[str,
     after = dataclasses.replace(ctx, state={**ctx.state, "game": reduce(fold, own, ctx.game)})
     if after.game.get("won") or after.game.get("lost"):
         return []
-    killed = [f for f in (after.game.get("monsters") or {}).values() if f.get("named") == rule["id"] and f["killed"]]
+    figures = (after.game.get("monsters") or {}).values()
+    killed = [f for f in figures if f.get("named") == rule["id"] and f["killed"]]
     if len(killed) < rule.get("award_when_killed", 1):
+        return []
+    together = rule.get("award_when_all_killed") or []
+    if any(not any(f.get("named") == other and f["killed"] for f in figures) for other in together):
+        return []
+    if angered_standing(after.game):  # "(and the spirits, if they have been angered)" (L662): award-conquest once they are
         return []
     return conquest.award_conquest(after, {"award": rule["award_on_death"], **_unrescued(after)}, None)
