@@ -215,3 +215,27 @@ def test_a_campaign_pinned_to_descent_1_2_0_still_resolves_and_plays_its_attacks
     # a far attack on a figure the table calls Shadowcloaked resolves by the dice alone, as 1.2.0 did
     assert combat.resolve({"red": ["3D 3R"]}, {"attack_type": "ranged", "range": 3}, 0, 0)["wounds"] == 3
     old.action("ready").resolve(ctx, {"type": "ready", "hero": "tahlia", "half_actions": ["move", "order"], "order": "aim"}, None)  # webbed, unchecked then
+
+
+def test_monsters_take_condition_tokens_and_a_stunned_one_does_nothing_else(client):
+    # L317: "Normal monsters that begin a turn with a stun token may do nothing else, while heroes may take one half
+    # action and master monsters may move or attack once. Figures discard 1 stun token each turn. Named monsters cannot
+    # be stunned."  L297: burn, "a wound for each remaining burn token" (ignoring armour, L325 **).
+    sid = _session(client)
+    skeleton, master, basalt = _placed(client, sid, {"monster": "skeleton", "wounds": 5, "armor": 2}, {"monster": "skeleton", "master": True, "wounds": 6, "armor": 2},
+                                       {"monster": "troll", "named": "basalt", "wounds": 30})
+    for target in (skeleton, master, basalt):
+        _attack(client, sid, "tahlia", target, {"red": ["2D 1R"]}, abilities=[{"ability": "Stun"}, {"ability": "Burn"}])  # 2 damage, armour 2+: no wound, still tokens
+    game = client.get(f"/sessions/{sid}").json["game"]["monsters"]
+    assert (game[skeleton]["tokens"], game[master]["tokens"], game[basalt]["tokens"]) == ({"stun": 1, "burn": 1}, {"stun": 1, "burn": 1}, {"burn": 1})
+    _act(client, sid, type="end-turn")
+    burned = _act(client, sid, type="monster-condition-turn-start", figure=skeleton, faces={"burn": ["blank"]})
+    assert _change(burned, "MonsterTokensResolved")["wounds_left"] == 4 and burned["state"]["game"]["monsters"][skeleton]["tokens"] == {"burn": 1}
+    assert _refused(client, sid, type="attack", attacker=skeleton, target="aurim", attack_type="melee", faces={"red": ["1D 0R"]})["title"] == f"{skeleton} is stunned: it may do nothing else this turn"
+    _act(client, sid, type="monster-condition-turn-start", figure=master, faces={"burn": ["surge"]})
+    _attack(client, sid, master, "aurim", {"red": ["1D 0R"]})
+    assert _refused(client, sid, type="attack", attacker=master, target="aurim", attack_type="melee", faces={"red": ["1D 0R"]})["title"] == f"{master} is stunned: it already attacked this turn"
+    _attack(client, sid, basalt, "aurim", {"red": ["1D 0R"]})  # never stunned
+    _act(client, sid, type="end-turn")
+    _attack(client, sid, skeleton, "aurim", {"red": ["1D 0R"]})  # its stun token is gone: it acts again
+    _verified(client, sid)

@@ -18,7 +18,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent import abilities, conquest, dazed, named_deaths
+from tracker.rulesets.descent import (
+    abilities,
+    conquest,
+    dazed,
+    monster_conditions,
+    named_deaths,
+)
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
 from tracker.rulesets.ruleset import ActionContext
@@ -141,6 +147,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     daze = dazed.check(ctx, params, attacker_side, attacker, results) if known else None
     leapt = None
     if known:
+        if attacker_side == "monster":
+            monster_conditions.may_attack(ctx, params["attacker"], attacker)
         abilities.before_roll(known, params, attacker, of_target, results)
         leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results)
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
@@ -170,6 +178,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             "range": params.get("range"), "surges": list(params.get("surges", [])), "abilities": list(params.get("abilities", [])), "free_surges": free,
             "dark_charm": bool(params.get("dark_charm")), "armour_from": armour_from, "shield": params.get("shield", 0), "invulnerability": bool(params.get("invulnerability")), "orders_used": orders,
             **result, "wounds_before": before, "wounds_left": 0 if (killed or undying) and left is None and before is not None else left, "killed": killed, "stated": said}
+    if known:
+        made["turn"] = ctx.state["turn"]
     if daze is not None:
         made["daze"] = daze
     if leapt is not None:
@@ -271,6 +281,8 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
             changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": "poison", "count": lost, "source": f"attack by {params['attacker']}"})
         if "frost" in named:
             changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
+    if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1 and "abilities" in ctx.ruleset.data["combat"]:
+        changes += monster_conditions.placed(params, target, named)
     if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
         changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
     return changes

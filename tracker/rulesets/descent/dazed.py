@@ -4,7 +4,7 @@ token for each power surge, then victim rolls 1 fewer die for each daze token th
 The dice a hero's attack rolls come from his weapon card, which the log does not hold, so the attack states them
 ("dice_without_daze") and the roll must hold that many fewer, the table choosing which (the rules data's reading).
 The tokens that remain are those on him once his start-of-turn roll is made: a hero holding daze tokens attacks only
-after that roll (condition-turn-start) in the turn."""
+after that roll (condition-turn-start) in the turn. A dazed monster figure likewise (monster-condition-turn-start)."""
 
 from __future__ import annotations
 
@@ -21,14 +21,15 @@ def _rule(ctx: ActionContext) -> Mapping[str, Any]:
 
 def check(ctx: ActionContext, params: Mapping[str, Any], side: str, attacker: Mapping[str, Any], rolled: Mapping[str, list[str]]) -> dict[str, Any] | None:
     """None for an attacker without daze tokens; else the daze on record for the attack, once the roll is checked."""
-    tokens = (attacker.get("tokens") or {}).get("daze", 0) if side == "hero" else 0
+    tokens = (attacker.get("tokens") or {}).get("daze", 0)  # a hero's, or a monster figure's (monster_conditions.py)
     undazed = params.get("dice_without_daze")
     if not tokens:
         if undazed is not None:
             raise refuse(f"{params['attacker']} has no daze token", 'Leave "dice_without_daze" out (L300).', "dice_without_daze")
         return None
     if attacker.get("tokens_resolved_turn") != ctx.state["turn"]:
-        raise refuse(f"Roll {params['attacker']}'s daze tokens first", f"He holds {tokens}: a surge discards one at the start of his turn, then he rolls 1 fewer die per token left (L300). Record condition-turn-start.", "attacker")
+        raise refuse(f"Roll {params['attacker']}'s daze tokens first", f"{tokens} on it: a surge discards one at the start of its turn, then it rolls 1 fewer die per token left (L300). Record "
+                     f"{'condition-turn-start' if side == 'hero' else 'monster-condition-turn-start'}.", "attacker")
     if undazed is None:
         raise refuse(f"{params['attacker']} is dazed: say the dice his attack rolls without daze",
                      f'Send "dice_without_daze" (e.g. {{"red": 1, "power": 2}}): he rolls {tokens} fewer (L300).', "dice_without_daze")

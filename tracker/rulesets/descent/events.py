@@ -305,6 +305,14 @@ class AuraWounded(GameEvent):
     class_version = 1
 
 
+class MonsterTokensPlaced(GameEvent):
+    class_version = 1
+
+
+class MonsterTokensResolved(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -381,4 +389,6 @@ EVENTS = {
     "leeched": Leeched,
     "dark-glyph-cleansed": DarkGlyphCleansed,
     "aura-wounded": AuraWounded,
+    "monster-tokens-placed": MonsterTokensPlaced,
+    "monster-tokens-resolved": MonsterTokensResolved,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 COMBAT_KINDS = frozenset({"monsters-placed", "attack-made", "monster-killed", "wounds-stated", "fatigue-spent", "wounds-recovered", "hero-readied",
-                          "undying-rolled", "leeched", "aura-wounded"})
+                          "undying-rolled", "leeched", "aura-wounded", "monster-tokens-placed", "monster-tokens-resolved"})
 
 
 def _figure(g: dict[str, Any], figure_id: str) -> dict[str, Any]:
@@ -27,6 +27,8 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
             target["wounds"] = change["wounds_left"]
         for used in change["orders_used"]:
             g["heroes"][used["hero"]]["orders"].remove(used["order"])
+        if "turn" in change and change["attacker"] in (g.get("monsters") or {}):  # a stunned master attacks once (L317)
+            g["monsters"][change["attacker"]]["attacked_turn"] = change["turn"]
         if "leap" in change:  # one Leap attack per turn, its roll affecting each figure passed (L224)
             attacker = _figure(g, change["attacker"])
             earlier = attacker.get("leap") or {}
@@ -35,6 +37,17 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
     elif kind == "undying-rolled":
         if change["restored"] and change["wounds"] is not None:
             g["monsters"][change["figure"]]["wounds"] = change["wounds"]
+    elif kind == "monster-tokens-placed":
+        tokens = g["monsters"][change["figure"]].setdefault("tokens", {})
+        tokens[change["condition"]] = tokens.get(change["condition"], 0) + change["count"]
+    elif kind == "monster-tokens-resolved":
+        m = g["monsters"][change["figure"]]
+        m["tokens"] = {c: n - change["discarded"].get(c, 0) for c, n in m["tokens"].items() if n - change["discarded"].get(c, 0)}
+        m["tokens_resolved_turn"] = change["turn"]
+        if change["wounds_left"] is not None:
+            m["wounds"] = change["wounds_left"]
+        if "stun" in change["discarded"]:
+            m["stunned_turn"] = change["turn"]
     elif kind == "aura-wounded":
         if change["wounds_left"] is not None:
             _figure(g, change["figure"])["wounds"] = change["wounds_left"]

@@ -17,10 +17,10 @@ from functools import reduce
 from typing import Any
 
 from tracker.rulesets.descent import conquest
-from tracker.rulesets.descent.spirits import angered_standing
 from tracker.rulesets.descent.common import quest
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
+from tracker.rulesets.descent.spirits import angered_standing
 from tracker.rulesets.ruleset import ActionContext
 
 

@@ -9,7 +9,15 @@ from typing import Any
 
 from tracker import dice
 from tracker.rulesets.descent import secret_room
-from tracker.rulesets.descent.common import NAME, conquest_changes, quest, refuse, require_hero, schema, stat
+from tracker.rulesets.descent.common import (
+    NAME,
+    conquest_changes,
+    quest,
+    refuse,
+    require_hero,
+    schema,
+    stat,
+)
 from tracker.rulesets.ruleset import ActionContext
 
 TRAITS = ("melee", "ranged", "magic")

@@ -69,7 +69,7 @@ def searched(ctx: ActionContext, marker_id: str, hero: str) -> dict[str, Any]:
 
 
 ACTIONS_SPEC = [
-    ("secret-room-roll", "The Thing in the Pit, start of the quest: the overlord rolls a power die for which encounter marker is the real one (surge: Zone 1; enhancement: Zone 2 west; blank: Zone 2 east, L352). "
-     "Report the face, or the stream rolls it where the power die's faces are known. Secret to the overlord until a search finds the room or the quest ends.",
+    ("secret-room-roll", ("The Thing in the Pit, start of the quest: the overlord rolls a power die for which encounter marker is the real one (surge: Zone 1; enhancement: Zone 2 west; blank: Zone 2 east, L352). "
+                          "Report the face, or the stream rolls it where the power die's faces are known. Secret to the overlord until a search finds the room or the quest ends."),
      schema({"face": {"enum": ["blank", "surge", "enhancement"]}}, []), roll, True),
 ]
