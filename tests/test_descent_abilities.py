@@ -239,3 +239,13 @@ def test_monsters_take_condition_tokens_and_a_stunned_one_does_nothing_else(clie
     _act(client, sid, type="end-turn")
     _attack(client, sid, skeleton, "aurim", {"red": ["1D 0R"]})  # its stun token is gone: it acts again
     _verified(client, sid)
+
+
+def test_a_spirits_superior_undying_revives_it_on_anything_but_a_surge(client):
+    # L618: "they have the Superior Undying ability, which revives them on any die result except a power surge."
+    sid = _session(client, quest="into-the-heart-of-darkness", spirits_zone_4=2)
+    [spirit] = _placed(client, sid, {"monster": "skeleton", "master": True, "wounds": 3, "armor": 0, "abilities": {"Superior Undying": 1}}, source="zone 3 revealed")
+    revived = _attack(client, sid, "tahlia", spirit, {"red": ["4D 0R"]}, undying_face="blank")
+    assert _change(revived, "UndyingRolled")["restored"] is True and revived["state"]["game"]["monsters"][spirit]["wounds"] == 3
+    gone = _attack(client, sid, "tahlia", spirit, {"red": ["4D 0R"]}, undying_face="surge")
+    assert _change(gone, "MonsterKilled")["figure"] == spirit

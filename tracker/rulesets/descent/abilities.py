@@ -15,7 +15,8 @@ abilities when it enters play (place-monsters ``abilities``, with their rank X),
 - Dark Prayer (L218, L299): +1 Range and +1 Damage for each surge rolled.
 - Leap (L224, L307): ignores rolled range, missing only on a miss; one Leap attack per turn, its one roll affecting each
   figure it passed (one record per figure, the same faces).
-- Leech (L308), Undying (L321) and Black Curse (L216) act on what the attack did: combat.py applies them.
+- Leech (L308), Undying (L321), Superior Undying (L618) and Black Curse (L216) act on what the attack did: combat.py
+  applies them.
 """
 
 from __future__ import annotations

@@ -234,16 +234,17 @@ def _undying(ctx: ActionContext, params: Mapping[str, Any], side: str, target: M
     """L321: "A figure with Undying rolls 1 power die when killed. On a power surge, the figure is instantly restored to full health."
     Its full health is the wounds it entered play with, where they are on record."""
     face = params.get("undying_face")
-    if "undying" not in of_target or not killed:
+    which = next((a for a in ("superior-undying", "undying") if a in of_target), None)
+    if which is None or not killed:
         if face is not None:
             raise refuse("Only a figure with Undying that the attack kills rolls for it", "Leave undying_face out (L321).", "undying_face")
         return []
-    rule = ctx.ruleset.data["combat"]["abilities"]["undying"]
+    rule = ctx.ruleset.data["combat"]["abilities"][which]
     if face is None and ctx.dice[rule["die"]].faces is None:
         raise refuse(f"Say the Undying power die's face for {params['target']}", 'Send "undying_face" as rolled (L321), or supply the power die\'s faces to roll it here.', "undying_face")
     rolled = dice.roll_change(ctx.dice, {rule["die"]: 1}, {rule["die"]: [face]} if face is not None else None, rng, f"undying: {params['target']}")
     shown_face = rolled["roll"]["results"][rule["die"]][0]
-    restored = shown_face in rule["restored_on"]
+    restored = shown_face in rule["restored_on"] if "restored_on" in rule else shown_face not in rule["destroyed_on"]  # Superior Undying: L618
     return [rolled, {"kind": "undying-rolled", "figure": params["target"], "face": shown_face, "restored": restored,
                      "wounds": target.get("max_wounds") if restored else 0}]
 
