@@ -144,7 +144,8 @@ def test_a_dazed_hero_rolls_one_fewer_die_per_daze_token_left_after_his_roll(cli
     sid = _session(client)
     [troll] = _placed(client, sid, {"monster": "troll", "wounds": 20, "armor": 0})
     _act(client, sid, type="place-condition", hero="tahlia", condition="daze", count=2)
-    assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]})["title"] == "Roll tahlia's daze tokens first"
+    _attack(client, sid, "tahlia", troll, {"red": ["3D 1R"]})  # a guard attack before her next turn: not rolled yet, no die fewer
+    _act(client, sid, type="end-turn")
     _act(client, sid, type="condition-turn-start", hero="tahlia", faces={"daze": ["surge", "blank"]})  # one left
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee",
                     faces={"red": ["3D 1R"]})["title"] == "tahlia is dazed: say the dice his attack rolls without daze"
@@ -152,8 +153,10 @@ def test_a_dazed_hero_rolls_one_fewer_die_per_daze_token_left_after_his_roll(cli
                     dice_without_daze={"red": 1, "power": 2})["title"] == "tahlia rolls 2 dice, not 3"
     dazed = _attack(client, sid, "tahlia", troll, {"red": ["3D 1R"], "power": ["blank"]}, dice_without_daze={"red": 1, "power": 2})
     assert _change(dazed, "AttackMade")["daze"] == {"tokens": 1, "dice_without_daze": {"red": 1, "power": 2}, "fewer": 1}
+    _act(client, sid, type="end-turn")  # next turn: the token left must be rolled again before she attacks
+    assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]})["title"] == "Roll tahlia's daze tokens first"
     assert _refused(client, sid, type="attack", attacker="aurim", target=troll, attack_type="magic", range=1, faces={"white": ["3D 1R"]},
-                    dice_without_daze={"white": 2})["title"] == "aurim has no daze token"
+                    dice_without_daze={"white": 2})["title"] == "aurim has no daze token left from a start-of-turn roll"
     _verified(client, sid)
 
 

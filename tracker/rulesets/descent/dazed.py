@@ -3,8 +3,10 @@ token for each power surge, then victim rolls 1 fewer die for each daze token th
 
 The dice a hero's attack rolls come from his weapon card, which the log does not hold, so the attack states them
 ("dice_without_daze") and the roll must hold that many fewer, the table choosing which (the rules data's reading).
-The tokens that remain are those on him once his start-of-turn roll is made: a hero holding daze tokens attacks only
-after that roll (condition-turn-start) in the turn. A dazed monster figure likewise (monster-condition-turn-start)."""
+The tokens that remain are those left on him by his start-of-turn roll (the data's reading): a token placed since
+(during the overlord's turn, before a guard attack) is rolled first at his next turn; a hero with tokens left by an
+earlier roll attacks only after this turn's roll (condition-turn-start). A dazed monster figure likewise
+(monster-condition-turn-start)."""
 
 from __future__ import annotations
 
@@ -21,11 +23,12 @@ def _rule(ctx: ActionContext) -> Mapping[str, Any]:
 
 def check(ctx: ActionContext, params: Mapping[str, Any], side: str, attacker: Mapping[str, Any], rolled: Mapping[str, list[str]]) -> dict[str, Any] | None:
     """None for an attacker without daze tokens; else the daze on record for the attack, once the roll is checked."""
-    tokens = (attacker.get("tokens") or {}).get("daze", 0)  # a hero's, or a monster figure's (monster_conditions.py)
+    held = (attacker.get("tokens") or {}).get("daze", 0)  # a hero's, or a monster figure's (monster_conditions.py)
+    tokens = min(held, attacker.get("daze_rolled", 0))  # a token placed since the last roll has not been rolled yet
     undazed = params.get("dice_without_daze")
     if not tokens:
         if undazed is not None:
-            raise refuse(f"{params['attacker']} has no daze token", 'Leave "dice_without_daze" out (L300).', "dice_without_daze")
+            raise refuse(f"{params['attacker']} has no daze token left from a start-of-turn roll", 'Leave "dice_without_daze" out (L300).', "dice_without_daze")
         return None
     if attacker.get("tokens_resolved_turn") != ctx.state["turn"]:
         raise refuse(f"Roll {params['attacker']}'s daze tokens first", f"{tokens} on it: a surge discards one at the start of its turn, then it rolls 1 fewer die per token left (L300). Record "

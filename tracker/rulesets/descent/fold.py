@@ -161,6 +161,8 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             h["tokens"][condition] -= n
         h["tokens"] = {c: n for c, n in h["tokens"].items() if n}
         h["tokens_resolved_turn"] = change["turn"]
+        if "daze" in change["left"] or h.get("daze_rolled"):  # the daze tokens that remain after his roll (L300)
+            h["daze_rolled"] = change["left"].get("daze", 0)
         h["wounds_suffered"] = h.get("wounds_suffered", 0) + change["wounds"]
         if h.get("wounds") is not None:
             h["wounds"] = max(0, h["wounds"] - change["wounds"])

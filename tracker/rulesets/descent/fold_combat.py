@@ -44,6 +44,8 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
         m = g["monsters"][change["figure"]]
         m["tokens"] = {c: n - change["discarded"].get(c, 0) for c, n in m["tokens"].items() if n - change["discarded"].get(c, 0)}
         m["tokens_resolved_turn"] = change["turn"]
+        if "daze" in change["left"] or m.get("daze_rolled"):  # the daze tokens that remain after its roll (L300)
+            m["daze_rolled"] = change["left"].get("daze", 0)
         if change["wounds_left"] is not None:
             m["wounds"] = change["wounds_left"]
         if "stun" in change["discarded"]:
