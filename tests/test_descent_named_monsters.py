@@ -55,3 +55,19 @@ def test_no_attack_harms_zorek(client):
     assert not [e for e in struck["events"] if e["type"] == "MonsterKilled"]
     assert _refused(client, sid, type="attack", attacker=zorek, target="tahlia", attack_type="melee", faces={"red": ["1D 0R"]})["title"] == f"{zorek} rolls 5 power dice"
     _verified(client, sid)
+
+
+def test_the_leaders_award_waits_for_the_last_angered_spirit(client):
+    # L662: "If the heroes kill the master dark priest, the master ogre, and the master demon (and the spirits, if they
+    # have been angered)": the leaders dead with an angered spirit standing decide nothing until it is destroyed.
+    sid = _session(client, quest="into-the-heart-of-darkness", spirits_zone_4=2)
+    _act(client, sid, type="spirit-angered", spirit="zone-8-spirit-1", cause="attacked")
+    leaders = _placed(client, sid, {"monster": "dark priest", "named": "the-dark-priest", "wounds": 4, "armor": 0}, {"monster": "ogre", "named": "the-ogre", "wounds": 4, "armor": 0},
+                      {"monster": "demon", "named": "the-demon", "wounds": 4, "armor": 0}, source="zone 8 revealed")
+    for leader in leaders:
+        done = _act(client, sid, type="attack", attacker="tahlia", target=leader, attack_type="melee", faces={"red": ["4D 0R 1S", "1D 0R 1S", "1D 0R 1S"]},
+                    surges=[{"ability": "fear", "count": 3}])
+    assert done["state"]["verdict"] is None and done["state"]["game"]["conquest"] == 10
+    destroyed = _act(client, sid, type="spirit-killed", spirit="zone-8-spirit-1", face="surge")
+    assert [e["payload"]["change"]["reason"] for e in destroyed["events"] if e["type"] == "ConquestChanged"] == ["leaders-killed"]
+    assert destroyed["state"]["verdict"]["outcome"] == "victory"

@@ -20,7 +20,7 @@ from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.common import quest
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
-from tracker.rulesets.descent.spirits import angered_standing
+from tracker.rulesets.descent.spirit_standing import angered_standing
 from tracker.rulesets.ruleset import ActionContext
 
 
@@ -38,6 +38,12 @@ def _unrescued(ctx: ActionContext) -> dict[str, Any]:
     folded = ctx.game.get("prisoners") or {"sacrificed": [], "rescued": []}
     waiting = [n for n in range(1, prisoners["count"] + 1) if n not in folded["sacrificed"] and n not in folded["rescued"]]
     return {"unrescued": len(waiting), "mayors_daughter_unrescued": prisoners["mayors_daughter"] in waiting}
+
+
+def when_spirits_fall(ctx: ActionContext, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A spirit destroyed: if it was the last angered one and the leaders it outlived are dead, their award follows (L662)."""
+    leaders = [m for m in ctx.ruleset.data["combat"]["named_monsters"] if m["quest"] == ctx.game["quest"] and m.get("award_when_all_killed")]
+    return award(ctx, {"named": leaders[0]["id"]}, changes) if leaders else []
 
 
 def award(ctx: ActionContext, target: Mapping[str, Any], changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
