@@ -148,7 +148,8 @@ def state_wounds(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     return [{"kind": "wounds-stated", "figure": params["figure"], "side": side, **{k: params[k] for k in ("wounds", "fatigue", "reason") if k in params}}]
 
 
-MONSTER = {"type": "object", "properties": {"monster": NAME, "master": {"type": "boolean"}, "named": NAME, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT,
+MONSTER = {"type": "object", "properties": {"monster": NAME, "master": {"type": "boolean"},
+                                           "named": {**NAME, "description": "A monster the quest's text names (GET /rulesets/descent: rules.combat.named_monsters ids, with what the text gives it)."}, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT,
                                            "abilities": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 20,
                                                          "description": "The figure's special abilities from its reference card, by the rulebook's names with their rank X (1 where it has none), rules 1.3.0 on: {\"shadowcloak\": 1, \"fear\": 2}."}},
            "required": ["monster"], "additionalProperties": False}
