@@ -128,6 +128,8 @@ def _recorded(event: Any) -> dict[str, Any] | None:
         value = getattr(event, name, None)
         if isinstance(value, dict):
             return value
+    if isinstance(getattr(event, "roll", None), dict):  # a roll, as tracker.disclosure shows it to the ruleset
+        return {"kind": "rolled", "roll": event.roll}
     return None
 
 
