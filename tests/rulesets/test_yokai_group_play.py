@@ -61,9 +61,32 @@ class Table:
     def state(self, sid: str) -> dict:
         return self.client.get(f"/sessions/{sid}").json
 
+    def hero_to_act(self, sid: str) -> str | None:
+        """A hero who may take an action now: the active one while an action is left (two per activation), else the next
+        hero to activate, ending the activation under way; None when every hero standing has activated this turn."""
+        limit = self.rules["rules"]["hero_rules"]["activation"]["actions"]
+        game = self.state(sid)["game"]
+        current = game["activation"]
+        if current and current["actions_used"] < limit:
+            return current["hero"]
+        if current:
+            game = self.do(sid, {"type": "end-activation", "hero": current["hero"]})["game"]
+        waiting = [h for h in self.heroes if not game["heroes"][h]["defeated"] and h not in game["activated"]]
+        return waiting[0] if waiting and game["phase"] == "hero" else None
+
+    def end_hero_phase(self, sid: str) -> None:
+        """Every hero activates in the Hero phase (L158); those with nothing left to do renounce it (L400)."""
+        game = self.state(sid)["game"]
+        if game["activation"]:
+            game = self.do(sid, {"type": "end-activation", "hero": game["activation"]["hero"]})["game"]
+        for hero in self.heroes:
+            if not game["heroes"][hero]["defeated"] and hero not in game["activated"]:
+                game = self.do(sid, {"type": "end-activation", "hero": hero})["game"]
+
     def yokai_phase(self, sid: str, card_shows: dict | None = None) -> dict:
         """The Yōkai phase as the book runs it: the coins turn (their first faces are the table's, the scene does not
         give them), a card for each matching point (the table reads what it places), the scene's scripted spawns."""
+        self.end_hero_phase(sid)
         game = self.state(sid)["game"]
         coins = {}
         for coin, faces in (("red-blue", ("red", "blue")), ("green-yellow", ("green", "yellow"))):
@@ -90,14 +113,23 @@ class Table:
         while count:
             if not self.state(sid)["game"]["in_play"].get(yokai):
                 self.yokai_phase(sid, {yokai: min(count, cap)})
-            for _ in range(min(count, self.state(sid)["game"]["in_play"][yokai])):
-                self.do(sid, {"type": "attack", "attacker": self.heroes[0], "source": "basic attack", "targets": [hit]})
-                count -= 1
+                continue
+            hero = self.hero_to_act(sid)
+            if hero is None:
+                self.yokai_phase(sid)
+                continue
+            self.do(sid, {"type": "attack", "attacker": hero, "source": "basic attack", "targets": [hit]})
+            count -= 1
 
-    def strike(self, sid: str, defender: str, katanas: int = 1, attacker: str | None = None, **extra) -> dict:
+    def strike(self, sid: str, defender: str, katanas: int = 1) -> dict:
+        """A basic attack (one action, one target: L398, L408) by the next hero with an action left, a new turn when none has."""
         faces = {"red": ["katana"] * min(katanas, 10), "blue": ["katana"] * max(0, min(katanas - 10, 10))}
         target = {"defender": defender, "attack_faces": faces, "defense_faces": {"blue": []}}
-        return self.do(sid, {"type": "attack", "attacker": attacker or self.heroes[0], "source": "basic attack", "targets": [target], **extra})
+        hero = self.hero_to_act(sid)
+        while hero is None:
+            self.yokai_phase(sid)
+            hero = self.hero_to_act(sid)
+        return self.do(sid, {"type": "attack", "attacker": hero, "source": "basic attack", "targets": [target]})
 
     def destroy(self, sid: str, character: str) -> None:
         """Every chief or objective of this character on the board, struck until it falls (a chief not yet come, brought in)."""
@@ -116,9 +148,8 @@ class Table:
 
     def clear(self, sid: str) -> None:
         """No yōkai left to fight (L753), unless the next scene keeps the board and its miniatures (L807, L1069)."""
-        for yokai, count in self.state(sid)["game"]["in_play"].items():
-            for _ in range(count):
-                self.strike(sid, yokai)
+        while left := [yokai for yokai, count in self.state(sid)["game"]["in_play"].items() if count]:
+            self.strike(sid, left[0])
         chief = (self.scene.get("chief") or {}).get("character")
         if chief and not self.next_keeps_board() and any(f["character"] == chief for f in self.state(sid)["game"]["foes"].values()):
             self.destroy(sid, chief)

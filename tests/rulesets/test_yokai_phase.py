@@ -4,19 +4,21 @@ the miniature cap, scripted spawns and the refill, yōkai in play, initiative, a
 from __future__ import annotations
 
 from tests.rulesets.test_yokai_verdicts import _refused
-from tests.rulesets.yokai_play import act, clear, create_campaign, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, clear, create_campaign, finish_hero_phase, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 HIT = {"attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}
 
 
 def _phase(client, sid, **body):
+    finish_hero_phase(client, sid)
     return act(client, sid, {"type": "begin-yokai-phase", **body})["state"]["game"]
 
 
 def test_the_red_blue_coin_turns_every_phase_and_its_lost_first_face_is_stated_once(client):
     """L166: "the Red/Blue yōkai winds coin is turned every time"; the scenes do not give the starting faces."""
     sid = start(client, create_campaign(client)["id"], S1)
+    finish_hero_phase(client, sid)
     _refused(client, sid, {"type": "begin-yokai-phase"}, "Say which face the red-blue coin shows")
     first = _phase(client, sid, coins={"red-blue": "red"})
     assert first["coins"]["red-blue"] == "red" and first["appearances_left"] == ["red"] and first["phase"] == "yokai"
@@ -24,6 +26,7 @@ def test_the_red_blue_coin_turns_every_phase_and_its_lost_first_face_is_stated_o
     act(client, sid, {"type": "draw-appearance", "point": "red"})
     act(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {}})
     act(client, sid, {"type": "end-turn"})
+    finish_hero_phase(client, sid)
     _refused(client, sid, {"type": "begin-yokai-phase", "coins": {"red-blue": "red"}}, "The red-blue coin shows blue")
     second = _phase(client, sid)
     assert second["coins"]["red-blue"] == "blue" and second["appearances_left"] == ["blue"]
@@ -33,6 +36,7 @@ def test_the_green_yellow_coin_turns_where_the_scene_says(client):
     """The True Culprits 1: "Green/yellow coin is turned every turn" (L866); scene 2: "Every time a yōkai is defeated" (L890)."""
     cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
     sid = start(client, cid, "the-true-culprits-1")
+    finish_hero_phase(client, sid)
     _refused(client, sid, {"type": "begin-yokai-phase", "coins": {"red-blue": "red"}}, "Say which face the green-yellow coin shows")
     first = _phase(client, sid, coins={"red-blue": "red", "green-yellow": "green"})
     assert first["coins"] == {"red-blue": "red", "green-yellow": "green"} and first["appearances_left"] == ["red", "green"]
@@ -99,11 +103,11 @@ def test_the_obake_dono_refill_of_rain_of_flames(client):
     assert game(client, sid)["in_play"] == {"obake-dono": 2}
     assert _phase(client, sid, coins={"red-blue": "red", "green-yellow": "green"})["refill_left"] == 0
     _refused(client, sid, {"type": "yokai-appear", "by": "refill", "yokai": {"obake-dono": 1}}, "No refill is due")
-    strike(client, sid, "ryo", ["obake-dono"])
     for point in game(client, sid)["appearances_left"]:
         act(client, sid, {"type": "draw-appearance", "point": point})
         act(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {}})
     act(client, sid, {"type": "end-turn"})
+    strike(client, sid, "ryo", ["obake-dono"])  # in turn 2's Hero phase: one Obake Dono is left
     assert _phase(client, sid)["refill_left"] == 1
     refilled = act(client, sid, {"type": "yokai-appear", "by": "refill", "yokai": {"obake-dono": 1}})
     assert refilled["state"]["game"]["in_play"]["obake-dono"] == 2
@@ -137,6 +141,7 @@ def test_initiative_orders_the_yokai_in_play_and_the_chief(client):
     """L168, L582-L588: highest initiative first; ties are the players' to order. Lair of Anger 1 starts with two Yoroi
     (1) and two Yurei (6); Shake 3's Undead Dark Champion has initiative 6 (L839)."""
     sid = start(client, create_campaign(client, {"story": "lair-of-anger"})["id"], "lair-of-anger-1")
+    finish_hero_phase(client, sid)
     began = act(client, sid, {"type": "begin-yokai-phase", "coins": {"red-blue": "red", "green-yellow": "green"}})
     change = next(e["payload"]["change"] for e in began["events"] if e["type"] == "YokaiPhaseBegan")
     assert change["initiative"] == [["yurei"], ["yoroi"]]

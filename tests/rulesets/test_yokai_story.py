@@ -60,7 +60,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     assert state["board_kept"] is True and state["treasure_reserve"] == 2 and state["attempt"] == 1
     spawn(client, s2, {"furu-utsubo": 1})
     act(client, s2, {"type": "attack", "attacker": "furu-utsubo", "targets": [{"defender": "ryo", "attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": ["helmet"]}}]})
-    act(client, s2, {"type": "use-ability", "hero": "ryo", "ability": "kiri-susumu", "energy": 2, "reload": 2})
+    act(client, s2, {"type": "use-ability", "hero": "ryo", "ability": "kiri-susumu", "actions": 1, "energy": 2, "reload": 2})
     assert game(client, s2)["heroes"]["ryo"]["health"] == 5
     act(client, s2, {"type": "end-scene", "outcome": "failed", "reason": "15 yōkai can no longer be defeated before turn 9"})
     assert end(client, s2, "defeat")["next_quest"] == SHAKE[1]
