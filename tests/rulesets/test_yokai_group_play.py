@@ -98,6 +98,9 @@ class Table:
             self.do(sid, {"type": "draw-appearance", "point": point})
             self.do(sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": shows})
             shows = {}
+        arrives = (self.scene.get("chief") or {}).get("arrives")
+        if arrives and self.state(sid)["turn"] == arrives["turn"]:  # the scene's chief comes on its turn (chief.arrives)
+            self.do(sid, {"type": "foe-appeared", "foe": self.scene["chief"]["character"]})
         heroes = len(self.heroes)
         for spawn_id in self.state(sid)["game"]["spawns_left"]:
             rule = next(s for s in self.scene["spawns"] if s["id"] == spawn_id)
@@ -132,10 +135,10 @@ class Table:
         return self.do(sid, {"type": "attack", "attacker": hero, "source": "basic attack", "targets": [target]})
 
     def destroy(self, sid: str, character: str) -> None:
-        """Every chief or objective of this character on the board, struck until it falls (a chief not yet come, brought in)."""
-        foes = self.state(sid)["game"]["foes"]
-        if not any(foe["character"] == character for foe in foes.values()):
-            self.do(sid, {"type": "foe-appeared", "foe": character})
+        """Every chief or objective of this character on the board, struck until it falls (a chief not yet come, awaited)."""
+        while not any(foe["character"] == character for foe in self.state(sid)["game"]["foes"].values()):
+            assert (self.scene.get("chief") or {}).get("arrives"), f"{character} is neither on the board nor coming"
+            self.yokai_phase(sid)
         for foe_id, foe in self.state(sid)["game"]["foes"].items():
             if foe["character"] == character:
                 while foe_id in self.state(sid)["game"]["foes"]:
@@ -210,7 +213,18 @@ class Table:
             card = cards[len(hand) % len(cards)]
             self.do(sid, {"type": "draw-treasure", "hero": hero, "card": card, **({"discard": card} if len(hand) >= limit else {})})
 
+    def events(self, sid: str) -> list[dict]:
+        events, after = [], 0
+        while page := self.client.get(f"/sessions/{sid}/events?after={after}&limit=1000").json["events"]:
+            events += page
+            after = page[-1]["position"]
+        return events
+
     def end(self, sid: str) -> dict:
+        """End the session by its verdict, having checked that every turn played had its Yōkai phase (L152)."""
+        kinds = [event["type"] for event in self.events(sid)]
+        turns = [i for i, kind in enumerate(kinds) if kind == "TurnEnded"]
+        assert all(kinds[i - 1] == "YokaiPhaseEnded" for i in turns) and kinds.count("YokaiPhaseBegan") >= len(turns)
         verdict = self.state(sid)["verdict"]
         ended = self.client.post(f"/sessions/{sid}/end", json={"outcome": verdict["outcome"]})
         assert ended.status_code == 200, ended.json

@@ -176,3 +176,43 @@ def test_a_scene_ends_when_no_yokai_are_left_unless_the_next_keeps_the_board(cli
     client.post(f"/sessions/{second}/end", json={"outcome": "defeat"})
     again = start(client, cid, "shake-them-skeleton-bones-2")
     assert game(client, again)["in_play"] == {"hone-bushi": 3}  # "All elements are restored to the starting points" (L772)
+
+
+def test_the_chief_a_scene_brings_in_arrives_on_its_turn_once(client):
+    """Frozen Tracks 2, L1014 "On turn 5 an Undead Dark Champion and two Hone Bushi appear on the Hero entrance point";
+    the Crystal Sphere is there from the beginning (L1015), and scripted appearances come in the Yōkai phase (L166)."""
+    from tests.rulesets.test_yokai_group_play import Table
+
+    table = Table(client)
+    sid = table.reach("frozen-tracks-2")
+    assert table.scene["chief"]["arrives"]["turn"] == 5 and table.scene["chief"]["arrives"]["source"] == "L1014"
+    early = _refused(client, sid, {"type": "foe-appeared", "foe": "undead-dark-champion"}, "arrives in the Yōkai phase of turn 5")
+    assert "This is turn 1, hero phase" in early["detail"]
+    _refused(client, sid, {"type": "foe-appeared", "foe": "crystal-sphere"}, "crystal-sphere is on the board from the beginning")
+    while table.state(sid)["turn"] < 5:
+        table.yokai_phase(sid)
+    finish_hero_phase(client, sid)
+    _refused(client, sid, {"type": "foe-appeared", "foe": "undead-dark-champion"}, "This is turn 5, hero phase")
+    began = _phase(client, sid)
+    assert "hone-bushi-on-turn-5" in began["spawns_left"]
+    arrived = act(client, sid, {"type": "foe-appeared", "foe": "undead-dark-champion"})
+    assert arrived["state"]["game"]["foes"]["undead-dark-champion"] == {"character": "undead-dark-champion", "health": 8}
+    _refused(client, sid, {"type": "foe-appeared", "foe": "undead-dark-champion"}, "arrives in the Yōkai phase of turn 5, once")
+
+
+def test_minions_stop_them_places_a_yoroi_and_an_obake_dono(client):
+    """Final Destination 2, L1081 "Minions! Stop them!: A Yoroi and an Obake Dono appear on the blue and red appearance
+    points respectively": the Tengu's call, whose timing its lost flowchart decided, is due in every Yōkai phase."""
+    from tests.rulesets.test_yokai_group_play import Table
+
+    table = Table(client)
+    sid = table.reach("final-destination-2")
+    finish_hero_phase(client, sid)
+    began = act(client, sid, {"type": "begin-yokai-phase", "coins": {"red-blue": "red", "green-yellow": "green"}})["state"]["game"]
+    assert began["spawns_left"] == ["minions-stop-them"]
+    _refused(client, sid, {"type": "yokai-appear", "by": "minions-stop-them", "yokai": {"yoroi": 2, "obake-dono": 1}}, "places 1 yoroi")
+    _refused(client, sid, {"type": "yokai-appear", "by": "minions-stop-them", "yokai": {"yoroi": 1}}, "places 1 yoroi")
+    placed = act(client, sid, {"type": "yokai-appear", "by": "minions-stop-them", "yokai": {"yoroi": 1, "obake-dono": 1}})
+    change = next(e["payload"]["change"] for e in placed["events"] if e["type"] == "YokaiAppeared")
+    assert change["at"] == "blue and red" and "L1081" in change["reason"] and change["yokai"] == {"obake-dono": 1, "yoroi": 1}
+    assert placed["state"]["game"]["spawns_left"] == []

@@ -192,7 +192,9 @@ ACTIONS = [
     ),
     ActionType(
         "foe-appeared",
-        "A chief or objective arrives on the board with the scene's health (e.g. the Undead Dark Champion on turn 5, a Pillar of Energy).",
+        "A chief the scene brings in arrives on the board with the scene's health, once, in the Yōkai phase of the turn its text "
+        "names (chief.arrives: Frozen Tracks 2's Undead Dark Champion on turn 5, L1014). Chiefs and objectives present from the "
+        "beginning are set up with the scene.",
         action_schema({"foe": _ID}, ["foe"]),
         scenes.foe_appeared,
     ),
