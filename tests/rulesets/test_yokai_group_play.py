@@ -1,7 +1,10 @@
 """A group plays a fresh Yōkai Quest campaign through the API knowing only what it publishes: the ruleset document
 (GET /rulesets/yokai-quest: heroes, the chain, each scene's victory conditions as data, the action and set-up
 schemas), and the session's state. Every request is checked against the published schema before it is sent. The first
-scene is played to its verdict twice: won, and lost when its turn limit passes; both on SQLite and PostgreSQL.
+scene is played to its verdict twice: won, and lost when its turn limit passes; every scene of the chain is won by its
+published conditions and lost when every hero falls; both on SQLite and PostgreSQL. Each turn is played as the book runs it:
+the heroes replenish energy (L156), each activates once with its basic movement and up to two actions (L398), and the
+Yōkai phase follows (L164-L172); a session ends only after the log shows a Yōkai phase in every turn played.
 
 The Health values are the table's reading of its control panels (test inputs, not facts of the real components).
 """
@@ -41,7 +44,9 @@ class Table:
             created = self.client.post("/campaigns", json=body)
             assert created.status_code == 201, created.json
             self.campaign = created.json["id"]
-            setup = {"health": dict(zip(self.heroes, (5, 4)))}
+            # The heroes are prepared (L145): Health from the panels, and four abilities each, here their own four.
+            own = {c["id"]: [a["id"] for a in c["abilities"]] for c in self.rules["characters"] if c["id"] in self.heroes}
+            setup = {"health": dict(zip(self.heroes, (5, 4))), "abilities": {hero: own[hero][:4] for hero in self.heroes}}
         else:
             setup = {}
         unstated = [o["character"] for o in scene["objectives"] if o["count"] is None]
@@ -50,7 +55,15 @@ class Table:
         jsonschema.validate(setup, self.rules["setup_schema"])
         started = self.client.post(f"/campaigns/{self.campaign}/sessions", json={"quest": scene["id"], "setup": setup})
         assert started.status_code == 201, started.json
+        self.replenish(started.json["id"])
         return started.json["id"]
+
+    def replenish(self, sid: str) -> None:
+        """"First, all the heroes replenish energy" (L156): one energy card each, its spheres read at the table."""
+        game = self.state(sid)["game"]
+        for hero in self.heroes:
+            if not game["heroes"][hero]["defeated"]:
+                self.do(sid, {"type": "draw-energy", "hero": hero, "spheres": 1})
 
     def do(self, sid: str, action: dict) -> dict:
         jsonschema.validate(action, self.schemas[action["type"]])
@@ -72,7 +85,10 @@ class Table:
         if current:
             game = self.do(sid, {"type": "end-activation", "hero": current["hero"]})["game"]
         waiting = [h for h in self.heroes if not game["heroes"][h]["defeated"] and h not in game["activated"]]
-        return waiting[0] if waiting and game["phase"] == "hero" else None
+        if not waiting or game["phase"] != "hero":
+            return None
+        self.do(sid, {"type": "move", "hero": waiting[0], "movement": "basic"})  # up to three squares towards the yōkai (L398)
+        return waiting[0]
 
     def end_hero_phase(self, sid: str) -> None:
         """Every hero activates in the Hero phase (L158); those with nothing left to do renounce it (L400)."""
@@ -106,7 +122,10 @@ class Table:
             rule = next(s for s in self.scene["spawns"] if s["id"] == spawn_id)
             count = {"heroes": heroes, "half-heroes": heroes // 2}
             self.do(sid, {"type": "yokai-appear", "by": spawn_id, "yokai": {y: count.get(n, n) for y, n in rule["yokai"].items()}})
-        return self.do(sid, {"type": "end-turn"})
+        state = self.do(sid, {"type": "end-turn"})
+        if state["verdict"] is None:
+            self.replenish(sid)
+        return state
 
     def defeat(self, sid: str, yokai: str, count: int) -> None:
         """Yōkai come in Yōkai phases, as many as their miniatures allow (L166); the heroes strike them in the next Hero phase."""
