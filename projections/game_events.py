@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tracker.domain.session import GameEvent
+from tracker.domain.events import GameEvent
 from tracker.rulesets.view import At, Table, View
 
 

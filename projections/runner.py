@@ -24,11 +24,11 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
 from projections import sessions, views
-from projections.log import Decoder, Record, select_records
+from projections.log import Decoder, EventLog, Record, select_records
 from projections.store import LostRace, ViewStore
 from projections.timeline import SESSION_EVENTS
 from tracker.domain import Campaign, Session
-from tracker.domain.session import GameEvent
+from tracker.domain.events import GameEvent
 from tracker.rulesets.view import At, CampaignFold, View
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ FOLDS_ALSO_READ = (Session.ActionUndone, Session.SessionEnded)
 
 
 class ProjectionRunner:
-    def __init__(self, app: Any, store: ViewStore, batch_size: int = 500) -> None:
+    def __init__(self, app: EventLog, store: ViewStore, batch_size: int = 500) -> None:
         self.app = app
         self.store = store
         self.batch_size = batch_size

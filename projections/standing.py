@@ -8,7 +8,7 @@ from typing import Any
 
 from tracker import rulesets
 from tracker.domain import Campaign, Session
-from tracker.domain.session import GameEvent
+from tracker.domain.events import GameEvent
 from tracker.rulesets.view import At, Table, View
 
 

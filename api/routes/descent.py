@@ -7,7 +7,7 @@ from typing import Any
 
 from flask.views import MethodView
 
-from api import contract, schemas
+from api import access, contract, schemas
 from api.blueprint import Blueprint
 from api.context import projected, tracker, viewer_for, views
 from projections import views as registered_views
@@ -35,6 +35,7 @@ def _read(campaign_id: str, kind: str, query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/<campaign_id>/treachery-ledger")
 class TreacheryLedger(MethodView):
+    @access.player
     @blp.doc(operationId="getTreacheryLedger")
     @contract.problems(503)
     @blp.arguments(schemas.SideViewRead, location="query")
@@ -46,6 +47,7 @@ class TreacheryLedger(MethodView):
 
 @blp.route("/<campaign_id>/conquest")
 class Conquest(MethodView):
+    @access.player
     @blp.doc(operationId="getConquestAndThreat")
     @contract.problems(503)
     @blp.arguments(schemas.SideViewRead, location="query")

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask.views import MethodView
 
-from api import contract, schemas
+from api import access, contract, schemas
 from api.blueprint import Blueprint
 from api.context import projected, tracker, viewer_for, views
 from projections import views as registered_views
@@ -29,6 +29,7 @@ def _heroes(campaign_id: str, query: dict[str, Any]) -> tuple[dict[str, Any], in
 
 @blp.route("/<campaign_id>/heroes")
 class CampaignHeroes(MethodView):
+    @access.player
     @blp.doc(operationId="listHeroProgress")
     @contract.problems(503)
     @blp.arguments(schemas.SideViewRead, location="query")
@@ -43,6 +44,7 @@ class CampaignHeroes(MethodView):
 
 @blp.route("/<campaign_id>/heroes/<hero>")
 class CampaignHero(MethodView):
+    @access.player
     @blp.doc(operationId="getHeroProgress")
     @contract.problems(503)
     @blp.arguments(schemas.SideViewRead, location="query")

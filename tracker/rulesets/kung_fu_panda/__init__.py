@@ -26,6 +26,7 @@ from tracker.rulesets.kung_fu_panda.schemas import (
     action,
     obj,
 )
+from tracker.rulesets.kung_fu_panda.timeline import describe
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
 from tracker.rulesets.kung_fu_panda.views import VIEWS
 
@@ -127,6 +128,7 @@ SET_UP = ActionType(
 
 class KungFuPandaRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
     setup_schema = SETUP
 
@@ -152,8 +154,6 @@ class KungFuPandaRules(GameRules):
         return standing.standing(records)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
-        from tracker.rulesets.kung_fu_panda.timeline import describe
-
         return describe(change)
 
 
