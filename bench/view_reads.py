@@ -193,7 +193,8 @@ def write_results(results: dict[str, dict[str, tuple[float, float]]], events: in
         "|---|---|---:|---:|---:|",
         *rows,
         "",
-        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. Each read is one row of its game's view (tracker/rulesets/"
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+        "(the machine is shared: single first reads are noisy). Each read is one row of its game's view (tracker/rulesets/"
         "<game>/views.py) and the campaign's own small aggregate; what the first read of a worker pays beyond a warm one is "
         "its first connection and that aggregate's first load. The last row is the read the views replaced: a scan of "
         "every event of every session, once per worker.",
