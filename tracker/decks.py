@@ -22,6 +22,8 @@ from typing import Any, Protocol
 from tracker.errors import Unprocessable
 
 TABLE = "table"  # holder of drawn cards when no hero is named
+# The change kinds ``apply`` folds into a deck's state (each recorded by its own deck event in the session).
+KINDS = frozenset({"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added"})
 
 
 class Shuffler(Protocol):
