@@ -22,8 +22,6 @@ from typing import Any, Protocol
 from tracker.errors import Unprocessable
 
 TABLE = "table"  # holder of drawn cards when no hero is named
-# The change kinds ``apply`` folds into a deck's state (each recorded by its own deck event in the session).
-KINDS = frozenset({"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added"})
 
 
 class Shuffler(Protocol):
@@ -95,6 +93,10 @@ def _take_from(state: dict[str, Any], zone: str, holder: str, cards: Sequence[st
         _take_from_draw(state, cards)
     else:
         _take(state[zone], cards)
+
+
+# The kinds of deck change apply() knows; a session records each as its own event (Session's DECK_EVENTS).
+CHANGE_KINDS = ("shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added")
 
 
 def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ sees the karma just gained, a spawn sees the reserve the last one emptied), so a
 change the board in any order and still be a pure function of (state, request, stream).
 
 What a change does to the working copy is the same in every game:
-- a deck change (``tracker.decks.KINDS``) moves the cards of its deck;
+- a deck change (``tracker.decks.CHANGE_KINDS``) moves the cards of its deck;
 - a roll or the end of a turn changes neither decks nor game state (the session keeps those);
 - any other change is folded into the game state by the game's own ``fold``, and then the game may add what
   follows from it automatically (``follows``: Kung Fu Panda's missions are lost the moment the board shows it).
@@ -25,6 +25,7 @@ from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
 
 # Changes the session records without a game state of their own: a roll's results, a turn's end.
+DECK_KINDS = frozenset(decks.CHANGE_KINDS)
 NOT_FOLDED = frozenset({"rolled", "turn-ended"})
 
 
@@ -46,7 +47,7 @@ class WorkingCopy:
     def add(self, change: dict[str, Any]) -> dict[str, Any]:
         self.changes.append(change)
         kind = change["kind"]
-        if kind in decks.KINDS:
+        if kind in DECK_KINDS:
             self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
         elif kind not in NOT_FOLDED:
             self.game = self.fold(self.game, change)
