@@ -24,8 +24,8 @@ from tracker import dice as dice_rolls
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
 
-# Changes the session records without a game state of their own: a roll's results, a turn's end.
 DECK_KINDS = frozenset(decks.CHANGE_KINDS)
+# Changes the session records without a game state of their own: a roll's results, a turn's end.
 NOT_FOLDED = frozenset({"rolled", "turn-ended"})
 
 
