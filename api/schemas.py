@@ -2,19 +2,51 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import logging
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from flask import current_app, has_app_context
+from marshmallow import INCLUDE, Schema, ValidationError, fields, post_dump, validate, validates_schema
 
 from api import ruleset_schemas
 from api.stream_slots import MAX_STREAM_SECONDS
 
 
+log = logging.getLogger(__name__)
+
+
+class UndeclaredField(AssertionError):
+    """The application built a field its answer's schema does not declare: the document cannot tell clients of it."""
+
+
 class Answer(Schema):
     """A response body. Its fields are always present (``required`` in the document, api/contract.py) unless
-    named in OPTIONAL, so a generated client types them as present instead of "maybe unset"."""
+    named in OPTIONAL, so a generated client types them as present instead of "maybe unset".
+
+    The body is built by the application and declared here: a field built but not declared is never dropped.
+    Dumping compares what it was given with what it declares (at every level: nested answers are Answers too).
+    Under test (``app.testing``) an undeclared field fails the request, so every test response proves its schema
+    declares all the application builds; in service the field is passed through as built, and logged, rather
+    than silently lost (how ``setup_schema`` once vanished from GET /rulesets/{id})."""
 
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
+
+    @post_dump(pass_original=True)
+    def _nothing_built_is_lost(self, data: dict[str, Any], original: Any, **kwargs: Any) -> dict[str, Any]:
+        if not isinstance(original, Mapping):
+            return data
+        declared = self.__dict__.get("_declared_names")
+        if declared is None:  # once per schema instance: the views' instances live as long as the app
+            declared = self.__dict__["_declared_names"] = frozenset(field.attribute or name for name, field in self.dump_fields.items())
+        if declared.issuperset(original):
+            return data
+        undeclared = [key for key in original if key not in declared]
+        where = type(self).__name__
+        if has_app_context() and current_app.testing:
+            raise UndeclaredField(f"{where} does not declare {undeclared}, which the application built: declare it in api/schemas.py")
+        log.warning("%s does not declare %s; passed through as built", where, undeclared)
+        return {**data, **{key: original[key] for key in undeclared}}
 
 
 ID = fields.String(validate=validate.Length(min=1, max=100))
@@ -574,8 +606,12 @@ class UndoResult(Answer):
 class Imported(Answer):
     log_position = _log_position()
     campaign_id = fields.String()
-    owner_token = fields.String(metadata={"description": "A new owner token for the imported campaign; shown once."})
-    owner_token_id = fields.String()
+    owner_token = fields.String(
+        allow_none=True,
+        metadata={"description": "A new owner token for the imported campaign; shown once. Null for a backup: its own tokens came with it."},
+    )
+    owner_token_id = fields.String(allow_none=True)
+    backup = fields.Boolean(metadata={"description": "The file was a backup (tracker export --backup): every token of the campaign works here too."})
     events = fields.Integer()
     sessions = fields.Dict(
         keys=fields.String(), values=fields.String(validate=validate.OneOf(["verified", "pending"])),
