@@ -28,7 +28,7 @@ _LINES = {
     "condition-removed": "{hero}'s {condition} condition was discarded ({reason})",
     "pilgrim-fell-unconscious": "{hero} fell unconscious, {orientation}",
     "unconscious-pilgrim-turned": "Unconscious {hero} turned from {from} to {to}",
-    "demon-spawned": "{demon} spawned at {gate}",
+    "demon-spawned": "{demon} spawned{at_gate}",
     "demon-killed": "{hero} killed {demon} (+{bkr} Bad Karma)",
     "demon-cleansed": "{hero} cleansed {demon} (+{gkr} Good Karma)",
     "rescue-attempted": "{hero} attempted to Rescue {villager}: {result}",
@@ -87,7 +87,7 @@ class JourneyRules(GameRules):
         if line is None:
             return None
         try:
-            return line.format(**change)
+            return line.format(**change, at_gate=f" at {change['gate']}" if change.get("gate") else "")
         except KeyError:
             return None
 

@@ -1,0 +1,85 @@
+"""Values as people say them at the table: the timeline's words for whatever a change records.
+
+A change is plain JSON with the game's ids and the code's keys ("with_discard", "monkey-king",
+{"good": 2}). A person reads "with discard", "Monkey King", "good 2". This module turns any such
+value into those words, and cleans a line that a ruleset formatted from raw values (a dict or list
+pasted in as Python writes it, None, True, a snake_case key) into the same words.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+from typing import Any
+
+NOT_STATED = "not stated"
+
+
+def key_said(key: str) -> str:
+    """A code key as words: "with_discard" -> "with discard", "hp_after" -> "HP after"."""
+    words = str(key).replace("_", " ").replace("-", " ").strip()
+    return re.sub(r"\b(hp|ap|ko)\b", lambda m: m.group(1).upper(), words)
+
+
+def value_said(value: Any, names: Mapping[str, str] | None = None) -> str:
+    names = names or {}
+    if value is None:
+        return NOT_STATED
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_said(item, names) for item in value) if value else "none"
+    if isinstance(value, Mapping):
+        if not value:
+            return "none"
+        return "; ".join(f"{names.get(k, key_said(k)) if isinstance(k, str) else k} {value_said(v, names)}" for k, v in value.items())
+    return str(value)
+
+
+def details_said(fields: Mapping[str, Any], names: Mapping[str, str] | None = None, skip: tuple[str, ...] = ()) -> str:
+    """A record's fields as "target Berrok; faces 1, X" (keys as words, values as people say them)."""
+    return "; ".join(f"{key_said(k)} {value_said(v, names)}" for k, v in fields.items() if k not in skip and v not in (None, [], {}))
+
+
+_BRACKETED = re.compile(r"[\[{(][^\[\]{}()]*(?:[\[{(][^\[\]{}()]*[\]})][^\[\]{}()]*)*[\]})]")
+_WORDS = {"None": NOT_STATED, "True": "yes", "False": "no"}
+_SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def plain(line: str, names: Mapping[str, str] | None = None) -> str:
+    """A line with any Python literal in it (a dict, a list, None, True) said in words, snake_case keys as
+    words, and the game's ids said by their names."""
+
+    def literal(match: re.Match[str]) -> str:
+        text = match.group(0)
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return text
+        if isinstance(value, (dict, list, tuple, set)):
+            said = value_said(sorted(value) if isinstance(value, set) else value, names)
+            return f"({said})" if text.startswith("(") else said
+        return text
+
+    previous = None
+    while previous != line:  # nested literals come apart from the inside out
+        previous = line
+        line = _BRACKETED.sub(literal, line)
+    line = re.sub(r"\b(None|True|False)\b", lambda m: _WORDS[m.group(1)], line)
+    line = _SNAKE.sub(lambda m: key_said(m.group(0)), line)
+    return names_said(line, names or {})
+
+
+def names_said(text: str, names: Mapping[str, str]) -> str:
+    """Ids in a line said as the game names them (whole ids only: 'berrok-1' stays as it is)."""
+    for key in sorted(names, key=len, reverse=True):
+        if key in text and names[key] != key:
+            text = re.sub(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lambda _m, said=names[key]: said, text)
+    return text
