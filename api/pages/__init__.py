@@ -215,3 +215,6 @@ def _in_names(text: str, named: dict[str, str]) -> str:
         if key in text and named[key] != key:
             text = re.sub(rf"(?<![\w-]){re.escape(key)}(?![\w-])", named[key], text)
     return text
+
+
+from api.pages import play  # noqa: E402,F401 - the play page's routes, on this blueprint

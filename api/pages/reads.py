@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from projections import wording
 from projections.store import ViewStore
 from tracker.rulesets.ruleset import Ruleset
 
@@ -234,3 +235,97 @@ def conquest_and_threat_steps(quest: Mapping[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return steps
+
+
+# -- the play page and the timeline ------------------------------------------------------------------
+
+
+def said_key(key: str) -> str:
+    """An action type or code key as words: "pilgrim-attack" -> "Pilgrim attack"."""
+    return wording.key_said(key).capitalize()
+
+
+def deck_name(ruleset: Ruleset, deck_id: str) -> str:
+    named = {d["id"]: d.get("name") for d in ruleset.data.get("decks", [])}
+    return named.get(deck_id) or wording.key_said(deck_id).capitalize()
+
+
+def dice_for_play(ruleset: Ruleset, components: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each die the table may roll: its name, the faces it shows, and whether the service can roll it
+    (only when its face layout is known; faces rolled on the table can always be entered)."""
+    return [
+        {"id": spec.id, "name": spec.name, "results": [str(r) for r in spec.results], "digital": bool(spec.faces)}
+        for spec in ruleset.dice(components).values()
+    ]
+
+
+def hand_of(decks: list[dict[str, Any]], side: str | None, ruleset: Ruleset) -> list[dict[str, Any]]:
+    """The cards held from each deck, by holder, as the viewer's side may see them (the decks come through the
+    one redaction already: a hidden hand arrives as a count under "hidden")."""
+    hands = []
+    for deck in decks:
+        for holder, cards in (deck.get("held") or {}).items():
+            hands.append({"deck": deck["name"], "holder": holder, "cards": cards})
+        for holder, count in ((deck.get("hidden") or {}).get("held") or {}).items():
+            hands.append({"deck": deck["name"], "holder": holder, "count": count, "hidden": True})
+    return hands
+
+
+TURN_ENDS = {"TurnEnded"}
+ROUND_STARTS = {"RoundStarted"}
+CORRECTIONS = {"EntryCorrected", "OutcomeRuled"}
+
+
+def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
+    """The timeline as people tell it: grouped by turn (or round), one line per thing done at the table (a
+    command: an action with what it caused, a roll, a draw), undone ones marked, corrections and table rulings marked."""
+    commands = commands or {}
+    groups: list[dict[str, Any]] = []
+    turn = 1
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    current = {"label": "Setting up" if rounds else f"Turn {turn}", "lines": []}
+    groups.append(current)
+    line: dict[str, Any] | None = None
+    for entry in entries:
+        kind = entry["event_type"]
+        if kind in ROUND_STARTS:
+            current = {"label": wording.names_said(entry["summary"].split(":")[0], named), "lines": []}
+            groups.append(current)
+            line = None
+        command = commands.get(entry["position"])
+        said = wording.names_said(entry["summary"], named)
+        if line is not None and command is not None and line["command"] == command:
+            if line["action_only"]:
+                line.update(said_parts=[], action_only=False)
+            line["said_parts"].append(said)
+            line["positions"].append(entry["position"])
+            line["undone_by"] = line["undone_by"] or entry.get("undone_by")
+        else:
+            line = {
+                "position": entry["position"],
+                "positions": [entry["position"]],
+                "command": command,
+                "label": said if kind == "ActionTaken" else None,
+                "said_parts": [said],
+                "action_only": kind == "ActionTaken",
+                "kind": kind,
+                "undone_by": entry.get("undone_by"),
+                "correction": kind in CORRECTIONS or kind == "ActionTaken" and said.lower().startswith("correct"),
+                "ruling": kind == "OutcomeRuled",
+                "verdict": kind == "QuestDecided",
+                "who": entry.get("who"),
+                "when": entry.get("when"),
+                "occurred_at": entry.get("occurred_at"),
+            }
+            current["lines"].append(line)
+        if kind in TURN_ENDS and not rounds:
+            turn += 1
+            current = {"label": f"Turn {turn}", "lines": []}
+            groups.append(current)
+            line = None
+    for group in groups:
+        for item in group["lines"]:
+            item["said"] = "; ".join(item["said_parts"])
+            if item["label"] and item["said"] == item["label"]:
+                item["label"] = None
+    return [g for g in groups if g["lines"]]
