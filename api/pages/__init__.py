@@ -13,7 +13,7 @@ import re
 
 from flask import Blueprint, Response, redirect, render_template, request
 
-from api.context import tracker, viewer_for, viewer_side, views
+from api.context import door, tracker, viewer_for, viewer_side, views
 from api.pages import charts, reads, signin
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
@@ -180,24 +180,27 @@ def session_page(session_id: str):
     campaign = tracker().get_campaign(campaign_id)
     ruleset = rulesets.pinned(campaign["ruleset"])
     named = reads.names(ruleset)
-    session = tracker().get_session(session_id, viewer_for(None))
+    shown = door()
+    session = shown(tracker().get_session(session_id))
     ended = session["status"] == "ended"
     entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else viewer_side())
     who = _issuers(campaign_id)
     for entry in entries:
         entry["who"] = who.get(entry["issued_by"] or "", "the service" if entry["issued_by"] is None else entry["issued_by"])
-        entry["said"] = _in_names(entry["summary"], named)
         entry["when"] = entry["occurred_at"].replace("T", " ")[:19] + " UTC"
-    verification = tracker().verify(session_id, viewer=viewer_side())
+    verification = shown(tracker().verify(session_id))
     return render_template(
         "session.html",
         campaign=campaign,
         ruleset=ruleset,
         session=session,
         quest=named.get(session["quest"], session["quest"]),
-        entries=entries,
+        groups=reads.timeline_groups(entries, named, reads.commands_of(tracker().session_history(session_id))),
+        events=len(entries),
+        span=reads.session_span(entries),
         verification=verification,
         grant=signin.describe_grant(grant),
+        may_play=grant.role in ("owner", "player"),
     )
 
 

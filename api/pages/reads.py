@@ -296,8 +296,8 @@ def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], com
         said = wording.names_said(entry["summary"], named)
         if line is not None and command is not None and line["command"] == command:
             if line["action_only"]:
-                line.update(said_parts=[], action_only=False)
-            line["said_parts"].append(said)
+                line.update(parts=[], action_only=False)
+            line["parts"].append({"position": entry["position"], "said": said})
             line["positions"].append(entry["position"])
             line["undone_by"] = line["undone_by"] or entry.get("undone_by")
         else:
@@ -306,7 +306,7 @@ def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], com
                 "positions": [entry["position"]],
                 "command": command,
                 "label": said if kind == "ActionTaken" else None,
-                "said_parts": [said],
+                "parts": [{"position": entry["position"], "said": said}],
                 "action_only": kind == "ActionTaken",
                 "kind": kind,
                 "undone_by": entry.get("undone_by"),
@@ -325,7 +325,25 @@ def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], com
             line = None
     for group in groups:
         for item in group["lines"]:
-            item["said"] = "; ".join(item["said_parts"])
+            item["said"] = "; ".join(part["said"] for part in item["parts"])
             if item["label"] and item["said"] == item["label"]:
                 item["label"] = None
     return [g for g in groups if g["lines"]]
+
+
+def commands_of(events: Iterable[Any]) -> dict[int, Any]:
+    """Each event's command (the position of its command's first event, in its metadata): the events
+    one roll, draw or action recorded, which the timeline says as one line."""
+    return {e.originator_version: (getattr(e, "meta", None) or {}).get("command") for e in events}
+
+
+def session_span(entries: list[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """When a session was played: its first and last event's date and time, and how long between."""
+    if not entries:
+        return None
+    first, last = entries[0]["occurred_at"], entries[-1]["occurred_at"]
+    return {"started": _when(first), "last": _when(last), "length": duration(first, last), "date": first[:10]}
+
+
+def _when(at: str) -> str:
+    return at.replace("T", " ")[:16] + " UTC"
