@@ -14,7 +14,8 @@ import re
 from flask import Blueprint, Response, redirect, render_template, request
 
 from api.context import door, tracker, viewer_for, viewer_side, views
-from api.pages import charts, reads, signin
+from api.pages import charts, fairness, reads, signin
+from api.pages import standing as game_standing
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
 
@@ -110,7 +111,8 @@ def campaign_page(campaign_id: str):
     else:
         # The game's own reading of its events (Kung Fu Panda), else the progress its quests' ends
         # recorded (Yokai Quest keeps its heroes and stories there).
-        page["standing"] = ruleset.rules.standing(reads.live_game_events(store, campaign_id)) or store.standing(campaign_id)["progress"]
+        standing = ruleset.rules.standing(reads.live_game_events(store, campaign_id)) or store.standing(campaign_id)["progress"]
+        page["standing"] = game_standing.sections(game, standing, named)
     return render_template("campaign.html", **page)
 
 
@@ -145,7 +147,7 @@ def hero_page(campaign_id: str, hero: str):
     if hero not in heroes:
         raise NotFound(f"No hero '{hero}' in this campaign", detail="The campaign page lists its heroes.")
     page: dict[str, Any] = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": heroes[hero],
-                            "grant": signin.describe_grant(grant)}
+                            "rows": game_standing.sheet_rows(heroes[hero], named), "grant": signin.describe_grant(grant)}
     if ruleset.id == "journey":
         rows = reads.live_game_events(views().store, campaign_id)
         page["links"] = reads.journey_sheet_links(rows, hero)
@@ -162,6 +164,7 @@ def dice_page(campaign_id: str):
     luck = reads.dice_luck(views().store.dice_faces(campaign_id), ruleset.dice(campaign["components"]))
     for entry in luck:
         entry["chart"] = charts.dice_luck_chart(entry)
+        entry["fit"] = fairness.verdict(entry["faces"])
     return render_template("dice.html", campaign=campaign, ruleset=ruleset, luck=luck, grant=signin.describe_grant(grant))
 
 

@@ -20,6 +20,7 @@ def names(ruleset: Ruleset) -> dict[str, str]:
     """Character and quest ids to the names the game gives them."""
     found = {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}
     found.update({q["id"]: q.get("name") or q["id"] for q in ruleset.data.get("quests", [])})
+    found.update({s["id"]: s.get("name") or s["id"] for s in ruleset.data.get("stories", []) if isinstance(s, Mapping) and "id" in s})
     return found
 
 
@@ -347,3 +348,27 @@ def session_span(entries: list[Mapping[str, Any]]) -> dict[str, Any] | None:
 
 def _when(at: str) -> str:
     return at.replace("T", " ")[:16] + " UTC"
+
+
+def karma_by_quest(points: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One Pilgrim's Karma per quest played, for the chart: each session's Good and Bad Karma when it
+    stopped (its last change), the trades made in it, and a reset where a quest started the wheels afresh
+    (individual quests start from 0: "resets" are drawn as a gap, not as a loss)."""
+    slots: list[dict[str, Any]] = []
+    by_session: dict[str, dict[str, Any]] = {}
+    plays: Counter[str] = Counter()
+    for point in points:
+        slot = by_session.get(point["session_id"])
+        if slot is None:
+            fresh = point["said"].startswith("set up (fresh")
+            if fresh and slots and (slots[-1]["good"] or slots[-1]["bad"]):
+                slots.append({"label": "↺ reset", "reset": True, "good": None, "bad": None, "trades": []})
+            plays[point["quest"]] += 1
+            label = point["quest"] + (f" ({plays[point['quest']]})" if plays[point["quest"]] > 1 else "")
+            slot = {"label": label, "quest": point["quest"], "session_id": point["session_id"], "reset": False, "trades": []}
+            by_session[point["session_id"]] = slot
+            slots.append(slot)
+        slot.update(good=point["good"], bad=point["bad"], link=point["link"])
+        if point["trade"]:
+            slot["trades"].append(point["trade"])
+    return slots
