@@ -58,6 +58,11 @@ def _problem_page(error: TrackerError):
 
 @bp.get("/")
 def index():
+    return render_template("index.html", campaigns=_followed())
+
+
+def _followed() -> list[dict[str, Any]]:
+    """The campaigns this device follows (a token of each in its cookie)."""
     followed = []
     for _, grant in signin.signed_in():
         if grant.role == "integration":
@@ -65,7 +70,7 @@ def index():
         campaign = tracker().get_campaign(grant.campaign_id)
         ruleset = rulesets.pinned(campaign["ruleset"])
         followed.append({**campaign, "ruleset_name": ruleset.name, "names": reads.names(ruleset), "grant": signin.describe_grant(grant)})
-    return render_template("index.html", campaigns=followed)
+    return followed
 
 
 @bp.post("/pages/sign-in")
@@ -73,7 +78,8 @@ def sign_in():
     token = request.form.get("token", "")
     grant = signin.sign_in(token)
     if grant is None:
-        return render_template("index.html", campaigns=[], refused="That token is not valid: it is unknown or was revoked."), 401
+        refused = "That token was not accepted: it is unknown or was revoked. Check that it was pasted whole, or ask the campaign's owner for a new one."
+        return render_template("index.html", campaigns=_followed(), refused=refused), 401
     response = redirect(f"/pages/campaigns/{grant.campaign_id}", code=303)
     return signin.remember(response, [token.strip(), *signin.cookie_tokens()])
 

@@ -22,6 +22,7 @@ from flask import g, redirect, render_template, request
 
 from api.context import door, tracker, views
 from api.pages import bp, forms, reads, signin
+from projections import wording
 from tracker import actors, rulesets
 from tracker.application import Request
 from tracker.errors import TrackerError
@@ -216,3 +217,41 @@ def _fact(said: str) -> Any:
     if lowered in ("no", "false"):
         return False
     return int(lowered) if lowered.lstrip("-").isdigit() else said.strip()
+
+
+@bp.get("/pages/sessions/<session_id>/replay")
+def replay_page(session_id: str):
+    """Step through a session event by event, or jump to a turn: its state just after that event (the time-travel
+    read, through the one redaction), the decks and each hero as the token may see them, and the verification."""
+    campaign_id, grant = signin.grant_for_session(session_id)
+    campaign, ruleset = _ruleset_of(campaign_id)
+    shown = door()
+    side = None if grant.role == "owner" else (grant.side or "heroes")
+    now = shown(tracker().get_session(session_id))
+    last = now["version"]
+    at = request.args.get("at", type=int) or last
+    at = max(1, min(at, last))
+    state = shown(tracker().session_state_at(session_id, at))  # the one redaction, by door(), for this token
+    named = reads.names(ruleset)
+    ended = now["status"] == "ended"
+    entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else side)
+    here = next((e for e in entries if e["position"] == at), None)
+    verification = shown(tracker().verify(session_id))
+    return render_template(
+        "replay.html",
+        campaign=campaign,
+        ruleset=ruleset,
+        session=now,
+        state=state,
+        at=at,
+        last=last,
+        quest=named.get(now["quest"], now["quest"]),
+        names=named,
+        said=wording.names_said(here["summary"], named) if here else None,
+        turns=reads.turn_starts(entries),
+        decks=[{"id": d, "name": reads.deck_name(ruleset, d), **summary} for d, summary in state["decks"].items()],
+        heroes=reads.heroes_at(state["game"], named),
+        facts=reads.game_facts(state["game"], named),
+        verification=verification,
+        grant=signin.describe_grant(grant),
+    )

@@ -36,7 +36,8 @@ def session_lengths(store: ViewStore, campaign_id: str) -> dict[str, dict[str, A
         "FROM {view_timeline} WHERE campaign_id = %s GROUP BY session_id",
         (campaign_id,),
     )
-    return {r["session_id"]: {"events": r["events"], "duration": duration(r["first_at"], r["last_at"])} for r in rows}
+    return {r["session_id"]: {"events": r["events"], "duration": duration(r["first_at"], r["last_at"]), "started": _when(r["first_at"]),
+                              "date": str(r["first_at"])[:10]} for r in rows}
 
 
 def duration(first: str, last: str) -> str:
@@ -82,7 +83,7 @@ def sessions(campaign: Mapping[str, Any], store: ViewStore, quest_names: Mapping
             "outcome": s["outcome"],
             "said": _said(s),
             "ruling": s.get("ruling"),
-            **lengths.get(s["id"], {"events": 0, "duration": "–"}),
+            **lengths.get(s["id"], {"events": 0, "duration": "–", "started": None, "date": None}),
         }
         for n, s in enumerate(campaign["sessions"], start=1)
     ]
@@ -372,3 +373,44 @@ def karma_by_quest(points: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
         if point["trade"]:
             slot["trades"].append(point["trade"])
     return slots
+
+
+def turn_starts(entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Where each turn (or round) begins in the log, to jump to: the event after a turn ends, or a round's start."""
+    if not entries:
+        return []
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    starts = [{"label": "Setting up" if rounds else "Turn 1", "position": entries[0]["position"]}]
+    turn = 1
+    for i, entry in enumerate(entries):
+        if rounds and entry["event_type"] in ROUND_STARTS:
+            starts.append({"label": entry["summary"].split(":")[0], "position": entry["position"]})
+        elif not rounds and entry["event_type"] in TURN_ENDS and i + 1 < len(entries):
+            turn += 1
+            starts.append({"label": f"Turn {turn}", "position": entries[i + 1]["position"]})
+    return starts
+
+
+def heroes_at(game: Mapping[str, Any], named: Mapping[str, str]) -> dict[str, Any] | None:
+    """Each hero in a game state as a table of words (the games keep them under "heroes")."""
+    heroes = game.get("heroes")
+    if not isinstance(heroes, Mapping) or not heroes:
+        return None
+    sheets = {h: s for h, s in heroes.items() if isinstance(s, Mapping)}
+    keys = sorted({k for s in sheets.values() for k in s if not isinstance(s[k], (Mapping, list)) or len(str(s[k])) < 80})
+    return {
+        "headers": ["Hero", *[wording.key_said(k).capitalize() for k in keys]],
+        "rows": [[named.get(h, h), *[wording.value_said(s.get(k), named) for k in keys]] for h, s in sheets.items()],
+    }
+
+
+def game_facts(game: Mapping[str, Any], named: Mapping[str, str]) -> list[list[str]]:
+    """The rest of a game state (not its heroes), as rows of words: the short facts a table looks at."""
+    rows = []
+    for key, value in game.items():
+        if key == "heroes":
+            continue
+        said = wording.value_said(value, named)
+        if len(said) <= 200:
+            rows.append([wording.key_said(key).capitalize(), said])
+    return rows
