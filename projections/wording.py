@@ -48,7 +48,6 @@ def details_said(fields: Mapping[str, Any], names: Mapping[str, str] | None = No
     return "; ".join(f"{key_said(k)} {value_said(v, names)}" for k, v in fields.items() if k not in skip and v not in (None, [], {}))
 
 
-_BRACKETED = re.compile(r"[\[{(][^\[\]{}()]*(?:[\[{(][^\[\]{}()]*[\]})][^\[\]{}()]*)*[\]})]")
 _WORDS = {"None": NOT_STATED, "True": "yes", "False": "no"}
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
@@ -57,24 +56,60 @@ def plain(line: str, names: Mapping[str, str] | None = None) -> str:
     """A line with any Python literal in it (a dict, a list, None, True) said in words, snake_case keys as
     words, and the game's ids said by their names."""
 
-    def literal(match: re.Match[str]) -> str:
-        text = match.group(0)
-        try:
-            value = ast.literal_eval(text)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return text
-        if isinstance(value, (dict, list, tuple, set)):
-            said = value_said(sorted(value) if isinstance(value, set) else value, names)
-            return f"({said})" if text.startswith("(") else said
-        return text
-
-    previous = None
-    while previous != line:  # nested literals come apart from the inside out
-        previous = line
-        line = _BRACKETED.sub(literal, line)
+    line = _literals_said(line, names or {})
     line = re.sub(r"\b(None|True|False)\b", lambda m: _WORDS[m.group(1)], line)
     line = _SNAKE.sub(lambda m: key_said(m.group(0)), line)
     return names_said(line, names or {})
+
+
+_OPEN, _CLOSE = "[{(", "]})"
+
+
+def _literals_said(text: str, names: Mapping[str, str]) -> str:
+    """Each Python literal in the text ({...}, [...], or a tuple) said in words: the outermost bracket that
+    parses as one is said whole; a bracket that does not (words in parentheses) is looked into."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] in _OPEN:
+            end = _closing(text, i)
+            if end is not None:
+                span = text[i : end + 1]
+                said = _literal_said(span, names)
+                out.append(said if said is not None else span[0] + _literals_said(span[1:-1], names) + span[-1])
+                i = end + 1
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def _closing(text: str, start: int) -> int | None:
+    depth, quote = 0, None
+    for j in range(start, len(text)):
+        ch = text[j]
+        if quote:
+            if ch == quote and text[j - 1] != "\\":
+                quote = None
+        elif ch in "'\"" and depth and (text[j - 1] in _OPEN + " ,:"):
+            quote = ch
+        elif ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _literal_said(span: str, names: Mapping[str, str]) -> str | None:
+    try:
+        value = ast.literal_eval(span)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return None
+    if isinstance(value, (dict, list, tuple, set)):
+        said = value_said(sorted(value) if isinstance(value, set) else value, names)
+        return f"({said})" if span.startswith("(") else said
+    return None
 
 
 def names_said(text: str, names: Mapping[str, str]) -> str:

@@ -110,7 +110,8 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
     token = signin.token_of(grant)
     ended = session["status"] == "ended"
-    entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else side)
+    history = tracker().session_history(session_id)
+    entries = reads.fresh_entries(history, side, ended)
     page = {
         "campaign": campaign,
         "ruleset": ruleset,
@@ -128,7 +129,7 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "actions": actions,
         "phase": session.get("phase"),
         "allowed": session.get("allowed"),
-        "recent": reads.timeline_groups(entries[-12:], named)[-3:],
+        "recent": reads.timeline_groups(entries[-12:], named, reads.commands_of(history))[-3:],
         "csrf": csrf_token(token, session_id) if token else "",
         "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end")},
         "outcomes": OUTCOMES,
@@ -153,7 +154,8 @@ def play_roll(session_id: str):
     def run(grant, ruleset, req):
         dice = {die: forms._number(die, raw) for die, raw in _prefixed("dice.").items()}
         dice = {die: n for die, n in dice.items() if n > 0}
-        faces = {die: [f.strip() for f in raw.split(",") if f.strip()] for die, raw in _prefixed("faces.").items()}
+        specs = ruleset.dice(tracker().get_campaign(grant.campaign_id)["components"])
+        faces = {die: [_face(specs.get(die), f.strip()) for f in raw.split(",") if f.strip()] for die, raw in _prefixed("faces.").items()}
         faces = {die: rolled for die, rolled in faces.items() if rolled}
         if not dice and not faces:
             raise forms.FormProblem("Say which dice to roll, or the faces rolled on the table", detail="Enter a number of dice, or the faces, for at least one die.")
@@ -161,6 +163,15 @@ def play_roll(session_id: str):
         tracker().roll(session_id, dice or None, faces or None, purpose, request=req)
 
     return _command(session_id, run)
+
+
+def _face(spec: Any, typed: str) -> Any:
+    """A face as typed, as the die names it: numbered dice have numbers (a d6 shows 4, not "4")."""
+    if spec is not None:
+        for result in spec.results:
+            if str(result) == typed or str(result).lower() == typed.lower():
+                return result
+    return typed
 
 
 def _prefixed(prefix: str) -> dict[str, str]:

@@ -414,3 +414,30 @@ def game_facts(game: Mapping[str, Any], named: Mapping[str, str]) -> list[list[s
         if len(said) <= 200:
             rows.append([wording.key_said(key).capitalize(), said])
     return rows
+
+
+def fresh_entries(events: list[Any], side: str | None, ended: bool) -> list[dict[str, Any]]:
+    """The timeline's entries read straight from the session's events (the play page answers right after a
+    command, before the projected view may have caught up), said by the same function the view stores
+    (projections.timeline), and hidden from another side by the same rule the view applies."""
+    from projections import timeline
+
+    undone: dict[int, int] = {}
+    for event in events:
+        if type(event).__name__ == "ActionUndone":
+            for reverted in event.reverses["events"]:
+                undone[reverted["position"]] = event.originator_version
+    entries = []
+    for event in events:
+        secret = timeline.secret_of(event)
+        hidden = side is not None and not ended and secret is not None and secret != side
+        meta = getattr(event, "meta", None) or {}
+        entries.append({
+            "position": event.originator_version,
+            "event_type": type(event).__name__,
+            "summary": timeline.public_summary(event, secret) if hidden else timeline.describe(event),
+            "issued_by": meta.get("issued_by"),
+            "occurred_at": event.timestamp.isoformat(),
+            "undone_by": undone.get(event.originator_version),
+        })
+    return entries
