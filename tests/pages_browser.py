@@ -80,3 +80,16 @@ def sign_in(page, base: str, token: str) -> None:
 def fits_the_width(page) -> bool:
     """Nothing on the page is wider than the window (no sideways scrolling on a phone)."""
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def smallest_chart_text(page) -> float | None:
+    """The smallest text on the page's charts as drawn on screen, in CSS pixels (None: no chart)."""
+    sizes = page.evaluate(
+        """() => Array.from(document.querySelectorAll('figure.chart svg')).flatMap(svg => {
+            const box = svg.viewBox.baseVal;
+            const scale = svg.getBoundingClientRect().width / ((box && box.width) || svg.width.baseVal.value);
+            return Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim())
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+        })"""
+    )
+    return min(sizes) if sizes else None

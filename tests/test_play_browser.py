@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages_browser import PHONE, chromium, fits_the_width, live_server, screenshot, sign_in  # noqa: F401
+from tests.pages_browser import PHONE, chromium, fits_the_width, live_server, screenshot, sign_in, smallest_chart_text  # noqa: F401
 from tests.rulesets.yokai_play import LOADOUTS, YOKAI_TEST_COMPONENTS
 from tests.test_descent_api import TEST_OVERLORD_DECK
 from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS
@@ -86,10 +86,13 @@ def _read_back(page, base: str, cid: str, sid: str, name: str) -> None:
     screenshot(page, f"play-{name}-timeline")
     page.goto(f"{base}/pages/campaigns/{cid}")
     assert fits_the_width(page)
+    smallest = smallest_chart_text(page)
+    assert smallest is None or smallest >= 11, smallest  # chart text readable on a phone
     screenshot(page, f"play-{name}-campaign")
     page.goto(f"{base}/pages/campaigns/{cid}/dice")
     assert page.locator("p.fit").count() >= 1
     assert fits_the_width(page)
+    assert smallest_chart_text(page) >= 11, smallest_chart_text(page)
     screenshot(page, f"play-{name}-dice")
 
 

@@ -88,7 +88,7 @@ def verdict(faces: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     p = p_value(statistic, degrees)
     found = {"statistic": round(statistic, 2), "degrees": degrees, "p_value": round(p, 3), "rolls": rolls}
     if smallest < MIN_EXPECTED:
-        needed = math.ceil(MIN_EXPECTED * rolls / smallest) if smallest > 0 else None
+        needed = math.ceil(round(MIN_EXPECTED * rolls / smallest, 6)) if smallest > 0 else None
         return {
             **found,
             "kind": "too-few",

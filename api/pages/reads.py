@@ -275,7 +275,7 @@ def hand_of(decks: list[dict[str, Any]], side: str | None, ruleset: Ruleset) -> 
 
 TURN_ENDS = {"TurnEnded"}
 ROUND_STARTS = {"RoundStarted"}
-CORRECTIONS = {"EntryCorrected", "OutcomeRuled"}
+CORRECTIONS = {"EntryCorrected"}
 
 
 def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
@@ -290,11 +290,15 @@ def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], com
     line: dict[str, Any] | None = None
     for entry in entries:
         kind = entry["event_type"]
+        command = commands.get(entry["position"])
         if kind in ROUND_STARTS:
             current = {"label": wording.names_said(entry["summary"].split(":")[0], named), "lines": []}
+            if line is not None and command is not None and line["command"] == command:
+                groups[-1]["lines"].remove(line)  # the action that started the round opens it
+                current["lines"].append(line)
+            else:
+                line = None
             groups.append(current)
-            line = None
-        command = commands.get(entry["position"])
         said = wording.names_said(entry["summary"], named)
         if line is not None and command is not None and line["command"] == command:
             if line["action_only"]:
