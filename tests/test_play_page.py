@@ -74,6 +74,11 @@ def test_faces_rolled_on_the_table_a_reported_draw_an_action_an_undo_and_the_end
     for action in ("pilgrim-attack", "end-turn", "meditate", "rest"):
         assert f'/play/act/{action}"' in html
     assert '<option value="monkey-king">Monkey King</option>' in html and '<option value="white">white</option>' in html
+    # The quest's ids in play are offered: the Demons on the board as targets, its gate to close; and the phase is shown.
+    attack = re.search(r'/play/act/pilgrim-attack"[^>]*>(.*?)</form>', html, re.S).group(1)
+    assert '<datalist id="ids-pilgrim-attack-target"><option value="berrok-1">' in attack
+    assert '<option value="gate-1">' in re.search(r'/play/act/close-gate"[^>]*>(.*?)</form>', html, re.S).group(1)
+    assert "Phase: maintenance" in html
     base = f"/pages/sessions/{sid}/play"
     before = _total(client, sid)
     reported = client.post(f"{base}/roll", data={**_form(html, "report-form"), "faces.attack": "2, X"}, headers=HERE)

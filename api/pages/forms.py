@@ -30,14 +30,16 @@ class FormProblem(Unprocessable):
     pass
 
 
-def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence[str], decks: Sequence[str], prefix: str = "") -> list[dict[str, Any]]:
-    """The form fields of an object schema (its ``type`` left out: the form says which action it is)."""
+def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence[str], decks: Sequence[str], prefix: str = "",
+           ids: Mapping[str, Sequence[str]] | None = None) -> list[dict[str, Any]]:
+    """The form fields of an object schema (its ``type`` left out: the form says which action it is);
+    ``ids``: the quest's ids in play by field name (demons for a target, gates for a gate), offered as suggestions."""
     required = set(schema.get("required", []))
     out = []
     for key, spec in (schema.get("properties") or {}).items():
         if key == "type" and not prefix:
             continue
-        out.extend(_field(prefix + key, key, spec, key in required, names, heroes, decks))
+        out.extend(_field(prefix + key, key, spec, key in required, names, heroes, decks, ids or {}))
     return out
 
 
@@ -45,7 +47,7 @@ def _choices(values: Sequence[Any], names: Mapping[str, str]) -> list[dict[str, 
     return [{"value": str(v), "label": names.get(str(v), key_said(str(v)) if isinstance(v, str) and "_" in v else str(v))} for v in values]
 
 
-def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, heroes, decks) -> list[dict[str, Any]]:
+def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, heroes, decks, ids) -> list[dict[str, Any]]:
     base = {"name": name, "label": key_said(key).capitalize(), "required": required, "help": spec.get("description", "")}
     kind = spec.get("type")
     if "enum" in spec or "const" in spec:
@@ -58,7 +60,8 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
             return [{**base, "kind": "select", "choices": _choices(heroes, names)}]
         if key == "deck" and decks:
             return [{**base, "kind": "select", "choices": _choices(decks, names)}]
-        return [{**base, "kind": "text", "max": spec.get("maxLength")}]
+        suggested = ids.get(key) or []
+        return [{**base, "kind": "text", "max": spec.get("maxLength"), "suggest": _choices(suggested, names)}]
     if kind == "integer" or kind == "number":
         return [{**base, "kind": "number", "min": spec.get("minimum"), "max": spec.get("maximum")}]
     if kind == "boolean":
@@ -79,7 +82,7 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
         return [{**base, "kind": "list", "number": items.get("type") == "integer", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas."}]
     if kind == "object" or "properties" in spec or "additionalProperties" in spec:
         if spec.get("properties") and not spec.get("additionalProperties"):
-            return fields(spec, names, heroes, decks, prefix=name + ".")
+            return fields(spec, names, heroes, decks, prefix=name + ".", ids=ids)
         values = spec.get("additionalProperties") if isinstance(spec.get("additionalProperties"), Mapping) else {}
         number = values.get("type") == "integer"
         example = "deck: card, card" if values.get("type") == "array" else ("key: 2" if number else "key: value")

@@ -102,11 +102,12 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     decks = [{"id": deck_id, "name": reads.deck_name(ruleset, deck_id), **summary} for deck_id, summary in session["decks"].items()]
     named_all = {**named, **{d["id"]: d["name"] for d in decks}}
     actions = []
+    in_play = reads.ids_in_play(session.get("game") or {})
     for action in ruleset.describe()["actions"]:
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:
             continue  # the other side's to take
-        actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks]),
+        actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play),
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
     token = signin.token_of(grant)
     ended = session["status"] == "ended"
@@ -127,7 +128,7 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "decks": decks,
         "hand": reads.hand_of(decks, side, ruleset),
         "actions": actions,
-        "phase": session.get("phase"),
+        "phase": session.get("phase") or (session.get("game") or {}).get("phase"),
         "allowed": session.get("allowed"),
         "recent": reads.timeline_groups(entries[-12:], named, reads.commands_of(history))[-3:],
         "csrf": csrf_token(token, session_id) if token else "",

@@ -445,3 +445,35 @@ def fresh_entries(events: list[Any], side: str | None, ended: bool) -> list[dict
             "undone_by": undone.get(event.originator_version),
         })
     return entries
+
+
+FIGURE_FIELDS = ("target", "defender", "figure", "demon", "attacker", "foe")
+FIGURE_SOURCES = ("demons", "figures", "monsters", "foes", "yokai", "enemies")
+
+
+def ids_in_play(game: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The quest's ids a form may name, by field: a ``gate`` from the state's gates, a ``villager`` from its
+    villager tokens, a ``target`` from the figures on the board (the keys the game state keeps them under)."""
+    found: dict[str, list[str]] = {}
+
+    def ids(value: Any) -> list[str]:
+        if isinstance(value, Mapping):
+            return [str(k) for k in value]
+        if isinstance(value, list):
+            return [v for v in value if isinstance(v, str)]
+        return []
+
+    for key, value in game.items():
+        if key.endswith("s") and key not in ("heroes",):
+            listed = ids(value)
+            if listed:
+                found.setdefault(key[:-1], []).extend(listed)
+    tokens = game.get("tokens")
+    if isinstance(tokens, Mapping):
+        for kind, listed in tokens.items():
+            found.setdefault(kind, []).extend(ids(listed))
+    figures = [i for source in FIGURE_SOURCES for i in ids(game.get(source))]
+    for field in FIGURE_FIELDS:
+        if figures:
+            found.setdefault(field, []).extend(figures)
+    return {field: list(dict.fromkeys(listed)) for field, listed in found.items() if listed}
