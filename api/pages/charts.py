@@ -106,17 +106,26 @@ def karma_chart(pilgrim: str, points: Sequence[Mapping[str, Any]], slots: Sequen
 
 
 def conquest_threat_chart(quest: str, steps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Conquest and threat over a quest's events: whole-number ticks fitted to the values, at most eight
+    event labels on the x-axis (every step is in the table beside it)."""
+    top = max([s["conquest"] or 0 for s in steps] + [s["threat"] or 0 for s in steps] + [1])
+    labels = [f"#{s['position']}" for s in steps]
+    every = max(1, -(-len(labels) // 8))
     chart = pygal.Line(
-        title=f"{quest}: conquest and threat",
         y_title="Tokens",
         include_x_axis=True,
+        range=(0, top),
+        y_labels=integer_ticks(top),
         dots_size=4,
         x_title="Event",
-        **COMMON,
+        show_minor_x_labels=False,
+        truncate_label=-1,
+        **{**COMMON, "margin_right": 24},
     )
-    chart.x_labels = [f"#{s['position']}" for s in steps]
-    chart.add("Conquest (heroes)", [s["conquest"] for s in steps], stroke_style={"width": 3})
-    chart.add("Threat (overlord)", [s["threat"] for s in steps], stroke_style={"width": 3, "dasharray": "8, 5"})
+    chart.x_labels = labels
+    chart.x_labels_major = labels[::every]
+    chart.add("Conquest", [s["conquest"] for s in steps], stroke_style={"width": 3})
+    chart.add("Threat", [s["threat"] for s in steps], stroke_style={"width": 3, "dasharray": "8, 5"})
     last = steps[-1] if steps else {"conquest": None, "threat": 0}
     description = (
         f"Line chart of conquest and threat over {len(steps)} changes in {quest}: "
