@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.test_descent_api import TEST_OVERLORD_DECK
 from tests.test_descent_api import _start as descent_start
 from tests.test_journey_play import COMPONENTS, PILGRIMS, _start
@@ -173,3 +175,24 @@ def test_the_overlords_hand_shows_on_the_overlords_page_and_never_on_the_heroes(
     page = _page(client, sid)
     assert not any(card in page for card in hand) and "face down" in page and "Dark Power" not in page
     assert "/play/act/play-overlord-card" not in page  # the overlord's actions are the overlord's
+
+
+def test_the_owner_abandons_a_session_from_the_page(client, app):
+    if not hasattr(app.extensions["tracker"], "abandon_session"):
+        pytest.skip("the application's abandon (issue 20) is not merged into this branch yet")
+    cid, owner, sid = _journey(client)
+    _sign_in(client, owner)
+    html = _page(client, sid)
+    refused = client.post(f"/pages/sessions/{sid}/play/abandon", data={**_form(html, "abandon-form"), "reason": ""}, headers=HERE)
+    assert refused.status_code == 422 and "Say why the session stops" in refused.get_data(as_text=True)
+    done = client.post(f"/pages/sessions/{sid}/play/abandon", data={**_form(html, "abandon-form"), "reason": "the pizza came"}, headers=HERE)
+    assert done.status_code == 303 and client.get(f"/sessions/{sid}").json["status"] == "abandoned"
+    assert "Abandoned" in _page(client, sid)
+
+
+def test_the_actions_allowed_now_are_read_from_either_shape():
+    from api.pages.reads import allowed_types
+
+    assert allowed_types(["end-turn"]) == ["end-turn"]
+    assert allowed_types([{"type": "activate-pilgrim", "heroes": ["monkey-king"]}]) == ["activate-pilgrim"]
+    assert allowed_types(None) is None

@@ -110,7 +110,7 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play),
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
     token = signin.token_of(grant)
-    ended = session["status"] == "ended"
+    ended = session["status"] != "in-progress"  # ended, or abandoned: the seed is revealed either way
     history = tracker().session_history(session_id)
     entries = reads.fresh_entries(history, side, ended)
     page = {
@@ -129,10 +129,11 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "hand": reads.hand_of(decks, side, ruleset),
         "actions": actions,
         "phase": session.get("phase") or (session.get("game") or {}).get("phase"),
-        "allowed": session.get("allowed"),
+        "allowed": reads.allowed_types(session.get("allowed")),
+        "may_abandon": grant.role == "owner" and hasattr(tracker(), "abandon_session"),
         "recent": reads.timeline_groups(entries[-12:], named, reads.commands_of(history))[-3:],
         "csrf": csrf_token(token, session_id) if token else "",
-        "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end")},
+        "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end", "abandon")},
         "outcomes": OUTCOMES,
         "problem": problem,
     }
@@ -221,6 +222,22 @@ def play_end(session_id: str):
     return _command(session_id, run)
 
 
+@bp.post("/pages/sessions/<session_id>/play/abandon")
+def play_abandon(session_id: str):
+    """The owner stops the session without an outcome (the application's abandon, where this server has it)."""
+
+    def run(grant, ruleset, req):
+        abandon = getattr(tracker(), "abandon_session", None)
+        if abandon is None:
+            raise forms.FormProblem("This server cannot abandon a session yet", detail="End the quest with an outcome instead.")
+        reason = (request.form.get("reason") or "").strip()
+        if not reason:
+            raise forms.FormProblem("Say why the session stops", detail="The reason is shown with the abandoned session.")
+        abandon(session_id, reason, request=req)
+
+    return _command(session_id, run)
+
+
 def _fact(said: str) -> Any:
     """A fact the table states, as typed: yes / no, a whole number, or words."""
     lowered = said.strip().lower()
@@ -245,7 +262,7 @@ def replay_page(session_id: str):
     at = max(1, min(at, last))
     state = shown(tracker().session_state_at(session_id, at))  # the one redaction, by door(), for this token
     named = reads.names(ruleset)
-    ended = now["status"] == "ended"
+    ended = now["status"] != "in-progress"
     entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else side)
     here = next((e for e in entries if e["position"] == at), None)
     verification = shown(tracker().verify(session_id))

@@ -477,3 +477,11 @@ def ids_in_play(game: Mapping[str, Any]) -> dict[str, list[str]]:
         if figures:
             found.setdefault(field, []).extend(figures)
     return {field: list(dict.fromkeys(listed)) for field, listed in found.items() if listed}
+
+
+def allowed_types(allowed: Any) -> list[str] | None:
+    """The action types legal now, from the session state's ``allowed`` (each entry a type, or ``{"type", ...}``
+    with who may take it); None when the game does not say."""
+    if not isinstance(allowed, list):
+        return None
+    return [a["type"] if isinstance(a, Mapping) else str(a) for a in allowed]
