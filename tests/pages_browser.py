@@ -31,8 +31,10 @@ def _unavailable(reason: str):
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
+    """One browser per test module: each module imports this fixture, and Playwright's sync API runs one
+    at a time, so the module's browser stops before the next module's starts."""
     if not Path(CHROMIUM).exists():
         _unavailable(f"{CHROMIUM} is missing")
     try:

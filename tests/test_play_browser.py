@@ -137,7 +137,9 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     _act(page, "gain-curses", hero="aurim", count="1", source="silver chest")
     _act(page, "end-turn")
     _undo(page)
-    _draw_reported(page, "overlord", "Dark Charm")
+    overlord = client.get(f"/sessions/{sid}").json["decks"]["overlord"]  # the owner's view: what is out of the draw pile
+    out = {c for cards in overlord["held"].values() for c in cards} | set(overlord["discard_pile"]) | set(overlord["removed_from_game"])
+    _draw_reported(page, "overlord", next(c for c in TEST_OVERLORD_DECK["decks"]["overlord"]["cards"] if c not in out))
     screenshot(page, "play-descent-phone")
     _end(page, "victory", ruling="the table stopped here")
     assert "table ruling" in page.locator("#where").inner_text()
