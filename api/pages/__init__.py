@@ -7,19 +7,22 @@ models (api/pages/reads.py) and renders a template; charts are SVG drawn on the 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-import re
+from flask import Response, redirect, render_template, request
 
-from flask import Blueprint, Response, redirect, render_template, request
-
+from api import access
 from api.context import door, tracker, viewer_for, viewer_side, views
-from api.pages import charts, fairness, reads, signin
+from api.pages import charts, fairness, play, reads, signin  # play: the play and replay pages' routes
 from api.pages import standing as game_standing
+from api.pages.blueprint import bp
+from api.routes.campaigns import CampaignExport
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
+from tracker.rulesets.descent import ledger
 
-bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/pages/static")
+__all__ = ["bp"]
 
 # No script at all; styles only from this server (and pygal's inline <style> in its SVG).
 CONTENT_SECURITY_POLICY = (
@@ -57,6 +60,7 @@ def _problem_page(error: TrackerError):
 
 
 @bp.get("/")
+@access.anyone
 def index():
     return render_template("index.html", campaigns=_followed())
 
@@ -74,6 +78,7 @@ def _followed() -> list[dict[str, Any]]:
 
 
 @bp.post("/pages/sign-in")
+@access.anyone
 def sign_in():
     token = request.form.get("token", "")
     grant = signin.sign_in(token)
@@ -85,11 +90,13 @@ def sign_in():
 
 
 @bp.post("/pages/sign-out")
+@access.anyone
 def sign_out():
     return signin.remember(redirect("/", code=303), [])
 
 
 @bp.get("/pages/campaigns/<campaign_id>")
+@access.signed_in
 def campaign_page(campaign_id: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -130,8 +137,6 @@ def _heroes(campaign_id: str) -> dict[str, Any]:
 
 
 def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
-    from tracker.rulesets.descent import ledger
-
     viewer = viewer_for(None)
     rows = views().store.game_events(campaign_id)
     tracks = []
@@ -144,6 +149,7 @@ def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
 
 
 @bp.get("/pages/campaigns/<campaign_id>/heroes/<hero>")
+@access.signed_in
 def hero_page(campaign_id: str, hero: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -163,6 +169,7 @@ def hero_page(campaign_id: str, hero: str):
 
 
 @bp.get("/pages/campaigns/<campaign_id>/dice")
+@access.signed_in
 def dice_page(campaign_id: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -175,15 +182,16 @@ def dice_page(campaign_id: str):
 
 
 @bp.get("/pages/campaigns/<campaign_id>/export")
+@access.signed_in
 def export(campaign_id: str):
     """The campaign export, for a visitor signed in with a cookie (the API's export wants a bearer header)."""
     signin.grant_for_campaign(campaign_id)
-    from api.routes.campaigns import CampaignExport
 
     return CampaignExport().get(campaign_id)
 
 
 @bp.get("/pages/sessions/<session_id>")
+@access.signed_in
 def session_page(session_id: str):
     campaign_id, grant = signin.grant_for_session(session_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -228,5 +236,3 @@ def _in_names(text: str, named: dict[str, str]) -> str:
             text = re.sub(rf"(?<![\w-]){re.escape(key)}(?![\w-])", named[key], text)
     return text
 
-
-from api.pages import play  # noqa: E402,F401 - the play page's routes, on this blueprint

@@ -16,6 +16,8 @@ import pygal
 from markupsafe import Markup
 from pygal.style import Style
 
+from api.pages.reads import karma_by_quest
+
 # Dark enough on white for text contrast; the two first colours also differ in lightness.
 STYLE = Style(
     background="white",
@@ -71,8 +73,6 @@ def integer_ticks(top: float, most: int = 8) -> list[int]:
 def karma_chart(pilgrim: str, points: Sequence[Mapping[str, Any]], slots: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """Good and Bad Karma of one Pilgrim at the end of each quest played (the x-axis is the campaign's quests),
     trades marked, a fresh start drawn as a reset (a gap), the axis fitted to the values."""
-    from api.pages.reads import karma_by_quest
-
     slots = list(slots if slots is not None else karma_by_quest(list(points)))
     values = [v for s in slots for v in (s["good"], s["bad"]) if v is not None]
     top = max(values + [1])

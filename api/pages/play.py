@@ -20,8 +20,10 @@ from typing import Any
 
 from flask import g, redirect, render_template, request
 
+from api import access
 from api.context import door, tracker, views
-from api.pages import bp, forms, reads, signin
+from api.pages import forms, reads, signin
+from api.pages.blueprint import bp
 from projections import wording
 from tracker import actors, rulesets
 from tracker.application import Request
@@ -87,6 +89,7 @@ def _ruleset_of(campaign_id: str):
 
 
 @bp.get("/pages/sessions/<session_id>/play")
+@access.signed_in
 def play_page(session_id: str, problem: TrackerError | None = None):
     campaign_id, grant = signin.grant_for_session(session_id)
     campaign, ruleset = _ruleset_of(campaign_id)
@@ -153,6 +156,7 @@ def _command(session_id: str, run):
 
 
 @bp.post("/pages/sessions/<session_id>/play/roll")
+@access.signed_in
 def play_roll(session_id: str):
     def run(grant, ruleset, req):
         dice = {die: forms._number(die, raw) for die, raw in _prefixed("dice.").items()}
@@ -182,6 +186,7 @@ def _prefixed(prefix: str) -> dict[str, str]:
 
 
 @bp.post("/pages/sessions/<session_id>/play/draw")
+@access.signed_in
 def play_draw(session_id: str):
     def run(grant, ruleset, req):
         deck = request.form.get("deck", "")
@@ -196,6 +201,7 @@ def play_draw(session_id: str):
 
 
 @bp.post("/pages/sessions/<session_id>/play/act/<action_type>")
+@access.signed_in
 def play_act(session_id: str, action_type: str):
     def run(grant, ruleset, req):
         schema = ruleset.action(action_type).schema
@@ -207,11 +213,13 @@ def play_act(session_id: str, action_type: str):
 
 
 @bp.post("/pages/sessions/<session_id>/play/undo")
+@access.signed_in
 def play_undo(session_id: str):
     return _command(session_id, lambda grant, ruleset, req: tracker().undo(session_id, request=req))
 
 
 @bp.post("/pages/sessions/<session_id>/play/end")
+@access.signed_in
 def play_end(session_id: str):
     def run(grant, ruleset, req):
         outcome = request.form.get("outcome", "")
@@ -224,6 +232,7 @@ def play_end(session_id: str):
 
 
 @bp.post("/pages/sessions/<session_id>/play/abandon")
+@access.signed_in
 def play_abandon(session_id: str):
     """The owner stops the session without an outcome (the application's abandon, where this server has it)."""
 
@@ -250,6 +259,7 @@ def _fact(said: str) -> Any:
 
 
 @bp.get("/pages/sessions/<session_id>/replay")
+@access.signed_in
 def replay_page(session_id: str):
     """Step through a session event by event, or jump to a turn: its state just after that event (the time-travel
     read, through the one redaction), the decks and each hero as the token may see them, and the verification."""

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from projections import wording
+from projections import timeline, wording
 from projections.store import ViewStore
 from tracker.rulesets.ruleset import Ruleset
 
@@ -424,8 +424,6 @@ def fresh_entries(events: list[Any], side: str | None, ended: bool) -> list[dict
     """The timeline's entries read straight from the session's events (the play page answers right after a
     command, before the projected view may have caught up), said by the same function the view stores
     (projections.timeline), and hidden from another side by the same rule the view applies."""
-    from projections import timeline
-
     undone: dict[int, int] = {}
     for event in events:
         if type(event).__name__ == "ActionUndone":

@@ -8,6 +8,7 @@ from typing import Any
 from tracker.rulesets.journey import state
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
+from tracker.rulesets.journey.progress import hero_progress
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
 from tracker.rulesets.ruleset import GameRules
@@ -81,6 +82,7 @@ _LINES = {
 
 class JourneyRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "pilgrim", "character")  # character: the Demon a quest rule places
     options_schema = {
         "type": "object",
         "properties": {
@@ -113,8 +115,6 @@ class JourneyRules(GameRules):
         return state.fold(game, change)
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
-        from tracker.rulesets.journey.progress import hero_progress
-
         return hero_progress(history)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
