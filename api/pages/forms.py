@@ -20,10 +20,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from projections.wording import key_said
-from tracker.actors import ACTOR_FIELDS
+from tracker.actors import DECK_ACTOR_FIELDS
 from tracker.errors import Unprocessable
 
-HERO_FIELDS = (*ACTOR_FIELDS, "opener", "pilgrim")
+# Fields that name a hero in every game (who takes the cards) and in most (the hero acting); each game adds its
+# own (GameRules.actor_fields), passed in as ``hero_fields``.
+HERO_FIELDS = (*DECK_ACTOR_FIELDS, "hero", "heroes", "opener", "pilgrim")
 
 
 class FormProblem(Unprocessable):
@@ -31,7 +33,7 @@ class FormProblem(Unprocessable):
 
 
 def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence[str], decks: Sequence[str], prefix: str = "",
-           ids: Mapping[str, Sequence[str]] | None = None) -> list[dict[str, Any]]:
+           ids: Mapping[str, Sequence[str]] | None = None, hero_fields: Sequence[str] = HERO_FIELDS) -> list[dict[str, Any]]:
     """The form fields of an object schema (its ``type`` left out: the form says which action it is);
     ``ids``: the quest's ids in play by field name (demons for a target, gates for a gate), offered as suggestions."""
     required = set(schema.get("required", []))
@@ -39,7 +41,7 @@ def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence
     for key, spec in (schema.get("properties") or {}).items():
         if key == "type" and not prefix:
             continue
-        out.extend(_field(prefix + key, key, spec, key in required, names, heroes, decks, ids or {}))
+        out.extend(_field(prefix + key, key, spec, key in required, names, heroes, decks, ids or {}, tuple(hero_fields)))
     return out
 
 
@@ -47,16 +49,16 @@ def _choices(values: Sequence[Any], names: Mapping[str, str]) -> list[dict[str, 
     return [{"value": str(v), "label": names.get(str(v), key_said(str(v)) if isinstance(v, str) and "_" in v else str(v))} for v in values]
 
 
-def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, heroes, decks, ids) -> list[dict[str, Any]]:
+def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, heroes, decks, ids, hero_fields) -> list[dict[str, Any]]:
     base = {"name": name, "label": key_said(key).capitalize(), "required": required, "help": spec.get("description", "")}
     kind = spec.get("type")
     if "enum" in spec or "const" in spec:
         values = spec.get("enum") or [spec["const"]]
-        if key in HERO_FIELDS and heroes:
+        if key in hero_fields and heroes:
             values = [v for v in values if v in heroes] or list(values)
         return [{**base, "kind": "select", "choices": _choices(values, names)}]
     if kind == "string":
-        if key in HERO_FIELDS and heroes:
+        if key in hero_fields and heroes:
             return [{**base, "kind": "select", "choices": _choices(heroes, names)}]
         if key == "deck" and decks:
             return [{**base, "kind": "select", "choices": _choices(decks, names)}]
@@ -70,19 +72,19 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
         items = spec.get("items") or {}
         if "enum" in items:
             values = items["enum"]
-            if key in HERO_FIELDS and heroes:
+            if key in hero_fields and heroes:
                 values = [v for v in values if v in heroes] or list(values)
-            if spec.get("uniqueItems") or key in HERO_FIELDS:
+            if spec.get("uniqueItems") or key in hero_fields:
                 return [{**base, "kind": "checkboxes", "choices": _choices(values, names)}]
             return [{**base, "kind": "list", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas; one of: " + ", ".join(map(str, values))}]
         if items.get("type") == "object":
             return [{**base, "kind": "json-lines", "help": (base["help"] + " " if base["help"] else "") + "One JSON object per line, e.g. " + _example(items)}]
-        if key in HERO_FIELDS and heroes:
+        if key in hero_fields and heroes:
             return [{**base, "kind": "checkboxes", "choices": _choices(heroes, names)}]
         return [{**base, "kind": "list", "number": items.get("type") == "integer", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas."}]
     if kind == "object" or "properties" in spec or "additionalProperties" in spec:
         if spec.get("properties") and not spec.get("additionalProperties"):
-            return fields(spec, names, heroes, decks, prefix=name + ".", ids=ids)
+            return fields(spec, names, heroes, decks, prefix=name + ".", ids=ids, hero_fields=hero_fields)
         values = spec.get("additionalProperties") if isinstance(spec.get("additionalProperties"), Mapping) else {}
         number = values.get("type") == "integer"
         example = "deck: card, card" if values.get("type") == "array" else ("key: 2" if number else "key: value")
@@ -97,34 +99,34 @@ def _example(items: Mapping[str, Any]) -> str:
     return json.dumps(shown)
 
 
-def body(schema: Mapping[str, Any], form: Mapping[str, Any], getlist) -> dict[str, Any]:
+def body(schema: Mapping[str, Any], form: Mapping[str, Any], getlist, hero_fields: Sequence[str] = HERO_FIELDS) -> dict[str, Any]:
     """The action's JSON body from a posted form of these fields (empty fields left out)."""
-    return _object(schema, form, getlist, "")
+    return _object(schema, form, getlist, "", tuple(hero_fields))
 
 
-def _object(schema: Mapping[str, Any], form, getlist, prefix: str) -> dict[str, Any]:
+def _object(schema: Mapping[str, Any], form, getlist, prefix: str, hero_fields: tuple[str, ...] = HERO_FIELDS) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, spec in (schema.get("properties") or {}).items():
         if key == "type" and not prefix:
             continue
-        value = _value(prefix + key, key, spec, form, getlist)
+        value = _value(prefix + key, key, spec, form, getlist, hero_fields)
         if value is not None:
             out[key] = value
     return out
 
 
-def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist) -> Any:
+def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fields: tuple[str, ...] = HERO_FIELDS) -> Any:
     kind = spec.get("type")
     if kind == "array":
         items = spec.get("items") or {}
-        if "enum" in items and (spec.get("uniqueItems") or key in HERO_FIELDS):
+        if "enum" in items and (spec.get("uniqueItems") or key in hero_fields):
             return getlist(name) or None
-        if key in HERO_FIELDS and "enum" not in items and items.get("type") != "object" and getlist(name):
+        if key in hero_fields and "enum" not in items and items.get("type") != "object" and getlist(name):
             return getlist(name)
     raw = (form.get(name) or "").strip()
     if kind == "object" or "properties" in spec or "additionalProperties" in spec:
         if spec.get("properties") and not spec.get("additionalProperties"):
-            nested = _object(spec, form, getlist, name + ".")
+            nested = _object(spec, form, getlist, name + ".", hero_fields)
             return nested or None
         return _map(name, raw, spec) if raw else None
     if not raw:

@@ -71,12 +71,17 @@ def _refusal(grant: Any, body: dict[str, Any], ruleset: Any) -> None:
     if grant.role == "owner":
         return
     if grant.heroes:
-        named = sorted(set(actors.named(body)) - set(grant.heroes))
+        named = sorted(set(actors.named(body, ruleset.rules)) - set(grant.heroes))
         if named:
             raise FormRefused(f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}", detail="Choose one of your own heroes.")
     side = ruleset.rules.acting_side(body)
     if side is not None and side != (grant.side or "heroes"):
         raise FormRefused(f"This token plays the {grant.side or 'heroes'} side, not the {side}", detail="That is the other side's to do.")
+
+
+def _hero_fields(ruleset: Any) -> tuple[str, ...]:
+    """The fields that name a hero in this game's actions (its own, and every game's)."""
+    return (*forms.HERO_FIELDS, *getattr(ruleset.rules, "actor_fields", ()))
 
 
 def _back(session_id: str, anchor: str = "done"):
@@ -110,7 +115,8 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:
             continue  # the other side's to take
-        actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play),
+        actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play,
+                                                         hero_fields=_hero_fields(ruleset)),
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
     token = signin.token_of(grant)
     ended = session["status"] != "in-progress"  # ended, or abandoned: the seed is revealed either way
@@ -205,7 +211,7 @@ def play_draw(session_id: str):
 def play_act(session_id: str, action_type: str):
     def run(grant, ruleset, req):
         schema = ruleset.action(action_type).schema
-        body = {"type": action_type, **forms.body(schema, request.form, request.form.getlist)}
+        body = {"type": action_type, **forms.body(schema, request.form, request.form.getlist, _hero_fields(ruleset))}
         _refusal(grant, body, ruleset)
         tracker().act(session_id, body, request=req)
 
