@@ -96,13 +96,18 @@ class MintedToken(Token):
                                                      "(null when an Idempotency-Key replays that answer)."})
 
 
+class AbandonedNote(Answer):
+    reason = fields.String(metadata={"description": "Why the table stopped without an outcome."})
+
+
 class SessionSummary(Answer):
-    OPTIONAL = ("ruling",)
+    OPTIONAL = ("ruling", "abandoned")
 
     id = fields.String()
     quest = fields.String()
     outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(allow_none=True, metadata={"description": "Present when the owner ended the quest by a table ruling: why."})
+    abandoned = fields.Nested(AbandonedNote, metadata={"description": "Present when the session was abandoned: not played, its outcome stays null."})
 
 
 class Verdict(Answer):
@@ -180,10 +185,13 @@ class SessionState(Answer):
     party = fields.List(fields.String())
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
-    status = fields.String(validate=validate.OneOf(["in-progress", "ended"]))
+    status = fields.String(validate=validate.OneOf(["in-progress", "ended", "abandoned"]))
     outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
     verdict = fields.Nested(Verdict, allow_none=True, metadata={"description": "The outcome the rules imposed, once they did; null while undecided."})
     ruling = fields.String(allow_none=True, metadata={"description": "Why the owner overruled the rules at the end, if they did."})
+    abandoned = fields.Nested(
+        "SessionAbandonedNote", allow_none=True, metadata={"description": "Why the table stopped without an outcome, and at which event; null unless abandoned."}
+    )
     turn = fields.Integer()
     game = fields.Dict(metadata={"description": "The ruleset's own bookkeeping (karma, weapon levels, ...)."})
     rolls = fields.Integer()
@@ -207,12 +215,15 @@ class Standing(Answer):
 
 
 class SessionCreated(Answer):
+    OPTIONAL = ("warnings",)
+
     id = fields.String()
     campaign_id = fields.String()
     quest = fields.String()
     seed_commitment = fields.String()
     state = fields.Nested(SessionState)
     version = fields.Integer()
+    warnings = fields.List(fields.String(), metadata={"description": "What the group may not have meant: a quest out of the chain's order, another session still in play."})
 
 
 def _dice(required: bool = False) -> fields.Dict:
@@ -335,6 +346,25 @@ class Ended(Answer):
     outcome = fields.String(validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(allow_none=True)
     verdict = fields.Nested(Verdict, allow_none=True)
+    seed = fields.String()
+    seed_commitment = fields.String()
+    next_quest = fields.String(allow_none=True)
+    version = fields.Integer()
+
+
+class SessionAbandonedNote(Answer):
+    reason = fields.String()
+    position = fields.Integer(metadata={"description": "The SessionAbandoned event."})
+
+
+class Abandon(Schema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=1000), metadata={"description": "Why the table stops without an outcome."})
+
+
+class Abandoned(Answer):
+    id = fields.String()
+    status = fields.String(validate=validate.OneOf(["abandoned"]))
+    abandoned = fields.Nested(SessionAbandonedNote)
     seed = fields.String()
     seed_commitment = fields.String()
     next_quest = fields.String(allow_none=True)

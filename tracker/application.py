@@ -29,6 +29,7 @@ from eventsourcing.utils import get_topic
 from tracker import actors, decks, disclosure, hash_chain, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
+from tracker.domain.session import ABANDONED
 from tracker.command_cache import CommandCache, Turns
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import make_meta
@@ -255,6 +256,7 @@ class Tracker(Application[UUID]):
                 },
             }
             self._resolve(session, ruleset, campaign.components, set_up, meta)
+            warnings = _start_warnings(campaign, quest)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)
             body = {
                 "id": str(session.id),
@@ -263,6 +265,7 @@ class Tracker(Application[UUID]):
                 "seed_commitment": session.seed_commitment,
                 "state": session.state(),
                 "version": session.version,
+                "warnings": warnings,
             }
             return _Outcome(201, body, [session, campaign])
 
@@ -438,6 +441,34 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome, "ruling": ruling, "reported": reported}, request, work)
 
+    def abandon_session(self, session_id: str, reason: str, request: Request = Request()) -> Result:
+        """Stop a session without an outcome: the seed is revealed (so it verifies like any other), the campaign
+        marks it abandoned and counts it as not played (its chain and progress stay as they were)."""
+
+        def work() -> _Outcome:
+            session, ruleset = self._playing(session_id, request)
+            campaign = self._for_change(session.campaign_id, Campaign, "campaign")
+            if request.role not in (None, "owner"):
+                raise Forbidden("Only the campaign's owner abandons a session", detail="Ask the owner; or end it with the outcome the rules give.")
+            if not reason.strip():
+                raise Unprocessable("Say why the session is abandoned", detail='Send "reason": a sentence the group will read in the campaign.', errors={"reason": ["Empty."]})
+            meta = _meta(request, ruleset)
+            session.abandon(reason=reason, meta=meta)
+            session.end(outcome=ABANDONED, seed=session.seed, counter_end=session.counter, meta=meta)
+            campaign.abandon_quest(session_id=str(session.id), quest=session.quest, reason=reason, meta=meta)
+            body = {
+                "id": str(session.id),
+                "status": session.status,
+                "abandoned": session.abandoned,
+                "seed": session.seed,
+                "seed_commitment": session.seed_commitment,
+                "next_quest": campaign.next_quest,
+                "version": session.version,
+            }
+            return _Outcome(200, body, [session, campaign])
+
+        return self._execute(f"session:{session_id}", "abandon_session", {"reason": reason}, request, work)
+
     def undo(self, session_id: str, request: Request = Request()) -> Result:
         """Revert the last action: an ActionUndone names its events and puts back the state from before them."""
 
@@ -555,6 +586,8 @@ class Tracker(Application[UUID]):
         disclosure.check_side(rules, viewer)
         history = []
         for played in campaign.sessions:
+            if "abandoned" in played:
+                continue  # not played: what happened in it is no hero's progress
             for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
                 history.append({**played, "session_id": played["id"], "position": change.position, "type": change.type, "change": change.change})
         heroes = rules.hero_progress(history, viewer)
@@ -600,7 +633,7 @@ class Tracker(Application[UUID]):
         recorded = [
             (e.meta or {}).get("session_head")
             for e in self.events.get(campaign.id)
-            if type(e).__name__ == "QuestEnded" and e.session_id == str(session.id)
+            if type(e).__name__ in ("QuestEnded", "QuestAbandoned") and e.session_id == str(session.id)
         ]
         report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
         return disclosure.report_for(report, ruleset.rules, viewer)
@@ -695,8 +728,8 @@ class Tracker(Application[UUID]):
             )
         if session.ended:
             raise Conflict(
-                "The session has ended",
-                detail=f"It ended in {session.outcome}; start a new session to play on.",
+                "The session was abandoned" if session.status == "abandoned" else "The session has ended",
+                detail=f"It {'was abandoned' if session.status == 'abandoned' else f'ended in {session.outcome}'}; start a new session to play on.",
             )
         return session, rulesets.pinned(session.ruleset)
 
@@ -893,6 +926,18 @@ def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, la
     )
     campaign.mint_token(token_id=token_id, grant_id=str(grant.id), role=role, heroes=heroes, side=side, label=label, meta=meta)
     return token, grant
+
+
+def _start_warnings(campaign: Campaign, quest: str) -> list[str]:
+    """What the group may not have meant: a quest out of the chain's order, or another session still in play."""
+    warnings = []
+    if campaign.next_quest is not None and quest != campaign.next_quest:
+        warnings.append(f"The campaign's next quest is '{campaign.next_quest}', not '{quest}'; this session is played out of order.")
+    for playing in campaign.in_play():
+        warnings.append(
+            f"Session {playing['id']} ({playing['quest']}) is still in play; end it, or abandon it with POST /sessions/{playing['id']}/abandon."
+        )
+    return warnings
 
 
 def _check_party(ruleset: Ruleset, party: list[str]) -> None:

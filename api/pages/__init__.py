@@ -181,7 +181,7 @@ def session_page(session_id: str):
     ruleset = rulesets.pinned(campaign["ruleset"])
     named = reads.names(ruleset)
     session = tracker().get_session(session_id, viewer_for(None))
-    ended = session["status"] == "ended"
+    ended = session["status"] in ("ended", "abandoned")
     entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else viewer_side())
     who = _issuers(campaign_id)
     for entry in entries:

@@ -75,6 +75,18 @@ class End(MethodView):
         return respond(result)
 
 
+@blp.route("/<session_id>/abandon")
+class Abandon(MethodView):
+    @blp.doc(operationId="abandonSession")
+    @contract.headers("IfMatch")
+    @contract.problems(403)
+    @blp.arguments(schemas.Abandon)
+    @blp.response(200, schemas.Abandoned)
+    def post(self, body, session_id: str):
+        """The owner stops a session without an outcome: not counted as played, shown as abandoned in the campaign; reveals the seed."""
+        return respond(tracker().abandon_session(session_id, body["reason"], request=command_request()))
+
+
 @blp.route("/<session_id>/events")
 class Events(MethodView):
     @blp.doc(operationId="listSessionEvents")
@@ -93,7 +105,7 @@ class Timeline(MethodView):
     def get(self, query, session_id: str):
         """Every event as a person would say it, with who issued it (from the projected view)."""
         session = tracker().get_session(session_id)
-        viewer = None if session["status"] == "ended" else viewer_side()
+        viewer = None if session["status"] in ("ended", "abandoned") else viewer_side()
         entries = views().store.timeline(session_id, query["after"], query["limit"], viewer=viewer)
         return {"session_id": session_id, "entries": entries, "projected_to": views().position}
 

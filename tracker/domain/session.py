@@ -11,6 +11,9 @@ from tracker import decks
 from tracker.domain.events import TrackerCreated, TrackerEvent
 
 
+ABANDONED = "abandoned"  # the outcome a SessionEnded records for a session the table stopped without one
+
+
 class Session(Aggregate):
     class SessionStarted(TrackerCreated):
         campaign_id: str
@@ -88,6 +91,15 @@ class Session(Aggregate):
 
         facts: dict[str, Any]
 
+    class SessionAbandoned(TrackerEvent):
+        """The table stopped playing without an outcome (``reason``: why). A SessionEnded follows at once and
+        reveals the seed, so the session verifies like any other; the campaign counts it as not played."""
+
+        reason: str
+
+        def apply(self, aggregate: Session) -> None:
+            aggregate.abandoned = {"reason": self.reason, "position": self.originator_version}
+
     class ActionUndone(TrackerEvent):
         """The last action (a command's events) reverted: ``reverses`` names them, ``restored`` is the
         state from before them. The random counter is not restored: undone numbers are never reused."""
@@ -122,6 +134,7 @@ class Session(Aggregate):
         self.outcome: str | None = None
         self.verdict: dict[str, Any] | None = None  # what the rules decided, once they do
         self.ruling: str | None = None  # why the table overruled them, if it did
+        self.abandoned: dict[str, Any] | None = None  # why the table stopped without an outcome, if it did
         self.ended = False
         self.game: dict[str, Any] = {}
 
@@ -185,10 +198,19 @@ class Session(Aggregate):
     def report_facts(self, facts: dict[str, Any], meta: dict[str, Any]) -> None:
         pass  # kept in the log; the end that follows rests on them
 
+    def abandon(self, reason: str, meta: dict[str, Any]) -> None:
+        self.trigger_event(Session.SessionAbandoned, reason=reason, meta=meta)
+
     @event(SessionEnded)
     def end(self, outcome: str, seed: str, counter_end: int | None, meta: dict[str, Any]) -> None:
-        self.outcome = outcome
+        self.outcome = None if outcome == ABANDONED else outcome
         self.ended = True
+
+    @property
+    def status(self) -> str:
+        if not self.ended:
+            return "in-progress"
+        return "abandoned" if self.__dict__.get("abandoned") else "ended"
 
     def state(self) -> dict[str, Any]:
         return {
@@ -199,10 +221,11 @@ class Session(Aggregate):
             "party": list(self.party),
             "seed_commitment": self.seed_commitment,
             "seed": self.seed if self.ended else None,
-            "status": "ended" if self.ended else "in-progress",
+            "status": self.status,
             "outcome": self.outcome,
             "verdict": self.__dict__.get("verdict"),
             "ruling": self.__dict__.get("ruling"),
+            "abandoned": self.__dict__.get("abandoned"),
             "turn": self.turn,
             "game": self.game,
             "rolls": self.rolls,
