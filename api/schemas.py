@@ -177,6 +177,12 @@ class DeckSummary(Answer):
     hidden = fields.Dict(metadata={"description": "Counts of cards this viewer may not see (a side's hidden hand)."})
 
 
+class AllowedAction(Answer):
+    type = fields.String(metadata={"description": "An action type of the ruleset (POST /sessions/{sid}/actions)."})
+    heroes = fields.List(fields.String(), allow_none=True, metadata={"description": "The heroes who may take it now; null: any."})
+    side = fields.String(allow_none=True, metadata={"description": "The side that takes it; null: any."})
+
+
 class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
@@ -198,6 +204,8 @@ class SessionState(Answer):
     random_counter = fields.Integer()
     decks = fields.Dict(keys=fields.String(), values=fields.Nested(DeckSummary))
     version = fields.Integer()
+    phase = fields.String(allow_none=True, metadata={"description": "The part of the turn the session is in, in the game's words; null where the game keeps none, or once ended."})
+    allowed = fields.List(fields.Nested(AllowedAction), metadata={"description": "The action types legal now and who may take each (empty once ended): what comes next."})
 
 
 class LatestSession(Answer):

@@ -163,9 +163,12 @@ class Session(Aggregate):
             self.trigger_event(self._rules().events[kind], change=change, meta=meta)
 
     def _rules(self) -> Any:
+        return self._pinned().rules
+
+    def _pinned(self) -> Any:
         from tracker import rulesets
 
-        return rulesets.pinned(self.ruleset).rules
+        return rulesets.pinned(self.ruleset)
 
     def _apply_game_change(self, change: dict[str, Any]) -> None:
         self.game = self._rules().fold(self.game, change)
@@ -213,7 +216,7 @@ class Session(Aggregate):
         return "abandoned" if self.__dict__.get("abandoned") else "ended"
 
     def state(self) -> dict[str, Any]:
-        return {
+        state = {
             "id": str(self.id),
             "campaign_id": self.campaign_id,
             "quest": self.quest,
@@ -233,6 +236,7 @@ class Session(Aggregate):
             "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
             "version": self.version,
         }
+        return {**state, **self._pinned().next_actions(state)}
 
 
 class GameEvent(TrackerEvent):

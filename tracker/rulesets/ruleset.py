@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from tracker.errors import Unprocessable
+from tracker.rulesets import allowed
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
 
@@ -178,6 +179,16 @@ class GameRules:
         rules allow it. ``reported`` holds facts the table states at the end (a figure reached a square), recorded with it."""
         return None
 
+    def phase(self, game: Mapping[str, Any]) -> str | None:
+        """The part of the turn the session is in, in the game's words (None where the game keeps none)."""
+        phase = game.get("phase")
+        return phase if isinstance(phase, str) else None
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        """The action types legal now among ``actions`` (the ruleset's client actions), each with who may take
+        it (tracker/rulesets/allowed.py). The default keeps no turn order: every action, by the side that takes it."""
+        return [allowed.entry(name, side=self.acting_side({"type": name})) for name in actions]
+
     def standing(self, records: list[Mapping[str, Any]]) -> dict[str, Any]:
         """A campaign's standing, folded from its game events in log order
         (each record: session_id, position, kind, change). The default keeps none."""
@@ -325,6 +336,21 @@ class Ruleset:
         if decided is not None:
             changes.append({"kind": QUEST_DECIDED, "outcome": decided["outcome"], "reason": decided["reason"]})
         return changes
+
+    @cached_property
+    def client_actions(self) -> tuple[str, ...]:
+        """The action types a client may post (not the set-up the service runs itself)."""
+        return tuple(name for name, action in self.actions.items() if not action.internal)
+
+    def next_actions(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The session's phase and the actions legal now (none once it has ended)."""
+        if state.get("status", "in-progress") != "in-progress":
+            return {"phase": None, "allowed": []}
+        game = state.get("game") or {}
+        return {
+            "phase": self.rules.phase(game),
+            "allowed": self.rules.allowed(str(state.get("quest")), game, int(state.get("turn") or 1), self.client_actions),
+        }
 
     def action(self, name: str) -> ActionType:
         try:

@@ -7,10 +7,11 @@ glyphs are recorded like everything else and marked secret to him until the ques
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tracker.rulesets import allowed
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.descent import combat, figures, ready, wounds
@@ -46,6 +47,10 @@ class DescentRules(GameRules):
 
     def acting_side(self, action: Mapping[str, Any]) -> str | None:
         return sides.acting_side(action)
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        """Descent's log keeps no turn order (each side's turn is the table's): every action, by its side."""
+        return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions]
 
     def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact(game, viewer)

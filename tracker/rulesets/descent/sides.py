@@ -36,3 +36,11 @@ def acting_side(action: Mapping[str, Any]) -> str | None:
     if kind in HERO_ACTIONS:
         return "heroes"
     return None
+
+
+def side_of_action_type(kind: str) -> str | None:
+    """The side that takes an action of this type whatever its body says; None where either side may (an attack
+    is the attacker's side's; records either side makes at the table)."""
+    if kind == "attack":
+        return None
+    return acting_side({"type": kind})

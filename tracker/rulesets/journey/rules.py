@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tracker.rulesets.journey import allowed as next_actions
 from tracker.rulesets.journey import state
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
@@ -57,6 +58,9 @@ class JourneyRules(GameRules):
         "additionalProperties": False,
     }
     setup_schema = SETUP_SCHEMA
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        return next_actions.allowed_now(game, actions)
 
     def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
