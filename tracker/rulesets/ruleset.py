@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from tracker import hints
 from tracker.errors import Unprocessable
 from tracker.rulesets import allowed
 from tracker.rulesets import components as component_data
@@ -99,6 +100,9 @@ class ActionType:
     resolve: Resolver = field(compare=False)
     random: bool = False  # whether the resolver may draw from the session's stream
     internal: bool = False  # run by the service itself (e.g. quest set-up), never posted by clients
+    # The body field that reports a lost fact at the table, where its name says nothing ("die:spinner" -> "spin");
+    # tracker/hints.py builds a refusal's example from it. Not part of the contract: the schema already holds the field.
+    reports: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def describe(self) -> dict[str, Any]:
         return {"type": self.name, "description": self.description, "schema": self.schema, "uses_randomness": self.random}
@@ -323,7 +327,11 @@ class Ruleset:
     def resolve(self, ctx: ActionContext, action: Mapping[str, Any], stream: Any) -> list[dict[str, Any]]:
         """An action's changes, followed by the quest's verdict when they decide it (``quest-decided``): the rules
         impose an outcome as it happens, and verification re-derives it with the action."""
-        changes = list(self.action(str(action.get("type"))).resolve(ctx, action, stream))
+        action_type = self.action(str(action.get("type")))
+        try:
+            changes = list(action_type.resolve(ctx, action, stream))
+        except Unprocessable as refusal:
+            raise hints.with_example(refusal, action_type, action, ctx) from None
         if ctx.state.get("verdict") is not None:
             return changes
         game, turn = dict(ctx.game), int(ctx.state.get("turn") or 1)

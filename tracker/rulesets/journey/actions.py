@@ -26,13 +26,16 @@ DRAWN = {
 COUNT = {"type": "integer", "minimum": 0, "maximum": 20}
 
 
-def _action(name: str, description: str, properties: dict[str, Any], required: list[str], step: Callable[[Resolution, Mapping[str, Any]], None]) -> ActionType:
+def _action(
+    name: str, description: str, properties: dict[str, Any], required: list[str], step: Callable[[Resolution, Mapping[str, Any]], None],
+    reports: Mapping[str, str] | None = None,
+) -> ActionType:
     def resolve(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
         res = Resolution(ctx, rng, params.get("drawn"))
         step(res, params)
         return res.finish()
 
-    return ActionType(name, description, action_schema({**properties, "drawn": DRAWN}, required), resolve, random=True)
+    return ActionType(name, description, action_schema({**properties, "drawn": DRAWN}, required), resolve, random=True, reports=reports or {})
 
 
 HERO = {"hero": PILGRIM}
@@ -57,12 +60,12 @@ ACTIONS = [
     _action("rest", "Rest: +5 Chi up to 10, twice per activation (L437).", HERO, ["hero"], pilgrim_actions.rest),
     _action("pray", "Pray at a Mystical Box: draw 1 Fortune Card (L413).", HERO, ["hero"], pilgrim_actions.pray),
     _action("meditate", "Meditate at a Mystical Box: spin; white: look at 3 Fortune Cards and keep 1; black: 1 Misfortune Card (L416-L421).",
-            {**HERO, "spin": {"enum": ["white", "black"]}}, ["hero"], pilgrim_actions.meditate),
+            {**HERO, "spin": {"enum": ["white", "black"]}}, ["hero"], pilgrim_actions.meditate, reports={"die:spinner": "spin"}),
     _action("keep-fortune", "Keep 1 of the 3 Fortune Cards from a white Meditate spin; the other 2 are discarded.", {**HERO, "card": NAME}, ["hero", "card"], pilgrim_actions.keep_fortune),
     _action("recover", "Recover at a Water Well: all Health back, each Pilgrim each Well once per quest (L433-L435).", {**HERO, "well": NAME}, ["hero", "well"], pilgrim_actions.recover),
     _action("rescue-villager", "Rescue a Villager: +3 Good Karma (L431). Quest 9: spin first (spin: white is Good Fortune, the Elder Monk; black is Bad Fortune, a Bull General); others_in_room: the other Villager tokens in the Elder Monk's room (L1016-L1019).",
             {**HERO, "villager": NAME, "spin": {"enum": ["white", "black"]}, "others_in_room": {"type": "array", "items": NAME, "maxItems": 4, "uniqueItems": True}},
-            ["hero", "villager"], pilgrim_actions.rescue_villager),
+            ["hero", "villager"], pilgrim_actions.rescue_villager, reports={"die:spinner": "spin"}),
     _action("collect-sutra", "Collect a Sutra (L429).", {**HERO, "sutra": NAME}, ["hero", "sutra"], pilgrim_actions.collect_sutra),
     _action("break-door", "Break down a door (L424-L427).", {**HERO, "door": NAME}, ["hero", "door"], pilgrim_actions.break_door),
     _action("close-gate", "Tripitaka closes a Gate, spending 1 Sutra (L374).", {**HERO, "gate": NAME, "sutra": NAME}, ["hero", "gate"], pilgrim_actions.close_gate),

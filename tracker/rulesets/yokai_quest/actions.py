@@ -147,6 +147,7 @@ ACTIONS = [
         action_schema({"hero": _ID, "card": _CARD, "discard": _CARD}, ["hero"]),
         treasure.draw_treasure,
         random=True,
+        reports={"deck:treasure": "card"},  # the card drawn from the physical deck
     ),
     ActionType(
         "equip",

@@ -1,0 +1,77 @@
+"""A refusal for a fact the rulebooks lost shows, as `example`, a body of the same action that reports it from the table.
+
+Each example is checked against the schema the ruleset document publishes for the action it names (never the
+code's), and where the example's stand-in values are real faces, it is posted and accepted."""
+
+from __future__ import annotations
+
+import jsonschema
+
+from tests.rulesets import yokai_play
+from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+
+
+def _post(client, path: str, body: dict, status: int = 201) -> dict:
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def _fits_its_action(client, ruleset: str, example: dict) -> None:
+    schemas = {action["type"]: action["schema"] for action in client.get(f"/rulesets/{ruleset}").json["actions"]}
+    jsonschema.validate(example, schemas[example["type"]])
+
+
+def _hint(client, sid: str, action: dict) -> dict:
+    refused = client.post(f"/sessions/{sid}/actions", json=action)
+    assert refused.status_code == 422, refused.json
+    assert "example" in refused.json, refused.json
+    return refused.json
+
+
+def test_meditate_without_the_spinners_faces_is_shown_its_spin(client):
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "J", "party": ["tripitaka"]})["id"]
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "q1-meeting"})["id"]
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "maintenance"})["state"]
+    (hero,) = next(e["heroes"] for e in state["allowed"] if e["type"] == "activate-pilgrim")  # whoever's turn it is
+    _post(client, f"/sessions/{sid}/actions", {"type": "activate-pilgrim", "hero": hero})
+    problem = _hint(client, sid, {"type": "meditate", "hero": hero})
+    example = problem["example"]
+    assert example["spin"] in ("white", "black") and "faces" not in example and '"spin"' in problem["detail"]
+    _fits_its_action(client, "journey", example)
+    example = {**example, "spin": "black", "drawn": {"misfortune": ["Stumble"]}}  # black: a Misfortune Card, drawn at the table
+    _post(client, f"/sessions/{sid}/actions", example)
+
+
+def test_a_descent_prolonged_roll_is_shown_a_flat_list_of_faces(client):
+    cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim", "tahlia"]})["id"]
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "hall-of-the-monkey-kings", "setup": {}})["id"]
+    search = {"type": "prolonged-roll", "hero": "aurim", "task": "secret-door", "trait": "magic", "difficulty": 2, "disruptable": True, "half_action": "order"}
+    example = _hint(client, sid, search)["example"]
+    assert isinstance(example["faces"], list) and len(example["faces"]) == 1
+    _fits_its_action(client, "descent", example)
+    _post(client, f"/sessions/{sid}/actions", example)
+
+
+def test_a_kung_fu_panda_roll_is_shown_a_flat_list_of_faces(client):
+    body = {"ruleset": "kung-fu-panda", "name": "K", "party": ["po", "tigress"], "options": {"length": "single", "mission": "m2-1"}}
+    cid = _post(client, "/campaigns", body)["id"]
+    setup = {"start_tile": "F", "end_tile": "s", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}}
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "m2-1", "setup": setup})["id"]
+    _post(client, f"/sessions/{sid}/actions", {"type": "start-round"})
+    example = _hint(client, sid, {"type": "roll", "hero": "po"})["example"]
+    assert isinstance(example["faces"], list) and len(example["faces"]) == 4  # all four Action Dice at a round's start
+    _fits_its_action(client, "kung-fu-panda", example)
+    _post(client, f"/sessions/{sid}/actions", example)
+    assert KUNG_FU_PANDA_COMPONENTS["dice"]["action-die"]  # (with the faces supplied, the same roll is digital)
+
+
+def test_a_yokai_treasure_draw_is_shown_its_card_field(client):
+    _, sid = None, yokai_play.start(client, yokai_play.create_campaign(client)["id"], "shake-them-skeleton-bones-1")
+    yokai_play.spawn(client, sid, {"hone-bushi": 8})
+    yokai_play.strike(client, sid, "ryo", ["hone-bushi"] * 5)  # the fifth treasure token: a card is owed
+    problem = _hint(client, sid, {"type": "draw-treasure", "hero": "ryo"})
+    example = problem["example"]
+    assert "card" in example and "cards" not in example
+    _fits_its_action(client, "yokai-quest", example)
+    _post(client, f"/sessions/{sid}/actions", {**example, "card": "Hibana"})
