@@ -379,6 +379,31 @@ class Abandoned(Answer):
     version = fields.Integer()
 
 
+class FactBlocks(Answer):
+    quest_setup = fields.List(fields.String(), metadata={"description": "Quests that cannot be set up without it."})
+    actions = fields.List(fields.String(), metadata={"description": "Action types that read it."})
+    digital_rolls = fields.List(fields.String(), metadata={"description": "Dice that cannot be rolled digitally without it."})
+    digital_draws = fields.List(fields.String(), metadata={"description": "Decks that cannot be drawn from digitally without it."})
+
+
+class MissingFact(Answer):
+    path = fields.String(metadata={"description": "Where it goes in the component data (POST /campaigns/{cid}/components), dotted."})
+    schema_pointer = fields.String(metadata={"description": "JSON Pointer to its schema in the ruleset's component_schema."})
+    what = fields.String()
+    reason = fields.String(allow_none=True, metadata={"description": "Why the rules data does not hold it."})
+    blocks = fields.Nested(FactBlocks)
+    stated_per_use = fields.Boolean(metadata={"description": "Whether the table may state it (or the result it gives) each time instead."})
+    how_per_use = fields.String(allow_none=True)
+
+
+class MissingFacts(Answer):
+    campaign_id = fields.String()
+    components_hash = fields.String()
+    facts = fields.List(fields.Nested(MissingFact))
+    blocks = fields.Dict(metadata={"description": "The same facts' paths grouped by what they block: quest_setup, actions, digital_rolls, "
+                                                  "digital_draws (each by quest, action type, die or deck), and nothing_the_tracker_checks."})
+
+
 class SideView(Schema):
     view = fields.String(
         load_default=None,

@@ -26,7 +26,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 from eventsourcing.utils import get_topic
 
-from tracker import actors, decks, disclosure, hash_chain, portability, rulesets, undo, verification
+from tracker import actors, decks, disclosure, hash_chain, missing_facts, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.session import ABANDONED
@@ -578,6 +578,12 @@ class Tracker(Application[UUID]):
     def get_campaign(self, campaign_id: str) -> dict[str, Any]:
         campaign = self._campaign(campaign_id)
         return {**campaign.state(), "components": campaign.components}
+
+    def missing_facts(self, campaign_id: str) -> dict[str, Any]:
+        """The facts the campaign still lacks, by what each blocks (tracker/missing_facts.py)."""
+        campaign = self._campaign(campaign_id)
+        found = missing_facts.missing(self._ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
+        return {"campaign_id": str(campaign.id), "components_hash": campaign.components_hash, **found}
 
     def campaign_heroes(self, campaign_id: str, viewer: str | None = None) -> dict[str, Any]:
         """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""

@@ -88,6 +88,16 @@ class CampaignComponents(MethodView):
         return respond(tracker().supply_components(campaign_id, body["components"], request=command_request()))
 
 
+@blp.route("/<campaign_id>/components/missing")
+class MissingComponents(MethodView):
+    @blp.doc(operationId="listMissingFacts")
+    @blp.response(200, schemas.MissingFacts)
+    def get(self, campaign_id: str):
+        """Every fact the rulebooks lost that the campaign has not supplied: its path in the component data, why it is
+        unknown, what it blocks (quest set-up, actions, digital rolls and draws) and whether the table may state it per use."""
+        return tracker().missing_facts(campaign_id)
+
+
 @blp.route("/<campaign_id>/dice-statistics")
 class CampaignDiceStatistics(MethodView):
     @blp.doc(operationId="getDiceStatistics")

@@ -135,6 +135,9 @@ class GameRules:
     """
 
     events: dict[str, type] = {}
+    # What each lost fact blocks and how the table states it per use instead (tracker/missing_facts.py):
+    # "hero.<stat>", "other.<stat>" or "tables.<id>" -> {"actions": [...], "quest_setup": bool, "per_use": str}.
+    lost_fact_uses: dict[str, dict[str, Any]] = {}
     options_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
     setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 

@@ -27,6 +27,11 @@ HERE = Path(__file__).parent
 class DescentRules(GameRules):
     events = EVENTS
     sides = ("heroes", "overlord")
+    # common.stat: a hero's printed trait or conquest value, "as reported" when the data lost it.
+    lost_fact_uses = {
+        **{f"hero.{trait}": {"actions": ["prolonged-roll"], "per_use": 'send "trait_value" with the roll'} for trait in ("magic", "melee", "ranged")},
+        "hero.conquest_value": {"actions": ["hero-killed"], "per_use": 'send "conquest_value" with hero-killed'},
+    }
     options_schema = {
         "type": "object",
         "properties": {

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import state
+from tracker.rulesets.journey import lost_facts, state
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
@@ -58,6 +58,7 @@ class JourneyRules(GameRules):
         "additionalProperties": False,
     }
     setup_schema = SETUP_SCHEMA
+    lost_fact_uses = lost_facts.USES
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return next_actions.allowed_now(game, actions)

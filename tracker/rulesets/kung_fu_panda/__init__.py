@@ -128,6 +128,7 @@ SET_UP = ActionType(
 class KungFuPandaRules(GameRules):
     events = EVENTS
     options_schema = OPTIONS
+    lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"]}}  # spends.py: knocking out the Wolf Boss
     setup_schema = SETUP
 
     def __init__(self, data: Mapping[str, Any]) -> None:
