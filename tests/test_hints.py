@@ -75,3 +75,24 @@ def test_a_yokai_treasure_draw_is_shown_its_card_field(client):
     assert "card" in example and "cards" not in example
     _fits_its_action(client, "yokai-quest", example)
     _post(client, f"/sessions/{sid}/actions", {**example, "card": "Hibana"})
+
+
+def test_an_attack_refused_for_lost_facts_names_all_of_them_at_once(client):
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "J", "party": ["monkey-king"]})["id"]
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "q1-meeting"})["id"]
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "maintenance"})["state"]
+    (hero,) = next(e["heroes"] for e in state["allowed"] if e["type"] == "activate-pilgrim")
+    _post(client, f"/sessions/{sid}/actions", {"type": "activate-pilgrim", "hero": hero})
+    target, character = next(iter(state["game"]["demons"].items()))
+    refused = client.post(f"/sessions/{sid}/actions", json={"type": "pilgrim-attack", "hero": hero, "target": target})
+    assert refused.status_code == 422
+    named = set(refused.json["errors"])
+    missing = client.get(f"/campaigns/{cid}/components/missing").json["blocks"]["actions"]["pilgrim-attack"]
+    wanted = {"components.dice.attack.faces", "components.dice.pilgrim.faces", "components.tables.weapons",
+              f"components.characters.{character}.stats.HP", f"components.characters.{character}.stats.BKR", f"components.characters.{character}.stats.SP"}
+    assert wanted <= named and wanted <= set(missing)
+    assert not any(path.startswith("components.characters.") and character not in path and hero not in path for path in named)
+    assert client.get(f"/sessions/{sid}/events").json["total"] == client.get(f"/sessions/{sid}").json["version"]  # nothing appended
+    # Reported faces need no die faces: those are no longer named.
+    refused = client.post(f"/sessions/{sid}/actions", json={"type": "pilgrim-attack", "hero": hero, "target": target, "faces": {"attack": ["2"], "pilgrim": ["1"]}})
+    assert refused.status_code == 422 and not any(path.startswith("components.dice.") for path in refused.json["errors"])

@@ -16,9 +16,35 @@ from typing import Any
 
 import jsonschema
 
+from tracker import missing_facts
 from tracker.errors import TrackerError
 
 CARD = "<the card drawn>"
+
+
+def for_action(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any) -> TrackerError:
+    """A refusal inside an action, with its example and, when a lost fact refused it, every lost fact the request reads."""
+    return with_all_missing(with_example(refusal, action_type, action, ctx), action, ctx)
+
+
+def with_all_missing(refusal: TrackerError, action: Mapping[str, Any], ctx: Any) -> TrackerError:
+    """A refusal for one lost fact names all of them the request reads, so the group supplies them at once
+    instead of meeting them one refusal at a time."""
+    if refusal.unknown is None and not any(str(key).startswith("components.") for key in (refusal.errors or {})):
+        return refusal
+    needed = missing_facts.needed_by(ctx.ruleset, action, ctx.state, ctx.components)
+    if not needed:
+        return refusal
+    errors = dict(refusal.errors or {})
+    for fact in needed:
+        errors.setdefault(fact["path"], [f"Unknown: {fact['what']}" + (f"; or per use: {fact['how_per_use']}" if fact["how_per_use"] else "") + "."])
+    refusal.errors = errors
+    listed = ", ".join(fact["path"] for fact in needed)
+    refusal.detail = (
+        f"{refusal.detail or ''} This request reads {len(needed)} fact(s) the campaign lacks: {listed}. Supply them together "
+        "(POST /campaigns/{cid}/components; GET /campaigns/{cid}/components/missing lists them all), or state them per use where 'errors' says how."
+    ).strip()
+    return refusal
 
 
 def with_example(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any) -> TrackerError:

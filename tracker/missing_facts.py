@@ -5,7 +5,7 @@ of that die), a deck's cards (digital draws from it), a character's printed stat
 its path in the campaign's component data (and in the ruleset's component_schema), why it is unknown, what
 it blocks (quest set-up, actions, digital rolls or draws), and whether the table may state it per use
 instead. What a character's stat or a table blocks is the game's own declaration (``GameRules.lost_fact_uses``,
-keyed ``hero.<stat>``, ``other.<stat>`` or ``tables.<id>``); a fact no rule of the tracker reads blocks nothing.
+keyed ``hero.<stat>``, ``other.<stat>``, ``tables.<id>``, ``dice.<id>`` or ``decks.<id>``); a fact no rule of the tracker reads blocks nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ HEROES = ("hero", "pilgrim")  # the roles whose characters a party is made of
 def missing(ruleset: Any, party: list[str], components: Mapping[str, Any], chain: list[str]) -> dict[str, Any]:
     """The campaign's missing facts; a use declared with ``"quest_setup": True`` blocks setting up every quest of ``chain``."""
     uses = {key: {**use, "quest_setup": list(chain) if use.get("quest_setup") else []} for key, use in ruleset.rules.lost_fact_uses.items()}
-    facts = [*_dice(ruleset, components), *_decks(ruleset, components), *_stats(ruleset, uses, party, components), *_tables(ruleset, uses, components)]
+    facts = [*_dice(ruleset, uses, components), *_decks(ruleset, uses, components), *_stats(ruleset, uses, party, components), *_tables(ruleset, uses, components)]
     return {"facts": facts, "blocks": _grouped(facts)}
 
 
@@ -36,20 +36,23 @@ def _fact(path: list[str], what: str, reason: str | None, blocks: Mapping[str, A
     }
 
 
-def _dice(ruleset: Any, components: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _dice(ruleset: Any, uses: Mapping[str, Any], components: Mapping[str, Any]) -> list[dict[str, Any]]:
     supplied = components.get("dice") or {}
     return [
         _fact(["dice", die["id"], "faces"], f"the face layout of {die['name']}", (die.get("unknowns") or {}).get("faces"),
-              {"digital_rolls": [die["id"]]}, "roll the physical dice and report the faces (an action's own faces field, or POST /sessions/{sid}/rolls with \"faces\")")
+              {**(uses.get(f"dice.{die['id']}") or {}), "digital_rolls": [die["id"]]},
+              (uses.get(f"dice.{die['id']}") or {}).get("per_use")
+              or "roll the physical dice and report the faces (an action's own faces field, or POST /sessions/{sid}/rolls with \"faces\")")
         for die in ruleset.data.get("dice", []) if die.get("faces") is None and die["id"] not in supplied
     ]
 
 
-def _decks(ruleset: Any, components: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _decks(ruleset: Any, uses: Mapping[str, Any], components: Mapping[str, Any]) -> list[dict[str, Any]]:
     supplied = components.get("decks") or {}
     return [
         _fact(["decks", deck["id"], "cards"], f"the cards of {deck['name']}", (deck.get("unknowns") or {}).get("cards"),
-              {"digital_draws": [deck["id"]]}, "draw from the physical deck and report the cards drawn")
+              {**(uses.get(f"decks.{deck['id']}") or {}), "digital_draws": [deck["id"]]},
+              (uses.get(f"decks.{deck['id']}") or {}).get("per_use") or "draw from the physical deck and report the cards drawn")
         for deck in ruleset.data.get("decks", []) if deck.get("cards") is None and deck["id"] not in supplied
     ]
 
@@ -91,3 +94,44 @@ def _grouped(facts: list[dict[str, Any]]) -> dict[str, Any]:
         if not blocked:
             blocking_nothing.append(fact["path"])
     return {**grouped, "nothing_the_tracker_checks": blocking_nothing}
+
+
+def needed_by(ruleset: Any, action: Mapping[str, Any], state: Mapping[str, Any], components: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The missing facts this request may read: those its action type reads, less dice whose faces it reports,
+    and of the characters' stats only those of the heroes and figures it names."""
+    named = _named(action, state.get("game") or {})
+    facts = missing(ruleset, list(state.get("party") or []), components, [])["facts"]
+    reported = action.get("faces") if isinstance(action.get("faces"), Mapping) else {}
+    needed = []
+    for fact in facts:
+        if action.get("type") not in fact["blocks"]["actions"]:
+            continue
+        parts = fact["path"].split(".")
+        if parts[1] == "characters" and parts[2] not in named:
+            continue
+        if parts[1] == "dice" and parts[2] in reported:
+            continue
+        needed.append(fact)
+    return needed
+
+
+def _named(action: Mapping[str, Any], game: Mapping[str, Any]) -> set[str]:
+    """Every id a request names, and the character behind each figure it names (a Demon in play -> its profile)."""
+    names: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            names.add(value)
+        elif isinstance(value, Mapping):
+            for key, inner in value.items():
+                names.add(str(key))
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    walk({k: v for k, v in action.items() if k != "type"})
+    for figures in game.values():
+        if isinstance(figures, Mapping):
+            names.update(str(figures[name]) for name in list(names) if isinstance(figures.get(name), str))
+    return names

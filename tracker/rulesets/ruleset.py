@@ -334,7 +334,7 @@ class Ruleset:
         try:
             changes = list(action_type.resolve(ctx, action, stream))
         except Unprocessable as refusal:
-            raise hints.with_example(refusal, action_type, action, ctx) from None
+            raise hints.for_action(refusal, action_type, action, ctx) from None
         if ctx.state.get("verdict") is not None:
             return changes
         game, turn = dict(ctx.game), int(ctx.state.get("turn") or 1)

@@ -22,4 +22,10 @@ USES = {
     "tables.demon-dice": {"actions": ["demon-attack"]},
     "tables.promotion-tree": {"actions": ["spawn-demons"]},
     "tables.conditions": {"actions": ["maintenance"]},
+    # The dice each action rolls digitally when its faces are not reported.
+    "dice.attack": {"actions": ["pilgrim-attack", "demon-attack"]},
+    "dice.pilgrim": {"actions": ["pilgrim-attack"]},  # the weapon roll and the Cleanse Ritual
+    "dice.defense": {"actions": ["demon-attack"]},
+    "dice.demon": {"actions": ["demon-attack"]},
+    "dice.spinner": {"actions": ["meditate", "rescue-villager"], "per_use": 'send the spin: "spin": "white" or "black"'},
 }
