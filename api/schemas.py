@@ -132,6 +132,12 @@ class Campaign(Answer):
     version = fields.Integer()
 
 
+class ComponentsSupplied(Campaign):
+    OPTIONAL = ("sessions_supplied",)
+
+    sessions_supplied = fields.List(fields.String(), metadata={"description": "The sessions in play that got the facts too, each pinning them in its own stream."})
+
+
 class CampaignCreated(Campaign):
     owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign "
                                                            "(null when an Idempotency-Key replays that answer)."})

@@ -139,8 +139,15 @@ class Tracker(Application[UUID]):
             ruleset.validate_components(components)
             merged = component_data.supplement(campaign.components, components)
             ruleset.validate_components(merged)
-            campaign.supply_components(components=components, components_hash=content_hash(merged), meta=_meta(request, ruleset))
-            return _Outcome(201, {**campaign.state(), "components": campaign.components}, [campaign])
+            meta = _meta(request, ruleset)
+            campaign.supply_components(components=components, components_hash=content_hash(merged), meta=meta)
+            # Sessions in play get the facts too, pinned in their own streams, so their replays stay exact.
+            playing = [self._for_change(entry["id"], Session, "session") for entry in campaign.in_play()]
+            for session in playing:
+                in_force = component_data.supplement(self._components_of(session), components)
+                session.supply_components(components=components, components_hash=content_hash(in_force), meta=meta)
+            body = {**campaign.state(), "components": campaign.components, "sessions_supplied": [str(s.id) for s in playing]}
+            return _Outcome(201, body, [campaign, *playing])
 
         return self._execute(f"campaign:{campaign_id}", "supply_components", {"components": components}, request, work)
 
@@ -634,7 +641,7 @@ class Tracker(Application[UUID]):
         session = self._session(session_id)
         campaign = self._campaign(session.campaign_id)
         ruleset = self._ruleset(campaign)
-        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))
+        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))  # (supplied in play: in the events)
         chain = hash_chain.check(self, session.id)
         recorded = [
             (e.meta or {}).get("session_head")
@@ -740,8 +747,8 @@ class Tracker(Application[UUID]):
         return session, rulesets.pinned(session.ruleset)
 
     def _dice_of(self, session: Session, ruleset: Ruleset) -> dict[str, Any]:
-        """The dice a session rolls, built from its component data once per process (both fixed at its start)."""
-        key = str(session.id)
+        """The dice a session rolls, built from its component data once per process (and again after facts are supplied in play)."""
+        key = _components_key(session)
         specs = self._session_dice.get(key)
         if specs is None:
             specs = ruleset.dice(self._components_of(session))
@@ -751,14 +758,15 @@ class Tracker(Application[UUID]):
         return specs
 
     def _components_of(self, session: Session) -> dict[str, Any]:
-        """The component data in force when the session started. The campaign pins it then and never
-        changes it, so it is read from the campaign once per process (and handed out as a fresh copy)."""
-        key = str(session.id)
+        """The component data in force in the session: what the campaign pinned when it started, plus what the owner
+        supplied in play (pinned in the session's own stream). Read once per process for each such step (and handed out
+        as a fresh copy)."""
+        key = _components_key(session)
         kept = self._session_components.get(key)
         if kept is None:
             campaign = self._campaign(session.campaign_id)
-            components = campaign.components_for(key)
-            if key not in campaign.__dict__.get("session_components", {}):
+            components = session_components(campaign.components_for(str(session.id)), session.components_supplied)
+            if str(session.id) not in campaign.__dict__.get("session_components", {}):
                 return components  # a campaign from before pinning: its current data, read each time
             kept = _remember(self._session_components, key, pickle.dumps(components, pickle.HIGHEST_PROTOCOL))
         return pickle.loads(kept)
@@ -858,6 +866,20 @@ def canonical_scope(scope: str) -> str:
         return f"{kind}:{UUID(raw)}" if raw else scope
     except ValueError:
         return scope  # not an id: the command's own load refuses it
+
+
+def _components_key(session: Session) -> str:
+    """A session's component data changes only when facts are supplied in play: one memo entry per step."""
+    supplied = len(session.components_supplied)
+    return f"{session.id}+{supplied}" if supplied else str(session.id)
+
+
+def session_components(started: Mapping[str, Any], supplied: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The component data pinned at the session's start with what was supplied in play, in order."""
+    components = dict(started)
+    for step in supplied:
+        components = component_data.supplement(components, step)
+    return components
 
 
 def _remember(memo: dict[str, Any], key: str, value: Any) -> Any:

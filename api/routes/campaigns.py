@@ -81,10 +81,10 @@ class CampaignSessions(MethodView):
 class CampaignComponents(MethodView):
     @blp.doc(operationId="supplyComponents")
     @blp.arguments(schemas.ComponentsSupply)
-    @blp.response(201, schemas.Campaign)
+    @blp.response(201, schemas.ComponentsSupplied)
     def post(self, body, campaign_id: str):
         """Supply component data the rules lost, after the campaign was created: only facts still unknown, pinned by
-        content hash; sessions started from now on use it, sessions already started keep theirs. Owner only."""
+        content hash; sessions started from now on use it, and sessions in play get it too, pinned in their own streams. Owner only."""
         return respond(tracker().supply_components(campaign_id, body["components"], request=command_request()))
 
 

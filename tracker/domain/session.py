@@ -100,6 +100,13 @@ class Session(Aggregate):
         def apply(self, aggregate: Session) -> None:
             aggregate.abandoned = {"reason": self.reason, "position": self.originator_version}
 
+    class SessionComponentsSupplied(TrackerEvent):
+        """Component data the owner supplied while the session was in play (``components``: only what was supplied),
+        pinned here by ``components_hash``, the hash of the session's whole component data from now on."""
+
+        components: dict[str, Any]
+        components_hash: str
+
     class ActionUndone(TrackerEvent):
         """The last action (a command's events) reverted: ``reverses`` names them, ``restored`` is the
         state from before them. The random counter is not restored: undone numbers are never reused."""
@@ -200,6 +207,15 @@ class Session(Aggregate):
     @event(FactsReported)
     def report_facts(self, facts: dict[str, Any], meta: dict[str, Any]) -> None:
         pass  # kept in the log; the end that follows rests on them
+
+    @event(SessionComponentsSupplied)
+    def supply_components(self, components: dict[str, Any], components_hash: str, meta: dict[str, Any]) -> None:
+        self.__dict__.setdefault("supplied_components", []).append(components)
+
+    @property
+    def components_supplied(self) -> list[dict[str, Any]]:
+        """What the owner supplied in play, in order (sessions from before this was possible have none)."""
+        return self.__dict__.get("supplied_components", [])
 
     def abandon(self, reason: str, meta: dict[str, Any]) -> None:
         self.trigger_event(Session.SessionAbandoned, reason=reason, meta=meta)
