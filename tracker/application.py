@@ -26,7 +26,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 from eventsourcing.utils import get_topic
 
-from tracker import actors, decks, disclosure, hash_chain, missing_facts, portability, rulesets, undo, verification
+from tracker import actors, decks, disclosure, hash_chain, hints, missing_facts, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.session import ABANDONED
@@ -262,7 +262,10 @@ class Tracker(Application[UUID]):
                     "components": campaign.components,
                 },
             }
-            self._resolve(session, ruleset, campaign.components, set_up, meta)
+            try:
+                self._resolve(session, ruleset, campaign.components, set_up, meta)
+            except Unprocessable as refusal:
+                raise hints.for_set_up(refusal, ruleset, list(campaign.party), campaign.components, quest) from None
             warnings = _start_warnings(campaign, quest)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)
             body = {

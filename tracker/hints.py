@@ -120,3 +120,21 @@ def _deck_value(schema: Mapping[str, Any] | None, deck: str, count: int) -> Any:
     if schema.get("type") == "string":
         return CARD if count == 1 else None
     return None
+
+
+def for_set_up(refusal: TrackerError, ruleset: Any, party: list[str], components: Mapping[str, Any], quest: str) -> TrackerError:
+    """A quest's set-up refused for a lost fact names every lost fact that blocks setting it up, all at once."""
+    if not any(str(key).startswith("components.") for key in (refusal.errors or {})):
+        return refusal
+    blocking = missing_facts.missing(ruleset, party, components, [quest])["facts"]
+    needed = [fact for fact in blocking if quest in fact["blocks"]["quest_setup"]]
+    if not needed:
+        return refusal
+    errors = dict(refusal.errors or {})
+    for fact in needed:
+        errors.setdefault(fact["path"], [f"Unknown: {fact['what']}" + (f"; or: {fact['how_per_use']}" if fact["how_per_use"] else "") + "."])
+    refusal.errors = errors
+    refusal.detail = (
+        f"{refusal.detail or ''} Setting up {quest} needs {len(needed)} fact(s) the campaign lacks: {', '.join(f['path'] for f in needed)}."
+    ).strip()
+    return refusal
