@@ -7,6 +7,7 @@ from typing import Any
 
 from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets import correction
 from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
 
 PILGRIM = {"enum": ["tripitaka", "monkey-king", "cho-hakkai", "monk-sha"]}
@@ -39,6 +40,11 @@ def _action(
 
 
 HERO = {"hero": PILGRIM}
+CORRECTABLE = ("hp", "max_hp", "chi", "good", "bad", "weapon_level")  # the numbers on a Pilgrim's sheet
+
+
+def _correct(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [correction.change(ctx.game.get("heroes") or {}, params, int(ctx.state["version"]))]
 
 ACTIONS = [
     _action("maintenance", "Maintenance Phase: expire conditions, apply ongoing effects, turn Unconscious Pilgrims, end Demon Rage, discard special Demon cards (L349-L358).",
@@ -101,4 +107,6 @@ ACTIONS = [
             ["target", "faces"], kei_lun.attacks),
     _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
             HERO, ["hero"], seal_of_the_underworld.sealing_ritual),
+    ActionType("correct", correction.DESCRIPTION,
+               action_schema(correction.properties(PILGRIM, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 50}), correction.REQUIRED), _correct),
 ]

@@ -11,6 +11,7 @@ from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
+from tracker.rulesets import correction
 from tracker.rulesets.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
@@ -88,6 +89,8 @@ class JourneyRules(GameRules):
         return hero_progress(history)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
+        if change["kind"] == correction.KIND:
+            return correction.describe(change)
         line = _LINES.get(change["kind"])
         if line is None:
             return None
