@@ -96,3 +96,23 @@ def test_an_attack_refused_for_lost_facts_names_all_of_them_at_once(client):
     # Reported faces need no die faces: those are no longer named.
     refused = client.post(f"/sessions/{sid}/actions", json={"type": "pilgrim-attack", "hero": hero, "target": target, "faces": {"attack": ["2"], "pilgrim": ["1"]}})
     assert refused.status_code == 422 and not any(path.startswith("components.dice.") for path in refused.json["errors"])
+
+
+def test_a_demon_card_drawn_at_the_table_is_played_as_the_table_says_it(client):
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "J", "party": ["tripitaka"]})["id"]
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "q1-meeting"})["id"]
+    _post(client, f"/sessions/{sid}/actions", {"type": "maintenance"})
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "demon-phase"})["state"]
+    gates = sorted(g for g, s in state["game"]["gates"].items() if s == "active")
+    spawn = {"type": "spawn-demons", "gates": gates, "drawn": {"demon": ["Two Berroks"]}}
+    refused = client.post(f"/sessions/{sid}/actions", json=spawn)
+    assert refused.status_code == 422 and "cards_said.Two Berroks" in refused.json["errors"]
+    said = {**spawn, "cards_said": {"Two Berroks": {"kind": "reinforcement", "spawns": ["berrok", "boof"]}}}
+    _fits_its_action(client, "journey", said)
+    answer = _post(client, f"/sessions/{sid}/actions", said)
+    placed = [e["payload"]["change"]["character"] for e in answer["events"] if e["type"] == "DemonSpawned"]
+    assert placed == ["berrok", "boof"]
+    recorded = [e for e in client.get(f"/sessions/{sid}/events?limit=200").json["events"] if e["type"] == "ActionTaken"][-1]
+    assert recorded["payload"]["action"]["cards_said"] == said["cards_said"]  # recorded as stated
+    _post(client, f"/sessions/{sid}/abandon", {"reason": "checking a spawn"}, 200)
+    assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"

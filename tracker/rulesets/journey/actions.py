@@ -25,6 +25,19 @@ DRAWN = {
     "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "maxItems": 100},
 }
 COUNT = {"type": "integer", "minimum": 0, "maximum": 20}
+DEMONS = {"enum": ["berrok", "bharhaz", "borrack", "boof", "kogaiji", "yazuiji", "koorogg"]}
+CARDS_SAID = {
+    "type": "object",
+    "description": "What each Demon card drawn at the table does, for cards the campaign's component data does not hold: recorded as stated.",
+    "additionalProperties": {
+        "type": "object",
+        "properties": {"kind": {"enum": ["reinforcement", "unique", "special"]}, "spawns": {"type": "array", "items": DEMONS, "maxItems": 20},
+                       "duration": {"type": "string", "maxLength": 100}},
+        "required": ["kind"],
+        "additionalProperties": False,
+    },
+    "maxProperties": 20,
+}
 
 
 def _action(
@@ -97,7 +110,8 @@ ACTIONS = [
             {**HERO, "hp": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "hp"], pilgrim_actions.report_health),
     _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608). "
             "Quest 10 Part 2: instead 2 cards per Demon Lord chanting the Summoning Mantra (chanting: the Lords with no Pilgrim on their Map Tile), alternately from the two single Gates (L1087-L1088).",
-            {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True}}, ["gates"], spawn.spawn),
+            {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True},
+             "cards_said": CARDS_SAID}, ["gates"], spawn.spawn),
     _action("gate-activation", "A Gate becomes active or inactive as its quest says (stepping onto its Map Tile, Turn Tokens, doors); closed Gates never reactivate (L590-L594, L657-L658).",
             {"gate": NAME, "state": {"enum": ["active", "inactive"]}, "reason": NAME}, ["gate", "state"], spawn.change_gate),
     _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),

@@ -27,5 +27,6 @@ USES = {
     "dice.pilgrim": {"actions": ["pilgrim-attack"]},  # the weapon roll and the Cleanse Ritual
     "dice.defense": {"actions": ["demon-attack"]},
     "dice.demon": {"actions": ["demon-attack"]},
+    "decks.demon": {"actions": ["spawn-demons"], "per_use": 'name the cards drawn ("drawn": {"demon": [...]}) and say what each does: "cards_said": {"<card>": {"kind": ..., "spawns": [...]}}'},
     "dice.spinner": {"actions": ["meditate", "rescue-villager"], "per_use": 'send the spin: "spin": "white" or "black"'},
 }
