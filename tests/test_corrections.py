@@ -48,3 +48,26 @@ def test_a_pilgrims_health_recorded_wrongly_is_corrected_and_shown_as_a_correcti
 
     _post(client, f"/sessions/{sid}/abandon", {"reason": "only checking corrections"}, 200)
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
+
+
+def test_descent_and_yokai_correct_a_heros_sheet_the_same_way(client):
+    from tests.rulesets import yokai_play
+
+    cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim"]})["id"]
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "thing-in-the-pit"})["id"]
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "correct", "hero": "aurim", "field": "coins", "should_be": 25, "reason": "the shop change was miscounted"})["state"]
+    assert next(e for e in state["allowed"] if e["type"] == "correct")["side"] == "heroes"
+    sheet = state["game"]["heroes"]["aurim"]
+    assert sheet["coins"] == 25 and sheet["corrections"] == [{"field": "coins", "was": 0, "to": 25, "reason": "the shop change was miscounted", "refers_to": None}]
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "correct", "hero": "nobody", "field": "coins", "should_be": 1, "reason": "x"}).status_code == 422
+
+    cid = yokai_play.create_campaign(client)["id"]
+    sid = yokai_play.start(client, cid, "shake-them-skeleton-bones-1")
+    before = client.get(f"/sessions/{sid}").json["game"]["heroes"]["ryo"]["health"]
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "correct", "hero": "ryo", "field": "health", "should_be": before - 1, "reason": "took a hit we forgot"})["state"]
+    assert next(e for e in state["allowed"] if e["type"] == "correct")["heroes"] == ["ami", "ryo"]
+    sheet = state["game"]["heroes"]["ryo"]
+    assert sheet["health"] == before - 1 and sheet["corrections"][0]["was"] == before
+    for sid_ in (sid,):
+        _post(client, f"/sessions/{sid_}/abandon", {"reason": "checking corrections"}, 200)
+        assert client.get(f"/sessions/{sid_}/verification").json["status"] == "verified"

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tracker.rulesets import allowed
+from tracker.rulesets import allowed, correction
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.descent import combat, figures, ready, wounds
@@ -19,7 +19,7 @@ from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissur
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, GameRules, Ruleset, action_schema
 
 HERE = Path(__file__).parent
 
@@ -79,9 +79,23 @@ class DescentRules(GameRules):
         return describe(change)
 
 
+# The numbers on a hero's sheet the table may correct (tracker/rulesets/correction.py).
+CORRECTABLE = ("wounds", "fatigue", "armor", "coins", "curses", "frost")
+
+
+def _correct(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [correction.change(ctx.game.get("heroes") or {}, params, int(ctx.state["version"]))]
+
+
+CORRECT = ("correct", correction.DESCRIPTION,
+           action_schema(correction.properties({"type": "string", "minLength": 1, "maxLength": 100}, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 100}),
+                         correction.REQUIRED),
+           _correct, False)
+
+
 def _actions() -> list[ActionType]:
     specs = threat.ACTIONS_SPEC + conquest.ACTIONS_SPEC + prolonged.ACTIONS_SPEC + conditions.ACTIONS_SPEC + shop.ACTIONS_SPEC + glyphs.ACTIONS_SPEC + summoning.ACTIONS_SPEC + zorek.ACTIONS_SPEC + prisoners.ACTIONS_SPEC + tokens.ACTIONS_SPEC + monkey_kings.ACTIONS_SPEC + fissures.ACTIONS_SPEC + temple.ACTIONS_SPEC + spirits.ACTIONS_SPEC + crushing_trap.ACTIONS_SPEC
-    specs += figures.ACTIONS_SPEC + combat.ACTIONS_SPEC + wounds.ACTIONS_SPEC + ready.ACTIONS_SPEC
+    specs += figures.ACTIONS_SPEC + combat.ACTIONS_SPEC + wounds.ACTIONS_SPEC + ready.ACTIONS_SPEC + [CORRECT]
     return [ActionType(name, description, schema, resolve, random=random) for name, description, schema, resolve, random in specs]
 
 

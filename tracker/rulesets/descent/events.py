@@ -281,6 +281,12 @@ class HeroReadied(GameEvent):
     class_version = 1
 
 
+class ValueCorrected(GameEvent):
+    """The table corrected a number on a hero's sheet: what it was, what it is, and why (tracker/rulesets/correction.py)."""
+
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -351,4 +357,5 @@ EVENTS = {
     "fatigue-spent": FatigueSpent,
     "wounds-recovered": WoundsRecovered,
     "hero-readied": HeroReadied,
+    "value-corrected": ValueCorrected,
 }

@@ -24,6 +24,7 @@ OVERLORD_ACTIONS = frozenset({
 HERO_ACTIONS = frozenset({
     "prolonged-roll", "complete-prolonged", "activate-glyph", "open-chest", "restore-glyph", "buy-treasure", "sell-chest-treasure",
     "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap", "ready", "stunned-half-action", "spend-fatigue", "recover",
+    "correct",  # a hero's sheet: the owner, or the heroes' side for their own heroes
 })
 
 

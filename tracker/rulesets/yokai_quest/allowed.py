@@ -29,5 +29,6 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[st
         entries.extend(allowed.entry(name) for name in YOKAI_PHASE)
     if phase in ("hero", "yokai"):
         entries.append(allowed.entry("end-scene"))
+        entries.append(allowed.entry("correct", sorted(game.get("heroes") or {})))
         entries.extend(allowed.anyone(DECK_ACTIONS, [a for a in actions if a != "end-turn"]))
     return [e for e in entries if e["type"] in actions]
