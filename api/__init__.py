@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import atexit
-import threading
-import time
 import logging
 import os
+import threading
+import time
+from dataclasses import replace
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -16,11 +17,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import access, chunked_bodies, contract, problems, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id
-from projections.runner import ProjectionRunner
-from projections.store import open_view_store
+from api.pages import bp as pages
+from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 from tracker import safe_json
-from tracker.application import Tracker
-from tracker.config import database_url, persistence_env
+from tracker.bootstrap import Settings, bootstrap
 from tracker.errors import TrackerError
 
 log = logging.getLogger(__name__)
@@ -44,11 +44,15 @@ class TrackerApi(Api):
         return problems.from_http_exception(error)
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings | None = None) -> Flask:
+    """The REST API and its pages over the service tracker/bootstrap.py builds from ``settings`` (by default
+    from the environment); ``test_config`` overrides Flask settings, DATABASE_URL and CREATE_TABLES included."""
+    settings = settings or Settings.from_environment()
     app = Flask(__name__)
     app.config.from_mapping(
-        DATABASE_URL=database_url(),
-        PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
+        DATABASE_URL=settings.database_url,
+        CREATE_TABLES=settings.create_tables,
+        PROJECTIONS_IN_PROCESS=settings.projections_in_process,
         RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
         # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
         TRUSTED_PROXIES=int(os.environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
@@ -72,10 +76,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.json.sort_keys = False
 
-    env = persistence_env(app.config["DATABASE_URL"])
-    tracker = Tracker(env=env)
-    runner = ProjectionRunner(tracker, open_view_store(env))
-    app.extensions["tracker"] = tracker
+    service = bootstrap(
+        replace(settings, database_url=app.config["DATABASE_URL"], create_tables=app.config["CREATE_TABLES"],
+                projections_in_process=app.config["PROJECTIONS_IN_PROCESS"])
+    )
+    runner = service.runner
+    app.extensions["tracker_service"] = service
+    app.extensions["tracker"] = service.tracker
     app.extensions["tracker_views"] = runner
     app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
     app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
@@ -86,14 +93,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         atexit.register(stop.set)
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
-    from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 
     blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
-    from api.pages import bp as pages  # HTML for people, outside the OpenAPI document
 
     app.register_blueprint(pages)
+    access.declare_framework_routes(app)
 
     if app.config["TRUSTED_PROXIES"] > 0:
         # Behind a TLS proxy the request arrives as plain HTTP; the proxy's X-Forwarded-Proto makes the

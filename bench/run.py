@@ -27,14 +27,12 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any
-from unittest import mock
 from uuid import UUID
 
 import psycopg
@@ -44,7 +42,6 @@ from eventsourcing.persistence import IntegrityError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ modules, when run as a script
 
-import tracker.application as tracker_application
 from history import HISTORY_LONG, HISTORY_SHORT, REPLAY_REPEATS, HistoryResult, measure_history
 from http_load import HttpResult, measure_http
 from import_memory import SECTION as IMPORT_MEMORY_SECTION
@@ -202,7 +199,7 @@ class CountingTracker(Tracker):
     name = "tracker"  # keep the real application's name (and so its env prefix)
 
     def __init__(self, env: dict[str, str]) -> None:
-        super().__init__(env=env)
+        super().__init__(env=env, seed_source=SEEDS)
         self.conflicts = 0
         self._conflicts_lock = threading.Lock()
 
@@ -215,16 +212,18 @@ class CountingTracker(Tracker):
             raise
 
 
-@contextmanager
-def fixed_seeds() -> Iterator[None]:
-    """Sessions get seeds from a counter, so every run stores the same rolls."""
+def fixed_seeds() -> Callable[[], bytes]:
+    """A seed source whose sessions get seeds from a counter, so every run stores the same rolls
+    (given to each Tracker the bench builds: Tracker(seed_source=...), as tracker/bootstrap.py does)."""
     counter = iter(range(1_000_000))
 
     def seed() -> bytes:
         return hashlib.sha256(f"campaign-tracker-bench-{next(counter)}".encode()).digest()
 
-    with mock.patch.object(tracker_application, "new_seed", seed):
-        yield
+    return seed
+
+
+SEEDS = fixed_seeds()
 
 
 def new_sessions(app: Tracker, campaign_id: str, count: int) -> list[str]:
@@ -502,7 +501,7 @@ def measure_backend(backend: Backend) -> BackendResult:
     env = persistence_env(backend.tracker_url)
     app = CountingTracker(env=env)
     # Neither snapshots nor the aggregate cache: what a full replay of the log costs.
-    no_snapshots = Tracker(env={**env, "IS_SNAPSHOTTING_ENABLED": "n", "AGGREGATE_CACHE_MAXSIZE": ""})
+    no_snapshots = Tracker(env={**env, "IS_SNAPSHOTTING_ENABLED": "n", "AGGREGATE_CACHE_MAXSIZE": ""}, seed_source=SEEDS)
     bare = BareApp(env=persistence_env(backend.bare_url))
     try:
         result.snapshots_enabled = app.snapshots is not None
@@ -558,7 +557,7 @@ def measure_backend(backend: Backend) -> BackendResult:
 
 def micro_app(directory: Path) -> tuple[Tracker, UUID]:
     """A small SQLite tracker with one session of MICRO_SESSION_ROLLS rolls, for the in-process figures."""
-    app = Tracker(env={**persistence_env(f"sqlite:///{directory / 'micro.sqlite3'}"), "IS_SNAPSHOTTING_ENABLED": "n"})
+    app = Tracker(env={**persistence_env(f"sqlite:///{directory / 'micro.sqlite3'}"), "IS_SNAPSHOTTING_ENABLED": "n"}, seed_source=SEEDS)
     campaign_id = app.create_campaign("journey", "Micro group", components=COMPONENTS).body["id"]
     session_id = app.start_session(campaign_id, "q1-meeting").body["id"]
     for _ in range(MICRO_SESSION_ROLLS):
@@ -855,7 +854,7 @@ def main() -> None:
     info = machine()
     notes: list[str] = []
     results: list[BackendResult] = []
-    with tempfile.TemporaryDirectory(prefix="tracker-bench-") as tmp, fixed_seeds():
+    with tempfile.TemporaryDirectory(prefix="tracker-bench-") as tmp:
         directory = Path(tmp)
         micro_tracker, micro_session = micro_app(directory)
         micro = measure_micro(micro_tracker, micro_session)
@@ -881,7 +880,7 @@ def main() -> None:
             print("measuring long histories on PostgreSQL ...", flush=True)
             backend = postgres_backend()
             try:
-                history = measure_history(backend.tracker_url, backend.raw.url, backend.raw.schema)
+                history = measure_history(backend.tracker_url, backend.raw.url, backend.raw.schema, seed_source=SEEDS)
             finally:
                 backend.cleanup()
             print("measuring HTTP on PostgreSQL ...", flush=True)

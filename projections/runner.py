@@ -23,9 +23,8 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
 from projections import dice_statistics, game_events, standing, timeline
-from projections.log import Decoder, Record, select_records
+from projections.log import Decoder, EventLog, Record, select_records
 from projections.store import LostRace, ViewStore
-from tracker.application import Tracker
 from tracker.domain import Campaign, Session
 from tracker.domain.session import DECK_EVENTS, GameEvent
 
@@ -54,7 +53,7 @@ PROJECTED = [
 
 
 class ProjectionRunner:
-    def __init__(self, app: Tracker, store: ViewStore, batch_size: int = 500) -> None:
+    def __init__(self, app: EventLog, store: ViewStore, batch_size: int = 500) -> None:
         self.app = app
         self.store = store
         self.batch_size = batch_size

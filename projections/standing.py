@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tracker import rulesets
 from tracker.domain.session import GameEvent
 
 
@@ -28,7 +29,6 @@ def rows(
         games[session_id] = {}
         return [("game_state_start", session_id, campaign_id, event.quest, position, "{}")]
     if isinstance(event, GameEvent):
-        from tracker import rulesets
 
         ruleset = rulesets.registry().get(((getattr(event, "meta", None) or {}).get("ruleset_id")) or "")
         if ruleset is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker import rulesets
+
 
 def _faces(values: list[Any]) -> str:
     return ", ".join(map(str, values))
@@ -38,7 +40,6 @@ def describe(event: Any) -> str:
     if name == "FactsReported":
         return "Reported at the table: " + ", ".join(f"{k} {v}" for k, v in event.facts.items())
     if hasattr(event, "change") and event.change["kind"] not in _DECK_KINDS:
-        from tracker import rulesets  # a ruleset's own event, in its own words
 
         ruleset_id = (getattr(event, "meta", None) or {}).get("ruleset_id")
         said = rulesets.describe_change(ruleset_id, event.change)
@@ -106,8 +107,6 @@ def _rolled_at_the_table(event: Any) -> str:
 
 def _name(event: Any, character: str) -> str:
     """A character's name in the game's words (its id when the ruleset does not name it)."""
-    from tracker import rulesets
-
     ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
     names = {c["id"]: c.get("name") for c in ruleset.data.get("characters", [])} if ruleset else {}
     return names.get(character) or character
@@ -119,7 +118,6 @@ def secret_of(event: Any) -> str | None:
     recorded = _recorded(event)
     if recorded is None:
         return None
-    from tracker import rulesets
 
     ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
     return ruleset.rules.secret_to(recorded) if ruleset else None
@@ -130,6 +128,8 @@ def _recorded(event: Any) -> dict[str, Any] | None:
         value = getattr(event, name, None)
         if isinstance(value, dict):
             return value
+    if isinstance(getattr(event, "roll", None), dict):  # a roll, as tracker.disclosure shows it to the ruleset
+        return {"kind": "rolled", "roll": event.roll}
     return None
 
 

@@ -10,9 +10,13 @@ import sys
 import threading
 from pathlib import Path
 
-from tracker.config import database_url, describe, persistence_env
-
-ROOT = Path(__file__).resolve().parents[1]
+from api import create_app
+from tracker.application import Request
+from tracker.bootstrap import REBUILD_BATCH_SIZE, Service, Settings, bootstrap
+from tracker.bootstrap import serve as serve_under_gunicorn
+from tracker.config import database_url, describe
+from tracker.errors import TrackerError
+from tracker.export_file import ExportLines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,43 +73,29 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     url = database_url(getattr(args, "database_url", None))
-    os.environ["DATABASE_URL"] = url
     commands_run = {
         "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token,
     }
     return commands_run[args.command](args, url)
 
 
-def _runner(url: str, batch_size: int = 500):
-    from projections.runner import ProjectionRunner
-    from projections.store import open_view_store
-    from tracker.application import Tracker
-
-    env = persistence_env(url)
-    return ProjectionRunner(Tracker(env=env), open_view_store(env), batch_size=batch_size)
+def _service(url: str, **settings: object) -> Service:
+    return bootstrap(Settings(database_url=url, **settings))  # type: ignore[arg-type]
 
 
 def _serve(args: argparse.Namespace, url: str) -> int:
-    from gunicorn.app.wsgiapp import WSGIApplication
-
-    if not args.no_projections:
-        os.environ["TRACKER_PROJECTIONS_IN_PROCESS"] = "1"
+    settings = Settings.from_environment(database_url=url, projections_in_process=not args.no_projections)
     print(f"campaign-tracker serving at http://{args.host}:{args.port}", flush=True)
     print(f"data lives in {describe(url)}", flush=True)
-    sys.argv = [
-        "gunicorn",
-        "-c", str(ROOT / "gunicorn.conf.py"),
-        "--bind", f"{args.host}:{args.port}",
-        "--workers", str(args.workers),
-        *([] if args.no_request_log else ["--access-logfile", "-"]),
-        "api.wsgi:app",
-    ]
-    WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
+    options = {"bind": f"{args.host}:{args.port}", "workers": args.workers}
+    if not args.no_request_log:
+        options["accesslog"] = "-"
+    serve_under_gunicorn(settings, lambda in_worker: create_app(settings=in_worker), options)
     return 0
 
 
 def _project(args: argparse.Namespace, url: str) -> int:
-    runner = _runner(url)
+    runner = _service(url).runner
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -115,19 +105,14 @@ def _project(args: argparse.Namespace, url: str) -> int:
 
 
 def _rebuild(args: argparse.Namespace, url: str) -> int:
-    from projections.runner import REBUILD_BATCH_SIZE
-
-    runner = _runner(url, args.batch_size or REBUILD_BATCH_SIZE)
+    runner = _service(url, batch_size=args.batch_size or REBUILD_BATCH_SIZE).runner
     digest = runner.rebuild(pause=args.pause)
     print(json.dumps({"position": runner.position, "digest": digest}))
     return 0
 
 
 def _verify(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Tracker
-    from tracker.errors import TrackerError
-
-    app = Tracker(env=persistence_env(url))
+    app = _service(url).tracker
     try:
         report = app.verify(args.session_id)
     except TrackerError as error:
@@ -138,10 +123,7 @@ def _verify(args: argparse.Namespace, url: str) -> int:
 
 
 def _export(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Tracker
-    from tracker.errors import TrackerError
-
-    app = Tracker(env=persistence_env(url))
+    app = _service(url).tracker
     try:
         lines = app.export_campaign(args.campaign_id, backup=args.backup)
     except TrackerError as error:
@@ -155,11 +137,7 @@ def _export(args: argparse.Namespace, url: str) -> int:
 
 
 def _import(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Tracker
-    from tracker.errors import TrackerError
-    from tracker.export_file import ExportLines
-
-    app = Tracker(env=persistence_env(url))
+    app = _service(url).tracker
     try:
         with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
             result = app.import_campaign(ExportLines(file))
@@ -174,10 +152,7 @@ def _import(args: argparse.Namespace, url: str) -> int:
 
 
 def _token(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Request, Tracker
-    from tracker.errors import TrackerError
-
-    app = Tracker(env=persistence_env(url))
+    app = _service(url).tracker
     operator = Request(issued_by="operator:cli")
     try:
         if args.token_command == "mint":

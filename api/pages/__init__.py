@@ -7,16 +7,18 @@ models (api/pages/reads.py) and renders a template; charts are SVG drawn on the 
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request
 
+from api import access
 from api.context import tracker, viewer_for, viewer_side, views
 from api.pages import charts, reads, signin
+from api.routes.campaigns import CampaignExport
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
+from tracker.rulesets.descent import ledger
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/pages/static")
 
@@ -56,6 +58,7 @@ def _problem_page(error: TrackerError):
 
 
 @bp.get("/")
+@access.anyone
 def index():
     followed = []
     for _, grant in signin.signed_in():
@@ -68,6 +71,7 @@ def index():
 
 
 @bp.post("/pages/sign-in")
+@access.anyone
 def sign_in():
     token = request.form.get("token", "")
     grant = signin.sign_in(token)
@@ -78,11 +82,13 @@ def sign_in():
 
 
 @bp.post("/pages/sign-out")
+@access.anyone
 def sign_out():
     return signin.remember(redirect("/", code=303), [])
 
 
 @bp.get("/pages/campaigns/<campaign_id>")
+@access.signed_in
 def campaign_page(campaign_id: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -122,8 +128,6 @@ def _heroes(campaign_id: str) -> dict[str, Any]:
 
 
 def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
-    from tracker.rulesets.descent import ledger
-
     viewer = viewer_for(None)
     rows = views().store.game_events(campaign_id)
     tracks = []
@@ -136,6 +140,7 @@ def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
 
 
 @bp.get("/pages/campaigns/<campaign_id>/heroes/<hero>")
+@access.signed_in
 def hero_page(campaign_id: str, hero: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -155,6 +160,7 @@ def hero_page(campaign_id: str, hero: str):
 
 
 @bp.get("/pages/campaigns/<campaign_id>/dice")
+@access.signed_in
 def dice_page(campaign_id: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -166,15 +172,16 @@ def dice_page(campaign_id: str):
 
 
 @bp.get("/pages/campaigns/<campaign_id>/export")
+@access.signed_in
 def export(campaign_id: str):
     """The campaign export, for a visitor signed in with a cookie (the API's export wants a bearer header)."""
     signin.grant_for_campaign(campaign_id)
-    from api.routes.campaigns import CampaignExport
 
     return CampaignExport().get(campaign_id)
 
 
 @bp.get("/pages/sessions/<session_id>")
+@access.signed_in
 def session_page(session_id: str):
     campaign_id, grant = signin.grant_for_session(session_id)
     campaign = tracker().get_campaign(campaign_id)

@@ -6,7 +6,7 @@ import threading
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from api import contract, problems, schemas
+from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
 from api.context import WrongSide, command_request, respond, tracker, viewer_for, views
 from tracker import rulesets
@@ -17,6 +17,7 @@ blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Cam
 
 @blp.route("")
 class Campaigns(MethodView):
+    @access.anyone
     @blp.doc(operationId="createCampaign")
     @blp.arguments(schemas.CampaignCreate)
     @blp.response(201, schemas.CampaignCreated)
@@ -34,6 +35,7 @@ IMPORT_RETRY_SECONDS = 5
 
 @blp.route("/import")
 class CampaignImport(MethodView):
+    @access.anyone
     @blp.doc(operationId="importCampaign")
     @contract.problems(429)  # one import at a time per worker, though the operation is public
     @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}})
@@ -59,6 +61,7 @@ class CampaignImport(MethodView):
 
 @blp.route("/<campaign_id>")
 class CampaignResource(MethodView):
+    @access.player
     @blp.doc(operationId="getCampaign")
     @blp.response(200, schemas.Campaign)
     def get(self, campaign_id: str):
@@ -68,6 +71,7 @@ class CampaignResource(MethodView):
 
 @blp.route("/<campaign_id>/sessions")
 class CampaignSessions(MethodView):
+    @access.player
     @blp.doc(operationId="startSession")
     @blp.arguments(schemas.SessionCreate)
     @blp.response(201, schemas.SessionCreated)
@@ -79,6 +83,7 @@ class CampaignSessions(MethodView):
 
 @blp.route("/<campaign_id>/components")
 class CampaignComponents(MethodView):
+    @access.owner
     @blp.doc(operationId="supplyComponents")
     @blp.arguments(schemas.ComponentsSupply)
     @blp.response(201, schemas.ComponentsSupplied)
@@ -100,6 +105,7 @@ class MissingComponents(MethodView):
 
 @blp.route("/<campaign_id>/dice-statistics")
 class CampaignDiceStatistics(MethodView):
+    @access.player
     @blp.doc(operationId="getDiceStatistics")
     @blp.response(200, schemas.DiceStatistics)
     def get(self, campaign_id: str):
@@ -110,6 +116,7 @@ class CampaignDiceStatistics(MethodView):
 
 @blp.route("/<campaign_id>/standing")
 class CampaignStanding(MethodView):
+    @access.player
     @blp.doc(operationId="getStanding")
     @blp.response(200, schemas.Standing)
     def get(self, campaign_id: str):
@@ -122,6 +129,7 @@ class CampaignStanding(MethodView):
 
 @blp.route("/<campaign_id>/state")
 class CampaignStateAt(MethodView):
+    @access.player
     @blp.doc(operationId="getCampaignStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.Campaign)
@@ -132,6 +140,7 @@ class CampaignStateAt(MethodView):
 
 @blp.route("/<campaign_id>/export")
 class CampaignExport(MethodView):
+    @access.player
     @blp.doc(operationId="exportCampaign")
     @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, campaign_id: str):
@@ -149,12 +158,14 @@ class CampaignExport(MethodView):
 
 @blp.route("/<campaign_id>/tokens")
 class CampaignTokens(MethodView):
+    @access.owner
     @blp.doc(operationId="listTokens")
     @blp.response(200, schemas.Token(many=True))
     def get(self, campaign_id: str):
         """The campaign's tokens (never the tokens themselves). Owner only."""
         return tracker().list_tokens(campaign_id)
 
+    @access.owner
     @blp.doc(operationId="mintToken")
     @blp.arguments(schemas.TokenMint)
     @blp.response(201, schemas.MintedToken)
@@ -168,6 +179,7 @@ class CampaignTokens(MethodView):
 
 @blp.route("/<campaign_id>/tokens/<token_id>")
 class CampaignToken(MethodView):
+    @access.owner
     @blp.doc(operationId="revokeToken")
     @blp.response(200, schemas.Token)
     def delete(self, campaign_id: str, token_id: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api import schemas
+from api import access, schemas
 from api.blueprint import Blueprint
 from api.context import tracker, viewer_for, views
 from tracker import disclosure, rulesets
@@ -31,6 +31,7 @@ def _rows(campaign_id: str, viewer: str | None):
 
 @blp.route("/<campaign_id>/treachery-ledger")
 class TreacheryLedger(MethodView):
+    @access.player
     @blp.doc(operationId="getTreacheryLedger")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.DescentRead)
@@ -41,6 +42,7 @@ class TreacheryLedger(MethodView):
 
 @blp.route("/<campaign_id>/conquest")
 class Conquest(MethodView):
+    @access.player
     @blp.doc(operationId="getConquestAndThreat")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.DescentRead)

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from api import contract, problems, schemas
+from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
 from api.context import LAST_EVENT_ID, BadHeader, door, tracker
 from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
@@ -34,6 +34,7 @@ HEARTBEAT_SECONDS = 15.0
 
 @blp.route("")
 class Feed(MethodView):
+    @access.reader
     @blp.doc(operationId="listEvents")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.Feed)
@@ -44,6 +45,7 @@ class Feed(MethodView):
 
 @blp.route("/stream")
 class FeedStream(MethodView):
+    @access.reader
     @blp.doc(operationId="streamEvents")
     @contract.headers("LastEventId")
     @blp.arguments(schemas.StreamQuery, location="query")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api import schemas
+from api import access, schemas
 from api.blueprint import Blueprint
 from api.context import tracker, viewer_for
 from tracker.errors import NotFound
@@ -14,6 +14,7 @@ blp = Blueprint("heroes", __name__, url_prefix="/campaigns", description="Hero p
 
 @blp.route("/<campaign_id>/heroes")
 class CampaignHeroes(MethodView):
+    @access.player
     @blp.doc(operationId="listHeroProgress")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.Heroes)
@@ -26,6 +27,7 @@ class CampaignHeroes(MethodView):
 
 @blp.route("/<campaign_id>/heroes/<hero>")
 class CampaignHero(MethodView):
+    @access.player
     @blp.doc(operationId="getHeroProgress")
     @blp.arguments(schemas.SideView, location="query")
     @blp.doc(responses={"200": {"description": "OK", "content": {"application/json": {"schema": schemas.HeroProgress}}}})

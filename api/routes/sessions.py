@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api import contract, schemas
+from api import access, contract, schemas
 from api.blueprint import Blueprint
 from api.context import command_request, respond, tracker, viewer_side, views
 from tracker.randomness import __doc__ as DERIVATION
@@ -12,6 +12,7 @@ blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playi
 
 @blp.route("/<session_id>")
 class SessionResource(MethodView):
+    @access.player
     @blp.doc(operationId="getSession")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.SessionState)
@@ -23,6 +24,7 @@ class SessionResource(MethodView):
 
 @blp.route("/<session_id>/rolls")
 class Rolls(MethodView):
+    @access.player
     @blp.doc(operationId="rollDice")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Roll)
@@ -37,6 +39,7 @@ class Rolls(MethodView):
 
 @blp.route("/<session_id>/draws")
 class Draws(MethodView):
+    @access.player.for_("draw")
     @blp.doc(operationId="drawCards")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Draw)
@@ -51,6 +54,7 @@ class Draws(MethodView):
 
 @blp.route("/<session_id>/actions")
 class Actions(MethodView):
+    @access.player.for_("action")
     @blp.doc(operationId="takeAction")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Action)
@@ -64,6 +68,7 @@ class Actions(MethodView):
 
 @blp.route("/<session_id>/end")
 class End(MethodView):
+    @access.player
     @blp.doc(operationId="endSession")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.End)
@@ -89,6 +94,7 @@ class Abandon(MethodView):
 
 @blp.route("/<session_id>/events")
 class Events(MethodView):
+    @access.reader
     @blp.doc(operationId="listSessionEvents")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.EventPage)
@@ -99,6 +105,7 @@ class Events(MethodView):
 
 @blp.route("/<session_id>/timeline")
 class Timeline(MethodView):
+    @access.player
     @blp.doc(operationId="getTimeline")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.Timeline)
@@ -112,6 +119,7 @@ class Timeline(MethodView):
 
 @blp.route("/<session_id>/verification")
 class Verification(MethodView):
+    @access.player
     @blp.doc(operationId="verifySession")
     @blp.response(200, schemas.Verification)
     def get(self, session_id: str):
@@ -121,6 +129,7 @@ class Verification(MethodView):
 
 @blp.route("/<session_id>/state")
 class SessionStateAt(MethodView):
+    @access.player
     @blp.doc(operationId="getSessionStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.SessionState)
@@ -131,6 +140,7 @@ class SessionStateAt(MethodView):
 
 @blp.route("/<session_id>/undo")
 class Undo(MethodView):
+    @access.player
     @blp.doc(operationId="undoAction")
     @contract.headers("IfMatch")
     @blp.response(201, schemas.UndoResult)

@@ -62,7 +62,8 @@ def test_digital_attack_with_supplied_faces_rolls_per_target(client):
     sid = start(client, cid, S1)
     spawn(client, sid, {"hone-bushi": 3})
     targets = [{"defender": "hone-bushi", "attack_dice": {"red": 1}, "defense_dice": {"blue": 1}}] * 3
-    answer = act(client, sid, {"type": "attack", "attacker": "ryo", "targets": targets})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
+    answer = act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": targets})
     kinds = [e["type"] for e in answer["events"]]
     assert kinds.count("DiceRolled") == 6 and kinds.count("YokaiDefeated") == 3
     end_scene = act(client, sid, {"type": "end-scene", "outcome": "failed"})
@@ -108,9 +109,9 @@ def test_energy_caps_at_seven_and_pays_costs(client):
     for spheres in (3, 3, 3):
         act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": spheres})
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 7
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "energy": 8}, "has 7 energy")
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "kaminari", "energy": 1}, "no ability 'kaminari'")
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "energy": 4, "reload": 2})
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 8}, "has 7 energy")
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "kaminari", "actions": 1, "energy": 1}, "no ability 'kaminari'")
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 4, "reload": 2})
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 3
     _refused(client, sid, {"type": "draw-energy", "hero": "ryo"}, "Report the energy card")
 
@@ -121,20 +122,22 @@ def test_end_of_activation_removes_one_state_of_each_type_and_one_reload(client)
     hit = {"defender": "ryo", "attack_faces": {"red": []}, "defense_faces": {"blue": []}}
     for state in ("daze", "daze", "blindness"):
         act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{**hit, "altered_state": state}]})
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "reload": 2})
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui"}, "is reloading")
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "reload": 2})
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1}, "is reloading")
     act(client, sid, {"type": "end-activation", "hero": "ryo"})
     ryo = game(client, sid)["heroes"]["ryo"]
     assert ryo["altered_states"] == {"crush": 0, "daze": 1, "tangle": 0, "blindness": 0} and ryo["reload"] == {"moui": 1}
+    yokai_phase(client, sid)  # Ami activates, renouncing everything; the next turn is Ryo's next activation
     act(client, sid, {"type": "end-activation", "hero": "ryo"})
     ryo = game(client, sid)["heroes"]["ryo"]
     assert ryo["altered_states"]["daze"] == 0 and ryo["reload"] == {}
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "reload": 1})
+    yokai_phase(client, sid)
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "reload": 1})
 
 
 def test_empowerment_lasts_to_the_end_of_the_turn(client):
     _, sid = _scene(client)
-    act(client, sid, {"type": "use-ability", "hero": "ami", "ability": "kami-no-ibuki", "empowered": True, "heal": {"ami": 1}})
+    act(client, sid, {"type": "use-ability", "hero": "ami", "ability": "kami-no-ibuki", "actions": 1, "empowered": True, "heal": {"ami": 1}})
     assert game(client, sid)["heroes"]["ami"]["empowerments"] == ["kami-no-ibuki"]
     _refused(client, sid, {"type": "end-turn"}, "The Yōkai phase of turn 1 is not recorded")  # a turn is both phases (L152)
     answer = yokai_phase(client, sid)
@@ -164,7 +167,7 @@ def test_treasure_at_five_tokens_hand_limit_and_one_swap_per_turn(client):
     _refused(client, sid, {"type": "equip", "hero": "ryo", "card": "Hibana"}, "already swapped equipment this turn")
     yokai_phase(client, sid)
     act(client, sid, {"type": "equip", "hero": "ryo", "card": "Hibana"})
-    act(client, sid, {"type": "use-item", "hero": "ami", "item": "Tenpura", "heal": {"ami": 2}})
+    act(client, sid, {"type": "use-item", "hero": "ami", "item": "Tenpura", "actions": 1, "heal": {"ami": 2}})
     assert game(client, sid)["heroes"]["ami"]["hand"] == ["Uro"]
 
 
@@ -182,8 +185,8 @@ def test_a_defeated_hero_discards_and_the_candle_brings_them_back(client):
     ami = game(client, sid)["heroes"]["ami"]
     assert ami["defeated"] and ami["energy"] == 0 and ami["equipped"]["enchantment"] is None and ami["altered_states"]["daze"] == 0
     _refused(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 1}, "ami is defeated")
-    _refused(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku"}, "Say which defeated hero")
-    act(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "revive": "ami"})
+    _refused(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "actions": 1}, "Say which defeated hero")
+    act(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "actions": 1, "revive": "ami"})
     ami = game(client, sid)["heroes"]["ami"]
     assert not ami["defeated"] and ami["health"] == 3 and ami["revivals"] == 1  # half of 5, rounded up
 

@@ -45,7 +45,8 @@ def _to_final_showdown(client):
     _win_scene(client, sid, achievements=["champion-before-turn-12"])
     started = client.post(f"/campaigns/{cid}/sessions", json={"quest": "final-destination-2", "setup": {"objectives": {"pillar-of-energy": 2}}})
     sid = started.json["id"]
-    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": f"pillar-of-energy-{n}", "attack_faces": {"red": ["katana"] * 8}, "defense_faces": {"blue": []}} for n in (1, 2)]})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
+    act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": [{"defender": f"pillar-of-energy-{n}", "attack_faces": {"red": ["katana"] * 8}, "defense_faces": {"blue": []}} for n in (1, 2)]})
     assert _win_scene(client, sid, victory_condition="destroy-pillars-before-turn-15")["next_quest"] == "final-destination-3"
     return cid, start(client, cid, "final-destination-3")
 
@@ -61,7 +62,9 @@ def test_the_tengu_recovers_4_health_up_to_its_30(client):
     healed = act(client, sid, {"type": "foe-recovered", "foe": "tengu", "ability": "march-of-the-true-lord"})
     change = next(e["payload"]["change"] for e in healed["events"] if e["type"] == "FoeRecovered")
     assert (change["amount"], change["health"], change["source"]) == (4, 24, "L1109")
-    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}, {"defender": "tengu", "attack_faces": {"red": ["katana"] * 4}, "defense_faces": {"blue": []}}]})
+    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}]})
+    act(client, sid, {"type": "end-activation", "hero": "ryo"})  # two basic attacks: Ryo's two actions (L398)
+    act(client, sid, {"type": "attack", "attacker": "ami", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 4}, "defense_faces": {"blue": []}}]})
     won = act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert won["state"]["verdict"]["outcome"] == "victory" and "(L1097)" in won["state"]["verdict"]["reason"]
     assert end(client, sid, "victory")["next_quest"] is None
@@ -121,7 +124,7 @@ def test_each_hero_uses_only_the_four_abilities_chosen_at_preparation(client):
     assert game(client, sid)["heroes"]["ryo"]["abilities"] == ["moui", "senpuu", "kiri-susumu", "koukan"]
     _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "inseki"}, "Inseki is not among ryo's four chosen abilities")
     _refused(client, sid, {"type": "use-ability", "hero": "ami", "ability": "chiyute"}, 'No abilities were chosen for ami: state them when the scene starts')
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "koukan"})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "koukan", "actions": 1})
     act(client, sid, {"type": "end-scene", "outcome": "failed", "reason": "the table stops"})
     end(client, sid, "defeat")
     again = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1}).json["id"]  # the reattempt keeps the four chosen
@@ -132,7 +135,7 @@ def test_reload_reduced_only_on_abilities_that_are_reloading(client):
     """Suchu-Ryouku: "gaining energy and reducing the reload of his abilities" (L314); an ability named that holds no reload
     token is refused, naming those that do."""
     sid = start(client, create_campaign(client)["id"], S1)
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "reload": 2})
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "reduce_reload": {"senpuu": 1}}, "Abilities with reload tokens: {'moui': 2}")
-    reduced = act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "reduce_reload": {"moui": 1}})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "reload": 2})
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 1, "reduce_reload": {"senpuu": 1}}, "Abilities with reload tokens: {'moui': 2}")
+    reduced = act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 1, "reduce_reload": {"moui": 1}})
     assert reduced["state"]["game"]["heroes"]["ryo"]["reload"] == {"moui": 1}

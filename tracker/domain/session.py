@@ -3,18 +3,34 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from eventsourcing.domain import Aggregate, event
 
 from tracker import decks
-from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.domain.events import GameEvent, TrackerCreated, TrackerEvent
+
+
+def _no_rules_given(pin: Mapping[str, str]) -> Any:
+    raise RuntimeError(
+        f"No game rules were given to sessions, so a {pin.get('id')} session cannot fold its game events: "
+        "build the application through tracker.bootstrap (or Tracker), which gives them"
+    )
 
 
 ABANDONED = "abandoned"  # the outcome a SessionEnded records for a session the table stopped without one
 
 
 class Session(Aggregate):
+    # The game rules a session folds its game events with, for the ruleset it pinned (id, version, hash).
+    # Given by the application that loads sessions (Tracker.__init__): the domain never looks rules up itself.
+    rules_for: ClassVar[Callable[[Mapping[str, str]], Any]] = staticmethod(_no_rules_given)
+
+    @classmethod
+    def given_rules(cls, rules_for: Callable[[Mapping[str, str]], Any]) -> None:
+        cls.rules_for = staticmethod(rules_for)  # type: ignore[assignment]
+
     class SessionStarted(TrackerCreated):
         campaign_id: str
         quest: str
@@ -170,12 +186,7 @@ class Session(Aggregate):
             self.trigger_event(self._rules().events[kind], change=change, meta=meta)
 
     def _rules(self) -> Any:
-        return self._pinned().rules
-
-    def _pinned(self) -> Any:
-        from tracker import rulesets
-
-        return rulesets.pinned(self.ruleset)
+        return type(self).rules_for(self.ruleset)
 
     def _apply_game_change(self, change: dict[str, Any]) -> None:
         self.game = self._rules().fold(self.game, change)
@@ -252,19 +263,7 @@ class Session(Aggregate):
             "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
             "version": self.version,
         }
-        return {**state, **self._pinned().next_actions(state)}
-
-
-class GameEvent(TrackerEvent):
-    """Base of a ruleset's own events (KarmaGained, WeaponUpgraded, ...): the ruleset's fold applies them.
-
-    Subclasses live in their ruleset's package, each with its own class_version.
-    """
-
-    change: dict[str, Any]
-
-    def apply(self, aggregate: Session) -> None:
-        aggregate._apply_game_change(self.change)  # noqa: SLF001
+        return {**state, **self._rules().next_actions(state)}
 
 
 def _deck_mutator(event_class: type[TrackerEvent]) -> None:
@@ -274,6 +273,9 @@ def _deck_mutator(event_class: type[TrackerEvent]) -> None:
     event_class.apply = apply  # type: ignore[method-assign]
 
 
+__all__ = ["DECK_EVENTS", "GameEvent", "Session"]  # GameEvent lives in tracker.domain.events; named here too
+
+# One event class for each kind of deck change tracker/decks.py applies.
 DECK_EVENTS: dict[str, type[TrackerEvent]] = {
     "shuffled": Session.DeckShuffled,
     "drawn": Session.CardsDrawn,
@@ -286,3 +288,4 @@ DECK_EVENTS: dict[str, type[TrackerEvent]] = {
 }
 for _event_class in DECK_EVENTS.values():
     _deck_mutator(_event_class)
+assert set(DECK_EVENTS) == set(decks.CHANGE_KINDS), "every kind of deck change has its event"

@@ -8,29 +8,13 @@ from functools import cached_property
 from typing import Any
 
 from tracker import hints
+from tracker.dice import DieSpec
 from tracker.errors import Unprocessable
 from tracker.rulesets import allowed
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
 
 PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
-
-
-@dataclass(frozen=True)
-class DieSpec:
-    id: str
-    name: str
-    results: list[Any]
-    faces: list[Any] | None  # the physical layout; None when the rulebook lost it
-
-    def check_reported(self, faces: list[Any]) -> None:
-        illegal = [face for face in faces if face not in self.results]
-        if illegal:
-            raise Unprocessable(
-                f"Die '{self.id}' has no face {illegal[0]!r}",
-                detail=f"The faces of {self.name} are {self.results}.",
-                errors={f"faces.{self.id}": [f"Not a face of this die: {illegal}"]},
-            )
 
 
 @dataclass(frozen=True)
@@ -151,6 +135,10 @@ class GameRules:
     sides: tuple[str, ...] = ("heroes",)
     """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""
 
+    actor_fields: tuple[str, ...] = ()
+    """The fields of this game's actions that name a hero acting or receiving (a player token bound to heroes may
+    name only those, and undo only what it could have done). The deck actions' ``holder`` is every game's."""
+
     def secret_to(self, change: Mapping[str, Any]) -> str | None:
         """The side a change is secret to until the quest ends (e.g. the overlord's hand), or None if public."""
         return None
@@ -185,6 +173,18 @@ class GameRules:
         """Why ending in ``outcome`` contradicts the recorded state (the condition that is not met), or None when the
         rules allow it. ``reported`` holds facts the table states at the end (a figure reached a square), recorded with it."""
         return None
+
+    client_actions: tuple[str, ...] = ()  # the action types a client may post: set by the Ruleset that carries these rules
+
+    def next_actions(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The session's phase and the actions legal now (none once it has ended)."""
+        if state.get("status", "in-progress") != "in-progress":
+            return {"phase": None, "allowed": []}
+        game = state.get("game") or {}
+        return {
+            "phase": self.phase(game),
+            "allowed": self.allowed(str(state.get("quest")), game, int(state.get("turn") or 1), self.client_actions),
+        }
 
     def phase(self, game: Mapping[str, Any]) -> str | None:
         """The part of the turn the session is in, in the game's words (None where the game keeps none)."""
@@ -235,6 +235,8 @@ class Ruleset:
             SET_UP_QUEST, "Quest set-up, run when a session starts.", {"type": "object"}, _no_setup, internal=True
         )
         self.actions = {action.name: action for action in [*actions, setup]}
+        # (shared by an archived version's Ruleset: the same code's actions)
+        self.rules.client_actions = tuple(name for name, action in self.actions.items() if not action.internal)
 
     def with_data(self, data: dict[str, Any], contract: Mapping[str, Any] | None = None) -> Ruleset:
         """The same actions and game rules over other rules data (an archived earlier version). ``contract`` is
@@ -347,21 +349,6 @@ class Ruleset:
         if decided is not None:
             changes.append({"kind": QUEST_DECIDED, "outcome": decided["outcome"], "reason": decided["reason"]})
         return changes
-
-    @cached_property
-    def client_actions(self) -> tuple[str, ...]:
-        """The action types a client may post (not the set-up the service runs itself)."""
-        return tuple(name for name, action in self.actions.items() if not action.internal)
-
-    def next_actions(self, state: Mapping[str, Any]) -> dict[str, Any]:
-        """The session's phase and the actions legal now (none once it has ended)."""
-        if state.get("status", "in-progress") != "in-progress":
-            return {"phase": None, "allowed": []}
-        game = state.get("game") or {}
-        return {
-            "phase": self.rules.phase(game),
-            "allowed": self.rules.allowed(str(state.get("quest")), game, int(state.get("turn") or 1), self.client_actions),
-        }
 
     def action(self, name: str) -> ActionType:
         try:

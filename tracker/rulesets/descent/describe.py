@@ -67,6 +67,14 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "villager-spell-broken": lambda: f"The villager {c['villager']} was {c['fate']} by {c['hero']}",
         "altar-destroyed": lambda: f"{' and '.join(c['heroes'])} destroyed {c['altar']} ({c['destroyed']} of {c['of']})",
         "hero-killed": lambda: f"{c['hero']} was killed: conquest value {c['conquest_value']}",
+        "secret-room-marked": lambda: f"The overlord noted the real encounter marker: {c['marker']} ({c['face']})",
+        "secret-room-searched": lambda: f"{c['hero']} searched the encounter marker {c['marker']}: " + ("a hidden staircase, Zone 3 revealed" if c["real"] else "a false alarm"),
+        "undying-rolled": lambda: f"{c['figure']} rolled for Undying: {c['face']}, " + ("restored to full health" if c["restored"] else "it stays dead"),
+        "leeched": lambda: f"{c['attacker']} leeched {c['target']}: {c['fatigue_lost']} fatigue lost, {c['attacker_healed']} wound(s) healed",
+        "dark-glyph-cleansed": lambda: f"Sharr the Brightwing cleansed the {c['glyph']} dark glyph: an activated normal glyph now",
+        "monster-tokens-placed": lambda: f"{c['figure']} received {c['count']} {c['condition']} token(s) ({c['source']})",
+        "monster-tokens-resolved": lambda: f"{c['figure']}'s tokens at turn start: discarded {c['discarded'] or 'none'}, {c['wounds']} wound(s), left {c['left'] or 'none'}",
+        "aura-wounded": lambda: f"{c['figure']} moved next to {c['by']}'s Aura: 1 wound" + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else ""),
     }
     line = lines.get(kind)
     return line() if line else None

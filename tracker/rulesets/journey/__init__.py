@@ -10,6 +10,9 @@ from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
+from tracker.rulesets.journey.actions import ACTIONS as GAME_ACTIONS
+from tracker.rulesets.journey.rules import JourneyRules
+from tracker.rulesets.journey.setup import set_up_quest
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, Ruleset
 
 
@@ -54,10 +57,6 @@ ACTIONS = [
 
 
 def load() -> Ruleset:
-    from tracker.rulesets.journey.actions import ACTIONS as GAME_ACTIONS
-    from tracker.rulesets.journey.rules import JourneyRules
-    from tracker.rulesets.journey.setup import set_up_quest
-
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
     setup = ActionType(
         SET_UP_QUEST,

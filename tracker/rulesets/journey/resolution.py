@@ -163,9 +163,7 @@ class Resolution:
 
 
 def decks_kinds() -> set[str]:
-    from tracker.domain.session import DECK_EVENTS
-
-    return set(DECK_EVENTS)
+    return set(decks.CHANGE_KINDS)
 
 
 def skill_deck(hero_id: str) -> str:

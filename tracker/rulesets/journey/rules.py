@@ -9,6 +9,7 @@ from tracker.rulesets.journey import allowed as next_actions
 from tracker.rulesets.journey import lost_facts, state
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
+from tracker.rulesets.journey.progress import hero_progress
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
 from tracker.rulesets import correction
@@ -48,6 +49,7 @@ _LINES = {
 
 class JourneyRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "pilgrim", "character")  # character: the Demon a quest rule places
     options_schema = {
         "type": "object",
         "properties": {
@@ -84,8 +86,6 @@ class JourneyRules(GameRules):
         return state.fold(game, change)
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
-        from tracker.rulesets.journey.progress import hero_progress
-
         return hero_progress(history)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:

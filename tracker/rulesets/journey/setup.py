@@ -186,8 +186,6 @@ def _initiative(res: Resolution, quest: Mapping[str, Any], reported: list[str] |
 
 def _set_aside_rage_card(res: Resolution) -> None:
     """The Rage Card is removed from the Demon deck before play (L178)."""
-    from tracker import decks
-
     state = res.decks["demon"]
     if state["unknown"] == 0 and RAGE_CARD not in state["draw"]:
         raise Unprocessable(
@@ -223,8 +221,6 @@ def _fresh_pilgrim(res: Resolution, quest: Mapping[str, Any], hero: str) -> None
     deck = skill_deck(hero)
     spec = res.ctx.deck(deck)
     if named:
-        from tracker import decks
-
         res.emit({**decks.resolve_reported_draw(res.decks[deck], named, hero)[0], "source": "quest-set-up"})
         for card in named:
             res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
@@ -278,8 +274,6 @@ def _hold_carried_cards(res: Resolution, hero: str, sheet: Mapping[str, Any]) ->
     hands.update({deck: list(sheet.get(hand) or []) for hand, deck in HAND_DECKS.items()})
     for deck, cards in hands.items():
         if cards:
-            from tracker import decks
-
             res.emit({**decks.resolve_reported_draw(res.decks[deck], cards, hero)[0], "source": "carried"})
 
 

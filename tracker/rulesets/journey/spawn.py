@@ -18,6 +18,7 @@ from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets import components as component_data
 from tracker.rulesets.journey import lair
+from tracker.rulesets.journey.attack import demon_in_play
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.setup import RAGE_CARD
 
@@ -179,8 +180,6 @@ def change_gate(res: Resolution, params: Mapping[str, Any]) -> None:
 
 def remove_demon(res: Resolution, params: Mapping[str, Any]) -> None:
     """A quest rule or card removes a Demon without Kill or Cleanse: no Karma (L660, L976, L1014)."""
-    from tracker.rulesets.journey.attack import demon_in_play
-
     character = demon_in_play(res, params["demon"])
     res.emit({"kind": "demon-removed", "demon": params["demon"], "character": character, "reason": params["reason"], "karma": False})
 

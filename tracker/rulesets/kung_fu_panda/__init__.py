@@ -27,6 +27,7 @@ from tracker.rulesets.kung_fu_panda.schemas import (
     action,
     obj,
 )
+from tracker.rulesets.kung_fu_panda.timeline import describe
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
 
 PAUSE_DICE = {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4}}
@@ -127,6 +128,7 @@ SET_UP = ActionType(
 
 class KungFuPandaRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
     lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"]}}  # spends.py: knocking out the Wolf Boss
     setup_schema = SETUP
@@ -156,8 +158,6 @@ class KungFuPandaRules(GameRules):
         return standing.standing(records)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
-        from tracker.rulesets.kung_fu_panda.timeline import describe
-
         return describe(change)
 
 

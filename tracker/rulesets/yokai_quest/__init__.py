@@ -52,6 +52,7 @@ def _by_version(action: ActionType) -> ActionType:
 
 class YokaiQuestRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "attacker")
     setup_schema = SETUP_SCHEMA
     # lookup.py: a hero's Health is needed from the set-up on (L278-L280); the table may state it there.
     lost_fact_uses = {"hero.health": {"quest_setup": True, "per_use": 'state it when the session starts: "setup": {"health": {"<hero>": n}}'}}

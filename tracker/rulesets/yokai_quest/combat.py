@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -37,8 +37,17 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     hero_attacks = attacker in plan.game["heroes"]
     if hero_attacks:
         plan.hero(attacker)
+        if activation.tracked(plan.game):
+            activation.attack_by(plan, attacker, params)
     else:
         _require_attacker(ctx, plan, attacker)
+        named = [field for field in ("ability", "item") if field in params]
+        if named:
+            raise Unprocessable(
+                f"Only a hero's attack names the {named[0]} it comes from",
+                detail=f"{attacker} is not a hero; name a yōkai's ability in \"source\".",
+                errors={named[0]: ["Not a hero's attack."]},
+            )
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):
