@@ -93,7 +93,12 @@ def test_a_yokai_turn_is_a_hero_phase_then_a_yokai_phase(client):
     assert state["phase"] == "hero"
     allowed = _allowed(state)
     assert set(allowed) <= _published(client, "yokai-quest")
-    assert "begin-yokai-phase" in allowed and "draw-appearance" not in allowed and allowed["draw-energy"]["heroes"]
+    assert "draw-appearance" not in allowed and sorted(allowed["draw-energy"]["heroes"]) == ["ami", "ryo"]
+    assert "begin-yokai-phase" not in allowed  # each hero activates first (L158)
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "end-activation", "hero": "ryo"})["state"]
+    assert _allowed(state)["draw-energy"]["heroes"] == ["ami"] and "begin-yokai-phase" not in _allowed(state)
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "end-activation", "hero": "ami"})["state"]
+    assert "begin-yokai-phase" in _allowed(state) and "draw-energy" not in _allowed(state)
     state = yokai_play.begin_yokai_phase(client, sid)["state"]
     assert state["phase"] == "yokai"
     allowed = _allowed(state)

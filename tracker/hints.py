@@ -4,8 +4,8 @@ A digital roll of a die whose faces were lost, or a digital draw from a deck who
 refused where it happens (tracker/dice.py, tracker/decks.py) without knowing which action asked. Here the
 refusal is given an ``example``: the action's body with the field that reports what the table rolled or
 drew, found in the action's own schema. An action names that field in ``ActionType.reports`` where its name
-says nothing ("spin" for Journey's spinner); otherwise ``faces`` (a flat list, or one list per die) and
-``drawn`` (one list per deck) are looked for. When the action has no such field, no example is made: the
+says nothing ("spin" for Journey's spinner); otherwise ``faces`` (a flat list, or one list per die), ``face``
+(one die's one face) and ``drawn`` (one list per deck) are looked for. When the action has no such field, no example is made: the
 detail then says to supply the fact as component data.
 """
 
@@ -75,7 +75,7 @@ def _reported(action_type: Any, unknown: Mapping[str, Any], ctx: Any) -> tuple[s
     if "die" in unknown:
         die = unknown["die"]
         named = (action_type.reports or {}).get(f"die:{die}")
-        for field in ([named] if named else ["faces"]):
+        for field in ([named] if named else ["faces", "face"] if count == 1 else ["faces"]):
             shaped = _die_value(properties.get(field), die, count, ctx)
             if shaped is not None:
                 return field, shaped

@@ -95,6 +95,7 @@ class CampaignComponents(MethodView):
 
 @blp.route("/<campaign_id>/components/missing")
 class MissingComponents(MethodView):
+    @access.player
     @blp.doc(operationId="listMissingFacts")
     @blp.response(200, schemas.MissingFacts)
     def get(self, campaign_id: str):

@@ -82,6 +82,7 @@ class End(MethodView):
 
 @blp.route("/<session_id>/abandon")
 class Abandon(MethodView):
+    @access.owner
     @blp.doc(operationId="abandonSession")
     @contract.headers("IfMatch")
     @contract.problems(403)

@@ -23,8 +23,11 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[st
     standing = [hero for hero, sheet in sorted((game.get("heroes") or {}).items()) if not sheet.get("defeated")]
     entries: list[dict[str, Any]] = []
     if phase == "hero":
-        entries.extend(allowed.entry(name, standing) for name in HEROES_ACT)
-        entries.extend(allowed.entry(name) for name in HERO_PHASE)
+        # "each hero activates" (L158, L781): where the scene tracks activations, those still to activate act,
+        # and the Yōkai phase begins once none is left (L152, L164).
+        waiting = [hero for hero in standing if hero not in game.get("activated", [])] if "activated" in game else standing
+        entries.extend(allowed.entry(name, waiting) for name in HEROES_ACT if waiting)
+        entries.extend(allowed.entry(name) for name in HERO_PHASE if name != "begin-yokai-phase" or not waiting or "activated" not in game)
     elif phase == "yokai":
         entries.extend(allowed.entry(name) for name in YOKAI_PHASE)
     if phase in ("hero", "yokai"):
