@@ -82,7 +82,7 @@ class End(MethodView):
 
 @blp.route("/<session_id>/abandon")
 class Abandon(MethodView):
-    @access.owner
+    @access.player  # any player token reaches the command; only the owner may abandon (the application refuses the rest, 403)
     @blp.doc(operationId="abandonSession")
     @contract.headers("IfMatch")
     @contract.problems(403)
