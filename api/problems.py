@@ -45,7 +45,7 @@ def problem(
 
 
 def from_tracker_error(error: TrackerError) -> Response:
-    return problem(error.status, error.title, error.detail, error.errors, example=error.example)
+    return problem(error.status, error.title, error.detail, error.errors, headers=getattr(error, "headers", None), example=error.example)
 
 
 def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:

@@ -87,7 +87,7 @@ def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is
     assert made["stated"] == {"wounds_dealt": 2} and made["armour_from"] == "unknown" and made["wounds"] == 2 and made["wounds_left"] is None
     app.extensions["tracker_views"].catch_up()
     timeline = client.get(f"/sessions/{sid}/timeline?limit=1000").get_data(as_text=True)
-    assert f"tahlia attacked {ape}: 2 wound(s) (stated: wounds_dealt)" in timeline  # shown as stated, never as worked out
+    assert f"Tahlia attacked {ape}: 2 wound(s) (stated: wounds dealt)" in timeline  # shown as stated, never as worked out
     # a power enhancement's effect on an attack is not in the transcription: the damage is stated
     [troll] = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 0})
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"], "power": ["enhancement"]})["title"].startswith("Say the damage")

@@ -14,6 +14,23 @@ def describe(change: Mapping[str, Any]) -> str | None:
         return correction.describe(change)
     c = change
     lines = {
+        "chest-opened": lambda: f"{c['opener']} opened {c['chest']} ({c['colour']}): +{c['conquest']} conquest",
+        "coins-changed": lambda: f"{c['hero']}'s coins {c['amount']:+d} ({c['reason']})",
+        "cursed-item-equipped": lambda: f"{c['hero']} equipped the cursed {c['item']}",
+        "curses-gained": lambda: f"{c['hero']} gained {c['count']} curse(s) ({c['source']})",
+        "dark-relic-equipped": lambda: f"{c['hero']} equipped the dark relic {c['relic']}",
+        "frost-gained": lambda: f"{c['hero']} gained {c['count']} frost",
+        "frost-shaken": lambda: f"{c['hero']} shook off {c['count']} frost",
+        "invulnerability-used": lambda: f"{c['hero']} used invulnerability (+{c['armour_bonus']} armour)",
+        "item-shattered": lambda: f"{c['hero']}'s {c['item']} shattered ({c['trigger']})",
+        "potion-drunk": lambda: f"{c['hero']} drank a {c['potion']} potion",
+        "potion-gained": lambda: f"{c['hero']} gained {c['count']} {c['potion']} potion(s) ({c['source']})",
+        "potion-packed": lambda: f"{c['hero']} packed {c['count']} {c['potion']} potion(s) ({c['source']})",
+        "prolonged-action-completed": lambda: f"{', '.join(c['heroes'])} completed {c['task']} ({c['progress']} progress)",
+        "prolonged-action-disrupted": lambda: f"{c['task']} was disrupted ({c['reason']})",
+        "prolonged-progress-made": lambda: f"{c['hero']} made progress on {c['task']}: {c['progress']}" if "progress" in c else None,
+        "treasure-bought": lambda: f"{c['hero']} bought {c['card']} ({c['colour']}) for {-c['coins']} coins" if c["coins"] < 0 else f"{c['hero']} bought {c['card']} ({c['colour']})",
+        "treasure-sold": lambda: f"{c['hero']} sold {c['card']} for {c['value']} coins",
         "monsters-placed": lambda: f"Monsters entered play ({c['source']}): {', '.join(f['id'] for f in c['figures'])}",
         "attack-made": lambda: f"{c['attacker']} attacked {c['target']}: " + (f"miss ({c['miss']})" if not c["hit"] else f"{c['wounds']} wound(s)" if c["wounds"] is not None else "wounds not known")
         + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else "") + (f" (stated: {', '.join(sorted(c['stated']))})" if c["stated"] else ""),
@@ -77,4 +94,7 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "aura-wounded": lambda: f"{c['figure']} moved next to {c['by']}'s Aura: 1 wound" + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else ""),
     }
     line = lines.get(kind)
-    return line() if line else None
+    try:
+        return line() if line else None
+    except (KeyError, TypeError):
+        return None  # a change of an older shape: the generic line says its fields
