@@ -60,6 +60,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
         # /health answers 503 once the views have failed to move on for this long.
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
+        # How long a read with ?min_position= waits for the views to get there before its 503.
+        VIEWS_WAIT_SECONDS=float(os.environ.get("TRACKER_VIEWS_WAIT_SECONDS", "2")),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
         API_TITLE="campaign-tracker",

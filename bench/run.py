@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ modules, when
 from history import HISTORY_LONG, HISTORY_SHORT, REPLAY_REPEATS, HistoryResult, measure_history
 from http_load import HttpResult, measure_http
 from import_memory import SECTION as IMPORT_MEMORY_SECTION
+from view_reads import SECTION as VIEW_READS_SECTION
 from targets import target_rows
 from timing import median_ms
 from tracker.application import Tracker
@@ -840,13 +841,16 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
 
 
 def _kept_sections() -> str:
-    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's), kept as they are."""
+    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's, bench/view_reads.py's), kept as they are."""
     old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
-    start = old.find(IMPORT_MEMORY_SECTION + "\n")
-    if start < 0:
-        return ""
-    end = old.find("\n## ", start + len(IMPORT_MEMORY_SECTION))
-    return "\n" + old[start : end + 1 if end >= 0 else len(old)]
+    kept = ""
+    for heading in (IMPORT_MEMORY_SECTION, VIEW_READS_SECTION):
+        start = old.find(heading + "\n")
+        if start < 0:
+            continue
+        end = old.find("\n## ", start + len(heading))
+        kept += "\n" + old[start : end + 1 if end >= 0 else len(old)]
+    return kept
 
 
 def main() -> None:

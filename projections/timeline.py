@@ -7,6 +7,15 @@ from typing import Any
 
 from projections import wording
 from tracker import rulesets
+from tracker.domain.events import GameEvent
+from tracker.domain.session import DECK_EVENTS, Session
+from tracker.rulesets.view import At, Table, View
+
+# The session's own events (a ruleset's game events are GameEvent subclasses).
+SESSION_EVENTS = (
+    Session.SessionStarted, Session.DiceRolled, Session.ActionTaken, Session.TurnEnded, Session.SessionEnded, Session.ActionUndone,
+    Session.QuestDecided, Session.OutcomeRuled, Session.FactsReported, *DECK_EVENTS.values(),
+)
 
 
 def _faces(values: list[Any]) -> str:
@@ -218,3 +227,54 @@ def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_a
     if name == "ActionUndone":
         return [("undone", session_id, e["position"], event.originator_version) for e in event.reverses["events"]] + [row]
     return [row]
+
+
+class Timeline(View):
+    name = "timeline"
+    tables = {
+        "view_timeline": Table(
+            "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
+            "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, secret_to TEXT, public_summary TEXT NOT NULL, "
+            "PRIMARY KEY (session_id, position)",
+            ("session_id", "position"),
+        ),
+        "view_undone": Table(
+            "session_id TEXT NOT NULL, position INTEGER NOT NULL, undone_by INTEGER NOT NULL, PRIMARY KEY (session_id, position)",
+            ("session_id", "position"),
+            "session_id IN (SELECT session_id FROM {view_sessions} WHERE campaign_id = %s)",
+        ),
+    }
+    writes = {
+        "timeline": "INSERT INTO {view_timeline} "
+        "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+        "undone": "INSERT INTO {view_undone} (session_id, position, undone_by) VALUES (%s, %s, %s) "
+        "ON CONFLICT (session_id, position) DO NOTHING",
+    }
+    copied = {
+        "timeline": "COPY {view_timeline} "
+        "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) FROM STDIN",
+    }
+    handles = (*SESSION_EVENTS, GameEvent)  # every session event has its line
+
+    def rows(self, event: Any, at: At) -> list[tuple[Any, ...]]:
+        return rows(event, at.campaign_id, at.session_id, at.occurred_at)
+
+
+def read(reader: Any, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> list[dict[str, Any]]:
+    """The timeline as ``viewer``'s side may read it (None: everything, as the owner or after the quest),
+    undone actions marked with the position of the undo."""
+    found = reader.query(
+        "SELECT t.position, t.event_type, t.summary, t.issued_by, t.occurred_at, t.secret_to, t.public_summary, u.undone_by "
+        "FROM {view_timeline} t LEFT JOIN {view_undone} u ON u.session_id = t.session_id AND u.position = t.position "
+        "WHERE t.session_id = %s AND t.position > %s ORDER BY t.position LIMIT %s",
+        (session_id, after, limit),
+    )
+    for row in found:
+        secret_to, public = row.pop("secret_to"), row.pop("public_summary")
+        if viewer is not None and secret_to is not None and secret_to != viewer:
+            row["summary"] = public
+    return found
+
+
+VIEW = Timeline()

@@ -69,6 +69,9 @@ class Result:
     status: int
     body: dict[str, Any]
     replayed: bool = False
+    # The notification log position the command's events reached (a read with ?min_position= waits for the views
+    # to get there); for an answer replayed or an import, the log's end once it was written.
+    log_position: int | None = None
 
 
 @dataclass
@@ -489,9 +492,10 @@ class Tracker(Application[UUID]):
                           heroes=[], side=None, label="imported", meta=meta)]
 
         body = portability.import_text(self, text, also=owner_grant)
+        written = self.recorder.max_notification_id()
         if body["backup"]:  # the campaign's own tokens came with it; no new one was minted
-            return Result(201, {**body, "owner_token": None, "owner_token_id": None})
-        return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]})
+            return Result(201, {**body, "owner_token": None, "owner_token_id": None}, log_position=written)
+        return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]}, log_position=written)
 
     # -- queries -------------------------------------------------------------
 
@@ -788,7 +792,7 @@ class Tracker(Application[UUID]):
                     )
                 )
             try:
-                self.save(*to_save)
+                recordings = self.save(*to_save)
             except IntegrityError:
                 if key:
                     earlier = self._earlier_answer(scope, key, fingerprint)
@@ -808,7 +812,7 @@ class Tracker(Application[UUID]):
             for aggregate in outcome.aggregates:
                 if isinstance(aggregate, (Session, Campaign)):
                     self.command_cache.put(aggregate)
-            return Result(outcome.status, body)
+            return Result(outcome.status, body, log_position=max((r.notification.id for r in recordings), default=None))
         raise Conflict("The session is too busy right now", detail="Too many commands at once; retry shortly.")
 
     def _earlier_answer(self, scope: str, key: str, fingerprint: str) -> Result | None:
@@ -823,7 +827,7 @@ class Tracker(Application[UUID]):
                 detail="Use a new Idempotency-Key for a new request; reuse a key only to retry the same request.",
                 errors={"Idempotency-Key": ["Already used with a different body."]},
             )
-        return Result(record.status, record.body, replayed=True)
+        return Result(record.status, record.body, replayed=True, log_position=self.recorder.max_notification_id())
 
 
 def pinned_rules(pin: Mapping[str, str]) -> Any:

@@ -8,8 +8,8 @@ from flask.views import MethodView
 
 from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
-from api.context import WrongSide, command_request, respond, tracker, viewer_for, views
-from tracker import rulesets
+from api.context import WrongSide, command_request, projected, respond, tracker, viewer_for, views
+from projections import dice_statistics, standing, views as registered_views
 from tracker.export_file import ExportLines
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
@@ -97,24 +97,31 @@ class CampaignComponents(MethodView):
 class CampaignDiceStatistics(MethodView):
     @access.player
     @blp.doc(operationId="getDiceStatistics")
+    @contract.problems(503)
+    @blp.arguments(schemas.ViewRead, location="query")
     @blp.response(200, schemas.DiceStatistics)
-    def get(self, campaign_id: str):
+    def get(self, query, campaign_id: str):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
         tracker().get_campaign(campaign_id)
-        return {"campaign_id": campaign_id, "faces": views().store.dice_faces(campaign_id), "projected_to": views().position}
+        projected_to = projected(query["min_position"])
+        return {"campaign_id": campaign_id, "faces": dice_statistics.read(views().store, campaign_id), "projected_to": projected_to}
 
 
 @blp.route("/<campaign_id>/standing")
 class CampaignStanding(MethodView):
     @access.player
     @blp.doc(operationId="getStanding")
+    @contract.problems(503)
+    @blp.arguments(schemas.ViewRead, location="query")
     @blp.response(200, schemas.Standing)
-    def get(self, campaign_id: str):
-        """The campaign's standing: the ruleset's own reading of its game events, the progress its last
+    def get(self, query, campaign_id: str):
+        """The campaign's standing: its game's standing view (if the game keeps one), the progress its last
         quest's end recorded, and its latest session's game state (all from the projected views)."""
         campaign = tracker().get_campaign(campaign_id)
-        standing = rulesets.get(campaign["ruleset"]["id"]).rules.standing(views().store.game_events(campaign_id))
-        return {"campaign_id": campaign_id, "standing": standing, **views().store.standing(campaign_id), "projected_to": views().position}
+        projected_to = projected(query["min_position"])
+        view = registered_views.of_game(campaign["ruleset"]["id"], "standing")
+        kept = view.read(views().store, campaign_id) if view is not None else {}
+        return {"campaign_id": campaign_id, "standing": kept, **standing.read(views().store, campaign_id), "projected_to": projected_to}
 
 
 @blp.route("/<campaign_id>/state")

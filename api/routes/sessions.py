@@ -4,7 +4,8 @@ from flask.views import MethodView
 
 from api import access, contract, schemas
 from api.blueprint import Blueprint
-from api.context import command_request, respond, tracker, viewer_side, views
+from api.context import command_request, projected, respond, tracker, viewer_side, views
+from projections import timeline
 from tracker.randomness import __doc__ as DERIVATION
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
@@ -95,14 +96,16 @@ class Events(MethodView):
 class Timeline(MethodView):
     @access.player
     @blp.doc(operationId="getTimeline")
-    @blp.arguments(schemas.EventsQuery, location="query")
+    @contract.problems(503)
+    @blp.arguments(schemas.TimelineQuery, location="query")
     @blp.response(200, schemas.Timeline)
     def get(self, query, session_id: str):
         """Every event as a person would say it, with who issued it (from the projected view)."""
         session = tracker().get_session(session_id)
         viewer = None if session["status"] == "ended" else viewer_side()
-        entries = views().store.timeline(session_id, query["after"], query["limit"], viewer=viewer)
-        return {"session_id": session_id, "entries": entries, "projected_to": views().position}
+        projected_to = projected(query["min_position"])
+        entries = timeline.read(views().store, session_id, query["after"], query["limit"], viewer=viewer)
+        return {"session_id": session_id, "entries": entries, "projected_to": projected_to}
 
 
 @blp.route("/<session_id>/verification")

@@ -99,16 +99,20 @@ class Table:
             if not game["heroes"][hero]["defeated"] and hero not in game["activated"]:
                 game = self.do(sid, {"type": "end-activation", "hero": hero})["game"]
 
-    def yokai_phase(self, sid: str, card_shows: dict | None = None) -> dict:
-        """The Yōkai phase as the book runs it: the coins turn (their first faces are the table's, the scene does not
-        give them), a card for each matching point (the table reads what it places), the scene's scripted spawns."""
+    def begin_yokai_phase(self, sid: str) -> dict:
+        """The Hero phase over, the coins turn (their first faces are the table's, the scene does not give them)."""
         self.end_hero_phase(sid)
         game = self.state(sid)["game"]
         coins = {}
         for coin, faces in (("red-blue", ("red", "blue")), ("green-yellow", ("green", "yellow"))):
             if game["coins"][coin] is None and any(point in faces for point in self.scene["appearance_points"]):
                 coins[coin] = next(point for point in self.scene["appearance_points"] if point in faces)
-        state = self.do(sid, {"type": "begin-yokai-phase", **({"coins": coins} if coins else {})})
+        return self.do(sid, {"type": "begin-yokai-phase", **({"coins": coins} if coins else {})})
+
+    def yokai_phase(self, sid: str, card_shows: dict | None = None) -> dict:
+        """The Yōkai phase as the book runs it: the coins turn, a card for each matching point (the table reads what it
+        places), the scene's scripted spawns and arrivals, then the turn ends."""
+        state = self.begin_yokai_phase(sid)
         shows = dict(card_shows or {})
         for point in state["game"]["appearances_left"]:
             self.do(sid, {"type": "draw-appearance", "point": point})
@@ -208,6 +212,7 @@ class Table:
         if not in_play:
             self.yokai_phase(sid, {"yurei": 1})
             in_play = ["yurei"]
+        self.begin_yokai_phase(sid)  # the yōkai act in the Yōkai phase (L192)
         for hero in self.heroes:
             equipped = [card for card in self.state(sid)["game"]["heroes"][hero]["equipped"].values() if card]
             target = {"defender": hero, "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}

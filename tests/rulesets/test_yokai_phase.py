@@ -4,7 +4,7 @@ the miniature cap, scripted spawns and the refill, yōkai in play, initiative, a
 from __future__ import annotations
 
 from tests.rulesets.test_yokai_verdicts import _refused
-from tests.rulesets.yokai_play import act, clear, create_campaign, finish_hero_phase, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, finish_hero_phase, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 HIT = {"attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}
@@ -124,7 +124,8 @@ def test_only_yokai_in_play_attack_or_are_defeated(client):
 
 
 def test_paralysis_and_champion_tokens_last_to_the_end_of_the_yokai_phase(client):
-    """L612-L614: "At the end of the Yōkai phase in each turn, all paralysis and empowerment tokens are removed.\""""
+    """L612-L614: "At the end of the Yōkai phase in each turn, all paralysis and empowerment tokens are removed."; a yōkai
+    acts in the Yōkai phase only (L192), not while paralysed (L610)."""
     sid = start(client, create_campaign(client)["id"], S1)
     spawn(client, sid, {"hone-bushi": 2})
     _refused(client, sid, {"type": "yokai-token", "yokai": "yurei", "token": "paralysis"}, "not in play")
@@ -132,9 +133,16 @@ def test_paralysis_and_champion_tokens_last_to_the_end_of_the_yokai_phase(client
     _refused(client, sid, {"type": "yokai-token", "yokai": "hone-bushi", "token": "paralysis"}, "already holding a paralysis token")
     strike(client, sid, "ryo", ["hone-bushi"])
     assert game(client, sid)["yokai_tokens"]["paralysis"] == {"hone-bushi": 1}  # the token left with the defeated yōkai
+    smash = {"type": "attack", "attacker": "hone-bushi", "targets": [{"defender": "ami", **HIT}]}
+    _refused(client, sid, smash, "hone-bushi attacks in the Yōkai phase")  # L192: "only once per turn, during the Yōkai phase"
+    begin_yokai_phase(client, sid)
+    paralysed = _refused(client, sid, smash, "Every hone-bushi in play is paralysed")  # L610 "preventing their activation"
+    assert "L610" in paralysed["detail"]
     ended = yokai_phase(client, sid)
     phase_end = next(e["payload"]["change"] for e in ended["events"] if e["type"] == "YokaiPhaseEnded")
     assert phase_end["tokens_removed"] == {"paralysis": {"hone-bushi": 1}} and ended["state"]["game"]["yokai_tokens"] == {"paralysis": {}, "champion": {}}
+    begin_yokai_phase(client, sid)  # the token is gone: the Hone Bushi acts in the next Yōkai phase
+    act(client, sid, smash)
 
 
 def test_initiative_orders_the_yokai_in_play_and_the_chief(client):

@@ -5,7 +5,7 @@ the facts the transcription lost declared as unknowns."""
 from __future__ import annotations
 
 from tests.rulesets.test_yokai_verdicts import _refused, _turns, _verified, _win_scene
-from tests.rulesets.yokai_play import act, clear, create_campaign, end, game, start
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, end, game, start
 
 S1 = "shake-them-skeleton-bones-1"
 BLOWS = {"attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": []}}
@@ -18,6 +18,9 @@ def test_flames_rain_attacks_each_hero_with_no_yokai_attacker(client):
     rules = client.get("/rulesets/yokai-quest").json
     rain = next(q for q in rules["quests"] if q["id"] == "rain-of-flames-1")["scenario_attacks"]
     assert [(a["id"], a["source"]) for a in rain] == [("flames-rain", "L936")]
+    refused = _refused(client, sid, {"type": "attack", "attacker": "flames-rain", "targets": [{"defender": "ryo", **BLOWS}]}, "flames-rain attacks in the Yōkai phase")
+    assert "L936" in refused["detail"]
+    begin_yokai_phase(client, sid)  # "at the end of every Yōkai phase"
     answer = act(client, sid, {"type": "attack", "attacker": "flames-rain", "source": "end of the Yōkai phase", "targets": [{"defender": h, **BLOWS} for h in ("ryo", "ami")]})
     resolved = [e["payload"]["change"] for e in answer["events"] if e["type"] == "AttackResolved"]
     assert [(r["attacker"], r["defender"], r["blows"]) for r in resolved] == [("flames-rain", "ryo", 2), ("flames-rain", "ami", 2)]
@@ -33,6 +36,7 @@ def test_a_chief_attacks_only_from_the_board(client):
     _refused(client, sid, {"type": "attack", "attacker": "akatsume-boss", "targets": [{"defender": "ryo", **BLOWS}]}, "chiefs on the board: none")
     cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
     sid = start(client, cid, "the-true-culprits-1")
+    begin_yokai_phase(client, sid)
     act(client, sid, {"type": "attack", "attacker": "akatsume-dark-champion", "targets": [{"defender": "ryo", **BLOWS, "altered_state": "tangle"}]})
     assert game(client, sid)["heroes"]["ryo"]["altered_states"]["tangle"] == 1
 

@@ -8,7 +8,7 @@ import contextlib
 import io
 import json
 
-from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
 from tracker.cli import main as tracker_cli
 
 SHAKE = ["shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"]
@@ -38,6 +38,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
     act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Mochi"})
     act(client, s1, {"type": "equip", "hero": "ryo", "card": "Hibana"})
+    begin_yokai_phase(client, s1)  # the Hone Bushi act (L192)
     hit = act(
         client,
         s1,
@@ -45,6 +46,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     )
     ami = hit["state"]["game"]["heroes"]["ami"]
     assert ami["defeated"] and ami["health"] == 0 and ami["energy"] == 0 and ami["hand"] == [] and ami["defeats"] == 1
+    yokai_phase(client, s1)
     strike(client, s1, "ryo", ["hone-bushi"] * 2)
     spawn(client, s1, {"hone-bushi": 4})
     strike(client, s1, "ryo", ["hone-bushi"] * 4)
@@ -64,7 +66,9 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     state = game(client, s2)
     assert state["board_kept"] is True and state["treasure_reserve"] == 2 and state["attempt"] == 1
     spawn(client, s2, {"furu-utsubo": 1})
+    begin_yokai_phase(client, s2)
     act(client, s2, {"type": "attack", "attacker": "furu-utsubo", "targets": [{"defender": "ryo", "attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": ["helmet"]}}]})
+    yokai_phase(client, s2)
     act(client, s2, {"type": "use-ability", "hero": "ryo", "ability": "kiri-susumu", "actions": 1, "energy": 2, "reload": 2})
     assert game(client, s2)["heroes"]["ryo"]["health"] == 5
     act(client, s2, {"type": "end-scene", "outcome": "failed", "reason": "15 yōkai can no longer be defeated before turn 9"})

@@ -8,7 +8,7 @@ engaged" (L763). The session's verdict is the scene's end; an end of the session
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, finish_hero_phase, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, finish_hero_phase, game, spawn, start, strike, yokai_phase
 
 PROBLEM = "application/problem+json"
 S1, S2, S3 = "shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"
@@ -148,6 +148,7 @@ def test_every_hero_defeated_fails_the_scene_at_once(client):
     cid = create_campaign(client)["id"]
     sid = start(client, cid, S1)
     spawn(client, sid, {"yurei": 1})
+    begin_yokai_phase(client, sid)
     blows = {"attack_faces": {"red": ["katana"] * 6}, "defense_faces": {"blue": []}}
     first = act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", **blows}]})
     assert first["state"]["verdict"] is None

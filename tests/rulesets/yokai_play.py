@@ -87,6 +87,8 @@ def _scene(client, session_id):
 
 def begin_yokai_phase(client, session_id):
     """Begin the Yōkai phase, stating a coin's face while the log does not know it (red/blue: a colour of the scene's points)."""
+    if game(client, session_id)["phase"] == "yokai":
+        return None  # already begun: the yōkai are acting
     finish_hero_phase(client, session_id)
     coins = game(client, session_id)["coins"]
     points = _scene(client, session_id)["appearance_points"]

@@ -195,8 +195,11 @@ class Ruleset:
         rules: GameRules | None = None,
         setup: ActionType | None = None,
         component_packs: list[dict[str, Any]] | None = None,
+        views: tuple[Any, ...] = (),
     ) -> None:
         self.data = data
+        # The read views the game keeps for its campaigns (tracker/rulesets/view.py), projected like the service's own.
+        self.views = tuple(views)
         # Optional component data from outside the rulebook (e.g. community die faces), labelled with
         # their sources; a campaign may pass one as its "components". Not rules data: not in the hash.
         self.component_packs = component_packs or []
@@ -211,7 +214,7 @@ class Ruleset:
         what that version published besides its data (``contract()`` as it was): when the code's actions or
         events have grown since, the archived version still hashes to the pin its campaigns hold."""
         setup = self.actions[SET_UP_QUEST]
-        archived = Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup)
+        archived = Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup, views=self.views)
         archived.published = dict(contract) if contract is not None else None
         return archived
 

@@ -19,6 +19,7 @@ from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.descent.ledger import hero_standing
+from tracker.rulesets.descent.views import VIEWS
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
 
 HERE = Path(__file__).parent
@@ -84,4 +85,4 @@ def load() -> Ruleset:
     data = rules_data.load(HERE / "ruleset.json")
     setup = ActionType(SET_UP_QUEST, "Quest set-up: treachery swaps, dark glyphs and the overlord's opening hand (L100–L132).",
                        {"type": "object"}, treachery.set_up, random=True, internal=True)
-    return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(), setup=setup, component_packs=[community_components()])
+    return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(), setup=setup, component_packs=[community_components()], views=VIEWS)

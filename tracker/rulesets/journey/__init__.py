@@ -14,6 +14,7 @@ from tracker.rulesets.journey.actions import ACTIONS as GAME_ACTIONS
 from tracker.rulesets.journey.rules import JourneyRules
 from tracker.rulesets.journey.setup import set_up_quest
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, Ruleset
+from tracker.rulesets.journey.views import VIEWS
 
 
 def _skill_deck(ctx: ActionContext, pilgrim: str) -> str:
@@ -66,4 +67,4 @@ def load() -> Ruleset:
         random=True,
         internal=True,
     )
-    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}), setup=setup)
+    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}), setup=setup, views=VIEWS)

@@ -28,6 +28,7 @@ from tracker.rulesets.kung_fu_panda.schemas import (
 )
 from tracker.rulesets.kung_fu_panda.timeline import describe
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
+from tracker.rulesets.kung_fu_panda.views import VIEWS
 
 PAUSE_DICE = {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4}}
 PAUSE_FACES = {"type": "object", "propertyNames": HERO, "additionalProperties": POOL}
@@ -158,4 +159,4 @@ class KungFuPandaRules(GameRules):
 
 def load() -> Ruleset:
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
-    return Ruleset(data, ACTIONS, rules=KungFuPandaRules(data), setup=SET_UP)
+    return Ruleset(data, ACTIONS, rules=KungFuPandaRules(data), setup=SET_UP, views=VIEWS)

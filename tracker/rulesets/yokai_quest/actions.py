@@ -69,7 +69,8 @@ ACTIONS = [
         "An attack: per target, the attacker's dice (katanas kept) against the defender's (helmets kept); "
         "the attacker is a hero, a yōkai by type, a chief on the board, or one of the scene's scenario_attacks (Flames rain). "
         "A hero's attack is a basic attack (one action of the activation, one target: L398, L408) unless it names the ability "
-        "or item it comes from, used this turn with 'use-ability' or 'use-item' (which paid its costs). "
+        "or item it comes from, used this turn with 'use-ability' or 'use-item' (which paid its costs). Yōkai, chiefs and the "
+        "scene's attacks come in the Yōkai phase (L192, L936), not from a yōkai type whose every miniature is paralysed (L610). "
         "blows = katanas - helmets, after Daze (-1 katana) and Crush (-1 helmet). Dice are the combination on the card "
         "(attack_dice/defense_dice, digital) or faces rolled on the table (attack_faces/defense_faces).",
         action_schema(
