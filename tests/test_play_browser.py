@@ -180,6 +180,9 @@ def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, datab
     _act(page, "draw-energy", hero="ryo", spheres="3")
     _act(page, "draw-energy", hero="ami", spheres="1")
     _undo(page)
+    _act(page, "move", hero="ryo", movement="basic")
+    _act(page, "end-activation", hero="ryo")
+    _act(page, "end-activation", hero="ami")
     _act(page, "begin-yokai-phase", **{"coins.red-blue": "red", "coins.green-yellow": "green"})  # nested fields, one by one
     screenshot(page, "play-yokai-quest-phone")
     _end(page, "victory", ruling="the table stopped here")
