@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages_browser import PHONE, chromium, fits_the_width, live_server, screenshot, sign_in, smallest_chart_text  # noqa: F401
+from tests.pages_browser import (  # noqa: F401
+    PHONE,
+    chromium,
+    fits_the_width,
+    live_server,
+    screenshot,
+    sign_in,
+    smallest_chart_text,
+)
 from tests.rulesets.yokai_play import LOADOUTS, YOKAI_TEST_COMPONENTS
 from tests.test_descent_api import TEST_OVERLORD_DECK
 from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS
