@@ -14,7 +14,13 @@ from flask import Response, redirect, render_template, request
 
 from api import access
 from api.context import door, tracker, viewer_for, viewer_side, views
-from api.pages import charts, fairness, play, reads, signin  # play: the play and replay pages' routes
+from api.pages import (
+    charts,
+    fairness,
+    play,  # noqa: F401 - its routes (the play and replay pages) join the blueprint when imported
+    reads,
+    signin,
+)
 from api.pages import standing as game_standing
 from api.pages.blueprint import bp
 from api.routes.campaigns import CampaignExport
@@ -43,7 +49,7 @@ def _private(response: Response) -> Response:
 @bp.before_request
 def _only_our_own_forms():
     if request.method != "POST":
-        return None
+        return
     refusal = signin.cross_site_refusal()
     if refusal:
         raise signin.RefusedHere(
@@ -51,7 +57,7 @@ def _only_our_own_forms():
             detail=f"It came from {refusal}. Open the page on this server and send the form from there; behind a "
             "TLS proxy the operator sets TRACKER_TRUSTED_PROXIES so the server knows its public address.",
         )
-    return None
+    return
 
 
 @bp.errorhandler(TrackerError)
