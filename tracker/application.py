@@ -19,13 +19,11 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 
-from tracker import hash_chain, rulesets
-from tracker.command_cache import CommandCache, Turns
+from tracker import rulesets
 from tracker.commands import OUTCOMES, Commands, _meta
 from tracker.domain import Campaign, Session
 from tracker.domain.events import LIBRARY_CLOCK, given_clock
 from tracker.errors import TrackerError
-from tracker.game_history import GameHistory
 from tracker.queries import Queries
 from tracker.randomness import new_seed
 from tracker.resolving import action_context, apply_changes, session_state, session_stream
@@ -54,14 +52,6 @@ class Tracker(Commands, Queries, WritePath, Application[UUID]):
         self.seed_source = seed_source
         Session.given_rules(rules_for or pinned_rules)
         given_clock(clock or LIBRARY_CLOCK)
-        self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
-        self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
-        self._session_campaigns: dict[str, str] = {}
-        self._campaign_rules: dict[str, Any] = {}
-        self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
-        self.turns = Turns()  # one command at a time per session (or campaign) in this process
-        self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
-        self._session_dice: dict[str, dict[str, Any]] = {}  # and the dice built from it
 
 
 def pinned_rules(pin: Mapping[str, str]) -> Any:

@@ -20,7 +20,14 @@ MEMO_LIMIT = 100_000  # sessions whose fixed facts a process keeps in memory
 
 
 class Loading:
-    """Loads for the Tracker's commands and queries (it keeps the memos, made in its __init__)."""
+    """Loads for the Tracker's commands and queries, and the memos of what stays fixed for a session's life."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._session_campaigns: dict[str, str] = {}
+        self._campaign_rules: dict[str, Any] = {}
+        self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
+        self._session_dice: dict[str, dict[str, Any]] = {}  # and the dice built from it
 
     def campaign_of_session(self, session_id: str) -> str:
         """A session's campaign never changes: after the first load it is answered from memory,

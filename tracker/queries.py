@@ -13,12 +13,17 @@ from tracker import disclosure, hash_chain, missing_facts, portability, rulesets
 from tracker.domain import Grant, IdempotencyRecord, Session
 from tracker.domain.access import token_hash
 from tracker.errors import NotFound, Unprocessable
+from tracker.game_history import GameHistory
 from tracker.loading import Loading
 from tracker.session_log import event_view
 
 
 class Queries(Loading):
     """The Tracker's queries (a mixin: the Tracker in tracker/application.py is the one class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
 
     def list_tokens(self, campaign_id: str) -> list[dict[str, Any]]:
         return [{k: v for k, v in token.items() if k != "grant_id"} for token in self._campaign(campaign_id).tokens.values()]

@@ -22,6 +22,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 
 from tracker import hash_chain
+from tracker.command_cache import CommandCache, Turns
 from tracker.domain import Campaign, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, PreconditionFailed, TrackerError, Unprocessable
@@ -104,6 +105,12 @@ class UnitOfWork:
 
 class WritePath:
     """The Tracker's write path: commands run through ``_execute`` as units of work, and ``save``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
+        self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
+        self.turns = Turns()  # one command at a time per session (or campaign) in this process
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """Every session and campaign event is linked into its stream's hash chain as it is saved.
