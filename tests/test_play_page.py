@@ -81,6 +81,9 @@ def test_faces_rolled_on_the_table_a_reported_draw_an_action_an_undo_and_the_end
     assert '<datalist id="ids-pilgrim-attack-target"><option value="berrok-1">' in attack
     assert '<option value="gate-1">' in re.search(r'/play/act/close-gate"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     assert "Phase: maintenance" in html
+    allowed = re.search(r'<p class="muted" id="allowed">Allowed now: (.*?)</p>', html).group(1)
+    assert "maintenance" in allowed and "pilgrim attack" not in allowed  # the actions legal now (issue 20's allowed)
+    assert re.search(r'<details class="action" id="action-maintenance" open>', html)  # opened, as the one to take now
     base = f"/pages/sessions/{sid}/play"
     before = _total(client, sid)
     reported = client.post(f"{base}/roll", data={**_form(html, "report-form"), "faces.attack": "2, X"}, headers=HERE)

@@ -275,7 +275,7 @@ def hand_of(decks: list[dict[str, Any]], side: str | None, ruleset: Ruleset) -> 
 
 TURN_ENDS = {"TurnEnded"}
 ROUND_STARTS = {"RoundStarted"}
-CORRECTIONS = {"EntryCorrected"}
+CORRECTIONS = {"EntryCorrected", "ValueCorrected"}
 
 
 def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
