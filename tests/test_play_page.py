@@ -191,6 +191,9 @@ def test_the_owner_abandons_a_session_from_the_page(client, app):
     done = client.post(f"/pages/sessions/{sid}/play/abandon", data={**_form(html, "abandon-form"), "reason": "the pizza came"}, headers=HERE)
     assert done.status_code == 303 and client.get(f"/sessions/{sid}").json["status"] == "abandoned"
     assert "Abandoned" in _page(client, sid)
+    app.extensions["tracker_views"].catch_up()
+    assert "<strong>Abandoned</strong>: the pizza came" in client.get(f"/pages/sessions/{sid}", headers=NO_AUTH).get_data(as_text=True)
+    assert "Abandoned: the pizza came" in client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
 
 
 def test_the_actions_allowed_now_are_read_from_either_shape():
