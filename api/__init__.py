@@ -14,13 +14,16 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, problems, stream_slots
+from api import access, chunked_bodies, contract, problems, sharding, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
 from tracker import safe_json
 from tracker.application import Tracker
 from tracker.config import database_url, persistence_env
+from tracker import placement
+from tracker.placement import HOME, Placement
+from tracker.shards import Router, Shard
 from tracker.errors import TrackerError
 
 log = logging.getLogger(__name__)
@@ -77,13 +80,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     runner = ProjectionRunner(tracker, open_view_store(env))
     app.extensions["tracker"] = tracker
     app.extensions["tracker_views"] = runner
+    router = _shard_router(app.config["DATABASE_URL"], Shard(HOME, app.config["DATABASE_URL"], tracker, runner))
+    if router is not None:
+        app.extensions["tracker_router"] = router
     app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
     app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
     app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
-        thread, stop = runner.start_in_thread()
-        app.extensions["tracker_projection_thread"] = (thread, stop)
-        atexit.register(stop.set)
+        # A runner per shard, each writing its views beside that shard's events.
+        runners = [runner] if router is None else [shard.views for shard in router.every_shard()]
+        for each in runners:
+            thread, stop = each.start_in_thread()
+            app.extensions.setdefault("tracker_projection_threads", []).append((thread, stop))
+            atexit.register(stop.set)
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
     from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
@@ -106,11 +115,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
     app.before_request(_refuse_unsafe_json)
+    app.before_request(sharding.route_to_shard)
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
+    app.teardown_request(sharding.release_fence)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
     return app
+
+
+def _shard_router(url: str, home: Shard) -> Router | None:
+    """Routing by placement, when the home database has the shard tables (`tracker shards add` makes them)."""
+    if not placement.is_postgres(url) or not placement.enabled(url):
+        return None
+    return Router(Placement(url), open_shard, home)
+
+
+def open_shard(name: str, url: str) -> Shard:
+    """A shard's application and the views beside its events, as this worker uses them."""
+    env = persistence_env(url)
+    tracker = Tracker(env=env)
+    return Shard(name, url, tracker, ProjectionRunner(tracker, open_view_store(env)))
 
 
 def _body_limit(app: Flask, environ: dict[str, Any]) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 from flask import current_app, g, request
 
 from api import problems
-from api.context import tracker
+from api.context import authenticate, tracker
 from tracker import actors
 from tracker.safe_json import MAX_DEPTH
 from tracker.errors import NotFound
@@ -41,7 +41,7 @@ def authorize():
             401, "Send a token: Authorization: Bearer <token>", "Creating a campaign returns its owner token; the owner mints tokens for players.",
             headers={"WWW-Authenticate": 'Bearer realm="campaign-tracker"'},
         )
-    grant = tracker().authenticate(token)
+    grant = authenticate(token)
     if grant is None:
         return problems.problem(
             401, "This token is not valid", "It is unknown or was revoked; ask the campaign's owner for a new one.",

@@ -10,6 +10,7 @@ from flask import current_app, g, request
 from collections.abc import Callable
 from typing import Any
 
+from api.sharding import token_shard
 from tracker import disclosure
 from tracker.application import Request, Result, Tracker
 from tracker.errors import NotFound, TrackerError
@@ -48,11 +49,22 @@ def viewer_for(requested: str | None) -> str | None:
 
 
 def tracker() -> Tracker:
-    return current_app.extensions["tracker"]
+    """The application of the shard this request's campaign lives on (api/sharding.py), else the one database's."""
+    shard = g.get("shard")
+    return current_app.extensions["tracker"] if shard is None else shard.tracker
 
 
 def views():
-    return current_app.extensions["tracker_views"]
+    """The views beside that shard's events."""
+    shard = g.get("shard")
+    return current_app.extensions["tracker_views"] if shard is None else shard.views
+
+
+def authenticate(token: str):
+    """The live grant a token carries, asked of the shard that holds its campaign (with shards, a token used on
+    another campaign's path must still be found, to answer 404 as for any campaign outside its reach)."""
+    shard = token_shard(token)
+    return (tracker() if shard is None else shard.tracker).authenticate(token)
 
 
 def command_request() -> Request:

@@ -551,6 +551,8 @@ class Feed(Answer):
     after = fields.Integer()
     next_after = fields.Integer(metadata={"description": "Pass as ?after= for the next page"})
     last = fields.Integer(metadata={"description": "The newest notification position"})
+    shard = fields.String(allow_none=True, metadata={"description": "The server (shard) whose log these positions count in; null without shards. "
+                                                     "After the campaign moves to another shard its positions start again there: page from after=0."})
 
 
 class StreamQuery(Schema):

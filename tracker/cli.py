@@ -67,11 +67,23 @@ def main(argv: list[str] | None = None) -> int:
     revoke.add_argument("campaign_id")
     revoke.add_argument("token_id")
 
+    shards = commands.add_parser("shards", help="campaigns over several PostgreSQL servers: list, add, move")
+    shard_commands = shards.add_subparsers(dest="shards_command", required=True)
+    add_shard_parser = shard_commands.add_parser
+    shard_commands.add_parser = lambda *a, **k: add_shard_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
+    shard_commands.add_parser("list", help="each shard, where it is and how many campaigns it holds, and the campaigns' placement")
+    add = shard_commands.add_parser("add", help="add a PostgreSQL database as a shard (the first add turns routing on: restart the servers)")
+    add.add_argument("name")
+    add.add_argument("url", help="postgresql://user@host:port/dbname")
+    move = shard_commands.add_parser("move", help="move a campaign to another shard (its writes answer 503 meanwhile)")
+    move.add_argument("campaign_id")
+    move.add_argument("--to", required=True, dest="to", help="the shard's name")
+
     args = parser.parse_args(argv)
     url = database_url(getattr(args, "database_url", None))
     os.environ["DATABASE_URL"] = url
     commands_run = {
-        "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token,
+        "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token, "shards": _shards,
     }
     return commands_run[args.command](args, url)
 
@@ -190,6 +202,59 @@ def _token(args: argparse.Namespace, url: str) -> int:
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _prepare_shard(url: str) -> None:
+    """A new shard's tables (events, snapshots, views), made once here, as gunicorn's master does for one database."""
+    from projections.store import open_view_store
+    from tracker.application import Tracker
+
+    env = {**persistence_env(url), "CREATE_TABLE": "y"}
+    Tracker(env=env).close()
+    open_view_store(env).datastore.close()
+
+
+def _shards(args: argparse.Namespace, url: str) -> int:
+    from tracker import moving
+    from tracker.placement import Placement, enabled, is_postgres
+
+    if not is_postgres(url):
+        print("Shards are PostgreSQL databases: set DATABASE_URL (the home database) to postgresql://...", file=sys.stderr)
+        return 2
+    if args.shards_command != "add" and not enabled(url):
+        print("No shards yet: `tracker shards add NAME URL` adds the first beside this database (the shard 'home').", file=sys.stderr)
+        return 2
+    placement = Placement(url, pool_size=2)
+    try:
+        if args.shards_command == "add":
+            first = not enabled(url)
+            if first:
+                placement.create_tables()
+                placed = moving.place_existing(placement, persistence_env(url))
+                print(f"routing by placement is on: {placed} campaigns placed on 'home'; restart the servers so they route by it", file=sys.stderr)
+            try:
+                placement.add_shard(args.name, args.url)
+            except ValueError as error:
+                print(error, file=sys.stderr)
+                return 2
+            _prepare_shard(args.url)
+            print(json.dumps({"added": args.name, "at": describe(args.url)}))
+        elif args.shards_command == "list":
+            load = placement.load()
+            print(json.dumps({
+                "shards": [{"name": name, "at": describe(where), "campaigns": load.get(name, 0)} for name, where in placement.shards().items()],
+                "placement": [{"campaign_id": p.campaign_id, "shard": p.shard, "moving": p.moving} for p in placement.placed()],
+            }, indent=2))
+        else:
+            try:
+                report = moving.move(placement, args.campaign_id, args.to)
+            except moving.MoveFailed as error:
+                print(str(error), file=sys.stderr)
+                return 1
+            print(json.dumps(report, indent=2))
+    finally:
+        placement.close()
     return 0
 
 

@@ -12,6 +12,7 @@ from flask.views import MethodView
 
 from api import contract, problems, schemas
 from api.blueprint import Blueprint
+from api.sharding import shard_name
 from api.context import LAST_EVENT_ID, BadHeader, door, tracker
 from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
 from tracker.application import Tracker
@@ -39,7 +40,7 @@ class Feed(MethodView):
     @blp.response(200, schemas.Feed)
     def get(self, query):
         """Events after notification position `after`; follow by passing `next_after` back. Seeds show only in SessionEnded."""
-        return tracker().feed(query["after"], query["limit"], feed_scope())
+        return {**tracker().feed(query["after"], query["limit"], feed_scope()), "shard": shard_name()}
 
 
 @blp.route("/stream")
