@@ -359,6 +359,12 @@ class EventsQuery(SideView):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
+class FeedQuery(EventsQuery):
+    shard = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={
+        "description": "The shard the `after` position was counted on (the `shard` of the page it came from): "
+                       "if the campaign has moved since, the answer is 409 instead of a page from the wrong log."})
+
+
 class EventPage(Answer):
     session_id = fields.String()
     events = fields.List(fields.Nested(Event))

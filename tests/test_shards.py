@@ -188,6 +188,11 @@ def test_shards_list_names_each_shard_and_its_campaigns(sharded, shard_urls, cap
     assert sum(s["campaigns"] for s in listed["shards"]) == 1
     assert listed["placement"][0]["campaign_id"] == campaign_id
     assert cli(["--database-url", home, "shards", "move", campaign_id, "--to", "nowhere"]) == 1
+    capsys.readouterr()
+    assert cli(["--database-url", home, "rebuild"]) == 0  # each shard's views from its own log
+    rebuilt = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["shard"] for r in rebuilt] == ["home", "b"]
+    assert sorted(r["position"] > 0 for r in rebuilt) == [False, True]  # the one campaign's events are on one shard
 
 
 def test_turning_shards_on_places_the_campaigns_already_there(postgres_base_url, second_postgres_url):
@@ -209,6 +214,10 @@ def test_turning_shards_on_places_the_campaigns_already_there(postgres_base_url,
             session_id = _session(client, campaign_id, owner)  # the owner's token still works, on the new shard
             assert _on(other, campaign_id)
             assert client.get("/events", headers=owner).get_json()["shard"] == "b"
+            # A position counted on the old shard is refused, not read against the new log.
+            stale = client.get("/events", query_string={"after": 3, "shard": "home"}, headers=owner)
+            assert stale.status_code == 409 and "moved" in stale.get_json()["title"]
+            assert client.get("/events", query_string={"after": 0, "shard": "b"}, headers=owner).status_code == 200
             assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).status_code == 201
         finally:
             sharded.extensions["tracker_router"].close()

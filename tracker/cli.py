@@ -117,21 +117,44 @@ def _serve(args: argparse.Namespace, url: str) -> int:
 
 
 def _project(args: argparse.Namespace, url: str) -> int:
-    runner = _runner(url)
+    """One runner per shard, each in its own thread, each writing its views beside its shard's events."""
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    print(f"projecting {describe(url)} from position {runner.position}", flush=True)
-    runner.run_forever(stop)
+    threads = []
+    for name, where in _shard_urls(url).items():
+        runner = _runner(where)
+        print(f"projecting {name}: {describe(where)} from position {runner.position}", flush=True)
+        threads.append(threading.Thread(target=runner.run_forever, args=(stop,), name=f"projections-{name}"))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     return 0
+
+
+def _shard_urls(url: str) -> dict[str, str]:
+    """Every shard's URL by name when the database routes by placement, else the one database."""
+    from tracker.placement import HOME, Placement, enabled, is_postgres
+
+    if not (is_postgres(url) and enabled(url)):
+        return {HOME: url}
+    placement = Placement(url, pool_size=1)
+    try:
+        return placement.shards()
+    finally:
+        placement.close()
 
 
 def _rebuild(args: argparse.Namespace, url: str) -> int:
     from projections.runner import REBUILD_BATCH_SIZE
 
-    runner = _runner(url, args.batch_size or REBUILD_BATCH_SIZE)
-    digest = runner.rebuild(pause=args.pause)
-    print(json.dumps({"position": runner.position, "digest": digest}))
+    shards = _shard_urls(url)
+    for name, where in shards.items():
+        runner = _runner(where, args.batch_size or REBUILD_BATCH_SIZE)
+        digest = runner.rebuild(pause=args.pause)
+        answer = {"position": runner.position, "digest": digest}
+        print(json.dumps(answer if len(shards) == 1 else {"shard": name, **answer}))
     return 0
 
 
