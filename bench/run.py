@@ -699,6 +699,33 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
     )
 
 
+def profile_section(http: HttpResult) -> list[str]:
+    """Where the real server's CPU goes (bench/server_profile.py)."""
+    profile, run = http.profile, http.profiled
+    if profile is None or run is None:
+        return []
+    if not profile.samples:
+        return [f"No profile of the server: {profile.note}.", ""]
+    cpu = run.worker_cpu_ms_each
+    rows = [(name, f"{100 * profile.share(n):.1f}%", f"{cpu * profile.share(n):.3f}") for name, n in profile.layers.most_common()]
+    stages = [(name, f"{100 * profile.share(n):.1f}%", f"{cpu * profile.share(n):.3f}") for name, n in profile.stages.most_common()]
+    top = ", ".join(f"{name} {100 * profile.share(n):.1f}%" for name, n in profile.top.most_common(8))
+    return [
+        f"Where a request's CPU goes in the running server: py-spy sampled both workers' GIL-holding thread during one more "
+        f"{run.clients}-client run ({run.per_second:.0f} req/s, {cpu:.2f} ms of worker CPU a request, {profile.samples} samples; "
+        "bench/server_profile.py). Each sample counts in the layer of its innermost frame that has one:",
+        "",
+        markdown_table(("layer (innermost frame)", "share of samples", "ms a request"), rows, text_columns=1),
+        "",
+        "Stages, counted wherever they are on the stack (they overlap):",
+        "",
+        markdown_table(("stage (inclusive)", "share of samples", "ms a request"), stages, text_columns=1),
+        "",
+        f"Innermost frames most often sampled: {top}.",
+        "",
+    ]
+
+
 def extra_sections(results: list[BackendResult], history: HistoryResult | None, http: HttpResult | None) -> list[str]:
     """The targets table, the HTTP runs, the long histories, and the library's recorders side by side."""
     parts = [
@@ -739,6 +766,15 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             "",
             f"Worker resident size after the runs: {', '.join(f'{m:.0f} MB' for m in http.worker_rss_mb)}.",
             "",
+            "The stack's limit, in the same run: bench/minimal_app.py (Flask reads the same JSON body and answers JSON) on the "
+            "same gunicorn configuration, driven the same way:",
+            "",
+            markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
+                           [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
+                             f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.minimal],
+                           text_columns=0),
+            "",
+            *profile_section(http),
             *([
                 f"Where a request's CPU goes, measured in process (bench/http_layers.py: the same roll request sent straight "
                 f"into the Flask application, no socket; CPU time, so the machine's other load hardly moves it): "

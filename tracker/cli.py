@@ -15,6 +15,11 @@ from tracker.config import database_url, describe, persistence_env
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def main(argv: list[str] | None = None) -> int:
     # Options every command takes, before or after its name (`tracker --database-url URL serve` or `tracker serve --database-url URL`).
     common = argparse.ArgumentParser(add_help=False)
@@ -30,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="serve the REST API with gunicorn, projections in the same process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(os.cpu_count() or 1))), help="default: one per core")
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(_cores()))), help="default: one per core")
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
     serve.add_argument("--no-request-log", action="store_true", help="do not log requests (the log never holds a token: they travel in headers)")
 
