@@ -56,7 +56,7 @@ def route_to_shard():
 
 
 def release_fence(_error: BaseException | None = None) -> None:
-    """The write is answered: its placement row goes (a move waiting for it may begin)."""
+    """The write is answered: its move lock goes (a move waiting for it may begin)."""
     fence = g.pop("placement_fence", None)
     if fence is not None:
         fence.close()

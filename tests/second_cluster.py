@@ -2,7 +2,7 @@
 
 initdb and pg_ctl from /usr/lib/postgresql/*/bin (or PATH), on a free port, listening on 127.0.0.1 and
 a socket in the same directory; as the `postgres` user when the tests run as root (initdb refuses root).
-fsync is off: the cluster lives for one test run and its data is thrown away.
+For tests fsync is off: the cluster lives for one test run and its data is thrown away.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def throwaway_cluster() -> Iterator[str]:
-    """A running cluster's URL (database `postgres`, user `postgres`, trust auth); stopped and removed afterwards."""
+def throwaway_cluster(durable: bool = False) -> Iterator[str]:
+    """A running cluster's URL (database `postgres`, user `postgres`, trust auth); stopped and removed afterwards.
+    ``durable`` keeps fsync and synchronous commits on, as a server in use has them (the benchmark compares it
+    with the machine's own server)."""
     initdb, pg_ctl = _tool("initdb"), _tool("pg_ctl")
     as_user: list[str] = []
     base = Path(tempfile.mkdtemp(prefix="tracker-shard-pg-"))
@@ -52,7 +54,9 @@ def throwaway_cluster() -> Iterator[str]:
     try:
         subprocess.run([*as_user, initdb, "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"],
                        check=True, capture_output=True, text=True)
-        options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200"
+        options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off"
         subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(base / "log"), "-o", options, "-w", "-t", "60", "start"],
                        check=True, capture_output=True, text=True)
     except subprocess.CalledProcessError as error:

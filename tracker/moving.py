@@ -1,7 +1,8 @@
 """Moving a campaign to another shard: a backup export, an import on the new shard, and the placement flip.
 
-1. The placement row is marked ``moving``. That waits for every write holding the row (each write
-   holds it while its command runs, tracker/placement.py), and every write after it answers 503.
+1. The placement row is marked ``moving`` under the campaign's move lock taken exclusively. That waits
+   for every write holding the lock (each holds it shared while its command runs, tracker/placement.py),
+   and every write after it answers 503.
 2. The campaign is exported as a backup (its sealed seeds, shuffle orders and token grants) from the
    shard it is on, and imported on the new one: the import checks the whole file and writes it in one
    transaction, or nothing.

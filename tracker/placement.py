@@ -6,9 +6,10 @@ on one server, a *shard*. The home database (DATABASE_URL) keeps two small table
     tracker_shards     name -> a PostgreSQL URL; the home database is itself the shard "home"
     tracker_placement  campaign id -> shard name, and whether the campaign is being moved
 
-Writes fence themselves against a move on the placement row: a write holds the row FOR SHARE while
-its command runs on the shard (``Placement.fence``), and a move's first step, ``UPDATE ... SET moving``,
-waits for every write already holding it, then makes every later one read ``moving`` and answer 503.
+Writes fence themselves against a move: a write holds the campaign's advisory lock shared while its
+command runs on the shard (``Placement.fence``), and a move's first step takes it exclusively and sets
+``moving``: it waits for every write already holding it, and every later one reads ``moving`` and
+answers 503.
 So when the move exports, no write it could miss is in flight, and none starts until the flip.
 
 A campaign without a row (created before sharding was turned on) lives on the home shard; the
@@ -145,19 +146,28 @@ class Placement:
 
     @contextmanager
     def fence(self, campaign_id: str) -> Iterator[Placed | None]:
-        """Hold the campaign's placement row FOR SHARE while a write runs: a move waits for it, and the
-        write sees where the campaign is. Raises Moving while the campaign is being moved; yields None
-        for a campaign without a row (the caller places it on the home shard, then fences again)."""
+        """Hold the campaign's move lock shared while a write runs: a move waits for it, and the write sees where
+        the campaign is. Raises Moving while the campaign is being moved; yields None for a campaign without a
+        row (the caller places it on the home shard, then fences again).
+
+        An advisory lock, not a row lock: a row lock marks the row, so each write's transaction would be
+        committed and flushed to disk on the home database too. The lock is taken in one statement and the
+        row read in the next, so the read sees a move that committed while the lock was awaited; both go in
+        one pipeline, one round trip."""
         with self.pool.connection() as conn:
-            row = conn.execute(SQL("SELECT shard, moving FROM {} WHERE campaign_id = %s FOR SHARE").format(self.placement_table), (campaign_id,)).fetchone()
+            with conn.pipeline():
+                conn.execute("SELECT pg_advisory_xact_lock_shared(hashtextextended(%s, 0))", (campaign_id,))
+                cursor = conn.execute(SQL("SELECT shard, moving FROM {} WHERE campaign_id = %s").format(self.placement_table), (campaign_id,))
+            row = cursor.fetchone()
             if row is not None and row[1]:
                 raise Moving(campaign_id)
             yield None if row is None else Placed(campaign_id, row[0], row[1])
-            # leaving the block commits, which lets the row go
+            # leaving the block commits, which lets the lock go
 
     def begin_move(self, campaign_id: str) -> Placed:
-        """Mark the campaign as moving: waits for the writes holding its row, and later ones answer 503."""
+        """Mark the campaign as moving: waits for the writes holding its lock, and later ones answer 503."""
         with self.pool.connection() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (campaign_id,))
             row = conn.execute(SQL("UPDATE {} SET moving = true WHERE campaign_id = %s AND NOT moving RETURNING shard").format(self.placement_table), (campaign_id,)).fetchone()
         if row is None:
             placed = self.of(campaign_id)

@@ -114,7 +114,7 @@ class Router:
 
     @contextmanager
     def writing(self, campaign_id: str) -> Iterator[Shard]:
-        """The campaign's shard, its placement row held for the write (tracker/placement.py): raises
+        """The campaign's shard, its move lock held shared for the write (tracker/placement.py): raises
         placement.Moving while the campaign is being moved."""
         with self.placement.fence(campaign_id) as placed:
             if placed is not None:
