@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ modules, when
 import tracker.application as tracker_application
 from history import HISTORY_LONG, HISTORY_SHORT, REPLAY_REPEATS, HistoryResult, measure_history
 from http_load import HttpResult, measure_http
+from shards_load import CAMPAIGNS, CLIENTS as SHARD_CLIENTS, FENCE_THREADS, ShardsResult, measure_shards
 from import_memory import SECTION as IMPORT_MEMORY_SECTION
 from targets import target_rows
 from timing import median_ms
@@ -824,13 +825,61 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
     return parts
 
 
+def shards_section(shards: ShardsResult | None, results: list[BackendResult]) -> list[str]:
+    if shards is None:
+        return []
+    if not shards.runs:
+        return ["## Two shards against one", "", f"Not measured: {shards.note}.", ""]
+    one = next(r for r in shards.runs if r.shards == 1)
+    app = next((r.rows[3].service for r in results if r.name == "PostgreSQL"), None)
+    rows = [(str(r.shards), ", ".join(f"{k} {v}" for k, v in sorted(r.placed.items())), str(r.requests), f"{r.seconds:.1f}",
+             f"{r.per_second:.0f}", f"{r.per_second / one.per_second:.2f}", f"{r.p99_ms:.1f}", str(r.errors),
+             f"{100 * r.machine_busy:.0f}%", f"{r.worker_cpu_ms_each:.2f}") for r in shards.runs]
+    per_shard = app.per_second if app else None
+    web = 1000 / one.worker_cpu_ms_each if one.worker_cpu_ms_each else None
+    estimate = (
+        f"On paper, for N servers each with its own cores: a shard commits its events one transaction at a time (the events "
+        f"table lock), which the application layer here reaches at about {per_shard:.0f} cmd/s with {N_THREADS} writers on "
+        f"one server, so N shards take about N x {per_shard:.0f} cmd/s; the web tier is stateless and scales beside them, "
+        f"each core serving about {web:.0f} rolls/s at the {one.worker_cpu_ms_each:.2f} ms of worker CPU a roll measured above, "
+        f"so about {per_shard / web:.0f} web cores per shard. What does not scale with N is the home database: every write takes its "
+        f"campaign's move lock there (one round trip, {shards.fence_ms:.2f} ms from one thread, no disk flush), and it answered "
+        f"{shards.fences_per_second:,.0f} fences/s from {FENCE_THREADS} threads on this machine, the ceiling "
+        f"for all shards together until the placement is replicated or itself split (e.g. by campaign id range)."
+        if per_shard and web else ""
+    )
+    return [
+        "## Two shards against one (PostgreSQL, through gunicorn)",
+        "",
+        f"bench/shards_load.py: the same gunicorn (one worker per core, routing by placement) with {SHARD_CLIENTS} wrk clients "
+        f"rolling over {CAMPAIGNS} campaigns' sessions, each client over sessions of several campaigns; one shard is the home "
+        "database alone, two adds a second PostgreSQL server, a throwaway cluster on this machine with fsync on as the first. "
+        "Each configuration ran twice, alternated; the better run of each is shown.",
+        "",
+        markdown_table(("shards", "campaigns placed", "requests", "seconds", "cmd/s", "/ one shard", "p99 ms", "errors",
+                        "machine busy", "worker CPU ms/cmd"), rows, text_columns=2),
+        "",
+        (f"Two shards / one: **{shards.ratio:.2f}**. On one machine the two servers share its 2 cores with the gunicorn "
+         "workers and wrk: the second server adds a second events-table lock and a second WAL, so commits no longer queue "
+         "behind one lock, but no CPU. "
+         + ("The machine was busy through both runs (the busy column), so the cores, not the database, limit the ratio "
+            "here, and any load of other programs on the machine moves it." if min(r.machine_busy for r in shards.runs) > 0.9 else
+            "The machine had idle CPU left, so the commits' queue on one server's lock was part of what one shard waited on."))
+        if shards.ratio else "",
+        "",
+        estimate,
+        "",
+    ]
+
+
 def write_results(results: list[BackendResult], micro: dict[str, float], info: dict[str, str], notes: list[str],
-                  history: HistoryResult | None = None, http: HttpResult | None = None) -> None:
+                  history: HistoryResult | None = None, http: HttpResult | None = None, shards: ShardsResult | None = None) -> None:
     rows = table_rows(results)
     parts = [
         "# Benchmarks",
         "",
         *extra_sections(results, history, http),
+        *shards_section(shards, results),
         "## Write path, application layer",
         "",
         f"Written by `make bench` (bench/run.py) on {info['date']}. Rates are medians of {REPEATS} rounds of {N_ROLLS} commands "
@@ -912,7 +961,7 @@ def main() -> None:
                 results.append(measure_backend(backend))
             finally:
                 backend.cleanup()
-        history = http = None
+        history = http = shards = None
         if not why_not:
             print("measuring long histories on PostgreSQL ...", flush=True)
             backend = postgres_backend()
@@ -926,6 +975,8 @@ def main() -> None:
                 http = measure_http(backend.tracker_url)
             finally:
                 backend.cleanup()
+            print("measuring two shards against one ...", flush=True)
+            shards = measure_shards(f"{POSTGRES_SERVER}/{BENCH_DB}")
 
     print()
     print_table(table_rows(results))
@@ -936,7 +987,7 @@ def main() -> None:
         print(f"{result.name:10}  snapshots enabled: {result.snapshots_enabled}, taken at versions {result.snapshot_versions}")
     for name, us in micro.items():
         print(f"in process  {name}: {us:.1f} µs")
-    write_results(results, micro, info, notes, history, http)
+    write_results(results, micro, info, notes, history, http, shards)
     for row in target_rows(results, N_THREADS, history, http):
         print("target  " + " | ".join(row[:5]))
     print(f"\nwrote {RESULTS_PATH} in {time.perf_counter() - started:.0f} s")
