@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import access, chunked_bodies, contract, problems, sharding, stream_slots
-from api.context import assign_correlation_id, echo_correlation_id
+from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
 from tracker import safe_json
@@ -59,6 +59,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
         # /health answers 503 once the views have failed to move on for this long.
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
+        # A streaming replica of the database the views may be read from (with shards: `tracker shards replica`).
+        VIEWS_REPLICA_URL=os.environ.get("TRACKER_VIEWS_REPLICA_URL", ""),
+        # How long a read asking ?min_position= waits for the replica's views before it reads the primary's.
+        REPLICA_WAIT_SECONDS=float(os.environ.get("TRACKER_REPLICA_WAIT_SECONDS", "0.5")),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
         API_TITLE="campaign-tracker",
@@ -80,7 +84,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     runner = ProjectionRunner(tracker, open_view_store(env))
     app.extensions["tracker"] = tracker
     app.extensions["tracker_views"] = runner
-    router = _shard_router(app.config["DATABASE_URL"], Shard(HOME, app.config["DATABASE_URL"], tracker, runner))
+    replica = _replica_views(tracker, app.config["VIEWS_REPLICA_URL"]) if app.config["VIEWS_REPLICA_URL"] else None
+    if replica is not None:
+        app.extensions["tracker_views_replica"] = replica
+    router = _shard_router(app.config["DATABASE_URL"], Shard(HOME, app.config["DATABASE_URL"], tracker, runner, replica))
     if router is not None:
         app.extensions["tracker_router"] = router
     app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
@@ -118,6 +125,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(sharding.route_to_shard)
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
+    app.after_request(name_views_source)
     app.teardown_request(sharding.release_fence)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
@@ -131,11 +139,17 @@ def _shard_router(url: str, home: Shard) -> Router | None:
     return Router(Placement(url), open_shard, home)
 
 
-def open_shard(name: str, url: str) -> Shard:
-    """A shard's application and the views beside its events, as this worker uses them."""
+def open_shard(name: str, url: str, replica_url: str | None = None) -> Shard:
+    """A shard's application and the views beside its events (and on its replica), as this worker uses them."""
     env = persistence_env(url)
     tracker = Tracker(env=env)
-    return Shard(name, url, tracker, ProjectionRunner(tracker, open_view_store(env)))
+    replica = _replica_views(tracker, replica_url) if replica_url else None
+    return Shard(name, url, tracker, ProjectionRunner(tracker, open_view_store(env)), replica)
+
+
+def _replica_views(tracker: Tracker, url: str) -> ProjectionRunner:
+    """Views read from a streaming replica: never written, so its tables are not created (a standby is read-only)."""
+    return ProjectionRunner(tracker, open_view_store({**persistence_env(url), "CREATE_TABLE": "n"}))
 
 
 def _body_limit(app: Flask, environ: dict[str, Any]) -> int:

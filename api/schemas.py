@@ -359,6 +359,24 @@ class EventsQuery(SideView):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
+def _min_position():
+    return fields.Integer(load_default=None, validate=POSITION, metadata={
+        "description": "Read views projected at least to this notification position: a replica of the views that is "
+                       "behind is waited for briefly, then the primary's are read (the answer's X-Views-From says which)."})
+
+
+class ViewsRead(Schema):
+    min_position = _min_position()
+
+
+class SideViewsRead(SideView):
+    min_position = _min_position()
+
+
+class TimelineQuery(EventsQuery):
+    min_position = _min_position()
+
+
 class FeedQuery(EventsQuery):
     shard = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={
         "description": "The shard the `after` position was counted on (the `shard` of the page it came from): "

@@ -67,3 +67,31 @@ def throwaway_cluster(durable: bool = False) -> Iterator[str]:
     finally:
         subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], capture_output=True)
         shutil.rmtree(base, ignore_errors=True)
+
+
+@contextmanager
+def streaming_replica(primary_url: str) -> Iterator[str]:
+    """A hot standby of a throwaway cluster (pg_basebackup -R, streaming), on a port of its own; removed afterwards."""
+    from urllib.parse import urlsplit
+
+    basebackup, pg_ctl = _tool("pg_basebackup"), _tool("pg_ctl")
+    primary = urlsplit(primary_url)
+    as_user: list[str] = []
+    base = Path(tempfile.mkdtemp(prefix="tracker-replica-pg-"))
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        shutil.chown(base, user="postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = base / "data", _free_port()
+    try:
+        subprocess.run([*as_user, basebackup, "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres", "-D", str(data), "-R", "-X", "stream"],
+                       check=True, capture_output=True, text=True)
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(base / "log"), "-o", f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c max_connections=200",
+                        "-w", "-t", "60", "start"], check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as error:
+        shutil.rmtree(base, ignore_errors=True)
+        raise NoCluster(f"{error.cmd[len(as_user)]} failed: {error.stderr.strip() or error.stdout.strip()}") from None
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)

@@ -10,6 +10,9 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import psycopg
 
 import pytest
 
@@ -221,3 +224,66 @@ def test_turning_shards_on_places_the_campaigns_already_there(postgres_base_url,
             assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).status_code == 201
         finally:
             sharded.extensions["tracker_router"].close()
+
+
+@pytest.fixture(scope="module")
+def views_replica(second_postgres_url: str) -> Iterator[str]:
+    """A streaming replica of the second server (a hot standby started for these tests)."""
+    from tests.conftest import REQUIRE_POSTGRES
+    from tests.second_cluster import NoCluster, streaming_replica
+
+    replica = streaming_replica(second_postgres_url)
+    try:
+        url = replica.__enter__()
+    except NoCluster as error:
+        if REQUIRE_POSTGRES:
+            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but a streaming replica could not start: {error}", pytrace=False)
+        pytest.skip(f"REPLICA TEST SKIPPED: a streaming replica could not start: {error}")
+    try:
+        yield url
+    finally:
+        replica.__exit__(None, None, None)
+
+
+def test_views_read_from_a_replica_wait_for_min_position_or_fall_back_to_the_primary(postgres_base_url, second_postgres_url, views_replica):
+    with fresh_schema(postgres_base_url) as home, fresh_schema(second_postgres_url) as other:
+        Tracker(env=persistence_env(home)).close()
+        assert cli(["--database-url", home, "shards", "add", "b", other]) == 0
+        replica_url = other.replace(urlsplit(other).netloc, urlsplit(views_replica).netloc)
+        assert cli(["--database-url", home, "shards", "replica", "b", replica_url]) == 0
+        app = create_app({"TESTING": True, "DATABASE_URL": home, "PROJECTIONS_IN_PROCESS": False, "REPLICA_WAIT_SECONDS": 0.2})
+        try:
+            client = app.test_client()
+            campaign_id, owner = _campaign(client, "Read from the replica")
+            router = app.extensions["tracker_router"]
+            assert router.placement.of(campaign_id).shard == "b"
+            shard = router.shard("b")
+            session_id = _session(client, campaign_id, owner)
+            assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).status_code == 201
+            shard.views.catch_up()
+            first = shard.views.position
+            deadline = time.monotonic() + 20
+            while shard.replica.position < first and time.monotonic() < deadline:  # streaming: a moment behind
+                time.sleep(0.05)
+
+            def faces(**query):
+                answer = client.get(f"/campaigns/{campaign_id}/dice-statistics", query_string=query, headers=owner)
+                assert answer.status_code == 200, answer.get_json()
+                return answer.headers["X-Views-From"], sum(row["count"] for row in answer.get_json()["faces"]), answer.get_json()["projected_to"]
+
+            assert faces(min_position=first) == ("replica", 2, first)
+            with psycopg.connect(views_replica, autocommit=True) as standby:
+                standby.execute("SELECT pg_wal_replay_pause()")
+                try:
+                    assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).status_code == 201
+                    shard.views.catch_up()
+                    second = shard.views.position
+                    assert faces() == ("replica", 2, first)  # no min_position: the replica as it is, behind
+                    assert faces(min_position=second) == ("primary", 4, second)  # waited, then read the primary
+                finally:
+                    standby.execute("SELECT pg_wal_replay_resume()")
+            while shard.replica.position < second and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert faces(min_position=second) == ("replica", 4, second)
+        finally:
+            router.close()

@@ -80,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     add = shard_commands.add_parser("add", help="add a PostgreSQL database as a shard (the first add turns routing on: restart the servers)")
     add.add_argument("name")
     add.add_argument("url", help="postgresql://user@host:port/dbname")
+    replica = shard_commands.add_parser("replica", help="read a shard's views from a streaming replica of its database (--none: from the primary again)")
+    replica.add_argument("name")
+    replica.add_argument("url", nargs="?", help="postgresql://... of the replica")
+    replica.add_argument("--none", action="store_true")
     move = shard_commands.add_parser("move", help="move a campaign to another shard (its writes answer 503 meanwhile)")
     move.add_argument("campaign_id")
     move.add_argument("--to", required=True, dest="to", help="the shard's name")
@@ -268,10 +272,21 @@ def _shards(args: argparse.Namespace, url: str) -> int:
                 return 2
             _prepare_shard(args.url)
             print(json.dumps({"added": args.name, "at": describe(args.url)}))
+        elif args.shards_command == "replica":
+            if (args.url is None) == (not args.none):
+                print("Name the replica's URL, or --none to read that shard's views from its primary again", file=sys.stderr)
+                return 2
+            try:
+                placement.set_replica(args.name, None if args.none else args.url)
+            except ValueError as error:
+                print(error, file=sys.stderr)
+                return 2
+            print(json.dumps({"shard": args.name, "views_replica": None if args.none else describe(args.url)}))
         elif args.shards_command == "list":
-            load = placement.load()
+            load, replicas = placement.load(), placement.replicas()
             print(json.dumps({
-                "shards": [{"name": name, "at": describe(where), "campaigns": load.get(name, 0)} for name, where in placement.shards().items()],
+                "shards": [{"name": name, "at": describe(where), "campaigns": load.get(name, 0),
+                            "views_replica": describe(replicas[name]) if name in replicas else None} for name, where in placement.shards().items()],
                 "placement": [{"campaign_id": p.campaign_id, "shard": p.shard, "moving": p.moving} for p in placement.placed()],
             }, indent=2))
         else:

@@ -93,7 +93,9 @@ class Placement:
     def create_tables(self) -> None:
         """The two tables, and the home database registered as the shard "home" (idempotent)."""
         with self.pool.connection() as conn:
-            conn.execute(SQL("CREATE TABLE IF NOT EXISTS {} (name text PRIMARY KEY, url text NOT NULL, added_at timestamptz NOT NULL DEFAULT now())").format(self.shards_table))
+            conn.execute(SQL("CREATE TABLE IF NOT EXISTS {} (name text PRIMARY KEY, url text NOT NULL, added_at timestamptz NOT NULL DEFAULT now(), "
+                             "replica_url text)").format(self.shards_table))
+            conn.execute(SQL("ALTER TABLE {} ADD COLUMN IF NOT EXISTS replica_url text").format(self.shards_table))
             conn.execute(SQL(
                 "CREATE TABLE IF NOT EXISTS {} (campaign_id text PRIMARY KEY, shard text NOT NULL REFERENCES {} (name), "
                 "moving boolean NOT NULL DEFAULT false, placed_at timestamptz NOT NULL DEFAULT now())"
@@ -107,6 +109,19 @@ class Placement:
         with self.pool.connection() as conn:
             rows = conn.execute(SQL("SELECT name, url FROM {} ORDER BY name <> %s, added_at, name").format(self.shards_table), (HOME,)).fetchall()
         return dict(rows)
+
+    def replicas(self) -> dict[str, str]:
+        """The streaming replica each shard's views may be read from, for the shards that have one."""
+        with self.pool.connection() as conn:
+            rows = conn.execute(SQL("SELECT name, replica_url FROM {} WHERE replica_url IS NOT NULL").format(self.shards_table)).fetchall()
+        return dict(rows)
+
+    def set_replica(self, name: str, url: str | None) -> None:
+        if url is not None:
+            conninfo(url)
+        with self.pool.connection() as conn:
+            if conn.execute(SQL("UPDATE {} SET replica_url = %s WHERE name = %s").format(self.shards_table), (url, name)).rowcount == 0:
+                raise ValueError(f"No shard named {name!r}")
 
     def add_shard(self, name: str, url: str) -> None:
         conninfo(url)  # a PostgreSQL URL, or ValueError

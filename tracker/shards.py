@@ -29,16 +29,18 @@ class Shard:
     url: str
     tracker: Tracker
     views: Any  # the shard's ProjectionRunner (its views live beside its events)
+    replica: Any = None  # views read from the shard's streaming replica, when it has one (projections/replica.py)
 
     def close(self) -> None:
         self.tracker.close()
-        store = getattr(self.views, "store", None)
-        if store is not None:
-            store.datastore.close()
+        for views in (self.views, self.replica):
+            store = getattr(views, "store", None)
+            if store is not None:
+                store.datastore.close()
 
 
 class Router:
-    def __init__(self, placement: Placement, open_shard: Callable[[str, str], Shard], home: Shard | None = None) -> None:
+    def __init__(self, placement: Placement, open_shard: Callable[[str, str, str | None], Shard], home: Shard | None = None) -> None:
         self.placement = placement
         self._open_shard = open_shard
         self._shards: dict[str, Shard] = {} if home is None else {HOME: home}
@@ -57,7 +59,7 @@ class Router:
                     urls = self.placement.shards()  # a shard added since this worker started is read now
                     if name not in urls:
                         raise KeyError(f"No shard named {name!r}")
-                    shard = self._shards[name] = self._open_shard(name, urls[name])
+                    shard = self._shards[name] = self._open_shard(name, urls[name], self.placement.replicas().get(name))
         return shard
 
     def every_shard(self) -> list[Shard]:

@@ -95,8 +95,9 @@ class CampaignComponents(MethodView):
 @blp.route("/<campaign_id>/dice-statistics")
 class CampaignDiceStatistics(MethodView):
     @blp.doc(operationId="getDiceStatistics")
+    @blp.arguments(schemas.ViewsRead, location="query")
     @blp.response(200, schemas.DiceStatistics)
-    def get(self, campaign_id: str):
+    def get(self, _query, campaign_id: str):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
         tracker().get_campaign(campaign_id)
         return {"campaign_id": campaign_id, "faces": views().store.dice_faces(campaign_id), "projected_to": views().position}
@@ -105,8 +106,9 @@ class CampaignDiceStatistics(MethodView):
 @blp.route("/<campaign_id>/standing")
 class CampaignStanding(MethodView):
     @blp.doc(operationId="getStanding")
+    @blp.arguments(schemas.ViewsRead, location="query")
     @blp.response(200, schemas.Standing)
-    def get(self, campaign_id: str):
+    def get(self, _query, campaign_id: str):
         """The campaign's standing: the ruleset's own reading of its game events, the progress its last
         quest's end recorded, and its latest session's game state (all from the projected views)."""
         campaign = tracker().get_campaign(campaign_id)

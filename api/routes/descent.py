@@ -32,7 +32,7 @@ def _rows(campaign_id: str, viewer: str | None):
 @blp.route("/<campaign_id>/treachery-ledger")
 class TreacheryLedger(MethodView):
     @blp.doc(operationId="getTreacheryLedger")
-    @blp.arguments(schemas.SideView, location="query")
+    @blp.arguments(schemas.SideViewsRead, location="query")
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):
         """Per quest: treachery granted, spent by colour, cards swapped in and out, dark glyphs, unspent and the opening hand."""
@@ -42,7 +42,7 @@ class TreacheryLedger(MethodView):
 @blp.route("/<campaign_id>/conquest")
 class Conquest(MethodView):
     @blp.doc(operationId="getConquestAndThreat")
-    @blp.arguments(schemas.SideView, location="query")
+    @blp.arguments(schemas.SideViewsRead, location="query")
     @blp.response(200, schemas.DescentRead)
     def get(self, query, campaign_id: str):
         """Per quest: the conquest and threat timelines, each step with its event position."""

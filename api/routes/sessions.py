@@ -88,7 +88,7 @@ class Events(MethodView):
 @blp.route("/<session_id>/timeline")
 class Timeline(MethodView):
     @blp.doc(operationId="getTimeline")
-    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.arguments(schemas.TimelineQuery, location="query")
     @blp.response(200, schemas.Timeline)
     def get(self, query, session_id: str):
         """Every event as a person would say it, with who issued it (from the projected view)."""
