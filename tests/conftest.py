@@ -8,6 +8,10 @@ PostgreSQL for tests, in this order:
 4. otherwise the PostgreSQL tests skip with the reason in the summary, and with
    TRACKER_REQUIRE_POSTGRES=1 (CI) that is a failure instead.
 Each PostgreSQL test gets a schema of its own, dropped afterwards.
+
+The shard tests also need a second PostgreSQL server: a throwaway cluster started for the run
+(tests/second_cluster.py; initdb as the `postgres` user when running as root). Without the tools
+they skip, saying why; with TRACKER_REQUIRE_POSTGRES=1 (CI) they fail.
 """
 
 from __future__ import annotations
