@@ -287,3 +287,25 @@ def test_views_read_from_a_replica_wait_for_min_position_or_fall_back_to_the_pri
             assert faces(min_position=second) == ("replica", 4, second)
         finally:
             router.close()
+
+
+def test_the_operator_commands_find_a_campaign_on_its_shard(sharded, shard_urls, capsys, tmp_path):
+    home, _ = shard_urls
+    client = sharded.test_client()
+    campaigns = [_campaign(client, f"Group {n}") for n in range(2)]
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    on_b = next(cid for cid, _ in campaigns if placement.of(cid).shard == "b")
+    owner = dict(campaigns)[on_b]
+    session_id = _session(client, on_b, owner)
+    capsys.readouterr()
+    assert cli(["--database-url", home, "token", "mint", on_b, "--role", "viewer"]) == 0
+    minted = json.loads(capsys.readouterr().out)
+    assert client.get(f"/campaigns/{on_b}", headers={"Authorization": f"Bearer {minted['token']}"}).status_code == 200
+    assert cli(["--database-url", home, "verify", session_id]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "pending"
+    backup = tmp_path / "campaign.jsonl"
+    assert cli(["--database-url", home, "export", on_b, "--backup", "-o", str(backup)]) == 0
+    placement.begin_move(on_b)
+    assert cli(["--database-url", home, "token", "mint", on_b, "--role", "viewer"]) == 2  # a write waits out the move
+    assert "being moved" in capsys.readouterr().err
+    placement.end_move(on_b, "b")

@@ -8,7 +8,10 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tracker.config import database_url, describe, persistence_env
 
@@ -171,9 +174,9 @@ def _verify(args: argparse.Namespace, url: str) -> int:
     from tracker.application import Tracker
     from tracker.errors import TrackerError
 
-    app = Tracker(env=persistence_env(url))
     try:
-        report = app.verify(args.session_id)
+        with _session_app(url, args.session_id) as app:
+            report = app.verify(args.session_id)
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
@@ -185,9 +188,9 @@ def _export(args: argparse.Namespace, url: str) -> int:
     from tracker.application import Tracker
     from tracker.errors import TrackerError
 
-    app = Tracker(env=persistence_env(url))
     try:
-        lines = app.export_campaign(args.campaign_id, backup=args.backup)
+        with _campaign_app(url, args.campaign_id) as app:
+            lines = app.export_campaign(args.campaign_id, backup=args.backup)
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
@@ -203,10 +206,12 @@ def _import(args: argparse.Namespace, url: str) -> int:
     from tracker.errors import TrackerError
     from tracker.export_file import ExportLines
 
-    app = Tracker(env=persistence_env(url))
+    shard, where = _new_campaign_shard(url)
+    app = Tracker(env=persistence_env(where))
     try:
         with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
             result = app.import_campaign(ExportLines(file))
+        _place(url, result.body["campaign_id"], shard)
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -221,20 +226,102 @@ def _token(args: argparse.Namespace, url: str) -> int:
     from tracker.application import Request, Tracker
     from tracker.errors import TrackerError
 
-    app = Tracker(env=persistence_env(url))
     operator = Request(issued_by="operator:cli")
     try:
-        if args.token_command == "mint":
-            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator, by_operator=True)
-            print(json.dumps(result.body, indent=2))
-        elif args.token_command == "list":
-            print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
-        else:
-            print(json.dumps(app.revoke_token(args.campaign_id, args.token_id, request=operator).body, indent=2))
+        with _campaign_app(url, args.campaign_id, write=args.token_command != "list") as app:
+            if args.token_command == "mint":
+                result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator, by_operator=True)
+                print(json.dumps(result.body, indent=2))
+            elif args.token_command == "list":
+                print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
+            else:
+                print(json.dumps(app.revoke_token(args.campaign_id, args.token_id, request=operator).body, indent=2))
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
     return 0
+
+
+@contextmanager
+def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[Any]:
+    """The application of the shard holding the campaign (the one database without shards); a write holds the
+    campaign's move lock while it runs, as the API's writes do (tracker/placement.py)."""
+    from tracker.application import Tracker
+    from tracker.errors import Conflict
+    from tracker.placement import HOME, Moving, Placement, enabled, is_postgres
+
+    if not (is_postgres(url) and enabled(url)):
+        with _closing(Tracker(env=persistence_env(url))) as app:
+            yield app
+        return
+    placement = Placement(url, pool_size=1 if not write else 2)
+    try:
+        shards = placement.shards()
+        if not write:
+            placed = placement.of(campaign_id)
+            with _closing(Tracker(env=persistence_env(shards[placed.shard if placed else HOME]))) as app:
+                yield app
+            return
+        try:
+            with placement.fence(campaign_id) as placed:
+                with _closing(Tracker(env=persistence_env(shards[placed.shard if placed else HOME]))) as app:
+                    yield app
+        except Moving:
+            raise Conflict("The campaign is being moved to another shard", detail="Retry when `tracker shards list` no longer says moving.") from None
+    finally:
+        placement.close()
+
+
+@contextmanager
+def _session_app(url: str, session_id: str) -> Iterator[Any]:
+    """The application of the shard holding the session: its campaign's, asked of each shard in turn."""
+    from tracker.application import Tracker
+    from tracker.errors import NotFound
+
+    for where in _shard_urls(url).values():
+        with _closing(Tracker(env=persistence_env(where))) as app:
+            try:
+                campaign_id = app.campaign_of_session(session_id)
+            except NotFound:
+                continue
+        with _campaign_app(url, campaign_id) as app:
+            yield app
+        return
+    raise NotFound(f"No session with id '{session_id}'", detail="Check the session id; ids are UUIDs.")
+
+
+@contextmanager
+def _closing(app: Any) -> Iterator[Any]:
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def _new_campaign_shard(url: str) -> tuple[str | None, str]:
+    """Where an imported campaign goes: the least loaded shard, or the one database."""
+    from tracker.placement import Placement, enabled, is_postgres
+
+    if not (is_postgres(url) and enabled(url)):
+        return None, url
+    placement = Placement(url, pool_size=1)
+    try:
+        shard = placement.least_loaded()
+        return shard, placement.shards()[shard]
+    finally:
+        placement.close()
+
+
+def _place(url: str, campaign_id: str, shard: str | None) -> None:
+    from tracker.placement import Placement
+
+    if shard is None:
+        return
+    placement = Placement(url, pool_size=1)
+    try:
+        placement.place(campaign_id, shard)
+    finally:
+        placement.close()
 
 
 def _prepare_shard(url: str) -> None:
