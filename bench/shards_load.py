@@ -172,6 +172,10 @@ def _run(home: str, other: str | None, directory: Path) -> ShardRun:
             placement.close()
         return ShardRun(2 if other else 1, int(requests), float(duration), float(p99), int(errors),
                         (after[0] - busy[0]) / max(after[1] - busy[1], 1), 1000 * cpu / max(int(requests), 1), placed)
+    except Exception:
+        _stop(process)
+        print((directory / f"gunicorn-{2 if other else 1}.log").read_text()[-3000:], file=sys.stderr)
+        raise
     finally:
         _stop(process)
 
@@ -222,7 +226,7 @@ def measure_shards(base: str) -> ShardsResult:
     try:
         with tempfile.TemporaryDirectory(prefix="tracker-shards-") as tmp:
             directory = Path(tmp)
-            for shards in (1, 2, 1, 2):  # alternated, so a busy moment of the machine falls on both
+            for shards in ((2,) if os.environ.get('SHARDS_DEBUG') else (1, 2, 1, 2)):  # alternated, so a busy moment of the machine falls on both
                 print(f"  shards: {shards} shard{'s' if shards > 1 else ''}, {CLIENTS} clients over {CAMPAIGNS} campaigns for {SECONDS} s ...", flush=True)
                 home_schema, home = _schema(base)
                 other_schema, other = _schema(second) if shards == 2 else (None, None)
