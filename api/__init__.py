@@ -136,7 +136,10 @@ def _shard_router(url: str, home: Shard) -> Router | None:
     """Routing by placement, when the home database has the shard tables (`tracker shards add` makes them)."""
     if not placement.is_postgres(url) or not placement.enabled(url):
         return None
-    return Router(Placement(url), open_shard, home)
+    shards = Placement(url)
+    if home.replica is None and HOME in (replicas := shards.replicas()):  # `tracker shards replica home URL`
+        home.replica = _replica_views(home.tracker, replicas[HOME])
+    return Router(shards, open_shard, home)
 
 
 def open_shard(name: str, url: str, replica_url: str | None = None) -> Shard:

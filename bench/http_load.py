@@ -74,6 +74,8 @@ class HttpResult:
     worker_rss_mb: list[float] = field(default_factory=list)
     layers: Layers | None = None  # the request's CPU split, measured in process (http_layers.py)
     minimal: list[HttpRun] = field(default_factory=list)  # the minimal Flask app, same gunicorn configuration (minimal_app.py)
+    application_per_second: float = 0.0  # the application layer alone, 8 writers on 8 sessions, measured between the HTTP runs
+    application_cpu_ms_each: float = 0.0
     profile: Profile | None = None  # the real server's workers sampled under load (server_profile.py)
     profiled: HttpRun | None = None  # the run the profile was taken in
     note: str = ""
@@ -284,6 +286,9 @@ def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
                 result.minimal.append(_measured(run, port, paths, "none", clients, directory, pids))
         finally:
             _stop(process)
+        if not profile_only:
+            print(f"  HTTP: the application layer alone, {APPLICATION_WRITERS} writers for {SECONDS} s ...", flush=True)
+            result.application_per_second, result.application_cpu_ms_each = measure_application(database_url)
         port = _free_port()
         process = _start_server(database_url, port, workers, threads, directory / "gunicorn.log")
         try:
@@ -306,6 +311,45 @@ def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
         finally:
             _stop(process)
     return result
+
+
+APPLICATION_WRITERS = 8
+
+
+def measure_application(database_url: str) -> tuple[float, float]:
+    """Commands/s and CPU ms a command of the application layer alone (Tracker.roll from APPLICATION_WRITERS threads,
+    each on a session of its own), on the same database, just before the roll route's runs: the issue's bound
+    needs the two measured under the same load of the machine."""
+    from tracker.application import Tracker
+    from tracker.config import persistence_env
+
+    app = Tracker(env=persistence_env(database_url))
+    try:
+        campaign = app.create_campaign("journey", "Application layer").body["id"]
+        sessions = [app.start_session(campaign, "q1-meeting").body["id"] for _ in range(APPLICATION_WRITERS)]
+        counts = [0] * APPLICATION_WRITERS
+        barrier = threading.Barrier(APPLICATION_WRITERS + 1)
+        stop_at = [0.0]
+
+        def writer(i: int) -> None:
+            barrier.wait()
+            while time.perf_counter() < stop_at[0]:
+                app.roll(sessions[i], dice={"d6": 2})
+                counts[i] += 1
+
+        threads = [threading.Thread(target=writer, args=(i,)) for i in range(APPLICATION_WRITERS)]
+        for thread in threads:
+            thread.start()
+        stop_at[0] = time.perf_counter() + SECONDS
+        cpu, started = time.process_time(), time.perf_counter()
+        barrier.wait()
+        for thread in threads:
+            thread.join()
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        total = sum(counts)
+        return total / elapsed, 1000 * cpu / max(total, 1)
+    finally:
+        app.close()
 
 
 def _measured(run, port: int, paths: list[str], token: str, clients: int, directory: Path, pids: list[int]) -> HttpRun:

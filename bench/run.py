@@ -767,6 +767,10 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             "",
             f"Worker resident size after the runs: {', '.join(f'{m:.0f} MB' for m in http.worker_rss_mb)}.",
             "",
+            f"The application layer alone, measured between the minimal app's runs and the roll route's on the same database: "
+            f"{http.application_per_second:.0f} cmd/s from 8 threads on 8 sessions, {http.application_cpu_ms_each:.2f} ms of CPU "
+            "a command (the issue's bound, 1/(1/minimal + 1/application), uses this figure).",
+            "",
             "The stack's limit, in the same run: bench/minimal_app.py (Flask reads the same JSON body and answers JSON) on the "
             "same gunicorn configuration, driven the same way:",
             "",
@@ -825,7 +829,7 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
     return parts
 
 
-def shards_section(shards: ShardsResult | None, results: list[BackendResult]) -> list[str]:
+def shards_section(shards: ShardsResult | None, results: list[BackendResult], http: HttpResult | None = None) -> list[str]:
     if shards is None:
         return []
     if not shards.runs:
@@ -835,7 +839,7 @@ def shards_section(shards: ShardsResult | None, results: list[BackendResult]) ->
     rows = [(str(r.shards), ", ".join(f"{k} {v}" for k, v in sorted(r.placed.items())), str(r.requests), f"{r.seconds:.1f}",
              f"{r.per_second:.0f}", f"{r.per_second / one.per_second:.2f}", f"{r.p99_ms:.1f}", str(r.errors),
              f"{100 * r.machine_busy:.0f}%", f"{r.worker_cpu_ms_each:.2f}") for r in shards.runs]
-    per_shard = app.per_second if app else None
+    per_shard = http.application_per_second if http is not None and http.application_per_second else (app.per_second if app else None)
     web = 1000 / one.worker_cpu_ms_each if one.worker_cpu_ms_each else None
     estimate = (
         f"On paper, for N servers each with its own cores: a shard commits its events one transaction at a time (the events "
@@ -879,7 +883,7 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
         "# Benchmarks",
         "",
         *extra_sections(results, history, http),
-        *shards_section(shards, results),
+        *shards_section(shards, results, http),
         "## Write path, application layer",
         "",
         f"Written by `make bench` (bench/run.py) on {info['date']}. Rates are medians of {REPEATS} rounds of {N_ROLLS} commands "

@@ -96,6 +96,8 @@ def target_rows(results: list[Any], n_threads: int, history: HistoryResult | Non
             rows.append(_row(f"HTTP, {clients} client{'s' if clients > 1 else ''}: p99 latency of a roll", f"{run.p99_ms:.1f} ms (p50 {run.p50_ms:.1f}, p95 {run.p95_ms:.1f})",
                              None, "< 50 ms at 32 clients" if clients == 32 else "(no target)", (run.p99_ms < 50) if clients == 32 else None,
                              _latency_limit(http, run)))
+        if http.application_per_second:  # measured beside the HTTP runs, under the same load of the machine
+            app_rate, app_cpu = http.application_per_second, http.application_cpu_ms_each
         minimal = {run.clients: run for run in http.minimal}
         for clients in sorted(set(minimal) & set(by_clients)):
             if not app_rate:
@@ -103,7 +105,7 @@ def target_rows(results: list[Any], n_threads: int, history: HistoryResult | Non
             limit = bound(minimal[clients].per_second, app_rate)
             ratio = by_clients[clients].per_second / limit
             rows.append(_row(
-                f"HTTP, {clients} clients: roll route / 1/(1/minimal app + 1/application layer)",
+                f"HTTP, {clients} clients: roll route / 1/(1/minimal app + 1/application layer, {8} writers, measured beside it)",
                 f"{by_clients[clients].per_second:.0f} vs {limit:.0f} req/s (minimal {minimal[clients].per_second:.0f}, application {app_rate:.0f})",
                 ratio, ">= 0.80", ratio >= 0.80, _throughput_limit(http, by_clients[clients], minimal[clients], app_cpu)))
         if http.worker_rss_mb:
