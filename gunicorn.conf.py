@@ -26,13 +26,7 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", None)
 
 def on_starting(server):
     """Create the tables once, in the master, before any worker forks: workers racing to
-    create them on a fresh SQLite file could fail to boot."""
-    from tracker.application import Tracker
-    from projections.store import open_view_store
-    from tracker.config import database_url, persistence_env
+    create them on a fresh SQLite file could fail to boot. The workers (api/wsgi.py) never do."""
+    from tracker.bootstrap import Settings, create_tables
 
-    os.environ["TRACKER_CREATE_TABLES"] = "y"
-    env = persistence_env(database_url())
-    Tracker(env=env).close()
-    open_view_store(env).datastore.close()
-    os.environ["TRACKER_CREATE_TABLES"] = "n"  # inherited by the workers forked next
+    create_tables(Settings.from_environment())

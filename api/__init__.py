@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import atexit
-import threading
-import time
 import logging
 import os
+import threading
+import time
+from dataclasses import replace
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -16,12 +17,14 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import access, chunked_bodies, contract, problems, sharding, stream_slots
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
+from api.pages import bp as pages
+from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
+from tracker import safe_json
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
-from tracker import safe_json
-from tracker.application import Tracker
-from tracker.config import database_url, persistence_env
 from tracker import placement
+from tracker.bootstrap import Settings, bootstrap
+from tracker.config import persistence_env
 from tracker.placement import HOME, Placement
 from tracker.shards import Router, Shard
 from tracker.errors import TrackerError
@@ -47,11 +50,15 @@ class TrackerApi(Api):
         return problems.from_http_exception(error)
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings | None = None) -> Flask:
+    """The REST API and its pages over the service tracker/bootstrap.py builds from ``settings`` (by default
+    from the environment); ``test_config`` overrides Flask settings, DATABASE_URL and CREATE_TABLES included."""
+    settings = settings or Settings.from_environment()
     app = Flask(__name__)
     app.config.from_mapping(
-        DATABASE_URL=database_url(),
-        PROJECTIONS_IN_PROCESS=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
+        DATABASE_URL=settings.database_url,
+        CREATE_TABLES=settings.create_tables,
+        PROJECTIONS_IN_PROCESS=settings.projections_in_process,
         RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
         # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
         TRUSTED_PROXIES=int(os.environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
@@ -59,6 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
         # /health answers 503 once the views have failed to move on for this long.
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
+        # How long a read with ?min_position= waits for the views to get there before its 503.
+        VIEWS_WAIT_SECONDS=float(os.environ.get("TRACKER_VIEWS_WAIT_SECONDS", "2")),
         # A streaming replica of the database the views may be read from (with shards: `tracker shards replica`).
         VIEWS_REPLICA_URL=os.environ.get("TRACKER_VIEWS_REPLICA_URL", ""),
         # How long a read asking ?min_position= waits for the replica's views before it reads the primary's.
@@ -79,15 +88,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.json.sort_keys = False
 
-    env = persistence_env(app.config["DATABASE_URL"])
-    tracker = Tracker(env=env)
-    runner = ProjectionRunner(tracker, open_view_store(env))
-    app.extensions["tracker"] = tracker
+    service = bootstrap(
+        replace(settings, database_url=app.config["DATABASE_URL"], create_tables=app.config["CREATE_TABLES"],
+                projections_in_process=app.config["PROJECTIONS_IN_PROCESS"])
+    )
+    runner = service.runner
+    app.extensions["tracker_service"] = service
+    app.extensions["tracker"] = service.tracker
     app.extensions["tracker_views"] = runner
-    replica = _replica_views(tracker, app.config["VIEWS_REPLICA_URL"]) if app.config["VIEWS_REPLICA_URL"] else None
+    replica = _replica_views(service.tracker, app.config["VIEWS_REPLICA_URL"]) if app.config["VIEWS_REPLICA_URL"] else None
     if replica is not None:
         app.extensions["tracker_views_replica"] = replica
-    router = _shard_router(app.config["DATABASE_URL"], Shard(HOME, app.config["DATABASE_URL"], tracker, runner, replica))
+    in_worker = replace(settings, database_url=app.config["DATABASE_URL"], create_tables=False, projections_in_process=False)
+    router = _shard_router(app.config["DATABASE_URL"], Shard(HOME, app.config["DATABASE_URL"], service.tracker, runner, replica), in_worker)
     if router is not None:
         app.extensions["tracker_router"] = router
     app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
@@ -100,16 +113,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             thread, stop = each.start_in_thread()
             app.extensions.setdefault("tracker_projection_threads", []).append((thread, stop))
             atexit.register(stop.set)
+        app.extensions["tracker_projection_thread"] = app.extensions["tracker_projection_threads"][0]
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
-    from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 
     blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
-    from api.pages import bp as pages  # HTML for people, outside the OpenAPI document
 
     app.register_blueprint(pages)
+    access.declare_framework_routes(app)
 
     if app.config["TRUSTED_PROXIES"] > 0:
         # Behind a TLS proxy the request arrives as plain HTTP; the proxy's X-Forwarded-Proto makes the
@@ -132,27 +145,26 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def _shard_router(url: str, home: Shard) -> Router | None:
+def _shard_router(url: str, home: Shard, settings: Settings) -> Router | None:
     """Routing by placement, when the home database has the shard tables (`tracker shards add` makes them)."""
     if not placement.is_postgres(url) or not placement.enabled(url):
         return None
     shards = Placement(url)
     if home.replica is None and HOME in (replicas := shards.replicas()):  # `tracker shards replica home URL`
         home.replica = _replica_views(home.tracker, replicas[HOME])
+
+    def open_shard(name: str, where: str, replica_url: str | None = None) -> Shard:
+        """A shard's service (tracker/bootstrap.py) on its database, and the views on its replica, as this worker uses them."""
+        service = bootstrap(replace(settings, database_url=where))
+        replica = _replica_views(service.tracker, replica_url) if replica_url else None
+        return Shard(name, where, service.tracker, service.runner, replica)
+
     return Router(shards, open_shard, home)
 
 
-def open_shard(name: str, url: str, replica_url: str | None = None) -> Shard:
-    """A shard's application and the views beside its events (and on its replica), as this worker uses them."""
-    env = persistence_env(url)
-    tracker = Tracker(env=env)
-    replica = _replica_views(tracker, replica_url) if replica_url else None
-    return Shard(name, url, tracker, ProjectionRunner(tracker, open_view_store(env)), replica)
-
-
-def _replica_views(tracker: Tracker, url: str) -> ProjectionRunner:
+def _replica_views(tracker: Any, url: str) -> ProjectionRunner:
     """Views read from a streaming replica: never written, so its tables are not created (a standby is read-only)."""
-    return ProjectionRunner(tracker, open_view_store({**persistence_env(url), "CREATE_TABLE": "n"}))
+    return ProjectionRunner(tracker, open_view_store(persistence_env(url, create_tables=False)))
 
 
 def _body_limit(app: Flask, environ: dict[str, Any]) -> int:

@@ -1,9 +1,12 @@
 """Who may do what: bearer tokens, roles, hero and side bindings, and per-token write limits.
 
-Checked before every view. Rulesets, health, the OpenAPI document and creating
-a campaign are public; everything about a campaign needs a token of that
-campaign. A campaign outside a token's reach answers 404, exactly as a missing
-one does, so tokens cannot probe for other groups' campaigns.
+Each route declares who may call it, on the view itself (flaskr's ``@login_required``, here one of
+``@access.anyone``, ``@access.owner``, ``@access.player``, ``@access.reader``, ``@access.signed_in``);
+``authorize`` reads that declaration before every view, and a route without one is refused
+(tests/test_access.py proves every route declares one). Rulesets, health, the OpenAPI document and
+creating a campaign are public; everything about a campaign needs a token of that campaign. A
+campaign outside a token's reach answers 404, exactly as a missing one does, so tokens cannot probe
+for other groups' campaigns.
 """
 
 from __future__ import annotations
@@ -11,29 +14,82 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import current_app, g, request
+from flask import Flask, current_app, g, request
+from flask_smorest import Blueprint
 
 from api import problems
 from api.context import authenticate, tracker
-from tracker import actors
-from tracker.safe_json import MAX_DEPTH
+from tracker import actors, rulesets
 from tracker.errors import NotFound
+from tracker.safe_json import MAX_DEPTH
 
-PUBLIC = {"rulesets.Rulesets", "rulesets.RulesetDocument", "health.Health", "api-docs.openapi_json", "static", "verifier.Verifier"}
-PAGES = "pages."  # the HTML pages' endpoints
-PUBLIC_POSTS = {"campaigns.Campaigns", "campaigns.CampaignImport"}
-OWNER_ONLY = {"campaigns.CampaignTokens", "campaigns.CampaignToken", "campaigns.CampaignComponents"}
-INTEGRATION_READS = {"sessions.Events", "events.Feed", "events.FeedStream"}
 MAX_ARRAY = 1000
+ATTRIBUTE = "__access__"  # where a view keeps its declaration
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who may call a view. ``who``: anyone (no token); signed-in (a page, which checks the visitor's
+    cookie grants itself, api/pages/signin.py); owner (the campaign's owner token only); reader (any
+    token of the campaign, integration tokens included, reads only: the event log); player (the owner
+    and player tokens; viewers read only; a player bound to heroes or a side acts only for them).
+    ``acting``: what the body is ("action" or "draw"), when its ruleset says which side it is taken for."""
+
+    who: str
+    acting: str | None = None
+
+    def __call__(self, view: Callable[..., Any]) -> Callable[..., Any]:
+        documented = Blueprint.doc(**{"x-access": self.who})(view)  # the OpenAPI document's security follows it
+        setattr(documented, ATTRIBUTE, self)
+        return documented
+
+    def for_(self, acting: str) -> Access:
+        return replace(self, acting=acting)
+
+    @property
+    def public(self) -> bool:
+        return self.who in ("anyone", "signed-in")
+
+
+anyone = Access("anyone")
+signed_in = Access("signed-in")
+owner = Access("owner")
+reader = Access("reader")
+player = Access("player")
+UNDECLARED = owner  # a view that forgot to declare is the owner's alone (and the test of every route fails)
+
+
+def declared(view: Callable[..., Any] | None, method: str) -> Access | None:
+    """A view's declaration for ``method``: on the method of a MethodView class, or on a plain view function."""
+    if view is None:
+        return None
+    view_class = getattr(view, "view_class", None)
+    if view_class is not None:
+        handler = getattr(view_class, "get" if method.lower() == "head" else method.lower(), None)
+        return getattr(handler, ATTRIBUTE, None)
+    return getattr(view, ATTRIBUTE, None)
+
+
+def declare_framework_routes(app: Flask) -> None:
+    """Routes the framework adds (static files, the pages' too, and the OpenAPI document) are anyone's: each
+    is wrapped in that declaration here, as a view of ours is where it is written."""
+    for endpoint, view in list(app.view_functions.items()):
+        if endpoint in ("static", "api-docs.openapi_json") or endpoint.endswith(".static"):
+            app.view_functions[endpoint] = anyone(view)
 
 
 def authorize():
     endpoint = request.endpoint
-    if endpoint is not None and endpoint.startswith(PAGES):
+    if endpoint is None:
+        return _check_shape()  # no route: the 404 or 405 follows
+    needed = declared(current_app.view_functions.get(endpoint), request.method) or UNDECLARED
+    if needed is signed_in:
         return None  # pages sign in with a cookie and check the same grants themselves (api/pages/signin.py)
-    if endpoint is None or endpoint in PUBLIC or (request.method == "POST" and endpoint in PUBLIC_POSTS):
+    if needed.public:
         return _check_shape()
     token = _bearer()
     if token is None:
@@ -58,7 +114,7 @@ def authorize():
         raise NotFound(f"No {what[0]} with id '{what[1]}'", detail=f"Check the {what[0]} id.")
     g.grant = grant
     g.viewer_side = None if grant.role == "owner" else (grant.side or "heroes")
-    refusal = _role_refusal(grant, endpoint)
+    refusal = _role_refusal(grant, needed)
     if refusal:
         return problems.problem(403, refusal, f"This token's role is {grant.role}.")
     if request.method != "GET":
@@ -74,13 +130,13 @@ def _bearer() -> str | None:
     return value.strip() or None if scheme.lower() == "bearer" else None
 
 
-def _role_refusal(grant: Any, endpoint: str) -> str | None:
+def _role_refusal(grant: Any, needed: Access) -> str | None:
     if grant.role == "owner":
         return None
-    if endpoint in OWNER_ONLY:
+    if needed.who == "owner":
         return "Only the campaign's owner manages tokens and component data"
     if grant.role == "integration":
-        if request.method == "GET" and endpoint in INTEGRATION_READS:
+        if request.method == "GET" and needed.who == "reader":
             return None
         return "Integration tokens may only read the event log"
     if request.method == "GET":
@@ -89,24 +145,22 @@ def _role_refusal(grant: Any, endpoint: str) -> str | None:
         return "Viewer tokens are read-only"
     body = request.get_json(silent=True)
     if grant.heroes:
-        named = sorted(set(actors.named(body)) - set(grant.heroes))
+        named = sorted(set(actors.named(body, tracker().rules_of_campaign(grant.campaign_id))) - set(grant.heroes))
         if named:
             return f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}"
-    side = _acting_side(body)
+    side = _acting_side(body, needed.acting)
     if side is not None and side != (grant.side or "heroes"):
         return f"This token plays the {grant.side or 'heroes'} side, not the {side}"
     return None
 
 
-def _acting_side(body: Any) -> str | None:
+def _acting_side(body: Any, acting: str | None) -> str | None:
     """The side an action is taken for, as its ruleset says (e.g. Descent's overlord actions); a draw asks as a "draw" action."""
-    if not isinstance(body, dict) or request.endpoint not in ("sessions.Actions", "sessions.Draws"):
+    if not isinstance(body, dict) or acting is None:
         return None
-    from tracker import rulesets
-
     session = tracker().get_session(request.view_args["session_id"])
     rules = rulesets.get(session["ruleset"]["id"]).rules
-    return rules.acting_side(body if request.endpoint == "sessions.Actions" else {**body, "type": "draw"})
+    return rules.acting_side(body if acting == "action" else {**body, "type": acting})
 
 
 def _check_shape():

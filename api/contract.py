@@ -21,7 +21,7 @@ from typing import Any
 from apispec import BasePlugin
 from marshmallow import Schema
 
-from api import access, event_schemas, ruleset_schemas, schemas
+from api import event_schemas, ruleset_schemas, schemas
 from api.blueprint import Blueprint
 from api.context import IF_MATCH, LAST_EVENT_ID
 from api.problems import PROBLEM
@@ -120,8 +120,9 @@ def problem_response_name(status: int) -> str:
     return f"Problem{status}"
 
 
-def is_public(endpoint: str, method: str) -> bool:
-    return endpoint in access.PUBLIC or (method.upper() == "POST" and endpoint in access.PUBLIC_POSTS)
+def is_public(operation: Mapping[str, Any]) -> bool:
+    """Whether the view declared it takes no token (``@access.anyone``, api/access.py)."""
+    return operation.get("x-access") in ("anyone", "signed-in")
 
 
 def error_statuses(endpoint: str, method: str, operation: Mapping[str, Any], path_parameters: bool) -> set[int]:
@@ -130,7 +131,7 @@ def error_statuses(endpoint: str, method: str, operation: Mapping[str, Any], pat
     command = method in _COMMAND_METHODS
     has_body = "requestBody" in operation
     has_query = any(p.get("in") == "query" for p in operation.get("parameters", []) if isinstance(p, Mapping))
-    if not is_public(endpoint, method):
+    if not is_public(operation):
         statuses |= {401, 403}
         if command:
             statuses.add(429)  # per-token write limits (TRACKER_RATE_LIMIT)
@@ -204,8 +205,9 @@ class ContractPlugin(BasePlugin):
             operation.setdefault("parameters", []).extend(declared)
             operation.pop("x-problems", None)
             operation["responses"] = dict(sorted(responses.items(), key=lambda item: str(item[0])))
-            if is_public(rule.endpoint, method):
+            if is_public(operation):
                 operation["security"] = []
+            operation.pop("x-access", None)
 
     def schema_helper(self, name, definition, **kwargs):
         schema = kwargs.get("schema")

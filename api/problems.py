@@ -36,7 +36,7 @@ def problem(status: int, title: str, detail: str | None = None, errors: dict[str
 
 
 def from_tracker_error(error: TrackerError) -> Response:
-    return problem(error.status, error.title, error.detail, error.errors)
+    return problem(error.status, error.title, error.detail, error.errors, headers=getattr(error, "headers", None))
 
 
 def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:

@@ -2,22 +2,59 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import logging
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from flask import current_app, has_app_context
+from marshmallow import INCLUDE, Schema, ValidationError, fields, post_dump, validate, validates_schema
 
 from api import ruleset_schemas
 from api.stream_slots import MAX_STREAM_SECONDS
 
 
+log = logging.getLogger(__name__)
+
+
+class UndeclaredField(AssertionError):
+    """The application built a field its answer's schema does not declare: the document cannot tell clients of it."""
+
+
 class Answer(Schema):
     """A response body. Its fields are always present (``required`` in the document, api/contract.py) unless
-    named in OPTIONAL, so a generated client types them as present instead of "maybe unset"."""
+    named in OPTIONAL, so a generated client types them as present instead of "maybe unset".
+
+    The body is built by the application and declared here: a field built but not declared is never dropped.
+    Dumping compares what it was given with what it declares (at every level: nested answers are Answers too).
+    Under test (``app.testing``) an undeclared field fails the request, so every test response proves its schema
+    declares all the application builds; in service the field is passed through as built, and logged, rather
+    than silently lost (how ``setup_schema`` once vanished from GET /rulesets/{id})."""
 
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
 
+    @post_dump(pass_original=True)
+    def _nothing_built_is_lost(self, data: dict[str, Any], original: Any, **kwargs: Any) -> dict[str, Any]:
+        if not isinstance(original, Mapping):
+            return data
+        declared = self.__dict__.get("_declared_names")
+        if declared is None:  # once per schema instance: the views' instances live as long as the app
+            declared = self.__dict__["_declared_names"] = frozenset(field.attribute or name for name, field in self.dump_fields.items())
+        if declared.issuperset(original):
+            return data
+        undeclared = [key for key in original if key not in declared]
+        where = type(self).__name__
+        if has_app_context() and current_app.testing:
+            raise UndeclaredField(f"{where} does not declare {undeclared}, which the application built: declare it in api/schemas.py")
+        log.warning("%s does not declare %s; passed through as built", where, undeclared)
+        return {**data, **{key: original[key] for key in undeclared}}
+
 
 ID = fields.String(validate=validate.Length(min=1, max=100))
+
+
+def _log_position() -> fields.Integer:
+    return fields.Integer(allow_none=True, metadata={"description": "The notification log position this command's events reached: "
+                                                     "pass it as ?min_position= to a view read to read what it wrote."})
 COUNT = validate.Range(min=1, max=100)
 # The closed sets the server answers with, as enums in the document (dump only: nothing is checked on the way out).
 OUTCOMES = ["victory", "heroic-victory", "defeat"]
@@ -83,6 +120,9 @@ class TokenMint(Schema):
 
 
 class Token(Answer):
+    OPTIONAL = ("log_position",)  # a command answer only
+
+    log_position = _log_position()
     id = fields.String(metadata={"description": "The token's public id, recorded in every event it issues."})
     role = fields.String(validate=validate.OneOf(ROLES))
     heroes = fields.List(fields.String())
@@ -92,6 +132,9 @@ class Token(Answer):
 
 
 class MintedToken(Token):
+    OPTIONAL = ()  # the command's answer: its log position is always there
+
+    log_position = _log_position()
     token = fields.String(allow_none=True, metadata={"description": "The bearer token itself; shown once, when minted "
                                                      "(null when an Idempotency-Key replays that answer)."})
 
@@ -112,6 +155,9 @@ class Verdict(Answer):
 
 
 class Campaign(Answer):
+    OPTIONAL = ("log_position",)  # a command answer only
+
+    log_position = _log_position()
     id = fields.String()
     name = fields.String()
     ruleset = fields.Nested(RulesetPin)
@@ -128,6 +174,9 @@ class Campaign(Answer):
 
 
 class CampaignCreated(Campaign):
+    OPTIONAL = ()  # the command's answer: its log position is always there
+
+    log_position = _log_position()
     owner_token = fields.String(allow_none=True, metadata={"description": "Shown once, in the answer that creates the campaign "
                                                            "(null when an Idempotency-Key replays that answer)."})
     owner_token_id = fields.String()
@@ -207,6 +256,7 @@ class Standing(Answer):
 
 
 class SessionCreated(Answer):
+    log_position = _log_position()
     id = fields.String()
     campaign_id = fields.String()
     quest = fields.String()
@@ -269,6 +319,7 @@ class ReportedRoll(Schema):
 
 
 class RollResult(Answer):
+    log_position = _log_position()
     results = fields.Dict(keys=fields.String(), values=fields.List(fields.Raw()))
     source = fields.String(validate=SOURCE)
     counter_start = fields.Integer(allow_none=True)
@@ -298,6 +349,7 @@ class Draw(Schema):
 
 
 class DrawResult(Answer):
+    log_position = _log_position()
     deck = fields.String()
     cards = fields.List(fields.String())
     source = fields.String(validate=SOURCE)
@@ -313,6 +365,7 @@ class Action(Schema):
 
 
 class ActionResult(Answer):
+    log_position = _log_position()
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
     version = fields.Integer()
@@ -331,6 +384,7 @@ class End(Schema):
 
 
 class Ended(Answer):
+    log_position = _log_position()
     id = fields.String()
     outcome = fields.String(validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(allow_none=True)
@@ -354,33 +408,25 @@ MAX_POSITION = 2**63 - 1
 POSITION = validate.Range(min=0, max=MAX_POSITION)
 
 
+class ViewRead(Schema):
+    min_position = fields.Integer(
+        load_default=None, validate=POSITION,
+        metadata={"description": "Read your writes: wait (a second or two at most) until the views have projected the log up to this "
+                  "position (a command's log_position); 503 with Retry-After if they have not got there by then."},
+    )
+
+
+class SideViewRead(SideView, ViewRead):
+    pass
+
+
 class EventsQuery(SideView):
     after = fields.Integer(load_default=0, validate=POSITION)
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
-def _min_position():
-    return fields.Integer(load_default=None, validate=POSITION, metadata={
-        "description": "Read views projected at least to this notification position: a replica of the views that is "
-                       "behind is waited for briefly, then the primary's are read (the answer's X-Views-From says which)."})
-
-
-class ViewsRead(Schema):
-    min_position = _min_position()
-
-
-class SideViewsRead(SideView):
-    min_position = _min_position()
-
-
-class TimelineQuery(EventsQuery):
-    min_position = _min_position()
-
-
-class FeedQuery(EventsQuery):
-    shard = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={
-        "description": "The shard the `after` position was counted on (the `shard` of the page it came from): "
-                       "if the campaign has moved since, the answer is 409 instead of a page from the wrong log."})
+class TimelineQuery(EventsQuery, ViewRead):
+    pass
 
 
 class EventPage(Answer):
@@ -517,6 +563,7 @@ class RulesetDocument(Answer):
 
 class Heroes(Answer):
     campaign_id = fields.String()
+    projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
     heroes = fields.Dict(
         keys=fields.String(), values=fields.Dict(),
         metadata={"description": "Each hero's progress by the campaign's game, each value with the events behind it."},
@@ -529,6 +576,7 @@ class HeroProgress(Answer):
     OPENAPI = {"additionalProperties": True}
 
     campaign_id = fields.String()
+    projected_to = fields.Integer(metadata={"description": "Notification position the views have processed."})
 
 
 class DescentRead(Answer):
@@ -548,6 +596,7 @@ class StateQuery(Schema):
 
 
 class UndoResult(Answer):
+    log_position = _log_position()
     undone = fields.Dict(metadata={"description": "from, to and the events the undo reverts"})
     events = fields.List(fields.Nested(Event))
     state = fields.Nested(SessionState)
@@ -555,9 +604,14 @@ class UndoResult(Answer):
 
 
 class Imported(Answer):
+    log_position = _log_position()
     campaign_id = fields.String()
-    owner_token = fields.String(metadata={"description": "A new owner token for the imported campaign; shown once."})
-    owner_token_id = fields.String()
+    owner_token = fields.String(
+        allow_none=True,
+        metadata={"description": "A new owner token for the imported campaign; shown once. Null for a backup: its own tokens came with it."},
+    )
+    owner_token_id = fields.String(allow_none=True)
+    backup = fields.Boolean(metadata={"description": "The file was a backup (tracker export --backup): every token of the campaign works here too."})
     events = fields.Integer()
     sessions = fields.Dict(
         keys=fields.String(), values=fields.String(validate=validate.OneOf(["verified", "pending"])),
@@ -577,6 +631,12 @@ class Feed(Answer):
     last = fields.Integer(metadata={"description": "The newest notification position"})
     shard = fields.String(allow_none=True, metadata={"description": "The server (shard) whose log these positions count in; null without shards. "
                                                      "After the campaign moves to another shard its positions start again there: page from after=0."})
+
+
+class FeedQuery(EventsQuery):
+    shard = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={
+        "description": "The shard the `after` position was counted on (the `shard` of the page it came from): "
+                       "if the campaign has moved since, the answer is 409 instead of a page from the wrong log."})
 
 
 class StreamQuery(Schema):

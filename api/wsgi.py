@@ -3,8 +3,10 @@
 import gc
 
 from api import create_app
+from tracker.bootstrap import Settings
 
-app = create_app()
+# gunicorn.conf.py's on_starting made the tables in the master, before the workers forked.
+app = create_app(settings=Settings.from_environment(create_tables=False))
 
 # What the worker built to start (modules, rulesets, schemas) stays for its life: frozen, the
 # collector no longer walks it. A request makes a few thousand short-lived objects, so the

@@ -42,7 +42,7 @@ from projections.store import open_view_store
 from tracker import dice as dice_rolls
 from tracker.application import Tracker, _meta
 from tracker.config import persistence_env
-from tracker.randomness import RandomStream
+from tracker.randomness import RandomStream, new_seed
 
 HISTORY_SHORT = 100
 HISTORY_LONG = 100_000
@@ -130,10 +130,10 @@ def once_ms(func: Callable[[], Any]) -> float:
     return 1000 * (time.perf_counter() - started)
 
 
-def measure_history(database_url: str, raw_url: str, schema: str) -> HistoryResult:
+def measure_history(database_url: str, raw_url: str, schema: str, seed_source: Callable[[], bytes] = new_seed) -> HistoryResult:
     env = persistence_env(database_url)
     result = HistoryResult()
-    app = Tracker(env=env)
+    app = Tracker(env=env, seed_source=seed_source)
     try:
         started = time.perf_counter()
         short = new_history(app, HISTORY_SHORT)

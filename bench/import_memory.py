@@ -37,7 +37,6 @@ def build(path: Path, megabytes: float) -> Path:
     from tracker.application import Tracker
     from tracker.config import persistence_env
 
-    os.environ["TRACKER_CREATE_TABLES"] = "y"
     app = Tracker(env=persistence_env(f"sqlite:///{path / 'source.sqlite3'}"))
     cid = app.create_campaign("journey", "Memory", ["tripitaka", "monkey-king"], COMPONENTS).body["id"]
     quests = ["q1-meeting", "q2-rescue"]
@@ -118,7 +117,7 @@ def _measure_in_child(export: Path, tmp: Path, code: Path) -> dict[str, float]:
         (tmp / name).unlink(missing_ok=True)
     child = subprocess.run(
         [sys.executable, __file__, "--measure", str(export), str(tmp / "target.sqlite3")],
-        capture_output=True, text=True, check=True, env={**os.environ, "TRACKER_CREATE_TABLES": "y", "IMPORT_MEMORY_CODE": str(code)},
+        capture_output=True, text=True, check=True, env={**os.environ, "TRACKER_CREATE_TABLES": "y", "IMPORT_MEMORY_CODE": str(code)},  # (older code read TRACKER_CREATE_TABLES)
     )
     return json.loads(child.stdout.strip().splitlines()[-1])
 

@@ -27,14 +27,12 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any
-from unittest import mock
 from uuid import UUID
 
 import psycopg
@@ -44,11 +42,11 @@ from eventsourcing.persistence import IntegrityError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ modules, when run as a script
 
-import tracker.application as tracker_application
 from history import HISTORY_LONG, HISTORY_SHORT, REPLAY_REPEATS, HistoryResult, measure_history
 from http_load import HttpResult, measure_http
 from shards_load import CAMPAIGNS, CLIENTS as SHARD_CLIENTS, FENCE_THREADS, ShardsResult, measure_shards
 from import_memory import SECTION as IMPORT_MEMORY_SECTION
+from view_reads import SECTION as VIEW_READS_SECTION
 from targets import target_rows
 from timing import median_ms
 from tracker.application import Tracker
@@ -203,7 +201,7 @@ class CountingTracker(Tracker):
     name = "tracker"  # keep the real application's name (and so its env prefix)
 
     def __init__(self, env: dict[str, str]) -> None:
-        super().__init__(env=env)
+        super().__init__(env=env, seed_source=SEEDS)
         self.conflicts = 0
         self._conflicts_lock = threading.Lock()
 
@@ -216,16 +214,18 @@ class CountingTracker(Tracker):
             raise
 
 
-@contextmanager
-def fixed_seeds() -> Iterator[None]:
-    """Sessions get seeds from a counter, so every run stores the same rolls."""
+def fixed_seeds() -> Callable[[], bytes]:
+    """A seed source whose sessions get seeds from a counter, so every run stores the same rolls
+    (given to each Tracker the bench builds: Tracker(seed_source=...), as tracker/bootstrap.py does)."""
     counter = iter(range(1_000_000))
 
     def seed() -> bytes:
         return hashlib.sha256(f"campaign-tracker-bench-{next(counter)}".encode()).digest()
 
-    with mock.patch.object(tracker_application, "new_seed", seed):
-        yield
+    return seed
+
+
+SEEDS = fixed_seeds()
 
 
 def new_sessions(app: Tracker, campaign_id: str, count: int) -> list[str]:
@@ -503,7 +503,7 @@ def measure_backend(backend: Backend) -> BackendResult:
     env = persistence_env(backend.tracker_url)
     app = CountingTracker(env=env)
     # Neither snapshots nor the aggregate cache: what a full replay of the log costs.
-    no_snapshots = Tracker(env={**env, "IS_SNAPSHOTTING_ENABLED": "n", "AGGREGATE_CACHE_MAXSIZE": ""})
+    no_snapshots = Tracker(env={**env, "IS_SNAPSHOTTING_ENABLED": "n", "AGGREGATE_CACHE_MAXSIZE": ""}, seed_source=SEEDS)
     bare = BareApp(env=persistence_env(backend.bare_url))
     try:
         result.snapshots_enabled = app.snapshots is not None
@@ -559,7 +559,7 @@ def measure_backend(backend: Backend) -> BackendResult:
 
 def micro_app(directory: Path) -> tuple[Tracker, UUID]:
     """A small SQLite tracker with one session of MICRO_SESSION_ROLLS rolls, for the in-process figures."""
-    app = Tracker(env={**persistence_env(f"sqlite:///{directory / 'micro.sqlite3'}"), "IS_SNAPSHOTTING_ENABLED": "n"})
+    app = Tracker(env={**persistence_env(f"sqlite:///{directory / 'micro.sqlite3'}"), "IS_SNAPSHOTTING_ENABLED": "n"}, seed_source=SEEDS)
     campaign_id = app.create_campaign("journey", "Micro group", components=COMPONENTS).body["id"]
     session_id = app.start_session(campaign_id, "q1-meeting").body["id"]
     for _ in range(MICRO_SESSION_ROLLS):
@@ -930,13 +930,16 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
 
 
 def _kept_sections() -> str:
-    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's), kept as they are."""
+    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's, bench/view_reads.py's), kept as they are."""
     old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
-    start = old.find(IMPORT_MEMORY_SECTION + "\n")
-    if start < 0:
-        return ""
-    end = old.find("\n## ", start + len(IMPORT_MEMORY_SECTION))
-    return "\n" + old[start : end + 1 if end >= 0 else len(old)]
+    kept = ""
+    for heading in (IMPORT_MEMORY_SECTION, VIEW_READS_SECTION):
+        start = old.find(heading + "\n")
+        if start < 0:
+            continue
+        end = old.find("\n## ", start + len(heading))
+        kept += "\n" + old[start : end + 1 if end >= 0 else len(old)]
+    return kept
 
 
 def main() -> None:
@@ -944,7 +947,7 @@ def main() -> None:
     info = machine()
     notes: list[str] = []
     results: list[BackendResult] = []
-    with tempfile.TemporaryDirectory(prefix="tracker-bench-") as tmp, fixed_seeds():
+    with tempfile.TemporaryDirectory(prefix="tracker-bench-") as tmp:
         directory = Path(tmp)
         micro_tracker, micro_session = micro_app(directory)
         micro = measure_micro(micro_tracker, micro_session)
@@ -970,7 +973,7 @@ def main() -> None:
             print("measuring long histories on PostgreSQL ...", flush=True)
             backend = postgres_backend()
             try:
-                history = measure_history(backend.tracker_url, backend.raw.url, backend.raw.schema)
+                history = measure_history(backend.tracker_url, backend.raw.url, backend.raw.schema, seed_source=SEEDS)
             finally:
                 backend.cleanup()
             print("measuring HTTP on PostgreSQL ...", flush=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 from uuid import UUID
 
 import msgspec
@@ -28,6 +28,15 @@ _JSON = msgspec.json.Decoder()
 # What datetime.isoformat() writes for an aware time (with microseconds unless there are none); the
 # decoder also checks the two spellings fromisoformat reads that isoformat never writes back.
 _ISOFORMAT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6})?[+-]\d\d:\d\d", re.ASCII).fullmatch
+
+
+class EventLog(Protocol):
+    """What the projections read from: the application's notification log, its mapper and its name
+    (the tracking records' key). The application answers it as it is; the views never call it."""
+
+    name: str
+    recorder: Any
+    mapper: Mapper
 
 
 class Record(NamedTuple):

@@ -15,53 +15,51 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.utils import get_topic, resolve_topic
 
-from projections import dice_statistics, game_events, standing, timeline
-from projections.log import Decoder, Record, select_records
+from projections import sessions, views
+from projections.log import Decoder, EventLog, Record, select_records
 from projections.store import LostRace, ViewStore
-from tracker.application import Tracker
+from projections.timeline import SESSION_EVENTS
 from tracker.domain import Campaign, Session
-from tracker.domain.session import DECK_EVENTS, GameEvent
+from tracker.domain.events import GameEvent
+from tracker.rulesets.view import At, CampaignFold, View
 
 log = logging.getLogger(__name__)
 
 QuestEnded = Campaign.QuestEnded
+SessionStarted = Session.SessionStarted
 
 # Notifications per transaction when `tracker rebuild` replays the whole log: fewer commits and
 # round trips than the live runner's batches, and a batch's rows are still only a few megabytes.
 REBUILD_BATCH_SIZE = 5000
 
-# The session events the views read; campaign and idempotency events are skipped.
-PROJECTED = [
-    Session.SessionStarted,
-    Session.DiceRolled,
-    Session.ActionTaken,
-    Session.TurnEnded,
-    Session.SessionEnded,
-    Session.ActionUndone,
-    Session.QuestDecided,
-    Session.OutcomeRuled,
-    Session.FactsReported,
-    *DECK_EVENTS.values(),
-    Campaign.QuestEnded,
-]
+# The events the views read; other campaign events and the idempotency records are read and passed over.
+PROJECTED = [*SESSION_EVENTS, Campaign.QuestEnded]
+
+# What every campaign fold reads besides its game's events: an undo drops records, an end sets their outcome.
+FOLDS_ALSO_READ = (Session.ActionUndone, Session.SessionEnded)
 
 
 class ProjectionRunner:
-    def __init__(self, app: Tracker, store: ViewStore, batch_size: int = 500) -> None:
+    def __init__(self, app: EventLog, store: ViewStore, batch_size: int = 500) -> None:
         self.app = app
         self.store = store
         self.batch_size = batch_size
         self.topics = {get_topic(cls) for cls in PROJECTED}
         self.decoder = Decoder(app.mapper)
         self._projected: dict[str, bool] = {}  # topic -> whether the views read its events
+        self.views = views.registered()
+        self._handlers: dict[type, tuple[View, ...]] = {}  # event class -> the views that handle it, in order
         self.stall: Stall | None = None  # the batch that keeps failing, while it does
+        self.running = False  # whether run_forever runs in this process (readers then wait for it)
+        self._moved = threading.Condition()  # notified whenever this runner writes a batch
 
     @property
     def position(self) -> int:
@@ -78,6 +76,7 @@ class ProjectionRunner:
         except LostRace:
             log.info("another runner moved past position %s first; reading on from its position", start)
             return -1
+        self._wake_readers()
         return len(records)
 
     def rows(self, records: list[Record], folded: Folded | None = None, earlier: Folded | None = None) -> list[tuple[Any, ...]]:
@@ -88,16 +87,25 @@ class ProjectionRunner:
         folded = folded if folded is not None else Folded()
         earlier = earlier if earlier is not None else Folded()
         store = self.store
+        views_by_name = {view.name: view for view in self.views}
 
-        def campaign_of(session_id: str) -> str | None:
-            return earlier.campaigns.get(session_id) or store.campaign_of(session_id)
+        def session_of(session_id: str) -> tuple[str, str] | None:
+            return earlier.sessions.get(session_id) or sessions.session_of(store, session_id)
 
-        def game_state(session_id: str) -> dict[str, Any]:
-            return earlier.games[session_id] if session_id in earlier.games else store.game_state(session_id)
+        def state(view: str, key: str) -> Any:
+            for known in (folded.states, earlier.states):
+                if (view, key) in known:
+                    return known[(view, key)]
+            return views_by_name[view].stored_state(store, key)
+
+        def put(view: str, key: str, value: Any) -> None:
+            folded.states[(view, key)] = value
+            folded.touched.setdefault(view, {})[key] = value
 
         rows: list[tuple[Any, ...]] = []
-        dice: dict[tuple[Any, ...], int] = {}  # the batch's dice rows, summed per face as they come
+        append, extend = rows.append, rows.extend
         projected, projects, decode, originator = self._projected, self._projects, self.decoder.decode_timed, self.decoder.originator
+        handlers, handled_by, known_sessions = self._handlers, self._handled_by, folded.sessions
         for record in records:
             is_projected = projected.get(record.topic)
             if is_projected is None:
@@ -105,13 +113,42 @@ class ProjectionRunner:
             if not is_projected:
                 continue
             event, occurred_at = decode(record)
-            if isinstance(event, QuestEnded):
-                rows.extend(standing.progress_rows(event))
+            cls = type(event)
+            by = handlers.get(cls)
+            if by is None:
+                by = handled_by(cls)
+            if not by:
                 continue
-            session_id = originator(record.originator_id)[1]
-            rows.extend(_rows(event, session_id, occurred_at, folded, campaign_of, game_state, record.id, dice))
-        rows.extend(("dice", *key, count) for key, count in dice.items())
+            if cls is QuestEnded:
+                campaign_id, session_id, quest = originator(record.originator_id)[1], event.session_id, event.quest
+            else:
+                session_id = originator(record.originator_id)[1]
+                known = known_sessions.get(session_id)
+                if known is None:
+                    known = (event.campaign_id, event.quest) if cls is SessionStarted else session_of(session_id)
+                    if known is None:  # pragma: no cover - a session's first event always starts it
+                        continue
+                    known_sessions[session_id] = known
+                campaign_id, quest = known
+            meta = getattr(event, "meta", None)
+            at = At(session_id, campaign_id, quest, occurred_at, record.id, meta.get("ruleset_id") if meta else None, state, put)
+            for view in by:
+                found = view.rows(event, at)
+                if found:
+                    extend(found)
+        for view in self.views:
+            touched = folded.touched.get(view.name)
+            if touched:
+                view.finish(touched, append)
         return rows
+
+    def _handled_by(self, cls: type) -> tuple[View, ...]:
+        by = tuple(
+            view for view in self.views
+            if issubclass(cls, view.handles) or (isinstance(view, CampaignFold) and issubclass(cls, FOLDS_ALSO_READ))
+        )
+        self._handlers[cls] = by
+        return by
 
     def _projects(self, topic: str) -> bool:
         projected = self._projected.get(topic)
@@ -163,7 +200,37 @@ class ProjectionRunner:
 
     def _write(self, rows: list[tuple[Any, ...]], start: int, end: int, count: int) -> int:
         self.store.write(rows, start, Tracking(self.app.name, end))
+        self._wake_readers()
         return count
+
+    def _wake_readers(self) -> None:
+        with self._moved:
+            self._moved.notify_all()
+
+    def wait_for(self, position: int, seconds: float) -> int | None:
+        """Read your writes: the views' position once it is at least ``position``, or None if it is not
+        there within ``seconds``. Where the runner runs in this process, wait for its batches; where it
+        does not (a worker beside a `tracker project` process, the tests), project the missing batches
+        here: the tracking position keeps each notification counted once, whoever projects it."""
+        deadline = time.monotonic() + seconds
+        while True:
+            reached = self.position
+            if reached >= position:
+                return reached
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if self.running:
+                with self._moved:
+                    self._moved.wait(min(left, 0.05))
+                continue
+            try:
+                covered = self.run_once()
+            except Exception:  # noqa: BLE001 - the views cannot get there now: the reader is told to retry
+                log.exception("projecting for a read that waits for position %s failed", position)
+                return None
+            if covered == 0:  # nothing more in the log yet (or another runner is writing it): look again shortly
+                time.sleep(min(left, 0.02))
 
     def rebuild(self, pause: float = 0.0) -> str:
         """Clear every view and replay the whole log; returns the views' digest."""
@@ -179,10 +246,66 @@ class ProjectionRunner:
         return self.catch_up(pause)
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
-        while not stop.is_set():
-            pause = self.step(interval)
-            if pause:
-                stop.wait(pause)
+        """Project batch after batch until ``stop``. Caught up, it waits for the log to grow: on PostgreSQL
+        it LISTENs on the events table's channel (every insert NOTIFYs it, tracker/postgres.py) and wakes
+        when a commit lands; on SQLite it polls every ``interval`` seconds."""
+        self.running = True
+        try:
+            with self._listening() as (wake, listens):
+                while not stop.is_set():
+                    pause = self.step(interval)
+                    if pause:
+                        wake(stop, max(pause, IDLE_LISTEN_SECONDS) if listens and self.stall is None else pause)
+        finally:
+            self.running = False
+
+    @contextmanager
+    def _listening(self) -> Iterator[tuple[Callable[[threading.Event, float], None], bool]]:
+        """How the runner waits for new events: LISTEN on PostgreSQL, a plain wait (polling) on SQLite or
+        when the LISTEN connection cannot be had or breaks (the database away: a failing batch then says so)."""
+
+        def poll(stop: threading.Event, seconds: float) -> None:
+            stop.wait(seconds)
+
+        recorder = self.app.recorder
+        channel = getattr(recorder, "channel_name", None)
+        if channel is None or not hasattr(recorder.datastore, "get_connection"):
+            yield poll, False
+            return
+        from psycopg.sql import SQL, Identifier
+
+        try:
+            held = recorder.datastore.get_connection()
+            conn = held.__enter__()
+            conn.execute(SQL("LISTEN {0}").format(Identifier(channel)))
+            conn.commit()
+        except Exception:  # noqa: BLE001 - the runner still works by polling
+            log.warning("could not LISTEN for new events; polling instead", exc_info=True)
+            yield poll, False
+            return
+        broken = False
+
+        def wake(stop: threading.Event, seconds: float) -> None:
+            # At most a second at a time, so a stop is seen; a NOTIFY (a commit of new events) ends the wait.
+            nonlocal broken
+            deadline = time.monotonic() + seconds
+            while not broken and not stop.is_set() and (left := deadline - time.monotonic()) > 0:
+                try:
+                    for _ in conn.notifies(timeout=min(left, 1.0), stop_after=1):
+                        return
+                except Exception:  # noqa: BLE001 - the LISTEN connection broke: poll from here on
+                    log.warning("the LISTEN connection broke; polling instead", exc_info=True)
+                    broken = True
+            if broken:
+                poll(stop, min(seconds, 0.2))
+
+        try:
+            yield wake, True
+        finally:
+            try:
+                held.__exit__(None, None, None)
+            except Exception:  # noqa: BLE001 - a broken connection is dropped by the pool
+                pass
 
     def step(self, interval: float = 0.2) -> float:
         """One batch, failures kept in ``stall`` (so /health can say the views stopped); returns how
@@ -221,6 +344,7 @@ def _is_game_event(topic: str) -> bool:
 
 
 MAX_RETRY_SECONDS = 30.0
+IDLE_LISTEN_SECONDS = 5.0  # on PostgreSQL a NOTIFY wakes the runner; this only bounds a wait whose NOTIFY was lost
 
 
 class Stall:
@@ -250,41 +374,13 @@ class Stall:
 
 
 class Folded:
-    """What a batch learned of its sessions: their campaigns, and game states folded but not yet written."""
+    """What a batch learned: its sessions' campaigns and quests, and the views' states folded but not yet written."""
 
     def __init__(self) -> None:
-        self.campaigns: dict[str, str] = {}
-        self.games: dict[str, dict[str, Any]] = {}
+        self.sessions: dict[str, tuple[str, str]] = {}
+        self.states: dict[tuple[str, str], Any] = {}  # (view, key) -> state
+        self.touched: dict[str, dict[str, Any]] = {}  # view -> key -> the state this batch left
 
-
-def _rows(
-    event: Any,
-    session_id: str,
-    occurred_at: str,
-    folded: Folded,
-    campaign_of: Callable[[str], str | None],
-    game_state: Callable[[str], dict[str, Any]],
-    notification_id: int,
-    dice: dict[tuple[Any, ...], int],
-) -> list[tuple[Any, ...]]:
-    """The event's rows in every view, but for its dice faces, which are added to ``dice``;
-    ``session_id`` is ``str(event.originator_id)``, ``occurred_at`` is ``event.timestamp.isoformat()``."""
-    name = type(event).__name__
-    rows: list[tuple[Any, ...]] = []
-    campaigns = folded.campaigns
-    if name == "SessionStarted":
-        campaigns[session_id] = event.campaign_id
-        rows.append(("session", session_id, event.campaign_id, event.quest))
-    campaign_id = campaigns.get(session_id) or campaign_of(session_id)
-    if campaign_id is None:  # pragma: no cover - a session's first event always starts it
-        return rows
-    campaigns[session_id] = campaign_id
-    if name == "SessionEnded":
-        rows.append(("session_end", event.outcome, session_id))
-    rows.extend(timeline.rows(event, campaign_id, session_id, occurred_at))
-    for row in dice_statistics.rows(event, campaign_id):  # counted here, not kept: far fewer rows for the GC to see
-        key = row[1:5]
-        dice[key] = dice.get(key, 0) + row[5]
-    rows.extend(game_events.rows(event, campaign_id, notification_id, session_id))
-    rows.extend(standing.rows(event, campaign_id, notification_id, folded.games, game_state, session_id))
-    return rows
+    @property
+    def campaigns(self) -> dict[str, str]:
+        return {session: campaign for session, (campaign, _) in self.sessions.items()}

@@ -4,42 +4,67 @@ and the campaign's progress as each quest's end recorded it (what the next quest
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
-from tracker.domain.session import GameEvent
+from tracker import rulesets
+from tracker.domain import Campaign, Session
+from tracker.domain.events import GameEvent
+from tracker.rulesets.view import At, Table, View
 
 
-def rows(
-    event: Any,
-    campaign_id: str,
-    position: int,
-    games: dict[str, dict[str, Any]],
-    stored: Callable[[str], dict[str, Any]],
-    session_id: str | None = None,
-) -> list[tuple[Any, ...]]:
-    """``games`` holds the states folded earlier in this batch (not yet written); ``stored`` reads the view;
-    ``session_id`` is ``str(event.originator_id)``, when the caller has it already."""
-    name = type(event).__name__
-    if name != "SessionStarted" and not isinstance(event, GameEvent):
-        return []
-    session_id = session_id or str(event.originator_id)
-    if name == "SessionStarted":
-        games[session_id] = {}
-        return [("game_state_start", session_id, campaign_id, event.quest, position, "{}")]
-    if isinstance(event, GameEvent):
-        from tracker import rulesets
+class Standing(View):
+    name = "standing"
+    tables = {
+        "view_game_states": Table(
+            "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, started INTEGER NOT NULL, state TEXT NOT NULL",
+            ("session_id",),
+        ),
+        "view_campaign_progress": Table("campaign_id TEXT PRIMARY KEY, progress TEXT NOT NULL", ("campaign_id",)),
+    }
+    writes = {
+        "game_state_start": "INSERT INTO {view_game_states} (session_id, campaign_id, quest, started, state) VALUES (%s, %s, %s, %s, %s) "
+        "ON CONFLICT (session_id) DO NOTHING",
+        "game_state": "UPDATE {view_game_states} SET state = %s WHERE session_id = %s",
+        "progress": "INSERT INTO {view_campaign_progress} AS t (campaign_id, progress) VALUES (%s, %s) "
+        "ON CONFLICT (campaign_id) DO UPDATE SET progress = excluded.progress",
+    }
+    creating = ("game_state_start",)
+    latest = {"game_state": 2}  # a session's state is set once per batch, to the last one folded
+    handles = (Session.SessionStarted, GameEvent, Campaign.QuestEnded)
 
-        ruleset = rulesets.registry().get(((getattr(event, "meta", None) or {}).get("ruleset_id")) or "")
+    def rows(self, event: Any, at: At) -> list[tuple[Any, ...]]:
+        if isinstance(event, Campaign.QuestEnded):
+            if event.progress is None:
+                return []
+            return [("progress", at.campaign_id, json.dumps(event.progress, sort_keys=True, ensure_ascii=False))]
+        if type(event) is Session.SessionStarted:
+            at.put(self.name, at.session_id, {})
+            return [("game_state_start", at.session_id, at.campaign_id, at.quest, at.notification_id, "{}")]
+        ruleset = rulesets.registry().get(at.ruleset_id or "")
         if ruleset is None:
             return []
-        game = ruleset.rules.fold(games[session_id] if session_id in games else stored(session_id), event.change)
-        games[session_id] = game
-        return [("game_state", json.dumps(game, sort_keys=True, ensure_ascii=False), session_id)]
-    return []
+        game = ruleset.rules.fold(at.state(self.name, at.session_id) or {}, event.change)
+        at.put(self.name, at.session_id, game)
+        return [("game_state", json.dumps(game, sort_keys=True, ensure_ascii=False), at.session_id)]
+
+    def stored_state(self, reader: Any, session_id: str) -> dict[str, Any] | None:
+        found = reader.query("SELECT state FROM {view_game_states} WHERE session_id = %s", (session_id,))
+        return json.loads(found[0]["state"]) if found else None
 
 
-def progress_rows(event: Any) -> list[tuple[Any, ...]]:
-    if type(event).__name__ != "QuestEnded" or event.progress is None:
-        return []
-    return [("progress", str(event.originator_id), json.dumps(event.progress, sort_keys=True, ensure_ascii=False))]
+def read(reader: Any, campaign_id: str) -> dict[str, Any]:
+    """The campaign's progress at its last quest's end, and the game state of its latest session."""
+    progress = reader.query("SELECT progress FROM {view_campaign_progress} WHERE campaign_id = %s", (campaign_id,))
+    latest = reader.query(
+        "SELECT session_id, quest, state FROM {view_game_states} WHERE campaign_id = %s ORDER BY started DESC LIMIT 1",
+        (campaign_id,),
+    )
+    return {
+        "progress": json.loads(progress[0]["progress"]) if progress else {},
+        "latest_session": {"session_id": latest[0]["session_id"], "quest": latest[0]["quest"], "game": json.loads(latest[0]["state"])}
+        if latest
+        else None,
+    }
+
+
+VIEW = Standing()

@@ -17,76 +17,25 @@ from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tra
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
+from projections import dice_statistics, game_events, sessions, standing, timeline, views
+
 log = logging.getLogger(__name__)
 
 LOCAL_COLUMNS = {"notification_id", "started"}
-VIEWS_VERSION = 5  # bump when a view table's columns (or the summaries written into them) change
 
-TABLES = {
-    "view_sessions": (
-        "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, outcome TEXT",
-        ("session_id",),
-    ),
-    "view_timeline": (
-        "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
-        "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, secret_to TEXT, public_summary TEXT NOT NULL, "
-        "PRIMARY KEY (session_id, position)",
-        ("session_id", "position"),
-    ),
-    "view_undone": (
-        "session_id TEXT NOT NULL, position INTEGER NOT NULL, undone_by INTEGER NOT NULL, PRIMARY KEY (session_id, position)",
-        ("session_id", "position"),
-    ),
-    "view_dice_faces": (
-        "campaign_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, "
-        "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face)",
-        ("campaign_id", "die", "source", "face"),
-    ),
-    "view_game_events": (
-        "notification_id INTEGER PRIMARY KEY, campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, position INTEGER NOT NULL, "
-        "event_type TEXT NOT NULL, kind TEXT NOT NULL, change TEXT NOT NULL",
-        ("session_id", "position"),
-    ),
-    "view_game_states": (
-        "session_id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL, quest TEXT NOT NULL, started INTEGER NOT NULL, state TEXT NOT NULL",
-        ("session_id",),
-    ),
-    "view_campaign_progress": ("campaign_id TEXT PRIMARY KEY, progress TEXT NOT NULL", ("campaign_id",)),
-}
-
-_WRITES = {
-    "session": "INSERT INTO {view_sessions} (session_id, campaign_id, quest, outcome) VALUES (%s, %s, %s, NULL) "
-    "ON CONFLICT (session_id) DO NOTHING",
-    "session_end": "UPDATE {view_sessions} SET outcome = %s WHERE session_id = %s",
-    "timeline": "INSERT INTO {view_timeline} "
-    "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
-    "game_event": "INSERT INTO {view_game_events} (notification_id, campaign_id, session_id, position, event_type, kind, change) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (notification_id) DO NOTHING",
-    "game_state_start": "INSERT INTO {view_game_states} (session_id, campaign_id, quest, started, state) VALUES (%s, %s, %s, %s, %s) "
-    "ON CONFLICT (session_id) DO NOTHING",
-    "game_state": "UPDATE {view_game_states} SET state = %s WHERE session_id = %s",
-    "progress": "INSERT INTO {view_campaign_progress} AS t (campaign_id, progress) VALUES (%s, %s) "
-    "ON CONFLICT (campaign_id) DO UPDATE SET progress = excluded.progress",
-    "undone": "INSERT INTO {view_undone} (session_id, position, undone_by) VALUES (%s, %s, %s) "
-    "ON CONFLICT (session_id, position) DO NOTHING",
-    "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
-    "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
-}
-
-
+# The tables and statements of every registered view (projections/views.py): each view declares its own.
+TABLES = views.tables()
+_WRITES = views.statements("writes")
+_SUMMED = views.statements("summed")  # statement -> key length
+_LATEST = views.statements("latest")  # statement -> index of the key in the row
 # Rows that create what later rows of the same batch update are written first.
-_CREATING = ("session", "game_state_start")
-
+_CREATING = views.creating()
 # Rows one notification alone creates (keyed by its session and version, or its id): PostgreSQL
 # takes them by COPY, several times faster than an INSERT per row. The tracking position, moved in
 # the same transaction, keeps another batch from writing them again; should a view hold one anyway
 # (restored by hand, say), the batch is written again with the INSERTs, which pass over it.
-_COPIED = {
-    "timeline": "COPY {view_timeline} "
-    "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) FROM STDIN",
-    "game_event": "COPY {view_game_events} (notification_id, campaign_id, session_id, position, event_type, kind, change) FROM STDIN",
-}
+_COPIED = views.statements("copied")
+VIEWS_VERSION = views.schema_version()  # changes when a view's tables (or its version) change
 
 
 def _grouped(rows: Iterable[tuple[Any, ...]]) -> list[tuple[str, list[tuple[Any, ...]]]]:
@@ -101,23 +50,25 @@ def _grouped(rows: Iterable[tuple[Any, ...]]) -> list[tuple[str, list[tuple[Any,
     Rows keep their statement's name in front (the writer passes over it): copies of a batch's
     rows without it would only be more for the garbage collector to look through."""
     groups: dict[str, list[tuple[Any, ...]]] = {key: [] for key in _CREATING}
-    dice: dict[tuple[Any, ...], int] = {}
-    states: dict[str, tuple[Any, ...]] = {}
+    sums: dict[str, dict[tuple[Any, ...], int]] = {}
+    latest: dict[str, dict[Any, tuple[Any, ...]]] = {}
     for row in rows:
         kind = row[0]
-        if kind == "dice":
-            key = row[1:5]
-            dice[key] = dice.get(key, 0) + row[5]
-            groups.setdefault("dice", [])
-        elif kind == "game_state":
-            states[row[2]] = row
-            groups.setdefault("game_state", [])
+        if kind in _SUMMED:
+            width = _SUMMED[kind]
+            key = row[1 : 1 + width]
+            counts = sums.setdefault(kind, {})
+            counts[key] = counts.get(key, 0) + row[1 + width]
+            groups.setdefault(kind, [])
+        elif kind in _LATEST:
+            latest.setdefault(kind, {})[row[_LATEST[kind]]] = row
+            groups.setdefault(kind, [])
         else:
             groups.setdefault(kind, []).append(row)
-    if dice:  # in key order, so two runners racing over one batch take the rows' locks in one order
-        groups["dice"] = [("dice", *key, count) for key, count in sorted(dice.items())]
-    if states:
-        groups["game_state"] = list(states.values())
+    for kind, counts in sums.items():  # in key order, so two runners racing over one batch take the rows' locks in one order
+        groups[kind] = [(kind, *key, count) for key, count in sorted(counts.items())]
+    for kind, last in latest.items():
+        groups[kind] = list(last.values())
     return [(key, params) for key, params in groups.items() if params]
 
 
@@ -150,7 +101,7 @@ class ViewStore:
             cursor.execute(f"DELETE FROM {self._tracking_table()} WHERE application_name <> '__migration__'")
             cursor.execute(f"DELETE FROM {self._name('view_schema')}")
             cursor.execute(f"INSERT INTO {self._name('view_schema')} (version) VALUES ({VIEWS_VERSION})")
-        for table, (columns, _) in TABLES.items():
+        for table, (columns, *_) in TABLES.items():
             cursor.execute(f"CREATE TABLE IF NOT EXISTS {self._name(table)} ({columns})")
 
     def write(self, rows: Iterable[tuple[Any, ...]], start: int, tracking: Tracking) -> None:
@@ -235,78 +186,40 @@ class ViewStore:
             cursor.execute(self._sql(statement), tuple(params))
             return [dict(row) for row in cursor.fetchall()]
 
+    # Each view's queries live in its module; these read through them for the callers that hold a store.
     def campaign_of(self, session_id: str) -> str | None:
-        rows = self.query("SELECT campaign_id FROM {view_sessions} WHERE session_id = %s", (session_id,))
-        return rows[0]["campaign_id"] if rows else None
+        found = sessions.session_of(self, session_id)
+        return found[0] if found else None
 
     def timeline(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> list[dict[str, Any]]:
-        """The timeline as ``viewer``'s side may read it (None: everything, as the owner or after the quest),
-        undone actions marked with the position of the undo."""
-        rows = self.query(
-            "SELECT t.position, t.event_type, t.summary, t.issued_by, t.occurred_at, t.secret_to, t.public_summary, u.undone_by "
-            "FROM {view_timeline} t LEFT JOIN {view_undone} u ON u.session_id = t.session_id AND u.position = t.position "
-            "WHERE t.session_id = %s AND t.position > %s ORDER BY t.position LIMIT %s",
-            (session_id, after, limit),
-        )
-        for row in rows:
-            secret_to, public = row.pop("secret_to"), row.pop("public_summary")
-            if viewer is not None and secret_to is not None and secret_to != viewer:
-                row["summary"] = public
-        return rows
+        return timeline.read(self, session_id, after, limit, viewer)
 
     def dice_faces(self, campaign_id: str) -> list[dict[str, Any]]:
-        return self.query(
-            "SELECT die, source, face, count FROM {view_dice_faces} WHERE campaign_id = %s ORDER BY die, source, face",
-            (campaign_id,),
-        )
+        return dice_statistics.read(self, campaign_id)
 
     def game_events(self, campaign_id: str) -> list[dict[str, Any]]:
-        """A campaign's game events (the rulesets' own changes) in log order, with their session's quest and
-        outcome, less those an undo reverted (the log keeps them; standings and ledgers must not count them)."""
-        rows = self.query(
-            "SELECT g.session_id, g.position, g.event_type, g.kind, g.change, s.quest, s.outcome FROM {view_game_events} g "
-            "JOIN {view_sessions} s ON s.session_id = g.session_id "
-            "LEFT JOIN {view_undone} u ON u.session_id = g.session_id AND u.position = g.position "
-            "WHERE g.campaign_id = %s AND u.position IS NULL ORDER BY g.notification_id",
-            (campaign_id,),
-        )
-        return [{**row, "change": json.loads(row["change"])} for row in rows]
+        return game_events.read(self, campaign_id)
 
     def game_state(self, session_id: str) -> dict[str, Any]:
-        rows = self.query("SELECT state FROM {view_game_states} WHERE session_id = %s", (session_id,))
-        return json.loads(rows[0]["state"]) if rows else {}
+        return standing.VIEW.stored_state(self, session_id) or {}
 
     def standing(self, campaign_id: str) -> dict[str, Any]:
-        """The campaign's progress at its last quest's end, and the game state of its latest session."""
-        progress = self.query("SELECT progress FROM {view_campaign_progress} WHERE campaign_id = %s", (campaign_id,))
-        latest = self.query(
-            "SELECT session_id, quest, state FROM {view_game_states} WHERE campaign_id = %s ORDER BY started DESC LIMIT 1",
-            (campaign_id,),
-        )
-        return {
-            "progress": json.loads(progress[0]["progress"]) if progress else {},
-            "latest_session": {"session_id": latest[0]["session_id"], "quest": latest[0]["quest"], "game": json.loads(latest[0]["state"])}
-            if latest
-            else None,
-        }
+        return standing.read(self, campaign_id)
 
-    def digest(self, campaign_id: str | None = None) -> str:
+    def digest(self, campaign_id: str | None = None, tables: Iterable[str] | None = None) -> str:
         """SHA-256 over every view row in a fixed order: equal views, equal digests.
-        With a campaign id, over that campaign's rows only (to compare a campaign across databases).
+        With a campaign id, over that campaign's rows only (to compare a campaign across databases); with
+        ``tables``, over those views' tables only (every view's, the games' included, by default).
 
         Each row counts as ``json.dumps([table, row], sort_keys=True, default=str)``, the row without
         its local columns; the text is put together here rather than by json.dumps, the same text
         several times faster (a rebuild's digest reads every row of every view)."""
         sha = hashlib.sha256()
-        for table, (_, key) in TABLES.items():
+        chosen = TABLES if tables is None else {table: TABLES[table] for table in TABLES if table in set(tables)}
+        for table, (_, key, of_campaign) in chosen.items():
             where, params = "", ()
             if campaign_id is not None:
-                where = (
-                    "WHERE session_id IN (SELECT session_id FROM {view_sessions} WHERE campaign_id = %s)"
-                    if table == "view_undone"
-                    else "WHERE campaign_id = %s"
-                )
-                params = (campaign_id,)
+                where, params = f"WHERE {of_campaign}", (campaign_id,)
             with self.datastore.transaction(commit=False) as wrapped:  # type: ignore[attr-defined]
                 cursor = getattr(wrapped, "sqlite_cursor", wrapped)  # the library wraps sqlite3's cursor
                 cursor.execute(self._sql(f"SELECT * FROM {{{table}}} {where} ORDER BY {', '.join(key)}"), params)

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from projections import wording
+from tracker import rulesets
+from tracker.domain.events import GameEvent
+from tracker.domain.session import DECK_EVENTS, Session
+from tracker.rulesets.view import At, Table, View
+
+# The session's own events (a ruleset's game events are GameEvent subclasses).
+SESSION_EVENTS = (
+    Session.SessionStarted, Session.DiceRolled, Session.ActionTaken, Session.TurnEnded, Session.SessionEnded, Session.ActionUndone,
+    Session.QuestDecided, Session.OutcomeRuled, Session.FactsReported, *DECK_EVENTS.values(),
+)
 
 
 def _faces(values: list[Any]) -> str:
@@ -13,42 +26,64 @@ _DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "r
 
 
 def describe(event: Any) -> str:
-    """One line per event, in the game's words."""
+    """One line per event, in the game's words: ids said by their names, values as people say them."""
+    ruleset = _ruleset(event)
+    line = wording.plain(_line(event), names_of(ruleset) if ruleset else {})
+    return line[:1].upper() + line[1:]
+
+
+def _ruleset(event: Any) -> Any:
+    return rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
+
+
+def names_of(ruleset: Any) -> dict[str, str]:
+    """The game's ids to its names: characters and quests (deck and die ids are named where their lines say them)."""
+    found = {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}
+    found.update({q["id"]: q.get("name") or q["id"] for q in ruleset.data.get("quests", [])})
+    return found
+
+
+def _deck(event: Any, deck: str) -> str:
+    ruleset = _ruleset(event)
+    named = {d["id"]: d.get("name") for d in ruleset.data.get("decks", [])} if ruleset else {}
+    return named.get(deck) or deck.replace("-", " ")
+
+
+def _line(event: Any) -> str:
     name = type(event).__name__
     if name == "SessionStarted":
-        return f"Session of quest {event.quest} started; seed commitment {event.seed_commitment[:16]}…"
+        return f"Quest {event.quest} began with {_heroes(event, event.party)}; the seed is committed ({event.seed_commitment[:12]}…)"
     if name == "DiceRolled":
         roll = event.roll
         how = "Rolled" if roll["source"] == "digital" else "Rolled at the table:"
         purpose = f" (for {roll['purpose']})" if roll.get("purpose") else ""
         return f"{how} {_on_the_dice(roll['results'])}{purpose}"
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
-        choices = ", ".join(f"{k}={v}" for k, v in event.action.get("setup", {}).items())
+        choices = wording.details_said(event.action.get("setup", {}))
         return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
     if name == "ActionTaken" and isinstance(event.action.get("faces"), dict):
         return _rolled_at_the_table(event)
     if name == "ActionTaken":
-        details = ", ".join(f"{k}={v}" for k, v in event.action.items() if k != "type")
-        return f"Action {event.action.get('type')}" + (f" ({details})" if details else "")
+        details = wording.details_said(event.action, skip=("type",))
+        return f"{_action(event.action.get('type'))}" + (f": {details}" if details else "")
     if name == "QuestDecided":
-        return f"The rules decided the quest: {event.change['outcome']}, because {event.change['reason']}"
+        return f"The rules decided the quest: {_outcome(event.change['outcome'])}, because {event.change['reason']}"
     if name == "OutcomeRuled":
-        overruled = f" (the rules said: {event.overrules})" if event.overrules else ""
-        return f"Table ruling: {event.outcome}, because {event.ruling}{overruled}"
+        overruled = f" (the rules said: {_without_api_hints(event.overrules)})" if event.overrules else ""
+        return f"Table ruling: {_outcome(event.outcome)}, because {event.ruling}{overruled}"
     if name == "FactsReported":
-        return "Reported at the table: " + ", ".join(f"{k} {v}" for k, v in event.facts.items())
+        return "Reported at the table: " + wording.details_said(event.facts)
     if hasattr(event, "change") and event.change["kind"] not in _DECK_KINDS:
-        from tracker import rulesets  # a ruleset's own event, in its own words
 
         ruleset_id = (getattr(event, "meta", None) or {}).get("ruleset_id")
         said = rulesets.describe_change(ruleset_id, event.change)
         if said:
             return said
-        details = ", ".join(f"{k}={v}" for k, v in event.change.items() if k != "kind")
-        return f"{name}" + (f" ({details})" if details else "")
+        details = wording.details_said(event.change, skip=("kind",))
+        return wording.key_said(event.change["kind"]).capitalize() + (f": {details}" if details else "")
     if hasattr(event, "change"):
         change = event.change
-        deck = change["deck"]
+        deck = _deck(event, change["deck"])
         cards = _faces(change.get("cards", []))
         holder = change.get("holder") or "The table"
         if change["kind"] == "shuffled":
@@ -66,13 +101,40 @@ def describe(event: Any) -> str:
     if name == "TurnEnded":
         return f"Turn {event.turn} ended"
     if name == "SessionEnded":
-        return f"Session ended in {event.outcome}; seed revealed"
+        return f"The quest ended: {_outcome(event.outcome)}; the seed is revealed"
     if name == "ActionUndone":
         reverses = event.reverses
         what = next((e["action"].get("type") for e in reverses["events"] if "action" in e), None)
-        what = f"action {what}" if what else ", ".join(sorted({e["type"] for e in reverses["events"]}))
+        what = _action(what).lower() if what else ", ".join(sorted({_event_said(e["type"]) for e in reverses["events"]}))
         return f"Undid {what} (events {reverses['from']} to {reverses['to']}); the random counter stays where it was"
-    return name
+    return _event_said(name)
+
+
+def _without_api_hints(refusal: str) -> str:
+    """A refusal as the table reads it: the API's hint (send "reported": {"fact": ...}) said as the fact to state."""
+    return re.sub(r'"reported":\s*\{\s*"([^"]+)"\s*:[^}]*\}', r"“\1” stated at the end", refusal)
+
+
+def _event_said(name: str) -> str:
+    """An event class's name as words: "CardsDrawn" -> "Cards drawn"."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).capitalize()
+
+
+def _action(action_type: str | None) -> str:
+    """An action type as its name: "pilgrim-attack" -> "Pilgrim attack"."""
+    return wording.key_said(action_type or "action").capitalize()
+
+
+_OUTCOMES = {"victory": "victory", "heroic-victory": "heroic victory", "defeat": "defeat"}
+
+
+def _outcome(outcome: str | None) -> str:
+    return _OUTCOMES.get(outcome or "", wording.key_said(outcome or "not stated"))
+
+
+def _heroes(event: Any, party: list[str]) -> str:
+    said = [_name(event, hero) for hero in party]
+    return ", ".join(said) if said else "no heroes named"
 
 
 _ACTORS = ("hero", "attacker", "character", "demon")
@@ -99,15 +161,13 @@ def _rolled_at_the_table(event: Any) -> str:
     actor_key = next((key for key in _ACTORS if isinstance(action.get(key), str)), None)
     actor = action[actor_key] if actor_key else None
     rolled = _on_the_dice({die: faces for die, faces in action["faces"].items() if isinstance(faces, list)})
-    details = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("type", "faces", actor_key))
+    details = wording.details_said({k: v for k, v in action.items() if k not in ("type", "faces", actor_key)})
     who = _name(event, actor) if actor else "The table"
-    return f"{who} rolled {rolled or 'nothing'} ({action.get('type')}" + (f": {details})" if details else ")")
+    return f"{who} rolled {rolled or 'nothing'} ({_action(action.get('type')).lower()}" + (f": {details})" if details else ")")
 
 
 def _name(event: Any, character: str) -> str:
     """A character's name in the game's words (its id when the ruleset does not name it)."""
-    from tracker import rulesets
-
     ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
     names = {c["id"]: c.get("name") for c in ruleset.data.get("characters", [])} if ruleset else {}
     return names.get(character) or character
@@ -119,7 +179,6 @@ def secret_of(event: Any) -> str | None:
     recorded = _recorded(event)
     if recorded is None:
         return None
-    from tracker import rulesets
 
     ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
     return ruleset.rules.secret_to(recorded) if ruleset else None
@@ -130,16 +189,18 @@ def _recorded(event: Any) -> dict[str, Any] | None:
         value = getattr(event, name, None)
         if isinstance(value, dict):
             return value
+    if isinstance(getattr(event, "roll", None), dict):  # a roll, as tracker.disclosure shows it to the ruleset
+        return {"kind": "rolled", "roll": event.roll}
     return None
 
 
 def public_summary(event: Any, side: str) -> str:
     recorded = _recorded(event) or {}
     if "type" in recorded:  # an action's inputs: only which action it was
-        return f"Action {recorded['type']} (its details are secret to the {side} until the quest ends)"
+        return f"{_action(recorded['type'])} (its details are secret to the {side} until the quest ends)"
     count = len(recorded["cards"]) if isinstance(recorded.get("cards"), list) else None
-    what = f"{count} card(s) of {recorded.get('deck')}" if count is not None else recorded.get("kind")
-    return f"{type(event).__name__}: {what} (secret to the {side} until the quest ends)"
+    what = f"{count} card(s) of {_deck(event, recorded['deck'])}" if count is not None and recorded.get("deck") else wording.key_said(recorded.get("kind") or "")
+    return f"{_event_said(type(event).__name__)}: {what} (secret to the {side} until the quest ends)"
 
 
 def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_at: str | None = None) -> list[tuple[Any, ...]]:
@@ -166,3 +227,54 @@ def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_a
     if name == "ActionUndone":
         return [("undone", session_id, e["position"], event.originator_version) for e in event.reverses["events"]] + [row]
     return [row]
+
+
+class Timeline(View):
+    name = "timeline"
+    tables = {
+        "view_timeline": Table(
+            "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
+            "summary TEXT NOT NULL, issued_by TEXT, occurred_at TEXT NOT NULL, secret_to TEXT, public_summary TEXT NOT NULL, "
+            "PRIMARY KEY (session_id, position)",
+            ("session_id", "position"),
+        ),
+        "view_undone": Table(
+            "session_id TEXT NOT NULL, position INTEGER NOT NULL, undone_by INTEGER NOT NULL, PRIMARY KEY (session_id, position)",
+            ("session_id", "position"),
+            "session_id IN (SELECT session_id FROM {view_sessions} WHERE campaign_id = %s)",
+        ),
+    }
+    writes = {
+        "timeline": "INSERT INTO {view_timeline} "
+        "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, position) DO NOTHING",
+        "undone": "INSERT INTO {view_undone} (session_id, position, undone_by) VALUES (%s, %s, %s) "
+        "ON CONFLICT (session_id, position) DO NOTHING",
+    }
+    copied = {
+        "timeline": "COPY {view_timeline} "
+        "(session_id, position, campaign_id, event_type, summary, issued_by, occurred_at, secret_to, public_summary) FROM STDIN",
+    }
+    handles = (*SESSION_EVENTS, GameEvent)  # every session event has its line
+
+    def rows(self, event: Any, at: At) -> list[tuple[Any, ...]]:
+        return rows(event, at.campaign_id, at.session_id, at.occurred_at)
+
+
+def read(reader: Any, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> list[dict[str, Any]]:
+    """The timeline as ``viewer``'s side may read it (None: everything, as the owner or after the quest),
+    undone actions marked with the position of the undo."""
+    found = reader.query(
+        "SELECT t.position, t.event_type, t.summary, t.issued_by, t.occurred_at, t.secret_to, t.public_summary, u.undone_by "
+        "FROM {view_timeline} t LEFT JOIN {view_undone} u ON u.session_id = t.session_id AND u.position = t.position "
+        "WHERE t.session_id = %s AND t.position > %s ORDER BY t.position LIMIT %s",
+        (session_id, after, limit),
+    )
+    for row in found:
+        secret_to, public = row.pop("secret_to"), row.pop("public_summary")
+        if viewer is not None and secret_to is not None and secret_to != viewer:
+            row["summary"] = public
+    return found
+
+
+VIEW = Timeline()

@@ -31,8 +31,10 @@ def _unavailable(reason: str):
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
+    """One browser per test module: each module imports this fixture, and Playwright's sync API runs one
+    at a time, so the module's browser stops before the next module's starts."""
     if not Path(CHROMIUM).exists():
         _unavailable(f"{CHROMIUM} is missing")
     try:
@@ -80,3 +82,16 @@ def sign_in(page, base: str, token: str) -> None:
 def fits_the_width(page) -> bool:
     """Nothing on the page is wider than the window (no sideways scrolling on a phone)."""
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def smallest_chart_text(page) -> float | None:
+    """The smallest text on the page's charts as drawn on screen, in CSS pixels (None: no chart)."""
+    sizes = page.evaluate(
+        """() => Array.from(document.querySelectorAll('figure.chart svg')).flatMap(svg => {
+            const box = svg.viewBox.baseVal;
+            const scale = svg.getBoundingClientRect().width / ((box && box.width) || svg.width.baseVal.value);
+            return Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim())
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+        })"""
+    )
+    return min(sizes) if sizes else None

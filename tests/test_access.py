@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from api import access
 from tracker import rulesets
 from tracker.rulesets.ruleset import ActionType, GameRules, Ruleset
 
@@ -302,3 +303,37 @@ def test_a_revocation_is_seen_at_once_by_the_worker_that_saved_it(tracker):
     tracker.revoke_token(cid, minted["id"])
     assert tracker.authenticate(minted["token"]) is None
     assert tracker.authenticate("not-a-token") is None
+
+
+def test_every_route_declares_who_may_call_it(app):
+    """Access sits on the route (api/access.py): a view without a declaration, API or page, fails here."""
+    undeclared = [
+        f"{method} {rule.rule} ({rule.endpoint})"
+        for rule in app.url_map.iter_rules()
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+        if access.declared(app.view_functions[rule.endpoint], method) is None
+    ]
+    assert not undeclared, "routes that do not say who may call them:\n" + "\n".join(undeclared)
+    declared = {access.declared(app.view_functions[rule.endpoint], "GET") for rule in app.url_map.iter_rules() if "GET" in rule.methods}
+    assert {access.anyone, access.owner, access.player, access.reader, access.signed_in} <= declared
+
+
+def test_the_declaration_travels_with_the_view_not_its_name(app, client, journey_campaign):
+    """Renaming a view class keeps its check: the owner-only routes refuse a player token by what they declare."""
+    owner_only = sorted(
+        (rule.rule, method)
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+        if access.declared(app.view_functions[rule.endpoint], method) is access.owner
+    )
+    assert ("/campaigns/<campaign_id>/tokens", "POST") in owner_only and ("/campaigns/<campaign_id>/components", "POST") in owner_only
+    cid = journey_campaign["id"]
+    minted = client.post(f"/campaigns/{cid}/tokens", json={"role": "player"})
+    assert minted.status_code == 201, minted.json
+    player = minted.json["token"]
+    headers = {"Authorization": f"Bearer {player}"}
+    for path, method in owner_only:
+        url = path.replace("<campaign_id>", cid).replace("<token_id>", "tok_0000000000000000")
+        answer = client.open(url, method=method, json={} if method != "DELETE" else None, headers=headers)
+        assert answer.status_code == 403, (method, url, answer.json)
+        assert answer.json["title"] == "Only the campaign's owner manages tokens and component data"

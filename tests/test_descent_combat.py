@@ -87,7 +87,7 @@ def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is
     assert made["stated"] == {"wounds_dealt": 2} and made["armour_from"] == "unknown" and made["wounds"] == 2 and made["wounds_left"] is None
     app.extensions["tracker_views"].catch_up()
     timeline = client.get(f"/sessions/{sid}/timeline?limit=1000").get_data(as_text=True)
-    assert f"tahlia attacked {ape}: 2 wound(s) (stated: wounds_dealt)" in timeline  # shown as stated, never as worked out
+    assert f"Tahlia attacked {ape}: 2 wound(s) (stated: wounds dealt)" in timeline  # shown as stated, never as worked out
     # a power enhancement's effect on an attack is not in the transcription: the damage is stated
     [troll] = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 0})
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"], "power": ["enhancement"]})["title"].startswith("Say the damage")
@@ -236,7 +236,7 @@ def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat
     pin = {"id": "descent", "version": "1.1.0", "hash": "sha256:9852345e44431190a687c748dd8e6cc295940dd4ee18274551caafa2d3ad1d9f"}
     old = rulesets.resolve(pin)
     assert old is not None and old.version == "1.1.0" and "combat" not in old.data
-    assert rulesets.get("descent").version == "1.2.0" and rulesets.get("descent").hash != pin["hash"]
+    assert rulesets.get("descent").version == "1.3.0" and rulesets.get("descent").hash != pin["hash"]
 
 
 def test_zoreks_gaze_takes_6_wounds_after_its_curse_and_kills_monster_figures_by_id(client):

@@ -86,7 +86,8 @@ def _yokai(client) -> str:
     sid = yokai_play.start(client, cid, "shake-them-skeleton-bones-1")
     yokai_play.spawn(client, sid, {"hone-bushi": 2})  # yōkai come into play in a Yōkai phase (appearance card drawn digitally)
     targets = [{"defender": "hone-bushi", "attack_dice": {"red": 1}, "defense_dice": {"blue": 1}}] * 2
-    yokai_play.act(client, sid, {"type": "attack", "attacker": "ryo", "targets": targets})
+    yokai_play.act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})  # one action (L416)
+    yokai_play.act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": targets})
     yokai_play.act(client, sid, {"type": "end-scene", "outcome": "failed"})
     yokai_play.end(client, sid, "defeat")
     return cid

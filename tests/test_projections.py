@@ -126,9 +126,9 @@ def test_the_timeline_lists_every_event_of_a_session_in_order_with_summaries_and
     assert digital_summary == f"Rolled {attack} on the attack dice and {d6} on 2d6 (for attack)"
     assert by_position[reported["position"]] == "Rolled at the table: 17, 3 on 2d20"
     draw_summary = next(e["summary"] for e in timeline if e["event_type"] == "CardsDrawn")
-    assert all(card in draw_summary for card in drawn) and "fortune" in draw_summary
+    assert all(card in draw_summary for card in drawn) and "Fortune" in draw_summary  # the deck by its name
     actions = [e["summary"] for e in timeline if e["event_type"] == "ActionTaken"]
-    assert actions == ["Quest q1-meeting set up", "Action end-turn"]
+    assert actions == ["Quest Meeting set up", "End turn"]  # the quest by its name, the action in words
     assert next(e["summary"] for e in timeline if e["event_type"] == "TurnEnded") == "Turn 1 ended"
     assert "victory" in by_position[events[-1]["position"]]
 

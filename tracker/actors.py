@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-# Request fields that name the hero acting or receiving: a player bound to heroes may only name those.
-ACTOR_FIELDS = ("hero", "heroes", "pilgrim", "holder", "attacker", "character")
+# The field of every game's deck actions and draws that names who takes the cards. Each game declares
+# the fields of its own actions that name a hero (GameRules.actor_fields, in its package).
+DECK_ACTOR_FIELDS = ("holder",)
 
 
-def named(body: Any) -> Iterator[str]:
-    """The heroes a request (or a recorded action) names."""
+def named(body: Any, rules: Any) -> Iterator[str]:
+    """The heroes a request (or a recorded action) names, by the fields its game's ``rules`` declare."""
     if not isinstance(body, Mapping):
         return
-    for name in ACTOR_FIELDS:
+    for name in (*DECK_ACTOR_FIELDS, *rules.actor_fields):
         value = body.get(name)
         if isinstance(value, str):
             yield value
@@ -39,7 +40,7 @@ def refusal_to_revert(group: Sequence[Any], rules: Any, tokens: Mapping[str, Any
     if group_side is not None and group_side != mine:
         return f"This token plays the {mine} side; the action it would undo was the {group_side}'s"
     if heroes and issuer != who:
-        group_heroes = sorted({hero for r in recorded for hero in named(r)} or set(issued.get("heroes") or []))
+        group_heroes = sorted({hero for r in recorded for hero in named(r, rules)} or set(issued.get("heroes") or []))
         others = [hero for hero in group_heroes if hero not in heroes]
         if not group_heroes or others:
             whose = ", ".join(others) if others else "no hero of this token"

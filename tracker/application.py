@@ -15,6 +15,7 @@ import pickle
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,16 +29,17 @@ from eventsourcing.utils import get_topic
 
 from tracker import actors, decks, disclosure, hash_chain, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
-from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.command_cache import CommandCache, Turns
+from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.access import new_token, token_hash
-from tracker.domain.events import make_meta
+from tracker.domain.events import LIBRARY_CLOCK, given_clock, make_meta
 from tracker.errors import Conflict, Forbidden, NotFound, PreconditionFailed, TrackerError, Unprocessable
 from tracker.game_history import GameHistory
-from tracker.randomness import RandomStream, commitment, new_seed
+from tracker.randomness import commitment, new_seed
+from tracker.resolving import action_context, apply_changes, session_stream
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, Ruleset
+from tracker.rulesets.ruleset import SET_UP_QUEST, Ruleset
 from tracker.session_log import event_view
 
 MAX_ATTEMPTS = 25
@@ -67,6 +69,9 @@ class Result:
     status: int
     body: dict[str, Any]
     replayed: bool = False
+    # The notification log position the command's events reached (a read with ?min_position= waits for the views
+    # to get there); for an answer replayed or an import, the log's end once it was written.
+    log_position: int | None = None
 
 
 @dataclass
@@ -81,8 +86,21 @@ class Tracker(Application[UUID]):
     name = "tracker"
     snapshotting_intervals = {Session: 100, Campaign: 100}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        seed_source: Callable[[], bytes] = new_seed,
+        rules_for: Callable[[Mapping[str, str]], Any] | None = None,
+        clock: Callable[[], datetime] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``seed_source`` makes each new session's secret seed (a bench gives fixed ones); ``rules_for``
+        gives sessions the game rules of the ruleset they pinned (by default this server's rulesets);
+        ``clock`` is what events record as their time (by default the library's, the time now)."""
         super().__init__(*args, **kwargs)
+        self.seed_source = seed_source
+        Session.given_rules(rules_for or pinned_rules)
+        given_clock(clock or LIBRARY_CLOCK)
         self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}
@@ -229,7 +247,7 @@ class Tracker(Application[UUID]):
             ruleset.quest(quest)
             _validate(ruleset.rules.setup_schema, setup or {}, "The session set-up does not fit this ruleset", "setup")
             deck_specs = ruleset.decks(campaign.components)
-            seed = new_seed()
+            seed = self.seed_source()
             meta = _meta(request, ruleset)
             session = Session(
                 campaign_id=str(campaign.id),
@@ -474,9 +492,10 @@ class Tracker(Application[UUID]):
                           heroes=[], side=None, label="imported", meta=meta)]
 
         body = portability.import_text(self, text, also=owner_grant)
+        written = self.recorder.max_notification_id()
         if body["backup"]:  # the campaign's own tokens came with it; no new one was minted
-            return Result(201, {**body, "owner_token": None, "owner_token_id": None})
-        return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]})
+            return Result(201, {**body, "owner_token": None, "owner_token_id": None}, log_position=written)
+        return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]}, log_position=written)
 
     # -- queries -------------------------------------------------------------
 
@@ -773,7 +792,7 @@ class Tracker(Application[UUID]):
                     )
                 )
             try:
-                self.save(*to_save)
+                recordings = self.save(*to_save)
             except IntegrityError:
                 if key:
                     earlier = self._earlier_answer(scope, key, fingerprint)
@@ -793,7 +812,7 @@ class Tracker(Application[UUID]):
             for aggregate in outcome.aggregates:
                 if isinstance(aggregate, (Session, Campaign)):
                     self.command_cache.put(aggregate)
-            return Result(outcome.status, body)
+            return Result(outcome.status, body, log_position=max((r.notification.id for r in recordings), default=None))
         raise Conflict("The session is too busy right now", detail="Too many commands at once; retry shortly.")
 
     def _earlier_answer(self, scope: str, key: str, fingerprint: str) -> Result | None:
@@ -808,7 +827,12 @@ class Tracker(Application[UUID]):
                 detail="Use a new Idempotency-Key for a new request; reuse a key only to retry the same request.",
                 errors={"Idempotency-Key": ["Already used with a different body."]},
             )
-        return Result(record.status, record.body, replayed=True)
+        return Result(record.status, record.body, replayed=True, log_position=self.recorder.max_notification_id())
+
+
+def pinned_rules(pin: Mapping[str, str]) -> Any:
+    """The game rules of a pinned ruleset: this server's copy of that version (else its current one)."""
+    return rulesets.pinned(pin).rules
 
 
 def canonical_scope(scope: str) -> str:
@@ -839,48 +863,11 @@ def detached(value: Any) -> Any:
     return value
 
 
-def action_context(session: Session, ruleset: Ruleset, components: Mapping[str, Any]) -> ActionContext:
-    return ActionContext(session_state(session), ruleset, ruleset.decks(components), ruleset.dice(components), components)
-
-
 def _back_off(attempt: int) -> None:
     """A short pause before retrying a conflict, jittered so racing writers spread out.
     (Jitter from ``secrets``: game randomness comes only from the session's stream.)"""
     ceiling = min(0.05, 0.001 * 2**attempt)
     time.sleep(ceiling * (0.5 + secrets.randbelow(1000) / 2000))
-
-
-class _SeedNotHeld:
-    """The stream of a session imported from a public export while in play: this server never had its seed."""
-
-    def __init__(self, counter: int) -> None:
-        self.counter = counter
-
-    def _refuse(self, *_: Any) -> Any:
-        raise Conflict(
-            "This session's seed is not on this server, so it cannot roll, draw or shuffle digitally",
-            detail="It was imported from a public export while in play. Report rolls and draws made at the table, "
-            "or import the campaign's backup (tracker export --backup on the server it came from).",
-        )
-
-    uniform = roll = shuffle = _refuse
-
-
-def session_stream(session: Session) -> Any:
-    """The session's HMAC stream at its current counter."""
-    if session.seed is None:
-        return _SeedNotHeld(session.counter)
-    return RandomStream(bytes.fromhex(session.seed), session.counter)
-
-
-def session_state(session: Session) -> dict[str, Any]:
-    """What resolvers read: the full deck states (not just the public summary)."""
-    return {**session.state(), "decks": session.decks, "turn": session.turn, "game": session.game}
-
-
-def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
-    for change in changes:
-        session.record_change(change=change, meta=meta)
 
 
 def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, label: str | None, meta: dict[str, Any]) -> tuple[str, Grant]:

@@ -13,9 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from api import create_app
+from tracker.application import Request
+from tracker.bootstrap import REBUILD_BATCH_SIZE, Service, Settings, bootstrap, create_tables
+from tracker.bootstrap import serve as serve_under_gunicorn
 from tracker.config import database_url, describe, persistence_env
-
-ROOT = Path(__file__).resolve().parents[1]
+from tracker.errors import TrackerError
+from tracker.export_file import ExportLines
 
 
 def _cores() -> int:
@@ -93,38 +97,24 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     url = database_url(getattr(args, "database_url", None))
-    os.environ["DATABASE_URL"] = url
     commands_run = {
         "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token, "shards": _shards,
     }
     return commands_run[args.command](args, url)
 
 
-def _runner(url: str, batch_size: int = 500):
-    from projections.runner import ProjectionRunner
-    from projections.store import open_view_store
-    from tracker.application import Tracker
-
-    env = persistence_env(url)
-    return ProjectionRunner(Tracker(env=env), open_view_store(env), batch_size=batch_size)
+def _service(url: str, **settings: object) -> Service:
+    return bootstrap(Settings(database_url=url, **settings))  # type: ignore[arg-type]
 
 
 def _serve(args: argparse.Namespace, url: str) -> int:
-    from gunicorn.app.wsgiapp import WSGIApplication
-
-    if not args.no_projections:
-        os.environ["TRACKER_PROJECTIONS_IN_PROCESS"] = "1"
+    settings = Settings.from_environment(database_url=url, projections_in_process=not args.no_projections)
     print(f"campaign-tracker serving at http://{args.host}:{args.port}", flush=True)
     print(f"data lives in {describe(url)}", flush=True)
-    sys.argv = [
-        "gunicorn",
-        "-c", str(ROOT / "gunicorn.conf.py"),
-        "--bind", f"{args.host}:{args.port}",
-        "--workers", str(args.workers),
-        *([] if args.no_request_log else ["--access-logfile", "-"]),
-        "api.wsgi:app",
-    ]
-    WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
+    options = {"bind": f"{args.host}:{args.port}", "workers": args.workers}
+    if not args.no_request_log:
+        options["accesslog"] = "-"
+    serve_under_gunicorn(settings, lambda in_worker: create_app(settings=in_worker), options)
     return 0
 
 
@@ -135,7 +125,7 @@ def _project(args: argparse.Namespace, url: str) -> int:
         signal.signal(sig, lambda *_: stop.set())
     threads = []
     for name, where in _shard_urls(url).items():
-        runner = _runner(where)
+        runner = _service(where).runner
         print(f"projecting {name}: {describe(where)} from position {runner.position}", flush=True)
         threads.append(threading.Thread(target=runner.run_forever, args=(stop,), name=f"projections-{name}"))
     for thread in threads:
@@ -159,11 +149,9 @@ def _shard_urls(url: str) -> dict[str, str]:
 
 
 def _rebuild(args: argparse.Namespace, url: str) -> int:
-    from projections.runner import REBUILD_BATCH_SIZE
-
     shards = _shard_urls(url)
     for name, where in shards.items():
-        runner = _runner(where, args.batch_size or REBUILD_BATCH_SIZE)
+        runner = _service(where, batch_size=args.batch_size or REBUILD_BATCH_SIZE).runner
         digest = runner.rebuild(pause=args.pause)
         answer = {"position": runner.position, "digest": digest}
         print(json.dumps(answer if len(shards) == 1 else {"shard": name, **answer}))
@@ -171,9 +159,6 @@ def _rebuild(args: argparse.Namespace, url: str) -> int:
 
 
 def _verify(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Tracker
-    from tracker.errors import TrackerError
-
     try:
         with _session_app(url, args.session_id) as app:
             report = app.verify(args.session_id)
@@ -185,9 +170,6 @@ def _verify(args: argparse.Namespace, url: str) -> int:
 
 
 def _export(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Tracker
-    from tracker.errors import TrackerError
-
     try:
         with _campaign_app(url, args.campaign_id) as app:
             lines = app.export_campaign(args.campaign_id, backup=args.backup)
@@ -202,12 +184,8 @@ def _export(args: argparse.Namespace, url: str) -> int:
 
 
 def _import(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Tracker
-    from tracker.errors import TrackerError
-    from tracker.export_file import ExportLines
-
     shard, where = _new_campaign_shard(url)
-    app = Tracker(env=persistence_env(where))
+    app = _service(where).tracker
     try:
         with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
             result = app.import_campaign(ExportLines(file))
@@ -223,9 +201,6 @@ def _import(args: argparse.Namespace, url: str) -> int:
 
 
 def _token(args: argparse.Namespace, url: str) -> int:
-    from tracker.application import Request, Tracker
-    from tracker.errors import TrackerError
-
     operator = Request(issued_by="operator:cli")
     try:
         with _campaign_app(url, args.campaign_id, write=args.token_command != "list") as app:
@@ -246,26 +221,25 @@ def _token(args: argparse.Namespace, url: str) -> int:
 def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[Any]:
     """The application of the shard holding the campaign (the one database without shards); a write holds the
     campaign's move lock while it runs, as the API's writes do (tracker/placement.py)."""
-    from tracker.application import Tracker
     from tracker.errors import Conflict
     from tracker.placement import HOME, Moving, Placement, enabled, is_postgres
 
     if not (is_postgres(url) and enabled(url)):
-        with _closing(Tracker(env=persistence_env(url))) as app:
-            yield app
+        with _closing(_service(url)) as service:
+            yield service.tracker
         return
     placement = Placement(url, pool_size=1 if not write else 2)
     try:
         shards = placement.shards()
         if not write:
             placed = placement.of(campaign_id)
-            with _closing(Tracker(env=persistence_env(shards[placed.shard if placed else HOME]))) as app:
-                yield app
+            with _closing(_service(shards[placed.shard if placed else HOME])) as service:
+                yield service.tracker
             return
         try:
             with placement.fence(campaign_id) as placed:
-                with _closing(Tracker(env=persistence_env(shards[placed.shard if placed else HOME]))) as app:
-                    yield app
+                with _closing(_service(shards[placed.shard if placed else HOME])) as service:
+                    yield service.tracker
         except Moving:
             raise Conflict("The campaign is being moved to another shard", detail="Retry when `tracker shards list` no longer says moving.") from None
     finally:
@@ -275,13 +249,12 @@ def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[A
 @contextmanager
 def _session_app(url: str, session_id: str) -> Iterator[Any]:
     """The application of the shard holding the session: its campaign's, asked of each shard in turn."""
-    from tracker.application import Tracker
     from tracker.errors import NotFound
 
     for where in _shard_urls(url).values():
-        with _closing(Tracker(env=persistence_env(where))) as app:
+        with _closing(_service(where)) as service:
             try:
-                campaign_id = app.campaign_of_session(session_id)
+                campaign_id = service.tracker.campaign_of_session(session_id)
             except NotFound:
                 continue
         with _campaign_app(url, campaign_id) as app:
@@ -326,12 +299,7 @@ def _place(url: str, campaign_id: str, shard: str | None) -> None:
 
 def _prepare_shard(url: str) -> None:
     """A new shard's tables (events, snapshots, views), made once here, as gunicorn's master does for one database."""
-    from projections.store import open_view_store
-    from tracker.application import Tracker
-
-    env = {**persistence_env(url), "CREATE_TABLE": "y"}
-    Tracker(env=env).close()
-    open_view_store(env).datastore.close()
+    create_tables(Settings(database_url=url))
 
 
 def _shards(args: argparse.Namespace, url: str) -> int:

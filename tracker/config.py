@@ -18,14 +18,10 @@ def database_url(explicit: str | None = None) -> str:
 CACHE = {"AGGREGATE_CACHE_MAXSIZE": "1000", "AGGREGATE_CACHE_FASTFORWARD": "y"}
 
 
-def _create_tables() -> dict[str, str]:
-    """gunicorn's master creates the tables once and tells its workers not to (TRACKER_CREATE_TABLES=n):
-    workers replacing the same PostgreSQL functions at once fail with "tuple concurrently updated"."""
-    return {"CREATE_TABLE": os.environ.get("TRACKER_CREATE_TABLES", "y")}
-
-
-def persistence_env(url: str) -> dict[str, str]:
+def persistence_env(url: str, create_tables: bool = True) -> dict[str, str]:
     """Settings for eventsourcing's SQLite or PostgreSQL persistence module.
+
+    ``create_tables``: False where another process made them (gunicorn's master, tracker/bootstrap.py).
 
     ``sqlite:///relative/path`` and ``sqlite:////absolute/path`` select SQLite;
     ``postgresql://user:password@host:port/dbname?schema=name`` selects PostgreSQL.
@@ -39,7 +35,7 @@ def persistence_env(url: str) -> dict[str, str]:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         return {
             **CACHE,
-            **_create_tables(),
+            "CREATE_TABLE": "y" if create_tables else "n",
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "30",
@@ -48,7 +44,7 @@ def persistence_env(url: str) -> dict[str, str]:
         query = parse_qs(parts.query)
         env = {
             **CACHE,
-            **_create_tables(),
+            "CREATE_TABLE": "y" if create_tables else "n",
             "PERSISTENCE_MODULE": "tracker.postgres:FailFastPostgresFactory",
             "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
             "POSTGRES_HOST": parts.hostname or "127.0.0.1",

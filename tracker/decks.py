@@ -95,6 +95,10 @@ def _take_from(state: dict[str, Any], zone: str, holder: str, cards: Sequence[st
         _take(state[zone], cards)
 
 
+# The kinds of deck change apply() knows; a session records each as its own event (Session's DECK_EVENTS).
+CHANGE_KINDS = ("shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added")
+
+
 def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
     new = copy.deepcopy(dict(state))
     kind = payload["kind"]

@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.randomness import RandomStream
-from tracker.rulesets.ruleset import DieSpec
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    id: str
+    name: str
+    results: list[Any]
+    faces: list[Any] | None  # the physical layout; None when the rulebook lost it
+
+    def check_reported(self, faces: list[Any]) -> None:
+        illegal = [face for face in faces if face not in self.results]
+        if illegal:
+            raise Unprocessable(
+                f"Die '{self.id}' has no face {illegal[0]!r}",
+                detail=f"The faces of {self.name} are {self.results}.",
+                errors={f"faces.{self.id}": [f"Not a face of this die: {illegal}"]},
+            )
 
 
 def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: Mapping[str, list[Any]] | None, stream: RandomStream) -> dict[str, Any]:

@@ -8,7 +8,7 @@ whether it still holds a secret:
 - a session's state (``seed_commitment``, ``decks``, ``game``): ``GameRules.redact`` and
   ``redact_decks`` until its status is ``ended``;
 - a session's game state read elsewhere (``session_id`` with ``game``, as the standing shows it);
-- a verification report (``shuffles``, ``checked``): another side's shuffles until the seed is revealed.
+- a verification report (``shuffles``, ``checked``): another side's shuffles and secret rolls until the seed is revealed.
 
 ``disclose`` walks an answer and applies those rules wherever such a thing appears, so a new
 route that returns events or states is redacted without knowing it. Secrets no side may see
@@ -82,11 +82,34 @@ def event_for(view: Mapping[str, Any], rules: GameRules, side: str | None, ended
     secret = rules.secret_to(recorded) if recorded is not None else None
     if secret is not None and secret != side:
         return {**view, "payload": {"secret_to": secret, "revealed_when": "the quest ends"}, "secret": True}
-    if view["type"] == "ActionUndone" and isinstance(payload.get("restored"), Mapping):
-        # the game state it puts back, as this side may see it (its piles are sealed until the end)
-        restored = payload["restored"]
-        return {**view, "payload": {**payload, "restored": {**restored, "game": rules.redact(restored.get("game") or {}, side)}}}
+    if view["type"] == "ActionUndone":
+        # the game state it puts back, as this side may see it (its piles are sealed until the end), and of the
+        # events it names, only where another side's secret was (an overlord's action inputs, a secret roll's faces)
+        shown = dict(payload)
+        if isinstance(payload.get("restored"), Mapping):
+            restored = payload["restored"]
+            shown["restored"] = {**restored, "game": rules.redact(restored.get("game") or {}, side)}
+        if isinstance(payload.get("reverses"), Mapping):
+            shown["reverses"] = {**payload["reverses"], "events": undone_for(payload["reverses"].get("events", []), rules, side)}
+        return {**view, "payload": shown}
     return dict(view)
+
+
+def undone_for(entries: list[Mapping[str, Any]], rules: GameRules, side: str | None) -> list[dict[str, Any]]:
+    """The events an undo names, as ``side`` may see them. An entry names a roll by its faces alone, so the rolls of
+    an action secret to another side are that side's too (a secret action's dice tell its secret)."""
+    action_secret = next((s for s in (rules.secret_to(e["action"]) for e in entries if isinstance(e.get("action"), Mapping)) if s is not None), None)
+    shown = []
+    for entry in entries:
+        recorded = _subject(entry)
+        secret = rules.secret_to(recorded) if recorded is not None else None
+        if secret is None and "roll" in entry:
+            secret = action_secret
+        if side is not None and secret is not None and secret != side:
+            shown.append({"position": entry.get("position"), "type": entry.get("type"), "secret_to": secret})
+        else:
+            shown.append(dict(entry))
+    return shown
 
 
 def state_for(state: Mapping[str, Any], rules: GameRules, side: str | None) -> dict[str, Any]:
@@ -101,7 +124,8 @@ def report_for(report: Mapping[str, Any], rules: GameRules, side: str | None) ->
     if side is None or report.get("seed") is not None:
         return dict(report)
     shuffles = [s if rules.secret_to(s) in (None, side) else {"position": s["position"], "hidden": True} for s in report["shuffles"]]
-    return {**report, "shuffles": shuffles}
+    rolls = [r if rules.secret_to({"kind": "rolled", "roll": r}) in (None, side) else {"position": r["position"], "hidden": True} for r in report.get("rolls", [])]
+    return {**report, "shuffles": shuffles, **({"rolls": rolls} if "rolls" in report else {})}
 
 
 def _subject(payload: Mapping[str, Any]) -> Mapping[str, Any] | None:

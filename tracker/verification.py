@@ -23,6 +23,7 @@ from tracker import rulesets, undo
 from tracker.domain.session import DECK_EVENTS, Session
 from tracker.errors import TrackerError
 from tracker.randomness import RandomStream, commitment
+from tracker.resolving import session_state  # the view of state commands had
 from tracker.rulesets.ruleset import ActionContext, Ruleset
 from tracker.verify_export import roll_order
 
@@ -92,12 +93,6 @@ def _check_seed(started: Any, ended: Any) -> bytes | None:
             name = type(event).__name__
             raise Mismatch(event.originator_version, name, f"The seed {name} records does not hash to the commitment published at the start")
     return bytes.fromhex(ended.seed) if ended is not None and ended.seed is not None else None
-
-
-def session_state(session: Session) -> dict[str, Any]:
-    from tracker.application import session_state as state_for_resolvers  # the view of state commands had
-
-    return state_for_resolvers(session)
 
 
 def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, components: Mapping[str, Any], report: dict[str, Any]) -> None:

@@ -7,18 +7,22 @@ models (api/pages/reads.py) and renders a template; charts are SVG drawn on the 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-import re
+from flask import Response, redirect, render_template, request
 
-from flask import Blueprint, Response, redirect, render_template, request
-
-from api.context import tracker, viewer_for, viewer_side, views
-from api.pages import charts, reads, signin
+from api import access
+from api.context import door, tracker, viewer_for, viewer_side, views
+from api.pages import charts, fairness, play, reads, signin  # play: the play and replay pages' routes
+from api.pages import standing as game_standing
+from api.pages.blueprint import bp
+from api.routes.campaigns import CampaignExport
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
+from tracker.rulesets.descent import ledger
 
-bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/pages/static")
+__all__ = ["bp"]
 
 # No script at all; styles only from this server (and pygal's inline <style> in its SVG).
 CONTENT_SECURITY_POLICY = (
@@ -56,7 +60,13 @@ def _problem_page(error: TrackerError):
 
 
 @bp.get("/")
+@access.anyone
 def index():
+    return render_template("index.html", campaigns=_followed())
+
+
+def _followed() -> list[dict[str, Any]]:
+    """The campaigns this device follows (a token of each in its cookie)."""
     followed = []
     for _, grant in signin.signed_in():
         if grant.role == "integration":
@@ -64,25 +74,29 @@ def index():
         campaign = tracker().get_campaign(grant.campaign_id)
         ruleset = rulesets.pinned(campaign["ruleset"])
         followed.append({**campaign, "ruleset_name": ruleset.name, "names": reads.names(ruleset), "grant": signin.describe_grant(grant)})
-    return render_template("index.html", campaigns=followed)
+    return followed
 
 
 @bp.post("/pages/sign-in")
+@access.anyone
 def sign_in():
     token = request.form.get("token", "")
     grant = signin.sign_in(token)
     if grant is None:
-        return render_template("index.html", campaigns=[], refused="That token is not valid: it is unknown or was revoked."), 401
+        refused = "That token was not accepted: it is unknown or was revoked. Check that it was pasted whole, or ask the campaign's owner for a new one."
+        return render_template("index.html", campaigns=_followed(), refused=refused), 401
     response = redirect(f"/pages/campaigns/{grant.campaign_id}", code=303)
     return signin.remember(response, [token.strip(), *signin.cookie_tokens()])
 
 
 @bp.post("/pages/sign-out")
+@access.anyone
 def sign_out():
     return signin.remember(redirect("/", code=303), [])
 
 
 @bp.get("/pages/campaigns/<campaign_id>")
+@access.signed_in
 def campaign_page(campaign_id: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -110,7 +124,8 @@ def campaign_page(campaign_id: str):
     else:
         # The game's own reading of its events (Kung Fu Panda), else the progress its quests' ends
         # recorded (Yokai Quest keeps its heroes and stories there).
-        page["standing"] = ruleset.rules.standing(reads.live_game_events(store, campaign_id)) or store.standing(campaign_id)["progress"]
+        standing = ruleset.rules.standing(reads.live_game_events(store, campaign_id)) or store.standing(campaign_id)["progress"]
+        page["standing"] = game_standing.sections(game, standing, named)
     return render_template("campaign.html", **page)
 
 
@@ -122,8 +137,6 @@ def _heroes(campaign_id: str) -> dict[str, Any]:
 
 
 def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
-    from tracker.rulesets.descent import ledger
-
     viewer = viewer_for(None)
     rows = views().store.game_events(campaign_id)
     tracks = []
@@ -136,6 +149,7 @@ def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
 
 
 @bp.get("/pages/campaigns/<campaign_id>/heroes/<hero>")
+@access.signed_in
 def hero_page(campaign_id: str, hero: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -145,7 +159,7 @@ def hero_page(campaign_id: str, hero: str):
     if hero not in heroes:
         raise NotFound(f"No hero '{hero}' in this campaign", detail="The campaign page lists its heroes.")
     page: dict[str, Any] = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": heroes[hero],
-                            "grant": signin.describe_grant(grant)}
+                            "rows": game_standing.sheet_rows(heroes[hero], named), "grant": signin.describe_grant(grant)}
     if ruleset.id == "journey":
         rows = reads.live_game_events(views().store, campaign_id)
         page["links"] = reads.journey_sheet_links(rows, hero)
@@ -155,6 +169,7 @@ def hero_page(campaign_id: str, hero: str):
 
 
 @bp.get("/pages/campaigns/<campaign_id>/dice")
+@access.signed_in
 def dice_page(campaign_id: str):
     grant = signin.grant_for_campaign(campaign_id)
     campaign = tracker().get_campaign(campaign_id)
@@ -162,42 +177,47 @@ def dice_page(campaign_id: str):
     luck = reads.dice_luck(views().store.dice_faces(campaign_id), ruleset.dice(campaign["components"]))
     for entry in luck:
         entry["chart"] = charts.dice_luck_chart(entry)
+        entry["fit"] = fairness.verdict(entry["faces"])
     return render_template("dice.html", campaign=campaign, ruleset=ruleset, luck=luck, grant=signin.describe_grant(grant))
 
 
 @bp.get("/pages/campaigns/<campaign_id>/export")
+@access.signed_in
 def export(campaign_id: str):
     """The campaign export, for a visitor signed in with a cookie (the API's export wants a bearer header)."""
     signin.grant_for_campaign(campaign_id)
-    from api.routes.campaigns import CampaignExport
 
     return CampaignExport().get(campaign_id)
 
 
 @bp.get("/pages/sessions/<session_id>")
+@access.signed_in
 def session_page(session_id: str):
     campaign_id, grant = signin.grant_for_session(session_id)
     campaign = tracker().get_campaign(campaign_id)
     ruleset = rulesets.pinned(campaign["ruleset"])
     named = reads.names(ruleset)
-    session = tracker().get_session(session_id, viewer_for(None))
-    ended = session["status"] == "ended"
+    shown = door()
+    session = shown(tracker().get_session(session_id))
+    ended = session["status"] != "in-progress"  # ended, or abandoned: the seed is revealed either way
     entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else viewer_side())
     who = _issuers(campaign_id)
     for entry in entries:
         entry["who"] = who.get(entry["issued_by"] or "", "the service" if entry["issued_by"] is None else entry["issued_by"])
-        entry["said"] = _in_names(entry["summary"], named)
         entry["when"] = entry["occurred_at"].replace("T", " ")[:19] + " UTC"
-    verification = tracker().verify(session_id, viewer=viewer_side())
+    verification = shown(tracker().verify(session_id))
     return render_template(
         "session.html",
         campaign=campaign,
         ruleset=ruleset,
         session=session,
         quest=named.get(session["quest"], session["quest"]),
-        entries=entries,
+        groups=reads.timeline_groups(entries, named, reads.commands_of(tracker().session_history(session_id))),
+        events=len(entries),
+        span=reads.session_span(entries),
         verification=verification,
         grant=signin.describe_grant(grant),
+        may_play=grant.role in ("owner", "player"),
     )
 
 
@@ -215,3 +235,4 @@ def _in_names(text: str, named: dict[str, str]) -> str:
         if key in text and named[key] != key:
             text = re.sub(rf"(?<![\w-]){re.escape(key)}(?![\w-])", named[key], text)
     return text
+

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from projections import timeline, wording
 from projections.store import ViewStore
 from tracker.rulesets.ruleset import Ruleset
 
@@ -19,6 +20,7 @@ def names(ruleset: Ruleset) -> dict[str, str]:
     """Character and quest ids to the names the game gives them."""
     found = {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}
     found.update({q["id"]: q.get("name") or q["id"] for q in ruleset.data.get("quests", [])})
+    found.update({s["id"]: s.get("name") or s["id"] for s in ruleset.data.get("stories", []) if isinstance(s, Mapping) and "id" in s})
     return found
 
 
@@ -34,7 +36,8 @@ def session_lengths(store: ViewStore, campaign_id: str) -> dict[str, dict[str, A
         "FROM {view_timeline} WHERE campaign_id = %s GROUP BY session_id",
         (campaign_id,),
     )
-    return {r["session_id"]: {"events": r["events"], "duration": duration(r["first_at"], r["last_at"])} for r in rows}
+    return {r["session_id"]: {"events": r["events"], "duration": duration(r["first_at"], r["last_at"]), "started": _when(r["first_at"]),
+                              "date": str(r["first_at"])[:10]} for r in rows}
 
 
 def duration(first: str, last: str) -> str:
@@ -80,7 +83,7 @@ def sessions(campaign: Mapping[str, Any], store: ViewStore, quest_names: Mapping
             "outcome": s["outcome"],
             "said": _said(s),
             "ruling": s.get("ruling"),
-            **lengths.get(s["id"], {"events": 0, "duration": "–"}),
+            **lengths.get(s["id"], {"events": 0, "duration": "–", "started": None, "date": None}),
         }
         for n, s in enumerate(campaign["sessions"], start=1)
     ]
@@ -234,3 +237,249 @@ def conquest_and_threat_steps(quest: Mapping[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return steps
+
+
+# -- the play page and the timeline ------------------------------------------------------------------
+
+
+def said_key(key: str) -> str:
+    """An action type or code key as words: "pilgrim-attack" -> "Pilgrim attack"."""
+    return wording.key_said(key).capitalize()
+
+
+def deck_name(ruleset: Ruleset, deck_id: str) -> str:
+    named = {d["id"]: d.get("name") for d in ruleset.data.get("decks", [])}
+    return named.get(deck_id) or wording.key_said(deck_id).capitalize()
+
+
+def dice_for_play(ruleset: Ruleset, components: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each die the table may roll: its name, the faces it shows, and whether the service can roll it
+    (only when its face layout is known; faces rolled on the table can always be entered)."""
+    return [
+        {"id": spec.id, "name": spec.name, "results": [str(r) for r in spec.results], "digital": bool(spec.faces)}
+        for spec in ruleset.dice(components).values()
+    ]
+
+
+def hand_of(decks: list[dict[str, Any]], side: str | None, ruleset: Ruleset) -> list[dict[str, Any]]:
+    """The cards held from each deck, by holder, as the viewer's side may see them (the decks come through the
+    one redaction already: a hidden hand arrives as a count under "hidden")."""
+    hands = []
+    for deck in decks:
+        for holder, cards in (deck.get("held") or {}).items():
+            hands.append({"deck": deck["name"], "holder": holder, "cards": cards})
+        for holder, count in ((deck.get("hidden") or {}).get("held") or {}).items():
+            hands.append({"deck": deck["name"], "holder": holder, "count": count, "hidden": True})
+    return hands
+
+
+TURN_ENDS = {"TurnEnded"}
+ROUND_STARTS = {"RoundStarted"}
+CORRECTIONS = {"EntryCorrected"}
+
+
+def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
+    """The timeline as people tell it: grouped by turn (or round), one line per thing done at the table (a
+    command: an action with what it caused, a roll, a draw), undone ones marked, corrections and table rulings marked."""
+    commands = commands or {}
+    groups: list[dict[str, Any]] = []
+    turn = 1
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    current = {"label": "Setting up" if rounds else f"Turn {turn}", "lines": []}
+    groups.append(current)
+    line: dict[str, Any] | None = None
+    for entry in entries:
+        kind = entry["event_type"]
+        command = commands.get(entry["position"])
+        if kind in ROUND_STARTS:
+            current = {"label": wording.names_said(entry["summary"].split(":")[0], named), "lines": []}
+            if line is not None and command is not None and line["command"] == command:
+                groups[-1]["lines"].remove(line)  # the action that started the round opens it
+                current["lines"].append(line)
+            else:
+                line = None
+            groups.append(current)
+        said = wording.names_said(entry["summary"], named)
+        if line is not None and command is not None and line["command"] == command:
+            if line["action_only"]:
+                line.update(parts=[], action_only=False)
+            line["parts"].append({"position": entry["position"], "said": said})
+            line["positions"].append(entry["position"])
+            line["undone_by"] = line["undone_by"] or entry.get("undone_by")
+        else:
+            line = {
+                "position": entry["position"],
+                "positions": [entry["position"]],
+                "command": command,
+                "label": said if kind == "ActionTaken" else None,
+                "parts": [{"position": entry["position"], "said": said}],
+                "action_only": kind == "ActionTaken",
+                "kind": kind,
+                "undone_by": entry.get("undone_by"),
+                "correction": kind in CORRECTIONS or kind == "ActionTaken" and said.lower().startswith("correct"),
+                "ruling": kind == "OutcomeRuled",
+                "verdict": kind == "QuestDecided",
+                "who": entry.get("who"),
+                "when": entry.get("when"),
+                "occurred_at": entry.get("occurred_at"),
+            }
+            current["lines"].append(line)
+        if kind in TURN_ENDS and not rounds:
+            turn += 1
+            current = {"label": f"Turn {turn}", "lines": []}
+            groups.append(current)
+            line = None
+    for group in groups:
+        for item in group["lines"]:
+            item["said"] = "; ".join(part["said"] for part in item["parts"])
+            if item["label"] and item["said"] == item["label"]:
+                item["label"] = None
+    return [g for g in groups if g["lines"]]
+
+
+def commands_of(events: Iterable[Any]) -> dict[int, Any]:
+    """Each event's command (the position of its command's first event, in its metadata): the events
+    one roll, draw or action recorded, which the timeline says as one line."""
+    return {e.originator_version: (getattr(e, "meta", None) or {}).get("command") for e in events}
+
+
+def session_span(entries: list[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """When a session was played: its first and last event's date and time, and how long between."""
+    if not entries:
+        return None
+    first, last = entries[0]["occurred_at"], entries[-1]["occurred_at"]
+    return {"started": _when(first), "last": _when(last), "length": duration(first, last), "date": first[:10]}
+
+
+def _when(at: str) -> str:
+    return at.replace("T", " ")[:16] + " UTC"
+
+
+def karma_by_quest(points: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One Pilgrim's Karma per quest played, for the chart: each session's Good and Bad Karma when it
+    stopped (its last change), the trades made in it, and a reset where a quest started the wheels afresh
+    (individual quests start from 0: "resets" are drawn as a gap, not as a loss)."""
+    slots: list[dict[str, Any]] = []
+    by_session: dict[str, dict[str, Any]] = {}
+    plays: Counter[str] = Counter()
+    for point in points:
+        slot = by_session.get(point["session_id"])
+        if slot is None:
+            fresh = point["said"].startswith("set up (fresh")
+            if fresh and slots and (slots[-1]["good"] or slots[-1]["bad"]):
+                slots.append({"label": "↺ reset", "reset": True, "good": None, "bad": None, "trades": []})
+            plays[point["quest"]] += 1
+            label = point["quest"] + (f" ({plays[point['quest']]})" if plays[point["quest"]] > 1 else "")
+            slot = {"label": label, "quest": point["quest"], "session_id": point["session_id"], "reset": False, "trades": []}
+            by_session[point["session_id"]] = slot
+            slots.append(slot)
+        slot.update(good=point["good"], bad=point["bad"], link=point["link"])
+        if point["trade"]:
+            slot["trades"].append(point["trade"])
+    return slots
+
+
+def turn_starts(entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Where each turn (or round) begins in the log, to jump to: the event after a turn ends, or a round's start."""
+    if not entries:
+        return []
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    starts = [{"label": "Setting up" if rounds else "Turn 1", "position": entries[0]["position"]}]
+    turn = 1
+    for i, entry in enumerate(entries):
+        if rounds and entry["event_type"] in ROUND_STARTS:
+            starts.append({"label": entry["summary"].split(":")[0], "position": entry["position"]})
+        elif not rounds and entry["event_type"] in TURN_ENDS and i + 1 < len(entries):
+            turn += 1
+            starts.append({"label": f"Turn {turn}", "position": entries[i + 1]["position"]})
+    return starts
+
+
+def heroes_at(game: Mapping[str, Any], named: Mapping[str, str]) -> dict[str, Any] | None:
+    """Each hero in a game state as a table of words (the games keep them under "heroes")."""
+    heroes = game.get("heroes")
+    if not isinstance(heroes, Mapping) or not heroes:
+        return None
+    sheets = {h: s for h, s in heroes.items() if isinstance(s, Mapping)}
+    keys = sorted({k for s in sheets.values() for k in s if not isinstance(s[k], (Mapping, list)) or len(str(s[k])) < 80})
+    return {
+        "headers": ["Hero", *[wording.key_said(k).capitalize() for k in keys]],
+        "rows": [[named.get(h, h), *[wording.value_said(s.get(k), named) for k in keys]] for h, s in sheets.items()],
+    }
+
+
+def game_facts(game: Mapping[str, Any], named: Mapping[str, str]) -> list[list[str]]:
+    """The rest of a game state (not its heroes), as rows of words: the short facts a table looks at."""
+    rows = []
+    for key, value in game.items():
+        if key == "heroes":
+            continue
+        said = wording.value_said(value, named)
+        if len(said) <= 200:
+            rows.append([wording.key_said(key).capitalize(), said])
+    return rows
+
+
+def fresh_entries(events: list[Any], side: str | None, ended: bool) -> list[dict[str, Any]]:
+    """The timeline's entries read straight from the session's events (the play page answers right after a
+    command, before the projected view may have caught up), said by the same function the view stores
+    (projections.timeline), and hidden from another side by the same rule the view applies."""
+    undone: dict[int, int] = {}
+    for event in events:
+        if type(event).__name__ == "ActionUndone":
+            for reverted in event.reverses["events"]:
+                undone[reverted["position"]] = event.originator_version
+    entries = []
+    for event in events:
+        secret = timeline.secret_of(event)
+        hidden = side is not None and not ended and secret is not None and secret != side
+        meta = getattr(event, "meta", None) or {}
+        entries.append({
+            "position": event.originator_version,
+            "event_type": type(event).__name__,
+            "summary": timeline.public_summary(event, secret) if hidden else timeline.describe(event),
+            "issued_by": meta.get("issued_by"),
+            "occurred_at": event.timestamp.isoformat(),
+            "undone_by": undone.get(event.originator_version),
+        })
+    return entries
+
+
+FIGURE_FIELDS = ("target", "defender", "figure", "demon", "attacker", "foe")
+FIGURE_SOURCES = ("demons", "figures", "monsters", "foes", "yokai", "enemies")
+
+
+def ids_in_play(game: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The quest's ids a form may name, by field: a ``gate`` from the state's gates, a ``villager`` from its
+    villager tokens, a ``target`` from the figures on the board (the keys the game state keeps them under)."""
+    found: dict[str, list[str]] = {}
+
+    def ids(value: Any) -> list[str]:
+        if isinstance(value, Mapping):
+            return [str(k) for k in value]
+        if isinstance(value, list):
+            return [v for v in value if isinstance(v, str)]
+        return []
+
+    for key, value in game.items():
+        if key.endswith("s") and key not in ("heroes",):
+            listed = ids(value)
+            if listed:
+                found.setdefault(key[:-1], []).extend(listed)
+    tokens = game.get("tokens")
+    if isinstance(tokens, Mapping):
+        for kind, listed in tokens.items():
+            found.setdefault(kind, []).extend(ids(listed))
+    figures = [i for source in FIGURE_SOURCES for i in ids(game.get(source))]
+    for field in FIGURE_FIELDS:
+        if figures:
+            found.setdefault(field, []).extend(figures)
+    return {field: list(dict.fromkeys(listed)) for field, listed in found.items() if listed}
+
+
+def allowed_types(allowed: Any) -> list[str] | None:
+    """The action types legal now, from the session state's ``allowed`` (each entry a type, or ``{"type", ...}``
+    with who may take it); None when the game does not say."""
+    if not isinstance(allowed, list):
+        return None
+    return [a["type"] if isinstance(a, Mapping) else str(a) for a in allowed]

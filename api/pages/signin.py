@@ -100,3 +100,8 @@ def grant_for_session(session_id: str) -> tuple[str, Grant]:
 def describe_grant(grant: Grant) -> dict[str, Any]:
     side = None if grant.role == "owner" else (grant.side or "heroes")
     return {"role": grant.role, "side": side, "heroes": list(grant.heroes), "label": grant.label}
+
+
+def token_of(grant: Grant) -> str | None:
+    """The visitor's own token behind a grant (from the cookie): the key of the forms' CSRF tokens."""
+    return next((token for token, signed in signed_in() if signed.token_id == grant.token_id), None)

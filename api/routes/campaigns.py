@@ -6,11 +6,11 @@ import threading
 from flask import Response, current_app, request
 from flask.views import MethodView
 
-from api import contract, problems, schemas
+from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
 from api.sharding import place_new_campaign
-from api.context import WrongSide, command_request, respond, tracker, viewer_for, views
-from tracker import rulesets
+from api.context import WrongSide, command_request, projected, respond, tracker, viewer_for, views
+from projections import dice_statistics, standing, views as registered_views
 from tracker.export_file import ExportLines
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
@@ -18,6 +18,7 @@ blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Cam
 
 @blp.route("")
 class Campaigns(MethodView):
+    @access.anyone
     @blp.doc(operationId="createCampaign")
     @blp.arguments(schemas.CampaignCreate)
     @blp.response(201, schemas.CampaignCreated)
@@ -36,6 +37,7 @@ IMPORT_RETRY_SECONDS = 5
 
 @blp.route("/import")
 class CampaignImport(MethodView):
+    @access.anyone
     @blp.doc(operationId="importCampaign")
     @contract.problems(429)  # one import at a time per worker, though the operation is public
     @blp.doc(requestBody={"required": True, "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}})
@@ -63,6 +65,7 @@ class CampaignImport(MethodView):
 
 @blp.route("/<campaign_id>")
 class CampaignResource(MethodView):
+    @access.player
     @blp.doc(operationId="getCampaign")
     @blp.response(200, schemas.Campaign)
     def get(self, campaign_id: str):
@@ -72,6 +75,7 @@ class CampaignResource(MethodView):
 
 @blp.route("/<campaign_id>/sessions")
 class CampaignSessions(MethodView):
+    @access.player
     @blp.doc(operationId="startSession")
     @blp.arguments(schemas.SessionCreate)
     @blp.response(201, schemas.SessionCreated)
@@ -83,6 +87,7 @@ class CampaignSessions(MethodView):
 
 @blp.route("/<campaign_id>/components")
 class CampaignComponents(MethodView):
+    @access.owner
     @blp.doc(operationId="supplyComponents")
     @blp.arguments(schemas.ComponentsSupply)
     @blp.response(201, schemas.Campaign)
@@ -94,30 +99,38 @@ class CampaignComponents(MethodView):
 
 @blp.route("/<campaign_id>/dice-statistics")
 class CampaignDiceStatistics(MethodView):
+    @access.player
     @blp.doc(operationId="getDiceStatistics")
-    @blp.arguments(schemas.ViewsRead, location="query")
+    @contract.problems(503)
+    @blp.arguments(schemas.ViewRead, location="query")
     @blp.response(200, schemas.DiceStatistics)
-    def get(self, _query, campaign_id: str):
+    def get(self, query, campaign_id: str):
         """How often each face came up, digital and reported rolls apart (from the projected view)."""
         tracker().get_campaign(campaign_id)
-        return {"campaign_id": campaign_id, "faces": views().store.dice_faces(campaign_id), "projected_to": views().position}
+        projected_to = projected(query["min_position"])
+        return {"campaign_id": campaign_id, "faces": dice_statistics.read(views().store, campaign_id), "projected_to": projected_to}
 
 
 @blp.route("/<campaign_id>/standing")
 class CampaignStanding(MethodView):
+    @access.player
     @blp.doc(operationId="getStanding")
-    @blp.arguments(schemas.ViewsRead, location="query")
+    @contract.problems(503)
+    @blp.arguments(schemas.ViewRead, location="query")
     @blp.response(200, schemas.Standing)
-    def get(self, _query, campaign_id: str):
-        """The campaign's standing: the ruleset's own reading of its game events, the progress its last
+    def get(self, query, campaign_id: str):
+        """The campaign's standing: its game's standing view (if the game keeps one), the progress its last
         quest's end recorded, and its latest session's game state (all from the projected views)."""
         campaign = tracker().get_campaign(campaign_id)
-        standing = rulesets.get(campaign["ruleset"]["id"]).rules.standing(views().store.game_events(campaign_id))
-        return {"campaign_id": campaign_id, "standing": standing, **views().store.standing(campaign_id), "projected_to": views().position}
+        projected_to = projected(query["min_position"])
+        view = registered_views.of_game(campaign["ruleset"]["id"], "standing")
+        kept = view.read(views().store, campaign_id) if view is not None else {}
+        return {"campaign_id": campaign_id, "standing": kept, **standing.read(views().store, campaign_id), "projected_to": projected_to}
 
 
 @blp.route("/<campaign_id>/state")
 class CampaignStateAt(MethodView):
+    @access.player
     @blp.doc(operationId="getCampaignStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.Campaign)
@@ -128,6 +141,7 @@ class CampaignStateAt(MethodView):
 
 @blp.route("/<campaign_id>/export")
 class CampaignExport(MethodView):
+    @access.player
     @blp.doc(operationId="exportCampaign")
     @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, campaign_id: str):
@@ -145,12 +159,14 @@ class CampaignExport(MethodView):
 
 @blp.route("/<campaign_id>/tokens")
 class CampaignTokens(MethodView):
+    @access.owner
     @blp.doc(operationId="listTokens")
     @blp.response(200, schemas.Token(many=True))
     def get(self, campaign_id: str):
         """The campaign's tokens (never the tokens themselves). Owner only."""
         return tracker().list_tokens(campaign_id)
 
+    @access.owner
     @blp.doc(operationId="mintToken")
     @blp.arguments(schemas.TokenMint)
     @blp.response(201, schemas.MintedToken)
@@ -164,6 +180,7 @@ class CampaignTokens(MethodView):
 
 @blp.route("/<campaign_id>/tokens/<token_id>")
 class CampaignToken(MethodView):
+    @access.owner
     @blp.doc(operationId="revokeToken")
     @blp.response(200, schemas.Token)
     def delete(self, campaign_id: str, token_id: str):

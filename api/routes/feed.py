@@ -10,7 +10,7 @@ from typing import Any
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from api import contract, problems, schemas
+from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
 from api.sharding import shard_name
 from api.context import LAST_EVENT_ID, BadHeader, door, tracker
@@ -41,6 +41,7 @@ HEARTBEAT_SECONDS = 15.0
 
 @blp.route("")
 class Feed(MethodView):
+    @access.reader
     @blp.doc(operationId="listEvents")
     @contract.problems(409)
     @blp.arguments(schemas.FeedQuery, location="query")
@@ -58,6 +59,7 @@ class Feed(MethodView):
 
 @blp.route("/stream")
 class FeedStream(MethodView):
+    @access.reader
     @blp.doc(operationId="streamEvents")
     @contract.headers("LastEventId")
     @blp.arguments(schemas.StreamQuery, location="query")

@@ -3,7 +3,7 @@ from __future__ import annotations
 from flask import current_app
 from flask.views import MethodView
 
-from api import schemas
+from api import access, schemas
 from api.blueprint import Blueprint
 from api.context import tracker, views
 
@@ -12,6 +12,7 @@ blp = Blueprint("health", __name__, url_prefix="/health", description="Is the se
 
 @blp.route("")
 class Health(MethodView):
+    @access.anyone
     @blp.doc(operationId="getHealth")
     @blp.response(200, schemas.Health)
     @blp.alt_response(503, schema=schemas.Health, description="The views have not moved for longer than TRACKER_VIEWS_STALL_SECONDS")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api import schemas
+from api import access, schemas
 from api.blueprint import Blueprint
 from tracker import rulesets
 
@@ -11,6 +11,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The g
 
 @blp.route("")
 class Rulesets(MethodView):
+    @access.anyone
     @blp.doc(operationId="listRulesets")
     @blp.response(200, schemas.RulesetListing(many=True))
     def get(self):
@@ -20,6 +21,7 @@ class Rulesets(MethodView):
 
 @blp.route("/<ruleset_id>")
 class RulesetDocument(MethodView):
+    @access.anyone
     @blp.doc(operationId="getRuleset")
     @blp.response(200, schemas.RulesetDocument)
     def get(self, ruleset_id: str):

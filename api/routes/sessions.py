@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from api import contract, schemas
+from api import access, contract, schemas
 from api.blueprint import Blueprint
-from api.context import command_request, respond, tracker, viewer_side, views
+from api.context import command_request, projected, respond, tracker, viewer_side, views
+from projections import timeline
 from tracker.randomness import __doc__ as DERIVATION
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
@@ -12,6 +13,7 @@ blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playi
 
 @blp.route("/<session_id>")
 class SessionResource(MethodView):
+    @access.player
     @blp.doc(operationId="getSession")
     @blp.arguments(schemas.SideView, location="query")
     @blp.response(200, schemas.SessionState)
@@ -23,6 +25,7 @@ class SessionResource(MethodView):
 
 @blp.route("/<session_id>/rolls")
 class Rolls(MethodView):
+    @access.player
     @blp.doc(operationId="rollDice")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Roll)
@@ -37,6 +40,7 @@ class Rolls(MethodView):
 
 @blp.route("/<session_id>/draws")
 class Draws(MethodView):
+    @access.player.for_("draw")
     @blp.doc(operationId="drawCards")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Draw)
@@ -51,6 +55,7 @@ class Draws(MethodView):
 
 @blp.route("/<session_id>/actions")
 class Actions(MethodView):
+    @access.player.for_("action")
     @blp.doc(operationId="takeAction")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Action)
@@ -64,6 +69,7 @@ class Actions(MethodView):
 
 @blp.route("/<session_id>/end")
 class End(MethodView):
+    @access.player
     @blp.doc(operationId="endSession")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.End)
@@ -77,6 +83,7 @@ class End(MethodView):
 
 @blp.route("/<session_id>/events")
 class Events(MethodView):
+    @access.reader
     @blp.doc(operationId="listSessionEvents")
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.EventPage)
@@ -87,19 +94,23 @@ class Events(MethodView):
 
 @blp.route("/<session_id>/timeline")
 class Timeline(MethodView):
+    @access.player
     @blp.doc(operationId="getTimeline")
+    @contract.problems(503)
     @blp.arguments(schemas.TimelineQuery, location="query")
     @blp.response(200, schemas.Timeline)
     def get(self, query, session_id: str):
         """Every event as a person would say it, with who issued it (from the projected view)."""
         session = tracker().get_session(session_id)
         viewer = None if session["status"] == "ended" else viewer_side()
-        entries = views().store.timeline(session_id, query["after"], query["limit"], viewer=viewer)
-        return {"session_id": session_id, "entries": entries, "projected_to": views().position}
+        projected_to = projected(query["min_position"])
+        entries = timeline.read(views().store, session_id, query["after"], query["limit"], viewer=viewer)
+        return {"session_id": session_id, "entries": entries, "projected_to": projected_to}
 
 
 @blp.route("/<session_id>/verification")
 class Verification(MethodView):
+    @access.player
     @blp.doc(operationId="verifySession")
     @blp.response(200, schemas.Verification)
     def get(self, session_id: str):
@@ -109,6 +120,7 @@ class Verification(MethodView):
 
 @blp.route("/<session_id>/state")
 class SessionStateAt(MethodView):
+    @access.player
     @blp.doc(operationId="getSessionStateAt")
     @blp.arguments(schemas.StateQuery, location="query")
     @blp.response(200, schemas.SessionState)
@@ -119,6 +131,7 @@ class SessionStateAt(MethodView):
 
 @blp.route("/<session_id>/undo")
 class Undo(MethodView):
+    @access.player
     @blp.doc(operationId="undoAction")
     @contract.headers("IfMatch")
     @blp.response(201, schemas.UndoResult)

@@ -7,6 +7,7 @@ from pathlib import Path
 from flask import Response
 from flask.views import MethodView
 
+from api import access
 from api.blueprint import Blueprint
 from tracker import verify_export
 
@@ -15,6 +16,7 @@ blp = Blueprint("verifier", __name__, url_prefix="/verifier.py", description="Th
 
 @blp.route("")
 class Verifier(MethodView):
+    @access.anyone
     @blp.doc(operationId="getVerifier")
     @blp.doc(responses={"200": {"description": "tracker/verify_export.py: run `python verifier.py campaign.jsonl`", "content": {"text/x-python": {"schema": {"type": "string"}}}}})
     def get(self):

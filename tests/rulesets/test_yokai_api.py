@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 
@@ -62,7 +62,8 @@ def test_digital_attack_with_supplied_faces_rolls_per_target(client):
     sid = start(client, cid, S1)
     spawn(client, sid, {"hone-bushi": 3})
     targets = [{"defender": "hone-bushi", "attack_dice": {"red": 1}, "defense_dice": {"blue": 1}}] * 3
-    answer = act(client, sid, {"type": "attack", "attacker": "ryo", "targets": targets})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
+    answer = act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": targets})
     kinds = [e["type"] for e in answer["events"]]
     assert kinds.count("DiceRolled") == 6 and kinds.count("YokaiDefeated") == 3
     end_scene = act(client, sid, {"type": "end-scene", "outcome": "failed"})
@@ -74,6 +75,7 @@ def test_digital_attack_with_supplied_faces_rolls_per_target(client):
 def test_katanas_minus_helmets_with_daze_crush_and_guaranteed_katanas(client):
     _, sid = _scene(client)
     spawn(client, sid, {"yurei": 2, "chochin-obake": 1})
+    begin_yokai_phase(client, sid)  # the yōkai act in the Yōkai phase (L192)
     yurei = {"defender": "ryo", "attack_faces": {"red": ["katana", "katana", "katana-helmet"]}, "defense_faces": {"blue": ["helmet", "blank"]}, "altered_state": "crush"}
     act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [yurei]})
     assert game(client, sid)["heroes"]["ryo"]["health"] == 4  # 3 katanas - 1 helmet
@@ -82,6 +84,7 @@ def test_katanas_minus_helmets_with_daze_crush_and_guaranteed_katanas(client):
     assert ryo["health"] == 1 and ryo["altered_states"]["crush"] == 2  # Crush removed the helmet: 3 blows
     daze = {"defender": "ami", "attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": ["blank"]}, "altered_state": "daze"}
     act(client, sid, {"type": "attack", "attacker": "chochin-obake", "targets": [daze]})
+    yokai_phase(client, sid)  # the next turn's Hero phase: Ami is still dazed
     miss = act(client, sid, {"type": "attack", "attacker": "ami", "targets": [{"defender": "yurei", "attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}]})
     resolved = next(e for e in miss["events"] if e["type"] == "AttackResolved")["payload"]["change"]
     assert resolved["blows"] == 0 and resolved["removed"] == {"daze": 1}
@@ -93,6 +96,7 @@ def test_blows_that_drain_energy_instead_as_well_or_first(client):
     _, sid = _scene(client)
     spawn(client, sid, {"furu-utsubo": 1})
     act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 3})
+    begin_yokai_phase(client, sid)
     two = {"defender": "ryo", "attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": []}}
     act(client, sid, {"type": "attack", "attacker": "furu-utsubo", "blows_remove": "energy", "targets": [two]})
     assert (game(client, sid)["heroes"]["ryo"]["energy"], game(client, sid)["heroes"]["ryo"]["health"]) == (1, 6)
@@ -108,9 +112,9 @@ def test_energy_caps_at_seven_and_pays_costs(client):
     for spheres in (3, 3, 3):
         act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": spheres})
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 7
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "energy": 8}, "has 7 energy")
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "kaminari", "energy": 1}, "no ability 'kaminari'")
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "energy": 4, "reload": 2})
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 8}, "has 7 energy")
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "kaminari", "actions": 1, "energy": 1}, "no ability 'kaminari'")
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 4, "reload": 2})
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 3
     _refused(client, sid, {"type": "draw-energy", "hero": "ryo"}, "Report the energy card")
 
@@ -119,22 +123,26 @@ def test_end_of_activation_removes_one_state_of_each_type_and_one_reload(client)
     _, sid = _scene(client)
     spawn(client, sid, {"yurei": 1})
     hit = {"defender": "ryo", "attack_faces": {"red": []}, "defense_faces": {"blue": []}}
+    begin_yokai_phase(client, sid)
     for state in ("daze", "daze", "blindness"):
         act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{**hit, "altered_state": state}]})
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "reload": 2})
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui"}, "is reloading")
+    yokai_phase(client, sid)
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "reload": 2})
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1}, "is reloading")
     act(client, sid, {"type": "end-activation", "hero": "ryo"})
     ryo = game(client, sid)["heroes"]["ryo"]
     assert ryo["altered_states"] == {"crush": 0, "daze": 1, "tangle": 0, "blindness": 0} and ryo["reload"] == {"moui": 1}
+    yokai_phase(client, sid)  # Ami activates, renouncing everything; the next turn is Ryo's next activation
     act(client, sid, {"type": "end-activation", "hero": "ryo"})
     ryo = game(client, sid)["heroes"]["ryo"]
     assert ryo["altered_states"]["daze"] == 0 and ryo["reload"] == {}
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "reload": 1})
+    yokai_phase(client, sid)
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "reload": 1})
 
 
 def test_empowerment_lasts_to_the_end_of_the_turn(client):
     _, sid = _scene(client)
-    act(client, sid, {"type": "use-ability", "hero": "ami", "ability": "kami-no-ibuki", "empowered": True, "heal": {"ami": 1}})
+    act(client, sid, {"type": "use-ability", "hero": "ami", "ability": "kami-no-ibuki", "actions": 1, "empowered": True, "heal": {"ami": 1}})
     assert game(client, sid)["heroes"]["ami"]["empowerments"] == ["kami-no-ibuki"]
     _refused(client, sid, {"type": "end-turn"}, "The Yōkai phase of turn 1 is not recorded")  # a turn is both phases (L152)
     answer = yokai_phase(client, sid)
@@ -164,7 +172,7 @@ def test_treasure_at_five_tokens_hand_limit_and_one_swap_per_turn(client):
     _refused(client, sid, {"type": "equip", "hero": "ryo", "card": "Hibana"}, "already swapped equipment this turn")
     yokai_phase(client, sid)
     act(client, sid, {"type": "equip", "hero": "ryo", "card": "Hibana"})
-    act(client, sid, {"type": "use-item", "hero": "ami", "item": "Tenpura", "heal": {"ami": 2}})
+    act(client, sid, {"type": "use-item", "hero": "ami", "item": "Tenpura", "actions": 1, "heal": {"ami": 2}})
     assert game(client, sid)["heroes"]["ami"]["hand"] == ["Uro"]
 
 
@@ -177,13 +185,15 @@ def test_a_defeated_hero_discards_and_the_candle_brings_them_back(client):
     act(client, sid, {"type": "equip", "hero": "ami", "card": "Hibana"})
     act(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 2})
     blow = {"defender": "ami", "attack_faces": {"red": ["katana"] * 5}, "defense_faces": {"blue": []}, "altered_state": "daze"}
+    begin_yokai_phase(client, sid)
     _refused(client, sid, {"type": "attack", "attacker": "yoroi", "targets": [blow]}, "say which equipped object to discard")
     act(client, sid, {"type": "attack", "attacker": "yoroi", "targets": [blow], "panel_discard": {"ami": "Hibana"}})
     ami = game(client, sid)["heroes"]["ami"]
     assert ami["defeated"] and ami["energy"] == 0 and ami["equipped"]["enchantment"] is None and ami["altered_states"]["daze"] == 0
     _refused(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 1}, "ami is defeated")
-    _refused(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku"}, "Say which defeated hero")
-    act(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "revive": "ami"})
+    yokai_phase(client, sid)
+    _refused(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "actions": 1}, "Say which defeated hero")
+    act(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "actions": 1, "revive": "ami"})
     ami = game(client, sid)["heroes"]["ami"]
     assert not ami["defeated"] and ami["health"] == 3 and ami["revivals"] == 1  # half of 5, rounded up
 
@@ -253,6 +263,7 @@ def test_health_policy_is_pinned_and_full_health_restores_each_scene(client):
     sid = start(client, cid, S1)
     assert game(client, sid)["health_policy"] == "full-at-scene-start"
     spawn(client, sid, {"yurei": 1})
+    begin_yokai_phase(client, sid)
     act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", "attack_faces": {"red": ["katana"] * 3}, "defense_faces": {"blue": []}}]})
     act(client, sid, {"type": "end-scene", "outcome": "failed"})
     end(client, sid, "defeat")

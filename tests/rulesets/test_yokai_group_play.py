@@ -1,7 +1,10 @@
 """A group plays a fresh Yōkai Quest campaign through the API knowing only what it publishes: the ruleset document
 (GET /rulesets/yokai-quest: heroes, the chain, each scene's victory conditions as data, the action and set-up
 schemas), and the session's state. Every request is checked against the published schema before it is sent. The first
-scene is played to its verdict twice: won, and lost when its turn limit passes; both on SQLite and PostgreSQL.
+scene is played to its verdict twice: won, and lost when its turn limit passes; every scene of the chain is won by its
+published conditions and lost when every hero falls; both on SQLite and PostgreSQL. Each turn is played as the book runs it:
+the heroes replenish energy (L156), each activates once with its basic movement and up to two actions (L398), and the
+Yōkai phase follows (L164-L172); a session ends only after the log shows a Yōkai phase in every turn played.
 
 The Health values are the table's reading of its control panels (test inputs, not facts of the real components).
 """
@@ -41,7 +44,9 @@ class Table:
             created = self.client.post("/campaigns", json=body)
             assert created.status_code == 201, created.json
             self.campaign = created.json["id"]
-            setup = {"health": dict(zip(self.heroes, (5, 4)))}
+            # The heroes are prepared (L145): Health from the panels, and four abilities each, here their own four.
+            own = {c["id"]: [a["id"] for a in c["abilities"]] for c in self.rules["characters"] if c["id"] in self.heroes}
+            setup = {"health": dict(zip(self.heroes, (5, 4))), "abilities": {hero: own[hero][:4] for hero in self.heroes}}
         else:
             setup = {}
         unstated = [o["character"] for o in scene["objectives"] if o["count"] is None]
@@ -50,7 +55,15 @@ class Table:
         jsonschema.validate(setup, self.rules["setup_schema"])
         started = self.client.post(f"/campaigns/{self.campaign}/sessions", json={"quest": scene["id"], "setup": setup})
         assert started.status_code == 201, started.json
+        self.replenish(started.json["id"])
         return started.json["id"]
+
+    def replenish(self, sid: str) -> None:
+        """"First, all the heroes replenish energy" (L156): one energy card each, its spheres read at the table."""
+        game = self.state(sid)["game"]
+        for hero in self.heroes:
+            if not game["heroes"][hero]["defeated"]:
+                self.do(sid, {"type": "draw-energy", "hero": hero, "spheres": 1})
 
     def do(self, sid: str, action: dict) -> dict:
         jsonschema.validate(action, self.schemas[action["type"]])
@@ -61,26 +74,62 @@ class Table:
     def state(self, sid: str) -> dict:
         return self.client.get(f"/sessions/{sid}").json
 
-    def yokai_phase(self, sid: str, card_shows: dict | None = None) -> dict:
-        """The Yōkai phase as the book runs it: the coins turn (their first faces are the table's, the scene does not
-        give them), a card for each matching point (the table reads what it places), the scene's scripted spawns."""
+    def hero_to_act(self, sid: str) -> str | None:
+        """A hero who may take an action now: the active one while an action is left (two per activation), else the next
+        hero to activate, ending the activation under way; None when every hero standing has activated this turn."""
+        limit = self.rules["rules"]["hero_rules"]["activation"]["actions"]
+        game = self.state(sid)["game"]
+        current = game["activation"]
+        if current and current["actions_used"] < limit:
+            return current["hero"]
+        if current:
+            game = self.do(sid, {"type": "end-activation", "hero": current["hero"]})["game"]
+        waiting = [h for h in self.heroes if not game["heroes"][h]["defeated"] and h not in game["activated"]]
+        if not waiting or game["phase"] != "hero":
+            return None
+        self.do(sid, {"type": "move", "hero": waiting[0], "movement": "basic"})  # up to three squares towards the yōkai (L398)
+        return waiting[0]
+
+    def end_hero_phase(self, sid: str) -> None:
+        """Every hero activates in the Hero phase (L158); those with nothing left to do renounce it (L400)."""
+        game = self.state(sid)["game"]
+        if game["activation"]:
+            game = self.do(sid, {"type": "end-activation", "hero": game["activation"]["hero"]})["game"]
+        for hero in self.heroes:
+            if not game["heroes"][hero]["defeated"] and hero not in game["activated"]:
+                game = self.do(sid, {"type": "end-activation", "hero": hero})["game"]
+
+    def begin_yokai_phase(self, sid: str) -> dict:
+        """The Hero phase over, the coins turn (their first faces are the table's, the scene does not give them)."""
+        self.end_hero_phase(sid)
         game = self.state(sid)["game"]
         coins = {}
         for coin, faces in (("red-blue", ("red", "blue")), ("green-yellow", ("green", "yellow"))):
             if game["coins"][coin] is None and any(point in faces for point in self.scene["appearance_points"]):
                 coins[coin] = next(point for point in self.scene["appearance_points"] if point in faces)
-        state = self.do(sid, {"type": "begin-yokai-phase", **({"coins": coins} if coins else {})})
+        return self.do(sid, {"type": "begin-yokai-phase", **({"coins": coins} if coins else {})})
+
+    def yokai_phase(self, sid: str, card_shows: dict | None = None) -> dict:
+        """The Yōkai phase as the book runs it: the coins turn, a card for each matching point (the table reads what it
+        places), the scene's scripted spawns and arrivals, then the turn ends."""
+        state = self.begin_yokai_phase(sid)
         shows = dict(card_shows or {})
         for point in state["game"]["appearances_left"]:
             self.do(sid, {"type": "draw-appearance", "point": point})
             self.do(sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": shows})
             shows = {}
+        arrives = (self.scene.get("chief") or {}).get("arrives")
+        if arrives and self.state(sid)["turn"] == arrives["turn"]:  # the scene's chief comes on its turn (chief.arrives)
+            self.do(sid, {"type": "foe-appeared", "foe": self.scene["chief"]["character"]})
         heroes = len(self.heroes)
         for spawn_id in self.state(sid)["game"]["spawns_left"]:
             rule = next(s for s in self.scene["spawns"] if s["id"] == spawn_id)
             count = {"heroes": heroes, "half-heroes": heroes // 2}
             self.do(sid, {"type": "yokai-appear", "by": spawn_id, "yokai": {y: count.get(n, n) for y, n in rule["yokai"].items()}})
-        return self.do(sid, {"type": "end-turn"})
+        state = self.do(sid, {"type": "end-turn"})
+        if state["verdict"] is None:
+            self.replenish(sid)
+        return state
 
     def defeat(self, sid: str, yokai: str, count: int) -> None:
         """Yōkai come in Yōkai phases, as many as their miniatures allow (L166); the heroes strike them in the next Hero phase."""
@@ -90,20 +139,29 @@ class Table:
         while count:
             if not self.state(sid)["game"]["in_play"].get(yokai):
                 self.yokai_phase(sid, {yokai: min(count, cap)})
-            for _ in range(min(count, self.state(sid)["game"]["in_play"][yokai])):
-                self.do(sid, {"type": "attack", "attacker": self.heroes[0], "source": "basic attack", "targets": [hit]})
-                count -= 1
+                continue
+            hero = self.hero_to_act(sid)
+            if hero is None:
+                self.yokai_phase(sid)
+                continue
+            self.do(sid, {"type": "attack", "attacker": hero, "source": "basic attack", "targets": [hit]})
+            count -= 1
 
-    def strike(self, sid: str, defender: str, katanas: int = 1, attacker: str | None = None, **extra) -> dict:
+    def strike(self, sid: str, defender: str, katanas: int = 1) -> dict:
+        """A basic attack (one action, one target: L398, L408) by the next hero with an action left, a new turn when none has."""
         faces = {"red": ["katana"] * min(katanas, 10), "blue": ["katana"] * max(0, min(katanas - 10, 10))}
         target = {"defender": defender, "attack_faces": faces, "defense_faces": {"blue": []}}
-        return self.do(sid, {"type": "attack", "attacker": attacker or self.heroes[0], "source": "basic attack", "targets": [target], **extra})
+        hero = self.hero_to_act(sid)
+        while hero is None:
+            self.yokai_phase(sid)
+            hero = self.hero_to_act(sid)
+        return self.do(sid, {"type": "attack", "attacker": hero, "source": "basic attack", "targets": [target]})
 
     def destroy(self, sid: str, character: str) -> None:
-        """Every chief or objective of this character on the board, struck until it falls (a chief not yet come, brought in)."""
-        foes = self.state(sid)["game"]["foes"]
-        if not any(foe["character"] == character for foe in foes.values()):
-            self.do(sid, {"type": "foe-appeared", "foe": character})
+        """Every chief or objective of this character on the board, struck until it falls (a chief not yet come, awaited)."""
+        while not any(foe["character"] == character for foe in self.state(sid)["game"]["foes"].values()):
+            assert (self.scene.get("chief") or {}).get("arrives"), f"{character} is neither on the board nor coming"
+            self.yokai_phase(sid)
         for foe_id, foe in self.state(sid)["game"]["foes"].items():
             if foe["character"] == character:
                 while foe_id in self.state(sid)["game"]["foes"]:
@@ -116,9 +174,8 @@ class Table:
 
     def clear(self, sid: str) -> None:
         """No yōkai left to fight (L753), unless the next scene keeps the board and its miniatures (L807, L1069)."""
-        for yokai, count in self.state(sid)["game"]["in_play"].items():
-            for _ in range(count):
-                self.strike(sid, yokai)
+        while left := [yokai for yokai, count in self.state(sid)["game"]["in_play"].items() if count]:
+            self.strike(sid, left[0])
         chief = (self.scene.get("chief") or {}).get("character")
         if chief and not self.next_keeps_board() and any(f["character"] == chief for f in self.state(sid)["game"]["foes"].values()):
             self.destroy(sid, chief)
@@ -155,6 +212,7 @@ class Table:
         if not in_play:
             self.yokai_phase(sid, {"yurei": 1})
             in_play = ["yurei"]
+        self.begin_yokai_phase(sid)  # the yōkai act in the Yōkai phase (L192)
         for hero in self.heroes:
             equipped = [card for card in self.state(sid)["game"]["heroes"][hero]["equipped"].values() if card]
             target = {"defender": hero, "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}
@@ -179,7 +237,18 @@ class Table:
             card = cards[len(hand) % len(cards)]
             self.do(sid, {"type": "draw-treasure", "hero": hero, "card": card, **({"discard": card} if len(hand) >= limit else {})})
 
+    def events(self, sid: str) -> list[dict]:
+        events, after = [], 0
+        while page := self.client.get(f"/sessions/{sid}/events?after={after}&limit=1000").json["events"]:
+            events += page
+            after = page[-1]["position"]
+        return events
+
     def end(self, sid: str) -> dict:
+        """End the session by its verdict, having checked that every turn played had its Yōkai phase (L152)."""
+        kinds = [event["type"] for event in self.events(sid)]
+        turns = [i for i, kind in enumerate(kinds) if kind == "TurnEnded"]
+        assert all(kinds[i - 1] == "YokaiPhaseEnded" for i in turns) and kinds.count("YokaiPhaseBegan") >= len(turns)
         verdict = self.state(sid)["verdict"]
         ended = self.client.post(f"/sessions/{sid}/end", json={"outcome": verdict["outcome"]})
         assert ended.status_code == 200, ended.json

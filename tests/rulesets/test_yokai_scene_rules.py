@@ -5,7 +5,7 @@ the facts the transcription lost declared as unknowns."""
 from __future__ import annotations
 
 from tests.rulesets.test_yokai_verdicts import _refused, _turns, _verified, _win_scene
-from tests.rulesets.yokai_play import act, clear, create_campaign, end, game, start
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, end, game, start
 
 S1 = "shake-them-skeleton-bones-1"
 BLOWS = {"attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": []}}
@@ -18,6 +18,9 @@ def test_flames_rain_attacks_each_hero_with_no_yokai_attacker(client):
     rules = client.get("/rulesets/yokai-quest").json
     rain = next(q for q in rules["quests"] if q["id"] == "rain-of-flames-1")["scenario_attacks"]
     assert [(a["id"], a["source"]) for a in rain] == [("flames-rain", "L936")]
+    refused = _refused(client, sid, {"type": "attack", "attacker": "flames-rain", "targets": [{"defender": "ryo", **BLOWS}]}, "flames-rain attacks in the Yōkai phase")
+    assert "L936" in refused["detail"]
+    begin_yokai_phase(client, sid)  # "at the end of every Yōkai phase"
     answer = act(client, sid, {"type": "attack", "attacker": "flames-rain", "source": "end of the Yōkai phase", "targets": [{"defender": h, **BLOWS} for h in ("ryo", "ami")]})
     resolved = [e["payload"]["change"] for e in answer["events"] if e["type"] == "AttackResolved"]
     assert [(r["attacker"], r["defender"], r["blows"]) for r in resolved] == [("flames-rain", "ryo", 2), ("flames-rain", "ami", 2)]
@@ -33,6 +36,7 @@ def test_a_chief_attacks_only_from_the_board(client):
     _refused(client, sid, {"type": "attack", "attacker": "akatsume-boss", "targets": [{"defender": "ryo", **BLOWS}]}, "chiefs on the board: none")
     cid = create_campaign(client, {"story": "the-true-culprits"})["id"]
     sid = start(client, cid, "the-true-culprits-1")
+    begin_yokai_phase(client, sid)
     act(client, sid, {"type": "attack", "attacker": "akatsume-dark-champion", "targets": [{"defender": "ryo", **BLOWS, "altered_state": "tangle"}]})
     assert game(client, sid)["heroes"]["ryo"]["altered_states"]["tangle"] == 1
 
@@ -45,7 +49,8 @@ def _to_final_showdown(client):
     _win_scene(client, sid, achievements=["champion-before-turn-12"])
     started = client.post(f"/campaigns/{cid}/sessions", json={"quest": "final-destination-2", "setup": {"objectives": {"pillar-of-energy": 2}}})
     sid = started.json["id"]
-    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": f"pillar-of-energy-{n}", "attack_faces": {"red": ["katana"] * 8}, "defense_faces": {"blue": []}} for n in (1, 2)]})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
+    act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": [{"defender": f"pillar-of-energy-{n}", "attack_faces": {"red": ["katana"] * 8}, "defense_faces": {"blue": []}} for n in (1, 2)]})
     assert _win_scene(client, sid, victory_condition="destroy-pillars-before-turn-15")["next_quest"] == "final-destination-3"
     return cid, start(client, cid, "final-destination-3")
 
@@ -61,7 +66,9 @@ def test_the_tengu_recovers_4_health_up_to_its_30(client):
     healed = act(client, sid, {"type": "foe-recovered", "foe": "tengu", "ability": "march-of-the-true-lord"})
     change = next(e["payload"]["change"] for e in healed["events"] if e["type"] == "FoeRecovered")
     assert (change["amount"], change["health"], change["source"]) == (4, 24, "L1109")
-    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}, {"defender": "tengu", "attack_faces": {"red": ["katana"] * 4}, "defense_faces": {"blue": []}}]})
+    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}]})
+    act(client, sid, {"type": "end-activation", "hero": "ryo"})  # two basic attacks: Ryo's two actions (L398)
+    act(client, sid, {"type": "attack", "attacker": "ami", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 4}, "defense_faces": {"blue": []}}]})
     won = act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert won["state"]["verdict"]["outcome"] == "victory" and "(L1097)" in won["state"]["verdict"]["reason"]
     assert end(client, sid, "victory")["next_quest"] is None
@@ -121,7 +128,7 @@ def test_each_hero_uses_only_the_four_abilities_chosen_at_preparation(client):
     assert game(client, sid)["heroes"]["ryo"]["abilities"] == ["moui", "senpuu", "kiri-susumu", "koukan"]
     _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "inseki"}, "Inseki is not among ryo's four chosen abilities")
     _refused(client, sid, {"type": "use-ability", "hero": "ami", "ability": "chiyute"}, 'No abilities were chosen for ami: state them when the scene starts')
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "koukan"})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "koukan", "actions": 1})
     act(client, sid, {"type": "end-scene", "outcome": "failed", "reason": "the table stops"})
     end(client, sid, "defeat")
     again = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1}).json["id"]  # the reattempt keeps the four chosen
@@ -132,7 +139,7 @@ def test_reload_reduced_only_on_abilities_that_are_reloading(client):
     """Suchu-Ryouku: "gaining energy and reducing the reload of his abilities" (L314); an ability named that holds no reload
     token is refused, naming those that do."""
     sid = start(client, create_campaign(client)["id"], S1)
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "reload": 2})
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "reduce_reload": {"senpuu": 1}}, "Abilities with reload tokens: {'moui': 2}")
-    reduced = act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "reduce_reload": {"moui": 1}})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "reload": 2})
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 1, "reduce_reload": {"senpuu": 1}}, "Abilities with reload tokens: {'moui': 2}")
+    reduced = act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 1, "reduce_reload": {"moui": 1}})
     assert reduced["state"]["game"]["heroes"]["ryo"]["reload"] == {"moui": 1}

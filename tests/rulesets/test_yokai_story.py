@@ -4,7 +4,12 @@ rules imply at the end, every session verified, and the views rebuilt to the sam
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike
+import contextlib
+import io
+import json
+
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
+from tracker.cli import main as tracker_cli
 
 SHAKE = ["shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"]
 
@@ -14,7 +19,7 @@ def _verified(client, session_id):
     assert report["status"] == "verified", report["first_mismatch"]
 
 
-def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
+def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     campaign = create_campaign(client)
     assert campaign["chain"][:3] == SHAKE and campaign["next_quest"] == SHAKE[0]
     cid = campaign["id"]
@@ -33,6 +38,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
     act(client, s1, {"type": "draw-treasure", "hero": "ami", "card": "Mochi"})
     act(client, s1, {"type": "equip", "hero": "ryo", "card": "Hibana"})
+    begin_yokai_phase(client, s1)  # the Hone Bushi act (L192)
     hit = act(
         client,
         s1,
@@ -40,6 +46,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     )
     ami = hit["state"]["game"]["heroes"]["ami"]
     assert ami["defeated"] and ami["health"] == 0 and ami["energy"] == 0 and ami["hand"] == [] and ami["defeats"] == 1
+    yokai_phase(client, s1)
     strike(client, s1, "ryo", ["hone-bushi"] * 2)
     spawn(client, s1, {"hone-bushi": 4})
     strike(client, s1, "ryo", ["hone-bushi"] * 4)
@@ -59,8 +66,10 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     state = game(client, s2)
     assert state["board_kept"] is True and state["treasure_reserve"] == 2 and state["attempt"] == 1
     spawn(client, s2, {"furu-utsubo": 1})
+    begin_yokai_phase(client, s2)
     act(client, s2, {"type": "attack", "attacker": "furu-utsubo", "targets": [{"defender": "ryo", "attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": ["helmet"]}}]})
-    act(client, s2, {"type": "use-ability", "hero": "ryo", "ability": "kiri-susumu", "energy": 2, "reload": 2})
+    yokai_phase(client, s2)
+    act(client, s2, {"type": "use-ability", "hero": "ryo", "ability": "kiri-susumu", "actions": 1, "energy": 2, "reload": 2})
     assert game(client, s2)["heroes"]["ryo"]["health"] == 5
     act(client, s2, {"type": "end-scene", "outcome": "failed", "reason": "15 yōkai can no longer be defeated before turn 9"})
     assert end(client, s2, "defeat")["next_quest"] == SHAKE[1]
@@ -153,6 +162,13 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app):
     runner.catch_up()
     before = runner.store.digest()
     assert runner.rebuild() == before
+    # `tracker rebuild`, the operator's command, rebuilds every view from the log to the same digest and the same views.
+    standing, timeline = client.get(f"/campaigns/{cid}/standing").json, client.get(f"/sessions/{s1}/timeline").json
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert tracker_cli(["--database-url", database_url, "rebuild"]) == 0
+    assert json.loads(out.getvalue())["digest"] == before
+    assert client.get(f"/campaigns/{cid}/standing").json == standing and client.get(f"/sessions/{s1}/timeline").json == timeline
 
 
 def test_the_standing_view_follows_the_log_and_rebuilds_the_same(client, app):

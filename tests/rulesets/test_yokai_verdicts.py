@@ -8,7 +8,7 @@ engaged" (L763). The session's verdict is the scene's end; an end of the session
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, finish_hero_phase, game, spawn, start, strike, yokai_phase
 
 PROBLEM = "application/problem+json"
 S1, S2, S3 = "shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"
@@ -101,6 +101,7 @@ def test_twelve_defeats_before_turn_nine_hold_past_it_and_stop_the_appearances(c
     strike(client, sid, "ryo", ["hone-bushi"] * 3)
     _turns(client, sid, 5)
     strike(client, sid, "ryo", ["hone-bushi"])  # turn 8: the twelfth
+    finish_hero_phase(client, sid)
     began = act(client, sid, {"type": "begin-yokai-phase"})["state"]["game"]
     assert began["appearances_left"] == [] and began["spawns_left"] == []  # "the appearance points stop working" (L753)
     act(client, sid, {"type": "end-turn"})
@@ -147,6 +148,7 @@ def test_every_hero_defeated_fails_the_scene_at_once(client):
     cid = create_campaign(client)["id"]
     sid = start(client, cid, S1)
     spawn(client, sid, {"yurei": 1})
+    begin_yokai_phase(client, sid)
     blows = {"attack_faces": {"red": ["katana"] * 6}, "defense_faces": {"blue": []}}
     first = act(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", **blows}]})
     assert first["state"]["verdict"] is None
@@ -214,12 +216,14 @@ def test_the_pillars_must_all_be_destroyed_before_turn_15_their_number_stated_at
     _refused(client, sid, {"type": "end-scene", "outcome": "victory"}, "Say which victory condition was met")
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "destroy-pillars-before-turn-15"}, "it needs all 3 pillar-of-energy destroyed before turn 15; the log records 0")
     smash = {"attack_faces": {"red": ["katana"] * 8}, "defense_faces": {"blue": []}}
-    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": f"pillar-of-energy-{n}", **smash} for n in (1, 2)]})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
+    act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": [{"defender": f"pillar-of-energy-{n}", **smash} for n in (1, 2)]})
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "destroy-pillars-before-turn-15"}, "the log records 2")
     _turns(client, sid, 14)
     assert client.get(f"/sessions/{sid}").json["verdict"] is None  # the pillars are out of reach, the Tengu is not ("either")
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "destroy-pillars-before-turn-15"}, "the log records 2")
-    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}] * 2})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
+    act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 10}, "defense_faces": {"blue": []}}] * 2})
     won = act(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "defeat-the-tengu"})
     assert won["state"]["verdict"]["outcome"] == "victory" and "(L1073)" in won["state"]["verdict"]["reason"]
     draw_owed(client, sid)
@@ -235,7 +239,7 @@ def test_achievements_the_log_can_check_are_checked(client):
     _win_scene(client, sid)
     sid = start(client, cid, S2)
     act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 2})
-    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "energy": 1})
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "energy": 1})
     defeat(client, sid, "furu-utsubo", 15)
     draw_owed(client, sid)
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "achievements": ["no-energy-used"]}, "the heroes spent 1 energy")

@@ -20,7 +20,10 @@ def create_campaign(client, options=None, components=YOKAI_TEST_COMPONENTS, part
 
 
 # The four abilities each hero's player chooses when the heroes are prepared (L145): the table's choice.
-LOADOUTS = {"ryo": ["kiri-susumu", "senpuu", "moui", "suchu-ryouku"], "ami": ["kami-no-ibuki", "chiyute", "kaminari", "seki"]}
+LOADOUTS = {"ryo": ["kiri-susumu", "senpuu", "moui", "suchu-ryouku"], "ami": ["kami-no-ibuki", "chiyute", "kaminari", "soukatsui"]}
+# Abilities that strike many yōkai at once: Senpuu "hitting all the yōkai" (L331), Soukatsui "harms all yōkai on the
+# board" (L362). Their action costs were lost with their cards; these tests' table reads one action.
+AREA = {"ryo": "senpuu", "ami": "soukatsui"}
 
 
 def start(client, campaign_id, scene):
@@ -42,9 +45,25 @@ def game(client, session_id):
 
 
 def strike(client, session_id, attacker, defenders):
-    """The attacker hits every defender with one katana against no helmet (reported dice)."""
+    """The attacker hits every defender with one katana against no helmet (reported dice): a hero strikes one defender
+    with a basic attack (one action), several with their area ability (used first, one action)."""
     targets = [{"defender": d, "attack_faces": HIT, "defense_faces": MISS} for d in defenders]
-    return act(client, session_id, {"type": "attack", "attacker": attacker, "source": "test", "targets": targets})
+    body = {"type": "attack", "attacker": attacker, "source": "test", "targets": targets}
+    if attacker in AREA and len(defenders) > 1 and "activation" in game(client, session_id):
+        act(client, session_id, {"type": "use-ability", "hero": attacker, "ability": AREA[attacker], "actions": 1})
+        body["ability"] = AREA[attacker]
+    return act(client, session_id, body)
+
+
+def finish_hero_phase(client, session_id):
+    """The activation under way ends, and every hero standing who has not activated takes an activation renouncing
+    everything (L400): the Yōkai phase follows the Hero phase (L152)."""
+    state = game(client, session_id)
+    if state.get("activation"):
+        act(client, session_id, {"type": "end-activation", "hero": state["activation"]["hero"]})
+    for hero, standing in sorted(state["heroes"].items()):
+        if not standing["defeated"] and hero not in state.get("activated", []) and (state.get("activation") or {}).get("hero") != hero:
+            act(client, session_id, {"type": "end-activation", "hero": hero})
 
 
 def end(client, session_id, outcome, status=200):
@@ -68,6 +87,9 @@ def _scene(client, session_id):
 
 def begin_yokai_phase(client, session_id):
     """Begin the Yōkai phase, stating a coin's face while the log does not know it (red/blue: a colour of the scene's points)."""
+    if game(client, session_id)["phase"] == "yokai":
+        return None  # already begun: the yōkai are acting
+    finish_hero_phase(client, session_id)
     coins = game(client, session_id)["coins"]
     points = _scene(client, session_id)["appearance_points"]
     stated = {}
@@ -97,16 +119,40 @@ def spawn(client, session_id, counts):
     return game(client, session_id)["in_play"]
 
 
+def striker(client, session_id, preferred="ryo"):
+    """A hero who can take an action now (L398): the one whose activation is under way while it has an action left,
+    else the next to activate (``preferred`` first); None when every hero standing has activated this turn."""
+    state = game(client, session_id)
+    if "activation" not in state:
+        return preferred  # a scene set up before activations were kept
+    limit = client.get("/rulesets/yokai-quest").json["rules"]["hero_rules"]["activation"]["actions"]
+    current = state["activation"]
+    if current and current["actions_used"] < limit:
+        return current["hero"]
+    if current:
+        act(client, session_id, {"type": "end-activation", "hero": current["hero"]})
+        state = game(client, session_id)
+    for hero in [preferred] + sorted(state["heroes"]):
+        if hero in state["heroes"] and not state["heroes"][hero]["defeated"] and hero not in state["activated"] and state["phase"] == "hero":
+            return hero
+    return None
+
+
 def defeat(client, session_id, yokai, count, hero="ryo"):
-    """Defeat ``count`` yōkai of a type, bringing them into play a Yōkai phase at a time as the miniatures allow."""
+    """Defeat ``count`` yōkai of a type, bringing them into play a Yōkai phase at a time as the miniatures allow, the
+    heroes striking with the actions their activations have (two each, L398)."""
     rules = client.get("/rulesets/yokai-quest").json
     cap = next(c["miniatures"] for c in rules["characters"] if c["id"] == yokai)
     while count:
         ready = game(client, session_id)["in_play"].get(yokai, 0)
         if not ready:
             spawn(client, session_id, {yokai: min(count, cap)})
-            ready = game(client, session_id)["in_play"][yokai]
-        strike(client, session_id, hero, [yokai] * min(count, ready))
+            continue
+        who = striker(client, session_id, hero)
+        if who is None:
+            yokai_phase(client, session_id)
+            continue
+        strike(client, session_id, who, [yokai] * min(count, ready))
         count -= min(count, ready)
 
 
@@ -114,4 +160,8 @@ def clear(client, session_id, hero="ryo"):
     """Strike every basic yōkai still in play: a scene ends when none are left to fight (L753)."""
     left = [yokai for yokai, count in game(client, session_id)["in_play"].items() for _ in range(count)]
     if left:
-        strike(client, session_id, hero, left)
+        who = striker(client, session_id, hero)
+        if who is None:
+            yokai_phase(client, session_id)
+            return clear(client, session_id, hero)
+        strike(client, session_id, who, left)

@@ -7,7 +7,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 from tracker.domain.events import TrackerCreated, TrackerEvent
-from tracker.rulesets.components import supplement
+from tracker.supplements import supplement
 
 WINS = ("victory", "heroic-victory")
 

@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from eventsourcing.domain import Aggregate, event
 
 from tracker import decks
-from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.domain.events import GameEvent, TrackerCreated, TrackerEvent
+
+
+def _no_rules_given(pin: Mapping[str, str]) -> Any:
+    raise RuntimeError(
+        f"No game rules were given to sessions, so a {pin.get('id')} session cannot fold its game events: "
+        "build the application through tracker.bootstrap (or Tracker), which gives them"
+    )
 
 
 class Session(Aggregate):
+    # The game rules a session folds its game events with, for the ruleset it pinned (id, version, hash).
+    # Given by the application that loads sessions (Tracker.__init__): the domain never looks rules up itself.
+    rules_for: ClassVar[Callable[[Mapping[str, str]], Any]] = staticmethod(_no_rules_given)
+
+    @classmethod
+    def given_rules(cls, rules_for: Callable[[Mapping[str, str]], Any]) -> None:
+        cls.rules_for = staticmethod(rules_for)  # type: ignore[assignment]
+
     class SessionStarted(TrackerCreated):
         campaign_id: str
         quest: str
@@ -150,9 +166,7 @@ class Session(Aggregate):
             self.trigger_event(self._rules().events[kind], change=change, meta=meta)
 
     def _rules(self) -> Any:
-        from tracker import rulesets
-
-        return rulesets.pinned(self.ruleset).rules
+        return type(self).rules_for(self.ruleset)
 
     def _apply_game_change(self, change: dict[str, Any]) -> None:
         self.game = self._rules().fold(self.game, change)
@@ -212,18 +226,6 @@ class Session(Aggregate):
         }
 
 
-class GameEvent(TrackerEvent):
-    """Base of a ruleset's own events (KarmaGained, WeaponUpgraded, ...): the ruleset's fold applies them.
-
-    Subclasses live in their ruleset's package, each with its own class_version.
-    """
-
-    change: dict[str, Any]
-
-    def apply(self, aggregate: Session) -> None:
-        aggregate._apply_game_change(self.change)  # noqa: SLF001
-
-
 def _deck_mutator(event_class: type[TrackerEvent]) -> None:
     def apply(self: TrackerEvent, aggregate: Session) -> None:
         aggregate._apply_deck_change(self.change)  # noqa: SLF001
@@ -231,6 +233,9 @@ def _deck_mutator(event_class: type[TrackerEvent]) -> None:
     event_class.apply = apply  # type: ignore[method-assign]
 
 
+__all__ = ["DECK_EVENTS", "GameEvent", "Session"]  # GameEvent lives in tracker.domain.events; named here too
+
+# One event class for each kind of deck change tracker/decks.py applies.
 DECK_EVENTS: dict[str, type[TrackerEvent]] = {
     "shuffled": Session.DeckShuffled,
     "drawn": Session.CardsDrawn,
@@ -243,3 +248,4 @@ DECK_EVENTS: dict[str, type[TrackerEvent]] = {
 }
 for _event_class in DECK_EVENTS.values():
     _deck_mutator(_event_class)
+assert set(DECK_EVENTS) == set(decks.CHANGE_KINDS), "every kind of deck change has its event"

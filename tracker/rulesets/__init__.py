@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from tracker.errors import Unprocessable
+from tracker.errors import NotFound, Unprocessable
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.ruleset import Ruleset
 
@@ -16,11 +18,17 @@ from tracker.rulesets.ruleset import Ruleset
 ARCHIVE = Path(__file__).with_name("versions")
 
 
+def games() -> list[str]:
+    """The games this server plays: every package beside this file whose ``__init__`` offers ``load()``.
+    A fifth game is its own package and nothing else (README.md here); no list names them."""
+    return sorted(found.name for found in pkgutil.iter_modules(__path__) if found.ispkg)
+
+
 @cache
 def registry() -> dict[str, Ruleset]:
-    from tracker.rulesets import descent, journey, kung_fu_panda, yokai_quest
-
-    rulesets = [journey.load(), descent.load(), kung_fu_panda.load(), yokai_quest.load()]
+    """Each game's ruleset by its id, its package found and loaded once per process."""
+    packages = [importlib.import_module(f"{__name__}.{game}") for game in games()]
+    rulesets = [package.load() for package in packages if callable(getattr(package, "load", None))]
     return {ruleset.id: ruleset for ruleset in rulesets}
 
 
@@ -67,8 +75,6 @@ def _contract(path: Path) -> dict | None:
 
 def get_or_404(ruleset_id: str) -> Ruleset:
     """For reads of /rulesets/{id}: an unknown id there is a missing resource, not a bad request."""
-    from tracker.errors import NotFound
-
     try:
         return registry()[ruleset_id]
     except KeyError:

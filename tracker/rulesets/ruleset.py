@@ -7,28 +7,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from tracker.dice import DieSpec
 from tracker.errors import Unprocessable
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
 
 PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
-
-
-@dataclass(frozen=True)
-class DieSpec:
-    id: str
-    name: str
-    results: list[Any]
-    faces: list[Any] | None  # the physical layout; None when the rulebook lost it
-
-    def check_reported(self, faces: list[Any]) -> None:
-        illegal = [face for face in faces if face not in self.results]
-        if illegal:
-            raise Unprocessable(
-                f"Die '{self.id}' has no face {illegal[0]!r}",
-                detail=f"The faces of {self.name} are {self.results}.",
-                errors={f"faces.{self.id}": [f"Not a face of this die: {illegal}"]},
-            )
 
 
 @dataclass(frozen=True)
@@ -143,6 +127,10 @@ class GameRules:
     sides: tuple[str, ...] = ("heroes",)
     """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""
 
+    actor_fields: tuple[str, ...] = ()
+    """The fields of this game's actions that name a hero acting or receiving (a player token bound to heroes may
+    name only those, and undo only what it could have done). The deck actions' ``holder`` is every game's."""
+
     def secret_to(self, change: Mapping[str, Any]) -> str | None:
         """The side a change is secret to until the quest ends (e.g. the overlord's hand), or None if public."""
         return None
@@ -207,8 +195,11 @@ class Ruleset:
         rules: GameRules | None = None,
         setup: ActionType | None = None,
         component_packs: list[dict[str, Any]] | None = None,
+        views: tuple[Any, ...] = (),
     ) -> None:
         self.data = data
+        # The read views the game keeps for its campaigns (tracker/rulesets/view.py), projected like the service's own.
+        self.views = tuple(views)
         # Optional component data from outside the rulebook (e.g. community die faces), labelled with
         # their sources; a campaign may pass one as its "components". Not rules data: not in the hash.
         self.component_packs = component_packs or []
@@ -223,7 +214,7 @@ class Ruleset:
         what that version published besides its data (``contract()`` as it was): when the code's actions or
         events have grown since, the archived version still hashes to the pin its campaigns hold."""
         setup = self.actions[SET_UP_QUEST]
-        archived = Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup)
+        archived = Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup, views=self.views)
         archived.published = dict(contract) if contract is not None else None
         return archived
 

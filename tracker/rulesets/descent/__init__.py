@@ -13,11 +13,13 @@ from typing import Any
 
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.descent import combat, figures, ready, wounds
-from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissures, glyphs, hidden, monkey_kings, prisoners, prolonged, shop, sides, spirits, summoning, temple, threat, tokens, treachery, verdict, zorek
+from tracker.rulesets.descent import combat, familiars, figures, monster_turn, movement, ready, wounds
+from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissures, glyphs, hidden, monkey_kings, prisoners, prolonged, secret_room, shop, sides, spirits, summoning, temple, threat, tokens, treachery, verdict, zorek
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
+from tracker.rulesets.descent.ledger import hero_standing
+from tracker.rulesets.descent.views import VIEWS
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
 
 HERE = Path(__file__).parent
@@ -26,6 +28,7 @@ HERE = Path(__file__).parent
 class DescentRules(GameRules):
     events = EVENTS
     sides = ("heroes", "overlord")
+    actor_fields = ("hero", "heroes", "attacker")
     options_schema = {
         "type": "object",
         "properties": {
@@ -61,8 +64,6 @@ class DescentRules(GameRules):
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
         """Each hero's standing across the campaign: curses, frost, dark relics, chest items, deaths."""
-        from tracker.rulesets.descent.ledger import hero_standing
-
         return hero_standing(history, viewer)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
@@ -70,9 +71,9 @@ class DescentRules(GameRules):
 
 
 def _actions() -> list[ActionType]:
-    specs = threat.ACTIONS_SPEC + conquest.ACTIONS_SPEC + prolonged.ACTIONS_SPEC + conditions.ACTIONS_SPEC + shop.ACTIONS_SPEC + glyphs.ACTIONS_SPEC + summoning.ACTIONS_SPEC + zorek.ACTIONS_SPEC + prisoners.ACTIONS_SPEC + tokens.ACTIONS_SPEC + monkey_kings.ACTIONS_SPEC + fissures.ACTIONS_SPEC + temple.ACTIONS_SPEC + spirits.ACTIONS_SPEC + crushing_trap.ACTIONS_SPEC
-    specs += figures.ACTIONS_SPEC + combat.ACTIONS_SPEC + wounds.ACTIONS_SPEC + ready.ACTIONS_SPEC
-    return [ActionType(name, description, schema, resolve, random=random) for name, description, schema, resolve, random in specs]
+    specs = threat.ACTIONS_SPEC + conquest.ACTIONS_SPEC + prolonged.ACTIONS_SPEC + conditions.ACTIONS_SPEC + shop.ACTIONS_SPEC + glyphs.ACTIONS_SPEC + summoning.ACTIONS_SPEC + zorek.ACTIONS_SPEC + prisoners.ACTIONS_SPEC + tokens.ACTIONS_SPEC + monkey_kings.ACTIONS_SPEC + fissures.ACTIONS_SPEC + temple.ACTIONS_SPEC + spirits.ACTIONS_SPEC + crushing_trap.ACTIONS_SPEC + secret_room.ACTIONS_SPEC
+    specs += figures.ACTIONS_SPEC + combat.ACTIONS_SPEC + wounds.ACTIONS_SPEC + ready.ACTIONS_SPEC + familiars.ACTIONS_SPEC + monster_turn.ACTIONS_SPEC
+    return [ActionType(name, description, schema, movement.guarded(name, resolve), random=random) for name, description, schema, resolve, random in specs]
 
 
 def community_components() -> dict[str, Any]:
@@ -84,4 +85,4 @@ def load() -> Ruleset:
     data = rules_data.load(HERE / "ruleset.json")
     setup = ActionType(SET_UP_QUEST, "Quest set-up: treachery swaps, dark glyphs and the overlord's opening hand (L100–L132).",
                        {"type": "object"}, treachery.set_up, random=True, internal=True)
-    return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(), setup=setup, component_packs=[community_components()])
+    return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(), setup=setup, component_packs=[community_components()], views=VIEWS)

@@ -18,7 +18,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent import conquest
+from tracker.rulesets.descent import (
+    abilities,
+    conquest,
+    dazed,
+    monster_conditions,
+    named_deaths,
+)
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
 from tracker.rulesets.ruleset import ActionContext
@@ -55,8 +61,11 @@ def _armour(ctx: ActionContext, side: str, figure: Mapping[str, Any], params: Ma
     return said, "stated" if said is not None else "unknown"
 
 
-def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_surges: int, armour: int | None) -> dict[str, Any]:
-    """The arithmetic of one attack, pure: hit or miss, damage and pierce, wounds after armour (None where a fact is missing)."""
+def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_surges: int, armour: int | None,
+            known: Mapping[str, Any] | None = None, attacker: Mapping[str, int] | None = None, target: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The arithmetic of one attack, pure: hit or miss, damage and pierce, wounds after armour (None where a fact is missing).
+    ``known`` is the rules data's abilities (1.3.0 on), ``attacker`` and ``target`` the abilities on record ({name: rank})."""
+    attacker, target = attacker or {}, target or {}
     attack = shown([f for die, faces in rolled.items() if die != "power" for f in faces])
     power = rolled.get("power", [])
     surges = attack["surges"] + power.count("surge") + free_surges
@@ -64,9 +73,18 @@ def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_sur
     if spent > surges:
         raise refuse(f"The roll gives {surges} surges, not {spent}", "Attack dice, power surges and free surges are all there is (L280).", "surges")
     bonus = {k: sum(a.get(k, 0) for a in params.get("abilities", [])) + sum(s["count"] * s.get(k, 0) for s in params.get("surges", [])) for k in BONUS}
+    applied: list[dict[str, Any]] = []
+    if known:
+        abilities.bonuses(known, params, attacker, target, attack, power, bonus, applied)
     range_rolled = attack["range"] + bonus["range"]
+    unaffected = abilities.miss(known, params, attacker, target, power) if known else None
     if attack["misses"]:
         hit, why = False, "a die shows X"
+    elif unaffected:
+        hit, why = False, unaffected
+    elif known and abilities.ignores_range(params, attacker):
+        hit, why = True, None  # L224: a Leap attack ignores rolled range, only missing on a miss result
+        applied.append({"ability": "leap", "effect": "ignores rolled range", "source": known["leap"]["source"]})
     elif params["attack_type"] != "melee" and range_rolled < params.get("range", 0):
         hit, why = False, f"range {range_rolled} falls short of {params['range']}"
     else:
@@ -74,8 +92,14 @@ def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_sur
     damage = max(0, attack["damage"] + bonus["damage"]) if hit else 0
     if hit and "enhancement" in power:
         damage = None  # an enhancement's effect on an attack is not in the transcription
+    zeroed = abilities.zero_damage(known, params, target) if known and hit else None
+    if zeroed:
+        damage = 0
+        applied.append({"ability": "ironskin", "effect": zeroed, "source": known["ironskin"]["source"]})
     result = {"hit": hit, "miss": why, "rolled": attack, "power": power, "surges_rolled": surges, "surges_spent": spent, "range_rolled": range_rolled,
               "damage": damage, "pierce": bonus["pierce"], "armour": armour}
+    if known:
+        result["abilities_applied"] = applied
     if damage is None or armour is None:
         result["wounds"] = 0 if damage == 0 else None
         return result
@@ -113,10 +137,25 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         raise refuse(f"Say the distance to the target of a {params['attack_type']} attack", 'Send "range" in spaces: the range rolled must reach it (L215).', "range")
     if params.get("invulnerability") and not (target_side == "hero" and target.get("invulnerable")):
         raise refuse(f"{params['target']} has no invulnerability potion in effect", "Drink one first (L185).", "invulnerability")
+    known = abilities.table(rules)
+    if not known and (params.get("target_abilities") or params.get("undying_face") or params.get("dice_without_daze")):
+        raise refuse("This campaign's rules data applies no abilities or daze", f"They are applied from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "target_abilities")
+    of_attacker = dict(attacker.get("abilities") or {}) if attacker_side == "monster" else {}
+    of_target = _target_abilities(rules, params, target) if known else {}
     rolled = _roll(ctx, params, rng)
+    results = rolled["roll"]["results"]
+    daze = dazed.check(ctx, params, attacker_side, attacker, results) if known else None
+    leapt = None
+    if known:
+        if attacker_side == "monster":
+            monster_conditions.may_attack(ctx, params["attacker"], attacker)
+        abilities.before_roll(known, params, attacker, of_target, results)
+        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results)
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
-    result = resolve(rolled["roll"]["results"], params, free, armour)
+    result = resolve(results, params, free, armour, known, of_attacker, of_target)
+    if known:
+        _named_rules(ctx, params, attacker, target, results, result)
     said = _stated(params, result)
     before = target.get("wounds")
     left = said.get("wounds_left")
@@ -131,33 +170,110 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if said.get("killed") and left not in (None, 0):
         raise refuse(f"{params['target']} is left with {left} wounds, so it is not killed", "Leave stated.killed out, or state the wounds the table counts.", "stated.killed")
     killed = left == 0 or bool(said.get("killed"))
+    undying = _undying(ctx, params, target_side, target, of_target, killed, rng) if known else []
+    if undying and undying[-1]["restored"]:
+        killed = False
     orders = _orders_used(ctx, params, attacker_side, target_side)
     made = {"kind": "attack-made", "attacker": params["attacker"], "target": params["target"], "target_side": target_side, "attack_type": params["attack_type"],
             "range": params.get("range"), "surges": list(params.get("surges", [])), "abilities": list(params.get("abilities", [])), "free_surges": free,
             "dark_charm": bool(params.get("dark_charm")), "armour_from": armour_from, "shield": params.get("shield", 0), "invulnerability": bool(params.get("invulnerability")), "orders_used": orders,
-            **result, "wounds_before": before, "wounds_left": 0 if killed and left is None and before is not None else left, "killed": killed, "stated": said}
-    changes: list[dict[str, Any]] = [rolled, made]
+            **result, "wounds_before": before, "wounds_left": 0 if (killed or undying) and left is None and before is not None else left, "killed": killed, "stated": said}
+    if known:
+        made["turn"] = ctx.state["turn"]
+    if daze is not None:
+        made["daze"] = daze
+    if leapt is not None:
+        made["leap"] = leapt
+    if of_target:
+        made["target_abilities"] = of_target
+    changes: list[dict[str, Any]] = [rolled, made] + undying
     if params.get("invulnerability"):
         changes.append({"kind": "invulnerability-used", "hero": params["target"], "armour_bonus": rules["invulnerability_armour"]})
     lost = result["wounds"] if result["wounds"] is not None else (before - left if before is not None and left is not None else None)
     if target_side == "hero" and params.get("on_corrupted") and lost:
         per = rules["corrupted_terrain"]["threat_per_wound"]
         changes.append({"kind": "threat-gained", "amount": per * lost, "source": "corrupted-terrain-wounds", "count": lost, "hero": params["target"]})
-    changes += _effects(ctx, params, target_side, target, result, lost)
+    changes += _effects(ctx, params, target_side, target, result, lost, abilities.immune_to(known, of_target) if known else set())
+    if known and lost and abilities.attacker_has(params, of_attacker, "leech"):
+        changes.append(_leeched(params, attacker, target, lost, known["leech"]))
     if killed:
         changes += _killed(ctx, params, target_side, target)
+        if known and "black-curse" in of_target and attacker_side == "hero":  # L216: only if it actually dies
+            changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": known["black-curse"]["killer_curses"], "source": "black-curse"})
+        if known and target_side == "monster":
+            changes += named_deaths.award(ctx, target, changes)
     return changes
+
+
+def _named(ctx: ActionContext, figure: Mapping[str, Any]) -> Mapping[str, Any]:
+    return next((m for m in ctx.ruleset.data["combat"]["named_monsters"] if m["id"] == figure.get("named")), {}) if figure.get("named") else {}
+
+
+def _named_rules(ctx: ActionContext, params: Mapping[str, Any], attacker: Mapping[str, Any], target: Mapping[str, Any],
+                 rolled: Mapping[str, list[str]], result: dict[str, Any]) -> None:
+    """What the quest text says of a named monster's fights: the power dice it rolls (the Zone 8 ogre's 3, L661; Zorek's 5,
+    L684), and Zorek, whom "No attack can harm" (L684)."""
+    dice_rolled = _named(ctx, attacker).get("power_dice")
+    if dice_rolled is not None and len(rolled.get("power", [])) != dice_rolled and not abilities.named(params.get("abilities", []), "bash"):
+        raise refuse(f"{params['attacker']} rolls {dice_rolled} power dice", f"Rolled {len(rolled.get('power', []))} ({', '.join(s.split(' ')[-1] for s in _named(ctx, attacker)['source'])}).", "faces.power")
+    if _named(ctx, target).get("unharmed"):
+        result.update(hit=False, miss="No attack can harm Zorek, and he is immune to all effects (L684)", damage=0, wounds=0)
+
+
+def _target_abilities(rules: Mapping[str, Any], params: Mapping[str, Any], target: Mapping[str, Any]) -> dict[str, int]:
+    """The target's abilities: on record from when it entered play, or stated for this attack; the two must agree."""
+    recorded = dict(target.get("abilities") or {})
+    stated = abilities.stated_abilities(rules, params.get("target_abilities"), "target_abilities")
+    for name, rank in stated.items():
+        if name in recorded and recorded[name] != rank:
+            raise refuse(f"{params['target']} has {name} {recorded[name]}, not {rank}", "Leave target_abilities out: they are on record.", "target_abilities")
+    return {**stated, **recorded}
+
+
+def _undying(ctx: ActionContext, params: Mapping[str, Any], side: str, target: Mapping[str, Any], of_target: Mapping[str, int], killed: bool, rng: Any) -> list[dict[str, Any]]:
+    """L321: "A figure with Undying rolls 1 power die when killed. On a power surge, the figure is instantly restored to full health."
+    Its full health is the wounds it entered play with, where they are on record."""
+    face = params.get("undying_face")
+    which = next((a for a in ("superior-undying", "undying") if a in of_target), None)
+    if which is None or not killed:
+        if face is not None:
+            raise refuse("Only a figure with Undying that the attack kills rolls for it", "Leave undying_face out (L321).", "undying_face")
+        return []
+    rule = ctx.ruleset.data["combat"]["abilities"][which]
+    if face is None and ctx.dice[rule["die"]].faces is None:
+        raise refuse(f"Say the Undying power die's face for {params['target']}", 'Send "undying_face" as rolled (L321), or supply the power die\'s faces to roll it here.', "undying_face")
+    rolled = dice.roll_change(ctx.dice, {rule["die"]: 1}, {rule["die"]: [face]} if face is not None else None, rng, f"undying: {params['target']}")
+    shown_face = rolled["roll"]["results"][rule["die"]][0]
+    restored = shown_face in rule["restored_on"] if "restored_on" in rule else shown_face not in rule["destroyed_on"]  # Superior Undying: L618
+    return [rolled, {"kind": "undying-rolled", "figure": params["target"], "face": shown_face, "restored": restored,
+                     "wounds": target.get("max_wounds") if restored else 0}]
+
+
+def _leeched(params: Mapping[str, Any], attacker: Mapping[str, Any], target: Mapping[str, Any], lost: int, rule: Mapping[str, Any]) -> dict[str, Any]:
+    """L308: "For every wound token lost due to a Leech attack, the target also loses 1 fatigue, and the attacker is healed of 1 wound."
+    Fatigue and healing go as far as the sheet allows where it is on record."""
+    per = rule["per_wound_lost"]
+    fatigue = target.get("fatigue")
+    if "fatigue" not in target:  # a monster has no fatigue to lose
+        lost_fatigue = 0
+    else:
+        lost_fatigue = min(fatigue, lost * per["target_fatigue"]) if fatigue is not None else lost * per["target_fatigue"]
+    healed = lost * per["attacker_heals"]
+    if attacker.get("wounds") is not None and attacker.get("max_wounds") is not None:
+        healed = min(healed, attacker["max_wounds"] - attacker["wounds"])
+    return {"kind": "leeched", "attacker": params["attacker"], "target": params["target"], "wounds_lost": lost, "fatigue_lost": lost_fatigue, "attacker_healed": healed}
 
 
 CONDITIONS = ("burn", "bleed", "daze", "stun", "web")
 
 
-def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, target: Mapping[str, Any], result: Mapping[str, Any], lost: int | None) -> list[dict[str, Any]]:
+def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, target: Mapping[str, Any], result: Mapping[str, Any], lost: int | None,
+             immune: set[str] = frozenset()) -> list[dict[str, Any]]:
     """What the attack leaves behind on a hero that took at least 1 damage before armour (L325 †): a token per condition
     ability (L294-L323), a frost token (L220), poison tokens for the wounds lost (L312); and the Thing in the Pit's curse on
     a hero who deals it 4 or more wounds after armour in one attack (L388)."""
     changes: list[dict[str, Any]] = []
-    named = {a["ability"].strip().lower() for a in params.get("abilities", [])}
+    named = {a["ability"].strip().lower() for a in params.get("abilities", [])} - immune  # Ironskin, Unstoppable (L305, L322)
     if target_side == "hero" and result["hit"] and (result["damage"] or 0) >= 1:
         for condition in CONDITIONS:
             if condition in named:
@@ -166,6 +282,8 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
             changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": "poison", "count": lost, "source": f"attack by {params['attacker']}"})
         if "frost" in named:
             changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
+    if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1 and "abilities" in ctx.ruleset.data["combat"]:
+        changes += monster_conditions.placed(params, target, named)
     if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
         changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
     return changes
@@ -192,6 +310,8 @@ def _killed(ctx: ActionContext, params: Mapping[str, Any], side: str, target: Ma
 
 SURGE = {"type": "object", "properties": {"ability": NAME, "count": {"type": "integer", "minimum": 1, "maximum": 20}, **BONUS}, "required": ["ability", "count"], "additionalProperties": False}
 ABILITY = {"type": "object", "properties": {"ability": NAME, **BONUS}, "required": ["ability"], "additionalProperties": False}
+RANKS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 20,
+         "description": "Special abilities by the rulebook's names, each with its rank X (1 where it has none): {\"fear\": 2, \"shadowcloak\": 1}."}
 FACES = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 10}, "maxProperties": 6}
 DEATH = {"type": "object", "properties": {"conquest_value": {"type": "integer", "minimum": 0, "maximum": 20},
                                           "cursed_items": {"type": "array", "maxItems": 20, "items": {"type": "object", "properties": {"item": NAME, "choice": {"enum": ["discard", "re-equip"]}}, "required": ["item", "choice"], "additionalProperties": False}}},
@@ -207,5 +327,10 @@ ACTIONS_SPEC = [
              "dark_charm": {"type": "boolean", "description": "The overlord controls the attacking hero, with his surges and power dice (L274)."},
              "orders_used": {"type": "array", "items": {"enum": ["aim", "guard", "dodge"]}, "maxItems": 3, "uniqueItems": True},
              "stated": {"type": "object", "properties": {"hit": {"type": "boolean"}, "damage": STAT, "wounds_dealt": STAT, "wounds_left": STAT, "killed": {"type": "boolean"}}, "additionalProperties": False},
-             "death": DEATH}, ["attacker", "target", "attack_type"]), attack, True),
+             "death": DEATH,
+             "target_abilities": {**RANKS, "description": "The target's special abilities where they are not on record (rules 1.3.0 on): Shadowcloak, Fear X, Ironskin, Unstoppable, Undying, Black Curse (L207-L233, L287-L325)."},
+             "undying_face": {"enum": ["blank", "surge", "enhancement"], "description": "The power die a killed figure with Undying rolls (L321): report it, or the stream rolls it where the faces are known."},
+             "dice_without_daze": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 6,
+                                   "description": "A dazed hero: the dice his attack would roll without daze; he rolls 1 fewer per daze token left (L300)."}},
+            ["attacker", "target", "attack_type"]), attack, True),
 ]

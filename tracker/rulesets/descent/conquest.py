@@ -6,8 +6,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import decks
-from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema, stat
-from tracker.rulesets.descent.spirits import angered_standing
+from tracker.rulesets.descent.common import (
+    AMOUNT,
+    COUNT,
+    NAME,
+    conquest_changes,
+    quest,
+    refuse,
+    require_hero,
+    schema,
+    stat,
+)
+from tracker.rulesets.descent.spirit_standing import angered_standing
 from tracker.rulesets.ruleset import ActionContext
 
 GLYPHS = ("normal", "summoning", "sundered", "power")

@@ -10,6 +10,23 @@ def describe(change: Mapping[str, Any]) -> str | None:
     kind = change.get("kind")
     c = change
     lines = {
+        "chest-opened": lambda: f"{c['opener']} opened {c['chest']} ({c['colour']}): +{c['conquest']} conquest",
+        "coins-changed": lambda: f"{c['hero']}'s coins {c['amount']:+d} ({c['reason']})",
+        "cursed-item-equipped": lambda: f"{c['hero']} equipped the cursed {c['item']}",
+        "curses-gained": lambda: f"{c['hero']} gained {c['count']} curse(s) ({c['source']})",
+        "dark-relic-equipped": lambda: f"{c['hero']} equipped the dark relic {c['relic']}",
+        "frost-gained": lambda: f"{c['hero']} gained {c['count']} frost",
+        "frost-shaken": lambda: f"{c['hero']} shook off {c['count']} frost",
+        "invulnerability-used": lambda: f"{c['hero']} used invulnerability (+{c['armour_bonus']} armour)",
+        "item-shattered": lambda: f"{c['hero']}'s {c['item']} shattered ({c['trigger']})",
+        "potion-drunk": lambda: f"{c['hero']} drank a {c['potion']} potion",
+        "potion-gained": lambda: f"{c['hero']} gained {c['count']} {c['potion']} potion(s) ({c['source']})",
+        "potion-packed": lambda: f"{c['hero']} packed {c['count']} {c['potion']} potion(s) ({c['source']})",
+        "prolonged-action-completed": lambda: f"{', '.join(c['heroes'])} completed {c['task']} ({c['progress']} progress)",
+        "prolonged-action-disrupted": lambda: f"{c['task']} was disrupted ({c['reason']})",
+        "prolonged-progress-made": lambda: f"{c['hero']} made progress on {c['task']}: {c['progress']}" if "progress" in c else None,
+        "treasure-bought": lambda: f"{c['hero']} bought {c['card']} ({c['colour']}) for {-c['coins']} coins" if c["coins"] < 0 else f"{c['hero']} bought {c['card']} ({c['colour']})",
+        "treasure-sold": lambda: f"{c['hero']} sold {c['card']} for {c['value']} coins",
         "monsters-placed": lambda: f"Monsters entered play ({c['source']}): {', '.join(f['id'] for f in c['figures'])}",
         "attack-made": lambda: f"{c['attacker']} attacked {c['target']}: " + (f"miss ({c['miss']})" if not c["hit"] else f"{c['wounds']} wound(s)" if c["wounds"] is not None else "wounds not known")
         + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else "") + (f" (stated: {', '.join(sorted(c['stated']))})" if c["stated"] else ""),
@@ -63,6 +80,17 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "villager-spell-broken": lambda: f"The villager {c['villager']} was {c['fate']} by {c['hero']}",
         "altar-destroyed": lambda: f"{' and '.join(c['heroes'])} destroyed {c['altar']} ({c['destroyed']} of {c['of']})",
         "hero-killed": lambda: f"{c['hero']} was killed: conquest value {c['conquest_value']}",
+        "secret-room-marked": lambda: f"The overlord noted the real encounter marker: {c['marker']} ({c['face']})",
+        "secret-room-searched": lambda: f"{c['hero']} searched the encounter marker {c['marker']}: " + ("a hidden staircase, Zone 3 revealed" if c["real"] else "a false alarm"),
+        "undying-rolled": lambda: f"{c['figure']} rolled for Undying: {c['face']}, " + ("restored to full health" if c["restored"] else "it stays dead"),
+        "leeched": lambda: f"{c['attacker']} leeched {c['target']}: {c['fatigue_lost']} fatigue lost, {c['attacker_healed']} wound(s) healed",
+        "dark-glyph-cleansed": lambda: f"Sharr the Brightwing cleansed the {c['glyph']} dark glyph: an activated normal glyph now",
+        "monster-tokens-placed": lambda: f"{c['figure']} received {c['count']} {c['condition']} token(s) ({c['source']})",
+        "monster-tokens-resolved": lambda: f"{c['figure']}'s tokens at turn start: discarded {c['discarded'] or 'none'}, {c['wounds']} wound(s), left {c['left'] or 'none'}",
+        "aura-wounded": lambda: f"{c['figure']} moved next to {c['by']}'s Aura: 1 wound" + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else ""),
     }
     line = lines.get(kind)
-    return line() if line else None
+    try:
+        return line() if line else None
+    except (KeyError, TypeError):
+        return None  # a change of an older shape: the generic line says its fields

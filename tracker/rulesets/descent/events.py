@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.domain.session import GameEvent
+from tracker.domain.events import GameEvent
 
 
 class QuestSetUp(GameEvent):
@@ -281,6 +281,38 @@ class HeroReadied(GameEvent):
     class_version = 1
 
 
+class SecretRoomMarked(GameEvent):
+    class_version = 1
+
+
+class SecretRoomSearched(GameEvent):
+    class_version = 1
+
+
+class UndyingRolled(GameEvent):
+    class_version = 1
+
+
+class Leeched(GameEvent):
+    class_version = 1
+
+
+class DarkGlyphCleansed(GameEvent):
+    class_version = 1
+
+
+class AuraWounded(GameEvent):
+    class_version = 1
+
+
+class MonsterTokensPlaced(GameEvent):
+    class_version = 1
+
+
+class MonsterTokensResolved(GameEvent):
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -351,4 +383,12 @@ EVENTS = {
     "fatigue-spent": FatigueSpent,
     "wounds-recovered": WoundsRecovered,
     "hero-readied": HeroReadied,
+    "secret-room-marked": SecretRoomMarked,
+    "secret-room-searched": SecretRoomSearched,
+    "undying-rolled": UndyingRolled,
+    "leeched": Leeched,
+    "dark-glyph-cleansed": DarkGlyphCleansed,
+    "aura-wounded": AuraWounded,
+    "monster-tokens-placed": MonsterTokensPlaced,
+    "monster-tokens-resolved": MonsterTokensResolved,
 }

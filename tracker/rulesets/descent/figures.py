@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.descent.abilities import stated_abilities
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.ruleset import ActionContext
 
@@ -110,9 +111,21 @@ def figures_entering(ctx: ActionContext, entries: list[Mapping[str, Any]], sourc
         for stat in ("wounds", "armor"):
             if entry.get(stat) is not None and not (stat == "armor" and named is not None and named["armor"] is not None):
                 stated.append(stat)
+        known = {}
+        if entry.get("abilities"):
+            if "abilities" not in combat_rules(ctx):
+                raise refuse("This campaign's rules data records no abilities", f"Figures' abilities are recorded from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "monsters")
+            known = {"abilities": stated_abilities(combat_rules(ctx), entry["abilities"], "monsters")}
+            stated.append("abilities")
+        printed = (named or {}).get("abilities") or {}  # what the quest text gives a named monster (the demon's Fear 3, L661)
+        for name, rank in printed.items():
+            if known.get("abilities", {}).get(name, rank) != rank:
+                raise refuse(f"{named['name']} has {name} {rank}, not {known['abilities'][name]}", f"Leave {name} out ({', '.join(s.split(' ')[-1] for s in named['source'])}).", "monsters")
+        if printed:
+            known = {"abilities": {**known.get("abilities", {}), **printed}}
         figures.append({
             "id": figure_id, "monster": named["monster"] if named else entry["monster"], "master": bool(named and named["master"]) or entry.get("master", False),
-            **({"named": named["id"]} if named else {}), "wounds": entry.get("wounds"), "armor": armour, "stated": stated,
+            **({"named": named["id"]} if named else {}), "wounds": entry.get("wounds"), "armor": armour, "stated": stated, **known,
         })
     return {"kind": "monsters-placed", "figures": figures, "source": source}
 
@@ -135,7 +148,10 @@ def state_wounds(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     return [{"kind": "wounds-stated", "figure": params["figure"], "side": side, **{k: params[k] for k in ("wounds", "fatigue", "reason") if k in params}}]
 
 
-MONSTER = {"type": "object", "properties": {"monster": NAME, "master": {"type": "boolean"}, "named": NAME, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT},
+MONSTER = {"type": "object", "properties": {"monster": NAME, "master": {"type": "boolean"},
+                                           "named": {**NAME, "description": "A monster the quest's text names (GET /rulesets/descent: rules.combat.named_monsters ids, with what the text gives it)."}, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT,
+                                           "abilities": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 20,
+                                                         "description": "The figure's special abilities from its reference card, by the rulebook's names with their rank X (1 where it has none), rules 1.3.0 on: {\"shadowcloak\": 1, \"fear\": 2}."}},
            "required": ["monster"], "additionalProperties": False}
 
 ACTIONS_SPEC = [

@@ -161,6 +161,8 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             h["tokens"][condition] -= n
         h["tokens"] = {c: n for c, n in h["tokens"].items() if n}
         h["tokens_resolved_turn"] = change["turn"]
+        if "daze" in change["left"] or h.get("daze_rolled"):  # the daze tokens that remain after his roll (L300)
+            h["daze_rolled"] = change["left"].get("daze", 0)
         h["wounds_suffered"] = h.get("wounds_suffered", 0) + change["wounds"]
         if h.get("wounds") is not None:
             h["wounds"] = max(0, h["wounds"] - change["wounds"])
@@ -217,6 +219,15 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         g.setdefault("villagers", {})[change["villager"]] = change["fate"]
     elif kind == "altar-destroyed":
         g.setdefault("altars_destroyed", []).append(change["altar"])
+    elif kind == "dark-glyph-cleansed":  # Sharr: an activated dark glyph becomes an activated normal one (L200)
+        g["glyphs_activated"].remove(change["glyph"])
+        g["glyphs_activated"].append("normal")
+    elif kind == "secret-room-marked":
+        g["secret_room"] = {"rolled": True, "face": change["face"], "real": change["marker"], "searched": {}, "found": None}
+    elif kind == "secret-room-searched":
+        g["secret_room"]["searched"][change["marker"]] = change["real"]
+        if change["real"]:
+            g["secret_room"]["found"] = change["marker"]
     elif kind == "prolonged-action-disrupted":
         g["prolonged"].pop(change["key"], None)
     elif kind in ("treasure-bought", "treasure-sold"):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-COMBAT_KINDS = frozenset({"monsters-placed", "attack-made", "monster-killed", "wounds-stated", "fatigue-spent", "wounds-recovered", "hero-readied"})
+COMBAT_KINDS = frozenset({"monsters-placed", "attack-made", "monster-killed", "wounds-stated", "fatigue-spent", "wounds-recovered", "hero-readied",
+                          "undying-rolled", "leeched", "aura-wounded", "monster-tokens-placed", "monster-tokens-resolved"})
 
 
 def _figure(g: dict[str, Any], figure_id: str) -> dict[str, Any]:
@@ -18,13 +19,46 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
         monsters = g.setdefault("monsters", {})
         for f in change["figures"]:
             monsters[f["id"]] = {"monster": f["monster"], "master": f["master"], **({"named": f["named"]} if "named" in f else {}),
-                                 "wounds": f["wounds"], "max_wounds": f["wounds"], "armor": f["armor"], "killed": False, "entered": change["source"]}
+                                 "wounds": f["wounds"], "max_wounds": f["wounds"], "armor": f["armor"], "killed": False, "entered": change["source"],
+                                 **({"abilities": dict(f["abilities"])} if f.get("abilities") else {})}
     elif kind == "attack-made":
         target = _figure(g, change["target"])
         if change["wounds_left"] is not None:
             target["wounds"] = change["wounds_left"]
         for used in change["orders_used"]:
             g["heroes"][used["hero"]]["orders"].remove(used["order"])
+        if "turn" in change and change["attacker"] in (g.get("monsters") or {}):  # a stunned master attacks once (L317)
+            g["monsters"][change["attacker"]]["attacked_turn"] = change["turn"]
+        if "leap" in change:  # one Leap attack per turn, its roll affecting each figure passed (L224)
+            attacker = _figure(g, change["attacker"])
+            earlier = attacker.get("leap") or {}
+            targets = earlier["targets"] if earlier.get("turn") == change["leap"]["turn"] else []
+            attacker["leap"] = {**change["leap"], "targets": targets + [change["target"]]}
+    elif kind == "undying-rolled":
+        if change["restored"] and change["wounds"] is not None:
+            g["monsters"][change["figure"]]["wounds"] = change["wounds"]
+    elif kind == "monster-tokens-placed":
+        tokens = g["monsters"][change["figure"]].setdefault("tokens", {})
+        tokens[change["condition"]] = tokens.get(change["condition"], 0) + change["count"]
+    elif kind == "monster-tokens-resolved":
+        m = g["monsters"][change["figure"]]
+        m["tokens"] = {c: n - change["discarded"].get(c, 0) for c, n in m["tokens"].items() if n - change["discarded"].get(c, 0)}
+        m["tokens_resolved_turn"] = change["turn"]
+        if "daze" in change["left"] or m.get("daze_rolled"):  # the daze tokens that remain after its roll (L300)
+            m["daze_rolled"] = change["left"].get("daze", 0)
+        if change["wounds_left"] is not None:
+            m["wounds"] = change["wounds_left"]
+        if "stun" in change["discarded"]:
+            m["stunned_turn"] = change["turn"]
+    elif kind == "aura-wounded":
+        if change["wounds_left"] is not None:
+            _figure(g, change["figure"])["wounds"] = change["wounds_left"]
+    elif kind == "leeched":
+        target, attacker = _figure(g, change["target"]), _figure(g, change["attacker"])
+        if target.get("fatigue") is not None:
+            target["fatigue"] -= change["fatigue_lost"]
+        if attacker.get("wounds") is not None:
+            attacker["wounds"] += change["attacker_healed"]
     elif kind == "monster-killed":
         g["monsters"][change["figure"]].update(killed=True, wounds=0)
     elif kind == "wounds-stated":

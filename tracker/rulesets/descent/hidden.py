@@ -1,5 +1,6 @@
-"""The overlord's secrets: his hand, his deck customisation and his chosen glyphs are shown only to him until
-the quest ends; the heroes see counts."""
+"""The overlord's secrets: his hand, his deck customisation, his chosen glyphs and the secret room's real encounter
+marker (its roll, L352) are shown only to him until the quest ends; the heroes see counts, and of the secret room only
+what their searches found."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import OVERLORD
+from tracker.rulesets.descent.secret_room import PURPOSE as SECRET_ROOM_ROLL
 
-SECRET_KINDS = {"treachery-card-swapped", "dark-glyph-bought", "opening-hand-set", "glyph-placed"}
-SECRET_ACTIONS = {"set-up-quest", "place-glyph", "power-glyph-draw", "power-glyph-keep", "look", "keep"}
+SECRET_KINDS = {"treachery-card-swapped", "dark-glyph-bought", "opening-hand-set", "glyph-placed", "secret-room-marked"}
+SECRET_ACTIONS = {"set-up-quest", "place-glyph", "power-glyph-draw", "power-glyph-keep", "look", "keep", "secret-room-roll"}
+SECRET_ROLLS = {SECRET_ROOM_ROLL}  # rolls whose faces tell a secret, by their purpose
 PUBLIC_DECK_KINDS = {"discarded"}  # cards played or discarded for threat are shown
 DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added"}
 
@@ -22,6 +25,8 @@ def secret_to(change: Mapping[str, Any]) -> str | None:
             return OVERLORD
         return None
     kind = change.get("kind")
+    if kind == "rolled" and (change.get("roll") or {}).get("purpose") in SECRET_ROLLS:
+        return OVERLORD
     if kind in SECRET_KINDS:
         return OVERLORD
     if kind in DECK_KINDS and change.get("deck") == OVERLORD and kind not in PUBLIC_DECK_KINDS:
@@ -33,6 +38,8 @@ def redact(game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
     if viewer in (None, OVERLORD) or "treachery" not in game:
         return dict(game)
     shown = dict(game)
+    if "secret_room" in game:  # what the searches found, not the marker the overlord noted (L352)
+        shown["secret_room"] = {k: v for k, v in game["secret_room"].items() if k not in ("real", "face")}
     treachery = game["treachery"]
     shown["treachery"] = {"granted": dict(treachery["granted"]), "cards_swapped": len(treachery["swaps"]), "dark_glyphs_bought": len(treachery["glyphs"])}
     shown["glyph_pool"] = len(game["glyph_pool"])

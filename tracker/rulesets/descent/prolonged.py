@@ -8,7 +8,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent.common import NAME, conquest_changes, quest, refuse, require_hero, schema, stat
+from tracker.rulesets.descent import secret_room
+from tracker.rulesets.descent.common import (
+    NAME,
+    conquest_changes,
+    quest,
+    refuse,
+    require_hero,
+    schema,
+    stat,
+)
 from tracker.rulesets.ruleset import ActionContext
 
 TRAITS = ("melee", "ranged", "magic")
@@ -31,9 +40,11 @@ def task_definition(ctx: ActionContext, params: Mapping[str, Any]) -> dict[str, 
             "continuous": params.get("continuous", False), "group": params.get("group", False)}
 
 
-def _key(task: Mapping[str, Any], hero: str, target: str | None = None) -> str:
+def _key(task: Mapping[str, Any], hero: str, target: str | None = None, marker: str | None = None) -> str:
     if target is not None:  # one pool per altar: two heroes may team up on it (L704)
         return f"{task['id']}:{target}"
+    if marker is not None:  # each hero searches each encounter marker on his own (L355)
+        return f"{task['id']}:{hero}:{marker}"
     return task["id"] if task["group"] else f"{task['id']}:{hero}"
 
 
@@ -80,7 +91,8 @@ def roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     if count == 0:
         raise refuse(f"{hero} has no power dice to roll", f"{params['trait']} is 0: spend fatigue to add dice.", "fatigue")
     altar = _altar(ctx, task, params)
-    key = _key(task, hero, altar)
+    marker = secret_room.marker(ctx, task, params)
+    key = _key(task, hero, altar, marker)
     turn = ctx.state["turn"]
     current = ctx.game["prolonged"].get(key)
     changes: list[dict[str, Any]] = []
@@ -107,6 +119,8 @@ def roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
         changes.append({"kind": "prolonged-action-completed", "key": key, "task": task["id"], "heroes": heroes, "progress": progress})
         if altar:
             changes += _altar_destroyed(ctx, altar, heroes)
+        if marker:
+            changes.append(secret_room.searched(ctx, marker, hero))
     return changes
 
 
@@ -140,7 +154,8 @@ ACTIONS_SPEC = [
              "faces": {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 5},
              "difficulty": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 30}, {"const": "X"}]}, "disruptable": {"type": "boolean"},
              "continuous": {"type": "boolean"}, "group": {"type": "boolean"},
-             "altar": {**NAME, "description": "The Altar of Despair: the altar the heroes work on (the quest's altars.ids)."}},
+             "altar": {**NAME, "description": "The Altar of Despair: the altar the heroes work on (the quest's altars.ids)."},
+             "marker": {**NAME, "description": "The Thing in the Pit: the encounter marker searched for the secret room (the quest's secret_room.markers)."}},
             ["hero", "task", "trait", "half_action"]), roll, True),
     ("complete-prolonged", "Complete a Difficulty X prolonged action with the progress so far.", schema(_TASK, ["hero", "task"]), complete, False),
     ("disrupt-prolonged", "A disruptable prolonged action is disrupted: its progress is discarded.",

@@ -19,18 +19,21 @@ HEROES = frozenset(c["id"] for c in json.loads((Path(__file__).parent / "ruleset
 
 OVERLORD_ACTIONS = frozenset({
     "discard-for-threat", "play-overlord-card", "play-dark-relic", "spend-threat", "power-glyph-draw", "power-glyph-keep",
-    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls", "place-monsters",
+    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls", "place-monsters", "secret-room-roll", "monster-condition-turn-start",
 })
 HERO_ACTIONS = frozenset({
     "prolonged-roll", "complete-prolonged", "activate-glyph", "open-chest", "restore-glyph", "buy-treasure", "sell-chest-treasure",
-    "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap", "ready", "stunned-half-action", "spend-fatigue", "recover",
+    "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap", "ready", "stunned-half-action", "spend-fatigue", "recover", "sharr-cleanses-glyph",
 })
 
 
 def acting_side(action: Mapping[str, Any]) -> str | None:
     kind = action.get("type")
+    if not isinstance(kind, str):
+        return None  # not an action at all: the schema check that follows refuses it
     if kind == "attack":  # the attacker's side acts: a hero of the game's data, else a monster figure, the overlord's
-        return "heroes" if action.get("attacker") in HEROES and not action.get("dark_charm") else OVERLORD
+        attacker = action.get("attacker")
+        return "heroes" if isinstance(attacker, str) and attacker in HEROES and not action.get("dark_charm") else OVERLORD
     if kind in OVERLORD_ACTIONS or action.get("deck") == OVERLORD or action.get("holder") == OVERLORD:
         return OVERLORD
     if kind in HERO_ACTIONS:

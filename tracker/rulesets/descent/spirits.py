@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
+from tracker.rulesets.descent import named_deaths
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
+from tracker.rulesets.descent.spirit_standing import standing
 from tracker.rulesets.ruleset import ActionContext
 
 
@@ -18,10 +20,6 @@ def rules(ctx: ActionContext) -> Mapping[str, Any]:
     if "spirits" not in q:
         raise refuse(f"{q['name']} has no spirits", "Only Into the Heart of Darkness has them (L618).", "type")
     return q["spirits"]
-
-
-def standing(game: Mapping[str, Any]) -> dict[str, Any]:
-    return game.get("spirits") or {"ids": [], "angered": [], "destroyed": [], "convinced": []}
 
 
 def _spirit(ctx: ActionContext, spirit: str) -> dict[str, Any]:
@@ -55,6 +53,8 @@ def kill(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     if params["spirit"] not in s["angered"]:
         changes.append({"kind": "spirit-angered", "spirit": params["spirit"], "cause": "attacked"})
     changes.append({"kind": "spirit-killed", "spirit": params["spirit"], "result": result, "destroyed": result == rule["destroyed_on"]})
+    if result == rule["destroyed_on"] and "abilities" in (ctx.ruleset.data.get("combat") or {}):
+        changes += named_deaths.when_spirits_fall(ctx, changes)  # the last angered spirit may be all the leaders' award waited for (L662)
     return changes
 
 
@@ -72,12 +72,6 @@ def convince(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     if completed <= len(s["convinced"]):
         raise refuse(f"Complete '{r['convinced_by']}' first", "The prolonged Magic (3) action convinces one spirit (L640).", "spirit")
     return [{"kind": "spirit-convinced", "spirit": params["spirit"], "hero": params["hero"]}]
-
-
-def angered_standing(game: Mapping[str, Any]) -> list[str]:
-    """Angered spirits still on the board: the quest is not won while any is (L662)."""
-    s = standing(game)
-    return [i for i in s["angered"] if i not in s["destroyed"]]
 
 
 ACTIONS_SPEC = [

@@ -54,14 +54,25 @@ def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
         raise refuse(f"{params['hero']} has no token to resolve at the start of a turn", f"Tokens: {tokens or 'none'}.", "hero")
     if hero.get("tokens_resolved_turn") == turn:
         raise refuse(f"{params['hero']}'s tokens were already resolved on turn {turn}", "They are resolved once, at the start of the hero's turn.", "hero")
+    changes, discarded, wounds, left, effects = roll_off(ctx, params["hero"], tokens, params.get("faces") or {}, rng)
+    changes.append({"kind": "condition-tokens-resolved", "hero": params["hero"], "turn": turn, "discarded": {c: n for c, n in discarded.items() if n},
+                    "left": {c: n for c, n in left.items() if n}, "wounds": wounds, "ignores_armour": True, "this_turn": effects})
+    if wounds and hero.get("wounds") is not None and wounds >= hero["wounds"]:  # burned or bled to 0 wounds: killed (L192-L193)
+        changes += conquest.hero_killed(ctx, {"hero": params["hero"], **(params.get("death") or {})}, rng)
+    return changes
+
+
+def roll_off(ctx: ActionContext, who: str, tokens: Mapping[str, int], reported: Mapping[str, list[str]], rng: Any
+             ) -> tuple[list[dict[str, Any]], dict[str, int], int, dict[str, int], list[str]]:
+    """A victim's start-of-turn rolls (L294-L323), hero or monster: the rolls, the tokens discarded, the wounds suffered
+    (ignoring armour), the tokens left and what they mean this turn."""
     rules = _rules(ctx)
-    reported = params.get("faces") or {}
     changes: list[dict[str, Any]] = []
     discarded: dict[str, int] = {}
     wounds = 0
     for condition in reported:
         if not tokens.get(condition):
-            raise refuse(f"{params['hero']} has no {condition} token", f"Tokens: {tokens}.", f"faces.{condition}")
+            raise refuse(f"{who} has no {condition} token", f"Tokens: {dict(tokens)}.", f"faces.{condition}")
     for condition in ("burn", "bleed", "daze", "web"):
         count = tokens.get(condition, 0)
         if not count:
@@ -86,11 +97,7 @@ def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     effects = [rules[c]["while_remaining"] for c in ("daze", "web") if left.get(c)]
     if tokens.get("stun"):
         effects.append(rules["stun"]["hero_effect"])
-    changes.append({"kind": "condition-tokens-resolved", "hero": params["hero"], "turn": turn, "discarded": {c: n for c, n in discarded.items() if n},
-                    "left": {c: n for c, n in left.items() if n}, "wounds": wounds, "ignores_armour": True, "this_turn": effects})
-    if wounds and hero.get("wounds") is not None and wounds >= hero["wounds"]:  # burned or bled to 0 wounds: killed (L192-L193)
-        changes += conquest.hero_killed(ctx, {"hero": params["hero"], **(params.get("death") or {})}, rng)
-    return changes
+    return changes, discarded, wounds, left, effects
 
 
 ACTIONS_SPEC = [

@@ -10,7 +10,11 @@ from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
+from tracker.rulesets.journey.actions import ACTIONS as GAME_ACTIONS
+from tracker.rulesets.journey.rules import JourneyRules
+from tracker.rulesets.journey.setup import set_up_quest
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, Ruleset
+from tracker.rulesets.journey.views import VIEWS
 
 
 def _skill_deck(ctx: ActionContext, pilgrim: str) -> str:
@@ -54,10 +58,6 @@ ACTIONS = [
 
 
 def load() -> Ruleset:
-    from tracker.rulesets.journey.actions import ACTIONS as GAME_ACTIONS
-    from tracker.rulesets.journey.rules import JourneyRules
-    from tracker.rulesets.journey.setup import set_up_quest
-
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
     setup = ActionType(
         SET_UP_QUEST,
@@ -67,4 +67,4 @@ def load() -> Ruleset:
         random=True,
         internal=True,
     )
-    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}), setup=setup)
+    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}), setup=setup, views=VIEWS)

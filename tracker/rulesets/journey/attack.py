@@ -110,7 +110,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     damage = dice_damage + crushing  # Demons roll no defence and get no bonuses (L497)
     hp = res.stat(character, "HP", f"Whether {target} is defeated")
     defeated = damage >= hp  # every Demon is One Hit Kill (L243, L505)
-    res.emit(
+    res.add(
         {
             "kind": "attack-resolved",
             "ap": 1,
@@ -137,10 +137,10 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
             errors={"outcome": ["Required when the target is defeated."]},
         )
     if outcome == "interrupted":
-        res.emit({"kind": "demon-removed", "demon": target, "character": character, "reason": "quest-event-on-defeat", "karma": False})
+        res.add({"kind": "demon-removed", "demon": target, "character": character, "reason": "quest-event-on-defeat", "karma": False})
     elif outcome == "kill":
         bkr = res.stat(character, "BKR", "Killing it (its Bad Karma Reward)")
-        res.emit({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr})
+        res.add({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr})
         karma.gain(res, hero, "bad", bkr, "kill")
         lair.lord_killed(res, character)
     else:
@@ -158,10 +158,10 @@ def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Ma
     result = total(faces) + params.get("cleanse_bonus", 0) + _golden_peach(res, params)
     if result >= sp:
         gkr = res.stat(character, "GKR", "A successful Cleanse Ritual (its Good Karma Reward)")
-        res.emit({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr})
+        res.add({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr})
         karma.gain(res, hero, "good", gkr, "cleanse")
     else:
-        res.emit({"kind": "cleanse-backfired", "demon": target, "character": character, "roll": result, "soul_power": sp})
+        res.add({"kind": "cleanse-backfired", "demon": target, "character": character, "roll": result, "soul_power": sp})
 
 
 def _attacks_kei_lun(res: Resolution, demon: str, character: str, params: Mapping[str, Any]) -> None:
@@ -177,7 +177,7 @@ def _attacks_kei_lun(res: Resolution, demon: str, character: str, params: Mappin
     attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
     defense = total(res.roll({}, {"defense": list(faces["defense"])}, "Kei Lun defends")["defense"]) if faces and faces.get("defense") else 0
     net = max(0, attack_total - defense)
-    res.emit({"kind": "attack-resolved", "attacker": demon, "target": kei_lun.KEI_LUN, "attack_total": attack_total, "demon_die": effects, "defense_total": defense, "net_damage": net, "crushing_damage": 0})
+    res.add({"kind": "attack-resolved", "attacker": demon, "target": kei_lun.KEI_LUN, "attack_total": attack_total, "demon_die": effects, "defense_total": defense, "net_damage": net, "crushing_damage": 0})
     kei_lun.attacked(res, demon, net)
 
 
@@ -251,7 +251,7 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     defense = total(defense_faces) + (1 if params.get("green_terrain") and "paralyzed" not in held else 0)
     net = max(0, attack_total - defense)
     crushing = _crushing(params, effects.get("knock_back", 0))
-    res.emit(
+    res.add(
         {
             "kind": "attack-resolved",
             "attacker": demon,

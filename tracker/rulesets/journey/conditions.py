@@ -36,8 +36,8 @@ def apply(res: Resolution, hero: str, condition: str, source: str) -> None:
     card = rule(res, condition)
     held = {c["id"] for c in res.hero(hero)["conditions"]}
     if condition in held:
-        res.emit({"kind": "condition-removed", "hero": hero, "condition": condition, "reason": "duplicate"})
-    res.emit({"kind": "condition-applied", "hero": hero, "condition": condition, "source": source, "replaced": condition in held})
+        res.add({"kind": "condition-removed", "hero": hero, "condition": condition, "reason": "duplicate"})
+    res.add({"kind": "condition-applied", "hero": hero, "condition": condition, "source": source, "replaced": condition in held})
     effect = card["effect"]
     if effect.get("immediate_damage"):
         health.damage(res, hero, effect["immediate_damage"], condition)
@@ -50,7 +50,7 @@ def maintain(res: Resolution, hero: str, reported: Mapping[str, int]) -> None:
     for held in list(res.hero(hero)["conditions"]):
         card = rule(res, held["id"])
         if card["duration_turns"] is not None and held["tokens"] >= card["duration_turns"]:
-            res.emit({"kind": "condition-removed", "hero": hero, "condition": held["id"], "reason": "expired", "tokens": held["tokens"]})
+            res.add({"kind": "condition-removed", "hero": hero, "condition": held["id"], "reason": "expired", "tokens": held["tokens"]})
             continue
         effect = card["effect"]
         if "hp_loss_per_turn" not in effect:

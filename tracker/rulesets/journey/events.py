@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.domain.session import GameEvent
+from tracker.domain.events import GameEvent
 
 
 class QuestSetUp(GameEvent):

@@ -45,19 +45,19 @@ def known_max_hp(res: Resolution, hero: str, purpose: str) -> int:
 def damage(res: Resolution, hero: str, amount: int, cause: str) -> None:
     before = known_hp(res, hero, f"Taking {amount} damage")
     after = max(0, before - amount)
-    res.emit({"kind": "damage-taken", "hero": hero, "amount": amount, "cause": cause, "hp_before": before, "hp_after": after})
+    res.add({"kind": "damage-taken", "hero": hero, "amount": amount, "cause": cause, "hp_before": before, "hp_after": after})
     if after == 0 and res.hero(hero)["status"] == "conscious":
-        res.emit({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": "face-down", "cause": cause})
+        res.add({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": "face-down", "cause": cause})
 
 
 def heal(res: Resolution, hero: str, amount: int, source: str) -> None:
     before = known_hp(res, hero, f"Healing {amount}")
     top = res.hero(hero)["max_hp"]
     after = before + amount if top is None else min(top, before + amount)
-    res.emit({"kind": "health-restored", "hero": hero, "amount": amount, "source": source, "hp_before": before, "hp_after": after})
+    res.add({"kind": "health-restored", "hero": hero, "amount": amount, "source": source, "hp_before": before, "hp_after": after})
 
 
 def change_chi(res: Resolution, hero: str, delta: int, source: str) -> None:
     before = res.hero(hero)["chi"]
     after = max(0, min(CHI_MAX, before + delta))
-    res.emit({"kind": "chi-changed", "hero": hero, "delta": delta, "source": source, "chi_before": before, "chi_after": after})
+    res.add({"kind": "chi-changed", "hero": hero, "delta": delta, "source": source, "chi_before": before, "chi_after": after})

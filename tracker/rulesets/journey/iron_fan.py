@@ -32,9 +32,9 @@ def defeated(res: Resolution, target: str, outcome: str | None) -> bool:
             detail='She and her minions are removed as soon as she is Defeated, with no Karma (L976): send no "outcome", or "interrupted".',
             errors={"outcome": [outcome]},
         )
-    res.emit({"kind": "demon-removed", "demon": target, "character": IRON_FAN, "reason": "Iron Fan Defeated (L976)", "karma": False})
+    res.add({"kind": "demon-removed", "demon": target, "character": IRON_FAN, "reason": "Iron Fan Defeated (L976)", "karma": False})
     for demon, character in sorted(res.game["demons"].items()):
-        res.emit({"kind": "demon-removed", "demon": demon, "character": character, "reason": "removed with Iron Fan (L972, L976)", "karma": False})
+        res.add({"kind": "demon-removed", "demon": demon, "character": character, "reason": "removed with Iron Fan (L972, L976)", "karma": False})
     return True
 
 
@@ -55,4 +55,4 @@ def _place(res: Resolution, character: str, reason: str) -> None:
     n = 1
     while f"{character}-{n}" in res.game["demons"]:
         n += 1
-    res.emit({"kind": "demon-spawned", "demon": f"{character}-{n}", "character": character, "gate": None, "card": None, "reason": reason, "promoted_from": None})
+    res.add({"kind": "demon-spawned", "demon": f"{character}-{n}", "character": character, "gate": None, "card": None, "reason": reason, "promoted_from": None})

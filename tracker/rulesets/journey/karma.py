@@ -20,16 +20,16 @@ WHEELS = ("good", "bad")
 
 def gain(res: Resolution, hero: str, wheel: str, amount: int, source: str) -> None:
     before = res.hero(hero)[wheel]
-    res.emit({"kind": "karma-gained", "hero": hero, "wheel": wheel, "amount": amount, "source": source, "before": before, "after": before + amount})
+    res.add({"kind": "karma-gained", "hero": hero, "wheel": wheel, "amount": amount, "source": source, "before": before, "after": before + amount})
     if before + amount >= THRESHOLD:
-        res.emit({"kind": "karma-threshold-reached", "hero": hero, "wheel": wheel, "value": before + amount})
+        res.add({"kind": "karma-threshold-reached", "hero": hero, "wheel": wheel, "value": before + amount})
     trade_while_due(res, hero)
 
 
 def lose(res: Resolution, hero: str, wheel: str, amount: int, source: str) -> None:
     before = res.hero(hero)[wheel]
     after = max(0, before - amount)  # no stat falls below 0 (L310, L327)
-    res.emit({"kind": "karma-lost", "hero": hero, "wheel": wheel, "amount": amount, "applied": before - after, "source": source, "before": before, "after": after})
+    res.add({"kind": "karma-lost", "hero": hero, "wheel": wheel, "amount": amount, "applied": before - after, "source": source, "before": before, "after": after})
 
 
 def trade_while_due(res: Resolution, hero: str) -> None:
@@ -62,12 +62,12 @@ def _traded(res: Resolution, hero: str, wheel: str, trade: str, cost: int, manda
     }
     if ap:
         change["ap"] = ap
-    res.emit(change)
+    res.add(change)
 
 
 def take_skill(res: Resolution, hero: str, kind: str, reason: str) -> str:
     card = res.draw_until_kind(skill_deck(hero), kind, hero)
-    res.emit({"kind": "card-taken", "hero": hero, "deck": skill_deck(hero), "card": card, "card_kind": kind, "reason": reason})
+    res.add({"kind": "card-taken", "hero": hero, "deck": skill_deck(hero), "card": card, "card_kind": kind, "reason": reason})
     return card
 
 
@@ -81,13 +81,13 @@ def _weapon_and_corruption(res: Resolution, hero: str) -> None:
     trade = "weapon-upgrade" if level < MAX_WEAPON_LEVEL else "corruption-only"
     _traded(res, hero, "bad", trade, THRESHOLD)
     if level < MAX_WEAPON_LEVEL:
-        res.emit({"kind": "weapon-upgraded", "hero": hero, "from_level": level, "to_level": level + 1, "reason": "bad-karma-trade"})
+        res.add({"kind": "weapon-upgraded", "hero": hero, "from_level": level, "to_level": level + 1, "reason": "bad-karma-trade"})
     draw_corruption(res, hero, trade)
 
 
 def draw_corruption(res: Resolution, hero: str, reason: str) -> None:
     (card,) = res.draw("corruption", 1, hero)
-    res.emit({"kind": "corruption-drawn", "hero": hero, "card": card, "reason": reason})
+    res.add({"kind": "corruption-drawn", "hero": hero, "card": card, "reason": reason})
 
 
 def master_skill(res: Resolution, hero: str) -> None:

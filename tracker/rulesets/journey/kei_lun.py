@@ -58,9 +58,9 @@ def attacked(res: Resolution, demon: str, damage: int) -> None:
             errors={"components.characters.kei-lun.stats.HP": ["Unknown."]},
         )
     after = max(0, kei_lun["hp"] - damage)
-    res.emit({"kind": "kei-lun-damaged", "by": demon, "amount": damage, "hp_before": kei_lun["hp"], "hp_after": after})
+    res.add({"kind": "kei-lun-damaged", "by": demon, "amount": damage, "hp_before": kei_lun["hp"], "hp_after": after})
     if after == 0:
-        res.emit({"kind": "kei-lun-killed", "by": demon})
+        res.add({"kind": "kei-lun-killed", "by": demon})
 
 
 def attacks(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -74,7 +74,7 @@ def attacks(res: Resolution, params: Mapping[str, Any]) -> None:
             raise Unprocessable(f"{target} is {sheet['status']}", detail="Attacks target conscious Pilgrims (L559).", errors={"target": [target]})
         defense_faces = res.roll({}, {"defense": list(params.get("defense") or [])}, f"{target} defends")["defense"] if params.get("defense") else []
         net = max(0, total(res, faces) - total(res, defense_faces))
-        res.emit({"kind": "attack-resolved", "attacker": KEI_LUN, "target": target, "attack_total": total(res, faces), "defense_total": total(res, defense_faces), "net_damage": net, "crushing_damage": 0})
+        res.add({"kind": "attack-resolved", "attacker": KEI_LUN, "target": target, "attack_total": total(res, faces), "defense_total": total(res, defense_faces), "net_damage": net, "crushing_damage": 0})
         if net:
             health.damage(res, target, net, "Kei Lun's attack")
         return
@@ -86,7 +86,7 @@ def attacks(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"No Demon or Pilgrim '{target}' is in play", detail=f"Demons in play: {in_play}.", errors={"target": [f"Not in play: {target}; Demons in play: {in_play}"]})
     hp = res.stat(character, "HP", f"Whether {target} is defeated")
     defeated = total(res, faces) >= hp  # every Demon is One Hit Kill (L243, L505)
-    res.emit({"kind": "attack-resolved", "attacker": KEI_LUN, "target": target, "attack_total": total(res, faces), "defense_total": 0, "damage": total(res, faces), "one_hit_kill": hp, "defeated": defeated})
+    res.add({"kind": "attack-resolved", "attacker": KEI_LUN, "target": target, "attack_total": total(res, faces), "defense_total": 0, "damage": total(res, faces), "one_hit_kill": hp, "defeated": defeated})
     if defeated:
         # "Kei Lun's attacks Kill Demons (no Cleanse Ritual) but there is no need to track Bad Karma" (L936).
-        res.emit({"kind": "demon-killed", "demon": target, "character": character, "by": KEI_LUN, "bkr": 0})
+        res.add({"kind": "demon-killed", "demon": target, "character": character, "by": KEI_LUN, "bkr": 0})

@@ -47,12 +47,12 @@ def rescue(res: Resolution, hero: str, villager: str, params: Mapping[str, Any])
         raise Unprocessable(f"{villager} is no longer on the board", detail=f"Villager tokens left: {left}.", errors={"villager": [villager]})
     found = _found_elder_monk(res, hero, villager, left, params.get("spin"))
     if not found:
-        res.emit({"kind": "villager-token-replaced", "villager": villager, "by": BULL_GENERAL, "facing": hero, "reason": "deception-broken"})
+        res.add({"kind": "villager-token-replaced", "villager": villager, "by": BULL_GENERAL, "facing": hero, "reason": "deception-broken"})
         _bull_general(res, f"Deception is Broken: {villager} was a Bull General (L1018)")
         return
-    res.emit({"kind": "villager-rescued", "hero": hero, "villager": villager, "elder_monk": True})
+    res.add({"kind": "villager-rescued", "hero": hero, "villager": villager, "elder_monk": True})
     karma.gain(res, hero, "good", RESCUE_GOOD_KARMA, "rescue-villager")
-    res.emit({"kind": "kogaiji-spell-ended", "reason": "the Elder Monk was rescued (L1015, L1017)"})
+    res.add({"kind": "kogaiji-spell-ended", "reason": "the Elder Monk was rescued (L1015, L1017)"})
     others = list(params.get("others_in_room") or [])
     stray = [v for v in others if v not in left or v == villager]
     if stray:
@@ -62,7 +62,7 @@ def rescue(res: Resolution, hero: str, villager: str, params: Mapping[str, Any])
             errors={"others_in_room": stray},
         )
     for other in others:
-        res.emit({"kind": "villager-token-replaced", "villager": other, "by": BULL_GENERAL, "facing": "tripitaka", "reason": "elder-monk-found"})
+        res.add({"kind": "villager-token-replaced", "villager": other, "by": BULL_GENERAL, "facing": "tripitaka", "reason": "elder-monk-found"})
         _bull_general(res, f"Elder Monk: {other} in the room becomes a Bull General (L1017)")
 
 
@@ -71,19 +71,19 @@ def _found_elder_monk(res: Resolution, hero: str, villager: str, left: list[str]
         # The Elder Monk is found: every other token is one of the 3 hidden Bull Generals (L1016), no spin needed.
         if spin:
             raise Unprocessable("The Elder Monk has been found: no spin", detail="The other tokens are Bull Generals (L1016).", errors={"spin": [spin]})
-        res.emit({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "bull-general"})
+        res.add({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "bull-general"})
         return False
     if len(left) == 1:
         # "If there is only 1 of the 4 Villager Tokens left, there is no need to use the Fortune Spinner" (L1019).
         if spin:
             raise Unprocessable("The last Villager token is the Elder Monk: no spin", detail="L1019.", errors={"spin": [spin]})
-        res.emit({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "elder-monk"})
+        res.add({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "elder-monk"})
         return True
     # Which colour is Good Fortune is the data's (an inferred mapping: white is Good Fortune).
     mapping = next(die for die in res.ctx.ruleset.data["dice"] if die["id"] == "spinner")["q9_result_mapping"]
     (face,) = res.roll({} if spin else {"spinner": 1}, {"spinner": [spin]} if spin else None, f"{hero} attempts a Rescue of {villager}")["spinner"]
     result = "good-fortune" if face == mapping["good-fortune"] else "bad-fortune"
-    res.emit({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": face, "result": result})
+    res.add({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": face, "result": result})
     return result == "good-fortune"
 
 
@@ -93,13 +93,13 @@ def _bull_general(res: Resolution, reason: str) -> None:
         n = 1
         while f"{BULL_GENERAL}-{n}" in res.game["demons"]:
             n += 1
-        res.emit({"kind": "demon-spawned", "demon": f"{BULL_GENERAL}-{n}", "character": BULL_GENERAL, "gate": None, "card": None, "reason": reason, "promoted_from": None})
+        res.add({"kind": "demon-spawned", "demon": f"{BULL_GENERAL}-{n}", "character": BULL_GENERAL, "gate": None, "card": None, "reason": reason, "promoted_from": None})
         return
     if res.game.get("rage_until") == "kogaiji-defeated":
         return  # Demon Rage already lasts until Kogaiji falls
     if not res.game.get("rage"):
-        res.emit_all(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
-    res.emit({"kind": "demon-rage-started", "gate": None, "reason": "no-bull-general-miniature", "demon_action_points": RAGE_ACTION_POINTS, "until": "kogaiji-defeated"})
+        res.extend(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
+    res.add({"kind": "demon-rage-started", "gate": None, "reason": "no-bull-general-miniature", "demon_action_points": RAGE_ACTION_POINTS, "until": "kogaiji-defeated"})
 
 
 def refuse_attack_on_kogaiji(res: Resolution, target: str) -> None:
@@ -127,11 +127,11 @@ def kogaiji_defeated(res: Resolution, target: str, outcome: str | None) -> bool:
             detail='Once Defeated he is out of game play and gives no Karma (L1014): send no "outcome", or "interrupted".',
             errors={"outcome": [outcome]},
         )
-    res.emit({"kind": "demon-removed", "demon": target, "character": KOGAIJI, "reason": "defeated (L1014)", "karma": False})
+    res.add({"kind": "demon-removed", "demon": target, "character": KOGAIJI, "reason": "defeated (L1014)", "karma": False})
     for gate, state in sorted(res.game["gates"].items()):
         if state == "active":
-            res.emit({"kind": "gate-state-changed", "gate": gate, "from": "active", "to": "inactive", "reason": "Kogaiji's Defeat: the Gates stop spawning (L1009)"})
+            res.add({"kind": "gate-state-changed", "gate": gate, "from": "active", "to": "inactive", "reason": "Kogaiji's Defeat: the Gates stop spawning (L1009)"})
     if res.game.get("rage_until") == "kogaiji-defeated":
-        res.emit_all(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
-        res.emit({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"], "reason": "Kogaiji Defeated (L1020)"})
+        res.extend(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
+        res.add({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"], "reason": "Kogaiji Defeated (L1020)"})
     return True

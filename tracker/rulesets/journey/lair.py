@@ -32,9 +32,9 @@ def gate_turn_tokens(res: Resolution) -> None:
     for gate, left in sorted((res.game.get("gate_turn_tokens") or {}).items()):
         if left <= 0:
             continue
-        res.emit({"kind": "gate-turn-token-removed", "gate": gate, "left": left - 1})
+        res.add({"kind": "gate-turn-token-removed", "gate": gate, "left": left - 1})
         if left - 1 == 0 and res.game["gates"].get(gate) == "inactive":
-            res.emit({"kind": "gate-state-changed", "gate": gate, "from": "inactive", "to": "active", "reason": "its last Turn Token was removed (L1057)"})
+            res.add({"kind": "gate-state-changed", "gate": gate, "from": "inactive", "to": "active", "reason": "its last Turn Token was removed (L1057)"})
 
 
 def refuse_timed_gate(res: Resolution, gate: str, to: str) -> None:
@@ -55,24 +55,24 @@ def lord_killed(res: Resolution, character: str) -> None:
     """A Killed Demon Lord waits off the board behind the Seal with its Turn Tokens (L1089-L1093)."""
     timers = quest_of(res).get("lord_respawn_turn_tokens") or {}
     if character in lords(res) and character in timers:
-        res.emit({"kind": "demon-lord-banished", "character": character, "turn_tokens": timers[character], "reason": "Killed: the earthly body respawns (L1089-L1090)"})
+        res.add({"kind": "demon-lord-banished", "character": character, "turn_tokens": timers[character], "reason": "Killed: the earthly body respawns (L1089-L1090)"})
 
 
 def lord_turn_tokens(res: Resolution) -> None:
     for character, left in sorted((res.game.get("banished") or {}).items()):
         if left > 0:
-            res.emit({"kind": "demon-lord-turn-token-removed", "character": character, "left": left - 1})
+            res.add({"kind": "demon-lord-turn-token-removed", "character": character, "left": left - 1})
 
 
 def lords_respawn(res: Resolution) -> None:
     """Maintenance: Lords with no Turn Tokens left return on (or near) their starting square (L1090, L1094)."""
     for character, left in sorted((res.game.get("banished") or {}).items()):
         if left == 0:
-            res.emit({"kind": "demon-lord-returned", "character": character})
+            res.add({"kind": "demon-lord-returned", "character": character})
             n = 1
             while f"{character}-{n}" in res.game["demons"]:
                 n += 1
-            res.emit({"kind": "demon-spawned", "demon": f"{character}-{n}", "character": character, "gate": None, "card": None, "reason": "Demon Lord respawns (L1090)", "promoted_from": None})
+            res.add({"kind": "demon-spawned", "demon": f"{character}-{n}", "character": character, "gate": None, "card": None, "reason": "Demon Lord respawns (L1090)", "promoted_from": None})
 
 
 def mantra_order(res: Resolution, params: Mapping[str, Any], gates: list[str]) -> list[str] | None:

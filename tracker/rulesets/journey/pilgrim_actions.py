@@ -45,7 +45,7 @@ def rest(res: Resolution, params: Mapping[str, Any]) -> None:
     if _activation(res).get("rests", 0) >= RESTS_PER_ACTIVATION:
         raise Unprocessable(f"{hero} has rested twice this activation", detail="Rest may be taken twice per activation (L437).")
     before = res.hero(hero)["chi"]
-    res.emit({"kind": "rested", "hero": hero, "ap": 1, "chi_before": before, "chi_after": min(health.CHI_MAX, before + REST_CHI)})
+    res.add({"kind": "rested", "hero": hero, "ap": 1, "chi_before": before, "chi_after": min(health.CHI_MAX, before + REST_CHI)})
 
 
 def _mystical_box(res: Resolution, hero: str) -> None:
@@ -59,9 +59,9 @@ def _mystical_box(res: Resolution, hero: str) -> None:
 def pray(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
     _mystical_box(res, hero)
-    res.emit({"kind": "prayed", "hero": hero, "ap": 1})
+    res.add({"kind": "prayed", "hero": hero, "ap": 1})
     (card,) = res.draw("fortune", 1, hero)
-    res.emit({"kind": "card-taken", "hero": hero, "deck": "fortune", "card": card, "reason": "pray"})
+    res.add({"kind": "card-taken", "hero": hero, "deck": "fortune", "card": card, "reason": "pray"})
 
 
 def meditate(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -70,28 +70,28 @@ def meditate(res: Resolution, params: Mapping[str, Any]) -> None:
     _mystical_box(res, hero)
     spin = params.get("spin")
     (result,) = res.roll({} if spin else {"spinner": 1}, {"spinner": [spin]} if spin else None, f"{hero} meditates")["spinner"]
-    res.emit({"kind": "meditated", "hero": hero, "ap": 1, "result": result})
+    res.add({"kind": "meditated", "hero": hero, "ap": 1, "result": result})
     if result == "white":
         reported = res.reported.pop("fortune", None)
         if reported:
             if len(reported) != 3:
                 raise Unprocessable("Report the 3 Fortune Cards drawn", detail="A white spin draws 3 Fortune Cards (L418).")
-            res.emit({"kind": "looked", "deck": "fortune", "cards": list(reported), "source": "reported"})
+            res.add({"kind": "looked", "deck": "fortune", "cards": list(reported), "source": "reported"})
         else:
             res._require_known("fortune", "Fortune Cards")  # noqa: SLF001
-            res.emit_all(decks.resolve_look(res.decks["fortune"], "Fortune Cards", 3, res.rng))
+            res.extend(decks.resolve_look(res.decks["fortune"], "Fortune Cards", 3, res.rng))
     else:
         (card,) = res.draw("misfortune", 1, hero)
-        res.emit({"kind": "card-taken", "hero": hero, "deck": "misfortune", "card": card, "reason": "meditate"})
+        res.add({"kind": "card-taken", "hero": hero, "deck": "misfortune", "card": card, "reason": "meditate"})
 
 
 def keep_fortune(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
     if res.game.get("fortune_choice") != hero:
         raise Unprocessable(f"{hero} has no Fortune Cards to choose from", detail="Keep one after a white Meditate spin.")
-    res.emit_all(decks.resolve_keep(res.decks["fortune"], [params["card"]], "discard", hero))
-    res.emit({"kind": "fortune-kept", "hero": hero, "card": params["card"]})
-    res.emit({"kind": "card-taken", "hero": hero, "deck": "fortune", "card": params["card"], "reason": "meditate"})
+    res.extend(decks.resolve_keep(res.decks["fortune"], [params["card"]], "discard", hero))
+    res.add({"kind": "fortune-kept", "hero": hero, "card": params["card"]})
+    res.add({"kind": "card-taken", "hero": hero, "deck": "fortune", "card": params["card"], "reason": "meditate"})
 
 
 def recover(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -101,7 +101,7 @@ def recover(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"{hero} has used {well} this quest", detail="Each Pilgrim may use each Water Well once per Quest (L435).")
     top = health.known_max_hp(res, hero, "Recovering at a Water Well (all Health back)")
     before = health.known_hp(res, hero, "Recovering")
-    res.emit({"kind": "well-used", "hero": hero, "ap": 1, "well": well, "hp_before": before, "hp_after": top})
+    res.add({"kind": "well-used", "hero": hero, "ap": 1, "well": well, "hp_before": before, "hp_after": top})
 
 
 def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -119,7 +119,7 @@ def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"{villager} is no longer a Villager", detail="A Bull Warrior replaced the token (L706).", errors={"villager": [villager]})
     if villager in (res.game.get("tokens") or {}).get("safe_house", []):
         raise Unprocessable(f"{villager} is in the Safe House", detail="You cannot Rescue the Villagers in the house (L782).", errors={"villager": [villager]})
-    res.emit({"kind": "villager-rescued", "hero": hero, "ap": 1, "villager": params["villager"]})
+    res.add({"kind": "villager-rescued", "hero": hero, "ap": 1, "villager": params["villager"]})
     karma.gain(res, hero, "good", RESCUE_GOOD_KARMA, "rescue-villager")
 
 
@@ -130,13 +130,13 @@ def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
     held = {s for sheet in res.game["heroes"].values() for s in sheet["sutras"]}
     if params["sutra"] in held:
         raise Unprocessable(f"{params['sutra']} has been collected already", detail=f"Held: {sorted(held)}.")
-    res.emit({"kind": "sutra-collected", "hero": hero, "ap": 1, "sutra": params["sutra"]})
+    res.add({"kind": "sutra-collected", "hero": hero, "ap": 1, "sutra": params["sutra"]})
 
 
 def break_door(res: Resolution, params: Mapping[str, Any]) -> None:
     token(res, "door", params["door"], "door")
     spend(res, params["hero"])
-    res.emit({"kind": "door-broken", "hero": params["hero"], "ap": 1, "door": params["door"]})
+    res.add({"kind": "door-broken", "hero": params["hero"], "ap": 1, "door": params["door"]})
 
 
 def _tripitaka_only(hero: str, action: str) -> None:
@@ -163,7 +163,7 @@ def close_gate(res: Resolution, params: Mapping[str, Any]) -> None:
     sutra = params.get("sutra") or sutras[0]
     if sutra not in sutras:
         raise Unprocessable(f"Tripitaka does not hold {sutra}", detail=f"He holds {sutras}.")
-    res.emit({"kind": "gate-closed", "hero": hero, "ap": 1, "gate": gate, "sutra": sutra})
+    res.add({"kind": "gate-closed", "hero": hero, "ap": 1, "gate": gate, "sutra": sutra})
 
 
 def revive(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -178,10 +178,10 @@ def revive(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"Tripitaka has {own} HP and must keep at least 1", detail=f"He can sacrifice at most {own - 1}.")
     if chi > res.hero(hero)["chi"]:
         raise Unprocessable(f"Tripitaka has only {res.hero(hero)['chi']} Chi", detail="He cannot sacrifice more.")
-    res.emit({"kind": "damage-taken", "hero": hero, "amount": hp, "cause": "revive", "hp_before": own, "hp_after": own - hp, "ap": 1})
+    res.add({"kind": "damage-taken", "hero": hero, "amount": hp, "cause": "revive", "hp_before": own, "hp_after": own - hp, "ap": 1})
     if chi:
         health.change_chi(res, hero, -chi, "revive")
-    res.emit({"kind": "pilgrim-revived", "hero": target, "by": hero, "hp": hp, "chi": chi})
+    res.add({"kind": "pilgrim-revived", "hero": target, "by": hero, "hp": hp, "chi": chi})
 
 
 def master_skill(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -210,7 +210,7 @@ def report_health(res: Resolution, params: Mapping[str, Any]) -> None:
     top = res.hero(hero)["max_hp"]
     if top is not None and hp > top:
         raise Unprocessable(f"{hero}'s maximum Health is {top}", detail="No stat rises above its maximum (L310).")
-    res.emit({"kind": "health-reported", "hero": hero, "hp_before": res.hero(hero)["hp"], "hp_after": hp})
+    res.add({"kind": "health-reported", "hero": hero, "hp_before": res.hero(hero)["hp"], "hp_after": hp})
 
 
 def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -233,7 +233,7 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
         hp = health.known_hp(res, hero, "Paying an HP cost")
         if hp - costs["hp"] < 1:
             raise Unprocessable(f"An HP cost must leave {hero} at least 1 HP", detail=f"{hero} has {hp} HP (L270).")
-    res.emit({"kind": "card-played", "hero": hero, "deck": deck, "card": card, "costs": costs, "ap": costs.get("ap", 0)})
+    res.add({"kind": "card-played", "hero": hero, "deck": deck, "card": card, "costs": costs, "ap": costs.get("ap", 0)})
     _calms_kei_lun(res, hero, card)
     if costs.get("chi"):
         health.change_chi(res, hero, -costs["chi"], f"cost of {card}")
@@ -256,8 +256,8 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
         conditions.apply(res, hero, effects["condition"], card)
     if params.get("keep"):
         return  # a card that stays in play (Continuous, a permanent Skill)
-    res.emit_all(decks.resolve_move(res.decks[deck], "discarded", [card], "held", hero))
-    res.emit({"kind": "card-given-up", "hero": hero, "deck": deck, "card": card, "reason": "played"})
+    res.extend(decks.resolve_move(res.decks[deck], "discarded", [card], "held", hero))
+    res.add({"kind": "card-given-up", "hero": hero, "deck": deck, "card": card, "reason": "played"})
 
 
 def _calms_kei_lun(res: Resolution, hero: str, card: str) -> None:
@@ -265,7 +265,7 @@ def _calms_kei_lun(res: Resolution, hero: str, card: str) -> None:
     its normal costs; used earlier it is just the card (L861)."""
     calm = res.ctx.ruleset.quest(res.game["quest"]).get("calm_kei_lun")
     if calm and hero == calm["hero"] and card == calm["card"] and not res.game.get("demons"):
-        res.emit({"kind": "kei-lun-calmed", "hero": hero, "card": card})
+        res.add({"kind": "kei-lun-calmed", "hero": hero, "card": card})
 
 
 def discard_condition(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -273,7 +273,7 @@ def discard_condition(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, condition = params["hero"], params["condition"]
     if condition not in {c["id"] for c in res.hero(hero)["conditions"]}:
         raise Unprocessable(f"{hero} has no {condition} card", detail="Nothing to discard.")
-    res.emit({"kind": "condition-removed", "hero": hero, "condition": condition, "reason": params.get("reason", "card")})
+    res.add({"kind": "condition-removed", "hero": hero, "condition": condition, "reason": params.get("reason", "card")})
 
 
 def take_starting_skills(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -290,6 +290,6 @@ def take_starting_skills(res: Resolution, params: Mapping[str, Any]) -> None:
         )
     spec = res.ctx.deck(deck)
     res.draw(deck, owed, hero)
-    res.emit({"kind": "starting-skills-reported", "hero": hero, "cards": cards})
+    res.add({"kind": "starting-skills-reported", "hero": hero, "cards": cards})
     for card in cards:
-        res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": params.get("kinds", {}).get(card) or spec.kind_of.get(card), "reason": "set-up-draw"})
+        res.add({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": params.get("kinds", {}).get(card) or spec.kind_of.get(card), "reason": "set-up-draw"})

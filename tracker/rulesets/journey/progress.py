@@ -18,6 +18,14 @@ def _ref(entry: dict[str, Any]) -> dict[str, Any]:
     return {"session_id": entry["session_id"], "quest": entry["quest"], "position": entry["position"], "event": entry["type"]}
 
 
+# The sheet's fields and the names the progress shows them by.
+BEHIND = {
+    "good": "good_karma", "bad": "bad_karma", "skills": "skills", "weapon_level": "weapon_level", "corruption": "corruption",
+    "fortune": "fortune", "misfortune": "misfortune", "hp": "hp", "max_hp": "max_hp", "chi": "chi", "conditions": "conditions",
+    "status": "status",
+}
+
+
 def hero_progress(history: list[dict[str, Any]]) -> dict[str, Any]:
     heroes: dict[str, dict[str, Any]] = {}
     for entry in history:
@@ -25,8 +33,12 @@ def hero_progress(history: list[dict[str, Any]]) -> dict[str, Any]:
         hero = change.get("hero")
         if hero is None or change["kind"] not in HERO_KINDS:
             continue
-        record = heroes.setdefault(hero, {"sheet": {}, "quests": [], "weapon_history": [], "corruption_history": [], "karma_thresholds": []})
-        record["sheet"] = fold_hero(record["sheet"], change)
+        record = heroes.setdefault(hero, {"sheet": {}, "quests": [], "weapon_history": [], "corruption_history": [], "karma_thresholds": [], "behind": {}})
+        before = record["sheet"]
+        record["sheet"] = fold_hero(before, change)
+        for field, shown in BEHIND.items():  # each value on the sheet names the events that made it
+            if record["sheet"].get(field) != before.get(field):
+                record["behind"].setdefault(shown, []).append(_ref(entry))
         if change["kind"] == "pilgrim-set-up":
             record["quests"].append({"session_id": entry["session_id"], "quest": entry["quest"], "outcome": entry["outcome"], "start": change["start"]})
             if change["start"] != "carried" and change.get("weapon_level"):
@@ -67,4 +79,5 @@ def _view(hero: str, record: dict[str, Any]) -> dict[str, Any]:
         "weapon_history": record["weapon_history"],
         "corruption_history": record["corruption_history"],
         "karma_thresholds": record["karma_thresholds"],
+        "events_behind": record["behind"],
     }

@@ -8,6 +8,7 @@ from typing import Any
 from tracker.rulesets.journey import state
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
+from tracker.rulesets.journey.progress import hero_progress
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
 from tracker.rulesets.ruleset import GameRules
@@ -28,7 +29,7 @@ _LINES = {
     "condition-removed": "{hero}'s {condition} condition was discarded ({reason})",
     "pilgrim-fell-unconscious": "{hero} fell unconscious, {orientation}",
     "unconscious-pilgrim-turned": "Unconscious {hero} turned from {from} to {to}",
-    "demon-spawned": "{demon} spawned at {gate}",
+    "demon-spawned": "{demon} spawned{at_gate}",
     "demon-killed": "{hero} killed {demon} (+{bkr} Bad Karma)",
     "demon-cleansed": "{hero} cleansed {demon} (+{gkr} Good Karma)",
     "rescue-attempted": "{hero} attempted to Rescue {villager}: {result}",
@@ -41,11 +42,47 @@ _LINES = {
     "demon-lord-returned": "{character} respawned",
     "sealing-ritual-completed": "{hero} completed the Sealing Ritual",
     "kei-lun-calmed": "{hero} calmed Kei Lun with {card}",
+    "activation-ended": "{hero} ended the activation with {ap_unused} AP unused",
+    "attack-resolved": "{attacker} attacked {target}: {attack_total} attack against {defense_total} defence, {net_damage} damage",
+    "card-given-up": "{hero} gave up {card} ({reason})",
+    "card-played": "{hero} played {card} from {deck}",
+    "chi-changed": "{hero}'s Chi went from {chi_before} to {chi_after} ({source})",
+    "cleanse-backfired": "The Cleanse Ritual on {demon} backfired: rolled {roll} against Soul Power {soul_power}",
+    "demon-card-resolved": "Demon Card {card} at {gate}: {outcome}",
+    "demon-rage-ended": "The Demons' rage ended on turn {turn}",
+    "demon-rage-started": "The Demons rage at {gate} ({reason}): {demon_action_points} action points",
+    "demon-removed": "{demon} was removed from the board ({reason})",
+    "door-broken": "{hero} broke down {door}",
+    "fortune-kept": "{hero} kept the Fortune Card {card}",
+    "gate-closed": "{hero} closed {gate} with {sutra}",
+    "gate-state-changed": "{gate} became {to} ({reason})",
+    "health-reported": "The table reported {hero}'s HP: {hp_after} (was {hp_before})",
+    "health-restored": "{hero} recovered {amount} HP ({source}): HP {hp_before} → {hp_after}",
+    "kei-lun-damaged": "{by} hit Kei Lun for {amount}: HP {hp_before} → {hp_after}",
+    "kei-lun-killed": "{by} killed Kei Lun",
+    "meditated": "{hero} meditated at a Mystical Box: the wheel stopped on {result}",
+    "phase-started": "Turn {turn}: the {phase} phase began",
+    "pilgrim-activated": "{hero} was activated with {ap} AP",
+    "pilgrim-died": "{hero} died ({cause})",
+    "pilgrim-revived": "{by} revived {hero} with {hp} HP and {chi} Chi",
+    "pilgrim-set-up": "{hero} joined the quest ({start} start): {good} Good and {bad} Bad Karma, weapon level {weapon_level}",
+    "prayed": "{hero} prayed at a Mystical Box",
+    "quest-set-up": "Quest {quest} set up ({mode} quests); initiative {initiative}",
+    "rested": "{hero} rested: Chi {chi_before} → {chi_after}",
+    "skill-draws-owed": "{hero} is owed {count} draws from {deck}",
+    "special-demon-cards-discarded": "Special Demon Cards discarded: {cards}",
+    "starting-skills-reported": "The table reported {hero}'s starting Skill Cards: {cards}",
+    "sutra-collected": "{hero} collected {sutra}",
+    "sutras-given": "{hero} was given the sutras {sutras} ({reason})",
+    "turn-tokens-added": "Turn Tokens were placed on turn {turn}",
+    "villager-rescued": "{hero} rescued {villager}",
+    "well-used": "{hero} drank from {well}: HP {hp_before} → {hp_after}",
 }
 
 
 class JourneyRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "pilgrim", "character")  # character: the Demon a quest rule places
     options_schema = {
         "type": "object",
         "properties": {
@@ -78,8 +115,6 @@ class JourneyRules(GameRules):
         return state.fold(game, change)
 
     def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
-        from tracker.rulesets.journey.progress import hero_progress
-
         return hero_progress(history)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
@@ -87,7 +122,7 @@ class JourneyRules(GameRules):
         if line is None:
             return None
         try:
-            return line.format(**change)
+            return line.format(**change, at_gate=f" at {change['gate']}" if change.get("gate") else "")
         except KeyError:
             return None
 

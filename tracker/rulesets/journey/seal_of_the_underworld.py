@@ -38,4 +38,4 @@ def sealing_ritual(res: Resolution, params: Mapping[str, Any]) -> None:
             detail=f"He throws the {ritual['sutras']} Sutra Tokens collected in the Village into the Seal (L1099).",
             errors={"hero": [f"{len(held)} Sutras"]},
         )
-    res.emit({"kind": "sealing-ritual-completed", "hero": hero, "ap": ritual["ap"], "sutras": held})
+    res.add({"kind": "sealing-ritual-completed", "hero": hero, "ap": ritual["ap"], "sutras": held})

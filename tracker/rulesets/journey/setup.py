@@ -80,7 +80,7 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     ally = kei_lun.set_up(quest, ctx.components)
     if ally is not None:
         counters["kei_lun"] = ally  # Q5 hostile, Q7 an ally (L852, L933)
-    res.emit(_quest_set_up(quest, mode, initiative, counters, setup))
+    res.add(_quest_set_up(quest, mode, initiative, counters, setup))
     _set_aside_rage_card(res)
     upgrades = _upgrades(quest, setup.get("karma_upgrades") or {}, required=not carried)
     for hero in quest["pilgrims"]:
@@ -93,7 +93,7 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         for wheel in upgrades.get(hero, []):
             karma.gain(res, hero, wheel, karma.THRESHOLD, "karma-upgrade")
     for hero, orientation in (quest.get("starts_unconscious") or {}).items():
-        res.emit({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": orientation, "cause": "quest-set-up"})
+        res.add({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": orientation, "cause": "quest-set-up"})
     return res.finish()
 
 
@@ -186,8 +186,6 @@ def _initiative(res: Resolution, quest: Mapping[str, Any], reported: list[str] |
 
 def _set_aside_rage_card(res: Resolution) -> None:
     """The Rage Card is removed from the Demon deck before play (L178)."""
-    from tracker import decks
-
     state = res.decks["demon"]
     if state["unknown"] == 0 and RAGE_CARD not in state["draw"]:
         raise Unprocessable(
@@ -195,7 +193,7 @@ def _set_aside_rage_card(res: Resolution) -> None:
             detail=f'The Demon deck\'s 50 cards include the Rage Card; name it "{RAGE_CARD}" (kind "rage") in the component data.',
             errors={"components.decks.demon.cards": ["No Rage Card."]},
         )
-    res.emit_all(decks.resolve_move(state, "removed", [RAGE_CARD], "draw"))
+    res.extend(decks.resolve_move(state, "removed", [RAGE_CARD], "draw"))
 
 
 def _upgrades(quest: Mapping[str, Any], chosen: Mapping[str, list[str]], required: bool) -> dict[str, list[str]]:
@@ -218,30 +216,28 @@ def max_hp(res: Resolution, hero: str) -> int | None:
 
 def _fresh_pilgrim(res: Resolution, quest: Mapping[str, Any], hero: str) -> None:
     hp = max_hp(res, hero)
-    res.emit({"kind": "pilgrim-set-up", "hero": hero, "start": "fresh", "hp": hp, "max_hp": hp, "chi": CHI_MAX, "good": 0, "bad": 0, "weapon_level": 1})
+    res.add({"kind": "pilgrim-set-up", "hero": hero, "start": "fresh", "hp": hp, "max_hp": hp, "chi": CHI_MAX, "good": 0, "bad": 0, "weapon_level": 1})
     named = (quest.get("starting_cards") or {}).get(hero, [])
     deck = skill_deck(hero)
     spec = res.ctx.deck(deck)
     if named:
-        from tracker import decks
-
-        res.emit({**decks.resolve_reported_draw(res.decks[deck], named, hero)[0], "source": "quest-set-up"})
+        res.add({**decks.resolve_reported_draw(res.decks[deck], named, hero)[0], "source": "quest-set-up"})
         for card in named:
-            res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
+            res.add({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
     count = (quest.get("starting_random_draws") or {}).get(hero, 2)
     if not res.reported.get(deck) and res.decks[deck]["unknown"] != 0:
         # The deck's cards are lost and none were reported: the Pilgrim draws at the table and the
         # cards are reported later (take-starting-skills), never made up here.
-        res.emit({"kind": "skill-draws-owed", "hero": hero, "deck": deck, "count": count})
+        res.add({"kind": "skill-draws-owed", "hero": hero, "deck": deck, "count": count})
         return
     for card in res.draw(deck, count, hero):
-        res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "set-up-draw"})
+        res.add({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "set-up-draw"})
 
 
 def _carried_pilgrim(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:
     """Linked quests (L680-L684): full Health and Chi, no conditions; Karma and cards carry over."""
     hp = max_hp(res, hero)
-    res.emit(
+    res.add(
         {
             "kind": "pilgrim-set-up",
             "hero": hero,
@@ -268,8 +264,8 @@ def _quest_starting_cards(res: Resolution, quest: Mapping[str, Any], hero: str, 
     for card in (quest.get("starting_cards") or {}).get(hero, []):
         if card in held:
             continue
-        res.emit({**decks.resolve_reported_draw(res.decks[deck], [card], hero)[0], "source": "quest-set-up"})
-        res.emit({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
+        res.add({**decks.resolve_reported_draw(res.decks[deck], [card], hero)[0], "source": "quest-set-up"})
+        res.add({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
 
 
 def _hold_carried_cards(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:
@@ -278,9 +274,7 @@ def _hold_carried_cards(res: Resolution, hero: str, sheet: Mapping[str, Any]) ->
     hands.update({deck: list(sheet.get(hand) or []) for hand, deck in HAND_DECKS.items()})
     for deck, cards in hands.items():
         if cards:
-            from tracker import decks
-
-            res.emit({**decks.resolve_reported_draw(res.decks[deck], cards, hero)[0], "source": "carried"})
+            res.add({**decks.resolve_reported_draw(res.decks[deck], cards, hero)[0], "source": "carried"})
 
 
 def _continue_part_2(res: Resolution, quest: Mapping[str, Any], mode: str, progress: Mapping[str, Any], setup: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -298,11 +292,11 @@ def _continue_part_2(res: Resolution, quest: Mapping[str, Any], mode: str, progr
             errors={"setup": ["Part 2 takes no set-up choices."]},
         )
     given = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
-    res.emit(_quest_set_up(quest, mode, list(part_1["initiative"]), {}, setup, sutras=given))
+    res.add(_quest_set_up(quest, mode, list(part_1["initiative"]), {}, setup, sutras=given))
     _set_aside_rage_card(res)
     for hero, sheet in part_1["heroes"].items():
-        res.emit({"kind": "pilgrim-set-up", "hero": hero, "start": "continued", **{k: v for k, v in sheet.items() if k not in ("sutras", "villagers")}})
+        res.add({"kind": "pilgrim-set-up", "hero": hero, "start": "continued", **{k: v for k, v in sheet.items() if k not in ("sutras", "villagers")}})
         _hold_carried_cards(res, hero, sheet)
     sutras = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
-    res.emit({"kind": "sutras-given", "hero": "tripitaka", "sutras": sutras, "reason": "q10-part-2"})
+    res.add({"kind": "sutras-given", "hero": "tripitaka", "sutras": sutras, "reason": "q10-part-2"})
     return res.finish()

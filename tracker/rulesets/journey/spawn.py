@@ -18,6 +18,7 @@ from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets import components as component_data
 from tracker.rulesets.journey import lair
+from tracker.rulesets.journey.attack import demon_in_play
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.setup import RAGE_CARD
 
@@ -126,7 +127,7 @@ def _one_pass_played(res: Resolution) -> bool:
         return False
     for gate, state in sorted(res.game["gates"].items()):
         if state == "active":
-            res.emit({"kind": "gate-state-changed", "gate": gate, "from": "active", "to": "inactive", "reason": f"the Demon Spawn Deck has been played once ({rule['line']})"})
+            res.add({"kind": "gate-state-changed", "gate": gate, "from": "active", "to": "inactive", "reason": f"the Demon Spawn Deck has been played once ({rule['line']})"})
     return True
 
 
@@ -136,23 +137,23 @@ def _spawn_at(res: Resolution, gate: str) -> bool:
         card = _card(res, name)
         excluded = _excluded(res, card)
         if excluded:
-            res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": excluded})
-            res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
+            res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": excluded})
+            res.extend(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
             continue
         if card["kind"] == "special":
-            res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "special", "duration": card["duration"]})
+            res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "special", "duration": card["duration"]})
             return False
         for character in card["spawns"]:
             placed = character if _available(res, character) else _promote(res, character)
             if placed is None:
-                res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "rage"})
-                res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
-                res.emit_all(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
-                res.emit({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": RAGE_ACTION_POINTS})
+                res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "rage"})
+                res.extend(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
+                res.extend(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
+                res.add({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": RAGE_ACTION_POINTS})
                 return True
-            res.emit({"kind": "demon-spawned", "demon": _instance(res, placed), "character": placed, "gate": gate, "card": name, "promoted_from": character if placed != character else None})
-        res.emit({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "spawned"})
-        res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
+            res.add({"kind": "demon-spawned", "demon": _instance(res, placed), "character": placed, "gate": gate, "card": name, "promoted_from": character if placed != character else None})
+        res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "spawned"})
+        res.extend(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
         return False
     raise Unprocessable("No Demon card this quest allows came up", detail=f"Drew {MAX_REDRAWS} times; check the quest's deck.")
 
@@ -169,15 +170,13 @@ def change_gate(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"{gate} is closed", detail="A closed Gate never reactivates (L590-L594).", errors={"gate": [gate]})
     if gates[gate] == to:
         raise Unprocessable(f"{gate} is {to} already", detail=f"Gates: {gates}.", errors={"state": [to]})
-    res.emit({"kind": "gate-state-changed", "gate": gate, "from": gates[gate], "to": to, "reason": params.get("reason")})
+    res.add({"kind": "gate-state-changed", "gate": gate, "from": gates[gate], "to": to, "reason": params.get("reason")})
 
 
 def remove_demon(res: Resolution, params: Mapping[str, Any]) -> None:
     """A quest rule or card removes a Demon without Kill or Cleanse: no Karma (L660, L976, L1014)."""
-    from tracker.rulesets.journey.attack import demon_in_play
-
     character = demon_in_play(res, params["demon"])
-    res.emit({"kind": "demon-removed", "demon": params["demon"], "character": character, "reason": params["reason"], "karma": False})
+    res.add({"kind": "demon-removed", "demon": params["demon"], "character": character, "reason": params["reason"], "karma": False})
 
 
 def place_demon(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -187,4 +186,4 @@ def place_demon(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"'{character}' is not a Demon", errors={"character": [character]})
     if not _available(res, character):
         raise Unprocessable(f"No {res.character(character)['name']} miniature is left", detail="All of them are in play.")
-    res.emit({"kind": "demon-spawned", "demon": _instance(res, character), "character": character, "gate": None, "card": None, "reason": params["reason"], "promoted_from": None})
+    res.add({"kind": "demon-spawned", "demon": _instance(res, character), "character": character, "gate": None, "card": None, "reason": params["reason"], "promoted_from": None})

@@ -30,14 +30,14 @@ def _waiting(res: Resolution) -> dict[str, int]:
 def end_phase(res: Resolution) -> None:
     for villager, left in sorted(_waiting(res).items()):
         if left > 0:
-            res.emit({"kind": "villager-turn-token-removed", "villager": villager, "left": left - 1})
+            res.add({"kind": "villager-turn-token-removed", "villager": villager, "left": left - 1})
 
 
 def maintenance(res: Resolution) -> None:
     for villager, left in sorted(_waiting(res).items()):
         if left == 0:
-            res.emit({"kind": "villager-token-replaced", "villager": villager, "by": BULL_WARRIOR, "facing": None, "reason": "Transformation (L706)"})
+            res.add({"kind": "villager-token-replaced", "villager": villager, "by": BULL_WARRIOR, "facing": None, "reason": "Transformation (L706)"})
             n = 1
             while f"{BULL_WARRIOR}-{n}" in res.game["demons"]:
                 n += 1
-            res.emit({"kind": "demon-spawned", "demon": f"{BULL_WARRIOR}-{n}", "character": BULL_WARRIOR, "gate": None, "card": None, "reason": f"{villager} transformed (L706)", "promoted_from": None})
+            res.add({"kind": "demon-spawned", "demon": f"{BULL_WARRIOR}-{n}", "character": BULL_WARRIOR, "gate": None, "card": None, "reason": f"{villager} transformed (L706)", "promoted_from": None})

@@ -42,20 +42,20 @@ def maintenance(res: Resolution, params: Mapping[str, Any]) -> None:
     for hero in res.game["initiative"]:
         status = res.hero(hero)["status"]
         if status in UNCONSCIOUS:
-            res.emit({"kind": "unconscious-pilgrim-turned", "hero": hero, "from": status, "to": ROTATION[status]})
+            res.add({"kind": "unconscious-pilgrim-turned", "hero": hero, "from": status, "to": ROTATION[status]})
             if ROTATION[status] == "dead":
-                res.emit({"kind": "pilgrim-died", "hero": hero, "cause": "not revived"})
+                res.add({"kind": "pilgrim-died", "hero": hero, "cause": "not revived"})
     if res.game.get("rage") and res.game.get("rage_until") is None:  # Q9's lasts until Kogaiji falls (L1020)
-        res.emit_all(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
-        res.emit({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"]})
+        res.extend(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
+        res.add({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"]})
     lasting = set(params.get("special_cards_lasting") or [])
     expiring = [card for card in res.game.get("special_cards", []) if card not in lasting]
     if expiring:
-        res.emit_all(decks.resolve_move(res.decks["demon"], "discarded", expiring, "held"))
-        res.emit({"kind": "special-demon-cards-discarded", "cards": expiring})
+        res.extend(decks.resolve_move(res.decks["demon"], "discarded", expiring, "held"))
+        res.add({"kind": "special-demon-cards-discarded", "cards": expiring})
     transformation.maintenance(res)  # Q1: a Villager with no Turn Tokens left becomes a Bull Warrior (L706)
     lair.lords_respawn(res)  # Q10 Part 2: Killed Demon Lords whose Turn Tokens ran out (L1090)
-    res.emit({"kind": "phase-started", "phase": "pilgrim", "turn": res.ctx.state["turn"]})
+    res.add({"kind": "phase-started", "phase": "pilgrim", "turn": res.ctx.state["turn"]})
 
 
 def activate(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -72,13 +72,13 @@ def activate(res: Resolution, params: Mapping[str, Any]) -> None:
     ap = ACTION_POINTS + params.get("extra_ap", 0)
     if "paralyzed" in {c["id"] for c in res.hero(hero)["conditions"]}:
         ap = 0  # Paralyzed: no actions (L302)
-    res.emit({"kind": "pilgrim-activated", "hero": hero, "ap": ap})
+    res.add({"kind": "pilgrim-activated", "hero": hero, "ap": ap})
 
 
 def _end_activation(res: Resolution) -> None:
     active = res.game.get("active")
     if active:
-        res.emit({"kind": "activation-ended", "hero": active, "ap_unused": res.game["ap"]})
+        res.add({"kind": "activation-ended", "hero": active, "ap_unused": res.game["ap"]})
 
 
 def end_activation(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -91,19 +91,19 @@ def end_activation(res: Resolution, params: Mapping[str, Any]) -> None:
 def demon_phase(res: Resolution, params: Mapping[str, Any]) -> None:
     _phase(res, "pilgrim")
     _end_activation(res)
-    res.emit({"kind": "phase-started", "phase": "demon", "turn": res.ctx.state["turn"]})
+    res.add({"kind": "phase-started", "phase": "demon", "turn": res.ctx.state["turn"]})
     iron_fan.respawn(res)  # Q8: after a Defeat she returns with new allies at the start of the Demon Phase (L972)
 
 
 def end_of_turn(res: Resolution, params: Mapping[str, Any]) -> None:
     _phase(res, "demon")
     turn = res.ctx.state["turn"]
-    res.emit({"kind": "turn-tokens-added", "turn": turn})
+    res.add({"kind": "turn-tokens-added", "turn": turn})
     transformation.end_phase(res)  # Q1's Villager timer (L706)
     lair.gate_turn_tokens(res)  # Q10 Part 1's timed Gates (L1057)
     lair.lord_turn_tokens(res)  # Q10 Part 2's Killed Demon Lords (L1090)
-    res.emit({"kind": "phase-started", "phase": "maintenance", "turn": turn + 1})
-    res.emit({"kind": "turn-ended", "turn": turn})
+    res.add({"kind": "phase-started", "phase": "maintenance", "turn": turn + 1})
+    res.add({"kind": "turn-ended", "turn": turn})
 
 
 def spend(res: Resolution, hero: str, ap: int = 1) -> None:

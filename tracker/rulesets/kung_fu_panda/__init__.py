@@ -26,7 +26,9 @@ from tracker.rulesets.kung_fu_panda.schemas import (
     action,
     obj,
 )
+from tracker.rulesets.kung_fu_panda.timeline import describe
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
+from tracker.rulesets.kung_fu_panda.views import VIEWS
 
 PAUSE_DICE = {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4}}
 PAUSE_FACES = {"type": "object", "propertyNames": HERO, "additionalProperties": POOL}
@@ -126,6 +128,7 @@ SET_UP = ActionType(
 
 class KungFuPandaRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
     setup_schema = SETUP
 
@@ -151,11 +154,9 @@ class KungFuPandaRules(GameRules):
         return standing.standing(records)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
-        from tracker.rulesets.kung_fu_panda.timeline import describe
-
         return describe(change)
 
 
 def load() -> Ruleset:
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
-    return Ruleset(data, ACTIONS, rules=KungFuPandaRules(data), setup=SET_UP)
+    return Ruleset(data, ACTIONS, rules=KungFuPandaRules(data), setup=SET_UP, views=VIEWS)

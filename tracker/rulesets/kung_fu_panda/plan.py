@@ -1,5 +1,7 @@
-"""A resolver's working copy: changes folded as they are planned, so each step sees the last,
-plus the checks every action makes (the mission still on, a round open, a hero able to act)."""
+"""A Kung Fu Panda action being resolved: the one working copy (tracker/rulesets/working_copy.py), each change
+folded as it is planned so each step sees the last, plus the checks every action makes (the mission still on,
+a round open, a hero able to act) and the mission's own failure, which follows a change the moment the board
+shows it."""
 
 from __future__ import annotations
 
@@ -9,17 +11,18 @@ from typing import Any
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.verdict import failure
+from tracker.rulesets.working_copy import WorkingCopy
 
 
 MISSION_TOKENS = ("scroll", "dragon-scroll", "lever", "gong", "wall", "villager")  # dumplings and carts are checked by place
 
 
-class Plan:
+class Plan(WorkingCopy):
+    fold = staticmethod(game_state.fold)
+
     def __init__(self, ctx: Any) -> None:
-        self.ctx = ctx
+        super().__init__(ctx)
         self.data = ctx.ruleset.data
-        self.game: dict[str, Any] = dict(ctx.game)
-        self.changes: list[dict[str, Any]] = []
         if not self.game:
             raise Unprocessable("The mission has not been set up", detail="Start a session of a mission first.")
 
@@ -27,26 +30,13 @@ class Plan:
     def mission(self) -> dict[str, Any]:
         return self.ctx.ruleset.quest(self.game["mission"])
 
-    def add(self, change: dict[str, Any]) -> None:
-        self.changes.append(change)
-        if change["kind"] != "rolled":
-            self.game = game_state.fold(self.game, change)
-            self._check_failure()
-
-    def _check_failure(self) -> None:
+    def follows(self, change: Mapping[str, Any]) -> None:
         """A mission's own failure is automatic (L192): lost the moment the board shows it, e.g. a villager
         sharing a tile with 3 enemies (1.1, L246) or Tai Lung reaching the end tile (2.3, L353)."""
         if self.game.get("result") is None and self.game.get("heroes"):
             failed = failure(self.mission, self.game)
             if failed:
                 self.add({"kind": "mission-lost", "loss": "mission-failure", "condition": failed, "round": self.game["round"]})
-
-    def extend(self, changes: list[dict[str, Any]]) -> None:
-        for change in changes:
-            if change["kind"] in ("rolled", "shuffled", "drawn"):
-                self.changes.append(change)
-            else:
-                self.add(change)
 
     # -- checks ---------------------------------------------------------------
 

@@ -49,8 +49,25 @@ def describe(change: Mapping[str, Any]) -> str | None:
         return f"Tile {change['tile']} moved in front of the Wolf Boss; discarded {change['discarded'] or 'no enemies'}"
     if kind == "kitchen-lost":
         return "The Kitchen reached the beginning of the line and was lost" + (" with the dumplings" if change["dumplings_lost"] else "")
+    if kind == "health-regained":
+        return f"{change['hero']} regained {change['amount']} health ({change['health']} now)"
+    if kind == "hero-moved":
+        return f"{change['hero']} moved from {change['from']} to {change['to']}"
+    if kind == "play-effect-resolved":
+        return f"{change['hero']}'s Play moved {change['figure']} {change['direction']} from {change['from']} to {change['to']}"
+    if kind == "special-move-used":
+        return f"{change['hero']} used the Special Move {change['card']} ({change['chi']} Chi)"
+    if kind == "tai-lung-wounded":
+        return f"{_who(change['by'])} wounded Tai Lung: he fell back from {change['from']} to {change['to']}"
+    if kind == "token-collected":
+        return f"{_who(change['by'])} collected {change.get('count', 1)} {change['token']} token(s)" + (f" on {change['tile']}" if change.get("tile") else "")
     if kind == "mission-won":
         return f"Mission won in round {change['round']}"
     if kind == "mission-lost":
         return f"Mission lost ({change['loss']}) in round {change['round']}"
     return None
+
+
+def _who(by: Any) -> str:
+    """One hero, or several (a spend shared by heroes on one tile)."""
+    return " and ".join(by) if isinstance(by, list) else str(by)

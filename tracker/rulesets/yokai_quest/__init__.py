@@ -51,6 +51,7 @@ def _by_version(action: ActionType) -> ActionType:
 
 class YokaiQuestRules(GameRules):
     events = EVENTS
+    actor_fields = ("hero", "attacker")
     setup_schema = SETUP_SCHEMA
 
     def __init__(self, data: Mapping[str, Any]) -> None:

@@ -35,6 +35,14 @@ _PANEL_DISCARD = {
 
 
 
+_ACTIONS = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": 2,
+    "description": "The actions its card's activation cost takes: 1 or 2 of the hero's two (L416), spent in the hero's activation in "
+    "the Hero phase; 0 for a quick reaction, usable at any time (L423). The cards' costs were lost: the table states it.",
+}
+
 _COINS = {
     "type": "object",
     "properties": {"red-blue": {"enum": ["red", "blue"]}, "green-yellow": {"enum": ["green", "yellow"]}},
@@ -60,12 +68,17 @@ ACTIONS = [
         "attack",
         "An attack: per target, the attacker's dice (katanas kept) against the defender's (helmets kept); "
         "the attacker is a hero, a yōkai by type, a chief on the board, or one of the scene's scenario_attacks (Flames rain). "
+        "A hero's attack is a basic attack (one action of the activation, one target: L398, L408) unless it names the ability "
+        "or item it comes from, used this turn with 'use-ability' or 'use-item' (which paid its costs). Yōkai, chiefs and the "
+        "scene's attacks come in the Yōkai phase (L192, L936), not from a yōkai type whose every miniature is paralysed (L610). "
         "blows = katanas - helmets, after Daze (-1 katana) and Crush (-1 helmet). Dice are the combination on the card "
         "(attack_dice/defense_dice, digital) or faces rolled on the table (attack_faces/defense_faces).",
         action_schema(
             {
                 "attacker": _ID,
                 "source": {"type": "string", "maxLength": 200, "description": "basic attack, an ability, an item or a yōkai ability"},
+                "ability": {**_ID, "description": "The hero's ability this attack comes from, used this turn ('use-ability')."},
+                "item": {**_CARD, "description": "The treasure item this attack comes from, used this turn ('use-item')."},
                 "targets": {"type": "array", "items": _TARGET, "minItems": 1, "maxItems": 20},
                 "guaranteed_katanas": {**_COUNT, "description": "katana results the attack adds (Kiri Susumu, Akatsuki, an empowered yōkai)"},
                 "blows_remove": {"enum": list(combat.CONVERSIONS), "description": "health (the rule), energy (Energy drain!), energy-and-health (Sound barrier!), energy-then-health (I'm losing control!)"},
@@ -89,12 +102,14 @@ ACTIONS = [
     ),
     ActionType(
         "use-ability",
-        "A hero uses an ability: costs paid (energy, health; reload tokens placed), then its effects (healing, energy, "
-        "treasure tokens, reload reduced, empowerment until the end of the turn). Attacks follow as 'attack'.",
+        "A hero uses an ability: costs paid (actions of the activation, energy, health; reload tokens placed), then its effects "
+        "(healing, energy, treasure tokens, reload reduced, empowerment until the end of the turn). Attacks follow as 'attack', "
+        "naming the ability.",
         action_schema(
             {
                 "hero": _ID,
                 "ability": _ID,
+                "actions": _ACTIONS,
                 "energy": _COUNT,
                 "health": _COUNT,
                 "reload": _COUNT,
@@ -116,6 +131,7 @@ ACTIONS = [
             {
                 "hero": _ID,
                 "item": _CARD,
+                "actions": _ACTIONS,
                 "energy": _COUNT,
                 "consumable_resource": {"type": "boolean"},
                 "empowered": {"type": "boolean"},
@@ -135,8 +151,17 @@ ACTIONS = [
         heroes.lose_tokens,
     ),
     ActionType(
+        "move",
+        "A hero moves in their activation: the one basic movement of up to three squares (L398), or a run, which costs one of "
+        "the two actions (L404). The board is not tracked: the squares are the table's.",
+        action_schema({"hero": _ID, "movement": {"enum": ["basic", "run"]}}, ["hero", "movement"]),
+        heroes.move,
+    ),
+    ActionType(
         "end-activation",
-        "A hero's activation ends: one altered-state token of each type and one reload token from each ability come off.",
+        "A hero's activation ends, or is taken with everything renounced (L400): one altered-state token of each type and one "
+        "reload token from each ability come off (L160). Each hero activates once a Hero phase, one at a time (L158, L398); "
+        "the Yōkai phase begins when every hero standing has.",
         action_schema({"hero": _ID}, ["hero"]),
         heroes.end_activation,
     ),
@@ -168,7 +193,9 @@ ACTIONS = [
     ),
     ActionType(
         "foe-appeared",
-        "A chief or objective arrives on the board with the scene's health (e.g. the Undead Dark Champion on turn 5, a Pillar of Energy).",
+        "A chief the scene brings in arrives on the board with the scene's health, once, in the Yōkai phase of the turn its text "
+        "names (chief.arrives: Frozen Tracks 2's Undead Dark Champion on turn 5, L1014). Chiefs and objectives present from the "
+        "beginning are set up with the scene.",
         action_schema({"foe": _ID}, ["foe"]),
         scenes.foe_appeared,
     ),

@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -37,8 +37,19 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     hero_attacks = attacker in plan.game["heroes"]
     if hero_attacks:
         plan.hero(attacker)
+        if activation.tracked(plan.game):
+            activation.attack_by(plan, attacker, params)
     else:
         _require_attacker(ctx, plan, attacker)
+        named = [field for field in ("ability", "item") if field in params]
+        if named:
+            raise Unprocessable(
+                f"Only a hero's attack names the {named[0]} it comes from",
+                detail=f"{attacker} is not a hero; name a yōkai's ability in \"source\".",
+                errors={named[0]: ["Not a hero's attack."]},
+            )
+        if ctx.ruleset.data["yokai_rules"].get("acts_in"):
+            _require_yokai_activation(plan, attacker)
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):
@@ -110,6 +121,27 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
         "yōkai: the characters of role yokai in GET /rulesets/yokai-quest.",
         errors={"attacker": [f"Unknown: {attacker}"]},
     )
+
+
+def _require_yokai_activation(plan: Plan, attacker: str) -> None:
+    """L192 "The behavior chart can be used by a yōkai only once per turn, during the Yōkai phase"; L610 a paralysis token
+    prevents "their activation during the next Yōkai phase". Yōkai are counted by type, so a type is held back only when
+    every one of its miniatures in play holds a paralysis token."""
+    if plan.game["phase"] != "yokai":
+        raise Unprocessable(
+            f"{attacker} attacks in the Yōkai phase",
+            detail=f"Yōkai act by their behaviour charts during the Yōkai phase only (L192), and the scene's own attacks come "
+            f"at its end (L936); turn {plan.turn} is in its Hero phase. Begin the Yōkai phase with 'begin-yokai-phase'.",
+            errors={"attacker": [f"Not in the Yōkai phase: {attacker}"]},
+        )
+    held = plan.game["yokai_tokens"]["paralysis"].get(attacker, 0)
+    in_play = plan.game["in_play"].get(attacker, 0) if attacker not in plan.game["foes"] else 1
+    if held and held >= in_play:
+        raise Unprocessable(
+            f"Every {attacker} in play is paralysed",
+            detail=f"A paralysis token prevents the yōkai's activation during the Yōkai phase (L610): {held} token(s), {in_play} in play.",
+            errors={"attacker": [f"Paralysed: {attacker}"]},
+        )
 
 
 def _foe(ctx: ActionContext, plan: Plan, defender: str, number: int) -> dict[str, Any] | None:

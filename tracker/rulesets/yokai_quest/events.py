@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.domain.session import GameEvent
+from tracker.domain.events import GameEvent
 
 
 class SceneSetUp(GameEvent):
@@ -105,6 +105,18 @@ class AlteredStateReceived(GameEvent):
     class_version = 1
 
 
+class ActivationBegan(GameEvent):
+    class_version = 1
+
+
+class HeroActed(GameEvent):
+    class_version = 1
+
+
+class HeroMoved(GameEvent):
+    class_version = 1
+
+
 class ActivationEnded(GameEvent):
     class_version = 1
 
@@ -163,6 +175,9 @@ EVENTS = {
     "ability-used": AbilityUsed,
     "item-used": ItemUsed,
     "altered-state-received": AlteredStateReceived,
+    "activation-began": ActivationBegan,
+    "hero-acted": HeroActed,
+    "hero-moved": HeroMoved,
     "activation-ended": ActivationEnded,
     "hero-defeated": HeroDefeated,
     "hero-revived": HeroRevived,

@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import combat, energy, lookup, outcome, treasure
+from tracker.rulesets.yokai_quest import activation, combat, energy, lookup, outcome, treasure
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS
 
@@ -42,6 +42,8 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
             f"{abilities[ability]} is reloading",
             detail=f"It has {hero['reload'][ability]} reload token(s); one comes off at the end of each of {hero_id}'s activations.",
         )
+    if activation.tracked(plan.game):  # L412 "first you must satisfy its activation cost"
+        activation.use(plan, hero_id, "ability", ability, activation.cost_of(plan, params, abilities[ability]))
     energy.spend(plan, hero_id, params.get("energy", 0), abilities[ability])
     if params.get("health"):
         combat.lose(plan, hero_id, params["health"], 0, None, abilities[ability])
@@ -90,6 +92,8 @@ def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
         raise Unprocessable(f"'{item}' does not bring heroes back", detail=f"Only {REVIVAL_ITEM} revives a defeated hero.")
     if item == REVIVAL_ITEM and not revive:
         raise Unprocessable(f"Say which defeated hero {REVIVAL_ITEM} brings back", detail='Send "revive": <hero>.', errors={"revive": ["Missing."]})
+    if activation.tracked(plan.game):  # L412 "first you must satisfy its activation cost"
+        activation.use(plan, hero_id, "item", item, activation.cost_of(plan, params, item))
     energy.spend(plan, hero_id, params.get("energy", 0), item)
     consumed = kind == "consumable"
     plan.add(
@@ -147,10 +151,36 @@ def lose_tokens(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     return plan.changes
 
 
+def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """The activation's one basic movement (L398 "a basic movement of up to three squares"), or a run, which costs one
+    action (L404 "The hero can spend one action to make a movement equal to their \"run\" attribute")."""
+    plan = Plan(ctx)
+    plan.require_scene()
+    hero_id, movement = params["hero"], params["movement"]
+    plan.hero(hero_id)
+    if not activation.tracked(plan.game):
+        raise Unprocessable(
+            "This scene does not track the heroes' movements",
+            detail=f"It was set up under Yōkai Quest {ctx.ruleset.data['version']}, whose rules data kept no activations; it plays on as it began.",
+        )
+    if movement == "basic":
+        activation.basic_movement(plan, hero_id)
+    else:
+        activation.take_action(plan, hero_id, "run", activation.rules(ctx.ruleset.data)["action_costs"]["run"]["actions"], "run")
+    source = "L398" if movement == "basic" else "L404"
+    plan.add({"kind": "hero-moved", "hero": hero_id, "movement": movement, "source": source})
+    return plan.changes
+
+
 def end_activation(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """L160 "once a hero moves and completes its two actions, the player removes an altered state token of each type
+    affecting the hero, as well as a reload token from each of the hero's skills with this kind of tokens"."""
     plan = Plan(ctx)
     plan.require_scene()
     hero = plan.hero(params["hero"])
+    if activation.tracked(plan.game):
+        activation.end(plan, params["hero"])
+        hero = plan.game["heroes"][params["hero"]]
     plan.add(
         {
             "kind": "activation-ended",

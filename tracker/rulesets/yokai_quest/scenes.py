@@ -10,7 +10,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import energy, heroes, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, energy, heroes, lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing
 
@@ -82,6 +82,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         "swapped_this_turn": [],
         "consumable_used_this_turn": [],
         "scene_result": None,
+        **activation.at_set_up(data),
     }
     plan = Plan(ctx)
     plan.add({"kind": "scene-set-up", "game": game})
@@ -197,6 +198,8 @@ def foe_appeared(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
             detail="Only the scene's chief and objectives have tracked health; basic yōkai have Health 1 and are named by type when attacked.",
             errors={"foe": ["Not tracked in this scene."]},
         )
+    if ctx.ruleset.data["scene_rules"].get("foe_arrivals"):
+        _require_arrival(plan, scene, params["foe"])
     instance = params["foe"]
     n = 1
     while instance in plan.game["foes"]:
@@ -204,6 +207,28 @@ def foe_appeared(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         instance = f"{params['foe']}-{n}"
     plan.add({"kind": "foe-appeared", "foe": instance, **spec})
     return plan.changes
+
+
+def _require_arrival(plan: Plan, scene: Mapping[str, Any], character_id: str) -> None:
+    """A foe on the board from the beginning does not arrive again; a chief the scene brings in arrives once, in the
+    Yōkai phase of the turn its text names (L166; the Undead Dark Champion "On turn 5", L1014)."""
+    if any(present["character"] == character_id for present in scene["present_from_start"]):
+        raise Unprocessable(
+            f"{character_id} is on the board from the beginning of {scene['id']}",
+            detail=f"Chiefs and objectives on the board: {sorted(plan.game['foes']) or 'none'}; a defeated one does not come back.",
+            errors={"foe": [f"Present from the start: {character_id}"]},
+        )
+    arrives = (scene.get("chief") or {}).get("arrives")
+    if arrives is None:
+        raise Unprocessable(f"{scene['id']} does not bring {character_id} in", detail="No scripted arrival in the scene's text.", errors={"foe": ["No arrival."]})
+    arrived = character_id in {foe["character"] for foe in plan.game["foes"].values()} or any(d["yokai"] == character_id for d in plan.game["defeated_yokai"])
+    if arrived or plan.turn != arrives["turn"] or plan.game["phase"] != "yokai":
+        raise Unprocessable(
+            f"{character_id} arrives in the Yōkai phase of turn {arrives['turn']}" + (", once" if arrived else ""),
+            detail=f"\"{arrives['text']}\" ({arrives['source']}); scripted appearances come in the Yōkai phase (L166). "
+            f"This is turn {plan.turn}, {plan.game['phase']} phase" + ("; it has arrived already." if arrived else "."),
+            errors={"foe": [f"Not due now: {character_id}"]},
+        )
 
 
 def foe_recovered(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -188,6 +188,13 @@ def _ability_used(game, change):
             hero["reload"].pop(ability, None)
     if change.get("empowered"):
         hero["empowerments"].append(change["ability"])
+    _used(game, change["hero"], change["ability"])
+
+
+def _used(game, hero_id, name):
+    """What a hero used this turn, which an attack may name (scenes set up to track activations only)."""
+    if "used_this_turn" in game:
+        game["used_this_turn"].setdefault(hero_id, []).append(name)
 
 
 def _item_used(game, change):
@@ -198,13 +205,38 @@ def _item_used(game, change):
         game["consumable_used_this_turn"].append(change["hero"])
     if change.get("empowered"):
         hero["empowerments"].append(change["item"])
+    _used(game, change["hero"], change["item"])
 
 
 def _altered_state_received(game, change):
     _hero(game, change)["altered_states"][change["state"]] += 1
 
 
+def _activation_began(game, change):
+    game["activation"] = {"hero": change["hero"], "actions_used": 0, "taken": [], "basic_movement": False}
+
+
+def _hero_acted(game, change):
+    activation = game["activation"]
+    activation["actions_used"] = change["actions_used"]
+    activation["taken"].append(change["name"] or change["action"])
+
+
+def _hero_moved(game, change):
+    if change["movement"] == "basic":
+        game["activation"]["basic_movement"] = True
+
+
+def _activation_over(game, hero_id):
+    """The hero has activated this turn (scenes set up to track activations only)."""
+    if "activation" in game:
+        game["activation"] = None
+        if hero_id not in game["activated"]:
+            game["activated"].append(hero_id)
+
+
 def _activation_ended(game, change):
+    _activation_over(game, change["hero"])
     hero = _hero(game, change)
     for state in change["states_removed"]:
         hero["altered_states"][state] -= 1
@@ -215,6 +247,8 @@ def _activation_ended(game, change):
 
 
 def _hero_defeated(game, change):
+    if (game.get("activation") or {}).get("hero") == change["hero"]:  # its miniature leaves the board (L176): no more to do
+        _activation_over(game, change["hero"])
     hero = _hero(game, change)
     hero.update(health=0, energy=0, defeated=True, hand=[], reload={}, empowerments=[])
     hero["altered_states"] = {name: 0 for name in ALTERED_STATES}
@@ -235,6 +269,8 @@ def _turn_effects_expired(game, change):
         hero["empowerments"] = []
     game["swapped_this_turn"] = []
     game["consumable_used_this_turn"] = []
+    if "activation" in game:  # a new turn: every hero activates again (L158)
+        game.update(activation=None, activated=[], used_this_turn={})
 
 
 def _achievement_earned(game, change):
@@ -298,6 +334,9 @@ _FOLDS = {
     "ability-used": _ability_used,
     "item-used": _item_used,
     "altered-state-received": _altered_state_received,
+    "activation-began": _activation_began,
+    "hero-acted": _hero_acted,
+    "hero-moved": _hero_moved,
     "activation-ended": _activation_ended,
     "hero-defeated": _hero_defeated,
     "hero-revived": _hero_revived,

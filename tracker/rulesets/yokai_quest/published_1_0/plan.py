@@ -1,38 +1,18 @@
-"""A plan of changes being resolved: each change is folded into a working state as it is added,
-so the next step of a resolver sees what the previous steps did."""
+"""A Yōkai Quest action being resolved: the one working copy (tracker/rulesets/working_copy.py), each change
+folded as it is added so the next step sees what the previous steps did, read in the game's words."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
 from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
 from tracker.rulesets.yokai_quest.published_1_0 import state
+from tracker.rulesets.working_copy import WorkingCopy
 
-DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned"}
 
-
-class Plan:
-    def __init__(self, ctx: ActionContext) -> None:
-        self.ctx = ctx
-        self.game: dict[str, Any] = copy.deepcopy(dict(ctx.game))
-        self.decks: dict[str, Any] = dict(ctx.state["decks"])
-        self.turn: int = ctx.state["turn"]
-        self.changes: list[dict[str, Any]] = []
-
-    def add(self, change: dict[str, Any]) -> None:
-        self.changes.append(change)
-        if change["kind"] in DECK_KINDS:
-            self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
-        elif change["kind"] not in ("rolled", "turn-ended"):
-            self.game = state.fold(self.game, change)
-
-    def extend(self, changes: list[dict[str, Any]]) -> None:
-        for change in changes:
-            self.add(change)
+class Plan(WorkingCopy):
+    fold = staticmethod(state.fold)
 
     def require_scene(self) -> None:
         if not self.game.get("scene"):

@@ -1,0 +1,183 @@
+"""A game's actions as HTML forms, generated from their JSON Schemas, and the posted form read back into
+the action's JSON body. No script is needed: every field is a plain input, select or text area.
+
+The fields, by schema:
+- an ``enum`` (or ``const``) is a choice, its values said by the game's names;
+- a string naming a hero (``hero``, ``attacker``, ``holder``, ...) offers the heroes the token may name;
+  a ``deck`` offers the session's decks;
+- an integer is a number field within its bounds; a boolean a yes / no choice (or left unsaid);
+- an array of choices is a set of checkboxes; an array of strings, a comma-separated text field;
+- an object with named properties is its fields, one by one (``costs.chi``);
+- any other object (a map such as the cards drawn per deck, or the faces rolled per die) is a text
+  area of lines ``key: value, value`` (a map of numbers: ``key: 2``), and an array of objects a text
+  area of JSON objects, one per line: the only places a person types structure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from projections.wording import key_said
+from tracker.actors import DECK_ACTOR_FIELDS
+from tracker.errors import Unprocessable
+
+# Fields that name a hero in every game (who takes the cards) and in most (the hero acting); each game adds its
+# own (GameRules.actor_fields), passed in as ``hero_fields``.
+HERO_FIELDS = (*DECK_ACTOR_FIELDS, "hero", "heroes", "opener", "pilgrim")
+
+
+class FormProblem(Unprocessable):
+    pass
+
+
+def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence[str], decks: Sequence[str], prefix: str = "",
+           ids: Mapping[str, Sequence[str]] | None = None, hero_fields: Sequence[str] = HERO_FIELDS) -> list[dict[str, Any]]:
+    """The form fields of an object schema (its ``type`` left out: the form says which action it is);
+    ``ids``: the quest's ids in play by field name (demons for a target, gates for a gate), offered as suggestions."""
+    required = set(schema.get("required", []))
+    out = []
+    for key, spec in (schema.get("properties") or {}).items():
+        if key == "type" and not prefix:
+            continue
+        out.extend(_field(prefix + key, key, spec, key in required, names, heroes, decks, ids or {}, tuple(hero_fields)))
+    return out
+
+
+def _choices(values: Sequence[Any], names: Mapping[str, str]) -> list[dict[str, str]]:
+    return [{"value": str(v), "label": names.get(str(v), key_said(str(v)) if isinstance(v, str) and "_" in v else str(v))} for v in values]
+
+
+def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, heroes, decks, ids, hero_fields) -> list[dict[str, Any]]:
+    base = {"name": name, "label": key_said(key).capitalize(), "required": required, "help": spec.get("description", "")}
+    kind = spec.get("type")
+    if "enum" in spec or "const" in spec:
+        values = spec.get("enum") or [spec["const"]]
+        if key in hero_fields and heroes:
+            values = [v for v in values if v in heroes] or list(values)
+        return [{**base, "kind": "select", "choices": _choices(values, names)}]
+    if kind == "string":
+        if key in hero_fields and heroes:
+            return [{**base, "kind": "select", "choices": _choices(heroes, names)}]
+        if key == "deck" and decks:
+            return [{**base, "kind": "select", "choices": _choices(decks, names)}]
+        suggested = ids.get(key) or []
+        return [{**base, "kind": "text", "max": spec.get("maxLength"), "suggest": _choices(suggested, names)}]
+    if kind == "integer" or kind == "number":
+        return [{**base, "kind": "number", "min": spec.get("minimum"), "max": spec.get("maximum")}]
+    if kind == "boolean":
+        return [{**base, "kind": "select", "choices": [{"value": "yes", "label": "yes"}, {"value": "no", "label": "no"}]}]
+    if kind == "array":
+        items = spec.get("items") or {}
+        if "enum" in items:
+            values = items["enum"]
+            if key in hero_fields and heroes:
+                values = [v for v in values if v in heroes] or list(values)
+            if spec.get("uniqueItems") or key in hero_fields:
+                return [{**base, "kind": "checkboxes", "choices": _choices(values, names)}]
+            return [{**base, "kind": "list", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas; one of: " + ", ".join(map(str, values))}]
+        if items.get("type") == "object":
+            return [{**base, "kind": "json-lines", "help": (base["help"] + " " if base["help"] else "") + "One JSON object per line, e.g. " + _example(items)}]
+        if key in hero_fields and heroes:
+            return [{**base, "kind": "checkboxes", "choices": _choices(heroes, names)}]
+        return [{**base, "kind": "list", "number": items.get("type") == "integer", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas."}]
+    if kind == "object" or "properties" in spec or "additionalProperties" in spec:
+        if spec.get("properties") and not spec.get("additionalProperties"):
+            return fields(spec, names, heroes, decks, prefix=name + ".", ids=ids, hero_fields=hero_fields)
+        values = spec.get("additionalProperties") if isinstance(spec.get("additionalProperties"), Mapping) else {}
+        number = values.get("type") == "integer"
+        example = "deck: card, card" if values.get("type") == "array" else ("key: 2" if number else "key: value")
+        return [{**base, "kind": "map", "number": number, "lists": values.get("type") == "array",
+                 "help": (base["help"] + " " if base["help"] else "") + f"One per line, as “{example}”."}]
+    return [{**base, "kind": "json", "help": (base["help"] + " " if base["help"] else "") + "As JSON."}]
+
+
+def _example(items: Mapping[str, Any]) -> str:
+    props = items.get("properties") or {}
+    shown = {k: (v.get("enum") or ["…"])[0] if v.get("type") != "integer" else 1 for k, v in list(props.items())[:2]}
+    return json.dumps(shown)
+
+
+def body(schema: Mapping[str, Any], form: Mapping[str, Any], getlist, hero_fields: Sequence[str] = HERO_FIELDS) -> dict[str, Any]:
+    """The action's JSON body from a posted form of these fields (empty fields left out)."""
+    return _object(schema, form, getlist, "", tuple(hero_fields))
+
+
+def _object(schema: Mapping[str, Any], form, getlist, prefix: str, hero_fields: tuple[str, ...] = HERO_FIELDS) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, spec in (schema.get("properties") or {}).items():
+        if key == "type" and not prefix:
+            continue
+        value = _value(prefix + key, key, spec, form, getlist, hero_fields)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fields: tuple[str, ...] = HERO_FIELDS) -> Any:
+    kind = spec.get("type")
+    if kind == "array":
+        items = spec.get("items") or {}
+        if "enum" in items and (spec.get("uniqueItems") or key in hero_fields):
+            return getlist(name) or None
+        if key in hero_fields and "enum" not in items and items.get("type") != "object" and getlist(name):
+            return getlist(name)
+    raw = (form.get(name) or "").strip()
+    if kind == "object" or "properties" in spec or "additionalProperties" in spec:
+        if spec.get("properties") and not spec.get("additionalProperties"):
+            nested = _object(spec, form, getlist, name + ".", hero_fields)
+            return nested or None
+        return _map(name, raw, spec) if raw else None
+    if not raw:
+        return None
+    if "enum" in spec or "const" in spec:
+        values = spec.get("enum") or [spec["const"]]
+        return next((v for v in values if str(v) == raw), raw)
+    if kind in ("integer", "number"):
+        return _number(name, raw)
+    if kind == "boolean":
+        return raw == "yes"
+    if kind == "array":
+        items = spec.get("items") or {}
+        if items.get("type") == "object":
+            return [_json(name, line) for line in raw.splitlines() if line.strip()]
+        parts = [p.strip() for p in raw.split(",") if p.strip()]
+        return [_number(name, p) for p in parts] if items.get("type") == "integer" else parts
+    if kind == "string" or kind is None and "type" not in spec:
+        return raw if kind == "string" else _json(name, raw)
+    return raw
+
+
+def _map(name: str, raw: str, spec: Mapping[str, Any]) -> dict[str, Any]:
+    values = spec.get("additionalProperties") if isinstance(spec.get("additionalProperties"), Mapping) else {}
+    out: dict[str, Any] = {}
+    for line in raw.splitlines():
+        if not line.strip():
+            continue
+        key, colon, rest = line.partition(":")
+        if not colon or not key.strip():
+            raise FormProblem(f"Write each line of {key_said(name)} as “key: value”", detail=f"This line has no colon: {line.strip()}")
+        rest = rest.strip()
+        if values.get("type") == "array":
+            parts = [p.strip() for p in rest.split(",") if p.strip()]
+            out[key.strip()] = [_number(name, p) for p in parts] if (values.get("items") or {}).get("type") == "integer" else parts
+        elif values.get("type") == "integer":
+            out[key.strip()] = _number(name, rest)
+        else:
+            out[key.strip()] = rest
+    return out
+
+
+def _number(name: str, raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise FormProblem(f"{key_said(name).capitalize()} must be a whole number", detail=f"“{raw}” is not one.") from None
+
+
+def _json(name: str, raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise FormProblem(f"{key_said(name).capitalize()} is not valid JSON", detail=f"Check the brackets and quotes of: {raw[:100]}") from None

@@ -1,0 +1,208 @@
+"""View reads after a long log (issue 19): the first read of a fresh worker against a warm one.
+
+    .venv/bin/python bench/view_reads.py [EVENTS]
+
+A Journey campaign and a Descent campaign, each with one session of EVENTS events (default 100,000:
+rolls saved a thousand at a time, as bench/history.py writes them), projected by the runner; then,
+through Flask's test client, each read's first answer from a freshly created application (a new
+worker: its own Tracker, view store and caches; the code already imported) against the median of
+READ_REPEATS answers of an application that has served it before. Beside them, hero progress as it
+was read before it became a view (Tracker.campaign_heroes scans the log; the pages still call it).
+SQLite always; PostgreSQL when bench/run.py's server answers. Nothing asserts a figure;
+bench/RESULTS.md keeps the last run's in its own section.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+from uuid import UUID
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+EVENTS = 100_000
+READ_REPEATS = 21
+SAVE_BATCH = 1000
+SECTION = "## View reads"
+
+GAMES = {
+    "journey": {"party": ["tripitaka", "monkey-king"], "quest": "q1-meeting", "setup": None},
+    "descent": {"party": ["runewitch-astarra", "aurim"], "quest": "thing-in-the-pit", "setup": {}},
+}
+READS = [  # (what, game, path)
+    ("hero progress (GET /campaigns/{cid}/heroes)", "journey", "/campaigns/{cid}/heroes"),
+    ("campaign standing (GET /campaigns/{cid}/standing)", "journey", "/campaigns/{cid}/standing"),
+    ("Descent heroes (GET /campaigns/{cid}/heroes)", "descent", "/campaigns/{cid}/heroes"),
+    ("treachery ledger (GET /campaigns/{cid}/treachery-ledger)", "descent", "/campaigns/{cid}/treachery-ledger"),
+    ("conquest and threat (GET /campaigns/{cid}/conquest)", "descent", "/campaigns/{cid}/conquest"),
+]
+
+
+def long_campaign(app: Any, game: str, events: int) -> tuple[str, str]:
+    """A campaign of ``game`` whose one session holds ``events`` events; returns its id and owner token."""
+    from tracker import dice as dice_rolls
+    from tracker.application import Request, _meta
+    from tracker.randomness import RandomStream
+
+    spec = GAMES[game]
+    created = app.create_campaign(game, f"{game} at {events}", party=spec["party"]).body
+    session_id = app.start_session(created["id"], spec["quest"], spec["setup"]).body["id"]
+    campaign = app.repository.get(UUID(created["id"]))
+    ruleset = app._ruleset(campaign)
+    specs = ruleset.dice(campaign.components)
+    meta = _meta(Request(issued_by="bench"), ruleset)
+    session = app.repository.get(UUID(session_id))
+    seed = bytes.fromhex(session.seed)
+    while session.version < events:
+        batch = min(events - session.version, SAVE_BATCH - session.version % 100)
+        for _ in range(batch):
+            roll = dice_rolls.resolve_roll(specs, {"d6": 2}, None, RandomStream(seed, session.counter))
+            roll["purpose"] = None
+            session.record_roll(roll=roll, meta=meta)
+        app.save(session)
+    return created["id"], created["owner_token"]
+
+
+def ms(func: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    func()
+    return 1000 * (time.perf_counter() - started)
+
+
+def measure(database_url: str, events: int) -> dict[str, tuple[float, float]]:
+    from api import create_app
+    from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
+    from projections.store import open_view_store
+    from tracker.application import Tracker
+    from tracker.config import persistence_env
+
+    env = persistence_env(database_url)
+    app = Tracker(env=env)
+    store = open_view_store(env)
+    try:
+        campaigns = {game: long_campaign(app, game, events) for game in GAMES}
+        ProjectionRunner(app, store, batch_size=REBUILD_BATCH_SIZE).catch_up()
+        print(f"  {app.recorder.max_notification_id():,} events written and projected", flush=True)
+    finally:
+        store.datastore.close()
+        app.close()
+
+    def worker() -> Any:
+        return create_app({"DATABASE_URL": database_url, "PROJECTIONS_IN_PROCESS": False})
+
+    figures: dict[str, tuple[float, float]] = {}
+    for what, game, path in READS:
+        cid, token = campaigns[game]
+        url, headers = path.format(cid=cid), {"Authorization": f"Bearer {token}"}
+        fresh = worker()
+        try:
+            client = fresh.test_client()
+            first = ms(lambda: _ok(client.get(url, headers=headers)))
+            warm = statistics.median(ms(lambda: _ok(client.get(url, headers=headers))) for _ in range(READ_REPEATS))
+        finally:
+            _close(fresh)
+        figures[what] = (first, warm)
+        print(f"  {what}: first {first:.2f} ms, warm {warm:.2f} ms ({first / warm:.2f}x)", flush=True)
+
+    cid, _ = campaigns["journey"]
+    scan = Tracker(env={**env, "CREATE_TABLE": "n"})
+    try:
+        first = ms(lambda: scan.campaign_heroes(cid))
+        warm = statistics.median(ms(lambda: scan.campaign_heroes(cid)) for _ in range(READ_REPEATS))
+    finally:
+        scan.close()
+    figures["hero progress by scanning the log (Tracker.campaign_heroes, before: the pages still call it)"] = (first, warm)
+    print(f"  by scanning the log: first {first:.2f} ms, warm {warm:.2f} ms ({first / warm:.2f}x)", flush=True)
+    return figures
+
+
+def _ok(response: Any) -> Any:
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    return response
+
+
+def _close(flask_app: Any) -> None:
+    flask_app.extensions["tracker"].close()
+    flask_app.extensions["tracker_views"].store.datastore.close()
+
+
+def postgres_url() -> tuple[str, Callable[[], None]] | None:
+    import uuid
+
+    import psycopg
+
+    base = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    try:
+        with psycopg.connect(base, autocommit=True, connect_timeout=3) as conn:
+            schema = f"bench_views_{uuid.uuid4().hex[:8]}"
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+    except Exception as error:  # noqa: BLE001 - no server: SQLite only, and the output says so
+        print(f"PostgreSQL not measured: {error}", flush=True)
+        return None
+
+    def drop() -> None:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+    return f"{base}?schema={schema}", drop
+
+
+def main() -> None:
+    events = int(sys.argv[1]) if len(sys.argv) > 1 else EVENTS
+    os.environ.setdefault("TRACKER_CREATE_TABLES", "y")
+    results: dict[str, dict[str, tuple[float, float]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        print("SQLite", flush=True)
+        results["SQLite"] = measure(f"sqlite:///{tmp}/views.sqlite3", events)
+    found = postgres_url()
+    if found is not None:
+        url, drop = found
+        try:
+            print("PostgreSQL", flush=True)
+            results["PostgreSQL"] = measure(url, events)
+        finally:
+            drop()
+    write_results(results, events)
+
+
+def write_results(results: dict[str, dict[str, tuple[float, float]]], events: int) -> None:
+    from import_memory import replace_section
+
+    path = ROOT / "bench" / "RESULTS.md"
+    rows = [
+        f"| {backend} | {what} | {first:.2f} | {warm:.2f} | {first / warm:.2f}x |"
+        for backend, figures in results.items()
+        for what, (first, warm) in figures.items()
+    ]
+    section = "\n".join([
+        SECTION,
+        "",
+        f"`bench/view_reads.py`: a Journey and a Descent campaign, each with one session of {events:,} events, projected; "
+        "each read through Flask's test client, the first answer of a freshly created application (a new worker) against "
+        f"the median of {READ_REPEATS} answers of one that has served it. The issue asks the first within 1.2x of a warm one.",
+        "",
+        "| database | read | first, ms | warm, ms | first / warm |",
+        "|---|---|---:|---:|---:|",
+        *rows,
+        "",
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+        "(the machine is shared: single first reads are noisy). Each read is one row of its game's view (tracker/rulesets/"
+        "<game>/views.py) and the campaign's own small aggregate; what the first read of a worker pays beyond a warm one is "
+        "its first connection and that aggregate's first load. The last row is the read the views replaced: a scan of "
+        "every event of every session, once per worker.",
+        "",
+    ])
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    path.write_text(replace_section(text, SECTION, section), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

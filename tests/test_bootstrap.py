@@ -1,0 +1,82 @@
+"""The one bootstrap: every entrypoint builds the service from settings, and what a bench or a test wants
+different (the seed source, table creation) is a setting, never an environment variable flipped."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from api import create_app
+from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient
+from tracker.bootstrap import Settings, bootstrap
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fixed_seeds():
+    made: list[bytes] = []
+
+    def seed() -> bytes:
+        made.append(hashlib.sha256(f"bootstrap-test-{len(made)}".encode()).digest())
+        return made[-1]
+
+    return seed, made
+
+
+def test_the_seed_source_is_injected_through_the_settings(database_url: str) -> None:
+    seed_source, made = _fixed_seeds()
+    app = create_app({"TESTING": True}, settings=Settings(database_url=database_url, seed_source=seed_source))
+    app.test_client_class = OwnerClient
+    OwnerClient.tokens, OwnerClient.last = {}, {}
+    try:
+        client = app.test_client()
+        created = client.post("/campaigns", json={"ruleset": "journey", "name": "Seeded", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})
+        assert created.status_code == 201, created.json
+        started = client.post(f"/campaigns/{created.json['id']}/sessions", json={"quest": "q1-meeting"})
+        assert started.status_code == 201, started.json
+        assert len(made) == 1
+        assert started.json["seed_commitment"] == hashlib.sha256(made[0]).hexdigest()
+        ended = client.post(f"/sessions/{started.json['id']}/end", json={"outcome": "defeat", "ruling": "the table stopped"})
+        assert ended.status_code == 200, ended.json
+        assert ended.json["seed"] == made[0].hex()  # the seed revealed at the end is the one the source gave
+    finally:
+        app.extensions["tracker_service"].close()
+
+
+def test_the_clock_events_record_is_injected_through_the_settings(database_url: str) -> None:
+    """No test asserts the wall clock: with a clock given, every event records exactly its time."""
+    moment = datetime(2031, 5, 4, 12, 0, tzinfo=timezone.utc)
+    app = create_app({"TESTING": True}, settings=Settings(database_url=database_url, clock=lambda: moment))
+    app.test_client_class = OwnerClient
+    OwnerClient.tokens, OwnerClient.last = {}, {}
+    try:
+        client = app.test_client()
+        created = client.post("/campaigns", json={"ruleset": "journey", "name": "Clocked", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})
+        sid = client.post(f"/campaigns/{created.json['id']}/sessions", json={"quest": "q1-meeting"}).json["id"]
+        assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 2}}).status_code == 201
+        events = client.get(f"/sessions/{sid}/events").json["events"]
+        assert len(events) >= 3
+        assert {event["timestamp"] for event in events} == {moment.isoformat()}
+    finally:
+        app.extensions["tracker_service"].close()
+        bootstrap(Settings(database_url=database_url)).close()  # the next application built records the time now again
+
+
+def test_an_app_built_without_creating_tables_uses_those_made_before(database_url: str) -> None:
+    """gunicorn's master makes the tables (gunicorn.conf.py); its workers are built with create_tables=False."""
+    bootstrap(Settings(database_url=database_url)).close()
+    service = bootstrap(Settings(database_url=database_url, create_tables=False))
+    try:
+        assert service.tracker.recorder.max_notification_id() in (None, 0)
+        assert service.runner.position == 0
+    finally:
+        service.close()
+
+
+@pytest.mark.parametrize("entrypoint", ["gunicorn.conf.py", "api/wsgi.py", "tracker/cli.py", "api/__init__.py"])
+def test_no_entrypoint_flips_an_environment_variable(entrypoint: str) -> None:
+    text = (ROOT / entrypoint).read_text(encoding="utf-8")
+    assert "os.environ[" not in text, f"{entrypoint} sets the environment to wire the service: pass settings to tracker/bootstrap.py"

@@ -1,0 +1,188 @@
+"""A whole quest of each game played on the play page in a real headless Chromium at 390 px, on SQLite and
+PostgreSQL: dice entered as rolled on the table, a draw, several actions from their generated forms, an undo
+and the end, with no script on the page; then the timeline, the standing and the charts read back.
+Screenshots: tests/artifacts/play-*.png."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.pages_browser import PHONE, chromium, fits_the_width, live_server, screenshot, sign_in, smallest_chart_text  # noqa: F401
+from tests.rulesets.yokai_play import LOADOUTS, YOKAI_TEST_COMPONENTS
+from tests.test_descent_api import TEST_OVERLORD_DECK
+from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS
+
+pytestmark = pytest.mark.browser
+
+
+def _submit(page, form) -> None:
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    problem = page.locator("#problem")
+    assert problem.count() == 0, problem.inner_text()
+
+
+def _act(page, action: str, **fields) -> None:
+    """Open an action's form, fill it as a person would (choices chosen, text typed), and send it."""
+    details = page.locator(f"#action-{action}")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    form = details.locator("form")
+    for name, value in fields.items():
+        field = form.locator(f"[name='{name}']")
+        if field.first.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        elif field.first.get_attribute("type") == "checkbox":
+            for v in value:
+                form.locator(f"[name='{name}'][value='{v}']").check()
+        else:
+            field.fill(value)
+    _submit(page, form)
+
+
+def _roll_reported(page, die: str, faces: str) -> None:
+    page.locator("#report-form").locator("xpath=ancestor::details").locator("summary").click()
+    page.fill(f"#report-form [name='faces.{die}']", faces)
+    _submit(page, page.locator("#report-form"))
+
+
+def _roll_digital(page, die: str, count: int) -> None:
+    page.fill(f"#roll-form [name='dice.{die}']", str(count))
+    _submit(page, page.locator("#roll-form"))
+
+
+def _draw_reported(page, deck: str, cards: str, holder: str = "") -> None:
+    page.locator("#draw-reported-form").locator("xpath=ancestor::details").locator("summary").click()
+    form = page.locator("#draw-reported-form")
+    form.locator("[name=deck]").select_option(deck)
+    form.locator("[name=cards]").fill(cards)
+    if holder:
+        form.locator("[name=holder]").select_option(holder)
+    _submit(page, form)
+
+
+def _undo(page) -> None:
+    _submit(page, page.locator("#undo-form"))
+
+
+def _end(page, outcome: str, ruling: str = "", reported: str = "") -> None:
+    form = page.locator("#end-form")
+    form.locator("[name=outcome]").select_option(outcome)
+    if reported:
+        form.locator("[name=reported]").fill(reported)
+    if ruling:
+        form.locator("[name=ruling]").fill(ruling)
+    _submit(page, form)
+
+
+def _read_back(page, base: str, cid: str, sid: str, name: str) -> None:
+    """After the end: the timeline (by turn, the undone line struck through), the campaign page and the dice page."""
+    page.goto(f"{base}/pages/sessions/{sid}")
+    assert page.locator("section.turn h3").count() >= 1
+    assert page.locator("ol.timeline li.undone del").count() >= 1
+    text = page.locator("main").inner_text()
+    assert "_" not in text.split("Seed commitment")[0] and "{" not in text and "None" not in text
+    assert fits_the_width(page)
+    screenshot(page, f"play-{name}-timeline")
+    page.goto(f"{base}/pages/campaigns/{cid}")
+    assert fits_the_width(page)
+    smallest = smallest_chart_text(page)
+    assert smallest is None or smallest >= 11, smallest  # chart text readable on a phone
+    screenshot(page, f"play-{name}-campaign")
+    page.goto(f"{base}/pages/campaigns/{cid}/dice")
+    assert page.locator("p.fit").count() >= 1
+    assert fits_the_width(page)
+    assert smallest_chart_text(page) >= 11, smallest_chart_text(page)
+    screenshot(page, f"play-{name}-dice")
+
+
+def _open(chromium, live_server, token: str, sid: str):  # noqa: F811
+    context = chromium.new_context(viewport=PHONE, java_script_enabled=False)  # the core flow needs no script
+    page = context.new_page()
+    sign_in(page, live_server, token)
+    page.goto(f"{live_server}/pages/sessions/{sid}/play")
+    assert fits_the_width(page)
+    return context, page
+
+
+def test_journey_quest_1_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+    made = client.post("/campaigns", json={"ruleset": "journey", "name": "Phones", "party": PILGRIMS, "components": COMPONENTS}).json
+    cid, token = made["id"], made["owner_token"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting", "setup": {"initiative": ORDER}}).json["id"]
+    context, page = _open(chromium, live_server, token, sid)
+    _roll_digital(page, "d6", 2)
+    _roll_reported(page, "attack", "2, X")
+    _draw_reported(page, "fortune", "Wild Herbs", "monkey-king")
+    _act(page, "maintenance")
+    _act(page, "activate-pilgrim", hero="monkey-king")
+    _act(page, "meditate", hero="monkey-king", spin="black", drawn="misfortune: Lose 2 Good Karma")  # a card drawn at the table
+    _undo(page)
+    assert "Undone by" in page.locator("#done").inner_text()
+    screenshot(page, "play-journey-phone")
+    _end(page, "victory", reported="house_cleared: yes")
+    assert "Ended: victory" in page.locator("#where").inner_text()
+    client.application.extensions["tracker_views"].catch_up()
+    _read_back(page, live_server, cid, sid, "journey")
+    context.close()
+
+
+def test_descent_quest_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+    made = client.post("/campaigns", json={"ruleset": "descent", "name": "Dungeon", "party": ["aurim", "tahlia"], "components": TEST_OVERLORD_DECK}).json
+    cid, token = made["id"], made["owner_token"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "altar-of-despair", "setup": {}}).json["id"]
+    context, page = _open(chromium, live_server, token, sid)
+    assert page.locator("#hands li[data-holder=overlord]").count() == 1  # the owner sees the overlord's hand
+    _roll_reported(page, "d6", "4, 1")
+    _act(page, "gain-threat", source="other", amount="2")
+    _act(page, "gain-curses", hero="aurim", count="1", source="silver chest")
+    _act(page, "end-turn")
+    _undo(page)
+    overlord = client.get(f"/sessions/{sid}").json["decks"]["overlord"]  # the owner's view: what is out of the draw pile
+    out = {c for cards in overlord["held"].values() for c in cards} | set(overlord["discard_pile"]) | set(overlord["removed_from_game"])
+    _draw_reported(page, "overlord", next(c for c in TEST_OVERLORD_DECK["decks"]["overlord"]["cards"] if c not in out))
+    screenshot(page, "play-descent-phone")
+    _end(page, "victory", ruling="the table stopped here")
+    assert "table ruling" in page.locator("#where").inner_text()
+    client.application.extensions["tracker_views"].catch_up()
+    _read_back(page, live_server, cid, sid, "descent")
+    context.close()
+
+
+def test_kung_fu_panda_mission_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+    made = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "Valley", "party": ["po", "tigress"],
+                                           "options": {"length": "adventure", "adventure": 1, "mode": "standard"}}).json
+    cid, token = made["id"], made["owner_token"]
+    setup = {"start_tile": "J", "spawn_points": {"1": "J"}, "enemies": {"J": {"wolf-spearman": 1, "wolf-slasher": 1}}, "villagers": {"mei": "J"}}
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-1", "setup": setup}).json["id"]
+    context, page = _open(chromium, live_server, token, sid)
+    _act(page, "start-round", entry="detail")
+    _act(page, "roll", hero="po", faces="Chi, Punch, Kick, Kick")
+    _act(page, "spend", heroes="po: Kick, Kick", **{"for": "knock-out"}, enemy="wolf-slasher")
+    _act(page, "roll", hero="tigress", faces="Move, Move, Punch, Chi")
+    _undo(page)
+    _roll_digital(page, "d6", 1)
+    screenshot(page, "play-kung-fu-panda-phone")
+    _end(page, "victory", ruling="the table stopped here")
+    client.application.extensions["tracker_views"].catch_up()
+    _read_back(page, live_server, cid, sid, "kung-fu-panda")
+    page.goto(f"{live_server}/pages/campaigns/{cid}")
+    assert "Wolf Slasher" in page.locator("#standing").locator("xpath=..").inner_text()
+    context.close()
+
+
+def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+    made = client.post("/campaigns", json={"ruleset": "yokai-quest", "name": "Friday", "party": ["ryo", "ami"], "components": YOKAI_TEST_COMPONENTS}).json
+    cid, token = made["id"], made["owner_token"]
+    first = client.get(f"/campaigns/{cid}").json["next_quest"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": first, "setup": {"abilities": LOADOUTS}}).json["id"]
+    context, page = _open(chromium, live_server, token, sid)
+    _roll_reported(page, "red", "katana, blank")
+    _act(page, "draw-energy", hero="ryo", spheres="3")
+    _act(page, "draw-energy", hero="ami", spheres="1")
+    _undo(page)
+    _act(page, "begin-yokai-phase", **{"coins.red-blue": "red", "coins.green-yellow": "green"})  # nested fields, one by one
+    screenshot(page, "play-yokai-quest-phone")
+    _end(page, "victory", ruling="the table stopped here")
+    client.application.extensions["tracker_views"].catch_up()
+    _read_back(page, live_server, cid, sid, "yokai-quest")
+    context.close()

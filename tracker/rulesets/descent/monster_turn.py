@@ -1,0 +1,51 @@
+"""The start of the overlord's turn for a monster figure with condition tokens (L294-L323): it rolls them off as a hero
+does (tokens.roll_off); the wounds they deal ignore armour and may kill it (Undying still rolls, L321; a named monster's
+death decides what its quest ties to it). What the tokens left mean this turn is monster_conditions.py's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.rulesets.descent import combat, named_deaths, tokens
+from tracker.rulesets.descent.common import NAME, refuse, schema
+from tracker.rulesets.descent.figures import combat_rules, in_play
+from tracker.rulesets.ruleset import ActionContext
+
+
+def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    rules = combat_rules(ctx)
+    if "abilities" not in rules:
+        raise refuse("This campaign's rules data keeps no tokens on monsters", f"They are kept from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "type")
+    figures = in_play(ctx.game)
+    figure = figures.get(params["figure"])
+    if figure is None:
+        raise refuse(f"'{params['figure']}' is not a monster figure in play", f"Monsters in play: {sorted(figures)}.", "figure")
+    held = {c: n for c, n in (figure.get("tokens") or {}).items() if n}
+    turn = ctx.state["turn"]
+    if not held:
+        raise refuse(f"{params['figure']} has no token to resolve at the start of a turn", f"Monsters with tokens: {sorted(f for f, m in figures.items() if m.get('tokens'))}.", "figure")
+    if figure.get("tokens_resolved_turn") == turn:
+        raise refuse(f"{params['figure']}'s tokens were already resolved on turn {turn}", "They are resolved once, at the start of the overlord's turn.", "figure")
+    changes, discarded, wounds, left, effects = tokens.roll_off(ctx, params["figure"], held, params.get("faces") or {}, rng)
+    if held.get("stun"):
+        effects[-1] = "does nothing else this turn" if not figure["master"] else "moves or attacks once this turn"
+    before = figure.get("wounds")
+    after = max(0, before - wounds) if before is not None else None
+    changes.append({"kind": "monster-tokens-resolved", "figure": params["figure"], "turn": turn, "discarded": {c: n for c, n in discarded.items() if n},
+                    "left": {c: n for c, n in left.items() if n}, "wounds": wounds, "ignores_armour": True, "wounds_left": after, "this_turn": effects})
+    if after == 0:
+        undying = combat._undying(ctx, {"target": params["figure"], "undying_face": params.get("undying_face")}, "monster", figure, figure.get("abilities") or {}, True, rng)
+        changes += undying
+        if not (undying and undying[-1]["restored"]):
+            changes.append({"kind": "monster-killed", "figure": params["figure"], "monster": figure["monster"], "by": "its condition tokens"})
+            changes += named_deaths.award(ctx, figure, changes)
+    return changes
+
+
+_FACES = {c: {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 20} for c in ("burn", "bleed", "daze", "web")}
+ACTIONS_SPEC = [
+    ("monster-condition-turn-start", "The start of the overlord's turn: a monster figure's Burn, Bleed, Daze and Web tokens are rolled (report the faces, or the stream rolls them where the faces are known) and Stun discards one; a stunned normal monster does nothing else, a stunned master moves or attacks once (L294-L323).",
+     schema({"figure": NAME, "faces": {"type": "object", "properties": _FACES, "additionalProperties": False},
+             "undying_face": {"enum": ["blank", "surge", "enhancement"]}}, ["figure"]), turn_start, True),
+]
