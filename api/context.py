@@ -179,7 +179,7 @@ def door() -> Callable[[Any], Any]:
                 ended[session_id] = played[session_id] is not None
         if session_id not in ended:
             try:
-                ended[session_id] = session_id is None or app.get_session(session_id)["status"] == "ended"
+                ended[session_id] = session_id is None or app.get_session(session_id)["status"] in ("ended", "abandoned")
             except NotFound:
                 ended[session_id] = True  # not a session (a campaign's own stream): nothing sealed in it
         return ended[session_id]

@@ -58,6 +58,11 @@ PROBLEM_SCHEMA = {
         "title": {"type": "string", "description": "What went wrong, in words a person can act on."},
         "status": {"type": "integer", "minimum": 400, "maximum": 599},
         "detail": {"type": "string", "description": "More about the problem, and how to fix it."},
+        "example": {
+            "type": "object",
+            "description": "A body that would be accepted instead: for an action, it names its type and fits the action's schema "
+            "(e.g. the faces rolled at the table, reported in the action's own field).",
+        },
         "errors": {
             "type": "object",
             "description": "Per field (dotted path), what is wrong with it.",

@@ -23,12 +23,21 @@ _TITLES = {
 }
 
 
-def problem(status: int, title: str, detail: str | None = None, errors: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> Response:
+def problem(
+    status: int,
+    title: str,
+    detail: str | None = None,
+    errors: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    example: dict[str, Any] | None = None,
+) -> Response:
     body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status}
     if detail:
         body["detail"] = detail
     if errors:
         body["errors"] = errors
+    if example:
+        body["example"] = example
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -36,7 +45,7 @@ def problem(status: int, title: str, detail: str | None = None, errors: dict[str
 
 
 def from_tracker_error(error: TrackerError) -> Response:
-    return problem(error.status, error.title, error.detail, error.errors, headers=getattr(error, "headers", None))
+    return problem(error.status, error.title, error.detail, error.errors, headers=getattr(error, "headers", None), example=error.example)
 
 
 def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:

@@ -139,13 +139,18 @@ class MintedToken(Token):
                                                      "(null when an Idempotency-Key replays that answer)."})
 
 
+class AbandonedNote(Answer):
+    reason = fields.String(metadata={"description": "Why the table stopped without an outcome."})
+
+
 class SessionSummary(Answer):
-    OPTIONAL = ("ruling",)
+    OPTIONAL = ("ruling", "abandoned")
 
     id = fields.String()
     quest = fields.String()
     outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
     ruling = fields.String(allow_none=True, metadata={"description": "Present when the owner ended the quest by a table ruling: why."})
+    abandoned = fields.Nested(AbandonedNote, metadata={"description": "Present when the session was abandoned: not played, its outcome stays null."})
 
 
 class Verdict(Answer):
@@ -171,6 +176,12 @@ class Campaign(Answer):
     completed = fields.Boolean()
     sessions = fields.List(fields.Nested(SessionSummary))
     version = fields.Integer()
+
+
+class ComponentsSupplied(Campaign):
+    OPTIONAL = ("sessions_supplied",)
+
+    sessions_supplied = fields.List(fields.String(), metadata={"description": "The sessions in play that got the facts too, each pinning them in its own stream."})
 
 
 class CampaignCreated(Campaign):
@@ -221,6 +232,12 @@ class DeckSummary(Answer):
     hidden = fields.Dict(metadata={"description": "Counts of cards this viewer may not see (a side's hidden hand)."})
 
 
+class AllowedAction(Answer):
+    type = fields.String(metadata={"description": "An action type of the ruleset (POST /sessions/{sid}/actions)."})
+    heroes = fields.List(fields.String(), allow_none=True, metadata={"description": "The heroes who may take it now; null: any."})
+    side = fields.String(allow_none=True, metadata={"description": "The side that takes it; null: any."})
+
+
 class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
@@ -229,16 +246,21 @@ class SessionState(Answer):
     party = fields.List(fields.String())
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
-    status = fields.String(validate=validate.OneOf(["in-progress", "ended"]))
+    status = fields.String(validate=validate.OneOf(["in-progress", "ended", "abandoned"]))
     outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES))
     verdict = fields.Nested(Verdict, allow_none=True, metadata={"description": "The outcome the rules imposed, once they did; null while undecided."})
     ruling = fields.String(allow_none=True, metadata={"description": "Why the owner overruled the rules at the end, if they did."})
+    abandoned = fields.Nested(
+        "SessionAbandonedNote", allow_none=True, metadata={"description": "Why the table stopped without an outcome, and at which event; null unless abandoned."}
+    )
     turn = fields.Integer()
     game = fields.Dict(metadata={"description": "The ruleset's own bookkeeping (karma, weapon levels, ...)."})
     rolls = fields.Integer()
     random_counter = fields.Integer()
     decks = fields.Dict(keys=fields.String(), values=fields.Nested(DeckSummary))
     version = fields.Integer()
+    phase = fields.String(allow_none=True, metadata={"description": "The part of the turn the session is in, in the game's words; null where the game keeps none, or once ended."})
+    allowed = fields.List(fields.Nested(AllowedAction), metadata={"description": "The action types legal now and who may take each (empty once ended): what comes next."})
 
 
 class LatestSession(Answer):
@@ -256,6 +278,8 @@ class Standing(Answer):
 
 
 class SessionCreated(Answer):
+    OPTIONAL = ("warnings",)
+
     log_position = _log_position()
     id = fields.String()
     campaign_id = fields.String()
@@ -263,6 +287,7 @@ class SessionCreated(Answer):
     seed_commitment = fields.String()
     state = fields.Nested(SessionState)
     version = fields.Integer()
+    warnings = fields.List(fields.String(), metadata={"description": "What the group may not have meant: a quest out of the chain's order, another session still in play."})
 
 
 def _dice(required: bool = False) -> fields.Dict:
@@ -393,6 +418,51 @@ class Ended(Answer):
     seed_commitment = fields.String()
     next_quest = fields.String(allow_none=True)
     version = fields.Integer()
+
+
+class SessionAbandonedNote(Answer):
+    reason = fields.String()
+    position = fields.Integer(metadata={"description": "The SessionAbandoned event."})
+
+
+class Abandon(Schema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=1000), metadata={"description": "Why the table stops without an outcome."})
+
+
+class Abandoned(Answer):
+    log_position = _log_position()
+    id = fields.String()
+    status = fields.String(validate=validate.OneOf(["abandoned"]))
+    abandoned = fields.Nested(SessionAbandonedNote)
+    seed = fields.String()
+    seed_commitment = fields.String()
+    next_quest = fields.String(allow_none=True)
+    version = fields.Integer()
+
+
+class FactBlocks(Answer):
+    quest_setup = fields.List(fields.String(), metadata={"description": "Quests that cannot be set up without it."})
+    actions = fields.List(fields.String(), metadata={"description": "Action types that read it."})
+    digital_rolls = fields.List(fields.String(), metadata={"description": "Dice that cannot be rolled digitally without it."})
+    digital_draws = fields.List(fields.String(), metadata={"description": "Decks that cannot be drawn from digitally without it."})
+
+
+class MissingFact(Answer):
+    path = fields.String(metadata={"description": "Where it goes in the component data (POST /campaigns/{cid}/components), dotted."})
+    schema_pointer = fields.String(metadata={"description": "JSON Pointer to its schema in the ruleset's component_schema."})
+    what = fields.String()
+    reason = fields.String(allow_none=True, metadata={"description": "Why the rules data does not hold it."})
+    blocks = fields.Nested(FactBlocks)
+    stated_per_use = fields.Boolean(metadata={"description": "Whether the table may state it (or the result it gives) each time instead."})
+    how_per_use = fields.String(allow_none=True)
+
+
+class MissingFacts(Answer):
+    campaign_id = fields.String()
+    components_hash = fields.String()
+    facts = fields.List(fields.Nested(MissingFact))
+    blocks = fields.Dict(metadata={"description": "The same facts' paths grouped by what they block: quest_setup, actions, digital_rolls, "
+                                                  "digital_draws (each by quest, action type, die or deck), and nothing_the_tracker_checks."})
 
 
 class SideView(Schema):

@@ -7,7 +7,7 @@ rolls saved a thousand at a time, as bench/history.py writes them), projected by
 through Flask's test client, each read's first answer from a freshly created application (a new
 worker: its own Tracker, view store and caches; the code already imported) against the median of
 READ_REPEATS answers of an application that has served it before. Beside them, hero progress as it
-was read before it became a view (Tracker.campaign_heroes scans the log; the pages still call it).
+was read before it became a view (Tracker.campaign_heroes scans the log; only the bench calls it now).
 SQLite always; PostgreSQL when bench/run.py's server answers. Nothing asserts a figure;
 bench/RESULTS.md keeps the last run's in its own section.
 """
@@ -119,7 +119,7 @@ def measure(database_url: str, events: int) -> dict[str, tuple[float, float]]:
         warm = statistics.median(ms(lambda: scan.campaign_heroes(cid)) for _ in range(READ_REPEATS))
     finally:
         scan.close()
-    figures["hero progress by scanning the log (Tracker.campaign_heroes, before: the pages still call it)"] = (first, warm)
+    figures["hero progress by scanning the log (Tracker.campaign_heroes, the read before views; only the bench calls it now)"] = (first, warm)
     print(f"  by scanning the log: first {first:.2f} ms, warm {warm:.2f} ms ({first / warm:.2f}x)", flush=True)
     return figures
 

@@ -231,6 +231,7 @@ def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_a
 
 class Timeline(View):
     name = "timeline"
+    version = 2  # 2: the game kinds that fell back to a list of fields are said in sentences; stored views rebuild
     tables = {
         "view_timeline": Table(
             "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "

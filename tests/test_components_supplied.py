@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tests.test_audit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
 from tracker.rulesets.data import content_hash
+from tracker.verify_export import verify_lines
 
 ORDER = ["monkey-king", "tripitaka", "cho-hakkai", "monk-sha"]
 MONKEY_HP = {"characters": {"monkey-king": {"stats": {"HP": 10}}}}
@@ -57,7 +58,8 @@ def test_supplied_components_are_pinned_and_used_by_sessions_started_afterwards(
     assert game["heroes"]["monkey-king"]["hp"] == 10 and game["heroes"]["monkey-king"]["max_hp"] == 10
     hit = client.post(f"/sessions/{later}/actions", json=ATTACK)
     assert hit.status_code == 201 and hit.json["state"]["game"]["heroes"]["monkey-king"]["hp"] == 8
-    # The session started before keeps the component data it started with, so its replay stays exact.
+    # The session in play got the facts too (pinned in its own stream), but a Pilgrim's Health is set up at the
+    # quest's start: there it stays unknown until the table reports it (report-health).
     unknown = client.post(f"/sessions/{earlier}/actions", json=ATTACK)
     assert unknown.status_code == 422 and "Health is unknown" in unknown.json["title"]
     for sid in (earlier, later):
@@ -65,6 +67,34 @@ def test_supplied_components_are_pinned_and_used_by_sessions_started_afterwards(
         assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
     # The campaign as it was before the supplements.
     assert client.get(f"/campaigns/{cid}/state?at={before}").json["components"] == {}
+
+
+def test_facts_supplied_while_a_session_is_in_play_reach_it_and_its_replay_stays_exact(client):
+    cid = _bare(client)
+    sid, _ = _start(client, cid)
+    refused = client.post(f"/sessions/{sid}/rolls", json={"dice": {"attack": 2}})
+    assert refused.status_code == 422
+    client.post(f"/sessions/{sid}/rolls", json={"faces": {"attack": ["1", "2"]}})  # a roll at the table meanwhile
+    faces = {"dice": {"attack": {"faces": ["X", "0", "1", "1", "2", "3"]}}}
+    supplied = client.post(f"/campaigns/{cid}/components", json={"components": faces})
+    assert supplied.status_code == 201 and supplied.json["sessions_supplied"] == [sid]
+    pinned = [e for e in client.get(f"/sessions/{sid}/events?limit=100").json["events"] if e["type"] == "SessionComponentsSupplied"]
+    assert [e["payload"]["components_hash"] for e in pinned] == [content_hash(faces)]
+    rolled = client.post(f"/sessions/{sid}/rolls", json={"dice": {"attack": 2}})
+    assert rolled.status_code == 201 and rolled.json["source"] == "digital"
+    assert set(rolled.json["results"]["attack"]) <= {"X", "0", "1", "2", "3"}
+    missing = client.get(f"/campaigns/{cid}/components/missing").json
+    assert "components.dice.attack.faces" not in {f["path"] for f in missing["facts"]}
+    assert client.post(f"/sessions/{sid}/undo").status_code == 201  # undo reverts the roll, not the supplied facts
+    assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"attack": 1}}).status_code == 201
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "reported": {"defeated": ["tripitaka"]}}).status_code == 200
+    report = client.get(f"/sessions/{sid}/verification").json
+    assert report["status"] == "verified" and report["checked"]["digital_rolls"] == 2, report
+    standalone = verify_lines(client.get(f"/campaigns/{cid}/export").get_data(as_text=True).splitlines())
+    assert standalone["status"] == "verified", standalone
+    # A session that has ended gets nothing more.
+    again = client.post(f"/campaigns/{cid}/components", json={"components": {"dice": {"defense": {"faces": ["X", "0", "0", "1", "1", "2"]}}}})
+    assert again.status_code == 201 and again.json["sessions_supplied"] == []
 
 
 def test_only_facts_still_unknown_in_the_shape_of_the_component_schema(client):

@@ -20,7 +20,7 @@ from tests.contract import check
 from tracker import rulesets
 
 PUBLIC = {"listRulesets", "getRuleset", "getHealth", "getVerifier", "createCampaign", "importCampaign"}
-SESSION_COMMANDS = {"rollDice", "drawCards", "takeAction", "endSession", "undoAction"}
+SESSION_COMMANDS = {"rollDice", "drawCards", "takeAction", "endSession", "abandonSession", "undoAction"}
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
@@ -136,7 +136,7 @@ def test_closed_sets_are_enums_built_from_the_rulesets(document):
     assert components["TokenMint"]["properties"]["role"]["enum"] == ["player", "viewer", "integration"]
     assert components["RollResult"]["properties"]["source"]["enum"] == ["digital", "reported"]
     assert set(components["Verification"]["properties"]["status"]["enum"]) == {"verified", "pending", "mismatch", "ruleset-changed"}
-    assert set(components["SessionState"]["properties"]["status"]["enum"]) == {"in-progress", "ended"}
+    assert set(components["SessionState"]["properties"]["status"]["enum"]) == {"in-progress", "ended", "abandoned"}
     assert {"victory", "heroic-victory", "defeat"} <= set(components["SessionSummary"]["properties"]["outcome"]["enum"])
 
 

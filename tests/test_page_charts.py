@@ -59,5 +59,5 @@ def test_karma_per_quest_marks_trades_and_draws_a_fresh_start_as_a_reset():
     assert "Meeting (2)" in svg and "↺ reset" in svg and "<script" not in svg
     assert "1 fresh start(s)" in chart["description"] and "Traded 10 Bad Karma for weapon upgrade in Meeting" in chart["description"]
     # The y-axis fits the data (0 to 3 here), not a fixed 0-12, and its ticks are whole numbers.
-    labels = re.findall(r'class="axis y always_show".*?</g></g>', svg, re.S)
+    labels = re.findall(r'class="axis y always_show".*?</g></g>', svg, re.DOTALL)
     assert labels and ">12<" not in labels[0]

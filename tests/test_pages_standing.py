@@ -7,7 +7,6 @@ import re
 
 from tests.rulesets.yokai_play import create_campaign, start
 from tests.test_kung_fu_panda import _act as kfp_act
-from tests.test_kung_fu_panda import _campaign as kfp_campaign
 from tests.test_kung_fu_panda import _start as kfp_start
 
 NO_AUTH = {"Authorization": ""}
@@ -17,7 +16,7 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 def _section(client, cid, token, section="standing") -> str:
     assert client.post("/pages/sign-in", data={"token": token}, headers=NO_AUTH).status_code == 303
     html = client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
-    found = re.search(rf'<section aria-labelledby="{section}">(.*?)</section>', html, re.S)
+    found = re.search(rf'<section aria-labelledby="{section}">(.*?)</section>', html, re.DOTALL)
     assert found, html[:2000]
     return found.group(1)
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages_browser import PHONE, chromium, fits_the_width, live_server, screenshot, sign_in, smallest_chart_text  # noqa: F401
+from tests.pages_browser import (  # noqa: F401
+    PHONE,
+    chromium,
+    fits_the_width,
+    live_server,
+    screenshot,
+    sign_in,
+    smallest_chart_text,
+)
 from tests.rulesets.yokai_play import LOADOUTS, YOKAI_TEST_COMPONENTS
 from tests.test_descent_api import TEST_OVERLORD_DECK
 from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS
@@ -180,6 +188,9 @@ def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, datab
     _act(page, "draw-energy", hero="ryo", spheres="3")
     _act(page, "draw-energy", hero="ami", spheres="1")
     _undo(page)
+    _act(page, "move", hero="ryo", movement="basic")
+    _act(page, "end-activation", hero="ryo")
+    _act(page, "end-activation", hero="ami")
     _act(page, "begin-yokai-phase", **{"coins.red-blue": "red", "coins.green-yellow": "green"})  # nested fields, one by one
     screenshot(page, "play-yokai-quest-phone")
     _end(page, "victory", ruling="the table stopped here")

@@ -36,12 +36,12 @@ def _page(client, sid):
 
 def _form(html: str, form_id: str) -> dict[str, str]:
     """The hidden fields of one form on the page (its CSRF token and Idempotency-Key)."""
-    form = re.search(rf'<form[^>]*id="{form_id}"[^>]*>(.*?)</form>', html, re.S).group(1)
+    form = re.search(rf'<form[^>]*id="{form_id}"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
 
 
 def _action_form(html: str, action: str) -> dict[str, str]:
-    form = re.search(rf'<form method="post" action="[^"]*/play/act/{action}"[^>]*>(.*?)</form>', html, re.S).group(1)
+    form = re.search(rf'<form method="post" action="[^"]*/play/act/{action}"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
 
 
@@ -77,10 +77,13 @@ def test_faces_rolled_on_the_table_a_reported_draw_an_action_an_undo_and_the_end
         assert f'/play/act/{action}"' in html
     assert '<option value="monkey-king">Monkey King</option>' in html and '<option value="white">white</option>' in html
     # The quest's ids in play are offered: the Demons on the board as targets, its gate to close; and the phase is shown.
-    attack = re.search(r'/play/act/pilgrim-attack"[^>]*>(.*?)</form>', html, re.S).group(1)
+    attack = re.search(r'/play/act/pilgrim-attack"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     assert '<datalist id="ids-pilgrim-attack-target"><option value="berrok-1">' in attack
-    assert '<option value="gate-1">' in re.search(r'/play/act/close-gate"[^>]*>(.*?)</form>', html, re.S).group(1)
+    assert '<option value="gate-1">' in re.search(r'/play/act/close-gate"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     assert "Phase: maintenance" in html
+    allowed = re.search(r'<p class="muted" id="allowed">Allowed now: (.*?)</p>', html).group(1)
+    assert "maintenance" in allowed and "pilgrim attack" not in allowed  # the actions legal now (issue 20's allowed)
+    assert re.search(r'<details class="action" id="action-maintenance" open>', html)  # opened, as the one to take now
     base = f"/pages/sessions/{sid}/play"
     before = _total(client, sid)
     reported = client.post(f"{base}/roll", data={**_form(html, "report-form"), "faces.attack": "2, X"}, headers=HERE)
@@ -88,9 +91,9 @@ def test_faces_rolled_on_the_table_a_reported_draw_an_action_an_undo_and_the_end
     drawn = client.post(f"{base}/draw", data={**_form(_page(client, sid), "draw-reported-form"), "deck": "fortune", "cards": "Wild Herbs", "holder": "monkey-king"}, headers=HERE)
     assert drawn.status_code == 303, drawn.get_data(as_text=True)[:400]
     maintained = client.post(f"{base}/act/maintenance", data=_action_form(_page(client, sid), "maintenance"), headers=HERE)
-    assert maintained.status_code == 303, re.search(r'id="problem">(.*?)</div>', maintained.get_data(as_text=True), re.S).group(1)
+    assert maintained.status_code == 303, re.search(r'id="problem">(.*?)</div>', maintained.get_data(as_text=True), re.DOTALL).group(1)
     activated = client.post(f"{base}/act/activate-pilgrim", data={**_action_form(_page(client, sid), "activate-pilgrim"), "hero": "monkey-king"}, headers=HERE)
-    assert activated.status_code == 303, re.search(r'id="problem">(.*?)</div>', activated.get_data(as_text=True), re.S).group(1)
+    assert activated.status_code == 303, re.search(r'id="problem">(.*?)</div>', activated.get_data(as_text=True), re.DOTALL).group(1)
     kinds = [e["type"] for e in client.get(f"/sessions/{sid}/events?after={before}&limit=100").json["events"]]
     assert kinds[0] == "DiceRolled" and "CardsDrawn" in kinds and "ActionTaken" in kinds
     undone = client.post(f"{base}/undo", data=_form(_page(client, sid), "undo-form"), headers=HERE)
@@ -145,7 +148,7 @@ def test_a_player_bound_to_a_hero_sees_only_that_hero_and_a_viewer_gets_no_forms
     viewer = client.post(f"/campaigns/{cid}/tokens", json={"role": "viewer", "label": "Grandpa"}, headers=mint).json["token"]
     _sign_in(client, monkey)
     html = _page(client, sid)
-    form = re.search(r'/play/act/meditate"[^>]*>(.*?)</form>', html, re.S).group(1)
+    form = re.search(r'/play/act/meditate"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     assert "Monkey King" in form and "Tripitaka" not in form  # heroes limited to the token's
     before = _total(client, sid)
     other = client.post(f"/pages/sessions/{sid}/play/act/meditate", data={**_action_form(html, "meditate"), "hero": "tripitaka", "spin": "white"}, headers=HERE)
@@ -188,6 +191,9 @@ def test_the_owner_abandons_a_session_from_the_page(client, app):
     done = client.post(f"/pages/sessions/{sid}/play/abandon", data={**_form(html, "abandon-form"), "reason": "the pizza came"}, headers=HERE)
     assert done.status_code == 303 and client.get(f"/sessions/{sid}").json["status"] == "abandoned"
     assert "Abandoned" in _page(client, sid)
+    app.extensions["tracker_views"].catch_up()
+    assert "<strong>Abandoned</strong>: the pizza came" in client.get(f"/pages/sessions/{sid}", headers=NO_AUTH).get_data(as_text=True)
+    assert "Abandoned: the pizza came" in client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
 
 
 def test_the_actions_allowed_now_are_read_from_either_shape():

@@ -33,9 +33,22 @@ DIGESTS_BEFORE_THE_FAST_PATH = {
     "stored_events_v3.json": "93a8689dac2c2241ffda51f6bdd48dadcf804656b80d524556a4e15612b1608f",
     "stored_events_v4.json": "7244a27253b797eb857c38bd1e9ffd9271f052ca69e553efd18fa9c321bd8bab",
 }
-# The digest over every view since the games' own views joined them (issue 19): v4 holds Journey hero events,
-# which its hero-progress and karma views now keep; the other fixtures give those views no rows.
-DIGESTS_WITH_GAME_VIEWS = {**DIGESTS_BEFORE_THE_FAST_PATH, "stored_events_v4.json": "0be918f0d9f0e9593c04c03c5821567ee9f050be8ef05547fa43c91372ffc261"}
+# The digest over every view since the games' own views joined them (issue 19), and the timeline said the game
+# kinds that had fallen back to a list of fields in sentences (its summaries, so its rows, changed then).
+DIGESTS_WITH_GAME_VIEWS = {
+    "stored_events_v1.json": "ad5f5a91cb42988628726528e4e1e1add2a12950b913b576f768a75cd747cfdc",
+    "stored_events_v2.json": "dea5abaa7999fcc9325dcfdda8f4300dce7aa2e7005f1c4edfbded4ed7b4f9e8",
+    "stored_events_v3.json": "7a2ddb106a7e82707fe22b20055f7abfe1e243cb4ff79646e7596586df051e07",
+    "stored_events_v4.json": "0591724975278264736550f9a948c52552ea5e1a8a7739822079356d6f1bd0ec",
+}
+# The service's own views but the timeline: the same digests as the code before the games' views and the reworded
+# timeline gave (computed with both, equal), so neither change touched what those views hold.
+CORE_DIGESTS_BUT_THE_TIMELINE = {
+    "stored_events_v1.json": "cdd0bece3b8a5a5dfd7cb640db4478a4105359a8615ca060aadb8c0e3705e6c0",
+    "stored_events_v2.json": "f79627a044b88ed61179490fa3a398efde57f4f881bef25602f2a9ca7b1d5a6b",
+    "stored_events_v3.json": "2673c772fa89bbfa373ee2d8e58ed4a69a509d15924a512fecd3c21b0e159847",
+    "stored_events_v4.json": "04416987443c85d58666aff896a6af4108573eeae2cdcc9f7cdbc288b5407ffa",
+}
 
 
 @pytest.fixture
@@ -166,9 +179,10 @@ def test_the_timeline_time_is_what_isoformat_writes_however_the_time_was_stored(
 def test_a_rebuild_of_old_stored_events_gives_the_views_the_runner_gave_before_the_fast_path(tracker, runner, fixture):
     _store_fixture(tracker, fixture)
     assert runner.rebuild() == DIGESTS_WITH_GAME_VIEWS[fixture.name]
-    # The service's own views are what they were before views became modules and the games brought theirs.
-    core = [table for view in CORE for table in view.tables]
-    assert runner.store.digest(tables=core) == DIGESTS_BEFORE_THE_FAST_PATH[fixture.name]
+    # The service's own views are what they were before views became modules and the games brought theirs
+    # (the timeline's reworded summaries aside).
+    core = [table for view in CORE for table in view.tables if table != "view_timeline"]
+    assert runner.store.digest(tables=core) == CORE_DIGESTS_BUT_THE_TIMELINE[fixture.name]
     assert runner.decoder.by_mapper == 0
 
 

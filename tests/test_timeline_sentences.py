@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
 
@@ -17,7 +17,7 @@ import pytest
 from projections import timeline
 from tracker import rulesets
 from tracker.domain import Session
-from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.domain.events import TrackerEvent
 from tracker.domain.session import DECK_EVENTS
 
 SAMPLES = json.loads((Path(__file__).parent / "fixtures" / "timeline_samples.json").read_text())
@@ -29,7 +29,7 @@ CLASS_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")
 
 
 def _event(cls, ruleset_id: str, **fields):
-    return cls(originator_id=uuid4(), originator_version=7, timestamp=datetime.now(timezone.utc),
+    return cls(originator_id=uuid4(), originator_version=7, timestamp=datetime.now(UTC),
                meta={"issued_by": None, "correlation_id": None, "ruleset_version": "x", "ruleset_id": ruleset_id}, **fields)
 
 
@@ -72,7 +72,7 @@ def test_every_event_reads_as_a_sentence(ruleset_id, cls, kind, field, samples):
 
 
 def test_the_session_start_names_the_quest_and_heroes():
-    event = Session.SessionStarted(originator_id=uuid4(), originator_version=1, timestamp=datetime.now(timezone.utc),
+    event = Session.SessionStarted(originator_id=uuid4(), originator_version=1, timestamp=datetime.now(UTC),
                                    originator_topic="tracker.domain.session#Session",
                                    meta={"ruleset_id": "journey"}, campaign_id="c", quest="q1-meeting", ruleset={"id": "journey"},
                                    party=["tripitaka", "monkey-king"], seed="", seed_commitment="ab" * 32, decks={})

@@ -27,8 +27,9 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 from eventsourcing.utils import get_topic
 
-from tracker import actors, decks, disclosure, hash_chain, portability, rulesets, undo, verification
+from tracker import actors, decks, disclosure, hash_chain, hints, missing_facts, portability, rulesets, undo, verification
 from tracker import dice as dice_rolls
+from tracker.domain.session import ABANDONED
 from tracker.command_cache import CommandCache, Turns
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.access import new_token, token_hash
@@ -156,8 +157,15 @@ class Tracker(Application[UUID]):
             ruleset.validate_components(components)
             merged = component_data.supplement(campaign.components, components)
             ruleset.validate_components(merged)
-            campaign.supply_components(components=components, components_hash=content_hash(merged), meta=_meta(request, ruleset))
-            return _Outcome(201, {**campaign.state(), "components": campaign.components}, [campaign])
+            meta = _meta(request, ruleset)
+            campaign.supply_components(components=components, components_hash=content_hash(merged), meta=meta)
+            # Sessions in play get the facts too, pinned in their own streams, so their replays stay exact.
+            playing = [self._for_change(entry["id"], Session, "session") for entry in campaign.in_play()]
+            for session in playing:
+                in_force = component_data.supplement(self._components_of(session), components)
+                session.supply_components(components=components, components_hash=content_hash(in_force), meta=meta)
+            body = {**campaign.state(), "components": campaign.components, "sessions_supplied": [str(s.id) for s in playing]}
+            return _Outcome(201, body, [campaign, *playing])
 
         return self._execute(f"campaign:{campaign_id}", "supply_components", {"components": components}, request, work)
 
@@ -272,7 +280,11 @@ class Tracker(Application[UUID]):
                     "components": campaign.components,
                 },
             }
-            self._resolve(session, ruleset, campaign.components, set_up, meta)
+            try:
+                self._resolve(session, ruleset, campaign.components, set_up, meta)
+            except Unprocessable as refusal:
+                raise hints.for_set_up(refusal, ruleset, list(campaign.party), campaign.components, quest) from None
+            warnings = _start_warnings(campaign, quest)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)
             body = {
                 "id": str(session.id),
@@ -281,6 +293,7 @@ class Tracker(Application[UUID]):
                 "seed_commitment": session.seed_commitment,
                 "state": session.state(),
                 "version": session.version,
+                "warnings": warnings,
             }
             return _Outcome(201, body, [session, campaign])
 
@@ -456,6 +469,34 @@ class Tracker(Application[UUID]):
 
         return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome, "ruling": ruling, "reported": reported}, request, work)
 
+    def abandon_session(self, session_id: str, reason: str, request: Request = Request()) -> Result:
+        """Stop a session without an outcome: the seed is revealed (so it verifies like any other), the campaign
+        marks it abandoned and counts it as not played (its chain and progress stay as they were)."""
+
+        def work() -> _Outcome:
+            session, ruleset = self._playing(session_id, request)
+            campaign = self._for_change(session.campaign_id, Campaign, "campaign")
+            if request.role not in (None, "owner"):
+                raise Forbidden("Only the campaign's owner abandons a session", detail="Ask the owner; or end it with the outcome the rules give.")
+            if not reason.strip():
+                raise Unprocessable("Say why the session is abandoned", detail='Send "reason": a sentence the group will read in the campaign.', errors={"reason": ["Empty."]})
+            meta = _meta(request, ruleset)
+            session.abandon(reason=reason, meta=meta)
+            session.end(outcome=ABANDONED, seed=session.seed, counter_end=session.counter, meta=meta)
+            campaign.abandon_quest(session_id=str(session.id), quest=session.quest, reason=reason, meta=meta)
+            body = {
+                "id": str(session.id),
+                "status": session.status,
+                "abandoned": session.abandoned,
+                "seed": session.seed,
+                "seed_commitment": session.seed_commitment,
+                "next_quest": campaign.next_quest,
+                "version": session.version,
+            }
+            return _Outcome(200, body, [session, campaign])
+
+        return self._execute(f"session:{session_id}", "abandon_session", {"reason": reason}, request, work)
+
     def undo(self, session_id: str, request: Request = Request()) -> Result:
         """Revert the last action: an ActionUndone names its events and puts back the state from before them."""
 
@@ -567,6 +608,12 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         return {**campaign.state(), "components": campaign.components}
 
+    def missing_facts(self, campaign_id: str) -> dict[str, Any]:
+        """The facts the campaign still lacks, by what each blocks (tracker/missing_facts.py)."""
+        campaign = self._campaign(campaign_id)
+        found = missing_facts.missing(self._ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
+        return {"campaign_id": str(campaign.id), "components_hash": campaign.components_hash, **found}
+
     def campaign_heroes(self, campaign_id: str, viewer: str | None = None) -> dict[str, Any]:
         """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
         campaign = self._campaign(campaign_id)
@@ -574,6 +621,8 @@ class Tracker(Application[UUID]):
         disclosure.check_side(rules, viewer)
         history = []
         for played in campaign.sessions:
+            if "abandoned" in played:
+                continue  # not played: what happened in it is no hero's progress
             for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
                 history.append({**played, "session_id": played["id"], "position": change.position, "type": change.type, "change": change.change})
         heroes = rules.hero_progress(history, viewer)
@@ -614,12 +663,12 @@ class Tracker(Application[UUID]):
         session = self._session(session_id)
         campaign = self._campaign(session.campaign_id)
         ruleset = self._ruleset(campaign)
-        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))
+        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))  # (supplied in play: in the events)
         chain = hash_chain.check(self, session.id)
         recorded = [
             (e.meta or {}).get("session_head")
             for e in self.events.get(campaign.id)
-            if type(e).__name__ == "QuestEnded" and e.session_id == str(session.id)
+            if type(e).__name__ in ("QuestEnded", "QuestAbandoned") and e.session_id == str(session.id)
         ]
         report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
         return disclosure.report_for(report, ruleset.rules, viewer)
@@ -714,14 +763,14 @@ class Tracker(Application[UUID]):
             )
         if session.ended:
             raise Conflict(
-                "The session has ended",
-                detail=f"It ended in {session.outcome}; start a new session to play on.",
+                "The session was abandoned" if session.status == "abandoned" else "The session has ended",
+                detail=f"It {'was abandoned' if session.status == 'abandoned' else f'ended in {session.outcome}'}; start a new session to play on.",
             )
         return session, rulesets.pinned(session.ruleset)
 
     def _dice_of(self, session: Session, ruleset: Ruleset) -> dict[str, Any]:
-        """The dice a session rolls, built from its component data once per process (both fixed at its start)."""
-        key = str(session.id)
+        """The dice a session rolls, built from its component data once per process (and again after facts are supplied in play)."""
+        key = _components_key(session)
         specs = self._session_dice.get(key)
         if specs is None:
             specs = ruleset.dice(self._components_of(session))
@@ -731,14 +780,15 @@ class Tracker(Application[UUID]):
         return specs
 
     def _components_of(self, session: Session) -> dict[str, Any]:
-        """The component data in force when the session started. The campaign pins it then and never
-        changes it, so it is read from the campaign once per process (and handed out as a fresh copy)."""
-        key = str(session.id)
+        """The component data in force in the session: what the campaign pinned when it started, plus what the owner
+        supplied in play (pinned in the session's own stream). Read once per process for each such step (and handed out
+        as a fresh copy)."""
+        key = _components_key(session)
         kept = self._session_components.get(key)
         if kept is None:
             campaign = self._campaign(session.campaign_id)
-            components = campaign.components_for(key)
-            if key not in campaign.__dict__.get("session_components", {}):
+            components = session_components(campaign.components_for(str(session.id)), session.components_supplied)
+            if str(session.id) not in campaign.__dict__.get("session_components", {}):
                 return components  # a campaign from before pinning: its current data, read each time
             kept = _remember(self._session_components, key, pickle.dumps(components, pickle.HIGHEST_PROTOCOL))
         return pickle.loads(kept)
@@ -845,6 +895,20 @@ def canonical_scope(scope: str) -> str:
         return scope  # not an id: the command's own load refuses it
 
 
+def _components_key(session: Session) -> str:
+    """A session's component data changes only when facts are supplied in play: one memo entry per step."""
+    supplied = len(session.components_supplied)
+    return f"{session.id}+{supplied}" if supplied else str(session.id)
+
+
+def session_components(started: Mapping[str, Any], supplied: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The component data pinned at the session's start with what was supplied in play, in order."""
+    components = dict(started)
+    for step in supplied:
+        components = component_data.supplement(components, step)
+    return components
+
+
 def _remember(memo: dict[str, Any], key: str, value: Any) -> Any:
     """Keep a fact fixed for a session's life (its campaign, its component data, its dice). A process
     that has kept too many starts over: each is read again on the session's next command."""
@@ -880,6 +944,18 @@ def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, la
     )
     campaign.mint_token(token_id=token_id, grant_id=str(grant.id), role=role, heroes=heroes, side=side, label=label, meta=meta)
     return token, grant
+
+
+def _start_warnings(campaign: Campaign, quest: str) -> list[str]:
+    """What the group may not have meant: a quest out of the chain's order, or another session still in play."""
+    warnings = []
+    if campaign.next_quest is not None and quest != campaign.next_quest:
+        warnings.append(f"The campaign's next quest is '{campaign.next_quest}', not '{quest}'; this session is played out of order.")
+    for playing in campaign.in_play():
+        warnings.append(
+            f"Session {playing['id']} ({playing['quest']}) is still in play; end it, or abandon it with POST /sessions/{playing['id']}/abandon."
+        )
+    return warnings
 
 
 def _check_party(ruleset: Ruleset, party: list[str]) -> None:

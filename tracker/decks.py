@@ -182,7 +182,7 @@ class _Plan:
         self.state = apply(self.state, payload)
 
 
-def _require_digital(state: Mapping[str, Any], name: str) -> None:
+def _require_digital(state: Mapping[str, Any], name: str, count: int = 1) -> None:
     if state["unknown"] != 0:
         raise Unprocessable(
             f"The card list of deck '{state['id']}' is unknown, so it cannot be drawn digitally",
@@ -191,6 +191,7 @@ def _require_digital(state: Mapping[str, Any], name: str) -> None:
                 f'("components": {{"decks": {{"{state["id"]}": {{"cards": [...]}}}}}}) when creating the '
                 'campaign, or report the cards drawn from the physical deck with "cards": [...].'
             ),
+            unknown={"deck": state["id"], "count": count},
         )
 
 
@@ -210,7 +211,7 @@ def _top_card(plan: _Plan, rng: Shuffler) -> str:
 
 def resolve_draw(state: Mapping[str, Any], name: str, count: int, rng: Shuffler, holder: str | None = None) -> list[dict[str, Any]]:
     """Draw ``count`` cards from the top, reshuffling the discard pile when the draw pile runs out."""
-    _require_digital(state, name)
+    _require_digital(state, name, count)
     _require_available(state, count)
     plan = _Plan(state)
     for _ in range(count):
@@ -301,7 +302,7 @@ def resolve_look(state: Mapping[str, Any], name: str, count: int, rng: Shuffler)
             f"Cards of deck '{state['id']}' are already being looked at",
             detail=f"Keep some of {state['peeked']} first.",
         )
-    _require_digital(state, name)
+    _require_digital(state, name, count)
     _require_available(state, count)
     plan = _Plan(state)
     for _ in range(count):

@@ -69,6 +69,7 @@ def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: M
                     f'or roll the physical dice and report them with "faces": {{"{die_id}": [...]}}.'
                 ),
                 errors={f"dice.{die_id}": ["Face layout unknown."]},
+                unknown={"die": die_id, "count": dice[die_id]},
             )
     start = stream.counter
     results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}

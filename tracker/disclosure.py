@@ -114,7 +114,7 @@ def undone_for(entries: list[Mapping[str, Any]], rules: GameRules, side: str | N
 
 def state_for(state: Mapping[str, Any], rules: GameRules, side: str | None) -> dict[str, Any]:
     """A session's state as ``side`` may see it."""
-    if side is None or state.get("status") == "ended":
+    if side is None or state.get("status") in ("ended", "abandoned"):
         return dict(state)
     return {**state, "game": rules.redact(state["game"], side), "decks": rules.redact_decks(state["decks"], side)}
 

@@ -8,11 +8,24 @@ from typing import Any
 class TrackerError(Exception):
     status = 400
 
-    def __init__(self, title: str, detail: str | None = None, errors: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        detail: str | None = None,
+        errors: dict[str, Any] | None = None,
+        *,
+        example: dict[str, Any] | None = None,
+        unknown: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(title)
         self.title = title
         self.detail = detail
         self.errors = errors
+        # A request body that would be accepted instead (an action's: it names its "type"), shown with the problem.
+        self.example = example
+        # The lost fact that refused it ({"die": id, "count": n} or {"deck": id, "count": n}): an action's hint
+        # names the field of its own body that reports it (tracker/hints.py).
+        self.unknown = unknown
 
 
 class NotFound(TrackerError):

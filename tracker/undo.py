@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 _NOT_UNDOABLE = {"SessionStarted", "SessionEnded"}
+_PASSED_OVER = {"SessionComponentsSupplied"}  # facts the owner supplied in play: no action, so undo reaches past them
 
 
 def last_undoable(events: Sequence[Any]) -> list[Any] | None:
@@ -26,7 +27,7 @@ def last_undoable(events: Sequence[Any]) -> list[Any] | None:
         names = {type(e).__name__ for e in group}
         if first is None or names & _NOT_UNDOABLE:
             return None  # the quest's set-up (or events from before undo existed) is where undoing stops
-        if "ActionUndone" in names or first in undone:
+        if "ActionUndone" in names or first in undone or names <= _PASSED_OVER:
             continue
         return group
     return None

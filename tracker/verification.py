@@ -23,6 +23,8 @@ from tracker import rulesets, undo
 from tracker.domain.session import DECK_EVENTS, Session
 from tracker.errors import TrackerError
 from tracker.randomness import RandomStream, commitment
+from tracker.rulesets import components as component_data
+from tracker.rulesets.data import content_hash
 from tracker.resolving import session_state  # the view of state commands had
 from tracker.rulesets.ruleset import ActionContext, Ruleset
 from tracker.verify_export import roll_order
@@ -137,6 +139,11 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
                 _check_end(event, session)
             elif name == "ActionUndone":
                 _check_undo(event, events[:index], before_command, session)
+            elif name == "SessionComponentsSupplied":
+                components = component_data.supplement(components, event.components)
+                if content_hash(components) != event.components_hash:
+                    raise Mismatch(position, name, "The component data supplied in play does not hash to the pin it records")
+                dice, deck_specs = ruleset.dice(components), ruleset.decks(components)
             elif name == "ActionTaken":
                 rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice, components), report)
                 expected, unchecked_action = rerun or [], rerun is None

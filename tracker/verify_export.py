@@ -47,6 +47,8 @@ from typing import Any
 FORMAT = "campaign-tracker-export"
 FORMAT_VERSION = 1
 _SPACE = 1 << 64
+# The campaign events that record a session's end (and its last hash): played to an outcome, or abandoned.
+QUEST_ENDS = ("QuestEnded", "QuestAbandoned")
 
 
 # -- the derivation ----------------------------------------------------------
@@ -230,7 +232,7 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
             continue
         hashes = [line_hash(e) for e in streams[session]]
         # A quest's end records the session's last event; its start, the session's set-up.
-        ended = event_name(event["topic"]) == "QuestEnded"
+        ended = event_name(event["topic"]) in QUEST_ENDS
         last = streams[session][-1]
         if session_head not in hashes or (ended and session_head != hashes[-1]):
             raise Failure(
@@ -247,7 +249,7 @@ def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> di
                 stream=session,
                 position=last["position"],
             )
-    ended_quests = {event["state"].get("session_id") for event in events if event_name(event["topic"]) == "QuestEnded"}
+    ended_quests = {event["state"].get("session_id") for event in events if event_name(event["topic"]) in QUEST_ENDS}
     for session, stream_events in streams.items():
         last = stream_events[-1]
         if event_name(last["topic"]) == "SessionEnded" and session not in ended_quests:

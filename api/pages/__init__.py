@@ -14,13 +14,19 @@ from flask import Response, redirect, render_template, request
 
 from api import access
 from api.context import door, tracker, viewer_for, viewer_side, views
-from api.pages import charts, fairness, play, reads, signin  # play: the play and replay pages' routes
+from api.pages import (
+    charts,
+    fairness,
+    play,  # noqa: F401 - its routes (the play and replay pages) join the blueprint when imported
+    reads,
+    signin,
+)
 from api.pages import standing as game_standing
 from api.pages.blueprint import bp
 from api.routes.campaigns import CampaignExport
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
-from tracker.rulesets.descent import ledger
+from projections import views as registered_views
 
 __all__ = ["bp"]
 
@@ -43,7 +49,7 @@ def _private(response: Response) -> Response:
 @bp.before_request
 def _only_our_own_forms():
     if request.method != "POST":
-        return None
+        return
     refusal = signin.cross_site_refusal()
     if refusal:
         raise signin.RefusedHere(
@@ -51,7 +57,7 @@ def _only_our_own_forms():
             detail=f"It came from {refusal}. Open the page on this server and send the form from there; behind a "
             "TLS proxy the operator sets TRACKER_TRUSTED_PROXIES so the server knows its public address.",
         )
-    return None
+    return
 
 
 @bp.errorhandler(TrackerError)
@@ -124,27 +130,27 @@ def campaign_page(campaign_id: str):
     else:
         # The game's own reading of its events (Kung Fu Panda), else the progress its quests' ends
         # recorded (Yokai Quest keeps its heroes and stories there).
-        standing = ruleset.rules.standing(reads.live_game_events(store, campaign_id)) or store.standing(campaign_id)["progress"]
+        view = registered_views.of_game(game, "standing")
+        standing = (view.read(store, campaign_id) if view is not None else None) or store.standing(campaign_id)["progress"]
         page["standing"] = game_standing.sections(game, standing, named)
     return render_template("campaign.html", **page)
 
 
 def _heroes(campaign_id: str) -> dict[str, Any]:
-    try:
-        return tracker().campaign_heroes(campaign_id, viewer_for(None))["heroes"]
-    except NotFound:
-        return {}  # this game keeps no hero progress
+    """Hero progress from the game's view (an empty sheet list for a game that keeps none)."""
+    view = registered_views.of_game(tracker().get_campaign(campaign_id)["ruleset"]["id"], "hero-progress")
+    return view.read(views().store, campaign_id, viewer_for(None)) if view is not None else {}
 
 
 def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
     viewer = viewer_for(None)
-    rows = views().store.game_events(campaign_id)
+    store = views().store
     tracks = []
-    for quest in ledger.conquest_and_threat(rows, viewer):
+    for quest in registered_views.of_game("descent", "conquest").read(store, campaign_id, viewer):
         steps = reads.conquest_and_threat_steps(quest)
         name = named.get(quest["quest"], quest["quest"])
         tracks.append({**quest, "name": name, "steps": steps, "chart": charts.conquest_threat_chart(name, steps)})
-    treachery = [{**q, "name": named.get(q["quest"], q["quest"])} for q in ledger.treachery_ledger(rows, viewer)]
+    treachery = [{**q, "name": named.get(q["quest"], q["quest"])} for q in registered_views.of_game("descent", "treachery-ledger").read(store, campaign_id, viewer)]
     return {"treachery": treachery, "tracks": tracks, "viewer": viewer}
 
 

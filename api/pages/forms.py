@@ -135,7 +135,7 @@ def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fie
         values = spec.get("enum") or [spec["const"]]
         return next((v for v in values if str(v) == raw), raw)
     if kind in ("integer", "number"):
-        return _number(name, raw)
+        return number(name, raw)
     if kind == "boolean":
         return raw == "yes"
     if kind == "array":
@@ -143,7 +143,7 @@ def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fie
         if items.get("type") == "object":
             return [_json(name, line) for line in raw.splitlines() if line.strip()]
         parts = [p.strip() for p in raw.split(",") if p.strip()]
-        return [_number(name, p) for p in parts] if items.get("type") == "integer" else parts
+        return [number(name, p) for p in parts] if items.get("type") == "integer" else parts
     if kind == "string" or kind is None and "type" not in spec:
         return raw if kind == "string" else _json(name, raw)
     return raw
@@ -161,15 +161,15 @@ def _map(name: str, raw: str, spec: Mapping[str, Any]) -> dict[str, Any]:
         rest = rest.strip()
         if values.get("type") == "array":
             parts = [p.strip() for p in rest.split(",") if p.strip()]
-            out[key.strip()] = [_number(name, p) for p in parts] if (values.get("items") or {}).get("type") == "integer" else parts
+            out[key.strip()] = [number(name, p) for p in parts] if (values.get("items") or {}).get("type") == "integer" else parts
         elif values.get("type") == "integer":
-            out[key.strip()] = _number(name, rest)
+            out[key.strip()] = number(name, rest)
         else:
             out[key.strip()] = rest
     return out
 
 
-def _number(name: str, raw: str) -> int:
+def number(name: str, raw: str) -> int:
     try:
         return int(raw)
     except ValueError:

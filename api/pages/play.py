@@ -95,10 +95,10 @@ def _ruleset_of(campaign_id: str):
 
 @bp.get("/pages/sessions/<session_id>/play")
 @access.signed_in
-def play_page(session_id: str, problem: TrackerError | None = None):
+def play_page(session_id: str):
     campaign_id, grant = signin.grant_for_session(session_id)
     campaign, ruleset = _ruleset_of(campaign_id)
-    return _render(session_id, campaign, ruleset, grant, problem)
+    return _render(session_id, campaign, ruleset, grant)
 
 
 def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any, problem: TrackerError | None = None):
@@ -165,7 +165,7 @@ def _command(session_id: str, run):
 @access.signed_in
 def play_roll(session_id: str):
     def run(grant, ruleset, req):
-        dice = {die: forms._number(die, raw) for die, raw in _prefixed("dice.").items()}
+        dice = {die: forms.number(die, raw) for die, raw in _prefixed("dice.").items()}
         dice = {die: n for die, n in dice.items() if n > 0}
         specs = ruleset.dice(tracker().get_campaign(grant.campaign_id)["components"])
         faces = {die: [_face(specs.get(die), f.strip()) for f in raw.split(",") if f.strip()] for die, raw in _prefixed("faces.").items()}
@@ -198,7 +198,7 @@ def play_draw(session_id: str):
         deck = request.form.get("deck", "")
         holder = (request.form.get("holder") or "").strip() or None
         cards = [c.strip() for c in (request.form.get("cards") or "").split(",") if c.strip()]
-        count = None if cards else forms._number("count", (request.form.get("count") or "1").strip() or "1")
+        count = None if cards else forms.number("count", (request.form.get("count") or "1").strip() or "1")
         body = {"deck": deck, "holder": holder} if holder else {"deck": deck}
         _refusal(grant, {**body, "type": "draw"}, ruleset)
         tracker().draw(session_id, deck, count, cards or None, holder, request=req)

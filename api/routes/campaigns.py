@@ -90,11 +90,22 @@ class CampaignComponents(MethodView):
     @access.owner
     @blp.doc(operationId="supplyComponents")
     @blp.arguments(schemas.ComponentsSupply)
-    @blp.response(201, schemas.Campaign)
+    @blp.response(201, schemas.ComponentsSupplied)
     def post(self, body, campaign_id: str):
         """Supply component data the rules lost, after the campaign was created: only facts still unknown, pinned by
-        content hash; sessions started from now on use it, sessions already started keep theirs. Owner only."""
+        content hash; sessions started from now on use it, and sessions in play get it too, pinned in their own streams. Owner only."""
         return respond(tracker().supply_components(campaign_id, body["components"], request=command_request()))
+
+
+@blp.route("/<campaign_id>/components/missing")
+class MissingComponents(MethodView):
+    @access.player
+    @blp.doc(operationId="listMissingFacts")
+    @blp.response(200, schemas.MissingFacts)
+    def get(self, campaign_id: str):
+        """Every fact the rulebooks lost that the campaign has not supplied: its path in the component data, why it is
+        unknown, what it blocks (quest set-up, actions, digital rolls and draws) and whether the table may state it per use."""
+        return tracker().missing_facts(campaign_id)
 
 
 @blp.route("/<campaign_id>/dice-statistics")

@@ -81,6 +81,19 @@ class End(MethodView):
         return respond(result)
 
 
+@blp.route("/<session_id>/abandon")
+class Abandon(MethodView):
+    @access.player  # any player token reaches the command; only the owner may abandon (the application refuses the rest, 403)
+    @blp.doc(operationId="abandonSession")
+    @contract.headers("IfMatch")
+    @contract.problems(403)
+    @blp.arguments(schemas.Abandon)
+    @blp.response(200, schemas.Abandoned)
+    def post(self, body, session_id: str):
+        """The owner stops a session without an outcome: not counted as played, shown as abandoned in the campaign; reveals the seed."""
+        return respond(tracker().abandon_session(session_id, body["reason"], request=command_request()))
+
+
 @blp.route("/<session_id>/events")
 class Events(MethodView):
     @access.reader
@@ -102,7 +115,7 @@ class Timeline(MethodView):
     def get(self, query, session_id: str):
         """Every event as a person would say it, with who issued it (from the projected view)."""
         session = tracker().get_session(session_id)
-        viewer = None if session["status"] == "ended" else viewer_side()
+        viewer = None if session["status"] != "in-progress" else viewer_side()  # ended, or abandoned
         projected_to = projected(query["min_position"])
         entries = timeline.read(views().store, session_id, query["after"], query["limit"], viewer=viewer)
         return {"session_id": session_id, "entries": entries, "projected_to": projected_to}

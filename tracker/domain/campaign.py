@@ -65,6 +65,14 @@ class Campaign(Aggregate):
         def upcast_v2_v3(state: dict[str, Any]) -> None:
             state["ruling"] = None  # quests ended before rulings existed ended on the typed outcome
 
+    class QuestAbandoned(TrackerEvent):
+        """The table stopped a session without an outcome: not played, so the chain and progress stay as they
+        were. Saved with the session's end, like QuestEnded, and it records the session's last hash too."""
+
+        session_id: str
+        quest: str
+        reason: str
+
     @event(CampaignCreated)
     def __init__(
         self,
@@ -131,6 +139,16 @@ class Campaign(Aggregate):
             self.next_quest = quest  # a lost quest is played again
         if progress is not None and "next_quest" in progress:
             self.next_quest = progress["next_quest"]  # the ruleset steers the chain (e.g. a lost story restarts)
+
+    @event(QuestAbandoned)
+    def abandon_quest(self, session_id: str, quest: str, reason: str, meta: dict[str, Any]) -> None:
+        for session in self.sessions:
+            if session["id"] == session_id:
+                session["abandoned"] = {"reason": reason}
+
+    def in_play(self) -> list[dict[str, Any]]:
+        """The sessions neither ended nor abandoned."""
+        return [s for s in self.sessions if s["outcome"] is None and "abandoned" not in s]
 
     @property
     def completed(self) -> bool:

@@ -19,6 +19,9 @@ def _no_rules_given(pin: Mapping[str, str]) -> Any:
     )
 
 
+ABANDONED = "abandoned"  # the outcome a SessionEnded records for a session the table stopped without one
+
+
 class Session(Aggregate):
     # The game rules a session folds its game events with, for the ruleset it pinned (id, version, hash).
     # Given by the application that loads sessions (Tracker.__init__): the domain never looks rules up itself.
@@ -104,6 +107,22 @@ class Session(Aggregate):
 
         facts: dict[str, Any]
 
+    class SessionAbandoned(TrackerEvent):
+        """The table stopped playing without an outcome (``reason``: why). A SessionEnded follows at once and
+        reveals the seed, so the session verifies like any other; the campaign counts it as not played."""
+
+        reason: str
+
+        def apply(self, aggregate: Session) -> None:
+            aggregate.abandoned = {"reason": self.reason, "position": self.originator_version}
+
+    class SessionComponentsSupplied(TrackerEvent):
+        """Component data the owner supplied while the session was in play (``components``: only what was supplied),
+        pinned here by ``components_hash``, the hash of the session's whole component data from now on."""
+
+        components: dict[str, Any]
+        components_hash: str
+
     class ActionUndone(TrackerEvent):
         """The last action (a command's events) reverted: ``reverses`` names them, ``restored`` is the
         state from before them. The random counter is not restored: undone numbers are never reused."""
@@ -138,6 +157,7 @@ class Session(Aggregate):
         self.outcome: str | None = None
         self.verdict: dict[str, Any] | None = None  # what the rules decided, once they do
         self.ruling: str | None = None  # why the table overruled them, if it did
+        self.abandoned: dict[str, Any] | None = None  # why the table stopped without an outcome, if it did
         self.ended = False
         self.game: dict[str, Any] = {}
 
@@ -199,13 +219,31 @@ class Session(Aggregate):
     def report_facts(self, facts: dict[str, Any], meta: dict[str, Any]) -> None:
         pass  # kept in the log; the end that follows rests on them
 
+    @event(SessionComponentsSupplied)
+    def supply_components(self, components: dict[str, Any], components_hash: str, meta: dict[str, Any]) -> None:
+        self.__dict__.setdefault("supplied_components", []).append(components)
+
+    @property
+    def components_supplied(self) -> list[dict[str, Any]]:
+        """What the owner supplied in play, in order (sessions from before this was possible have none)."""
+        return self.__dict__.get("supplied_components", [])
+
+    def abandon(self, reason: str, meta: dict[str, Any]) -> None:
+        self.trigger_event(Session.SessionAbandoned, reason=reason, meta=meta)
+
     @event(SessionEnded)
     def end(self, outcome: str, seed: str, counter_end: int | None, meta: dict[str, Any]) -> None:
-        self.outcome = outcome
+        self.outcome = None if outcome == ABANDONED else outcome
         self.ended = True
 
+    @property
+    def status(self) -> str:
+        if not self.ended:
+            return "in-progress"
+        return "abandoned" if self.__dict__.get("abandoned") else "ended"
+
     def state(self) -> dict[str, Any]:
-        return {
+        state = {
             "id": str(self.id),
             "campaign_id": self.campaign_id,
             "quest": self.quest,
@@ -213,10 +251,11 @@ class Session(Aggregate):
             "party": list(self.party),
             "seed_commitment": self.seed_commitment,
             "seed": self.seed if self.ended else None,
-            "status": "ended" if self.ended else "in-progress",
+            "status": self.status,
             "outcome": self.outcome,
             "verdict": self.__dict__.get("verdict"),
             "ruling": self.__dict__.get("ruling"),
+            "abandoned": self.__dict__.get("abandoned"),
             "turn": self.turn,
             "game": self.game,
             "rolls": self.rolls,
@@ -224,6 +263,7 @@ class Session(Aggregate):
             "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
             "version": self.version,
         }
+        return {**state, **self._rules().next_actions(state)}
 
 
 def _deck_mutator(event_class: type[TrackerEvent]) -> None:

@@ -120,3 +120,5 @@ ACTIONS = [
     ),
     ActionType("end-turn", "End the current turn.", action_schema({}, []), end_turn),
 ]
+
+NAMES = tuple(action.name for action in ACTIONS)  # legal at any time, for anyone (tracker/rulesets/allowed.py)

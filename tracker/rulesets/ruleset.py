@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from tracker import hints
 from tracker.dice import DieSpec
 from tracker.errors import Unprocessable
+from tracker.rulesets import allowed
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
 
@@ -82,6 +84,9 @@ class ActionType:
     resolve: Resolver = field(compare=False)
     random: bool = False  # whether the resolver may draw from the session's stream
     internal: bool = False  # run by the service itself (e.g. quest set-up), never posted by clients
+    # The body field that reports a lost fact at the table, where its name says nothing ("die:spinner" -> "spin");
+    # tracker/hints.py builds a refusal's example from it. Not part of the contract: the schema already holds the field.
+    reports: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def describe(self) -> dict[str, Any]:
         return {"type": self.name, "description": self.description, "schema": self.schema, "uses_randomness": self.random}
@@ -114,6 +119,9 @@ class GameRules:
     """
 
     events: dict[str, type] = {}
+    # What each lost fact blocks and how the table states it per use instead (tracker/missing_facts.py):
+    # "hero.<stat>", "other.<stat>" or "tables.<id>" -> {"actions": [...], "quest_setup": bool, "per_use": str}.
+    lost_fact_uses: dict[str, dict[str, Any]] = {}
     options_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
     setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
@@ -166,6 +174,28 @@ class GameRules:
         rules allow it. ``reported`` holds facts the table states at the end (a figure reached a square), recorded with it."""
         return None
 
+    client_actions: tuple[str, ...] = ()  # the action types a client may post: set by the Ruleset that carries these rules
+
+    def next_actions(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The session's phase and the actions legal now (none once it has ended)."""
+        if state.get("status", "in-progress") != "in-progress":
+            return {"phase": None, "allowed": []}
+        game = state.get("game") or {}
+        return {
+            "phase": self.phase(game),
+            "allowed": self.allowed(str(state.get("quest")), game, int(state.get("turn") or 1), self.client_actions),
+        }
+
+    def phase(self, game: Mapping[str, Any]) -> str | None:
+        """The part of the turn the session is in, in the game's words (None where the game keeps none)."""
+        phase = game.get("phase")
+        return phase if isinstance(phase, str) else None
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        """The action types legal now among ``actions`` (the ruleset's client actions), each with who may take
+        it (tracker/rulesets/allowed.py). The default keeps no turn order: every action, by the side that takes it."""
+        return [allowed.entry(name, side=self.acting_side({"type": name})) for name in actions]
+
     def standing(self, records: list[Mapping[str, Any]]) -> dict[str, Any]:
         """A campaign's standing, folded from its game events in log order
         (each record: session_id, position, kind, change). The default keeps none."""
@@ -208,6 +238,8 @@ class Ruleset:
             SET_UP_QUEST, "Quest set-up, run when a session starts.", {"type": "object"}, _no_setup, internal=True
         )
         self.actions = {action.name: action for action in [*actions, setup]}
+        # (shared by an archived version's Ruleset: the same code's actions)
+        self.rules.client_actions = tuple(name for name, action in self.actions.items() if not action.internal)
 
     def with_data(self, data: dict[str, Any], contract: Mapping[str, Any] | None = None) -> Ruleset:
         """The same actions and game rules over other rules data (an archived earlier version). ``contract`` is
@@ -303,7 +335,11 @@ class Ruleset:
     def resolve(self, ctx: ActionContext, action: Mapping[str, Any], stream: Any) -> list[dict[str, Any]]:
         """An action's changes, followed by the quest's verdict when they decide it (``quest-decided``): the rules
         impose an outcome as it happens, and verification re-derives it with the action."""
-        changes = list(self.action(str(action.get("type"))).resolve(ctx, action, stream))
+        action_type = self.action(str(action.get("type")))
+        try:
+            changes = list(action_type.resolve(ctx, action, stream))
+        except Unprocessable as refusal:
+            raise hints.for_action(refusal, action_type, action, ctx) from None
         if ctx.state.get("verdict") is not None:
             return changes
         game, turn = dict(ctx.game), int(ctx.state.get("turn") or 1)

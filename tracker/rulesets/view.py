@@ -88,6 +88,9 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+ABANDONED = "abandoned"  # the outcome a SessionEnded records for a session the table stopped without one
+
+
 class CampaignFold(View):
     """A campaign's records, and the answers a pure function folds from them.
 
@@ -151,7 +154,9 @@ class CampaignFold(View):
                 if len(kept) != len(records):
                     at.put(self.name, at.campaign_id, kept)
             return ()
-        if records:  # the session ended: its records learn their outcome
+        if records and event.outcome == ABANDONED:  # not played: nothing of it counts for the campaign
+            at.put(self.name, at.campaign_id, [r for r in records if r["session_id"] != at.session_id])
+        elif records:  # the session ended: its records learn their outcome
             at.put(self.name, at.campaign_id, [{**r, "outcome": event.outcome} if r["session_id"] == at.session_id else r for r in records])
         return ()
 

@@ -93,7 +93,7 @@ class WorkingCopy:
                 )
             self.extend(decks.resolve_reported_draw(self.decks[deck_id], cards, holder))
             return cards
-        self._require_known(deck_id, spec.name)
+        self._require_known(deck_id, spec.name, count)
         changes = decks.resolve_draw(self.decks[deck_id], spec.name, count, self.rng, holder)
         self.extend(changes)
         return [card for change in changes if change["kind"] == "drawn" for card in change["cards"]]
@@ -128,7 +128,7 @@ class WorkingCopy:
         self.extend(changes)
         return changes[-1]["cards"][-1]
 
-    def _require_known(self, deck_id: str, name: str) -> None:
+    def _require_known(self, deck_id: str, name: str, count: int = 1) -> None:
         if self.decks[deck_id]["unknown"] != 0:
             raise Unprocessable(
                 f"The cards of '{name}' are unknown, so the service cannot draw them",
@@ -138,4 +138,5 @@ class WorkingCopy:
                     f'("components": {{"decks": {{"{deck_id}": {{"cards": [...]}}}}}}).'
                 ),
                 errors={f"drawn.{deck_id}": ["Cards unknown: report them or supply component data."]},
+                unknown={"deck": deck_id, "count": count},  # (an action's hint reports them: tracker/hints.py)
             )

@@ -7,10 +7,11 @@ glyphs are recorded like everything else and marked secret to him until the ques
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tracker.rulesets import allowed, correction
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.descent import combat, familiars, figures, monster_turn, movement, ready, wounds
@@ -20,7 +21,7 @@ from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.descent.ledger import hero_standing
 from tracker.rulesets.descent.views import VIEWS
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules, Ruleset
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, GameRules, Ruleset, action_schema
 
 HERE = Path(__file__).parent
 
@@ -29,6 +30,11 @@ class DescentRules(GameRules):
     events = EVENTS
     sides = ("heroes", "overlord")
     actor_fields = ("hero", "heroes", "attacker")
+    # common.stat: a hero's printed trait or conquest value, "as reported" when the data lost it.
+    lost_fact_uses = {
+        **{f"hero.{trait}": {"actions": ["prolonged-roll"], "per_use": 'send "trait_value" with the roll'} for trait in ("magic", "melee", "ranged")},
+        "hero.conquest_value": {"actions": ["hero-killed"], "per_use": 'send "conquest_value" with hero-killed'},
+    }
     options_schema = {
         "type": "object",
         "properties": {
@@ -50,6 +56,10 @@ class DescentRules(GameRules):
     def acting_side(self, action: Mapping[str, Any]) -> str | None:
         return sides.acting_side(action)
 
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        """Descent's log keeps no turn order (each side's turn is the table's): every action, by its side."""
+        return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions]
+
     def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact(game, viewer)
 
@@ -70,9 +80,23 @@ class DescentRules(GameRules):
         return describe(change)
 
 
+# The numbers on a hero's sheet the table may correct (tracker/rulesets/correction.py).
+CORRECTABLE = ("wounds", "fatigue", "armor", "coins", "curses", "frost")
+
+
+def _correct(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [correction.change(ctx.game.get("heroes") or {}, params, int(ctx.state["version"]))]
+
+
+CORRECT = ("correct", correction.DESCRIPTION,
+           action_schema(correction.properties({"type": "string", "minLength": 1, "maxLength": 100}, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 100}),
+                         correction.REQUIRED),
+           _correct, False)
+
+
 def _actions() -> list[ActionType]:
     specs = threat.ACTIONS_SPEC + conquest.ACTIONS_SPEC + prolonged.ACTIONS_SPEC + conditions.ACTIONS_SPEC + shop.ACTIONS_SPEC + glyphs.ACTIONS_SPEC + summoning.ACTIONS_SPEC + zorek.ACTIONS_SPEC + prisoners.ACTIONS_SPEC + tokens.ACTIONS_SPEC + monkey_kings.ACTIONS_SPEC + fissures.ACTIONS_SPEC + temple.ACTIONS_SPEC + spirits.ACTIONS_SPEC + crushing_trap.ACTIONS_SPEC + secret_room.ACTIONS_SPEC
-    specs += figures.ACTIONS_SPEC + combat.ACTIONS_SPEC + wounds.ACTIONS_SPEC + ready.ACTIONS_SPEC + familiars.ACTIONS_SPEC + monster_turn.ACTIONS_SPEC
+    specs += figures.ACTIONS_SPEC + combat.ACTIONS_SPEC + wounds.ACTIONS_SPEC + ready.ACTIONS_SPEC + familiars.ACTIONS_SPEC + monster_turn.ACTIONS_SPEC + [CORRECT]
     return [ActionType(name, description, schema, movement.guarded(name, resolve), random=random) for name, description, schema, resolve, random in specs]
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets import correction
+
 
 def describe(change: Mapping[str, Any]) -> str | None:
     kind = change.get("kind")
+    if kind == correction.KIND:
+        return correction.describe(change)
     c = change
     lines = {
         "chest-opened": lambda: f"{c['opener']} opened {c['chest']} ({c['colour']}): +{c['conquest']} conquest",

@@ -313,6 +313,12 @@ class MonsterTokensResolved(GameEvent):
     class_version = 1
 
 
+class ValueCorrected(GameEvent):
+    """The table corrected a number on a hero's sheet: what it was, what it is, and why (tracker/rulesets/correction.py)."""
+
+    class_version = 1
+
+
 EVENTS = {
     "quest-set-up": QuestSetUp,
     "treachery-card-swapped": TreacheryCardSwapped,
@@ -391,4 +397,5 @@ EVENTS = {
     "aura-wounded": AuraWounded,
     "monster-tokens-placed": MonsterTokensPlaced,
     "monster-tokens-resolved": MonsterTokensResolved,
+    "value-corrected": ValueCorrected,
 }

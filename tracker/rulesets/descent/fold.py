@@ -6,6 +6,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets import correction
+
 from tracker.rulesets.descent.fold_combat import COMBAT_KINDS, fold_combat
 
 
@@ -21,6 +23,9 @@ def hero(game: dict[str, Any], hero_id: str) -> dict[str, Any]:
 def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     g = copy.deepcopy(dict(game))
     kind = change["kind"]
+    if kind == correction.KIND:
+        g["heroes"][change["hero"]] = correction.apply(g["heroes"][change["hero"]], change)
+        return g
     if kind == "quest-set-up":
         g.update({
             "quest": change["quest"], "conquest": change["conquest"], "threat": 0, "lost": None,

@@ -24,6 +24,7 @@ OVERLORD_ACTIONS = frozenset({
 HERO_ACTIONS = frozenset({
     "prolonged-roll", "complete-prolonged", "activate-glyph", "open-chest", "restore-glyph", "buy-treasure", "sell-chest-treasure",
     "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap", "ready", "stunned-half-action", "spend-fatigue", "recover", "sharr-cleanses-glyph",
+    "correct",  # a hero's sheet: the owner, or the heroes' side for their own heroes
 })
 
 
@@ -39,3 +40,11 @@ def acting_side(action: Mapping[str, Any]) -> str | None:
     if kind in HERO_ACTIONS:
         return "heroes"
     return None
+
+
+def side_of_action_type(kind: str) -> str | None:
+    """The side that takes an action of this type whatever its body says; None where either side may (an attack
+    is the attacker's side's; records either side makes at the table)."""
+    if kind == "attack":
+        return None
+    return acting_side({"type": kind})

@@ -7,6 +7,7 @@ from typing import Any
 
 from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
+from tracker.rulesets import correction
 from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
 
 PILGRIM = {"enum": ["tripitaka", "monkey-king", "cho-hakkai", "monk-sha"]}
@@ -24,18 +25,39 @@ DRAWN = {
     "additionalProperties": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "maxItems": 100},
 }
 COUNT = {"type": "integer", "minimum": 0, "maximum": 20}
+DEMONS = {"enum": ["berrok", "bharhaz", "borrack", "boof", "kogaiji", "yazuiji", "koorogg"]}
+CARDS_SAID = {
+    "type": "object",
+    "description": "What each Demon card drawn at the table does, for cards the campaign's component data does not hold: recorded as stated.",
+    "additionalProperties": {
+        "type": "object",
+        "properties": {"kind": {"enum": ["reinforcement", "unique", "special"]}, "spawns": {"type": "array", "items": DEMONS, "maxItems": 20},
+                       "duration": {"type": "string", "maxLength": 100}},
+        "required": ["kind"],
+        "additionalProperties": False,
+    },
+    "maxProperties": 20,
+}
 
 
-def _action(name: str, description: str, properties: dict[str, Any], required: list[str], step: Callable[[Resolution, Mapping[str, Any]], None]) -> ActionType:
+def _action(
+    name: str, description: str, properties: dict[str, Any], required: list[str], step: Callable[[Resolution, Mapping[str, Any]], None],
+    reports: Mapping[str, str] | None = None,
+) -> ActionType:
     def resolve(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
         res = Resolution(ctx, rng, params.get("drawn"))
         step(res, params)
         return res.finish()
 
-    return ActionType(name, description, action_schema({**properties, "drawn": DRAWN}, required), resolve, random=True)
+    return ActionType(name, description, action_schema({**properties, "drawn": DRAWN}, required), resolve, random=True, reports=reports or {})
 
 
 HERO = {"hero": PILGRIM}
+CORRECTABLE = ("hp", "max_hp", "chi", "good", "bad", "weapon_level")  # the numbers on a Pilgrim's sheet
+
+
+def _correct(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [correction.change(ctx.game.get("heroes") or {}, params, int(ctx.state["version"]))]
 
 ACTIONS = [
     _action("maintenance", "Maintenance Phase: expire conditions, apply ongoing effects, turn Unconscious Pilgrims, end Demon Rage, discard special Demon cards (L349-L358).",
@@ -57,12 +79,12 @@ ACTIONS = [
     _action("rest", "Rest: +5 Chi up to 10, twice per activation (L437).", HERO, ["hero"], pilgrim_actions.rest),
     _action("pray", "Pray at a Mystical Box: draw 1 Fortune Card (L413).", HERO, ["hero"], pilgrim_actions.pray),
     _action("meditate", "Meditate at a Mystical Box: spin; white: look at 3 Fortune Cards and keep 1; black: 1 Misfortune Card (L416-L421).",
-            {**HERO, "spin": {"enum": ["white", "black"]}}, ["hero"], pilgrim_actions.meditate),
+            {**HERO, "spin": {"enum": ["white", "black"]}}, ["hero"], pilgrim_actions.meditate, reports={"die:spinner": "spin"}),
     _action("keep-fortune", "Keep 1 of the 3 Fortune Cards from a white Meditate spin; the other 2 are discarded.", {**HERO, "card": NAME}, ["hero", "card"], pilgrim_actions.keep_fortune),
     _action("recover", "Recover at a Water Well: all Health back, each Pilgrim each Well once per quest (L433-L435).", {**HERO, "well": NAME}, ["hero", "well"], pilgrim_actions.recover),
     _action("rescue-villager", "Rescue a Villager: +3 Good Karma (L431). Quest 9: spin first (spin: white is Good Fortune, the Elder Monk; black is Bad Fortune, a Bull General); others_in_room: the other Villager tokens in the Elder Monk's room (L1016-L1019).",
             {**HERO, "villager": NAME, "spin": {"enum": ["white", "black"]}, "others_in_room": {"type": "array", "items": NAME, "maxItems": 4, "uniqueItems": True}},
-            ["hero", "villager"], pilgrim_actions.rescue_villager),
+            ["hero", "villager"], pilgrim_actions.rescue_villager, reports={"die:spinner": "spin"}),
     _action("collect-sutra", "Collect a Sutra (L429).", {**HERO, "sutra": NAME}, ["hero", "sutra"], pilgrim_actions.collect_sutra),
     _action("break-door", "Break down a door (L424-L427).", {**HERO, "door": NAME}, ["hero", "door"], pilgrim_actions.break_door),
     _action("close-gate", "Tripitaka closes a Gate, spending 1 Sutra (L374).", {**HERO, "gate": NAME, "sutra": NAME}, ["hero", "gate"], pilgrim_actions.close_gate),
@@ -88,7 +110,8 @@ ACTIONS = [
             {**HERO, "hp": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "hp"], pilgrim_actions.report_health),
     _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608). "
             "Quest 10 Part 2: instead 2 cards per Demon Lord chanting the Summoning Mantra (chanting: the Lords with no Pilgrim on their Map Tile), alternately from the two single Gates (L1087-L1088).",
-            {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True}}, ["gates"], spawn.spawn),
+            {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True},
+             "cards_said": CARDS_SAID}, ["gates"], spawn.spawn),
     _action("gate-activation", "A Gate becomes active or inactive as its quest says (stepping onto its Map Tile, Turn Tokens, doors); closed Gates never reactivate (L590-L594, L657-L658).",
             {"gate": NAME, "state": {"enum": ["active", "inactive"]}, "reason": NAME}, ["gate", "state"], spawn.change_gate),
     _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),
@@ -98,4 +121,6 @@ ACTIONS = [
             ["target", "faces"], kei_lun.attacks),
     _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
             HERO, ["hero"], seal_of_the_underworld.sealing_ritual),
+    ActionType("correct", correction.DESCRIPTION,
+               action_schema(correction.properties(PILGRIM, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 50}), correction.REQUIRED), _correct),
 ]

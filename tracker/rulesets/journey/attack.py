@@ -37,6 +37,7 @@ def _faces_or_count(faces: Mapping[str, list[Any]] | None, die: str, count: int 
             f"{who}'s number of {die} dice is unknown",
             detail=f'Report the faces rolled at the table ("faces": {{"{die}": [...]}}), or supply the stat as component data.',
             errors={f"faces.{die}": ["Report the faces: the number of dice is unknown."]},
+            unknown={"stat": "ATT", "die": die, "count": 1},
         )
     return {die: count}, None
 

@@ -65,6 +65,12 @@ class ChiChanged(GameEvent):
     class_version = 1
 
 
+class ValueCorrected(GameEvent):
+    """The table corrected a value on a Pilgrim's sheet: what it was, what it is, and why (tracker/rulesets/correction.py)."""
+
+    class_version = 1
+
+
 class PilgrimFellUnconscious(GameEvent):
     class_version = 1
 
@@ -263,6 +269,7 @@ EVENTS: dict[str, type[GameEvent]] = {
     "health-restored": HealthRestored,
     "health-reported": HealthReported,
     "chi-changed": ChiChanged,
+    "value-corrected": ValueCorrected,
     "pilgrim-fell-unconscious": PilgrimFellUnconscious,
     "unconscious-pilgrim-turned": UnconsciousPilgrimTurned,
     "pilgrim-died": PilgrimDied,

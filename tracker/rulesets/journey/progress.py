@@ -73,6 +73,7 @@ def _view(hero: str, record: dict[str, Any]) -> dict[str, Any]:
         "conditions": [c["id"] for c in sheet["conditions"]],
         "status": sheet["status"],
         "skill_draws_owed": sheet.get("skill_draws_owed", 0),
+        "corrections": sheet.get("corrections", []),  # values the table corrected, each with what it was and why
         "quests_played": [q["quest"] for q in record["quests"]],
         "quests_won": [q["quest"] for q in record["quests"] if q["outcome"] in WINS],
         "sessions": record["quests"],

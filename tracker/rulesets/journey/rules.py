@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.journey import state
+from tracker.rulesets.journey import allowed as next_actions
+from tracker.rulesets.journey import lost_facts, state
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.progress import hero_progress
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
+from tracker.rulesets import correction
 from tracker.rulesets.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
@@ -94,6 +96,10 @@ class JourneyRules(GameRules):
         "additionalProperties": False,
     }
     setup_schema = SETUP_SCHEMA
+    lost_fact_uses = lost_facts.USES
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        return next_actions.allowed_now(game, actions)
 
     def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
@@ -118,6 +124,8 @@ class JourneyRules(GameRules):
         return hero_progress(history)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
+        if change["kind"] == correction.KIND:
+            return correction.describe(change)
         line = _LINES.get(change["kind"])
         if line is None:
             return None

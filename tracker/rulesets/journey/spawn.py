@@ -27,18 +27,23 @@ MAX_REDRAWS = 200
 RAGE_ACTION_POINTS = 3  # every Demon activates with 3 AP instead of 2 while the Rage Card lies on the deck (L604-L608)
 
 
-def _card(res: Resolution, card: str) -> dict[str, Any]:
+def _card(res: Resolution, card: str, said: Mapping[str, Any]) -> dict[str, Any]:
+    """What a Demon card does: from the campaign's component data, or as the table says it (``cards_said``, recorded
+    with the action) for a card the data does not hold."""
     entry = dict(component_data.card_entries(res.ctx.components, "demon").get(card) or {})
     kind = res.ctx.deck("demon").kind_of.get(card) or entry.get("kind")
+    if (kind is None or (kind in ("reinforcement", "unique") and "spawns" not in entry)) and card in said:
+        entry, kind = dict(said[card]), said[card]["kind"]
     if kind is None or (kind in ("reinforcement", "unique") and "spawns" not in entry):
         raise Unprocessable(
             f"What the Demon card '{card}' does is unknown",
             detail=(
-                "The Demon deck's cards were lost from the rulebook. Supply the deck as component data, each card with its "
-                'kind and the Demons it places: "components": {"decks": {"demon": {"cards": [{"name": ..., "kind": '
-                '"reinforcement", "spawns": ["berrok", "berrok"]}, ...]}}}.'
+                "The Demon deck's cards were lost from the rulebook. Say what the card drawn at the table does, "
+                f'"cards_said": {{"{card}": {{"kind": "reinforcement", "spawns": ["berrok", "berrok"]}}}}, or supply the deck as '
+                'component data, each card with its kind and the Demons it places: "components": {"decks": {"demon": {"cards": '
+                '[{"name": ..., "kind": "reinforcement", "spawns": ["berrok", "berrok"]}, ...]}}}.'
             ),
-            errors={"components.decks.demon.cards": [f"{card}: kind or Demons unknown."]},
+            errors={"components.decks.demon.cards": [f"{card}: kind or Demons unknown."], f"cards_said.{card}": ["Say what it does."]},
         )
     return {"name": card, "kind": kind, "spawns": list(entry.get("spawns") or []), "duration": entry.get("duration")}
 
@@ -113,7 +118,7 @@ def spawn(res: Resolution, params: Mapping[str, Any]) -> None:
     for gate in order:
         if _one_pass_played(res):
             return
-        if _spawn_at(res, gate):
+        if _spawn_at(res, gate, params.get("cards_said") or {}):
             return  # Demon Rage: drawing stops for the rest of this Demon Phase
     _one_pass_played(res)
 
@@ -131,10 +136,10 @@ def _one_pass_played(res: Resolution) -> bool:
     return True
 
 
-def _spawn_at(res: Resolution, gate: str) -> bool:
+def _spawn_at(res: Resolution, gate: str, said: Mapping[str, Any]) -> bool:
     for _ in range(MAX_REDRAWS):
         (name,) = res.draw("demon", 1, None)
-        card = _card(res, name)
+        card = _card(res, name, said)
         excluded = _excluded(res, card)
         if excluded:
             res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": excluded})

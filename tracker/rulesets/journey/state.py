@@ -11,6 +11,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets import correction
+
 UNCONSCIOUS = ("face-down", "side", "back")
 ROTATION = {"face-down": "side", "side": "back", "back": "dead"}
 DEMON_ACTION_POINTS = 2  # each Demon's AP per activation; 3 during Demon Rage (L604-L608, L610-L656)
@@ -55,6 +57,8 @@ def fold_hero(hero: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, A
     """One Pilgrim's sheet after a change that names them."""
     h = copy.deepcopy(dict(hero)) if hero else new_hero()
     kind = change["kind"]
+    if kind == correction.KIND:
+        return correction.apply(h, change)
     if kind == "pilgrim-set-up":
         h = new_hero()
         h.update({k: copy.deepcopy(change[k]) for k in h if k in change})
@@ -241,6 +245,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
 
 
 HERO_KINDS = {
+    correction.KIND,
     "pilgrim-set-up",
     "karma-gained",
     "karma-lost",

@@ -3,11 +3,12 @@ missions, adventures and the nine-mission story."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tracker.rulesets import data as rules_data
+from tracker.rulesets.kung_fu_panda import allowed as next_actions
 from tracker.rulesets.kung_fu_panda import campaign, destiny, outcome, pauses, rounds, setup, spends, standing, summary, verdict
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.events import EVENTS
@@ -130,10 +131,14 @@ class KungFuPandaRules(GameRules):
     events = EVENTS
     actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
+    lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"]}}  # spends.py: knocking out the Wolf Boss
     setup_schema = SETUP
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.missions = {mission["id"]: mission for mission in data["quests"]}
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        return next_actions.allowed_now(game, actions)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return verdict.verdict(self.missions[quest], game)

@@ -7,6 +7,13 @@ from typing import Any
 
 
 def describe(change: Mapping[str, Any]) -> str | None:
+    try:
+        return _line(change)
+    except (KeyError, TypeError):
+        return None  # a change of another shape: the timeline's generic line says its fields
+
+
+def _line(change: Mapping[str, Any]) -> str | None:
     kind = change["kind"]
     if kind == "mission-set-up":
         return f"Mission {change['mission']} set up ({change['mode']}, {change['players']} heroes)"
@@ -54,7 +61,8 @@ def describe(change: Mapping[str, Any]) -> str | None:
     if kind == "hero-moved":
         return f"{change['hero']} moved from {change['from']} to {change['to']}"
     if kind == "play-effect-resolved":
-        return f"{change['hero']}'s Play moved {change['figure']} {change['direction']} from {change['from']} to {change['to']}"
+        who = f"{change['hero']}'s Play" if change.get("hero") else "The Play"
+        return f"{who} moved {change['figure']} {change['direction']} from {change['from']} to {change['to']}"
     if kind == "special-move-used":
         return f"{change['hero']} used the Special Move {change['card']} ({change['chi']} Chi)"
     if kind == "tai-lung-wounded":

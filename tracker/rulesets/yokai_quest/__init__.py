@@ -6,7 +6,7 @@ campaign's chain is the stories' scenes in the narrated order, or one story on i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from tracker.errors import Unprocessable
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.ruleset import ActionContext, ActionType, GameRules, Ruleset
+from tracker.rulesets.yokai_quest import allowed as next_actions
 from tracker.rulesets.yokai_quest import campaign, describe, state
 from tracker.rulesets.yokai_quest import outcome as decided
 from tracker.rulesets.yokai_quest.actions import ACTIONS, SET_UP, SETUP_SCHEMA
@@ -53,6 +54,8 @@ class YokaiQuestRules(GameRules):
     events = EVENTS
     actor_fields = ("hero", "attacker")
     setup_schema = SETUP_SCHEMA
+    # lookup.py: a hero's Health is needed from the set-up on (L278-L280); the table may state it there.
+    lost_fact_uses = {"hero.health": {"quest_setup": True, "per_use": 'state it when the session starts: "setup": {"health": {"<hero>": n}}'}}
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
@@ -70,6 +73,11 @@ class YokaiQuestRules(GameRules):
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe.line(change)
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        if _played_before(game):
+            return super().allowed(quest, game, turn, actions)  # 1.0.0 kept no phases
+        return next_actions.allowed_now(game, actions)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         if _played_before(game):

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker.rulesets import correction
 from tracker.rulesets.ruleset import ActionType, SET_UP_QUEST, action_schema
 from tracker.rulesets.yokai_quest import combat, energy, heroes, scenes, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 100}
+CORRECTABLE = ("health", "max_health", "energy")  # the numbers on a hero's control panel (tracker/rulesets/correction.py)
+
+
+def _correct(ctx: Any, params: Any, rng: Any) -> list[dict[str, Any]]:
+    return [correction.change(ctx.game.get("heroes") or {}, params, int(ctx.state["version"]))]
 _CARD = {"type": "string", "minLength": 1, "maxLength": 200}
 _COUNT = {"type": "integer", "minimum": 0, "maximum": 30}
 _DICE = {
@@ -172,6 +178,7 @@ ACTIONS = [
         action_schema({"hero": _ID, "card": _CARD, "discard": _CARD}, ["hero"]),
         treasure.draw_treasure,
         random=True,
+        reports={"deck:treasure": "card"},  # the card drawn from the physical deck
     ),
     ActionType(
         "equip",
@@ -269,6 +276,12 @@ ACTIONS = [
             ["outcome"],
         ),
         scenes.end_scene,
+    ),
+    ActionType(
+        "correct",
+        correction.DESCRIPTION,
+        action_schema(correction.properties(_ID, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 30}), correction.REQUIRED),
+        _correct,
     ),
 ]
 

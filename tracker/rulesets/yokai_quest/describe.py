@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets import correction
+
 _LINES = {
     "scene-set-up": lambda c: f"Scene {c['game']['scene']} set up (attempt {c['game']['attempt']}, health {c['game']['health_policy']})",
     "energy-gained": lambda c: f"{c['hero']} gains {c['amount']} energy ({c['reason']}), now {c['energy']}",
@@ -46,5 +48,7 @@ _LINES = {
 
 
 def line(change: Mapping[str, Any]) -> str | None:
+    if change["kind"] == correction.KIND:
+        return correction.describe(change)
     say = _LINES.get(change["kind"])
     return say(change) if say else None

@@ -149,6 +149,12 @@ class DefeatPenaltyApplied(GameEvent):
     class_version = 1
 
 
+class ValueCorrected(GameEvent):
+    """The table corrected a number on a hero's control panel: what it was, what it is, and why (tracker/rulesets/correction.py)."""
+
+    class_version = 1
+
+
 EVENTS = {
     "scene-set-up": SceneSetUp,
     "energy-gained": EnergyGained,
@@ -186,4 +192,5 @@ EVENTS = {
     "scene-ended": SceneEnded,
     "hero-returned": HeroReturned,
     "defeat-penalty-applied": DefeatPenaltyApplied,
+    "value-corrected": ValueCorrected,
 }

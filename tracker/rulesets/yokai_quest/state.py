@@ -11,6 +11,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets import correction
+
 ENERGY_MAX = 7
 HAND_LIMIT = 4
 TREASURE_AT = 5
@@ -309,7 +311,12 @@ def _defeat_penalty_applied(game, change):
                     hero["equipped"][slot] = None
 
 
+def _value_corrected(game, change):
+    game["heroes"][change["hero"]] = correction.apply(game["heroes"][change["hero"]], change)
+
+
 _FOLDS = {
+    correction.KIND: _value_corrected,
     "energy-gained": _energy_gained,
     "energy-lost": _energy_lost,
     "health-lost": _health_lost,

@@ -1,0 +1,105 @@
+"""The session state says what comes next: its `phase` and the action types `allowed` now, with who may take them.
+
+A group learns the turn order from these, not from 422s: what is listed is accepted in its part of the turn,
+and a game's phase action that is not listed is refused."""
+
+from __future__ import annotations
+
+from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.rulesets import yokai_play
+from tests.test_descent_api import TEST_OVERLORD_DECK
+from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+
+
+def _post(client, path: str, body: dict, status: int = 201) -> dict:
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def _allowed(state: dict) -> dict[str, dict]:
+    return {entry["type"]: entry for entry in state["allowed"]}
+
+
+def _published(client, ruleset: str) -> set[str]:
+    return {action["type"] for action in client.get(f"/rulesets/{ruleset}").json["actions"]}
+
+
+def test_a_journey_turn_is_led_by_phase_and_allowed(client):
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "J", "party": ["tripitaka", "monkey-king"], "components": JOURNEY_TEST_COMPONENTS})["id"]
+    started = _post(client, f"/campaigns/{cid}/sessions", {"quest": "q1-meeting"})
+    sid, state = started["id"], started["state"]
+    assert state["phase"] == "maintenance"
+    allowed = _allowed(state)
+    assert set(allowed) <= _published(client, "journey")
+    assert "maintenance" in allowed and "activate-pilgrim" not in allowed and "spawn-demons" not in allowed
+    refused = client.post(f"/sessions/{sid}/actions", json={"type": "activate-pilgrim", "hero": "tripitaka"})
+    assert refused.status_code == 422  # not listed, and not accepted
+
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "maintenance"})["state"]  # the action's answer says what comes next
+    assert state["phase"] == "pilgrim"
+    first = state["game"]["initiative"][0]
+    allowed = _allowed(state)
+    assert allowed["activate-pilgrim"]["heroes"] == [first] and "maintenance" not in allowed and "rest" not in allowed
+
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "activate-pilgrim", "hero": first})["state"]
+    allowed = _allowed(state)
+    assert allowed["rest"]["heroes"] == [first] and allowed["end-activation"]["heroes"] == [first]
+    assert ("close-gate" in allowed) == (first == "tripitaka")
+    _post(client, f"/sessions/{sid}/actions", {"type": "rest", "hero": first})  # what is listed is accepted
+
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "demon-phase"})["state"]
+    assert state["phase"] == "demon" and {"spawn-demons", "demon-attack", "end-of-turn"} <= set(_allowed(state))
+    assert client.get(f"/sessions/{sid}").json["allowed"] == state["allowed"]
+
+    _post(client, f"/sessions/{sid}/abandon", {"reason": "only checking the turn"}, 200)
+    ended = client.get(f"/sessions/{sid}").json
+    assert ended["phase"] is None and ended["allowed"] == []
+
+
+def test_kung_fu_panda_rounds_and_pauses_are_led_by_allowed(client):
+    body = {"ruleset": "kung-fu-panda", "name": "K", "party": ["po", "tigress"], "options": {"length": "single", "mission": "m2-1"}, "components": KUNG_FU_PANDA_COMPONENTS}
+    cid = _post(client, "/campaigns", body)["id"]
+    setup = {"start_tile": "F", "end_tile": "s", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}}
+    started = _post(client, f"/campaigns/{cid}/sessions", {"quest": "m2-1", "setup": setup})
+    sid, state = started["id"], started["state"]
+    assert state["phase"] == "ready"
+    assert {"start-round", "correct"} <= set(_allowed(state)) and "roll" not in _allowed(state)
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "roll", "hero": "po"}).status_code == 422
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "start-round"})["state"]
+    assert state["phase"] == "round"
+    allowed = _allowed(state)
+    assert sorted(allowed["roll"]["heroes"]) == ["po", "tigress"] and "start-round" not in allowed
+    _post(client, f"/sessions/{sid}/actions", {"type": "roll", "hero": "tigress"})
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "end-round"})["state"]
+    assert state["phase"] in ("pause", "over")
+    assert "roll" not in _allowed(state)
+
+
+def test_descent_says_which_side_takes_each_action(client):
+    cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim"], "components": TEST_OVERLORD_DECK})["id"]
+    setup = {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}]}
+    state = _post(client, f"/campaigns/{cid}/sessions", {"quest": "altar-of-despair", "setup": setup})["state"]
+    allowed = _allowed(state)
+    assert set(allowed) <= _published(client, "descent")
+    assert allowed["play-overlord-card"]["side"] == "overlord" and allowed["prolonged-roll"]["side"] == "heroes"
+    assert allowed["attack"]["side"] is None  # either side attacks
+
+
+def test_a_yokai_turn_is_a_hero_phase_then_a_yokai_phase(client):
+    cid = yokai_play.create_campaign(client)["id"]
+    sid = yokai_play.start(client, cid, "shake-them-skeleton-bones-1")
+    state = client.get(f"/sessions/{sid}").json
+    assert state["phase"] == "hero"
+    allowed = _allowed(state)
+    assert set(allowed) <= _published(client, "yokai-quest")
+    assert "draw-appearance" not in allowed and sorted(allowed["draw-energy"]["heroes"]) == ["ami", "ryo"]
+    assert "begin-yokai-phase" not in allowed  # each hero activates first (L158)
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "end-activation", "hero": "ryo"})["state"]
+    assert _allowed(state)["draw-energy"]["heroes"] == ["ami"] and "begin-yokai-phase" not in _allowed(state)
+    state = _post(client, f"/sessions/{sid}/actions", {"type": "end-activation", "hero": "ami"})["state"]
+    assert "begin-yokai-phase" in _allowed(state) and "draw-energy" not in _allowed(state)
+    state = yokai_play.begin_yokai_phase(client, sid)["state"]
+    assert state["phase"] == "yokai"
+    allowed = _allowed(state)
+    assert {"draw-appearance", "end-turn"} <= set(allowed) and "begin-yokai-phase" not in allowed

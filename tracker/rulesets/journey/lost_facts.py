@@ -1,0 +1,32 @@
+"""What each of Journey's lost facts blocks, and how the table states it instead (tracker/missing_facts.py).
+
+Read from the resolvers: each entry names the actions that read the fact, and the field the table may
+send instead when there is one.
+"""
+
+from __future__ import annotations
+
+USES = {
+    # health.py: damage and healing need a Pilgrim's Health; "report the Health on the profile sheet with a report-health action".
+    "hero.HP": {"actions": ["demon-attack", "kei-lun-attack", "red-line-damage", "play-card", "recover", "revive"],
+                "per_use": 'the "report-health" action: the Health shown on the profile sheet'},
+    "hero.ATT": {"actions": ["pilgrim-attack"], "per_use": 'report the Attack Dice rolled: "faces": {"attack": [...]}'},
+    "hero.DF": {"actions": ["demon-attack"], "per_use": 'report the Defense Dice rolled: "faces": {"defense": [...]}'},
+    "hero.CR": {"actions": ["pilgrim-attack"], "per_use": 'report the Cleanse Ritual dice rolled: "cleanse_faces": [...]'},
+    "other.HP": {"actions": ["pilgrim-attack", "kei-lun-attack"]},  # whether a Demon is defeated (One Hit Kill)
+    "other.ATT": {"actions": ["demon-attack"], "per_use": 'report the Attack Dice rolled: "faces": {"attack": [...]}'},
+    "other.BKR": {"actions": ["pilgrim-attack"]},  # Killing it: its Bad Karma Reward
+    "other.SP": {"actions": ["pilgrim-attack"]},  # the Cleanse Ritual: its Soul Power
+    "other.GKR": {"actions": ["pilgrim-attack"]},  # a successful Cleanse Ritual: its Good Karma Reward
+    "tables.weapons": {"actions": ["pilgrim-attack"]},
+    "tables.demon-dice": {"actions": ["demon-attack"]},
+    "tables.promotion-tree": {"actions": ["spawn-demons"]},
+    "tables.conditions": {"actions": ["maintenance"]},
+    # The dice each action rolls digitally when its faces are not reported.
+    "dice.attack": {"actions": ["pilgrim-attack", "demon-attack"]},
+    "dice.pilgrim": {"actions": ["pilgrim-attack"]},  # the weapon roll and the Cleanse Ritual
+    "dice.defense": {"actions": ["demon-attack"]},
+    "dice.demon": {"actions": ["demon-attack"]},
+    "decks.demon": {"actions": ["spawn-demons"], "per_use": 'name the cards drawn ("drawn": {"demon": [...]}) and say what each does: "cards_said": {"<card>": {"kind": ..., "spawns": [...]}}'},
+    "dice.spinner": {"actions": ["meditate", "rescue-villager"], "per_use": 'send the spin: "spin": "white" or "black"'},
+}
