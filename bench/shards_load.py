@@ -226,7 +226,7 @@ def measure_shards(base: str) -> ShardsResult:
     try:
         with tempfile.TemporaryDirectory(prefix="tracker-shards-") as tmp:
             directory = Path(tmp)
-            for shards in ((2,) if os.environ.get('SHARDS_DEBUG') else (1, 2, 1, 2)):  # alternated, so a busy moment of the machine falls on both
+            for shards in (1, 2, 1, 2):  # alternated, so a busy moment of the machine falls on both
                 print(f"  shards: {shards} shard{'s' if shards > 1 else ''}, {CLIENTS} clients over {CAMPAIGNS} campaigns for {SECONDS} s ...", flush=True)
                 home_schema, home = _schema(base)
                 other_schema, other = _schema(second) if shards == 2 else (None, None)
