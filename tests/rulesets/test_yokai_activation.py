@@ -55,10 +55,10 @@ def test_two_actions_and_one_basic_movement_per_activation(client):
     _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1}, "ryo has 0 of 2 actions left")
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 0})  # a quick reaction (L423)
     act(client, sid, {"type": "end-activation", "hero": "ryo"})
-    # Ami's activation is her own: two actions and a basic movement, in any order (L400).
+    # Ami's activation is her own: two actions and a basic movement; waiting at the entrance, she enters first (L214).
+    act(client, sid, {"type": "move", "hero": "ami", "movement": "basic"})
     act(client, sid, {"type": "use-ability", "hero": "ami", "ability": "soukatsui", "actions": 2})
     act(client, sid, {"type": "attack", "attacker": "ami", "ability": "soukatsui", "targets": [{"defender": "hone-bushi", **ONE}] * 3})
-    act(client, sid, {"type": "move", "hero": "ami", "movement": "basic"})
     _refused(client, sid, {"type": "move", "hero": "ami", "movement": "run"}, "ami has 0 of 2 actions left")
     assert game(client, sid)["activation"] == {"hero": "ami", "actions_used": 2, "taken": ["soukatsui"], "basic_movement": True}
 
@@ -85,7 +85,7 @@ def test_one_hero_at_a_time_each_once_a_hero_phase_and_a_new_turn_resets(client)
     act(client, sid, {"type": "begin-yokai-phase"})
     _refused(client, sid, {"type": "attack", "attacker": "ami", "targets": [{"defender": "hone-bushi", **ONE}]}, "it belongs to the Hero phase")
     _refused(client, sid, {"type": "use-ability", "hero": "ami", "ability": "chiyute", "actions": 1, "heal": {"ryo": 1}}, "it belongs to the Hero phase")
-    act(client, sid, {"type": "use-ability", "hero": "ami", "ability": "chiyute", "actions": 0})  # a quick reaction, any time (L423)
+    act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 0})  # a quick reaction, any time (L423)
     while left := game(client, sid)["appearances_left"]:
         act(client, sid, {"type": "draw-appearance", "point": left[0]})
         act(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {}})
@@ -149,7 +149,7 @@ def test_a_scene_set_up_under_1_1_0_plays_on_and_verifies_as_it_was_played(clien
     for _ in range(3):  # 1.1.0 counted no actions: three attacks, several targets, no activation
         act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **ONE}] * 2})
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui"})
-    monkeypatch.undo()  # today's server: the code's rules are 1.3.0
+    monkeypatch.undo()  # today's server: the code's rules are 1.4.0
     rulesets.archived.cache_clear()
     refused = act(client, sid, {"type": "move", "hero": "ryo", "movement": "basic"}, status=422)
     assert "does not track the heroes' movements" in refused["title"]
@@ -159,4 +159,4 @@ def test_a_scene_set_up_under_1_1_0_plays_on_and_verifies_as_it_was_played(clien
     end(client, sid, "defeat")
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified", report["first_mismatch"]
-    assert report["ruleset_used"] == PIN_1_1_0 and report["ruleset_in_code"]["version"] == "1.3.0"  # 1.3.0: the correct action
+    assert report["ruleset_used"] == PIN_1_1_0 and report["ruleset_in_code"]["version"] == "1.4.0"  # 1.3.0: the correct action; 1.4.0: L156, L214, L586

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, enter, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 
@@ -50,6 +50,7 @@ def test_digital_combat_dice_need_their_faces_but_reported_rolls_always_work(cli
     _, sid = _scene(client)
     spawn(client, sid, {"hone-bushi": 1})
     target = {"defender": "hone-bushi", "attack_dice": {"red": 2}, "defense_dice": {"blue": 1}}
+    enter(client, sid, "ryo")
     _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [target]}, "faces of die 'red' are unknown")
     answer = strike(client, sid, "ryo", ["hone-bushi"])
     assert any(e["type"] == "YokaiDefeated" for e in answer["events"])
@@ -102,21 +103,26 @@ def test_blows_that_drain_energy_instead_as_well_or_first(client):
     assert (game(client, sid)["heroes"]["ryo"]["energy"], game(client, sid)["heroes"]["ryo"]["health"]) == (1, 6)
     act(client, sid, {"type": "attack", "attacker": "furu-utsubo", "blows_remove": "energy-then-health", "targets": [two]})
     assert (game(client, sid)["heroes"]["ryo"]["energy"], game(client, sid)["heroes"]["ryo"]["health"]) == (0, 5)
+    yokai_phase(client, sid)  # the next turn's Hero phase: Ryo's one energy card (L156)
     act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 1})
+    begin_yokai_phase(client, sid)
     act(client, sid, {"type": "attack", "attacker": "furu-utsubo", "blows_remove": "energy-and-health", "targets": [two]})
     assert (game(client, sid)["heroes"]["ryo"]["energy"], game(client, sid)["heroes"]["ryo"]["health"]) == (0, 3)
 
 
 def test_energy_caps_at_seven_and_pays_costs(client):
     _, sid = _scene(client)
-    for spheres in (3, 3, 3):
+    _refused(client, sid, {"type": "draw-energy", "hero": "ryo"}, "Report the energy card")
+    for turn, spheres in enumerate((3, 3, 3)):  # one card a Hero phase (L156)
+        if turn:
+            yokai_phase(client, sid)
         act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": spheres})
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 7
+    enter(client, sid, "ryo")
     _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 8}, "has 7 energy")
     _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "kaminari", "actions": 1, "energy": 1}, "no ability 'kaminari'")
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 4, "reload": 2})
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 3
-    _refused(client, sid, {"type": "draw-energy", "hero": "ryo"}, "Report the energy card")
 
 
 def test_end_of_activation_removes_one_state_of_each_type_and_one_reload(client):
@@ -179,11 +185,11 @@ def test_treasure_at_five_tokens_hand_limit_and_one_swap_per_turn(client):
 def test_a_defeated_hero_discards_and_the_candle_brings_them_back(client):
     _, sid = _scene(client)
     spawn(client, sid, {"hone-bushi": 5, "yoroi": 1})
+    act(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 2})  # first in the Hero phase (L156)
     strike(client, sid, "ryo", ["hone-bushi"] * 5)
     act(client, sid, {"type": "draw-treasure", "hero": "ryo", "card": "Ikikaeru Rōsoku"})
     act(client, sid, {"type": "draw-treasure", "hero": "ami", "card": "Hibana"})
     act(client, sid, {"type": "equip", "hero": "ami", "card": "Hibana"})
-    act(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 2})
     blow = {"defender": "ami", "attack_faces": {"red": ["katana"] * 5}, "defense_faces": {"blue": []}, "altered_state": "daze"}
     begin_yokai_phase(client, sid)
     _refused(client, sid, {"type": "attack", "attacker": "yoroi", "targets": [blow]}, "say which equipped object to discard")

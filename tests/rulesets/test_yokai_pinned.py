@@ -31,7 +31,7 @@ def test_a_session_played_under_1_0_0_verifies_under_todays_code(client, monkeyp
     won = act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert won["state"]["verdict"] is None  # 1.0.0 recorded no verdicts
     draw_owed(client, sid)
-    monkeypatch.undo()  # today's server: the code's rules are 1.2.0
+    monkeypatch.undo()  # today's server: the code's rules are 1.4.0
     rulesets.archived.cache_clear()
     refused = client.post(f"/sessions/{sid}/actions", json={"type": "begin-yokai-phase"})
     assert refused.status_code == 422 and "Yōkai Quest 1.0.0 has no 'begin-yokai-phase' action" in refused.json["title"]
@@ -39,6 +39,6 @@ def test_a_session_played_under_1_0_0_verifies_under_todays_code(client, monkeyp
     assert ended.status_code == 200, ended.json
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified", report
-    assert report["ruleset_used"] == PIN_1_0_0 and report["ruleset_in_code"]["version"] == "1.3.0"
+    assert report["ruleset_used"] == PIN_1_0_0 and report["ruleset_in_code"]["version"] == "1.4.0"
     following = client.post(f"/campaigns/{cid}/sessions", json={"quest": "shake-them-skeleton-bones-2"})
     assert following.status_code == 201 and "phase" not in following.json["state"]["game"]  # the campaign plays on under 1.0.0

@@ -34,7 +34,26 @@ def start(client, campaign_id, scene):
     return response.json["id"]
 
 
+# A hero's action that L214 refuses while the hero waits at the entrance point: those the helpers let the hero enter for.
+_ENTERED_FIRST = {"use-ability", "use-item"}
+
+
+def enter(client, session_id, hero):
+    """The hero enters the board with its basic movement if it still waits at the entrance point (L214), as every hero
+    does in its first activation of a scene; nothing if it has entered (or the scene keeps no entrance)."""
+    if hero in game(client, session_id).get("at_entrance", []):
+        act(client, session_id, {"type": "move", "hero": hero, "movement": "basic"})
+
+
 def act(client, session_id, action, status=201):
+    """One action. A hero's attack, ability or item expected to be accepted comes after the hero entered the board: the
+    helper makes the entering basic movement first where the hero still waits at the entrance (L214)."""
+    if status == 201:
+        hero = action.get("attacker") if action["type"] == "attack" else action.get("hero") if action["type"] in _ENTERED_FIRST else None
+        if action["type"] == "move" and action.get("movement") == "run":
+            hero = action["hero"]
+        if hero is not None:
+            enter(client, session_id, hero)
     response = client.post(f"/sessions/{session_id}/actions", json=action)
     assert response.status_code == status, response.json
     return response.json

@@ -98,6 +98,7 @@ ACTIONS = [
     ActionType(
         "draw-energy",
         "A hero draws an energy card at the start of the hero phase: 1-3 spheres, the reserve capped at 7. "
+        "One card per hero each Hero phase, drawn before the heroes' activations begin (L156-L158, L780). "
         "Digital when the campaign supplied the energy cards; otherwise report the spheres (and the card).",
         action_schema(
             {"hero": _ID, "spheres": {"type": "integer", "minimum": 1, "maximum": 3}, "card": _CARD, "empowerment": {"type": "string", "maxLength": 200}},
@@ -159,7 +160,9 @@ ACTIONS = [
     ActionType(
         "move",
         "A hero moves in their activation: the one basic movement of up to three squares (L398), or a run, which costs one of "
-        "the two actions (L404). The board is not tracked: the squares are the table's.",
+        "the two actions (L404). The board is not tracked: the squares are the table's. A hero waiting at the entrance point "
+        "(every hero at the scene's start, one the candle brings back) enters with the basic movement and does nothing else "
+        "before it (L214).",
         action_schema({"hero": _ID, "movement": {"enum": ["basic", "run"]}}, ["hero", "movement"]),
         heroes.move,
     ),

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
+from tracker.rulesets.yokai_quest import entrance
 from tracker.rulesets.yokai_quest.plan import Plan
 
 
@@ -72,6 +73,7 @@ def take_action(plan: Plan, hero_id: str, action: str, cost: int, name: str | No
     """Spend ``cost`` of the hero's two actions (L398) on ``action``: run, basic-attack, ability or item."""
     known = rules(plan.ctx.ruleset.data)
     activation = _open(plan, hero_id, name or action)
+    entrance.require_entered(plan, hero_id, _WHAT.get(action, f"Using {name or action}"))
     limit = known["actions"]
     if activation["actions_used"] + cost > limit:
         left = limit - activation["actions_used"]
@@ -94,6 +96,9 @@ def take_action(plan: Plan, hero_id: str, action: str, cost: int, name: str | No
             "source": source,
         }
     )
+
+
+_WHAT = {"run": "A run", "basic-attack": "A basic attack"}
 
 
 def basic_movement(plan: Plan, hero_id: str) -> None:
@@ -121,9 +126,12 @@ def cost_of(plan: Plan, params: Mapping[str, Any], what: str) -> int:
 
 
 def use(plan: Plan, hero_id: str, kind: str, name: str, cost: int) -> None:
-    """An ability or item used: its actions spent in the hero's activation, or a quick reaction at any time (L423)."""
+    """An ability or item used: its actions spent in the hero's activation, or a quick reaction at any time (L423), but
+    not from the entrance point (L214, a reading: hero_rules.entering.readings.quick_reactions)."""
     if cost:
         take_action(plan, hero_id, kind, cost, name)
+    else:
+        entrance.require_entered(plan, hero_id, f"Using {name}, even as a quick reaction,")
 
 
 def attack_by(plan: Plan, hero_id: str, params: Mapping[str, Any]) -> None:

@@ -26,7 +26,13 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[st
         # "each hero activates" (L158, L781): where the scene tracks activations, those still to activate act,
         # and the Yōkai phase begins once none is left (L152, L164).
         waiting = [hero for hero in standing if hero not in game.get("activated", [])] if "activated" in game else standing
-        entries.extend(allowed.entry(name, waiting) for name in HEROES_ACT if waiting)
+        entries.extend(allowed.entry(name, waiting) for name in HEROES_ACT if waiting and (name != "draw-energy" or "energy_drawn" not in game))
+        if "energy_drawn" in game:
+            # "First, all the heroes replenish energy", one card each (L156), before the activations begin (L158).
+            begun = game.get("activation") or game.get("activated")
+            drawing = [] if begun else [hero for hero in standing if hero not in game["energy_drawn"]]
+            if drawing:
+                entries.append(allowed.entry("draw-energy", drawing))
         entries.extend(allowed.entry(name) for name in HERO_PHASE if name != "begin-yokai-phase" or not waiting or "activated" not in game)
     elif phase == "yokai":
         entries.extend(allowed.entry(name) for name in YOKAI_PHASE)

@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, activation_order, lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -50,6 +50,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             )
         if ctx.ruleset.data["yokai_rules"].get("acts_in"):
             _require_yokai_activation(plan, attacker)
+    # The attacker's initiative, where the scene keeps the yōkai's order (L586, L588): recorded with each attack it makes.
+    initiative = activation_order.require_turn(plan, attacker) if not hero_attacks and activation_order.tracked(plan.game) else None
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):
@@ -88,6 +90,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
                 "removed": removed,
                 "blows": dealt,
                 "blows_remove": conversion,
+                **({} if initiative is None else {"initiative": initiative}),
             }
         )
         if hero_attacks:

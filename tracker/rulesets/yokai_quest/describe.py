@@ -7,13 +7,19 @@ from typing import Any
 
 from tracker.rulesets import correction
 
+
+def _attacker(change: Mapping[str, Any]) -> str:
+    initiative = change.get("initiative")
+    return change["attacker"] if initiative is None else f"{change['attacker']} (initiative {initiative})"
+
+
 _LINES = {
     "scene-set-up": lambda c: f"Scene {c['game']['scene']} set up (attempt {c['game']['attempt']}, health {c['game']['health_policy']})",
     "energy-gained": lambda c: f"{c['hero']} gains {c['amount']} energy ({c['reason']}), now {c['energy']}",
     "energy-lost": lambda c: f"{c['hero']} {'spends' if c.get('spent') else 'loses'} {c['amount']} energy ({c['reason']}), now {c['energy']}",
     "health-lost": lambda c: f"{c['hero']} loses {c['amount']} health ({c['reason']}), now {c['health']}",
     "health-recovered": lambda c: f"{c['hero']} recovers {c['amount']} health ({c['reason']}), now {c['health']}",
-    "attack-resolved": lambda c: f"{c['attacker']} attacks {c['defender']}: {c['katanas']} katana, {c['helmets']} helmet, {c['blows']} blow(s)",
+    "attack-resolved": lambda c: f"{_attacker(c)} attacks {c['defender']}: {c['katanas']} katana, {c['helmets']} helmet, {c['blows']} blow(s)",
     "chief-wounded": lambda c: f"{c['foe']} takes {c['blows']} blow(s), {c['health']} health left",
     "yokai-defeated": lambda c: f"{c['foe'] or c['yokai']} defeated on turn {c['turn']}",
     "foe-appeared": lambda c: f"{c['foe']} appears with {c['health']} health",
@@ -35,7 +41,7 @@ _LINES = {
     "altered-state-received": lambda c: f"{c['hero']} receives a {c['state']} token",
     "activation-began": lambda c: f"{c['hero']} activates (turn {c['turn']})",
     "hero-acted": lambda c: f"{c['hero']} spends {c['actions']} action(s) on {c['name'] or c['action']}: {c['actions_used']} of {c['of']} used",
-    "hero-moved": lambda c: f"{c['hero']} makes the {'basic movement' if c['movement'] == 'basic' else 'run'}",
+    "hero-moved": lambda c: f"{c['hero']} makes the {'basic movement' if c['movement'] == 'basic' else 'run'}" + (" and enters the board" if c.get("entered") else ""),
     "activation-ended": lambda c: f"{c['hero']}'s activation ends",
     "hero-defeated": lambda c: f"{c['hero']} is defeated",
     "hero-revived": lambda c: f"{c['hero']} is brought back by {c['by']} with {c['health']} health",

@@ -1,4 +1,11 @@
-"""Energy: one energy card per hero at the start of the hero phase, 1 to 3 spheres, the reserve capped at 7."""
+"""Energy: one energy card per hero at the start of the hero phase, 1 to 3 spheres, the reserve capped at 7.
+
+L156 "First, all the heroes replenish energy. Each player takes a card of the Energy deck and adds the quantity of
+energy tokens revealed to their hero's reserve." L158 "Then the players decide the order in which the heroes
+activate." L780 "Each hero draws a card from the energy deck". Scenes set up under rules data without
+hero_rules.energy_card (1.3.0 and before) took the cards on trust: there is no "energy_drawn" in their state, and the
+once-a-phase check does not apply to them.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +21,49 @@ from tracker.rulesets.yokai_quest.state import ENERGY_MAX
 DECK = "energy"
 
 
-def gain(plan: Plan, hero_id: str, amount: int, reason: str) -> None:
+def at_set_up(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a scene's state tracks of the energy cards, under rules data that states the once-a-phase draw."""
+    return {"energy_drawn": []} if data["hero_rules"].get("energy_card") else {}
+
+
+def tracked(game: Mapping[str, Any]) -> bool:
+    return "energy_drawn" in game
+
+
+def gain(plan: Plan, hero_id: str, amount: int, reason: str, *, energy_card: bool = False) -> None:
     hero = plan.game["heroes"][hero_id]
     energy = min(ENERGY_MAX, hero["energy"] + amount)
-    plan.add({"kind": "energy-gained", "hero": hero_id, "amount": energy - hero["energy"], "offered": amount, "energy": energy, "reason": reason})
+    change = {"kind": "energy-gained", "hero": hero_id, "amount": energy - hero["energy"], "offered": amount, "energy": energy, "reason": reason}
+    plan.add({**change, "energy_card": True} if energy_card else change)
+
+
+def _require_draw_due(plan: Plan, hero_id: str) -> None:
+    """One card per hero, drawn first in the Hero phase (L156, L158, L780)."""
+    game = plan.game
+    if game["phase"] != "hero":
+        raise Unprocessable(
+            "Energy cards are drawn in the Hero phase",
+            detail=f"\"First, all the heroes replenish energy\" opens the Hero phase (L154-L156); turn {plan.turn} is in its Yōkai phase: "
+            f"{hero_id} draws the next card in turn {plan.turn + 1}.",
+            errors={"hero": [f"Not in the Hero phase: {hero_id}"]},
+        )
+    if hero_id in game["energy_drawn"]:
+        raise Unprocessable(
+            f"{hero_id} has drawn this Hero phase's energy card",
+            detail=f"\"Each player takes a card of the Energy deck\" once a Hero phase (L156; \"Each hero draws a card\", L780): {hero_id}'s next "
+            f"comes in turn {plan.turn + 1}. Energy an ability or item gives comes with it (\"restore_energy\"); a reserve recorded "
+            "wrongly is put right with 'correct'.",
+            errors={"hero": [f"Drawn this turn: {hero_id}"]},
+        )
+    begun = ([game["activation"]["hero"]] if game.get("activation") else []) + list(game.get("activated", []))
+    if begun:
+        raise Unprocessable(
+            "The heroes' activations have begun: energy cards are drawn before them",
+            detail="\"First, all the heroes replenish energy [...] Then the players decide the order in which the heroes activate\" "
+            f"(L156-L158). Activated this turn: {', '.join(begun)}. A card the table drew but did not record is put right with "
+            "'correct' (field energy), or by undoing back to the start of the phase.",
+            errors={"hero": [f"Activations under way: {', '.join(begun)}"]},
+        )
 
 
 def spend(plan: Plan, hero_id: str, amount: int, reason: str) -> None:
@@ -39,6 +85,9 @@ def draw_energy(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     plan.require_scene()
     hero_id = params["hero"]
     plan.hero(hero_id)
+    counted = tracked(plan.game)
+    if counted:
+        _require_draw_due(plan, hero_id)
     spec = ctx.deck(DECK)
     if spec.cards is not None and "spheres" not in params:
         drawn = decks.resolve_draw(plan.decks[DECK], spec.name, 1, rng, holder=hero_id)
@@ -56,7 +105,7 @@ def draw_energy(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
             errors={"spheres": ["Missing data for required field."]},
         )
     plan.extend(drawn)
-    gain(plan, hero_id, spheres, "energy card")
+    gain(plan, hero_id, spheres, "energy card", energy_card=counted)
     if drawn and not params.get("empowerment"):
         plan.extend(decks.resolve_move(plan.decks[DECK], "discarded", drawn[-1]["cards"], "held", hero_id))
     if params.get("empowerment"):

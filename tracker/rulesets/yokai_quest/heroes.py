@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, combat, energy, lookup, outcome, treasure
+from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, outcome, treasure
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS
 
@@ -153,7 +153,8 @@ def lose_tokens(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
 
 def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     """The activation's one basic movement (L398 "a basic movement of up to three squares"), or a run, which costs one
-    action (L404 "The hero can spend one action to make a movement equal to their \"run\" attribute")."""
+    action (L404 "The hero can spend one action to make a movement equal to their \"run\" attribute"). A hero waiting at
+    the entrance point enters the board with its basic movement, and only with it (L214, entrance.py)."""
     plan = Plan(ctx)
     plan.require_scene()
     hero_id, movement = params["hero"], params["movement"]
@@ -168,7 +169,11 @@ def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     else:
         activation.take_action(plan, hero_id, "run", activation.rules(ctx.ruleset.data)["action_costs"]["run"]["actions"], "run")
     source = "L398" if movement == "basic" else "L404"
-    plan.add({"kind": "hero-moved", "hero": hero_id, "movement": movement, "source": source})
+    moved = {"kind": "hero-moved", "hero": hero_id, "movement": movement, "source": source}
+    if movement == "basic" and entrance.waiting(plan.game, hero_id):
+        # L214 "heroes are only allowed to make a basic movement (up to three squares) when entering the scene"
+        moved.update(entered=True, source="L214")
+    plan.add(moved)
     return plan.changes
 
 

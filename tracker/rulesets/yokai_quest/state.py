@@ -54,6 +54,8 @@ def _hero(game: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
 
 def _energy_gained(game, change):
     _hero(game, change)["energy"] = change["energy"]
+    if change.get("energy_card") and "energy_drawn" in game:  # the Hero phase's one card (L156)
+        game["energy_drawn"].append(change["hero"])
 
 
 def _energy_lost(game, change):
@@ -76,7 +78,9 @@ def _health_recovered(game, change):
 
 
 def _attack_resolved(game, change):
-    pass  # the roll and its blows; health, energy and defeats follow as their own changes
+    # the roll and its blows; health, energy and defeats follow as their own changes
+    if change.get("initiative") is not None and "initiative_acted" in game:  # its group is acting (L586, L588)
+        game["initiative_acted"] = change["initiative"]
 
 
 def _chief_wounded(game, change):
@@ -97,6 +101,8 @@ def _yokai_defeated(game, change):
 def _yokai_phase_began(game, change):
     game.update(phase="yokai", coins=dict(change["coins"]), appearances_left=list(change["appearance_points"]))
     game.update(spawns_left=list(change["spawns_due"]), refill_left=change["refill_due"], pending_appearances=[])
+    if "initiative_acted" in game:  # no yōkai has acted yet this phase
+        game["initiative_acted"] = None
 
 
 def _appearance_drawn(game, change):
@@ -126,6 +132,8 @@ def _coin_turned(game, change):
 
 def _yokai_phase_ended(game, change):
     game.update(phase="hero", appearances_left=[], spawns_left=[], refill_left=0)
+    if "initiative_acted" in game:
+        game["initiative_acted"] = None
     game["yokai_tokens"] = {name: {} for name in game["yokai_tokens"]}
 
 
@@ -227,6 +235,8 @@ def _hero_acted(game, change):
 def _hero_moved(game, change):
     if change["movement"] == "basic":
         game["activation"]["basic_movement"] = True
+    if change.get("entered"):  # the basic movement from the entrance point (L214)
+        game["at_entrance"].remove(change["hero"])
 
 
 def _activation_over(game, hero_id):
@@ -264,6 +274,8 @@ def _hero_revived(game, change):
     hero = _hero(game, change)
     hero.update(health=change["health"], defeated=False)
     hero["revivals"] += 1
+    if "at_entrance" in game and change["hero"] not in game["at_entrance"]:  # "at the hero entrance point" (L473)
+        game["at_entrance"].append(change["hero"])
 
 
 def _turn_effects_expired(game, change):
@@ -273,6 +285,8 @@ def _turn_effects_expired(game, change):
     game["consumable_used_this_turn"] = []
     if "activation" in game:  # a new turn: every hero activates again (L158)
         game.update(activation=None, activated=[], used_this_turn={})
+    if "energy_drawn" in game:  # and draws its energy card again (L156)
+        game["energy_drawn"] = []
 
 
 def _achievement_earned(game, change):
