@@ -89,6 +89,15 @@ def token_shard(token: str) -> Shard | None:
     return None if campaign_id is None else found.of_campaign(campaign_id)
 
 
+def import_placing():
+    """With shards, what an import writes in: its campaign placed on this request's shard first, or refused when
+    another shard holds it (tracker/placement.py ``Placement.placing``); None without shards."""
+    found, shard = router(), g.get("shard")
+    if found is None or shard is None:
+        return None
+    return lambda campaign_id: found.placement.placing(campaign_id, shard.name)
+
+
 def place_new_campaign(campaign_id: str) -> None:
     """A campaign just created or imported on the shard this request went to is placed there."""
     found, shard = router(), g.get("shard")

@@ -11,7 +11,11 @@
 Every write acknowledged before step 1 is in the export; none is acknowledged between 1 and 3. When
 the import fails, the row goes back to the old shard, which still holds everything. The old shard
 keeps its copy afterwards (events are never deleted), unread: placement routes every request to the
-new one.
+new one. Moving the campaign back there later continues that copy: the import checks it is exactly the
+start of the backup's streams and writes only what came after (tracker/portability.py).
+
+The backup carries the campaign's Idempotency-Key answers (tracker/stored_answers.py): a client that
+retries a write acknowledged before the move gets its answer from the new shard, not a second roll.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ def move(placement: Placement, campaign_id: str, to: str) -> dict[str, Any]:
     target = Tracker(env=persistence_env(shards[to]))
     try:
         lines = source.export_campaign(campaign_id, backup=True)
-        imported = target.import_campaign(lines).body
+        imported = target.import_campaign(lines, continuing=True).body
     except Exception as error:  # TrackerError from the import's checks, or the database's own
         placement.end_move(campaign_id, began.shard)  # it stays where it was, writable again
         title = getattr(error, "title", None) or str(error)
