@@ -17,6 +17,7 @@ import psycopg
 import pytest
 
 from api import create_app
+from projections import every_shard
 from tests.conftest import fresh_schema
 from tracker import moving
 from tracker.application import Tracker
@@ -431,3 +432,54 @@ def test_the_command_line_import_refuses_a_campaign_placed_on_another_shard(shar
     assert not _on(other if placed == "home" else home, campaign_id)
     imported = client.post("/campaigns/import", data=export.read_bytes(), content_type="application/x-ndjson")
     assert imported.status_code == 409  # and through the API, the same
+
+
+def test_health_reports_every_shards_log_and_views(sharded):
+    client = sharded.test_client()
+    campaign_id, _ = _campaign(client, "Healthy")
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    placed = placement.of(campaign_id).shard
+    health = client.get("/health")
+    assert health.status_code == 200, health.get_json()
+    shards = {s["name"]: s for s in health.get_json()["shards"]}
+    assert set(shards) == {"home", "b"}
+    assert shards[placed]["notifications"] > 0 and shards[_other(placement, campaign_id)]["notifications"] == 0
+    assert all(s["views"]["status"] == "current" and s["projected_to"] == 0 for s in shards.values())
+    for shard in sharded.extensions["tracker_router"].every_shard():
+        shard.views.catch_up()
+    shards = {s["name"]: s for s in client.get("/health").get_json()["shards"]}
+    assert shards[placed]["projected_to"] == shards[placed]["notifications"]
+    placement.add_shard("down", "postgresql://tracker@127.0.0.1:1/nowhere")
+    down = client.get("/health")
+    assert down.status_code == 503 and down.get_json()["status"] == "shard-unreachable"
+    assert next(s for s in down.get_json()["shards"] if s["name"] == "down")["error"]
+
+
+def test_a_shard_added_while_the_server_runs_gets_its_projection_runner(shard_urls, second_postgres_url, monkeypatch):
+    home, _ = shard_urls
+    monkeypatch.setattr(every_shard, "SHARD_WATCH_SECONDS", 0.05)
+    flask_app = create_app({"TESTING": True, "DATABASE_URL": home, "PROJECTIONS_IN_PROCESS": True})
+    every = flask_app.extensions["tracker_projection_shards"]
+    client = flask_app.test_client()
+    try:
+        assert set(every.threads) == {"home", "b"}
+        _campaign(client, "On b")  # b first by name among the empty shards; the next new campaign goes to c
+        with fresh_schema(second_postgres_url) as third:
+            assert cli(["--database-url", home, "shards", "add", "c", third]) == 0
+            for _ in range(400):  # bounded wait for the watcher (a count, not a clock)
+                if "c" in every.threads:
+                    break
+                time.sleep(0.05)
+            assert "c" in every.threads and every.threads["c"].is_alive()
+            campaign_id, owner = _campaign(client, "On the new shard")
+            assert flask_app.extensions["tracker_router"].placement.of(campaign_id).shard == "c"
+            session_id = _session(client, campaign_id, owner)
+            rolled = client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).get_json()
+            stats = client.get(f"/campaigns/{campaign_id}/dice-statistics?min_position={rolled['log_position']}", headers=owner)
+            assert stats.status_code == 200, stats.get_json()
+            assert sum(row["count"] for row in stats.get_json()["faces"]) == 2  # projected by c's own runner
+            every.stop.set()
+            every.join()  # before its schema goes
+    finally:
+        every.stop.set()
+        flask_app.extensions["tracker_router"].close()
