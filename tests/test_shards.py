@@ -483,3 +483,16 @@ def test_a_shard_added_while_the_server_runs_gets_its_projection_runner(shard_ur
     finally:
         every.stop.set()
         flask_app.extensions["tracker_router"].close()
+
+
+def test_a_retried_campaign_creation_goes_back_to_the_shard_that_answered_it(sharded):
+    client = sharded.test_client()
+    body = {"ruleset": "journey", "name": "Created once"}
+    first = client.post("/campaigns", json=body, headers={"Idempotency-Key": "create-once"})
+    assert first.status_code == 201
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    assert placement.least_loaded() != placement.of(first.get_json()["id"]).shard  # a fresh creation would go elsewhere
+    retry = client.post("/campaigns", json=body, headers={"Idempotency-Key": "create-once"})
+    assert retry.status_code == 201 and retry.headers["Idempotent-Replayed"] == "true"
+    assert retry.get_json()["id"] == first.get_json()["id"]
+    assert len(placement.placed()) == 1  # one campaign, not two

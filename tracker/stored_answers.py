@@ -7,7 +7,8 @@ Nothing indexes answers by campaign, so a backup finds them by walking the log's
 keeping those scoped to the campaign or one of its sessions: a cost in proportion to the answers the database
 holds, paid once per export. They travel in their stored form, exactly as recorded, like the events.
 
-Answers to ``POST /campaigns`` (scope ``campaigns|<token id>``) belong to no campaign and stay where they are.
+Answers to ``POST /campaigns`` (scope ``campaigns|<token id>``) belong to no campaign and stay where they are;
+a retried creation is sent back to the shard holding its answer (api/sharding.py, ``answer_id``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,15 @@ from eventsourcing.utils import get_topic
 from tracker import hash_chain
 from tracker.domain import IdempotencyRecord
 from tracker.errors import Unprocessable
+from tracker.unit_of_work import canonical_scope
 
 RECORDED = get_topic(IdempotencyRecord.Recorded)
 PAGE = 1000
+
+
+def answer_id(scope: str, issued_by: str | None, key: str) -> UUID:
+    """The id an answer is stored under: its command's scope with the asking token's id, and the key (tracker/unit_of_work.py)."""
+    return IdempotencyRecord.create_id(scope=f"{canonical_scope(scope)}|{issued_by}", key=key)
 
 
 def scopes(campaign_id: str, session_ids: Iterable[str]) -> set[str]:
