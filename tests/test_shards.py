@@ -19,7 +19,7 @@ import pytest
 from api import create_app
 from projections import every_shard
 from tests.conftest import fresh_schema
-from tracker import moving
+from tracker import moving, stored_answers
 from tracker.application import Tracker
 from tracker.cli import main as cli
 from tracker.config import persistence_env
@@ -496,3 +496,27 @@ def test_a_retried_campaign_creation_goes_back_to_the_shard_that_answered_it(sha
     assert retry.status_code == 201 and retry.headers["Idempotent-Replayed"] == "true"
     assert retry.get_json()["id"] == first.get_json()["id"]
     assert len(placement.placed()) == 1  # one campaign, not two
+
+
+def test_a_moves_backup_holds_the_answers_gathered_early_and_every_one_recorded_after(sharded, shard_urls):
+    home, other = shard_urls
+    client = sharded.test_client()
+    campaign_id, owner = _campaign(client, "Answered group")
+    session_id = _session(client, campaign_id, owner)
+    assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers={**owner, "Idempotency-Key": "early"}).status_code == 201
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    app = Tracker(env=persistence_env(home if placement.of(campaign_id).shard == "home" else other))
+    try:
+        gathered = stored_answers.gather_before_move(app, campaign_id)
+        assert [r["state"]["key"] for r in gathered.records] == ["early"]
+        assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers={**owner, "Idempotency-Key": "late"}).status_code == 201
+        started = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": "q1-meeting"}, headers={**owner, "Idempotency-Key": "late-session"})
+        later_session = started.get_json()["id"]
+        assert client.post(f"/sessions/{later_session}/rolls", json=ROLL, headers={**owner, "Idempotency-Key": "late-roll"}).status_code == 201
+        other_campaign, other_owner = _campaign(client, "Someone else")
+        other_session = _session(client, other_campaign, other_owner)
+        client.post(f"/sessions/{other_session}/rolls", json=ROLL, headers={**other_owner, "Idempotency-Key": "not-theirs"})
+        header = json.loads(app.export_campaign(campaign_id, backup=True, answers=gathered)[0])["header"]
+    finally:
+        app.close()
+    assert sorted(r["state"]["key"] for r in header["answers"]) == ["early", "late", "late-roll", "late-session"]

@@ -24,6 +24,7 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
+from tracker import stored_answers
 from tracker.application import Tracker
 from tracker.config import persistence_env
 from tracker.domain import Campaign
@@ -43,14 +44,24 @@ def move(placement: Placement, campaign_id: str, to: str) -> dict[str, Any]:
         raise MoveFailed(f"Campaign {campaign_id} is not placed on any shard: check the id (`tracker shards list`)")
     if placed.shard == to:
         raise MoveFailed(f"Campaign {campaign_id} is on {to} already")
+    source = Tracker(env=persistence_env(shards[placed.shard]))
     try:
+        # Read while its writes still run: the fenced part reads only the answers recorded after these.
+        answers = stored_answers.gather_before_move(source, campaign_id)
         began = placement.begin_move(campaign_id)
     except ValueError as error:
+        source.close()
         raise MoveFailed(str(error)) from None
-    source = Tracker(env=persistence_env(shards[began.shard]))
+    except BaseException:
+        source.close()
+        raise
+    if began.shard != placed.shard:  # moved by someone else meanwhile
+        source.close()
+        placement.end_move(campaign_id, began.shard)
+        raise MoveFailed(f"Campaign {campaign_id} moved to {began.shard} meanwhile: run the move again")
     target = Tracker(env=persistence_env(shards[to]))
     try:
-        lines = source.export_campaign(campaign_id, backup=True)
+        lines = source.export_campaign(campaign_id, backup=True, answers=answers)
         imported = target.import_campaign(lines, continuing=True).body
     except Exception as error:  # TrackerError from the import's checks, or the database's own
         placement.end_move(campaign_id, began.shard)  # it stays where it was, writable again

@@ -35,12 +35,13 @@ from tracker.errors import Conflict, Unprocessable
 from tracker.rulesets.data import content_hash
 
 
-def export_lines(app: Any, campaign: Campaign, backup: bool = False) -> list[str]:
+def export_lines(app: Any, campaign: Campaign, backup: bool = False, answers: stored_answers.Gathered | None = None) -> list[str]:
     """The campaign as JSON Lines. A public export holds each event's public form (tracker/sealing.py): no
     reader learns an unrevealed seed or a pile's order from it. A ``backup`` (the operator's CLI only) also
     carries each event's sealed values, the campaign's token grants (their hashes) and its Idempotency-Key
     answers (tracker/stored_answers.py), to move the campaign to another server with its sessions in play,
-    every token still working and every acknowledged write answered as before when a client retries it."""
+    every token still working and every acknowledged write answered as before when a client retries it
+    (``answers``: those a move gathered before it held the campaign's writes back, tracker/moving.py)."""
     streams = [campaign.id] + [UUID(s["id"]) for s in campaign.sessions]
     in_play = {s["id"] for s in campaign.sessions if s["outcome"] is None}
     per_stream = [
@@ -61,7 +62,7 @@ def export_lines(app: Any, campaign: Campaign, backup: bool = False) -> list[str
     if backup:
         header["backup"] = True
         header["grants"] = [_grant(app, token) for token in campaign.tokens.values()]
-        header["answers"] = stored_answers.of_campaign(app, str(campaign.id), header["sessions"])
+        header["answers"] = stored_answers.of_campaign(app, str(campaign.id), header["sessions"], gathered=answers)
     trailer = {"events": len(events), "heads": {str(stream): records[-1]["hash"] for stream, records in zip(streams, per_stream) if records}}
     lines = [_line({"header": header})]
     lines += [_line({"event": event}) for event in events]

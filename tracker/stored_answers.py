@@ -14,6 +14,7 @@ a retried creation is sent back to the shard holding its answer (api/sharding.py
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -39,13 +40,33 @@ def scopes(campaign_id: str, session_ids: Iterable[str]) -> set[str]:
     return {f"campaign:{UUID(str(campaign_id))}"} | {f"session:{UUID(str(s))}" for s in session_ids}
 
 
-def of_campaign(app: Any, campaign_id: str, session_ids: Iterable[str]) -> list[dict[str, Any]]:
-    """Every answer recorded for the campaign or its sessions, as stored records (stream, position, topic, state)."""
+@dataclass(frozen=True)
+class Gathered:
+    """The campaign's answers up to position ``upto`` of the log, read before a move fences the campaign."""
+
+    records: list[dict[str, Any]]
+    upto: int
+
+
+def gather_before_move(app: Any, campaign_id: str) -> Gathered:
+    """The answers recorded so far, read while the campaign's writes still run, so that the part of the move that
+    holds them back reads only the answers after ``upto``. The log's end is read first and the campaign's sessions
+    after it: an answer at or before ``upto`` was committed before (commit order is position order, tracker/postgres.py),
+    so its session had started already and is among those read."""
+    upto = app.recorder.max_notification_id() or 0
+    sessions = [s["id"] for s in app.repository.get(UUID(str(campaign_id))).sessions]
+    return Gathered(of_campaign(app, campaign_id, sessions, upto=upto), upto)
+
+
+def of_campaign(app: Any, campaign_id: str, session_ids: Iterable[str], gathered: Gathered | None = None,
+                upto: int | None = None) -> list[dict[str, Any]]:
+    """Every answer recorded for the campaign or its sessions, as stored records (stream, position, topic, state):
+    those ``gathered`` already, and the ones after them (up to position ``upto``, when given)."""
     wanted = scopes(campaign_id, session_ids)
-    found: list[dict[str, Any]] = []
-    after = 0
+    found: list[dict[str, Any]] = list(gathered.records) if gathered else []
+    after = gathered.upto if gathered else 0
     while True:
-        page = app.recorder.select_notifications(start=after, limit=PAGE, inclusive_of_start=False, topics=[RECORDED])
+        page = app.recorder.select_notifications(start=after, limit=PAGE, inclusive_of_start=False, topics=[RECORDED], stop=upto)
         for notification in page:
             record = hash_chain.record(app.mapper, notification, sealed=True)
             if str(record["state"].get("scope", "")).partition("|")[0] in wanted:
