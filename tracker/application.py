@@ -35,7 +35,6 @@ from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.access import new_token, token_hash
 from tracker.domain.events import LIBRARY_CLOCK, given_clock, make_meta
 from tracker.errors import Conflict, Forbidden, NotFound, PreconditionFailed, TrackerError, Unprocessable
-from tracker.game_history import GameHistory
 from tracker.randomness import commitment, new_seed
 from tracker.resolving import action_context, apply_changes, session_stream
 from tracker.rulesets import components as component_data
@@ -102,7 +101,6 @@ class Tracker(Application[UUID]):
         self.seed_source = seed_source
         Session.given_rules(rules_for or pinned_rules)
         given_clock(clock or LIBRARY_CLOCK)
-        self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
         self._session_campaigns: dict[str, str] = {}
         self._campaign_rules: dict[str, Any] = {}
@@ -613,22 +611,6 @@ class Tracker(Application[UUID]):
         campaign = self._campaign(campaign_id)
         found = missing_facts.missing(self._ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
         return {"campaign_id": str(campaign.id), "components_hash": campaign.components_hash, **found}
-
-    def campaign_heroes(self, campaign_id: str, viewer: str | None = None) -> dict[str, Any]:
-        """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
-        campaign = self._campaign(campaign_id)
-        rules = self._ruleset(campaign).rules
-        disclosure.check_side(rules, viewer)
-        history = []
-        for played in campaign.sessions:
-            if "abandoned" in played:
-                continue  # not played: what happened in it is no hero's progress
-            for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
-                history.append({**played, "session_id": played["id"], "position": change.position, "type": change.type, "change": change.change})
-        heroes = rules.hero_progress(history, viewer)
-        if heroes is None:
-            raise NotFound("This game keeps no hero progress", detail=f"Ruleset {campaign.ruleset['id']} tracks no heroes.")
-        return {"campaign_id": str(campaign.id), "heroes": heroes}
 
     def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
