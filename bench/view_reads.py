@@ -6,8 +6,8 @@ A Journey campaign and a Descent campaign, each with one session of EVENTS event
 rolls saved a thousand at a time, as bench/history.py writes them), projected by the runner; then,
 through Flask's test client, each read's first answer from a freshly created application (a new
 worker: its own Tracker, view store and caches; the code already imported) against the median of
-READ_REPEATS answers of an application that has served it before. Beside them, hero progress as it
-was read before it became a view (Tracker.campaign_heroes scans the log; only the bench calls it now).
+READ_REPEATS answers of an application that has served it before. (Before the views, the first hero-progress
+read of a worker scanned the whole log: 2.7 s on SQLite, 4.9 s on PostgreSQL at 100,000 events; that scan is gone.)
 SQLite always; PostgreSQL when bench/run.py's server answers. Nothing asserts a figure;
 bench/RESULTS.md keeps the last run's in its own section.
 """
@@ -112,15 +112,6 @@ def measure(database_url: str, events: int) -> dict[str, tuple[float, float]]:
         figures[what] = (first, warm)
         print(f"  {what}: first {first:.2f} ms, warm {warm:.2f} ms ({first / warm:.2f}x)", flush=True)
 
-    cid, _ = campaigns["journey"]
-    scan = Tracker(env={**env, "CREATE_TABLE": "n"})
-    try:
-        first = ms(lambda: scan.campaign_heroes(cid))
-        warm = statistics.median(ms(lambda: scan.campaign_heroes(cid)) for _ in range(READ_REPEATS))
-    finally:
-        scan.close()
-    figures["hero progress by scanning the log (Tracker.campaign_heroes, the read before views; only the bench calls it now)"] = (first, warm)
-    print(f"  by scanning the log: first {first:.2f} ms, warm {warm:.2f} ms ({first / warm:.2f}x)", flush=True)
     return figures
 
 
@@ -196,8 +187,7 @@ def write_results(results: dict[str, dict[str, tuple[float, float]]], events: in
         f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
         "(the machine is shared: single first reads are noisy). Each read is one row of its game's view (tracker/rulesets/"
         "<game>/views.py) and the campaign's own small aggregate; what the first read of a worker pays beyond a warm one is "
-        "its first connection and that aggregate's first load. The last row is the read the views replaced: a scan of "
-        "every event of every session, once per worker.",
+        "its first connection and that aggregate's first load.",
         "",
     ])
     text = path.read_text(encoding="utf-8") if path.exists() else ""
