@@ -74,4 +74,13 @@ def read(reader: Any, campaign_id: str) -> dict[str, Any]:
     }
 
 
+def latest_campaigns(reader: Any, limit: int) -> list[str]:
+    """The campaigns whose sessions started last, at most ``limit``: those a worker primes at boot (api/warming.py)."""
+    rows = reader.query(
+        "SELECT campaign_id, MAX(started) AS latest FROM {view_game_states} GROUP BY campaign_id ORDER BY latest DESC LIMIT %s",
+        (limit,),
+    )
+    return [row["campaign_id"] for row in rows]
+
+
 VIEW = Standing()
