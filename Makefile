@@ -26,6 +26,7 @@ bench: $(STAMP)
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 		{ apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }; }; } || \
 		echo "wrk is not installed: the HTTP benchmark uses Python client threads"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[bench]' || echo "py-spy did not install: the HTTP section has no profile of the server"
 	$(BIN)/python bench/run.py
 
 clean:

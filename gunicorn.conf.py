@@ -12,7 +12,7 @@ bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 # (2x2, 2x8, 3x4 and 4x2 measured no better on 2 cores). gthread keeps connections alive, so a
 # client's rolls stay with one worker and start from its command cache; sync workers answer one
 # request per connection, so a session's rolls land on any worker, and cost twice the CPU each.
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+workers = int(os.environ.get("WEB_CONCURRENCY", str(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 preload_app = False

@@ -15,12 +15,18 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, problems, stream_slots, warming
-from api.context import assign_correlation_id, echo_correlation_id
+from api import access, chunked_bodies, contract, problems, sharding, stream_slots, warming
+from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 from tracker import safe_json
+from projections.runner import ProjectionRunner
+from projections.store import open_view_store
+from tracker import placement
 from tracker.bootstrap import Settings, bootstrap
+from tracker.config import persistence_env
+from tracker.placement import HOME, Placement
+from tracker.shards import Router, Shard
 from tracker.errors import TrackerError
 
 log = logging.getLogger(__name__)
@@ -62,6 +68,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
         # How long a read with ?min_position= waits for the views to get there before its 503.
         VIEWS_WAIT_SECONDS=float(os.environ.get("TRACKER_VIEWS_WAIT_SECONDS", "2")),
+        # A streaming replica of the database the views may be read from (with shards: `tracker shards replica`).
+        VIEWS_REPLICA_URL=os.environ.get("TRACKER_VIEWS_REPLICA_URL", ""),
+        # How long a read asking ?min_position= waits for the replica's views before it reads the primary's.
+        REPLICA_WAIT_SECONDS=float(os.environ.get("TRACKER_REPLICA_WAIT_SECONDS", "0.5")),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
         API_TITLE="campaign-tracker",
@@ -86,13 +96,24 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.extensions["tracker_service"] = service
     app.extensions["tracker"] = service.tracker
     app.extensions["tracker_views"] = runner
+    replica = _replica_views(service.tracker, app.config["VIEWS_REPLICA_URL"]) if app.config["VIEWS_REPLICA_URL"] else None
+    if replica is not None:
+        app.extensions["tracker_views_replica"] = replica
+    in_worker = replace(settings, database_url=app.config["DATABASE_URL"], create_tables=False, projections_in_process=False)
+    router = _shard_router(app.config["DATABASE_URL"], Shard(HOME, app.config["DATABASE_URL"], service.tracker, runner, replica), in_worker)
+    if router is not None:
+        app.extensions["tracker_router"] = router
     app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
     app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
     app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
-        thread, stop = runner.start_in_thread()
-        app.extensions["tracker_projection_thread"] = (thread, stop)
-        atexit.register(stop.set)
+        # A runner per shard, each writing its views beside that shard's events.
+        runners = [runner] if router is None else [shard.views for shard in router.every_shard()]
+        for each in runners:
+            thread, stop = each.start_in_thread()
+            app.extensions.setdefault("tracker_projection_threads", []).append((thread, stop))
+            atexit.register(stop.set)
+        app.extensions["tracker_projection_thread"] = app.extensions["tracker_projection_threads"][0]
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
 
@@ -114,13 +135,38 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
     app.before_request(_refuse_unsafe_json)
+    app.before_request(sharding.route_to_shard)
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
+    app.after_request(name_views_source)
+    app.teardown_request(sharding.release_fence)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
     if settings.warm_at_boot:
         warming.warm(app)
     return app
+
+
+def _shard_router(url: str, home: Shard, settings: Settings) -> Router | None:
+    """Routing by placement, when the home database has the shard tables (`tracker shards add` makes them)."""
+    if not placement.is_postgres(url) or not placement.enabled(url):
+        return None
+    shards = Placement(url)
+    if home.replica is None and HOME in (replicas := shards.replicas()):  # `tracker shards replica home URL`
+        home.replica = _replica_views(home.tracker, replicas[HOME])
+
+    def open_shard(name: str, where: str, replica_url: str | None = None) -> Shard:
+        """A shard's service (tracker/bootstrap.py) on its database, and the views on its replica, as this worker uses them."""
+        service = bootstrap(replace(settings, database_url=where))
+        replica = _replica_views(service.tracker, replica_url) if replica_url else None
+        return Shard(name, where, service.tracker, service.runner, replica)
+
+    return Router(shards, open_shard, home)
+
+
+def _replica_views(tracker: Any, url: str) -> ProjectionRunner:
+    """Views read from a streaming replica: never written, so its tables are not created (a standby is read-only)."""
+    return ProjectionRunner(tracker, open_view_store(persistence_env(url, create_tables=False)))
 
 
 def _body_limit(app: Flask, environ: dict[str, Any]) -> int:

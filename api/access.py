@@ -22,7 +22,7 @@ from flask import Flask, current_app, g, request
 from flask_smorest import Blueprint
 
 from api import problems
-from api.context import tracker
+from api.context import authenticate, tracker
 from tracker import actors, rulesets
 from tracker.errors import NotFound
 from tracker.safe_json import MAX_DEPTH
@@ -97,7 +97,7 @@ def authorize():
             401, "Send a token: Authorization: Bearer <token>", "Creating a campaign returns its owner token; the owner mints tokens for players.",
             headers={"WWW-Authenticate": 'Bearer realm="campaign-tracker"'},
         )
-    grant = tracker().authenticate(token)
+    grant = authenticate(token)
     if grant is None:
         return problems.problem(
             401, "This token is not valid", "It is unknown or was revoked; ask the campaign's owner for a new one.",

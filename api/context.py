@@ -10,6 +10,8 @@ from flask import current_app, g, request
 from collections.abc import Callable
 from typing import Any
 
+from api.sharding import token_shard
+from projections import replica as replica_views
 from tracker import disclosure
 from tracker.application import Request, Result, Tracker
 from tracker.errors import NotFound, TrackerError
@@ -48,11 +50,42 @@ def viewer_for(requested: str | None) -> str | None:
 
 
 def tracker() -> Tracker:
-    return current_app.extensions["tracker"]
+    """The application of the shard this request's campaign lives on (api/sharding.py), else the one database's."""
+    shard = g.get("shard")
+    return current_app.extensions["tracker"] if shard is None else shard.tracker
 
 
 def views():
-    return current_app.extensions["tracker_views"]
+    """The views beside that shard's events: from its streaming replica when it has one, unless the request's
+    ``min_position`` is ahead of the replica for longer than REPLICA_WAIT_SECONDS (projections/replica.py).
+    Chosen once per request, so the rows and ``projected_to`` of one answer come from the same database."""
+    chosen = g.get("views")
+    if chosen is None:
+        shard = g.get("shard")
+        primary = current_app.extensions["tracker_views"] if shard is None else shard.views
+        replica = current_app.extensions.get("tracker_views_replica") if shard is None else shard.replica
+        if replica is None:
+            chosen = primary
+        else:
+            chosen, g.views_from = replica_views.choose(primary, replica, request.args.get("min_position", type=int),
+                                                        current_app.config["REPLICA_WAIT_SECONDS"])
+        g.views = chosen
+    return chosen
+
+
+def name_views_source(response):
+    """Which database a view answer was read from, when the views have a replica (X-Views-From: replica or primary)."""
+    source = g.get("views_from")
+    if source is not None:
+        response.headers["X-Views-From"] = source
+    return response
+
+
+def authenticate(token: str):
+    """The live grant a token carries, asked of the shard that holds its campaign (with shards, a token used on
+    another campaign's path must still be found, to answer 404 as for any campaign outside its reach)."""
+    shard = token_shard(token)
+    return (tracker() if shard is None else shard.tracker).authenticate(token)
 
 
 class ViewsBehind(TrackerError):

@@ -699,6 +699,14 @@ class Feed(Answer):
     after = fields.Integer()
     next_after = fields.Integer(metadata={"description": "Pass as ?after= for the next page"})
     last = fields.Integer(metadata={"description": "The newest notification position"})
+    shard = fields.String(allow_none=True, metadata={"description": "The server (shard) whose log these positions count in; null without shards. "
+                                                     "After the campaign moves to another shard its positions start again there: page from after=0."})
+
+
+class FeedQuery(EventsQuery):
+    shard = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={
+        "description": "The shard the `after` position was counted on (the `shard` of the page it came from): "
+                       "if the campaign has moved since, the answer is 409 instead of a page from the wrong log."})
 
 
 class StreamQuery(Schema):

@@ -21,6 +21,7 @@ from uuid import UUID
 
 from flask import Flask, g
 
+from api import sharding
 from projections import standing
 from projections import views as registered_views
 from tracker.errors import NotFound, TrackerError
@@ -70,6 +71,7 @@ def _answer_inside(app: Flask, path: str, grant: Any) -> None:
     first one. Not a request: no hook runs, no token is involved (the grant is the one the log holds), nothing is
     written and the answer is dropped. A read that fails here is the first real reader's to report, not the boot's."""
     with app.test_request_context(path):
+        sharding.route_to_shard()  # the campaign's shard, as a request's first hook finds it (a read: no fence)
         g.grant, g.viewer_side = grant, None  # what the access check sets for an owner's token
         try:
             app.make_response(app.dispatch_request())

@@ -30,11 +30,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import server_profile
 from http_layers import Layers, measure_layers
+from server_profile import Profile
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 CLIENTS = (1, 8, 32)
+MINIMAL_CLIENTS = (8, 32)  # the stack's limit, at the client counts the targets name
+PROFILED_CLIENTS = 8  # an extra run of the roll route, sampled by py-spy (the measured runs are not)
 SECONDS = 8  # each run's length
 WARM_UP_SECONDS = 2
 SESSIONS = 128
@@ -69,7 +73,15 @@ class HttpResult:
     runs: list[HttpRun] = field(default_factory=list)
     worker_rss_mb: list[float] = field(default_factory=list)
     layers: Layers | None = None  # the request's CPU split, measured in process (http_layers.py)
+    minimal: list[HttpRun] = field(default_factory=list)  # the minimal Flask app, same gunicorn configuration (minimal_app.py)
+    application_per_second: float = 0.0  # the application layer alone, 8 writers on 8 sessions, measured between the HTTP runs
+    application_cpu_ms_each: float = 0.0
+    profile: Profile | None = None  # the real server's workers sampled under load (server_profile.py)
+    profiled: HttpRun | None = None  # the run the profile was taken in
     note: str = ""
+
+    def run_at(self, clients: int, minimal: bool = False) -> HttpRun | None:
+        return next((r for r in (self.minimal if minimal else self.runs) if r.clients == clients), None)
 
 
 def _free_port() -> int:
@@ -92,7 +104,7 @@ def _call(port: int, method: str, path: str, body: dict | None = None, token: st
     return answer
 
 
-def _start_server(database_url: str, port: int, workers: int, threads: int, log: Path) -> subprocess.Popen:
+def _start_server(database_url: str, port: int, workers: int, threads: int, log: Path, app: str = "api.wsgi:app") -> subprocess.Popen:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -102,7 +114,7 @@ def _start_server(database_url: str, port: int, workers: int, threads: int, log:
         "TRACKER_PROJECTIONS_IN_PROCESS": "",  # the projector is its own process (Procfile), not measured here
     }
     process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"],
+        [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--pythonpath", str(ROOT / "bench"), app],
         cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
@@ -249,7 +261,7 @@ def run_python(port: int, sessions: list[str], token: str, clients: int, seconds
 # -- the run ------------------------------------------------------------------------
 
 
-def measure_http(database_url: str) -> HttpResult:
+def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
     workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
     threads = int(os.environ.get("GUNICORN_THREADS", "4"))
     generator = "wrk" if wrk_path() else "python-threads"
@@ -257,11 +269,27 @@ def measure_http(database_url: str) -> HttpResult:
     result = HttpResult(generator=generator, workers=workers, threads=threads)
     if generator != "wrk":
         result.note = "wrk was not found, so the clients are Python threads in this process (they share the 2 cores with the server)"
-    print("  HTTP: the request's CPU in process, by layer ...", flush=True)
-    result.layers = measure_layers(database_url)
-    port = _free_port()
+    if not profile_only:
+        print("  HTTP: the request's CPU in process, by layer ...", flush=True)
+        result.layers = measure_layers(database_url)
     with tempfile.TemporaryDirectory(prefix="tracker-http-") as tmp:
         directory = Path(tmp)
+        # The stack's limit: the minimal app on the same gunicorn configuration, the same request.
+        port = _free_port()
+        process = _start_server(database_url, port, workers, threads, directory / "minimal.log", app="minimal_app:app")
+        try:
+            paths = [f"00000000-0000-4000-8000-{n:012d}" for n in range(SESSIONS)]
+            run(port, paths, "none", 8, WARM_UP_SECONDS, directory)
+            pids = _worker_pids(process.pid)
+            for clients in () if profile_only else MINIMAL_CLIENTS:
+                print(f"  HTTP: the minimal app, {clients} clients for {SECONDS} s ({generator}) ...", flush=True)
+                result.minimal.append(_measured(run, port, paths, "none", clients, directory, pids))
+        finally:
+            _stop(process)
+        if not profile_only:
+            print(f"  HTTP: the application layer alone, {APPLICATION_WRITERS} writers for {SECONDS} s ...", flush=True)
+            result.application_per_second, result.application_cpu_ms_each = measure_application(database_url)
+        port = _free_port()
         process = _start_server(database_url, port, workers, threads, directory / "gunicorn.log")
         try:
             campaign = _call(port, "POST", "/campaigns", {"ruleset": "journey", "name": "HTTP bench"})
@@ -271,18 +299,104 @@ def measure_http(database_url: str) -> HttpResult:
                 for _ in range(SESSIONS)
             ]
             run(port, sessions, token, 8, WARM_UP_SECONDS, directory)  # warm-up: imports, pools, caches
-            workers = _worker_pids(process.pid)
-            for clients in CLIENTS:
+            pids = _worker_pids(process.pid)
+            for clients in () if profile_only else CLIENTS:
                 print(f"  HTTP: {clients} clients for {SECONDS} s ({generator}) ...", flush=True)
-                cpu = _cpu_seconds(workers)
-                measured = run(port, sessions, token, clients, SECONDS, directory)
-                measured.worker_cpu_seconds = _cpu_seconds(workers) - cpu
-                result.runs.append(measured)
-            result.worker_rss_mb = [_rss_mb(pid) for pid in workers]
+                result.runs.append(_measured(run, port, sessions, token, clients, directory, pids))
+            result.worker_rss_mb = [_rss_mb(pid) for pid in pids]
+            print(f"  HTTP: {PROFILED_CLIENTS} clients for {SECONDS} s, the workers sampled by py-spy ...", flush=True)
+            recorders = server_profile.start(pids, SECONDS, directory)
+            result.profiled = _measured(run, port, sessions, token, PROFILED_CLIENTS, directory, pids)
+            result.profile = server_profile.finish(recorders, directory)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            _stop(process)
     return result
+
+
+APPLICATION_WRITERS = 8
+
+
+def measure_application(database_url: str) -> tuple[float, float]:
+    """Commands/s and CPU ms a command of the application layer alone (Tracker.roll from APPLICATION_WRITERS threads,
+    each on a session of its own), on the same database, just before the roll route's runs: the issue's bound
+    needs the two measured under the same load of the machine."""
+    from tracker.application import Tracker
+    from tracker.config import persistence_env
+
+    app = Tracker(env=persistence_env(database_url))
+    try:
+        campaign = app.create_campaign("journey", "Application layer").body["id"]
+        sessions = [app.start_session(campaign, "q1-meeting").body["id"] for _ in range(APPLICATION_WRITERS)]
+        counts = [0] * APPLICATION_WRITERS
+        barrier = threading.Barrier(APPLICATION_WRITERS + 1)
+        stop_at = [0.0]
+
+        def writer(i: int) -> None:
+            barrier.wait()
+            while time.perf_counter() < stop_at[0]:
+                app.roll(sessions[i], dice={"d6": 2})
+                counts[i] += 1
+
+        threads = [threading.Thread(target=writer, args=(i,)) for i in range(APPLICATION_WRITERS)]
+        for thread in threads:
+            thread.start()
+        stop_at[0] = time.perf_counter() + SECONDS
+        cpu, started = time.process_time(), time.perf_counter()
+        barrier.wait()
+        for thread in threads:
+            thread.join()
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        total = sum(counts)
+        return total / elapsed, 1000 * cpu / max(total, 1)
+    finally:
+        app.close()
+
+
+def _measured(run, port: int, paths: list[str], token: str, clients: int, directory: Path, pids: list[int]) -> HttpRun:
+    cpu = _cpu_seconds(pids)
+    measured = run(port, paths, token, clients, SECONDS, directory)
+    measured.worker_cpu_seconds = _cpu_seconds(pids) - cpu
+    return measured
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def main() -> None:
+    """The HTTP runs alone, on a fresh schema of the local PostgreSQL: for working on the request path."""
+    import psycopg
+
+    base = os.environ.get("TRACKER_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    schema = f"http_{os.getpid()}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        result = measure_http(f"{base}?schema={schema}", profile_only="--profile-only" in sys.argv)
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    if result.layers:
+        print(result.layers)
+    for label, runs in (("minimal", result.minimal), ("roll", result.runs), ("profiled roll", [result.profiled])):
+        for r in runs:
+            print(f"{label:14} {r.clients:3} clients {r.per_second:7.0f} req/s  p99 {r.p99_ms:6.1f} ms  CPU {r.worker_cpu_ms_each:.3f} ms/req  errors {r.errors}")
+    profile = result.profile
+    if profile is not None:
+        Path("/tmp/tracker-http-profile.txt").write_text(profile.raw)
+        print(profile.note or f"{profile.samples} samples")
+        for name, n in profile.layers.most_common():
+            print(f"  layer {100 * profile.share(n):5.1f}%  {name}")
+        for name, n in profile.stages.most_common():
+            print(f"  stage {100 * profile.share(n):5.1f}%  {name}")
+        for name, n in profile.top.most_common(25):
+            print(f"  top   {100 * profile.share(n):5.1f}%  {name}")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()

@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ modules, when
 
 from history import HISTORY_LONG, HISTORY_SHORT, REPLAY_REPEATS, HistoryResult, measure_history
 from http_load import HttpResult, measure_http
+from shards_load import CAMPAIGNS, CLIENTS as SHARD_CLIENTS, FENCE_THREADS, ShardsResult, measure_shards
 from import_memory import SECTION as IMPORT_MEMORY_SECTION
 from view_reads import SECTION as VIEW_READS_SECTION
 from targets import target_rows
@@ -699,6 +700,33 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
     )
 
 
+def profile_section(http: HttpResult) -> list[str]:
+    """Where the real server's CPU goes (bench/server_profile.py)."""
+    profile, run = http.profile, http.profiled
+    if profile is None or run is None:
+        return []
+    if not profile.samples:
+        return [f"No profile of the server: {profile.note}.", ""]
+    cpu = run.worker_cpu_ms_each
+    rows = [(name, f"{100 * profile.share(n):.1f}%", f"{cpu * profile.share(n):.3f}") for name, n in profile.layers.most_common()]
+    stages = [(name, f"{100 * profile.share(n):.1f}%", f"{cpu * profile.share(n):.3f}") for name, n in profile.stages.most_common()]
+    top = ", ".join(f"{name} {100 * profile.share(n):.1f}%" for name, n in profile.top.most_common(8))
+    return [
+        f"Where a request's CPU goes in the running server: py-spy sampled both workers' GIL-holding thread during one more "
+        f"{run.clients}-client run ({run.per_second:.0f} req/s, {cpu:.2f} ms of worker CPU a request, {profile.samples} samples; "
+        "bench/server_profile.py). Each sample counts in the layer of its innermost frame that has one:",
+        "",
+        markdown_table(("layer (innermost frame)", "share of samples", "ms a request"), rows, text_columns=1),
+        "",
+        "Stages, counted wherever they are on the stack (they overlap):",
+        "",
+        markdown_table(("stage (inclusive)", "share of samples", "ms a request"), stages, text_columns=1),
+        "",
+        f"Innermost frames most often sampled: {top}.",
+        "",
+    ]
+
+
 def extra_sections(results: list[BackendResult], history: HistoryResult | None, http: HttpResult | None) -> list[str]:
     """The targets table, the HTTP runs, the long histories, and the library's recorders side by side."""
     parts = [
@@ -739,6 +767,19 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             "",
             f"Worker resident size after the runs: {', '.join(f'{m:.0f} MB' for m in http.worker_rss_mb)}.",
             "",
+            f"The application layer alone, measured between the minimal app's runs and the roll route's on the same database: "
+            f"{http.application_per_second:.0f} cmd/s from 8 threads on 8 sessions, {http.application_cpu_ms_each:.2f} ms of CPU "
+            "a command (the issue's bound, 1/(1/minimal + 1/application), uses this figure).",
+            "",
+            "The stack's limit, in the same run: bench/minimal_app.py (Flask reads the same JSON body and answers JSON) on the "
+            "same gunicorn configuration, driven the same way:",
+            "",
+            markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
+                           [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
+                             f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.minimal],
+                           text_columns=0),
+            "",
+            *profile_section(http),
             *([
                 f"Where a request's CPU goes, measured in process (bench/http_layers.py: the same roll request sent straight "
                 f"into the Flask application, no socket; CPU time, so the machine's other load hardly moves it): "
@@ -788,13 +829,61 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
     return parts
 
 
+def shards_section(shards: ShardsResult | None, results: list[BackendResult], http: HttpResult | None = None) -> list[str]:
+    if shards is None:
+        return []
+    if not shards.runs:
+        return ["## Two shards against one", "", f"Not measured: {shards.note}.", ""]
+    one = next(r for r in shards.runs if r.shards == 1)
+    app = next((r.rows[3].service for r in results if r.name == "PostgreSQL"), None)
+    rows = [(str(r.shards), ", ".join(f"{k} {v}" for k, v in sorted(r.placed.items())), str(r.requests), f"{r.seconds:.1f}",
+             f"{r.per_second:.0f}", f"{r.per_second / one.per_second:.2f}", f"{r.p99_ms:.1f}", str(r.errors),
+             f"{100 * r.machine_busy:.0f}%", f"{r.worker_cpu_ms_each:.2f}") for r in shards.runs]
+    per_shard = http.application_per_second if http is not None and http.application_per_second else (app.per_second if app else None)
+    web = 1000 / one.worker_cpu_ms_each if one.worker_cpu_ms_each else None
+    estimate = (
+        f"On paper, for N servers each with its own cores: a shard commits its events one transaction at a time (the events "
+        f"table lock), which the application layer here reaches at about {per_shard:.0f} cmd/s with {N_THREADS} writers on "
+        f"one server, so N shards take about N x {per_shard:.0f} cmd/s; the web tier is stateless and scales beside them, "
+        f"each core serving about {web:.0f} rolls/s at the {one.worker_cpu_ms_each:.2f} ms of worker CPU a roll measured above, "
+        f"so about {per_shard / web:.0f} web cores per shard. What does not scale with N is the home database: every write takes its "
+        f"campaign's move lock there (one round trip, {shards.fence_ms:.2f} ms from one thread, no disk flush), and it answered "
+        f"{shards.fences_per_second:,.0f} fences/s from {FENCE_THREADS} threads on this machine, the ceiling "
+        f"for all shards together until the placement is replicated or itself split (e.g. by campaign id range)."
+        if per_shard and web else ""
+    )
+    return [
+        "## Two shards against one (PostgreSQL, through gunicorn)",
+        "",
+        f"bench/shards_load.py: the same gunicorn (one worker per core, routing by placement) with {SHARD_CLIENTS} wrk clients "
+        f"rolling over {CAMPAIGNS} campaigns' sessions, each client over sessions of several campaigns; one shard is the home "
+        "database alone, two adds a second PostgreSQL server, a throwaway cluster on this machine with fsync on as the first. "
+        "Each configuration ran twice, alternated; the better run of each is shown.",
+        "",
+        markdown_table(("shards", "campaigns placed", "requests", "seconds", "cmd/s", "/ one shard", "p99 ms", "errors",
+                        "machine busy", "worker CPU ms/cmd"), rows, text_columns=2),
+        "",
+        (f"Two shards / one: **{shards.ratio:.2f}**. On one machine the two servers share its 2 cores with the gunicorn "
+         "workers and wrk: the second server adds a second events-table lock and a second WAL, so commits no longer queue "
+         "behind one lock, but no CPU. "
+         + ("The machine was busy through both runs (the busy column), so the cores, not the database, limit the ratio "
+            "here, and any load of other programs on the machine moves it." if min(r.machine_busy for r in shards.runs) > 0.9 else
+            "The machine had idle CPU left, so the commits' queue on one server's lock was part of what one shard waited on."))
+        if shards.ratio else "",
+        "",
+        estimate,
+        "",
+    ]
+
+
 def write_results(results: list[BackendResult], micro: dict[str, float], info: dict[str, str], notes: list[str],
-                  history: HistoryResult | None = None, http: HttpResult | None = None) -> None:
+                  history: HistoryResult | None = None, http: HttpResult | None = None, shards: ShardsResult | None = None) -> None:
     rows = table_rows(results)
     parts = [
         "# Benchmarks",
         "",
         *extra_sections(results, history, http),
+        *shards_section(shards, results, http),
         "## Write path, application layer",
         "",
         f"Written by `make bench` (bench/run.py) on {info['date']}. Rates are medians of {REPEATS} rounds of {N_ROLLS} commands "
@@ -879,7 +968,7 @@ def main() -> None:
                 results.append(measure_backend(backend))
             finally:
                 backend.cleanup()
-        history = http = None
+        history = http = shards = None
         if not why_not:
             print("measuring long histories on PostgreSQL ...", flush=True)
             backend = postgres_backend()
@@ -893,6 +982,12 @@ def main() -> None:
                 http = measure_http(backend.tracker_url)
             finally:
                 backend.cleanup()
+            print("measuring two shards against one ...", flush=True)
+            try:
+                shards = measure_shards(f"{POSTGRES_SERVER}/{BENCH_DB}")
+            except Exception as error:  # noqa: BLE001 - the other sections' figures are still written, with why this one is missing
+                shards = ShardsResult(note=f"the run failed: {error}")
+                print(f"  shards: {shards.note}", flush=True)
 
     print()
     print_table(table_rows(results))
@@ -903,7 +998,7 @@ def main() -> None:
         print(f"{result.name:10}  snapshots enabled: {result.snapshots_enabled}, taken at versions {result.snapshot_versions}")
     for name, us in micro.items():
         print(f"in process  {name}: {us:.1f} µs")
-    write_results(results, micro, info, notes, history, http)
+    write_results(results, micro, info, notes, history, http, shards)
     for row in target_rows(results, N_THREADS, history, http):
         print("target  " + " | ".join(row[:5]))
     print(f"\nwrote {RESULTS_PATH} in {time.perf_counter() - started:.0f} s")

@@ -198,7 +198,9 @@ def write_results(results: dict[str, dict[str, tuple[float, float]]], events: in
         "one: its first connections and statements (on PostgreSQL, psycopg preparing each on its fifth run), Flask's first "
         "dispatch, the first full garbage collection over what the imports built, and the campaign's and its grant's first "
         "load. The worker now pays those at boot: the campaigns played lately and their grants are loaded, each read runs "
-        "until its statements are prepared, two internal requests go through the stack, and the collector is frozen.",
+        "until its statements are prepared, two internal requests go through the stack, one read is answered inside the "
+        "worker as the latest campaign's owner would have it, and the collector is frozen. What is left is noise on a shared "
+        "machine and the first run of the request's own Python code.",
         "",
     ])
     text = path.read_text(encoding="utf-8") if path.exists() else ""

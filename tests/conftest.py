@@ -8,6 +8,10 @@ PostgreSQL for tests, in this order:
 4. otherwise the PostgreSQL tests skip with the reason in the summary, and with
    TRACKER_REQUIRE_POSTGRES=1 (CI) that is a failure instead.
 Each PostgreSQL test gets a schema of its own, dropped afterwards.
+
+The shard tests also need a second PostgreSQL server: a throwaway cluster started for the run
+(tests/second_cluster.py; initdb as the `postgres` user when running as root). Without the tools
+they skip, saying why; with TRACKER_REQUIRE_POSTGRES=1 (CI) they fail.
 """
 
 from __future__ import annotations
@@ -121,6 +125,25 @@ def fresh_schema(postgres_base_url: str, pool: str = "pool_size=2&max_overflow=3
     finally:
         with psycopg.connect(postgres_base_url, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(scope="session")
+def second_postgres_url(postgres_base_url: str) -> Iterator[str]:
+    """A second PostgreSQL server, a throwaway cluster started for this run (tests/second_cluster.py): the shard
+    tests put campaigns on both. Missing tools skip these tests with the reason; in CI they fail."""
+    from tests.second_cluster import NoCluster, throwaway_cluster
+
+    cluster = throwaway_cluster()
+    try:
+        url = cluster.__enter__()
+    except NoCluster as error:
+        if REQUIRE_POSTGRES:
+            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but a second PostgreSQL cluster could not start: {error}", pytrace=False)
+        pytest.skip(f"SHARD TESTS SKIPPED: a second PostgreSQL cluster could not start: {error}")
+    try:
+        yield url
+    finally:
+        cluster.__exit__(None, None, None)
 
 
 @pytest.fixture

@@ -81,6 +81,9 @@ def test_faces_rolled_on_the_table_a_reported_draw_an_action_an_undo_and_the_end
     assert '<datalist id="ids-pilgrim-attack-target"><option value="berrok-1">' in attack
     assert '<option value="gate-1">' in re.search(r'/play/act/close-gate"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     assert "Phase: maintenance" in html
+    allowed = re.search(r'<p class="muted" id="allowed">Allowed now: (.*?)</p>', html).group(1)
+    assert "maintenance" in allowed and "pilgrim attack" not in allowed  # the actions legal now (issue 20's allowed)
+    assert re.search(r'<details class="action" id="action-maintenance" open>', html)  # opened, as the one to take now
     base = f"/pages/sessions/{sid}/play"
     before = _total(client, sid)
     reported = client.post(f"{base}/roll", data={**_form(html, "report-form"), "faces.attack": "2, X"}, headers=HERE)
@@ -188,6 +191,9 @@ def test_the_owner_abandons_a_session_from_the_page(client, app):
     done = client.post(f"/pages/sessions/{sid}/play/abandon", data={**_form(html, "abandon-form"), "reason": "the pizza came"}, headers=HERE)
     assert done.status_code == 303 and client.get(f"/sessions/{sid}").json["status"] == "abandoned"
     assert "Abandoned" in _page(client, sid)
+    app.extensions["tracker_views"].catch_up()
+    assert "<strong>Abandoned</strong>: the pizza came" in client.get(f"/pages/sessions/{sid}", headers=NO_AUTH).get_data(as_text=True)
+    assert "Abandoned: the pizza came" in client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
 
 
 def test_the_actions_allowed_now_are_read_from_either_shape():

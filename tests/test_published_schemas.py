@@ -61,14 +61,21 @@ class Document:
         return [self.resolve(branch) for branch in schema.get("anyOf", schema.get("oneOf", []))]
 
 
+def _offers(published: dict[str, Any] | None, schema: dict[str, Any]) -> bool:
+    """Whether ``published`` is ``schema``, or offers it as a branch of an anyOf (at any depth: a third ruleset's
+    schema joins the first two's anyOf as a branch of its own)."""
+    if published is None:
+        return False
+    return published == schema or any(_offers(branch, schema) for branch in published.get("anyOf", []))
+
+
 def _accepts_what(published: dict[str, Any], checked: dict[str, Any]) -> None:
-    """An action type two rulesets share is published once: every property either names, required only where both
-    require it. The ruleset's own properties must be there as they are, or as one branch of the shared one."""
+    """An action type several rulesets share is published once: every property any of them names, required only
+    where all require it. The ruleset's own properties must be there as they are, or as a branch of the shared one."""
     for name, schema in checked.get("properties", {}).items():
-        found = published["properties"].get(name)
         if name == "type":
             continue
-        assert found == schema or schema in found.get("anyOf", []), name
+        assert _offers(published["properties"].get(name), schema), name
     assert set(published.get("required", [])) <= set(checked.get("required", []))
     assert published.get("additionalProperties") == checked.get("additionalProperties")
 

@@ -8,15 +8,23 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from api import create_app
 from tracker.application import Request
-from tracker.bootstrap import REBUILD_BATCH_SIZE, Service, Settings, bootstrap
+from tracker.bootstrap import REBUILD_BATCH_SIZE, Service, Settings, bootstrap, create_tables
 from tracker.bootstrap import serve as serve_under_gunicorn
-from tracker.config import database_url, describe
+from tracker.config import database_url, describe, persistence_env
 from tracker.errors import TrackerError
 from tracker.export_file import ExportLines
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="serve the REST API with gunicorn, projections in the same process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(os.cpu_count() or 1))), help="default: one per core")
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(_cores()))), help="default: one per core")
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
     serve.add_argument("--no-request-log", action="store_true", help="do not log requests (the log never holds a token: they travel in headers)")
 
@@ -71,10 +79,26 @@ def main(argv: list[str] | None = None) -> int:
     revoke.add_argument("campaign_id")
     revoke.add_argument("token_id")
 
+    shards = commands.add_parser("shards", help="campaigns over several PostgreSQL servers: list, add, move")
+    shard_commands = shards.add_subparsers(dest="shards_command", required=True)
+    add_shard_parser = shard_commands.add_parser
+    shard_commands.add_parser = lambda *a, **k: add_shard_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
+    shard_commands.add_parser("list", help="each shard, where it is and how many campaigns it holds, and the campaigns' placement")
+    add = shard_commands.add_parser("add", help="add a PostgreSQL database as a shard (the first add turns routing on: restart the servers)")
+    add.add_argument("name")
+    add.add_argument("url", help="postgresql://user@host:port/dbname")
+    replica = shard_commands.add_parser("replica", help="read a shard's views from a streaming replica of its database (--none: from the primary again)")
+    replica.add_argument("name")
+    replica.add_argument("url", nargs="?", help="postgresql://... of the replica")
+    replica.add_argument("--none", action="store_true")
+    move = shard_commands.add_parser("move", help="move a campaign to another shard (its writes answer 503 meanwhile)")
+    move.add_argument("campaign_id")
+    move.add_argument("--to", required=True, dest="to", help="the shard's name")
+
     args = parser.parse_args(argv)
     url = database_url(getattr(args, "database_url", None))
     commands_run = {
-        "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token,
+        "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token, "shards": _shards,
     }
     return commands_run[args.command](args, url)
 
@@ -95,26 +119,49 @@ def _serve(args: argparse.Namespace, url: str) -> int:
 
 
 def _project(args: argparse.Namespace, url: str) -> int:
-    runner = _service(url).runner
+    """One runner per shard, each in its own thread, each writing its views beside its shard's events."""
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    print(f"projecting {describe(url)} from position {runner.position}", flush=True)
-    runner.run_forever(stop)
+    threads = []
+    for name, where in _shard_urls(url).items():
+        runner = _service(where).runner
+        print(f"projecting {name}: {describe(where)} from position {runner.position}", flush=True)
+        threads.append(threading.Thread(target=runner.run_forever, args=(stop,), name=f"projections-{name}"))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     return 0
 
 
+def _shard_urls(url: str) -> dict[str, str]:
+    """Every shard's URL by name when the database routes by placement, else the one database."""
+    from tracker.placement import HOME, Placement, enabled, is_postgres
+
+    if not (is_postgres(url) and enabled(url)):
+        return {HOME: url}
+    placement = Placement(url, pool_size=1)
+    try:
+        return placement.shards()
+    finally:
+        placement.close()
+
+
 def _rebuild(args: argparse.Namespace, url: str) -> int:
-    runner = _service(url, batch_size=args.batch_size or REBUILD_BATCH_SIZE).runner
-    digest = runner.rebuild(pause=args.pause)
-    print(json.dumps({"position": runner.position, "digest": digest}))
+    shards = _shard_urls(url)
+    for name, where in shards.items():
+        runner = _service(where, batch_size=args.batch_size or REBUILD_BATCH_SIZE).runner
+        digest = runner.rebuild(pause=args.pause)
+        answer = {"position": runner.position, "digest": digest}
+        print(json.dumps(answer if len(shards) == 1 else {"shard": name, **answer}))
     return 0
 
 
 def _verify(args: argparse.Namespace, url: str) -> int:
-    app = _service(url).tracker
     try:
-        report = app.verify(args.session_id)
+        with _session_app(url, args.session_id) as app:
+            report = app.verify(args.session_id)
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
@@ -123,9 +170,9 @@ def _verify(args: argparse.Namespace, url: str) -> int:
 
 
 def _export(args: argparse.Namespace, url: str) -> int:
-    app = _service(url).tracker
     try:
-        lines = app.export_campaign(args.campaign_id, backup=args.backup)
+        with _campaign_app(url, args.campaign_id) as app:
+            lines = app.export_campaign(args.campaign_id, backup=args.backup)
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
@@ -137,10 +184,12 @@ def _export(args: argparse.Namespace, url: str) -> int:
 
 
 def _import(args: argparse.Namespace, url: str) -> int:
-    app = _service(url).tracker
+    shard, where = _new_campaign_shard(url)
+    app = _service(where).tracker
     try:
         with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
             result = app.import_campaign(ExportLines(file))
+        _place(url, result.body["campaign_id"], shard)
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -152,19 +201,158 @@ def _import(args: argparse.Namespace, url: str) -> int:
 
 
 def _token(args: argparse.Namespace, url: str) -> int:
-    app = _service(url).tracker
     operator = Request(issued_by="operator:cli")
     try:
-        if args.token_command == "mint":
-            result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator, by_operator=True)
-            print(json.dumps(result.body, indent=2))
-        elif args.token_command == "list":
-            print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
-        else:
-            print(json.dumps(app.revoke_token(args.campaign_id, args.token_id, request=operator).body, indent=2))
+        with _campaign_app(url, args.campaign_id, write=args.token_command != "list") as app:
+            if args.token_command == "mint":
+                result = app.mint_token(args.campaign_id, args.role, args.hero, args.side, args.label, request=operator, by_operator=True)
+                print(json.dumps(result.body, indent=2))
+            elif args.token_command == "list":
+                print(json.dumps(app.list_tokens(args.campaign_id), indent=2))
+            else:
+                print(json.dumps(app.revoke_token(args.campaign_id, args.token_id, request=operator).body, indent=2))
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
+    return 0
+
+
+@contextmanager
+def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[Any]:
+    """The application of the shard holding the campaign (the one database without shards); a write holds the
+    campaign's move lock while it runs, as the API's writes do (tracker/placement.py)."""
+    from tracker.errors import Conflict
+    from tracker.placement import HOME, Moving, Placement, enabled, is_postgres
+
+    if not (is_postgres(url) and enabled(url)):
+        with _closing(_service(url)) as service:
+            yield service.tracker
+        return
+    placement = Placement(url, pool_size=1 if not write else 2)
+    try:
+        shards = placement.shards()
+        if not write:
+            placed = placement.of(campaign_id)
+            with _closing(_service(shards[placed.shard if placed else HOME])) as service:
+                yield service.tracker
+            return
+        try:
+            with placement.fence(campaign_id) as placed:
+                with _closing(_service(shards[placed.shard if placed else HOME])) as service:
+                    yield service.tracker
+        except Moving:
+            raise Conflict("The campaign is being moved to another shard", detail="Retry when `tracker shards list` no longer says moving.") from None
+    finally:
+        placement.close()
+
+
+@contextmanager
+def _session_app(url: str, session_id: str) -> Iterator[Any]:
+    """The application of the shard holding the session: its campaign's, asked of each shard in turn."""
+    from tracker.errors import NotFound
+
+    for where in _shard_urls(url).values():
+        with _closing(_service(where)) as service:
+            try:
+                campaign_id = service.tracker.campaign_of_session(session_id)
+            except NotFound:
+                continue
+        with _campaign_app(url, campaign_id) as app:
+            yield app
+        return
+    raise NotFound(f"No session with id '{session_id}'", detail="Check the session id; ids are UUIDs.")
+
+
+@contextmanager
+def _closing(app: Any) -> Iterator[Any]:
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def _new_campaign_shard(url: str) -> tuple[str | None, str]:
+    """Where an imported campaign goes: the least loaded shard, or the one database."""
+    from tracker.placement import Placement, enabled, is_postgres
+
+    if not (is_postgres(url) and enabled(url)):
+        return None, url
+    placement = Placement(url, pool_size=1)
+    try:
+        shard = placement.least_loaded()
+        return shard, placement.shards()[shard]
+    finally:
+        placement.close()
+
+
+def _place(url: str, campaign_id: str, shard: str | None) -> None:
+    from tracker.placement import Placement
+
+    if shard is None:
+        return
+    placement = Placement(url, pool_size=1)
+    try:
+        placement.place(campaign_id, shard)
+    finally:
+        placement.close()
+
+
+def _prepare_shard(url: str) -> None:
+    """A new shard's tables (events, snapshots, views), made once here, as gunicorn's master does for one database."""
+    create_tables(Settings(database_url=url))
+
+
+def _shards(args: argparse.Namespace, url: str) -> int:
+    from tracker import moving
+    from tracker.placement import Placement, enabled, is_postgres
+
+    if not is_postgres(url):
+        print("Shards are PostgreSQL databases: set DATABASE_URL (the home database) to postgresql://...", file=sys.stderr)
+        return 2
+    if args.shards_command != "add" and not enabled(url):
+        print("No shards yet: `tracker shards add NAME URL` adds the first beside this database (the shard 'home').", file=sys.stderr)
+        return 2
+    placement = Placement(url, pool_size=2)
+    try:
+        if args.shards_command == "add":
+            first = not enabled(url)
+            if first:
+                placement.create_tables()
+                placed = moving.place_existing(placement, persistence_env(url))
+                print(f"routing by placement is on: {placed} campaigns placed on 'home'; restart the servers so they route by it", file=sys.stderr)
+            try:
+                placement.add_shard(args.name, args.url)
+            except ValueError as error:
+                print(error, file=sys.stderr)
+                return 2
+            _prepare_shard(args.url)
+            print(json.dumps({"added": args.name, "at": describe(args.url)}))
+        elif args.shards_command == "replica":
+            if (args.url is None) == (not args.none):
+                print("Name the replica's URL, or --none to read that shard's views from its primary again", file=sys.stderr)
+                return 2
+            try:
+                placement.set_replica(args.name, None if args.none else args.url)
+            except ValueError as error:
+                print(error, file=sys.stderr)
+                return 2
+            print(json.dumps({"shard": args.name, "views_replica": None if args.none else describe(args.url)}))
+        elif args.shards_command == "list":
+            load, replicas = placement.load(), placement.replicas()
+            print(json.dumps({
+                "shards": [{"name": name, "at": describe(where), "campaigns": load.get(name, 0),
+                            "views_replica": describe(replicas[name]) if name in replicas else None} for name, where in placement.shards().items()],
+                "placement": [{"campaign_id": p.campaign_id, "shard": p.shard, "moving": p.moving} for p in placement.placed()],
+            }, indent=2))
+        else:
+            try:
+                report = moving.move(placement, args.campaign_id, args.to)
+            except moving.MoveFailed as error:
+                print(str(error), file=sys.stderr)
+                return 1
+            print(json.dumps(report, indent=2))
+    finally:
+        placement.close()
     return 0
 
 

@@ -114,6 +114,8 @@ def _karma_point(point: Mapping[str, Any], quest_names: Mapping[str, str]) -> di
 def _said(session: Mapping[str, Any]) -> str:
     """A session's result as people say it; a table ruling is shown as one, never as a plain result
     (its reason beside it, in the page: see the ruling macro)."""
+    if session.get("abandoned"):
+        return f"Abandoned: {session['abandoned'].get('reason')}"  # not played, not a result
     said = OUTCOME_WORDS.get(session["outcome"], session["outcome"])
     return f"{said} by table ruling" if session.get("ruling") else said
 
@@ -244,7 +246,7 @@ def hand_of(decks: list[dict[str, Any]], side: str | None, ruleset: Ruleset) -> 
 
 TURN_ENDS = {"TurnEnded"}
 ROUND_STARTS = {"RoundStarted"}
-CORRECTIONS = {"EntryCorrected"}
+CORRECTIONS = {"EntryCorrected", "ValueCorrected"}
 
 
 def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:

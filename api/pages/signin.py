@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Response, g, request
 
-from api.context import tracker
+from api.context import authenticate, tracker
 from tracker.domain import Grant
 from tracker.errors import NotFound, TrackerError
 
@@ -53,14 +53,14 @@ def signed_in() -> list[tuple[str, Grant]]:
     """The live grants of the visitor's tokens (revoked or unknown ones are left out)."""
     found = []
     for token in cookie_tokens():
-        grant = tracker().authenticate(token)
+        grant = authenticate(token)
         if grant is not None:
             found.append((token, grant))
     return found
 
 
 def sign_in(token: str) -> Grant | None:
-    return tracker().authenticate(token.strip()) if token and token.strip() else None
+    return authenticate(token.strip()) if token and token.strip() else None
 
 
 def remember(response: Response, tokens: list[str]) -> Response:

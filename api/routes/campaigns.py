@@ -8,6 +8,7 @@ from flask.views import MethodView
 
 from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
+from api.sharding import place_new_campaign
 from api.context import WrongSide, command_request, projected, respond, tracker, viewer_for, views
 from projections import dice_statistics, standing, views as registered_views
 from tracker.export_file import ExportLines
@@ -26,6 +27,7 @@ class Campaigns(MethodView):
         result = tracker().create_campaign(
             body["ruleset"], body["name"], body.get("party"), body.get("components"), body.get("options"), request=command_request()
         )
+        place_new_campaign(result.body["id"])
         return respond(result)
 
 
@@ -54,7 +56,9 @@ class CampaignImport(MethodView):
             # A body sent as application/json was already read (at most 1 MB) by the checks every JSON body gets.
             body = io.BytesIO(request.get_data()) if request.is_json else request.stream
             with ExportLines.spooled(body) as lines:  # read from disk, never held whole in memory
-                return respond(tracker().import_campaign(lines, request=command_request()))
+                result = tracker().import_campaign(lines, request=command_request())
+                place_new_campaign(result.body["campaign_id"])
+                return respond(result)
         finally:
             slot.release()
 

@@ -12,9 +12,11 @@ from flask.views import MethodView
 
 from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
+from api.sharding import shard_name
 from api.context import LAST_EVENT_ID, BadHeader, door, tracker
 from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
 from tracker.application import Tracker
+from tracker.errors import TrackerError
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
 
@@ -29,6 +31,11 @@ SSE_EVENT = {
     },
 }
 POLL_SECONDS = 0.2
+
+
+class Moved(TrackerError):
+    status = 409
+
 HEARTBEAT_SECONDS = 15.0
 
 
@@ -36,11 +43,18 @@ HEARTBEAT_SECONDS = 15.0
 class Feed(MethodView):
     @access.reader
     @blp.doc(operationId="listEvents")
-    @blp.arguments(schemas.EventsQuery, location="query")
+    @contract.problems(409)
+    @blp.arguments(schemas.FeedQuery, location="query")
     @blp.response(200, schemas.Feed)
     def get(self, query):
         """Events after notification position `after`; follow by passing `next_after` back. Seeds show only in SessionEnded."""
-        return tracker().feed(query["after"], query["limit"], feed_scope())
+        here = shard_name()
+        if query["shard"] is not None and here is not None and query["shard"] != here:
+            raise Moved(
+                f"The campaign moved from shard {query['shard']} to {here}; positions count again there",
+                detail=f"Page from after=0 with shard={here}: events keep their stream and position, so those seen already can be skipped.",
+            )
+        return {**tracker().feed(query["after"], query["limit"], feed_scope()), "shard": shard_name()}
 
 
 @blp.route("/stream")

@@ -149,7 +149,7 @@ def test_a_scene_set_up_under_1_1_0_plays_on_and_verifies_as_it_was_played(clien
     for _ in range(3):  # 1.1.0 counted no actions: three attacks, several targets, no activation
         act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **ONE}] * 2})
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui"})
-    monkeypatch.undo()  # today's server: the code's rules are 1.2.0
+    monkeypatch.undo()  # today's server: the code's rules are 1.3.0
     rulesets.archived.cache_clear()
     refused = act(client, sid, {"type": "move", "hero": "ryo", "movement": "basic"}, status=422)
     assert "does not track the heroes' movements" in refused["title"]
@@ -159,4 +159,4 @@ def test_a_scene_set_up_under_1_1_0_plays_on_and_verifies_as_it_was_played(clien
     end(client, sid, "defeat")
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified", report["first_mismatch"]
-    assert report["ruleset_used"] == PIN_1_1_0 and report["ruleset_in_code"]["version"] == "1.2.0"
+    assert report["ruleset_used"] == PIN_1_1_0 and report["ruleset_in_code"]["version"] == "1.3.0"  # 1.3.0: the correct action

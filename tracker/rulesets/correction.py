@@ -65,4 +65,5 @@ def apply(sheet: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]
 
 
 def describe(change: Mapping[str, Any]) -> str:
-    return f"Corrected {change['hero']}'s {change['field']} from {change['was']} to {change['to']}: {change['reason']}"
+    field = change["field"].replace("_", " ")
+    return f"Corrected {change['hero']}'s {field} from {change['was']} to {change['to']}: {change['reason']}"

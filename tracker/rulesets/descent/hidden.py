@@ -41,15 +41,20 @@ def redact(game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
     if "secret_room" in game:  # what the searches found, not the marker the overlord noted (L352)
         shown["secret_room"] = {k: v for k, v in game["secret_room"].items() if k not in ("real", "face")}
     treachery = game["treachery"]
-    shown["treachery"] = {"granted": dict(treachery["granted"]), "cards_swapped": len(treachery["swaps"]), "dark_glyphs_bought": len(treachery["glyphs"])}
-    shown["glyph_pool"] = len(game["glyph_pool"])
-    shown["glyphs_placed"] = len(game["glyphs_placed"])
+    if "swaps" in treachery:  # a state already redacted carries counts, and passes through as it is
+        shown["treachery"] = {"granted": dict(treachery["granted"]), "cards_swapped": len(treachery["swaps"]), "dark_glyphs_bought": len(treachery["glyphs"])}
+    shown["glyph_pool"] = _count(game["glyph_pool"])
+    shown["glyphs_placed"] = _count(game["glyphs_placed"])
     shown.pop("opening_hand", None)
     return shown
 
 
+def _count(pile: Any) -> int:
+    return pile if isinstance(pile, int) else len(pile)
+
+
 def redact_decks(decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-    if viewer in (None, OVERLORD) or OVERLORD not in decks:
+    if viewer in (None, OVERLORD) or OVERLORD not in decks or "hidden" in decks[OVERLORD]:
         return dict(decks)
     deck = decks[OVERLORD]
     shown = {

@@ -1,0 +1,101 @@
+"""Each request to its campaign's shard (tracker/shards.py), and a write held against a move while it runs.
+
+Runs before the access check, so the token is checked on the shard that holds its campaign. It
+decides nothing about access: an id no shard knows, or a token none holds, leaves the request on
+the home shard, where the access check answers 401 or 404 exactly as without shards.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+from flask import current_app, g, request
+
+from api import problems
+from tracker.errors import NotFound
+from tracker.placement import Moving
+from tracker.shards import Router, Shard
+
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+NEW_CAMPAIGNS = {"campaigns.Campaigns", "campaigns.CampaignImport"}
+MOVE_RETRY_SECONDS = 5
+
+
+def router() -> Router | None:
+    return current_app.extensions.get("tracker_router")
+
+
+def route_to_shard():
+    found = router()
+    if found is None or request.endpoint is None:
+        return None
+    if request.method == "POST" and request.endpoint in NEW_CAMPAIGNS:
+        g.shard = found.for_new_campaign()
+        return None
+    campaign_id = _campaign_of_request(found)
+    if campaign_id is None:
+        return None
+    if request.method not in WRITES:
+        g.shard = found.of_campaign(campaign_id)
+        return None
+    fence = ExitStack()
+    try:
+        g.shard = fence.enter_context(found.writing(campaign_id))
+    except Moving:
+        fence.close()
+        return problems.problem(
+            503, "This campaign is being moved to another server; retry shortly",
+            "Nothing was recorded for this request. Reads still answer; writes resume when the move ends.",
+            headers={"Retry-After": str(MOVE_RETRY_SECONDS)},
+        )
+    except NotFound:
+        fence.close()
+        return None  # the access check answers, as for any unknown id
+    g.placement_fence = fence
+    return None
+
+
+def release_fence(_error: BaseException | None = None) -> None:
+    """The write is answered: its move lock goes (a move waiting for it may begin)."""
+    fence = g.pop("placement_fence", None)
+    if fence is not None:
+        fence.close()
+
+
+def _campaign_of_request(found: Router) -> str | None:
+    args = request.view_args or {}
+    if "campaign_id" in args:
+        return args["campaign_id"]
+    if "session_id" in args:
+        try:
+            return found.campaign_of_session(args["session_id"])
+        except NotFound:
+            return None
+    token = _bearer()
+    return found.campaign_of_token(token) if token else None
+
+
+def _bearer() -> str | None:
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return value.strip() or None if scheme.lower() == "bearer" else None
+
+
+def token_shard(token: str) -> Shard | None:
+    """The shard that holds a token's campaign, or None without shards (or for a token no shard knows)."""
+    found = router()
+    if found is None:
+        return None
+    campaign_id = found.campaign_of_token(token)
+    return None if campaign_id is None else found.of_campaign(campaign_id)
+
+
+def place_new_campaign(campaign_id: str) -> None:
+    """A campaign just created or imported on the shard this request went to is placed there."""
+    found, shard = router(), g.get("shard")
+    if found is not None and shard is not None:
+        found.placement.place(campaign_id, shard.name)
+
+
+def shard_name() -> str | None:
+    shard = g.get("shard")
+    return None if shard is None else shard.name

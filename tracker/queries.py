@@ -1,0 +1,169 @@
+"""The Tracker's queries: reads of the aggregates and of the log, each shown to its viewer's side only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.utils import get_topic
+
+from tracker import disclosure, hash_chain, missing_facts, portability, rulesets, verification
+from tracker.domain import Grant, IdempotencyRecord, Session
+from tracker.domain.access import token_hash
+from tracker.errors import NotFound, Unprocessable
+from tracker.loading import Loading
+from tracker.session_log import event_view
+
+
+class Queries(Loading):
+    """The Tracker's queries (a mixin: the Tracker in tracker/application.py is the one class)."""
+
+    def list_tokens(self, campaign_id: str) -> list[dict[str, Any]]:
+        return [{k: v for k, v in token.items() if k != "grant_id"} for token in self._campaign(campaign_id).tokens.values()]
+
+    def authenticate(self, token: str) -> Grant | None:
+        """The live grant a bearer token carries, or None (unknown or revoked).
+
+        Every request asks, so it costs one query and no copy: the cached grant is brought up to
+        date with any newer event (a revocation saved by any process is seen at once) and handed
+        out as it is. Callers only read it; a revocation changes the repository's own copy."""
+        try:
+            grant = self.repository.get(Grant.create_id(token_hash=token_hash(token)), deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            return None
+        return None if grant.revoked else grant
+
+    def session_state_at(self, session_id: str, at: int, viewer: str | None = None) -> dict[str, Any]:
+        """The session's state just after its ``at``-th event, rebuilt from the log (from a snapshot where there is
+        one); for a ``viewer`` side, without another side's secrets while the quest is still being played."""
+        session = self._session(session_id)
+        state = self._at(session, at, "session").state()
+        if session.ended:
+            return state
+        rules = rulesets.get(session.ruleset["id"]).rules
+        return disclosure.state_for(state, rules, viewer)
+
+    def campaign_state_at(self, campaign_id: str, at: int) -> dict[str, Any]:
+        campaign = self._campaign(campaign_id)
+        past = self._at(campaign, at, "campaign")
+        return {**past.state(), "components": past.components}
+
+    def _at(self, aggregate: Aggregate, at: int, what: str) -> Any:
+        if not 1 <= at <= aggregate.version:
+            raise Unprocessable(
+                f"The {what} has {aggregate.version} events, so there is no state after event {at}",
+                detail=f"Ask for at between 1 and {aggregate.version}.",
+                errors={"at": [f"Must be between 1 and {aggregate.version}."]},
+            )
+        return self.repository.get(aggregate.id, version=at)
+
+    def has_secrets_in_play(self, campaign_id: str) -> bool:
+        """Whether a session of a game with hidden information is still being played."""
+        campaign = self._campaign(campaign_id)
+        return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
+
+    def export_campaign(self, campaign_id: str, backup: bool = False) -> list[str]:
+        """The campaign as JSON Lines; ``backup`` adds the sealed values and token grants (operators only: never over HTTP)."""
+        return portability.export_lines(self, self._campaign(campaign_id), backup=backup)
+
+    def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
+        """The notification log after position ``after``: campaign and session events, in the order saved.
+
+        With ``campaign_id``, only that campaign's; with ``viewer``, another side's secrets are hidden
+        until their quest ends. Idempotency records and access grants are never in the feed."""
+        notifications = self.recorder.select_notifications(start=after, limit=limit, inclusive_of_start=False)
+        skipped = {get_topic(IdempotencyRecord.Recorded), get_topic(Grant.GrantIssued), get_topic(Grant.GrantRevoked)}
+        streams: dict[str, Any] = {}
+        events = []
+        for n in notifications:
+            if n.topic in skipped:
+                continue
+            stream_id = str(n.originator_id)
+            if stream_id not in streams:
+                streams[stream_id] = self.repository.get(n.originator_id)
+            aggregate = streams[stream_id]
+            session = aggregate if isinstance(aggregate, Session) else None
+            owner = session.campaign_id if session is not None else stream_id
+            if campaign_id is not None and owner != campaign_id:
+                continue
+            view = event_view(self.mapper.to_domain_event(n), revealed=session is not None and session.ended)
+            if session is not None and viewer is not None:
+                view = disclosure.event_for(view, rulesets.get(session.ruleset["id"]).rules, viewer, session.ended)
+            events.append({"id": n.id, "stream": stream_id, **view})
+        return {
+            "events": events,
+            "after": after,
+            "next_after": notifications[-1].id if notifications else after,
+            "last": self.recorder.max_notification_id() or 0,
+        }
+
+    def get_campaign(self, campaign_id: str) -> dict[str, Any]:
+        campaign = self._campaign(campaign_id)
+        return {**campaign.state(), "components": campaign.components}
+
+    def missing_facts(self, campaign_id: str) -> dict[str, Any]:
+        """The facts the campaign still lacks, by what each blocks (tracker/missing_facts.py)."""
+        campaign = self._campaign(campaign_id)
+        found = missing_facts.missing(self._ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
+        return {"campaign_id": str(campaign.id), "components_hash": campaign.components_hash, **found}
+
+    def prime(self, campaign_ids: Iterable[str]) -> list[Grant]:
+        """Load these campaigns and their tokens' grants into the aggregate cache (a server worker's boot,
+        api/warming.py): their first read in this process then brings them up to date with one query each, as
+        every later read does, instead of loading them whole. Returns the live grants it loaded."""
+        grants = []
+        for campaign_id in campaign_ids:
+            try:
+                campaign = self._campaign(campaign_id)
+            except NotFound:
+                continue  # a view's campaign the log does not hold (a test's, a dropped import): nothing to prime
+            for token in campaign.tokens.values():
+                if not token.get("revoked"):
+                    grants.append(self.repository.get(UUID(token["grant_id"]), deepcopy_from_cache=False))
+        return grants
+
+    def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
+        session = self._session(session_id)
+        rules = rulesets.get(session.ruleset["id"]).rules
+        disclosure.check_side(rules, viewer)
+        return disclosure.state_for(session.state(), rules, viewer)
+
+    def session_events(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> dict[str, Any]:
+        session = self._session(session_id)
+        rules = rulesets.get(session.ruleset["id"]).rules
+        disclosure.check_side(rules, viewer)
+        events = list(self.events.get(session.id, gt=after, limit=limit))
+        rules = rulesets.get(session.ruleset["id"]).rules
+        hidden_from = None if viewer is None or session.ended else viewer
+        return {
+            "session_id": session_id,
+            "events": [
+                disclosure.event_for(event_view(e, revealed=session.ended), rules, viewer, session.ended) for e in events
+            ],
+            "after": after,
+            "next_after": events[-1].originator_version if events else after,
+            "total": session.version,
+        }
+
+    def session_history(self, session_id: str) -> list[Any]:
+        session = self._session(session_id)
+        return list(self.events.get(session.id))
+
+    def verify(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """The verification report; while the quest runs, shuffles of another side's secret decks are not shown."""
+        session = self._session(session_id)
+        campaign = self._campaign(session.campaign_id)
+        ruleset = self._ruleset(campaign)
+        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))  # (supplied in play: in the events)
+        chain = hash_chain.check(self, session.id)
+        recorded = [
+            (e.meta or {}).get("session_head")
+            for e in self.events.get(campaign.id)
+            if type(e).__name__ in ("QuestEnded", "QuestAbandoned") and e.session_id == str(session.id)
+        ]
+        report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
+        return disclosure.report_for(report, ruleset.rules, viewer)
