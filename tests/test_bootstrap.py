@@ -3,9 +3,11 @@ different (the seed source, table creation) is a setting, never an environment v
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from datetime import datetime, timezone
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
@@ -86,9 +88,6 @@ def test_a_server_worker_warms_at_boot_without_writing_and_then_serves(database_
     """gunicorn's workers (api/wsgi.py, `tracker serve`) warm before serving (api/warming.py): the campaigns played
     lately and their grants loaded, each read run, two internal requests, the collector frozen over what the worker
     built. Nothing is written; an app built for a test does not warm."""
-    import gc
-    from uuid import UUID
-
     played = create_app({"TESTING": True}, settings=Settings(database_url=database_url))
     try:
         client = played.test_client()
