@@ -30,6 +30,7 @@ from tracker.rulesets.view import CampaignFold
 NOBODY = str(UUID(int=0))  # no campaign has the nil id: campaign ids are uuid4
 PRIMED_CAMPAIGNS = 100  # each with its few grants: a few hundred aggregates of the cache's 1,000
 PREPARED_AFTER = 5  # psycopg's prepare_threshold: a statement run this many times on a connection is prepared
+SPECIALISED_AFTER = 8  # CPython 3.11's warm-up: a code object's calls before its bytecode is quickened
 
 
 def warm(app: Flask) -> None:
@@ -39,8 +40,9 @@ def warm(app: Flask) -> None:
     latest = standing.latest_campaigns(service.store, PRIMED_CAMPAIGNS)
     owners = [grant for grant in service.tracker.prime(latest) if grant.role == "owner"]
     # Each read a request makes, a few times over: on PostgreSQL psycopg prepares a statement on its fifth run
-    # (one more round trip), which would otherwise fall on the first requests.
-    for _ in range(PREPARED_AFTER + 1):
+    # (one more round trip), and CPython 3.11 specialises a function's bytecode after its eighth call; either
+    # would otherwise fall on the first requests.
+    for _ in range(max(PREPARED_AFTER, SPECIALISED_AFTER) + 1):
         service.tracker.prime(latest[:1])  # the cached campaign and grants brought up to date: one query each
         service.tracker.authenticate("warm-up")  # the grant query every request makes (no grant: None)
         try:
