@@ -4,7 +4,7 @@ the miniature cap, scripted spawns and the refill, yōkai in play, initiative, a
 from __future__ import annotations
 
 from tests.rulesets.test_yokai_verdicts import _refused
-from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, finish_hero_phase, game, spawn, start, strike, yokai_phase
+from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, enter, finish_hero_phase, game, spawn, start, strike, yokai_phase
 
 S1 = "shake-them-skeleton-bones-1"
 HIT = {"attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}
@@ -115,6 +115,7 @@ def test_the_obake_dono_refill_of_rain_of_flames(client):
 
 def test_only_yokai_in_play_attack_or_are_defeated(client):
     sid = start(client, create_campaign(client)["id"], S1)
+    enter(client, sid, "ryo")  # on the board (L214)
     _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **HIT}]}, "No hone-bushi is in play")
     _refused(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", **HIT}]}, "No yurei is in play")
     spawn(client, sid, {"hone-bushi": 2})
