@@ -3,7 +3,8 @@ the action's JSON body. No script is needed: every field is a plain input, selec
 
 The fields, by schema:
 - an ``enum`` (or ``const``) is a choice, its values said by the game's names;
-- a string naming a hero (``hero``, ``attacker``, ``holder``, ...) offers the heroes the token may name;
+- a string naming a hero (``hero``, ``attacker``, ``holder``, ...) offers the heroes the token may name,
+  and where the field may name a figure instead (an ``attacker``), the figures on the board;
   a ``deck`` offers the session's decks;
 - an integer is a number field within its bounds; a boolean a yes / no choice (or left unsaid);
 - an array of choices is a set of checkboxes; an array of strings, a comma-separated text field;
@@ -59,7 +60,10 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
         return [{**base, "kind": "select", "choices": _choices(values, names)}]
     if kind == "string":
         if key in hero_fields and heroes:
-            return [{**base, "kind": "select", "choices": _choices(heroes, names)}]
+            # a field that names a hero or a figure (an attacker: a hero, or the overlord's monster, a yōkai)
+            # offers the figures on the board too, else their side could never act on the page
+            figures = [i for i in ids.get(key) or [] if i not in heroes]
+            return [{**base, "kind": "select", "choices": _choices([*heroes, *figures], names)}]
         if key == "deck" and decks:
             return [{**base, "kind": "select", "choices": _choices(decks, names)}]
         suggested = ids.get(key) or []
