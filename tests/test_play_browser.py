@@ -6,8 +6,6 @@ timeline, the standing and the charts read back. Screenshots: tests/artifacts/pl
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.pages_browser import (  # noqa: F401
@@ -170,7 +168,7 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     out = {c for cards in overlord["held"].values() for c in cards} | set(overlord["discard_pile"]) | set(overlord["removed_from_game"])
     _draw_reported(page, "overlord", next(c for c in TEST_OVERLORD_DECK["decks"]["overlord"]["cards"] if c not in out))
     # Zone 5: Basalt, a master troll with 3 armour and 24 more wounds (L606); his card's wounds are stated, here 30
-    _act(page, "place-monsters", monsters='{"monster": "troll", "named": "basalt", "wounds": 30}', source="zone 5 revealed")
+    _act(page, "place-monsters", **{"monsters.0.monster": "troll", "monsters.0.named": "basalt", "monsters.0.wounds": "30"}, source="zone 5 revealed")
     basalt = _offered(page, "attack", "target")
     assert basalt == ["basalt-1"], basalt  # the figure on the board, offered by the attack's form
     for _ in range(2):  # five red dice showing 4 damage each, less his 3 armour: 17 wounds a blow
@@ -235,8 +233,8 @@ def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, datab
     assert "yurei" in attackers, attackers  # the yōkai on the board may attack, not only the heroes
     for hero in ("ryo", "ami"):  # the Yūrei strikes each hero down (their Health 6 and 5, from the components)
         assert "The rules decided" not in page.locator("#where").inner_text()
-        target = {"defender": hero, "attack_faces": {"red": ["katana"] * 6}, "defense_faces": {"blue": []}}
-        _act(page, "attack", attacker="yurei", source="yokai attack", targets=json.dumps(target))
+        _act(page, "attack", attacker="yurei", source="yokai attack",  # a target's fields in the form's first row
+             **{"targets.0.defender": hero, "targets.0.attack_faces.red": ", ".join(["katana"] * 6), "targets.0.defense_faces.blue": "blank"})
     # L763: "If all the heroes in the scene are defeated, the Reattempt mechanic is engaged": the scene is lost
     assert "L763" in page.locator("#where").inner_text()
     screenshot(page, "play-yokai-quest-phone")

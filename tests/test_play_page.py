@@ -225,3 +225,23 @@ def test_a_yokai_on_the_board_may_attack_from_the_page_and_a_kind_with_none_left
                        data={**_action_form(html, "attack"), "attacker": "yurei", "source": "yokai attack", "targets": target})
     assert sent.status_code == 303, sent.get_data(as_text=True)[:500]
     assert client.get(f"/sessions/{sid}").json["game"]["heroes"]["ryo"]["defeated"] is True
+
+
+def test_a_list_of_objects_is_rows_of_fields_an_empty_row_no_item_and_a_json_line_still_taken():
+    from werkzeug.datastructures import MultiDict
+
+    from api.pages import forms
+    from tracker import rulesets
+
+    schema = next(a["schema"] for a in rulesets.get("descent").describe()["actions"] if a["type"] == "place-monsters")
+    (monsters,) = [f for f in forms.fields(schema, {}, ["tahlia"], []) if f["name"] == "monsters"]
+    assert monsters["kind"] == "rows" and [f["name"] for f in monsters["rows"][1]][:2] == ["monsters.1.monster", "monsters.1.master"]
+    assert monsters["rows"][0][0]["required"] and not any(f["required"] for f in monsters["rows"][1])  # minItems 1: the first row
+    sent = MultiDict({"monsters.0.monster": "troll", "monsters.0.wounds": "30", "monsters.1.monster": "", "monsters.2.master": "", "source": "zone 5"})
+    assert forms.body(schema, sent, sent.getlist) == {"monsters": [{"monster": "troll", "wounds": 30}], "source": "zone 5"}
+    line = MultiDict({"monsters": '{"monster": "troll", "named": "basalt"}', "source": "zone 5"})
+    assert forms.body(schema, line, line.getlist)["monsters"] == [{"monster": "troll", "named": "basalt"}]
+    attack = next(a["schema"] for a in rulesets.get("descent").describe()["actions"] if a["type"] == "attack")
+    (surges,) = [f for f in forms.fields(attack, {}, ["tahlia"], []) if f["name"] == "surges"]
+    assert not any(f["required"] for row in surges["rows"] for f in row)  # an optional list asks for nothing
+    assert "surges" not in forms.body(attack, MultiDict({"attacker": "tahlia"}), MultiDict().getlist)
