@@ -150,7 +150,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if attacker_side == "monster":
             monster_conditions.may_attack(ctx, params["attacker"], attacker)
         abilities.before_roll(known, params, attacker, of_target, results)
-        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results)
+        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results, known.get("leap"))
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
     result = resolve(results, params, free, armour, known, of_attacker, of_target)
