@@ -29,3 +29,28 @@ def test_a_leap_is_dodged_by_one_of_the_figures_it_affects_not_two(client):
     again = _attack(client, sid, ape, "tahlia", {"red": ["1D 0R"]}, orders_used=["dodge"], **leap)
     assert _change(again, "AttackMade")["leap"]["dodged_by"] == ["tahlia"]
     _verified(client, sid)
+
+
+def test_a_monsters_surges_spent_on_threat_give_it_to_the_overlord_in_the_same_attack(client):
+    # L218: "A monster with the Dark Prayer ability generates 1 threat for the overlord for every surge it rolls when
+    # attacking, instead of for every 2 surges." The base rate is the one the text implies; the attack names the surges.
+    sid = _session(client)
+    before = _game(client, sid)["game"]["threat"]
+    [beastman, priest] = _placed(client, sid, {"monster": "beastman", "wounds": 5, "armor": 0},
+                                 {"monster": "dark priest", "wounds": 5, "armor": 0, "abilities": {"Dark Prayer": 1}})
+    plain = _attack(client, sid, beastman, "tahlia", {"red": ["2D 0R 1S", "1D 1R 1S"]}, surges=[{"ability": "threat", "count": 2}])
+    gained = _change(plain, "ThreatGained")
+    assert (gained["amount"], gained["source"], gained["count"], gained["dark_prayer"]) == (1, "monster-surges", 2, False)
+    assert plain["state"]["game"]["threat"] == before + 1
+    # Dark Prayer: 1 per surge (and +1 range and damage per surge rolled, L299)
+    prayed = _attack(client, sid, priest, "aurim", {"white": ["1D 1R 1S", "0D 2R 1S"]}, attack_type="magic", range=2,
+                     surges=[{"ability": "threat", "count": 2}])
+    assert _change(prayed, "ThreatGained")["amount"] == 2 and prayed["state"]["game"]["threat"] == before + 3
+    # no more surges than the roll gave; a hero's surges buy none
+    assert _refused(client, sid, type="attack", attacker=beastman, target="tahlia", attack_type="melee", faces={"red": ["2D 0R 1S"]},
+                    surges=[{"ability": "threat", "count": 2}])["title"] == "The roll gives 1 surges, not 2"
+    hero = _refused(client, sid, type="attack", attacker="tahlia", target=beastman, attack_type="melee", faces={"red": ["2D 0R 1S", "1D 1R 1S"]},
+                    surges=[{"ability": "threat", "count": 2}])
+    assert hero["title"] == "Only a monster's surges give the overlord threat" and "L218" in hero["detail"]
+    assert _game(client, sid)["game"]["threat"] == before + 3  # the refusals gained nothing
+    _verified(client, sid)
