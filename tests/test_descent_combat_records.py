@@ -54,3 +54,49 @@ def test_a_monsters_surges_spent_on_threat_give_it_to_the_overlord_in_the_same_a
     assert hero["title"] == "Only a monster's surges give the overlord threat" and "L218" in hero["detail"]
     assert _game(client, sid)["game"]["threat"] == before + 3  # the refusals gained nothing
     _verified(client, sid)
+
+
+def test_a_spirit_killed_in_a_fight_is_recorded_in_the_quests_spirit_record_once(client):
+    # L618: "they have the Superior Undying ability, which revives them on any die result except a power surge."
+    # L619: "Spirits do not attack heroes unless the heroes attacked them first. Once a spirit has been attacked, it will
+    # attack the heroes until it is destroyed."
+    sid = _session(client, quest="into-the-heart-of-darkness", spirits_zone_4=2)
+    not_one = _refused(client, sid, type="place-monsters", monsters=[{"monster": "skeleton", "master": True, "spirit": "zone-9-spirit-1"}], source="zone 5")
+    assert not_one["title"] == "'zone-9-spirit-1' is not a spirit of this quest" and "zone-5-spirit-1" in not_one["detail"]
+    assert _refused(client, sid, type="place-monsters", monsters=[{"monster": "skeleton", "spirit": "zone-5-spirit-1"}],
+                    source="zone 5")["title"] == "zone-5-spirit-1 is a master figure"
+    [spirit] = _placed(client, sid, {"monster": "skeleton", "master": True, "wounds": 3, "armor": 0, "spirit": "zone-5-spirit-1"}, source="zone 5 revealed")
+    assert _game(client, sid)["game"]["monsters"][spirit]["abilities"] == {"superior-undying": 1}
+    assert _refused(client, sid, type="place-monsters", monsters=[{"monster": "skeleton", "master": True, "spirit": "zone-5-spirit-1"}],
+                    source="zone 5")["title"] == "zone-5-spirit-1 is already a figure in play"
+    # a hero's attack angers it, hit or miss
+    missed = _attack(client, sid, "tahlia", spirit, {"red": ["X"]})
+    assert missed["state"]["game"]["spirits"]["angered"] == ["zone-5-spirit-1"]
+    # the kill rolls Superior Undying and records it as spirit-killed does: revived on a blank
+    revived = _attack(client, sid, "tahlia", spirit, {"red": ["4D 0R"]}, undying_face="blank")
+    assert _change(revived, "SpiritKilled") == {"kind": "spirit-killed", "spirit": "zone-5-spirit-1", "result": "blank", "destroyed": False, "figure": spirit}
+    assert revived["state"]["game"]["monsters"][spirit]["wounds"] == 3 and revived["state"]["game"]["spirits"]["destroyed"] == []
+    # the table's separate spirit-killed for the same fight would count it twice
+    twice = _refused(client, sid, type="spirit-killed", spirit="zone-5-spirit-1", face="surge")
+    assert twice["title"] == f"zone-5-spirit-1 is the figure {spirit} in play: record the attack that kills it"
+    destroyed = _attack(client, sid, "tahlia", spirit, {"red": ["4D 0R"]}, undying_face="surge")
+    assert _change(destroyed, "MonsterKilled")["figure"] == spirit
+    assert destroyed["state"]["game"]["spirits"]["destroyed"] == ["zone-5-spirit-1"]
+    assert _refused(client, sid, type="spirit-killed", spirit="zone-5-spirit-1", face="surge")["title"] == "zone-5-spirit-1 is already destroyed"
+    _verified(client, sid)
+
+
+def test_the_last_angered_spirit_destroyed_in_a_fight_completes_the_leaders_award(client):
+    # L662: "If the heroes kill the master dark priest, the master ogre, and the master demon (and the spirits, if they
+    # have been angered)"; L664: "The heroes gain 4 conquest points ... They have completed their quest!"
+    sid = _session(client, quest="into-the-heart-of-darkness", spirits_zone_4=2)
+    [spirit] = _placed(client, sid, {"monster": "sorcerer", "master": True, "wounds": 2, "armor": 0, "spirit": "zone-8-spirit-3"}, source="zone 8 revealed")
+    _attack(client, sid, "tahlia", spirit, {"red": ["1D 0R"]})  # angered (L661: "unless the heroes attack these spirits")
+    leaders = _placed(client, sid, {"monster": "dark priest", "named": "the-dark-priest", "wounds": 4, "armor": 0}, {"monster": "ogre", "named": "the-ogre", "wounds": 4, "armor": 0},
+                      {"monster": "demon", "named": "the-demon", "wounds": 4, "armor": 0}, source="zone 8 revealed")
+    for leader in leaders:
+        done = _attack(client, sid, "tahlia", leader, {"red": ["4D 0R 1S", "1D 0R 1S", "1D 0R 1S"]}, surges=[{"ability": "fear", "count": 3}])
+    assert done["state"]["verdict"] is None  # the angered spirit still stands
+    last = _attack(client, sid, "tahlia", spirit, {"red": ["4D 0R"]}, undying_face="surge")
+    assert [e["payload"]["change"]["reason"] for e in last["events"] if e["type"] == "ConquestChanged"] == ["leaders-killed"]
+    assert last["state"]["verdict"]["outcome"] == "victory"

@@ -24,6 +24,7 @@ from tracker.rulesets.descent import (
     dazed,
     monster_conditions,
     named_deaths,
+    spirit_figures,
 )
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
@@ -187,6 +188,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if of_target:
         made["target_abilities"] = of_target
     changes: list[dict[str, Any]] = [rolled, made] + undying + _surges_to_threat(ctx, params, attacker_side, of_attacker)
+    if target_side == "monster":  # L618-L619: a spirit figure's fight is the quest's spirit record too
+        changes += spirit_figures.attacked(ctx, attacker_side, target) + spirit_figures.killed(target, undying)
     if params.get("invulnerability"):
         changes.append({"kind": "invulnerability-used", "hero": params["target"], "armour_bonus": rules["invulnerability_armour"]})
     lost = result["wounds"] if result["wounds"] is not None else (before - left if before is not None and left is not None else None)
@@ -202,6 +205,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": known["black-curse"]["killer_curses"], "source": "black-curse"})
         if known and target_side == "monster":
             changes += named_deaths.award(ctx, target, changes)
+    if any(c["kind"] == "spirit-killed" and c["destroyed"] for c in changes):
+        changes += named_deaths.when_spirits_fall(ctx, changes)  # the last angered spirit may be all the leaders' award waited for (L662)
     return changes
 
 

@@ -18,7 +18,7 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
     if kind == "monsters-placed":
         monsters = g.setdefault("monsters", {})
         for f in change["figures"]:
-            monsters[f["id"]] = {"monster": f["monster"], "master": f["master"], **({"named": f["named"]} if "named" in f else {}),
+            monsters[f["id"]] = {"monster": f["monster"], "master": f["master"], **({"named": f["named"]} if "named" in f else {}), **({"spirit": f["spirit"]} if "spirit" in f else {}),
                                  "wounds": f["wounds"], "max_wounds": f["wounds"], "armor": f["armor"], "killed": False, "entered": change["source"],
                                  **({"abilities": dict(f["abilities"])} if f.get("abilities") else {})}
     elif kind == "attack-made":

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent import named_deaths
+from tracker.rulesets.descent import named_deaths, spirit_figures
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.spirit_standing import standing
 from tracker.rulesets.ruleset import ActionContext
@@ -45,6 +45,7 @@ def kill(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     """A spirit dealt its last wound: Superior Undying revives it on any power die result but a surge (L618). Attacking a
     spirit angers it (L619)."""
     s = _spirit(ctx, params["spirit"])
+    spirit_figures.kill_refusal(ctx, params["spirit"])
     rule = rules(ctx)["superior_undying"]
     face = [params["face"]] if params.get("face") else None
     rolled = dice.roll_change(ctx.dice, {rule["die"]: 1}, {rule["die"]: face} if face else None, rng, f"Superior Undying: {params['spirit']}")
