@@ -100,3 +100,24 @@ def test_the_last_angered_spirit_destroyed_in_a_fight_completes_the_leaders_awar
     last = _attack(client, sid, "tahlia", spirit, {"red": ["4D 0R"]}, undying_face="surge")
     assert [e["payload"]["change"]["reason"] for e in last["events"] if e["type"] == "ConquestChanged"] == ["leaders-killed"]
     assert last["state"]["verdict"]["outcome"] == "victory"
+
+
+def test_a_campaign_pinned_to_descent_1_4_0_plays_its_attacks_as_they_were():
+    """Sessions pinned to 1.4.0 re-derive as played: their threat surges gained nothing in the attack (the table's
+    gain-threat did), and no figure there was a spirit."""
+    import pytest
+
+    from tracker import rulesets
+    from tracker.errors import Unprocessable
+    from tracker.rulesets.descent import combat, figures
+    from tracker.rulesets.ruleset import ActionContext
+
+    rulesets.archived.cache_clear()
+    old = rulesets.resolve({"id": "descent", "version": "1.4.0", "hash": "sha256:3f3ec90eed198342f37b77685995b5ae38067176e2351f02b17571d9ab64111b"})
+    assert old is not None and "surges_buy_threat" not in old.data["combat"] and "dodge_rerolls" not in old.data["combat"]["abilities"]["leap"]
+    game = {"quest": "into-the-heart-of-darkness", "heroes": {"tahlia": {"wounds": 12, "armor": 2}}, "monsters": {},
+            "spirits": {"ids": ["zone-5-spirit-1"], "angered": [], "destroyed": [], "convinced": []}}
+    ctx = ActionContext(state={"game": game, "turn": 1}, ruleset=old, decks={})
+    assert combat._surges_to_threat(ctx, {"attacker": "beastman-1", "surges": [{"ability": "threat", "count": 2}]}, "monster", {}) == []
+    with pytest.raises(Unprocessable, match="No figure here can be a spirit"):
+        figures.place_monsters(ctx, {"monsters": [{"monster": "skeleton", "master": True, "spirit": "zone-5-spirit-1"}], "source": "zone 5"}, None)
