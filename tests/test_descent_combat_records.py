@@ -121,3 +121,14 @@ def test_a_campaign_pinned_to_descent_1_4_0_plays_its_attacks_as_they_were():
     assert combat._surges_to_threat(ctx, {"attacker": "beastman-1", "surges": [{"ability": "threat", "count": 2}]}, "monster", {}) == []
     with pytest.raises(Unprocessable, match="No figure here can be a spirit"):
         figures.place_monsters(ctx, {"monsters": [{"monster": "skeleton", "master": True, "spirit": "zone-5-spirit-1"}], "source": "zone 5"}, None)
+
+
+def test_a_spirit_convinced_to_leave_is_no_figure_to_attack(client):
+    # L640: "A hero within 3 spaces of the spirit may make a continuous prolonged Magic (3) action to convince it to leave."
+    sid = _session(client, quest="into-the-heart-of-darkness", spirits_zone_4=2)
+    [ghost] = _placed(client, sid, {"monster": "skeleton", "master": True, "wounds": 3, "armor": 0, "spirit": "zone-3-spirit-1"}, source="zone 3 revealed")
+    _act(client, sid, type="prolonged-roll", hero="aurim", task="convince-spirit", trait="magic", half_action="order", fatigue=2, faces=["enhancement"] * 3)
+    _act(client, sid, type="spirit-convinced", spirit="zone-3-spirit-1", hero="aurim")
+    refused = _refused(client, sid, type="attack", attacker="tahlia", target=ghost, attack_type="melee", faces={"red": ["4D 0R"]})
+    assert refused["title"] == "zone-3-spirit-1 was convinced to leave"
+    assert _game(client, sid)["game"]["spirits"]["angered"] == []

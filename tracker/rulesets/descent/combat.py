@@ -132,6 +132,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     rules = combat_rules(ctx)
     attacker_side, attacker = require_figure(ctx, params["attacker"], "attacker")
     target_side, target = require_figure(ctx, params["target"], "target")
+    spirit_figures.may_be_attacked(ctx, target)
     if attacker_side == target_side == "hero" and not params.get("dark_charm"):
         raise refuse("Heroes attack monsters, not each other", 'Name a monster figure as the target, or send "dark_charm": true when the overlord controls the attacker (L274).', "target")
     if params["attack_type"] != "melee" and "range" not in params:

@@ -53,6 +53,13 @@ def entering(ctx: ActionContext, entry: Mapping[str, Any], taken: set[str]) -> d
     return {"spirit": spirit}
 
 
+def may_be_attacked(ctx: ActionContext, target: Mapping[str, Any]) -> None:
+    """A spirit convinced to leave (L640) is off the board: its figure is no target."""
+    spirit = target.get("spirit")
+    if spirit is not None and spirit in standing(ctx.game)["convinced"]:
+        raise refuse(f"{spirit} was convinced to leave", "It is no longer on the board (L640); its figure cannot be attacked.", "target")
+
+
 def attacked(ctx: ActionContext, attacker_side: str, target: Mapping[str, Any]) -> list[dict[str, Any]]:
     """L619: a spirit the heroes attack turns on them (hit or miss: the text says "attacked")."""
     spirit = target.get("spirit")
