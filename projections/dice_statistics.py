@@ -14,8 +14,8 @@ def rows(event: Any, campaign_id: str, session_id: str = "") -> list[tuple[Any, 
     """One row per face rolled (+1, or -1 for a roll an undo took back); the batch sums its rows per face.
 
     A roll secret to one side (the Descent overlord's secret-room die) is kept sealed in its session: the statistics are
-    read by every side, and one die more on a face would tell its result before the quest ends. Its rows name the
-    session (``sealed_in``), and ``read`` counts them once that session has ended, when the game reveals them."""
+    read by every side, and one die more on a face would tell its result before the quest ends. Its rows go to the
+    sealed table under its session, and ``read`` counts them once that session has ended, when the game reveals them."""
     name = type(event).__name__
     rules = _rules(event)
     if name == "DiceRolled":
@@ -32,10 +32,10 @@ def rows(event: Any, campaign_id: str, session_id: str = "") -> list[tuple[Any, 
 NO_SIDE = ""  # a reader of no side: every side's secret is hidden from it
 
 
-PUBLIC = ""  # the sealed_in of a roll every side may count at once
+PUBLIC = None  # the sealed_in of a roll every side may count at once
 
 
-def _sealed_in(rules: Any, roll: dict[str, Any], session_id: str) -> str:
+def _sealed_in(rules: Any, roll: dict[str, Any], session_id: str) -> str | None:
     return session_id if rules is not None and rules.secret_to({"kind": "rolled", "roll": roll}) is not None else PUBLIC
 
 
@@ -44,25 +44,35 @@ def _rules(event: Any) -> Any:
     return ruleset.rules if ruleset is not None and len(ruleset.rules.sides) > 1 else None
 
 
-def _counted(roll: dict[str, Any], campaign_id: str, sealed_in: str, sign: int) -> list[tuple[Any, ...]]:
+def _counted(roll: dict[str, Any], campaign_id: str, sealed_in: str | None, sign: int) -> list[tuple[Any, ...]]:
     source = roll["source"]
-    return [("dice", campaign_id, die, source, str(face), sealed_in, sign) for die, faces in roll["results"].items() for face in faces]
+    if sealed_in is None:
+        return [("dice", campaign_id, die, source, str(face), sign) for die, faces in roll["results"].items() for face in faces]
+    return [("dice_sealed", campaign_id, sealed_in, die, source, str(face), sign) for die, faces in roll["results"].items() for face in faces]
 
 
 class DiceStatistics(View):
     name = "dice-statistics"
     tables = {
         "view_dice_faces": Table(
-            "campaign_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, sealed_in TEXT NOT NULL, "
-            "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face, sealed_in)",
-            ("campaign_id", "die", "source", "face", "sealed_in"),
+            "campaign_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, "
+            "count INTEGER NOT NULL, PRIMARY KEY (campaign_id, die, source, face)",
+            ("campaign_id", "die", "source", "face"),
+        ),
+        # a secret roll's faces, by the session that keeps them until it ends
+        "view_dice_sealed": Table(
+            "campaign_id TEXT NOT NULL, session_id TEXT NOT NULL, die TEXT NOT NULL, source TEXT NOT NULL, face TEXT NOT NULL, "
+            "count INTEGER NOT NULL, PRIMARY KEY (session_id, die, source, face)",
+            ("campaign_id", "session_id", "die", "source", "face"),
         ),
     }
     writes = {
-        "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, sealed_in, count) VALUES (%s, %s, %s, %s, %s, %s) "
-        "ON CONFLICT (campaign_id, die, source, face, sealed_in) DO UPDATE SET count = t.count + excluded.count",
+        "dice": "INSERT INTO {view_dice_faces} AS t (campaign_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s) "
+        "ON CONFLICT (campaign_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
+        "dice_sealed": "INSERT INTO {view_dice_sealed} AS t (campaign_id, session_id, die, source, face, count) VALUES (%s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT (session_id, die, source, face) DO UPDATE SET count = t.count + excluded.count",
     }
-    summed = {"dice": 5}  # (campaign, die, source, face, sealed_in): one upsert per face a batch rolled
+    summed = {"dice": 4, "dice_sealed": 5}  # (campaign, [session,] die, source, face): one upsert per face a batch rolled
     handles = (Session.DiceRolled, Session.ActionUndone)
 
     def rows(self, event: Any, at: At) -> list[tuple[Any, ...]]:
@@ -73,11 +83,12 @@ def read(reader: Any, campaign_id: str) -> list[dict[str, Any]]:
     """The faces every side may count: the public rolls, and the sealed ones of sessions that have ended (their
     secrets are revealed then, as the session's state and events are)."""
     found = reader.query(
-        "SELECT f.die, f.source, f.face, SUM(f.count) AS count FROM {view_dice_faces} f "
-        "LEFT JOIN {view_sessions} s ON s.session_id = f.sealed_in "
-        "WHERE f.campaign_id = %s AND (f.sealed_in = '' OR s.outcome IS NOT NULL) "
-        "GROUP BY f.die, f.source, f.face ORDER BY f.die, f.source, f.face",
-        (campaign_id,),
+        "SELECT die, source, face, SUM(count) AS count FROM ("
+        "SELECT die, source, face, count FROM {view_dice_faces} WHERE campaign_id = %s UNION ALL "
+        "SELECT d.die, d.source, d.face, d.count FROM {view_dice_sealed} d JOIN {view_sessions} s ON s.session_id = d.session_id "
+        "WHERE d.campaign_id = %s AND s.outcome IS NOT NULL"
+        ") AS faces GROUP BY die, source, face ORDER BY die, source, face",
+        (campaign_id, campaign_id),
     )
     return [{**row, "count": int(row["count"])} for row in found]
 
