@@ -99,11 +99,13 @@ class JourneyRules(GameRules):
     lost_fact_uses = lost_facts.USES
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
-        return next_actions.allowed_now(game, actions)
+        return next_actions.allowed_now(game, actions, self.quests.get(quest))
 
-    def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None, quests: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
         self.outcomes = dict(outcomes or {})
+        # Each quest's rules data, by id: which actions the quest has at all (allowed.py).
+        self.quests = dict(quests or {})
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         if quest not in self.outcomes or "record" not in game:
