@@ -53,6 +53,19 @@ def _action(
 
 
 HERO = {"hero": PILGRIM}
+# What the table states of one attack when a fact it needs was lost and not supplied (attack.py): recorded as stated.
+STATED_ATTACK = {
+    "type": "object",
+    "description": "The results the table reads from the physical components when the fact was lost: each only where that fact is unknown.",
+    "properties": {
+        "weapon": {"type": "object", "description": "The Weapon Card's effect for the Pilgrim Die face rolled (its table lost).",
+                   "properties": {"damage": COUNT, "knock_back": COUNT}, "additionalProperties": False},
+        "defeated": {"type": "boolean", "description": "Whether the attack reached the Demon's HP (its HP lost)."},
+        "karma": COUNT | {"description": "The Karma the Pilgrim gains: the Demon's BKR on a Kill, its GKR on a successful Cleanse (lost)."},
+        "cleansed": {"type": "boolean", "description": "Whether the Cleanse Ritual roll reached the Demon's SP (its SP lost)."},
+    },
+    "additionalProperties": False,
+}
 CORRECTABLE = ("hp", "max_hp", "chi", "good", "bad", "weapon_level")  # the numbers on a Pilgrim's sheet
 
 
@@ -71,7 +84,8 @@ ACTIONS = [
     _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542).",
             {**HERO, "target": NAME, "faces": FACES, "cleanse_faces": {"type": "array", "items": FACE, "maxItems": 5},
              "outcome": {"enum": ["kill", "cleanse", "interrupted"]}, "knock_back_blocked": COUNT, "bonus_damage": COUNT,
-             "cleanse_bonus": COUNT, "golden_peach": {"type": "boolean", "description": "Q7: Kei Lun guards the chest and the Sutra holders share its Map Tile (the table's word; L938-L941)."}},
+             "cleanse_bonus": COUNT, "golden_peach": {"type": "boolean", "description": "Q7: Kei Lun guards the chest and the Sutra holders share its Map Tile (the table's word; L938-L941)."},
+             "stated": STATED_ATTACK},
             ["hero", "target"], attack.pilgrim_attacks),
     _action("demon-attack", "A Demon attacks a Pilgrim: Attack Dice and Demon Die against Defense Dice (+1 on green terrain) (L462-L522).",
             {"demon": NAME, "target": {"enum": [*PILGRIM["enum"], "kei-lun"]}, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,

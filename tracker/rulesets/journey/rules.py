@@ -132,9 +132,16 @@ class JourneyRules(GameRules):
         if line is None:
             return None
         try:
-            return line.format(**change, at_gate=f" at {change['gate']}" if change.get("gate") else "")
+            said = line.format(**change, at_gate=f" at {change['gate']}" if change.get("gate") else "")
         except KeyError:
-            return None
+            said = None
+        if said is None and change["kind"] == "attack-resolved" and "damage" in change:  # a Pilgrim's attack: One Hit Kill, no defence
+            said = f"{change['attacker']} attacked {change['target']}: {change['damage']} damage, {'defeated' if change['defeated'] else 'not defeated'}"
+        if change.get("stated"):
+            # a result the table stated for a lost fact is shown as stated wherever the log is read
+            stated = "; ".join(f"{key} {value}" for key, value in sorted(change["stated"].items()))
+            return f"{said} (stated by the table: {stated})"
+        return said
 
     def carry_over(
         self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
