@@ -39,7 +39,7 @@ def _follow_examples(client, sid: str, body: dict, limit: int = 6) -> tuple[dict
 
 def test_a_journey_attack_on_a_demon_whose_sheet_was_lost_is_settled_by_stating_its_results(client, app):
     sid, hero, state = _journey_pilgrim_active(client)
-    demon = sorted(state["game"]["demons"])[0]
+    demon = min(state["game"]["demons"])
     level = state["game"]["heroes"][hero]["weapon_level"]
     body = {"type": "pilgrim-attack", "hero": hero, "target": demon, "faces": {"attack": ["3", "3"], "pilgrim": ["1"]}, "outcome": "kill"}
     refused = client.post(f"/sessions/{sid}/actions", json=body)
@@ -67,7 +67,7 @@ def test_a_journey_attack_on_a_demon_whose_sheet_was_lost_is_settled_by_stating_
 
 def test_a_stated_cleanse_and_a_stated_miss_are_recorded_as_stated(client):
     sid, hero, state = _journey_pilgrim_active(client)
-    demon = sorted(state["game"]["demons"])[0]
+    demon = min(state["game"]["demons"])
     weapon = {"weapon": {"damage": 0, "knock_back": 0}} if state["game"]["heroes"][hero]["weapon_level"] else {}
     missed = _post(client, f"/sessions/{sid}/actions", {"type": "pilgrim-attack", "hero": hero, "target": demon, "faces": {"attack": ["X"], "pilgrim": ["1"]},
                                                          "stated": {**weapon, "defeated": False}})

@@ -18,7 +18,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, iron_fan, kei_lun, karma, kogaiji_trap, lair
+from tracker.rulesets.journey import (
+    conditions,
+    health,
+    iron_fan,
+    karma,
+    kei_lun,
+    kogaiji_trap,
+    lair,
+    stated_results,
+)
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -108,12 +117,12 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
                 effects = lookup(res, {}, card, face, f"{name}'s level {level} Weapon Card",
                                  f'"components": {{"tables": {{"weapons": {{"{hero}": {{"{level}": {{"<face>": {{"damage": n, "knock_back": n}}}}}}}}}}}}')
             except Unprocessable as refusal:
-                raise _may_state(refusal, params, "weapon", {"damage": 1, "knock_back": 0}, "the Weapon Card's effect for that face", res) from None
-    _refuse_stating_a_known(params, "weapon", "weapon" in stated)
+                raise stated_results.may_state(refusal, params, "weapon", {"damage": 1, "knock_back": 0}, "the Weapon Card's effect for that face", res) from None
+    stated_results.refuse_unread(params, "weapon", "weapon" in stated)
     dice_damage = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
     crushing = _crushing(params, effects.get("knock_back", 0))
     damage = dice_damage + crushing  # Demons roll no defence and get no bonuses (L497)
-    hp = _stat_or_stated(res, params, stated, character, "HP", "defeated", True, f"Whether {target} is defeated")
+    hp = stated_results.stat_or_stated(res, params, stated, character, "HP", "defeated", True, f"Whether {target} is defeated")
     # L502: "You must do at least this much damage in one attack to Defeat the character." (One Hit Kill)
     defeated = stated["defeated"] if hp is None else damage >= hp
     res.add(
@@ -147,81 +156,20 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
         res.add({"kind": "demon-removed", "demon": target, "character": character, "reason": "quest-event-on-defeat", "karma": False})
     elif outcome == "kill":
         stated = {}
-        bkr = _stat_or_stated(res, params, stated, character, "BKR", "karma", 1, "Killing it (its Bad Karma Reward)")
+        bkr = stated_results.stat_or_stated(res, params, stated, character, "BKR", "karma", 1, "Killing it (its Bad Karma Reward)")
         bkr = stated["karma"] if bkr is None else bkr
         res.add({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr, **({"stated": stated} if stated else {})})
         karma.gain(res, hero, "bad", bkr, "kill")
         lair.lord_killed(res, character)
     else:
         _cleanse(res, hero, target, character, params)
-    _refuse_stating_a_known(params, "karma", outcome in ("kill", "cleanse"))
-    _refuse_stating_a_known(params, "cleansed", outcome == "cleanse")
-
-
-def _statable(res: Resolution, params: Mapping[str, Any]) -> dict[str, Any]:
-    """Every result this attack may read from a lost, unsupplied fact, with a value of its shape: a refusal's example
-    states them all at once rather than one refusal at a time."""
-    hero, character = params["hero"], res.game.get("demons", {}).get(params["target"])
-    lost = lambda who, stat: res.character(who)["stats"].get(stat) is None and (  # noqa: E731
-        (((res.ctx.components.get("characters") or {}).get(who) or {}).get("stats") or {}).get(stat) is None)
-    level = res.hero(hero)["weapon_level"]
-    said: dict[str, Any] = {}
-    if level and not ((res.table("weapons").get(hero) or {}).get(str(level))):
-        said["weapon"] = {"damage": 1, "knock_back": 0}
-    if character and lost(character, "HP"):
-        said["defeated"] = True
-    outcome = params.get("outcome")
-    if character and outcome == "kill" and lost(character, "BKR"):
-        said["karma"] = 1
-    if character and outcome == "cleanse":
-        if lost(character, "SP"):
-            said["cleansed"] = True
-        if lost(character, "GKR"):
-            said["karma"] = 1
-    return said
-
-
-def _may_state(refusal: Unprocessable, params: Mapping[str, Any], key: str, value: Any, what: str, res: Resolution) -> Unprocessable:
-    """A refusal for a lost fact, with the body that states this use's result instead (recorded as stated)."""
-    body = {**params, "stated": {**_statable(res, params), key: value, **(params.get("stated") or {})}}
-    refusal.example = {k: v for k, v in body.items() if k != "dice"}
-    refusal.errors = {**(refusal.errors or {}), f"stated.{key}": [f"Or state {what} as the table reads it."]}
-    refusal.detail = f"{refusal.detail or ''} Or state this use's result: \"stated\": {{\"{key}\": ...}}, as the example shows; it is recorded as stated.".strip()
-    return refusal
-
-
-def _stat_or_stated(res: Resolution, params: Mapping[str, Any], stated: dict[str, Any], character: str, stat: str, key: str,
-                    example: Any, purpose: str) -> Any:
-    """The stat, known or supplied; None when it was lost and the table stated ``stated.<key>`` instead (kept in ``stated``)."""
-    said = params.get("stated") or {}
-    try:
-        value = res.stat(character, stat, purpose)
-    except Unprocessable as refusal:
-        if key in said:
-            stated[key] = said[key]
-            return None
-        raise _may_state(refusal, params, key, example, purpose[0].lower() + purpose[1:], res) from None
-    if key in said:
-        raise Unprocessable(
-            f"{res.character(character)['name']}'s {stat} is known: leave stated.{key} out",
-            detail="A stated result stands only for a fact the rulebook lost and the campaign has not supplied.",
-            errors={f"stated.{key}": [f"{stat} is {value}."]},
-        )
-    return value
-
-
-def _refuse_stating_a_known(params: Mapping[str, Any], key: str, used: bool) -> None:
-    if key in (params.get("stated") or {}) and not used:
-        raise Unprocessable(
-            f"Nothing in this attack needed stated.{key}",
-            detail="A stated result stands only for a fact this use reads that the rulebook lost and the campaign has not supplied.",
-            errors={f"stated.{key}": ["Not read by this attack."]},
-        )
+    stated_results.refuse_unread(params, "karma", outcome in ("kill", "cleanse"))
+    stated_results.refuse_unread(params, "cleansed", outcome == "cleanse")
 
 
 def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Mapping[str, Any]) -> None:
     stated: dict[str, Any] = {}
-    sp = _stat_or_stated(res, params, stated, character, "SP", "cleansed", True, "The Cleanse Ritual (its Soul Power)")
+    sp = stated_results.stat_or_stated(res, params, stated, character, "SP", "cleansed", True, "The Cleanse Ritual (its Soul Power)")
     reported = params.get("cleanse_faces")
     if reported:  # dice rolled at the table: the Pilgrim's number of Cleanse Ritual dice is not needed
         faces = res.roll({}, {"pilgrim": reported}, f"{hero} cleanses {target}")["pilgrim"]
@@ -234,7 +182,7 @@ def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Ma
     # L532: "If the result is equal to or greater than the Soul Power ... you have successfully saved the Target's soul."
     cleansed = stated["cleansed"] if sp is None else result >= sp
     if cleansed:
-        gkr = _stat_or_stated(res, params, stated, character, "GKR", "karma", 1, "A successful Cleanse Ritual (its Good Karma Reward)")
+        gkr = stated_results.stat_or_stated(res, params, stated, character, "GKR", "karma", 1, "A successful Cleanse Ritual (its Good Karma Reward)")
         gkr = stated["karma"] if gkr is None else gkr
         res.add({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr,
                  **({"stated": stated} if stated else {})})
