@@ -105,8 +105,8 @@ def test_every_way_to_state_a_lost_fact_names_fields_its_actions_publish(client)
         published = _published(client, ruleset.id)
         for fact, use in ruleset.rules.lost_fact_uses.items():
             text = use.get("per_use")
-            if not text:
-                continue
+            if not text or text.startswith("nothing to send"):
+                continue  # nothing stated: the table's own word stands (Kung Fu Panda's Wolf Boss knock-out)
             named_action = re.search(r'the "([a-z-]+)" action', text)
             if named_action:
                 assert named_action.group(1) in published["actions"], (ruleset.id, fact, text)
@@ -128,3 +128,20 @@ def test_every_way_to_state_a_lost_fact_names_fields_its_actions_publish(client)
                     _fits({field: value}, published["actions"][action], f"{ruleset.id} {fact} {action}")
                     checked += 1
     assert checked > 10
+
+
+# The one lost fact that still blocks an action with no way to state its use: what Journey's promotion tree says
+# when no miniature of a spawned Demon is left (L604-L606). Listed so that closing it has to update this test.
+NOT_YET_STATABLE = {("journey", "components.tables.promotion-tree")}
+
+
+def test_every_lost_fact_that_blocks_an_action_says_how_the_table_states_it(client):
+    unstatable = set()
+    for ruleset in rulesets.registry().values():
+        heroes = [c["id"] for c in ruleset.data["characters"] if c.get("role") in ("hero", "pilgrim")][:2]
+        made = client.post("/campaigns", json={"ruleset": ruleset.id, "name": "Sweep", "party": heroes})
+        assert made.status_code == 201, made.json
+        for fact in client.get(f"/campaigns/{made.json['id']}/components/missing").json["facts"]:
+            if fact["blocks"]["actions"] and not fact["stated_per_use"]:
+                unstatable.add((ruleset.id, fact["path"]))
+    assert unstatable == NOT_YET_STATABLE

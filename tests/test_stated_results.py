@@ -94,3 +94,15 @@ def test_a_fact_the_campaign_knows_cannot_be_stated_over(client):
                                                            "faces": {"attack": ["X"], "pilgrim": ["1"]}, "stated": {**weapon, "defeated": True}})
     assert refused.status_code == 422 and "stated.defeated" in refused.json["errors"] and "known" in refused.json["title"]
     assert client.get(f"/sessions/{sid}").json["version"] == before  # nothing appended
+
+
+def test_a_demon_die_whose_sheet_was_lost_is_stated_for_the_attack(client):
+    sid, hero, state = _journey_pilgrim_active(client)
+    demon = min(state["game"]["demons"])
+    _post(client, f"/sessions/{sid}/actions", {"type": "report-health", "hero": hero, "hp": 10})  # hero.HP's stated form
+    _post(client, f"/sessions/{sid}/actions", {"type": "demon-phase"})
+    body = {"type": "demon-attack", "demon": demon, "target": hero, "faces": {"attack": ["1"], "demon": ["1"], "defense": ["X"]}}
+    done, refusals = _follow_examples(client, sid, body)
+    assert len(refusals) == 1 and refusals[0]["example"]["stated"] == {"demon_die": {"damage": 1, "knock_back": 0}}
+    resolved = next(e["payload"]["change"] for e in done["events"] if (e.get("payload") or {}).get("change", {}).get("kind") == "attack-resolved")
+    assert resolved["stated"] == {"demon_die": {"damage": 1, "knock_back": 0}} and resolved["attack_total"] == 2

@@ -192,8 +192,9 @@ def _require_digital(state: Mapping[str, Any], name: str, count: int = 1) -> Non
             f"The card list of deck '{state['id']}' is unknown, so it cannot be drawn digitally",
             detail=(
                 f"The rulebook transcription lost the cards of '{name}'. Supply them as component data "
-                f'("components": {{"decks": {{"{state["id"]}": {{"cards": [...]}}}}}}) when creating the '
-                'campaign, or report the cards drawn from the physical deck with "cards": [...].'
+                f'("components": {{"decks": {{"{state["id"]}": {{"cards": [...]}}}}}}) when creating the campaign or '
+                'later with POST /campaigns/{cid}/components (a session in play gets them too), or report the cards drawn '
+                'from the physical deck with "cards": [...].'
             ),
             unknown={"deck": state["id"], "count": count},
         )
@@ -398,7 +399,7 @@ def resolve_listing(state: Mapping[str, Any], listed: Sequence[str]) -> list[dic
 def listings(states: Mapping[str, Mapping[str, Any]], specs: Mapping[str, Any], supplied: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The ``listed`` changes component data supplied in play makes: one per deck of the session it names cards for."""
     changes: list[dict[str, Any]] = []
-    for deck_id in sorted((supplied.get("decks") or {})):
+    for deck_id in sorted(supplied.get("decks") or {}):
         spec = specs.get(deck_id)
         if deck_id in states and spec is not None and spec.cards is not None:
             changes += resolve_listing(states[deck_id], spec.cards)

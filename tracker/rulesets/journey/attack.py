@@ -256,16 +256,20 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if reported_demon_die and extra not in (None, "demon"):
         raise Unprocessable(f"{name} rolls no Demon Die", detail=f"Its attack adds the {extra} die.", errors={"faces.demon": ["Not rolled by this Demon."]})
     # A Demon Die reported for a Demon whose profile sheet was lost is recorded and looked up, never dropped.
+    stated: dict[str, Any] = {}
     if extra == "demon" or reported_demon_die:
         (face,) = _roll(res, "demon", 1, faces, name, f"{demon}'s Demon Die")
-        effects = lookup(
-            res,
-            profile.get("demon_die") or {},
-            res.table("demon-dice").get(character) or {},
-            face,
-            f"{name}'s Demon Die",
-            f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n, "knock_back": n, "condition": "..."}}}}}}}}}}',
-        )
+        printed, supplied = profile.get("demon_die") or {}, res.table("demon-dice").get(character) or {}
+        if str(face) not in ("X", "0", *printed, *supplied) and "demon_die" in (params.get("stated") or {}):
+            # L493: "look up the die result on the Demon Profile Sheet"; the sheet was lost, so the table reads it
+            effects = stated["demon_die"] = dict(params["stated"]["demon_die"])
+        else:
+            try:
+                effects = lookup(res, printed, supplied, face, f"{name}'s Demon Die",
+                                 f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n, "knock_back": n, "condition": "..."}}}}}}}}}}')
+            except Unprocessable as refusal:
+                raise stated_results.may_state(refusal, params, "demon_die", {"damage": 1, "knock_back": 0}, "the Demon Die's effect for that face", res) from None
+    stated_results.refuse_unread(params, "demon_die", "demon_die" in stated)
     attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
     held = {c["id"] for c in sheet["conditions"]}
     defense_faces: list[Any] = []
@@ -288,6 +292,7 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
             "defense_total": defense,
             "net_damage": net,
             "crushing_damage": crushing,
+            **({"stated": dict(stated)} if stated else {}),
         }
     )
     if net:
