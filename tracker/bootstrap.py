@@ -17,6 +17,7 @@ from typing import Any
 
 from gunicorn.app.base import Application as GunicornApplication
 
+from projections.every_shard import SHARD_WATCH_SECONDS, EveryShard
 from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
 from projections.store import ViewStore, open_view_store
 from tracker.application import Tracker
@@ -26,7 +27,7 @@ from tracker.randomness import new_seed
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 
-__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "Service", "Settings", "bootstrap", "create_tables", "serve"]
+__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "EveryShard", "SHARD_WATCH_SECONDS", "Service", "Settings", "bootstrap", "create_tables", "serve"]
 
 
 @dataclass(frozen=True)

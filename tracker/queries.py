@@ -69,9 +69,10 @@ class Queries(Loading):
         campaign = self._campaign(campaign_id)
         return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
 
-    def export_campaign(self, campaign_id: str, backup: bool = False) -> list[str]:
-        """The campaign as JSON Lines; ``backup`` adds the sealed values and token grants (operators only: never over HTTP)."""
-        return portability.export_lines(self, self._campaign(campaign_id), backup=backup)
+    def export_campaign(self, campaign_id: str, backup: bool = False, answers: Any = None) -> list[str]:
+        """The campaign as JSON Lines; ``backup`` adds the sealed values, token grants and Idempotency-Key answers
+        (operators only: never over HTTP; ``answers``, those gathered already, tracker/stored_answers.py)."""
+        return portability.export_lines(self, self._campaign(campaign_id), backup=backup, answers=answers)
 
     def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
         """The notification log after position ``after``: campaign and session events, in the order saved.
