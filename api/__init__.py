@@ -15,7 +15,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, problems, sharding, stream_slots
+from api import access, chunked_bodies, contract, problems, sharding, stream_slots, warming
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
@@ -150,6 +150,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.teardown_request(sharding.release_fence)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
+    if settings.warm_at_boot:
+        warming.warm(app)
     return app
 
 

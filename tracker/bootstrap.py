@@ -43,6 +43,7 @@ class Settings:
     seed_source: Callable[[], bytes] = new_seed
     clock: Callable[[], datetime] | None = None
     batch_size: int = 500  # notifications per projection batch
+    warm_at_boot: bool = False  # a server's worker: pay the first request's one-time costs before serving (api/warming.py)
 
     @classmethod
     def from_environment(cls, **overrides: Any) -> Settings:
@@ -100,5 +101,5 @@ def serve(settings: Settings, build_app: Callable[[Settings], Any], options: dic
     """Serve ``build_app(settings)`` (the API's create_app) under gunicorn with gunicorn.conf.py's settings and
     ``options``: the tables made here first, then each worker builds its own app after the fork."""
     create_tables(settings)
-    in_worker = replace(settings, create_tables=False)
+    in_worker = replace(settings, create_tables=False, warm_at_boot=True)
     _Gunicorn({**options, "on_starting": lambda server: None}, lambda: build_app(in_worker)).run()

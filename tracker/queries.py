@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -13,17 +14,12 @@ from tracker import disclosure, hash_chain, missing_facts, portability, rulesets
 from tracker.domain import Grant, IdempotencyRecord, Session
 from tracker.domain.access import token_hash
 from tracker.errors import NotFound, Unprocessable
-from tracker.game_history import GameHistory
 from tracker.loading import Loading
 from tracker.session_log import event_view
 
 
 class Queries(Loading):
     """The Tracker's queries (a mixin: the Tracker in tracker/application.py is the one class)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
 
     def list_tokens(self, campaign_id: str) -> list[dict[str, Any]]:
         return [{k: v for k, v in token.items() if k != "grant_id"} for token in self._campaign(campaign_id).tokens.values()]
@@ -115,21 +111,20 @@ class Queries(Loading):
         found = missing_facts.missing(self._ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
         return {"campaign_id": str(campaign.id), "components_hash": campaign.components_hash, **found}
 
-    def campaign_heroes(self, campaign_id: str, viewer: str | None = None) -> dict[str, Any]:
-        """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
-        campaign = self._campaign(campaign_id)
-        rules = self._ruleset(campaign).rules
-        disclosure.check_side(rules, viewer)
-        history = []
-        for played in campaign.sessions:
-            if "abandoned" in played:
-                continue  # not played: what happened in it is no hero's progress
-            for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
-                history.append({**played, "session_id": played["id"], "position": change.position, "type": change.type, "change": change.change})
-        heroes = rules.hero_progress(history, viewer)
-        if heroes is None:
-            raise NotFound("This game keeps no hero progress", detail=f"Ruleset {campaign.ruleset['id']} tracks no heroes.")
-        return {"campaign_id": str(campaign.id), "heroes": heroes}
+    def prime(self, campaign_ids: Iterable[str]) -> list[Grant]:
+        """Load these campaigns and their tokens' grants into the aggregate cache (a server worker's boot,
+        api/warming.py): their first read in this process then brings them up to date with one query each, as
+        every later read does, instead of loading them whole. Returns the live grants it loaded."""
+        grants = []
+        for campaign_id in campaign_ids:
+            try:
+                campaign = self._campaign(campaign_id)
+            except NotFound:
+                continue  # a view's campaign the log does not hold (a test's, a dropped import): nothing to prime
+            for token in campaign.tokens.values():
+                if not token.get("revoked"):
+                    grants.append(self.repository.get(UUID(token["grant_id"]), deepcopy_from_cache=False))
+        return grants
 
     def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
