@@ -26,6 +26,12 @@ DRAWN = {
 }
 COUNT = {"type": "integer", "minimum": 0, "maximum": 20}
 DEMONS = {"enum": ["berrok", "bharhaz", "borrack", "boof", "kogaiji", "yazuiji", "koorogg"]}
+PROMOTION_SAID = {
+    "type": "object",
+    "description": "How the promotion tree reads, for a Demon with no miniature left, when the campaign's component data does not hold "
+                   "the tree (L604-L606): the tougher Demons in order, an empty list for none (Demon Rage). Recorded as stated.",
+    "additionalProperties": {"type": "array", "items": DEMONS, "maxItems": 10},
+}
 CARDS_SAID = {
     "type": "object",
     "description": "What each Demon card drawn at the table does, for cards the campaign's component data does not hold: recorded as stated.",
@@ -129,7 +135,7 @@ ACTIONS = [
     _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608). "
             "Quest 10 Part 2: instead 2 cards per Demon Lord chanting the Summoning Mantra (chanting: the Lords with no Pilgrim on their Map Tile), alternately from the two single Gates (L1087-L1088).",
             {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True},
-             "cards_said": CARDS_SAID}, ["gates"], spawn.spawn),
+             "cards_said": CARDS_SAID, "promotion_said": PROMOTION_SAID}, ["gates"], spawn.spawn),
     _action("gate-activation", "A Gate becomes active or inactive as its quest says (stepping onto its Map Tile, Turn Tokens, doors); closed Gates never reactivate (L590-L594, L657-L658).",
             {"gate": NAME, "state": {"enum": ["active", "inactive"]}, "reason": NAME}, ["gate", "state"], spawn.change_gate),
     _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),

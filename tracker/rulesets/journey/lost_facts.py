@@ -21,7 +21,7 @@ USES = {
     "other.GKR": {"actions": ["pilgrim-attack"], "per_use": 'state the Karma the Cleanse gives: "stated": {"karma": n}'},  # its Good Karma Reward
     "tables.weapons": {"actions": ["pilgrim-attack"], "per_use": 'state the Weapon Card\'s effect for the face rolled: "stated": {"weapon": {"damage": n, "knock_back": n}}'},
     "tables.demon-dice": {"actions": ["demon-attack"], "per_use": 'state the Demon Die\'s effect for the face rolled: "stated": {"demon_die": {"damage": n, "knock_back": n}}'},
-    "tables.promotion-tree": {"actions": ["spawn-demons"]},
+    "tables.promotion-tree": {"actions": ["spawn-demons"], "per_use": 'say how the tree reads for the Demon with no miniature left: "promotion_said": {"<demon>": ["<tougher demon>", ...]}'},
     "tables.conditions": {"actions": ["maintenance"], "per_use": 'report the damage the Condition Card shows: "ongoing_damage": {"<hero>": {"<condition>": n}}'},
     # The dice each action rolls digitally when its faces are not reported.
     "dice.attack": {"actions": ["pilgrim-attack", "demon-attack"]},
