@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from collections.abc import Mapping
+
+from tracker.rulesets.kung_fu_panda import said
 from tracker.rulesets.kung_fu_panda.events import EVENTS
 from tracker.rulesets.kung_fu_panda.standing import standing
 from tracker.rulesets.view import At, CampaignFold
@@ -24,6 +27,9 @@ class Standing(CampaignFold):
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return standing(records)
+
+    def said(self, answer: Any, names: Mapping[str, str], progress: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        return said.standing_said(answer, names)
 
 
 VIEWS = (Standing(),)
