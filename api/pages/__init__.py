@@ -25,9 +25,9 @@ from api.pages import (
 from api.pages import standing as game_standing
 from api.pages.blueprint import bp
 from api.routes.campaigns import CampaignExport
+from projections import views as registered_views
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
-from projections import views as registered_views
 
 __all__ = ["bp"]
 

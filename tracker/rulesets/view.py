@@ -21,8 +21,8 @@ A game contributes views from its own package (``Ruleset.views``): nothing in ``
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any, Callable, ClassVar, NamedTuple, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 
 class Table(NamedTuple):

@@ -3,9 +3,8 @@ out, rounds per mission, faces rolled), folded by the projections as the log gro
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Mapping
+from typing import Any
 
 from tracker.rulesets.kung_fu_panda import said
 from tracker.rulesets.kung_fu_panda.events import EVENTS

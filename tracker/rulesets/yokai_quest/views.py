@@ -3,9 +3,8 @@ hero's abilities and treasure cards), folded by the projections as the log grows
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Mapping
+from typing import Any
 
 from tracker.rulesets.view import At, CampaignFold
 from tracker.rulesets.yokai_quest import said
