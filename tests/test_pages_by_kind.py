@@ -93,12 +93,30 @@ class RaceStanding(CampaignFold):
                  "tables": [{"caption": "Race so far", "headers": ["Moves", "Steps"], "rows": [[answer["moves"], answer["steps"]]]}]}]
 
 
+class RunnerProgress(CampaignFold):
+    """The fake fifth game's hero progress: the one runner's moves, with no sheet layout of its own on the pages."""
+
+    name = "marker-race-runner-progress"
+    kind = "hero-progress"
+    game = "marker-race"
+    handles = (audit_ruleset.MarkerMoved,)
+
+    def keep(self, event: Any, at: At) -> dict[str, Any] | None:
+        return {"steps": event.change["steps"]}
+
+    def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
+        return {"runner": {"moves_made": len(records), "steps_run": sum(r["steps"] for r in records)}} if records else {}
+
+    def hero_said(self, sheet: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+        return [f"Moved {sheet['moves_made']} times"]
+
+
 @pytest.fixture
 def fifth_game(monkeypatch: pytest.MonkeyPatch):
     """A fifth game package's ruleset with its own standing view, registered before the application is built (as a
     package beside the others would be when the server starts: the view store declares its tables at import)."""
     ruleset = audit_ruleset.load()
-    ruleset.views = (RaceStanding(),)
+    ruleset.views = (RunnerProgress(), RaceStanding())
     known = rulesets.registry()
     monkeypatch.setattr(rulesets, "registry", lambda: {**known, ruleset.id: ruleset})
     registered_views.registered.cache_clear()
@@ -130,3 +148,19 @@ def test_a_fifth_games_standing_view_shows_on_the_campaign_page(fifth_game, clie
     assert "<h3>The race</h3>" in section.group(1)
     assert f"The marker moved 3 times, {steps} steps in all." in section.group(1)
     assert "<caption>Race so far</caption>" in section.group(1)
+
+
+def test_a_fifth_games_hero_progress_shows_its_heroes_and_their_sheets(fifth_game, client, app) -> None:
+    made = client.post("/campaigns", json={"ruleset": fifth_game.id, "name": "Race", "party": ["runner"]}).json
+    sid = client.post(f"/campaigns/{made['id']}/sessions", json={"quest": "race"}).json["id"]
+    for _ in range(2):
+        assert client.post(f"/sessions/{sid}/actions", json={"type": "move"}).status_code == 201
+    app.extensions["tracker_views"].catch_up()
+    assert client.post("/pages/sign-in", data={"token": made["owner_token"]}, headers=NO_AUTH).status_code == 303
+    page = client.get(f"/pages/campaigns/{made['id']}", headers=NO_AUTH).get_data(as_text=True)
+    heroes = re.search(r'<section aria-labelledby="heroes">(.*?)</section>', page, re.DOTALL)
+    assert heroes and "Runner</a>" in heroes.group(1) and "<span>Moved 2 times</span>" in heroes.group(1), page[:3000]
+    sheet = client.get(f"/pages/campaigns/{made['id']}/heroes/runner", headers=NO_AUTH)
+    assert sheet.status_code == 200
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", sheet.get_data(as_text=True)))
+    assert "Moves made 2" in words and "Steps run" in words and "Karma" not in words
