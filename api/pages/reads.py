@@ -417,7 +417,8 @@ def fresh_entries(events: list[Any], side: str | None, ended: bool) -> list[dict
 
 
 FIGURE_FIELDS = ("target", "defender", "figure", "demon", "attacker", "foe")
-FIGURE_SOURCES = ("demons", "figures", "monsters", "foes", "yokai", "enemies")
+# in_play: Yōkai Quest keeps the yōkai on the board as counts by kind (a kind at 0 has none left there)
+FIGURE_SOURCES = ("demons", "figures", "monsters", "foes", "yokai", "enemies", "in_play")
 
 
 def ids_in_play(game: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -427,7 +428,7 @@ def ids_in_play(game: Mapping[str, Any]) -> dict[str, list[str]]:
 
     def ids(value: Any) -> list[str]:
         if isinstance(value, Mapping):
-            return [str(k) for k in value]
+            return [str(k) for k, v in value.items() if v != 0]  # a count of none is not on the board
         if isinstance(value, list):
             return [v for v in value if isinstance(v, str)]
         return []
