@@ -88,7 +88,7 @@ def event_link(session_id: str, position: int) -> str:
     return f"/pages/sessions/{session_id}#e{position}"
 
 
-# -- Journey: karma across the campaign -----------------------------------------------------------
+# -- a karma-series view (Journey's): karma across the campaign ------------------------------------
 
 def karma_series(series: Mapping[str, list[Mapping[str, Any]]], quest_names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
     """Journey's karma-series view as the page says it: per Pilgrim, Good and Bad Karma after every change to either
