@@ -53,11 +53,12 @@ class ConquestAndThreat(_DescentFold):
 
 
 class HeroStanding(_DescentFold):
-    """Each hero across the campaign: curses, frost, dark relics, chest items, deaths, with the events behind them."""
+    """Each hero across the campaign: curses, frost, dark relics, chest items, deaths, and the corrections the table
+    made to their sheet, with the events behind them."""
 
     name = "descent-hero-standing"
     kind = "hero-progress"
-    reads = frozenset({"curses-gained", "cursed-item-equipped", "frost-gained", "dark-relic-equipped", "chest-opened", "hero-killed"})
+    reads = frozenset({"curses-gained", "cursed-item-equipped", "frost-gained", "dark-relic-equipped", "chest-opened", "hero-killed", "value-corrected"})
 
     def keep(self, event: Any, at: At) -> dict[str, Any] | None:
         change = event.change
