@@ -4,6 +4,7 @@ until their quest ends: each answer is kept in full and as the heroes may see it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent import ledger
@@ -65,6 +66,9 @@ class HeroStanding(_DescentFold):
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return ledger.hero_standing(records, viewer)
+
+    def hero_said(self, sheet: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+        return [f"Curses gained: {sheet['curses_gained']} · Frost gained: {sheet['frost_gained']} · Deaths: {len(sheet['deaths'])}"]
 
 
 VIEWS = (TreacheryLedger(), ConquestAndThreat(), HeroStanding())
