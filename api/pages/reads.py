@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from projections import timeline, wording
+from projections import timeline
+from tracker import wording
 from projections.store import ViewStore
 from tracker.rulesets.ruleset import Ruleset
 
