@@ -15,12 +15,13 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, problems, sharding, stream_slots
+from api import access, chunked_bodies, contract, problems, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
 from tracker import safe_json
+from projections.every_shard import EveryShard
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
 from tracker import placement
@@ -108,12 +109,19 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
     app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
     if app.config["PROJECTIONS_IN_PROCESS"]:
-        # A runner per shard, each writing its views beside that shard's events.
-        runners = [runner] if router is None else [shard.views for shard in router.every_shard()]
-        for each in runners:
-            thread, stop = each.start_in_thread()
-            app.extensions.setdefault("tracker_projection_threads", []).append((thread, stop))
+        if router is None:
+            thread, stop = runner.start_in_thread()
             atexit.register(stop.set)
+            app.extensions["tracker_projection_threads"] = [(thread, stop)]
+        else:
+            # A runner per shard, each writing its views beside that shard's events; a shard added while this
+            # process runs gets its runner within a few seconds (projections/every_shard.py).
+            stop = threading.Event()
+            atexit.register(stop.set)
+            every = EveryShard(lambda: {shard.name: shard.views for shard in router.every_shard()}, stop)
+            every.watch()
+            app.extensions["tracker_projection_shards"] = every
+            app.extensions["tracker_projection_threads"] = [(thread, stop) for thread in every.threads.values()]
         app.extensions["tracker_projection_thread"] = app.extensions["tracker_projection_threads"][0]
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
@@ -143,6 +151,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.teardown_request(sharding.release_fence)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
+    if settings.warm_at_boot:
+        warming.warm(app)
     return app
 
 

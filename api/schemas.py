@@ -598,15 +598,29 @@ class ViewsHealth(Answer):
     stalled_seconds = fields.Float()
 
 
+class ShardHealth(Answer):
+    OPTIONAL = ("notifications", "projected_to", "views", "error")
+
+    name = fields.String(metadata={"description": "The shard's name (`tracker shards list`)"})
+    notifications = fields.Integer(metadata={"description": "The end of the shard's own log"})
+    projected_to = fields.Integer(metadata={"description": "How far the views beside its events have read its log"})
+    views = fields.Nested(ViewsHealth)
+    error = fields.String(metadata={"description": "The shard's database did not answer: the failure, its type and first line"})
+
+
 class Health(Answer):
+    OPTIONAL = ("shards",)
+
     status = fields.String(
-        validate=validate.OneOf(["ok", "views-stalled"]),
-        metadata={"description": "views-stalled (answered with 503) past TRACKER_VIEWS_STALL_SECONDS"},
+        validate=validate.OneOf(["ok", "views-stalled", "shard-unreachable"]),
+        metadata={"description": "views-stalled (answered with 503): a shard's views past TRACKER_VIEWS_STALL_SECONDS; "
+                                 "shard-unreachable (503): a shard's database does not answer"},
     )
     database = fields.String(validate=validate.OneOf(["sqlite", "postgresql"]))
     notifications = fields.Integer()
     projected_to = fields.Integer()
     views = fields.Nested(ViewsHealth)
+    shards = fields.List(fields.Nested(ShardHealth), metadata={"description": "With shards: every shard's log and views, the home shard first"})
 
 
 class RulesetDocument(Answer):

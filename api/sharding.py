@@ -8,10 +8,13 @@ the home shard, where the access check answers 401 or 404 exactly as without sha
 from __future__ import annotations
 
 from contextlib import ExitStack
+from uuid import UUID
 
 from flask import current_app, g, request
 
 from api import problems
+from tracker import stored_answers
+from tracker.domain.access import token_hash
 from tracker.errors import NotFound
 from tracker.placement import Moving
 from tracker.shards import Router, Shard
@@ -30,7 +33,7 @@ def route_to_shard():
     if found is None or request.endpoint is None:
         return None
     if request.method == "POST" and request.endpoint in NEW_CAMPAIGNS:
-        g.shard = found.for_new_campaign()
+        g.shard = found.for_new_campaign(_creation_answers())
         return None
     campaign_id = _campaign_of_request(found)
     if campaign_id is None:
@@ -75,6 +78,17 @@ def _campaign_of_request(found: Router) -> str | None:
     return found.campaign_of_token(token) if token else None
 
 
+def _creation_answers() -> list[UUID]:
+    """Where a keyed POST /campaigns may have been answered before: its scope with no token, or with the bearer's
+    token id ("tok_" + the first 16 hex digits of its SHA-256, as tracker/commands.py mints it)."""
+    key = request.headers.get("Idempotency-Key")
+    if not key or request.endpoint != "campaigns.Campaigns":
+        return []
+    token = _bearer()
+    issuers = [None] + ([f"tok_{token_hash(token)[:16]}"] if token else [])
+    return [stored_answers.answer_id("campaigns", issuer, key) for issuer in issuers]
+
+
 def _bearer() -> str | None:
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     return value.strip() or None if scheme.lower() == "bearer" else None
@@ -87,6 +101,15 @@ def token_shard(token: str) -> Shard | None:
         return None
     campaign_id = found.campaign_of_token(token)
     return None if campaign_id is None else found.of_campaign(campaign_id)
+
+
+def import_placing():
+    """With shards, what an import writes in: its campaign placed on this request's shard first, or refused when
+    another shard holds it (tracker/placement.py ``Placement.placing``); None without shards."""
+    found, shard = router(), g.get("shard")
+    if found is None or shard is None:
+        return None
+    return lambda campaign_id: found.placement.placing(campaign_id, shard.name)
 
 
 def place_new_campaign(campaign_id: str) -> None:

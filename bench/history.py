@@ -10,9 +10,9 @@ The long histories are written by the same steps as `Tracker.roll` (the session'
 thousand rolls per save: the command path would take minutes to write 200,000 events, and
 what is measured here is reading them back, not writing them.
 
-Reads: `get_session` (session state) and `campaign_heroes` (hero progress), the median of
-READ_REPEATS warm calls (the aggregate cache and the hero-history cache are on, as the
-service runs) and the first call of a fresh application (cold: what a restarted worker pays).
+Reads: `get_session` (session state) and Journey's hero-progress view (projected first: one row per
+campaign), the median of READ_REPEATS warm calls (the aggregate cache on, as the service runs) and
+the first call of a fresh application and view store (cold: what a restarted worker pays).
 
 Replay: `ProjectionRunner.replay` (every view emptied and projected again from position 0, each
 batch committed with its position, as `tracker rebuild` does with its default batch size) over the
@@ -37,6 +37,7 @@ import psycopg
 
 from timing import median_ms
 
+from projections import views as registered_views
 from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
 from projections.store import open_view_store
 from tracker import dice as dice_rolls
@@ -145,19 +146,30 @@ def measure_history(database_url: str, raw_url: str, schema: str, seed_source: C
         print(f"  history: wrote {result.events_in_log} events in {result.write_seconds:.0f} s", flush=True)
 
         histories = {HISTORY_SHORT: short, HISTORY_LONG: long}
+        store = open_view_store(env)
+        try:
+            ProjectionRunner(app, store, batch_size=REBUILD_BATCH_SIZE).catch_up()  # hero progress is read from its view
+        finally:
+            store.datastore.close()
+        progress = registered_views.of_game("journey", "hero-progress")
         reads = {
-            "session state (GET /sessions/{sid})": lambda a, cid, sid: a.get_session(sid),
-            "hero progress (GET /campaigns/{cid}/heroes)": lambda a, cid, sid: a.campaign_heroes(cid),
+            "session state (GET /sessions/{sid})": lambda a, s, cid, sid: a.get_session(sid),
+            "hero progress (GET /campaigns/{cid}/heroes)": lambda a, s, cid, sid: progress.read(s, cid),
         }
-        for what, read in reads.items():
-            result.reads_ms[what] = {n: median_ms(lambda: read(app, cid, sid), READ_REPEATS, warm=True) for n, (cid, sid) in histories.items()}
-            result.cold_ms[what] = {}
-            for n, (cid, sid) in histories.items():
-                fresh = Tracker(env={**env, "CREATE_TABLE": "n"})
-                try:
-                    result.cold_ms[what][n] = once_ms(lambda: read(fresh, cid, sid))
-                finally:
-                    fresh.close()
+        store = open_view_store(env)
+        try:
+            for what, read in reads.items():
+                result.reads_ms[what] = {n: median_ms(lambda: read(app, store, cid, sid), READ_REPEATS, warm=True) for n, (cid, sid) in histories.items()}
+                result.cold_ms[what] = {}
+                for n, (cid, sid) in histories.items():
+                    fresh, fresh_store = Tracker(env={**env, "CREATE_TABLE": "n"}), open_view_store(env)
+                    try:
+                        result.cold_ms[what][n] = once_ms(lambda: read(fresh, fresh_store, cid, sid))
+                    finally:
+                        fresh_store.datastore.close()
+                        fresh.close()
+        finally:
+            store.datastore.close()
     finally:
         app.close()
 

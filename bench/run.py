@@ -821,9 +821,9 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             "",
             "Warm: the median of repeated reads in one application, as a running worker serves them. Session state is "
             "the cached aggregate, brought up to date by one query for newer events (snapshots every 100 events bound a "
-            "cold load to a snapshot plus at most 99 events). Hero progress keeps each session's game changes and reads "
-            "only events after the last version it saw (tracker/game_history.py). Cold: the first read of a fresh "
-            "application, which for hero progress still reads the whole history once.",
+            "cold load to a snapshot plus at most 99 events). Hero progress is Journey's hero-progress view, projected "
+            "as the log grows: one row per campaign, whatever the log's length (tracker/rulesets/journey/views.py). "
+            "Cold: the first read of a fresh application and view store (its first connection included).",
             "",
         ]
     return parts

@@ -30,7 +30,8 @@ class Standing(View):
     }
     creating = ("game_state_start",)
     latest = {"game_state": 2}  # a session's state is set once per batch, to the last one folded
-    handles = (Session.SessionStarted, GameEvent, Campaign.QuestEnded)
+    version = 2  # 2: an undo puts back the game state from before the action it reverts
+    handles = (Session.SessionStarted, GameEvent, Campaign.QuestEnded, Session.ActionUndone)
 
     def rows(self, event: Any, at: At) -> list[tuple[Any, ...]]:
         if isinstance(event, Campaign.QuestEnded):
@@ -40,6 +41,12 @@ class Standing(View):
         if type(event) is Session.SessionStarted:
             at.put(self.name, at.session_id, {})
             return [("game_state_start", at.session_id, at.campaign_id, at.quest, at.notification_id, "{}")]
+        if isinstance(event, Session.ActionUndone):
+            # The undo names the state from before the action it reverts: folding on from the undone changes would
+            # count them (and a fold that reads them, as a treasure card owed, would fail on what follows).
+            game = event.restored["game"]
+            at.put(self.name, at.session_id, game)
+            return [("game_state", json.dumps(game, sort_keys=True, ensure_ascii=False), at.session_id)]
         ruleset = rulesets.registry().get(at.ruleset_id or "")
         if ruleset is None:
             return []
@@ -65,6 +72,15 @@ def read(reader: Any, campaign_id: str) -> dict[str, Any]:
         if latest
         else None,
     }
+
+
+def latest_campaigns(reader: Any, limit: int) -> list[str]:
+    """The campaigns whose sessions started last, at most ``limit``: those a worker primes at boot (api/warming.py)."""
+    rows = reader.query(
+        "SELECT campaign_id, MAX(started) AS latest FROM {view_game_states} GROUP BY campaign_id ORDER BY latest DESC LIMIT %s",
+        (limit,),
+    )
+    return [row["campaign_id"] for row in rows]
 
 
 VIEW = Standing()

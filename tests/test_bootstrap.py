@@ -3,9 +3,11 @@ different (the seed source, table creation) is a setting, never an environment v
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from datetime import datetime, timezone
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
@@ -80,3 +82,34 @@ def test_an_app_built_without_creating_tables_uses_those_made_before(database_ur
 def test_no_entrypoint_flips_an_environment_variable(entrypoint: str) -> None:
     text = (ROOT / entrypoint).read_text(encoding="utf-8")
     assert "os.environ[" not in text, f"{entrypoint} sets the environment to wire the service: pass settings to tracker/bootstrap.py"
+
+
+def test_a_server_worker_warms_at_boot_without_writing_and_then_serves(database_url: str) -> None:
+    """gunicorn's workers (api/wsgi.py, `tracker serve`) warm before serving (api/warming.py): the campaigns played
+    lately and their grants loaded, each read run, two internal requests, the collector frozen over what the worker
+    built. Nothing is written; an app built for a test does not warm."""
+    played = create_app({"TESTING": True}, settings=Settings(database_url=database_url))
+    try:
+        client = played.test_client()
+        created = client.post("/campaigns", json={"ruleset": "journey", "name": "Warm", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})
+        cid, owner = created.json["id"], created.json["owner_token"]
+        assert client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"}, headers={"Authorization": f"Bearer {owner}"}).status_code == 201
+        played.extensions["tracker_views"].catch_up()
+        written = played.extensions["tracker"].recorder.max_notification_id()
+        owner_grant = next(t["grant_id"] for t in played.extensions["tracker"]._campaign(cid).tokens.values())
+    finally:
+        played.extensions["tracker_service"].close()
+    assert gc.get_freeze_count() == 0  # the app built for this test above did not warm
+    threshold = gc.get_threshold()
+    app = create_app({"TESTING": True}, settings=Settings(database_url=database_url, create_tables=False, warm_at_boot=True))
+    try:
+        assert gc.get_freeze_count() > 0  # what the worker built stays for its life
+        tracker = app.extensions["tracker"]
+        assert tracker.recorder.max_notification_id() == written  # warming wrote nothing
+        assert {UUID(cid), UUID(owner_grant)} <= set(tracker.repository.cache.cache)  # loaded before any request named them
+        read = app.test_client().get(f"/campaigns/{cid}/heroes", headers={"Authorization": f"Bearer {owner}"})
+        assert read.status_code == 200 and "tripitaka" in read.json["heroes"]
+    finally:
+        app.extensions["tracker_service"].close()
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

@@ -1,7 +1,8 @@
 """A whole quest of each game played on the play page in a real headless Chromium at 390 px, on SQLite and
-PostgreSQL: dice entered as rolled on the table, a draw, several actions from their generated forms, an undo
-and the end, with no script on the page; then the timeline, the standing and the charts read back.
-Screenshots: tests/artifacts/play-*.png."""
+PostgreSQL: dice entered as rolled on the table, a draw, several actions from their generated forms, an undo,
+play on until the rules give their verdict (Journey's house cleared, Basalt killed, Mission 1.1 won, every hero
+of a Yōkai Quest scene struck down), and the end with the verdict the page preselects, no table ruling; then the
+timeline, the standing and the charts read back. Screenshots: tests/artifacts/play-*.png."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ def _act(page, action: str, **fields) -> None:
     _submit(page, form)
 
 
+def _offered(page, action: str, field: str) -> list[str]:
+    """The ids an action's form suggests for a field (the figures on the board for a target)."""
+    return page.locator(f"#action-{action} datalist#ids-{action}-{field} option").evaluate_all("os => os.map(o => o.value)")
+
+
 def _roll_reported(page, die: str, faces: str) -> None:
     page.locator("#report-form").locator("xpath=ancestor::details").locator("summary").click()
     page.fill(f"#report-form [name='faces.{die}']", faces)
@@ -81,6 +87,18 @@ def _end(page, outcome: str, ruling: str = "", reported: str = "") -> None:
     if ruling:
         form.locator("[name=ruling]").fill(ruling)
     _submit(page, form)
+
+
+def _end_by_the_rules(page, outcome: str) -> None:
+    """End the quest with the verdict the rules gave, as the page preselects it: no ruling typed."""
+    where = page.locator("#where").inner_text()
+    assert "The rules decided: " + outcome.replace("-", " ") in where, where
+    form = page.locator("#end-form")
+    assert form.locator("[name=outcome]").input_value() == outcome  # preselected, not chosen by the test
+    assert "(as the rules decided)" in form.locator("[name=outcome] option:checked").inner_text()
+    _submit(page, form)
+    where = page.locator("#where").inner_text()
+    assert f"Ended: {outcome.replace('-', ' ')}" in where and "table ruling" not in where, where
 
 
 def _read_back(page, base: str, cid: str, sid: str, name: str) -> None:
@@ -137,7 +155,7 @@ def test_journey_quest_1_on_the_play_page(client, live_server, chromium, databas
 def test_descent_quest_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
     made = client.post("/campaigns", json={"ruleset": "descent", "name": "Dungeon", "party": ["aurim", "tahlia"], "components": TEST_OVERLORD_DECK}).json
     cid, token = made["id"], made["owner_token"]
-    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "altar-of-despair", "setup": {}}).json["id"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {}}).json["id"]
     context, page = _open(chromium, live_server, token, sid)
     assert page.locator("#hands li[data-holder=overlord]").count() == 1  # the owner sees the overlord's hand
     _roll_reported(page, "d6", "4, 1")
@@ -145,12 +163,20 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     _act(page, "gain-curses", hero="aurim", count="1", source="silver chest")
     _act(page, "end-turn")
     _undo(page)
+    assert "Undone by" in page.locator("#done").inner_text()
     overlord = client.get(f"/sessions/{sid}").json["decks"]["overlord"]  # the owner's view: what is out of the draw pile
     out = {c for cards in overlord["held"].values() for c in cards} | set(overlord["discard_pile"]) | set(overlord["removed_from_game"])
     _draw_reported(page, "overlord", next(c for c in TEST_OVERLORD_DECK["decks"]["overlord"]["cards"] if c not in out))
+    # Zone 5: Basalt, a master troll with 3 armour and 24 more wounds (L606); his card's wounds are stated, here 30
+    _act(page, "place-monsters", **{"monsters.0.monster": "troll", "monsters.0.named": "basalt", "monsters.0.wounds": "30"}, source="zone 5 revealed")
+    basalt = _offered(page, "attack", "target")
+    assert basalt == ["basalt-1"], basalt  # the figure on the board, offered by the attack's form
+    for _ in range(2):  # five red dice showing 4 damage each, less his 3 armour: 17 wounds a blow
+        assert "The rules decided" not in page.locator("#where").inner_text()
+        _act(page, "attack", attacker="tahlia", target=basalt[0], attack_type="melee", faces="red: 4D 0R, 4D 0R, 4D 0R, 4D 0R, 4D 0R")
+    assert "L608" in page.locator("#where").inner_text()  # L610: "They have completed their quest!", decided by the kill
     screenshot(page, "play-descent-phone")
-    _end(page, "victory", ruling="the table stopped here")
-    assert "table ruling" in page.locator("#where").inner_text()
+    _end_by_the_rules(page, "victory")
     client.application.extensions["tracker_views"].catch_up()
     _read_back(page, live_server, cid, sid, "descent")
     context.close()
@@ -164,13 +190,21 @@ def test_kung_fu_panda_mission_on_the_play_page(client, live_server, chromium, d
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-1", "setup": setup}).json["id"]
     context, page = _open(chromium, live_server, token, sid)
     _act(page, "start-round", entry="detail")
-    _act(page, "roll", hero="po", faces="Chi, Punch, Kick, Kick")
-    _act(page, "spend", heroes="po: Kick, Kick", **{"for": "knock-out"}, enemy="wolf-slasher")
-    _act(page, "roll", hero="tigress", faces="Move, Move, Punch, Chi")
-    _undo(page)
     _roll_digital(page, "d6", 1)
+    _act(page, "roll", hero="po", faces="Chi, Punch, Kick, Kick")  # the Action Dice rolled at the table
+    _act(page, "spend", heroes="po: Punch, Chi", **{"for": "token"}, token="villager", villager="mei")  # L245: save the villager
+    _act(page, "spend", heroes="po: Kick, Kick", **{"for": "knock-out"}, enemy="wolf-slasher")
+    _act(page, "roll", hero="tigress", faces="Claws, Claws, Claws, Claws")
+    _undo(page)
+    assert "Undone by" in page.locator("#done").inner_text()
+    _act(page, "roll", hero="tigress", faces="Move, Move, Punch, Chi")
+    _act(page, "roll", hero="po", faces="Chi, Chi, Move, Move")
+    # both heroes onto the Gatehouse, the end tile: one more Move for each enemy on the tile left (the Wolf Spearman)
+    _act(page, "spend", heroes="po: Move, Move", **{"for": "move"}, to="s")
+    _act(page, "spend", heroes="tigress: Move, Move", **{"for": "move"}, to="s")
+    _act(page, "mission-won")  # declared by the table, checked against the board (L245)
     screenshot(page, "play-kung-fu-panda-phone")
-    _end(page, "victory", ruling="the table stopped here")
+    _end_by_the_rules(page, "victory")
     client.application.extensions["tracker_views"].catch_up()
     _read_back(page, live_server, cid, sid, "kung-fu-panda")
     page.goto(f"{live_server}/pages/campaigns/{cid}")
@@ -192,8 +226,19 @@ def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, datab
     _act(page, "end-activation", hero="ryo")
     _act(page, "end-activation", hero="ami")
     _act(page, "begin-yokai-phase", **{"coins.red-blue": "red", "coins.green-yellow": "green"})  # nested fields, one by one
+    # L164-L166: an appearance card for the point the coins show; the table reads the yōkai it places
+    _act(page, "draw-appearance", point="red")
+    _act(page, "yokai-appear", by="appearance-card", yokai="yurei: 1")
+    attackers = page.locator("#action-attack [name=attacker] option").evaluate_all("os => os.map(o => o.value)")
+    assert "yurei" in attackers, attackers  # the yōkai on the board may attack, not only the heroes
+    for hero in ("ryo", "ami"):  # the Yūrei strikes each hero down (their Health 6 and 5, from the components)
+        assert "The rules decided" not in page.locator("#where").inner_text()
+        _act(page, "attack", attacker="yurei", source="yokai attack",  # a target's fields in the form's first row
+             **{"targets.0.defender": hero, "targets.0.attack_faces.red": ", ".join(["katana"] * 6), "targets.0.defense_faces.blue": "blank"})
+    # L763: "If all the heroes in the scene are defeated, the Reattempt mechanic is engaged": the scene is lost
+    assert "L763" in page.locator("#where").inner_text()
     screenshot(page, "play-yokai-quest-phone")
-    _end(page, "victory", ruling="the table stopped here")
+    _end_by_the_rules(page, "defeat")
     client.application.extensions["tracker_views"].catch_up()
     _read_back(page, live_server, cid, sid, "yokai-quest")
     context.close()

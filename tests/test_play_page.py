@@ -202,3 +202,46 @@ def test_the_actions_allowed_now_are_read_from_either_shape():
     assert allowed_types(["end-turn"]) == ["end-turn"]
     assert allowed_types([{"type": "activate-pilgrim", "heroes": ["monkey-king"]}]) == ["activate-pilgrim"]
     assert allowed_types(None) is None
+
+
+def test_a_yokai_on_the_board_may_attack_from_the_page_and_a_kind_with_none_left_is_not_offered(client):
+    """The attacker field names a hero or a figure: the yōkai on the board are offered beside the heroes."""
+    from tests.rulesets.yokai_play import LOADOUTS, YOKAI_TEST_COMPONENTS
+
+    made = client.post("/campaigns", json={"ruleset": "yokai-quest", "name": "Friday", "party": ["ryo", "ami"], "components": YOKAI_TEST_COMPONENTS}).json
+    first = client.get(f"/campaigns/{made['id']}").json["next_quest"]
+    sid = client.post(f"/campaigns/{made['id']}/sessions", json={"quest": first, "setup": {"abilities": LOADOUTS}}).json["id"]
+    for body in ({"type": "end-activation", "hero": "ryo"}, {"type": "end-activation", "hero": "ami"},
+                 {"type": "begin-yokai-phase", "coins": {"red-blue": "red"}}, {"type": "draw-appearance", "point": "red"},
+                 {"type": "yokai-appear", "by": "appearance-card", "yokai": {"yurei": 1, "hone-bushi": 0}}):
+        assert client.post(f"/sessions/{sid}/actions", json=body).status_code == 201
+    _sign_in(client, made["owner_token"])
+    html = _page(client, sid)
+    form = re.search(r'action="[^"]*/play/act/attack".*?</form>', html, re.DOTALL).group(0)
+    attackers = re.findall(r'<option value="([^"]*)"', re.search(r'<select name="attacker".*?</select>', form, re.DOTALL).group(0))
+    assert attackers == ["ryo", "ami", "yurei"], attackers
+    target = '{"defender": "ryo", "attack_faces": {"red": ["katana", "katana", "katana", "katana", "katana", "katana"]}, "defense_faces": {"blue": []}}'
+    sent = client.post(f"/pages/sessions/{sid}/play/act/attack", headers=HERE,
+                       data={**_action_form(html, "attack"), "attacker": "yurei", "source": "yokai attack", "targets": target})
+    assert sent.status_code == 303, sent.get_data(as_text=True)[:500]
+    assert client.get(f"/sessions/{sid}").json["game"]["heroes"]["ryo"]["defeated"] is True
+
+
+def test_a_list_of_objects_is_rows_of_fields_an_empty_row_no_item_and_a_json_line_still_taken():
+    from werkzeug.datastructures import MultiDict
+
+    from api.pages import forms
+    from tracker import rulesets
+
+    schema = next(a["schema"] for a in rulesets.get("descent").describe()["actions"] if a["type"] == "place-monsters")
+    (monsters,) = [f for f in forms.fields(schema, {}, ["tahlia"], []) if f["name"] == "monsters"]
+    assert monsters["kind"] == "rows" and [f["name"] for f in monsters["rows"][1]][:2] == ["monsters.1.monster", "monsters.1.master"]
+    assert monsters["rows"][0][0]["required"] and not any(f["required"] for f in monsters["rows"][1])  # minItems 1: the first row
+    sent = MultiDict({"monsters.0.monster": "troll", "monsters.0.wounds": "30", "monsters.1.monster": "", "monsters.2.master": "", "source": "zone 5"})
+    assert forms.body(schema, sent, sent.getlist) == {"monsters": [{"monster": "troll", "wounds": 30}], "source": "zone 5"}
+    line = MultiDict({"monsters": '{"monster": "troll", "named": "basalt"}', "source": "zone 5"})
+    assert forms.body(schema, line, line.getlist)["monsters"] == [{"monster": "troll", "named": "basalt"}]
+    attack = next(a["schema"] for a in rulesets.get("descent").describe()["actions"] if a["type"] == "attack")
+    (surges,) = [f for f in forms.fields(attack, {}, ["tahlia"], []) if f["name"] == "surges"]
+    assert not any(f["required"] for row in surges["rows"] for f in row)  # an optional list asks for nothing
+    assert "surges" not in forms.body(attack, MultiDict({"attacker": "tahlia"}), MultiDict().getlist)

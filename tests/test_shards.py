@@ -17,8 +17,9 @@ import psycopg
 import pytest
 
 from api import create_app
+from projections import every_shard
 from tests.conftest import fresh_schema
-from tracker import moving
+from tracker import moving, stored_answers
 from tracker.application import Tracker
 from tracker.cli import main as cli
 from tracker.config import persistence_env
@@ -309,3 +310,213 @@ def test_the_operator_commands_find_a_campaign_on_its_shard(sharded, shard_urls,
     assert cli(["--database-url", home, "token", "mint", on_b, "--role", "viewer"]) == 2  # a write waits out the move
     assert "being moved" in capsys.readouterr().err
     placement.end_move(on_b, "b")
+
+
+def _other(placement: Placement, campaign_id: str) -> str:
+    return "b" if placement.of(campaign_id).shard == "home" else "home"
+
+
+def _without_position(body: dict) -> dict:
+    return {key: value for key, value in body.items() if key != "log_position"}  # a position counts on its own shard's log
+
+
+def test_a_retry_after_a_move_answers_the_stored_answer_and_rolls_once(sharded):
+    client = sharded.test_client()
+    campaign_id, owner = _campaign(client, "Retrying group")
+    session_id = _session(client, campaign_id, owner)
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    keyed = {**owner, "Idempotency-Key": "roll-before-the-move"}
+    first = client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=keyed)
+    assert first.status_code == 201, first.get_json()
+    started_keyed = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": "q1-meeting"}, headers={**owner, "Idempotency-Key": "second-session"})
+    assert started_keyed.status_code == 201
+    moved = moving.move(placement, campaign_id, _other(placement, campaign_id))
+    assert placement.of(campaign_id).shard == moved["to"]
+    retry = client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=keyed)
+    assert retry.status_code == 201 and retry.headers["Idempotent-Replayed"] == "true"
+    assert _without_position(retry.get_json()) == _without_position(first.get_json())
+    assert client.get(f"/sessions/{session_id}", headers=owner).get_json()["version"] == first.get_json()["version"]  # one roll
+    again = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": "q1-meeting"}, headers={**owner, "Idempotency-Key": "second-session"})
+    assert again.headers["Idempotent-Replayed"] == "true" and again.get_json()["id"] == started_keyed.get_json()["id"]
+    assert len(client.get(f"/campaigns/{campaign_id}", headers=owner).get_json()["sessions"]) == 2
+    changed = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 3}}, headers=keyed)
+    assert changed.status_code == 422 and "Idempotency-Key" in changed.get_json()["title"]  # the key stays bound to its request
+    fresh = client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers={**owner, "Idempotency-Key": "after-the-move"})
+    assert fresh.status_code == 201 and fresh.get_json()["version"] == first.get_json()["version"] + 1
+
+
+def test_a_backup_cannot_plant_an_answer_for_another_campaigns_session(sharded, shard_urls):
+    home, other = shard_urls
+    client = sharded.test_client()
+    (mine, my_owner), (theirs, their_owner) = _campaign(client, "Mine"), _campaign(client, "Theirs")
+    my_session, their_session = _session(client, mine, my_owner), _session(client, theirs, their_owner)
+    assert client.post(f"/sessions/{my_session}/rolls", json=ROLL, headers={**my_owner, "Idempotency-Key": "k"}).status_code == 201
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    url = home if placement.of(mine).shard == "home" else other
+    app = Tracker(env=persistence_env(url))
+    try:
+        lines = app.export_campaign(mine, backup=True)
+    finally:
+        app.close()
+    header = json.loads(lines[0])
+    [answer] = header["header"]["answers"]
+    answer["state"]["scope"] = answer["state"]["scope"].replace(my_session, their_session)
+    forged = [json.dumps(header) + "\n", *lines[1:]]
+    target = Tracker(env=persistence_env(other if url == home else home))
+    try:
+        with pytest.raises(Exception) as refused:
+            target.import_campaign(forged, continuing=True)
+        assert "answers are damaged" in refused.value.title
+    finally:
+        target.close()
+
+
+def test_a_campaign_moves_back_to_a_shard_holding_its_old_copy_and_keeps_every_event(sharded, shard_urls):
+    client = sharded.test_client()
+    campaign_id, owner = _campaign(client, "Travelling group")
+    session_id = _session(client, campaign_id, owner)
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    first_home = placement.of(campaign_id).shard
+    elsewhere = _other(placement, campaign_id)
+    viewer = client.post(f"/campaigns/{campaign_id}/tokens", json={"role": "viewer"}, headers=owner).get_json()
+    rolls = [client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).get_json()]
+    moving.move(placement, campaign_id, elsewhere)
+    rolls.append(client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).get_json())
+    assert client.delete(f"/campaigns/{campaign_id}/tokens/{viewer['id']}", headers=owner).status_code == 200  # revoked away from its first shard
+    player = client.post(f"/campaigns/{campaign_id}/tokens", json={"role": "player"}, headers=owner).get_json()
+    back = moving.move(placement, campaign_id, first_home)
+    assert back["to"] == first_home and placement.of(campaign_id).shard == first_home
+    assert back["events"] >= 1  # only what came after its old copy was written
+    rolls.append(client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).get_json())
+    assert client.get(f"/campaigns/{campaign_id}", headers={"Authorization": f"Bearer {viewer['token']}"}).status_code == 401
+    assert client.get(f"/campaigns/{campaign_id}", headers={"Authorization": f"Bearer {player['token']}"}).status_code == 200
+    log = client.get(f"/sessions/{session_id}/events", headers=owner).get_json()
+    positions = [e["position"] for e in log["events"]]
+    assert positions == list(range(1, len(positions) + 1))  # every event once, none lost, none twice
+    assert [r["version"] for r in rolls] == [rolls[0]["version"] + n for n in range(3)]
+    assert positions[-1] == rolls[-1]["version"]
+    verified = client.get(f"/sessions/{session_id}/verification", headers=owner)
+    assert verified.status_code == 200 and verified.get_json()["status"] in ("verified", "pending")
+    moving.move(placement, campaign_id, elsewhere)  # and on again: that shard's copy continues too
+    assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).get_json()["version"] == rolls[-1]["version"] + 1
+
+
+def test_an_import_of_a_campaign_placed_on_another_shard_is_refused(sharded, shard_urls):
+    home, other = shard_urls
+    client = sharded.test_client()
+    campaign_id, owner = _campaign(client, "Placed once")
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    placed = placement.of(campaign_id).shard
+    assert placement.least_loaded() != placed  # the import goes to the other shard
+    exported = client.get(f"/campaigns/{campaign_id}/export", headers=owner)
+    assert exported.status_code == 200
+    refused = client.post("/campaigns/import", data=exported.data, content_type="application/x-ndjson")
+    assert refused.status_code == 409 and refused.content_type == "application/problem+json"
+    assert f"already on this service (on shard {placed})" in refused.get_json()["title"]
+    assert "tracker shards move" in refused.get_json()["detail"]
+    assert placement.of(campaign_id).shard == placed
+    assert not _on(other if placed == "home" else home, campaign_id)  # no copy nothing routes to
+
+
+def test_the_command_line_import_refuses_a_campaign_placed_on_another_shard(sharded, shard_urls, tmp_path, capsys):
+    home, other = shard_urls
+    client = sharded.test_client()
+    campaign_id, owner = _campaign(client, "Placed once")
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    placed = placement.of(campaign_id).shard
+    export = tmp_path / "campaign.jsonl"
+    export.write_bytes(client.get(f"/campaigns/{campaign_id}/export", headers=owner).data)
+    capsys.readouterr()
+    assert cli(["--database-url", home, "import", str(export)]) == 1
+    assert "already on this service" in capsys.readouterr().err
+    assert not _on(other if placed == "home" else home, campaign_id)
+    imported = client.post("/campaigns/import", data=export.read_bytes(), content_type="application/x-ndjson")
+    assert imported.status_code == 409  # and through the API, the same
+
+
+def test_health_reports_every_shards_log_and_views(sharded):
+    client = sharded.test_client()
+    campaign_id, _ = _campaign(client, "Healthy")
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    placed = placement.of(campaign_id).shard
+    health = client.get("/health")
+    assert health.status_code == 200, health.get_json()
+    shards = {s["name"]: s for s in health.get_json()["shards"]}
+    assert set(shards) == {"home", "b"}
+    assert shards[placed]["notifications"] > 0 and shards[_other(placement, campaign_id)]["notifications"] == 0
+    assert all(s["views"]["status"] == "current" and s["projected_to"] == 0 for s in shards.values())
+    for shard in sharded.extensions["tracker_router"].every_shard():
+        shard.views.catch_up()
+    shards = {s["name"]: s for s in client.get("/health").get_json()["shards"]}
+    assert shards[placed]["projected_to"] == shards[placed]["notifications"]
+    placement.add_shard("down", "postgresql://tracker@127.0.0.1:1/nowhere")
+    down = client.get("/health")
+    assert down.status_code == 503 and down.get_json()["status"] == "shard-unreachable"
+    assert next(s for s in down.get_json()["shards"] if s["name"] == "down")["error"]
+
+
+def test_a_shard_added_while_the_server_runs_gets_its_projection_runner(shard_urls, second_postgres_url, monkeypatch):
+    home, _ = shard_urls
+    monkeypatch.setattr(every_shard, "SHARD_WATCH_SECONDS", 0.05)
+    flask_app = create_app({"TESTING": True, "DATABASE_URL": home, "PROJECTIONS_IN_PROCESS": True})
+    every = flask_app.extensions["tracker_projection_shards"]
+    client = flask_app.test_client()
+    try:
+        assert set(every.threads) == {"home", "b"}
+        _campaign(client, "On b")  # b first by name among the empty shards; the next new campaign goes to c
+        with fresh_schema(second_postgres_url) as third:
+            assert cli(["--database-url", home, "shards", "add", "c", third]) == 0
+            for _ in range(400):  # bounded wait for the watcher (a count, not a clock)
+                if "c" in every.threads:
+                    break
+                time.sleep(0.05)
+            assert "c" in every.threads and every.threads["c"].is_alive()
+            campaign_id, owner = _campaign(client, "On the new shard")
+            assert flask_app.extensions["tracker_router"].placement.of(campaign_id).shard == "c"
+            session_id = _session(client, campaign_id, owner)
+            rolled = client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).get_json()
+            stats = client.get(f"/campaigns/{campaign_id}/dice-statistics?min_position={rolled['log_position']}", headers=owner)
+            assert stats.status_code == 200, stats.get_json()
+            assert sum(row["count"] for row in stats.get_json()["faces"]) == 2  # projected by c's own runner
+            every.stop.set()
+            every.join()  # before its schema goes
+    finally:
+        every.stop.set()
+        flask_app.extensions["tracker_router"].close()
+
+
+def test_a_retried_campaign_creation_goes_back_to_the_shard_that_answered_it(sharded):
+    client = sharded.test_client()
+    body = {"ruleset": "journey", "name": "Created once"}
+    first = client.post("/campaigns", json=body, headers={"Idempotency-Key": "create-once"})
+    assert first.status_code == 201
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    assert placement.least_loaded() != placement.of(first.get_json()["id"]).shard  # a fresh creation would go elsewhere
+    retry = client.post("/campaigns", json=body, headers={"Idempotency-Key": "create-once"})
+    assert retry.status_code == 201 and retry.headers["Idempotent-Replayed"] == "true"
+    assert retry.get_json()["id"] == first.get_json()["id"]
+    assert len(placement.placed()) == 1  # one campaign, not two
+
+
+def test_a_moves_backup_holds_the_answers_gathered_early_and_every_one_recorded_after(sharded, shard_urls):
+    home, other = shard_urls
+    client = sharded.test_client()
+    campaign_id, owner = _campaign(client, "Answered group")
+    session_id = _session(client, campaign_id, owner)
+    assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers={**owner, "Idempotency-Key": "early"}).status_code == 201
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    app = Tracker(env=persistence_env(home if placement.of(campaign_id).shard == "home" else other))
+    try:
+        gathered = stored_answers.gather_before_move(app, campaign_id)
+        assert [r["state"]["key"] for r in gathered.records] == ["early"]
+        assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers={**owner, "Idempotency-Key": "late"}).status_code == 201
+        started = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": "q1-meeting"}, headers={**owner, "Idempotency-Key": "late-session"})
+        later_session = started.get_json()["id"]
+        assert client.post(f"/sessions/{later_session}/rolls", json=ROLL, headers={**owner, "Idempotency-Key": "late-roll"}).status_code == 201
+        other_campaign, other_owner = _campaign(client, "Someone else")
+        other_session = _session(client, other_campaign, other_owner)
+        client.post(f"/sessions/{other_session}/rolls", json=ROLL, headers={**other_owner, "Idempotency-Key": "not-theirs"})
+        header = json.loads(app.export_campaign(campaign_id, backup=True, answers=gathered)[0])["header"]
+    finally:
+        app.close()
+    assert sorted(r["state"]["key"] for r in header["answers"]) == ["early", "late", "late-roll", "late-session"]

@@ -19,12 +19,19 @@ import pytest
 from projections import views as registered_views
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
+from tests.rulesets.test_yokai_api import S1
+from tests.rulesets.yokai_play import LOADOUTS, spawn, strike
+from tests.rulesets.yokai_play import act as yokai_act
+from tests.rulesets.yokai_play import create_campaign as yokai_campaign
+from tests.rulesets.yokai_play import defeat as yokai_defeat
+from tests.rulesets.yokai_play import end as yokai_end
+from tests.rulesets.yokai_play import start as yokai_start
 from tests.test_descent_api import TEST_OVERLORD_DECK
 from tests.test_descent_api import _act as descent_act
 from tests.test_descent_api import _campaign as descent_campaign
 from tests.test_descent_api import _start as descent_start
 from tests.test_journey_campaigns import _play_q1
-from tests.test_journey_play import Q2_COMPONENTS, _act, _campaign, _start
+from tests.test_journey_play import PILGRIMS, Q2_COMPONENTS, _act, _campaign, _start
 from tests.test_secrets import _mint, bearer
 from tracker.config import persistence_env
 from tracker.rulesets.view import CampaignFold
@@ -111,6 +118,86 @@ def test_journey_hero_progress_is_a_view_and_names_the_events_behind_each_value(
     assert all(events[p["position"]]["type"] == p["event"] for p in series)
 
 
+NO_AUTH = {"Authorization": ""}  # the pages read the cookie, not the bearer token
+
+
+def test_journey_pages_draw_karma_and_link_the_sheet_from_the_views_alone(client, app):
+    made = client.post("/campaigns", json={"ruleset": "journey", "name": "Table", "party": PILGRIMS, "components": Q2_COMPONENTS,
+                                           "options": {"mode": "linked"}}).json
+    cid, owner = made["id"], made["owner_token"]
+    q1, _ = _play_q1(client, cid)
+    assert client.post("/pages/sign-in", data={"token": owner}, headers=NO_AUTH).status_code == 303
+    # Nothing is folded from the log per request: until the views reach the quest, the page shows no Karma.
+    assert 'id="karma-monkey-king"' not in client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
+    app.extensions["tracker_views"].catch_up()
+    store = app.extensions["tracker_views"].store
+    series = registered_views.of_game("journey", "karma-series").read(store, cid)["monkey-king"]
+    page = client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
+    chart = page.split('id="karma-monkey-king"', 1)[1].split("</div>", 1)[0]
+    assert f"now {series[-1]['good']} Good and {series[-1]['bad']} Bad" in chart and "Traded 10 Bad Karma" in chart
+    for point in series:  # every point of the view is a row linking to its event
+        assert f'/pages/sessions/{q1}#e{point["position"]}' in chart
+    # The hero sheet: each wheel links to the last event that changed it, each card held to the event that gave it.
+    tripitaka = client.get(f"/campaigns/{cid}/heroes/tripitaka").json
+    sheet = client.get(f"/pages/campaigns/{cid}/heroes/tripitaka", headers=NO_AUTH).get_data(as_text=True)
+    good = tripitaka["events_behind"]["good_karma"][-1]
+    assert f'class="wheel good" data-value="{tripitaka["good_karma"]}"><a href="/pages/sessions/{q1}#e{good["position"]}"' in sheet
+    held = tripitaka["skills"]["one-time"] + tripitaka["skills"]["permanent"]
+    assert held and set(held) <= set(tripitaka["cards_behind"])
+    events = {e["position"]: e for e in client.get(f"/sessions/{q1}/events?limit=1000").json["events"]}
+    for card in held:
+        ref = tripitaka["cards_behind"][card]
+        assert events[ref["position"]]["type"] == "CardTaken" and events[ref["position"]]["payload"]["change"]["card"] == card
+        assert f'<a href="/pages/sessions/{ref["session_id"]}#e{ref["position"]}">{card}</a>' in sheet
+
+
+def test_yokai_quest_standing_is_its_own_view_of_scenes_reattempts_and_heroes(client, app):
+    made = yokai_campaign(client)
+    cid, owner = made["id"], made["owner_token"]
+    s1 = yokai_start(client, cid, S1)
+    yokai_defeat(client, s1, "hone-bushi", 8)
+    spawn(client, s1, {"hone-bushi": 4})
+    strike(client, s1, "ryo", ["hone-bushi"] * 4)  # twelve before turn 5: the achievement (L809)
+    yokai_act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
+    yokai_act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Tenpura"})
+    assert client.post(f"/sessions/{s1}/undo").status_code == 201  # the undone draw is no card of Ryo's
+    for hero, card in (("ryo", "Tenpura"), ("ami", "Mochi"), ("ami", "Gyoza")):
+        yokai_act(client, s1, {"type": "draw-treasure", "hero": hero, "card": card})
+    yokai_act(client, s1, {"type": "end-scene", "outcome": "victory", "achievements": ["12-hone-bushi-before-turn-5"]})
+    yokai_end(client, s1, "victory")
+    attempts = []
+    for _ in (1, 2):  # the second scene failed, reattempted once and failed again: the story is lost
+        sid = yokai_start(client, cid, "shake-them-skeleton-bones-2")
+        yokai_act(client, sid, {"type": "end-scene", "outcome": "failed"})
+        attempts.append(sid)
+        last = yokai_end(client, sid, "defeat")
+    third = yokai_start(client, cid, S1)  # in play: not yet a scene played
+    answer = client.get(f"/campaigns/{cid}/standing?min_position={last['log_position'] + 2}")
+    assert answer.status_code == 200, answer.json
+    standing = answer.json["standing"]
+    assert [(p["scene"], p["attempt"], p["reattempt"], p["result"], p["outcome"]) for p in standing["scenes"]] == [
+        (S1, 1, False, "victory", "victory"),
+        ("shake-them-skeleton-bones-2", 1, False, "failed", "defeat"),
+        ("shake-them-skeleton-bones-2", 2, True, "failed", "defeat"),
+        (S1, 1, False, None, None),
+    ]
+    assert [p["session_id"] for p in standing["scenes"]] == [s1, *attempts, third]
+    story = standing["stories"]["shake-them-skeleton-bones"]
+    assert (story["scenes_played"], story["scenes_won"], story["reattempts"]) == (3, 1, 1)
+    assert story["scenes"]["shake-them-skeleton-bones-2"] == {"played": 2, "won": 0, "reattempts": 1}
+    assert [a["achievement"] for a in standing["achievements"]] == ["12-hone-bushi-before-turn-5"]
+    ryo = standing["heroes"]["ryo"]
+    assert ryo["abilities"] == LOADOUTS["ryo"] and ryo["treasures_drawn"] == 2  # Hibana and Tenpura; the undone draw is not counted
+    assert ryo["scenes"] == 4 and ryo["latest"]["session_id"] == third
+    assert standing["heroes"]["ami"]["treasures_drawn"] == 2
+    # One row per campaign in the game's own table, read without the log; the page reads the same view.
+    view = registered_views.of_game("yokai-quest", "standing")
+    assert view.table == "view_yokai_quest_standing" and view.read(app.extensions["tracker_views"].store, cid) == standing
+    assert client.post("/pages/sign-in", data={"token": owner}, headers=NO_AUTH).status_code == 303
+    page = client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
+    assert "1 of 3 scene(s) played won, 1 reattempt(s)" in page and "kiri-susumu" in page
+
+
 def test_descent_ledger_rows_keep_the_overlords_secrets_from_the_heroes_until_the_quest_ends(client, app):
     store = app.extensions["tracker_views"].store
     cid = descent_campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
@@ -138,7 +225,7 @@ def test_descent_ledger_rows_keep_the_overlords_secrets_from_the_heroes_until_th
 def test_every_game_view_is_declared_in_its_games_package_and_registered():
     kinds = {(view.game, view.kind) for view in registered_views.registered() if isinstance(view, CampaignFold)}
     assert {("journey", "hero-progress"), ("journey", "karma-series"), ("descent", "treachery-ledger"), ("descent", "conquest"),
-            ("descent", "hero-progress"), ("kung-fu-panda", "standing")} <= kinds
+            ("descent", "hero-progress"), ("kung-fu-panda", "standing"), ("yokai-quest", "standing")} <= kinds
     for view in registered_views.registered():
         if isinstance(view, CampaignFold):
             assert type(view).__module__ == f"tracker.rulesets.{view.game.replace('-', '_')}.views"

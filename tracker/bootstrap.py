@@ -17,6 +17,7 @@ from typing import Any
 
 from gunicorn.app.base import Application as GunicornApplication
 
+from projections.every_shard import SHARD_WATCH_SECONDS, EveryShard
 from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
 from projections.store import ViewStore, open_view_store
 from tracker.application import Tracker
@@ -26,7 +27,7 @@ from tracker.randomness import new_seed
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 
-__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "Service", "Settings", "bootstrap", "create_tables", "serve"]
+__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "EveryShard", "SHARD_WATCH_SECONDS", "Service", "Settings", "bootstrap", "create_tables", "serve"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Settings:
     seed_source: Callable[[], bytes] = new_seed
     clock: Callable[[], datetime] | None = None
     batch_size: int = 500  # notifications per projection batch
+    warm_at_boot: bool = False  # a server's worker: pay the first request's one-time costs before serving (api/warming.py)
 
     @classmethod
     def from_environment(cls, **overrides: Any) -> Settings:
@@ -99,5 +101,5 @@ def serve(settings: Settings, build_app: Callable[[Settings], Any], options: dic
     """Serve ``build_app(settings)`` (the API's create_app) under gunicorn with gunicorn.conf.py's settings and
     ``options``: the tables made here first, then each worker builds its own app after the fork."""
     create_tables(settings)
-    in_worker = replace(settings, create_tables=False)
+    in_worker = replace(settings, create_tables=False, warm_at_boot=True)
     _Gunicorn({**options, "on_starting": lambda server: None}, lambda: build_app(in_worker)).run()

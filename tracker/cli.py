@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from api import create_app
+from tracker import moving
 from tracker.application import Request
-from tracker.bootstrap import REBUILD_BATCH_SIZE, Service, Settings, bootstrap, create_tables
+from tracker.bootstrap import REBUILD_BATCH_SIZE, SHARD_WATCH_SECONDS, EveryShard, Service, Settings, bootstrap, create_tables
 from tracker.bootstrap import serve as serve_under_gunicorn
 from tracker.config import database_url, describe, persistence_env
-from tracker.errors import TrackerError
+from tracker.errors import Conflict, NotFound, TrackerError
 from tracker.export_file import ExportLines
+from tracker.placement import HOME, Moving, Placement, conninfo, enabled, is_postgres
 
 
 def _cores() -> int:
@@ -123,21 +125,24 @@ def _project(args: argparse.Namespace, url: str) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    threads = []
-    for name, where in _shard_urls(url).items():
-        runner = _service(where).runner
-        print(f"projecting {name}: {describe(where)} from position {runner.position}", flush=True)
-        threads.append(threading.Thread(target=runner.run_forever, args=(stop,), name=f"projections-{name}"))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    runners: dict[str, Any] = {}
+
+    def every_runner() -> dict[str, Any]:
+        """Each shard's runner, made once; a shard added while this runs is read from the home database here."""
+        for name, where in _shard_urls(url).items():
+            if name not in runners:
+                runners[name] = _service(where).runner
+                print(f"projecting {name}: {describe(where)} from position {runners[name].position}", flush=True)
+        return runners
+
+    every = EveryShard(every_runner, stop, daemon=False)
+    every.watch()
+    every.join()
     return 0
 
 
 def _shard_urls(url: str) -> dict[str, str]:
     """Every shard's URL by name when the database routes by placement, else the one database."""
-    from tracker.placement import HOME, Placement, enabled, is_postgres
 
     if not (is_postgres(url) and enabled(url)):
         return {HOME: url}
@@ -187,9 +192,8 @@ def _import(args: argparse.Namespace, url: str) -> int:
     shard, where = _new_campaign_shard(url)
     app = _service(where).tracker
     try:
-        with open(args.file, "rb") as file:  # read line by line, as the API does, not held whole
-            result = app.import_campaign(ExportLines(file))
-        _place(url, result.body["campaign_id"], shard)
+        with open(args.file, "rb") as file, _placing(url, shard) as placing:  # read line by line, as the API does, not held whole
+            result = app.import_campaign(ExportLines(file), placing=placing)
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -221,8 +225,6 @@ def _token(args: argparse.Namespace, url: str) -> int:
 def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[Any]:
     """The application of the shard holding the campaign (the one database without shards); a write holds the
     campaign's move lock while it runs, as the API's writes do (tracker/placement.py)."""
-    from tracker.errors import Conflict
-    from tracker.placement import HOME, Moving, Placement, enabled, is_postgres
 
     if not (is_postgres(url) and enabled(url)):
         with _closing(_service(url)) as service:
@@ -249,7 +251,6 @@ def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[A
 @contextmanager
 def _session_app(url: str, session_id: str) -> Iterator[Any]:
     """The application of the shard holding the session: its campaign's, asked of each shard in turn."""
-    from tracker.errors import NotFound
 
     for where in _shard_urls(url).values():
         with _closing(_service(where)) as service:
@@ -273,7 +274,6 @@ def _closing(app: Any) -> Iterator[Any]:
 
 def _new_campaign_shard(url: str) -> tuple[str | None, str]:
     """Where an imported campaign goes: the least loaded shard, or the one database."""
-    from tracker.placement import Placement, enabled, is_postgres
 
     if not (is_postgres(url) and enabled(url)):
         return None, url
@@ -285,14 +285,16 @@ def _new_campaign_shard(url: str) -> tuple[str | None, str]:
         placement.close()
 
 
-def _place(url: str, campaign_id: str, shard: str | None) -> None:
-    from tracker.placement import Placement
+@contextmanager
+def _placing(url: str, shard: str | None) -> Iterator[Any]:
+    """With shards, what an import writes in: its campaign placed on ``shard`` first, or refused when another holds it."""
 
     if shard is None:
+        yield None
         return
     placement = Placement(url, pool_size=1)
     try:
-        placement.place(campaign_id, shard)
+        yield lambda campaign_id: placement.placing(campaign_id, shard)
     finally:
         placement.close()
 
@@ -303,8 +305,6 @@ def _prepare_shard(url: str) -> None:
 
 
 def _shards(args: argparse.Namespace, url: str) -> int:
-    from tracker import moving
-    from tracker.placement import Placement, enabled, is_postgres
 
     if not is_postgres(url):
         print("Shards are PostgreSQL databases: set DATABASE_URL (the home database) to postgresql://...", file=sys.stderr)
@@ -321,11 +321,18 @@ def _shards(args: argparse.Namespace, url: str) -> int:
                 placed = moving.place_existing(placement, persistence_env(url))
                 print(f"routing by placement is on: {placed} campaigns placed on 'home'; restart the servers so they route by it", file=sys.stderr)
             try:
+                conninfo(args.url)  # a PostgreSQL URL, or ValueError
+                if args.name in placement.shards():
+                    raise ValueError(f"There is a shard named {args.name!r} already")
+                # Its tables first: once its row is in, running servers may send it a new campaign.
+                _prepare_shard(args.url)
                 placement.add_shard(args.name, args.url)
             except ValueError as error:
                 print(error, file=sys.stderr)
                 return 2
-            _prepare_shard(args.url)
+            if not first:
+                print(f"running servers start projecting {args.name!r} within {SHARD_WATCH_SECONDS:g} s and send new campaigns to it; "
+                      "no restart needed", file=sys.stderr)
             print(json.dumps({"added": args.name, "at": describe(args.url)}))
         elif args.shards_command == "replica":
             if (args.url is None) == (not args.none):

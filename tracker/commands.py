@@ -409,9 +409,10 @@ class Commands(Loading):
 
         return self._execute(f"session:{session_id}", "undo", {}, request, work)
 
-    def import_campaign(self, text: str | Iterable[str], request: Request = Request()) -> Result:
+    def import_campaign(self, text: str | Iterable[str], request: Request = Request(), continuing: bool = False, placing: Any = None) -> Result:
         """Load an exported campaign: the whole file is checked first, then written in one transaction,
-        with a new owner token for whoever imported it (the file holds no usable tokens)."""
+        with a new owner token for whoever imported it (the file holds no usable tokens). ``continuing`` and
+        ``placing``: see tracker/portability.py ``import_text`` (a move back; the placement with shards)."""
         token = new_token()
         digest = token_hash(token)
 
@@ -420,7 +421,7 @@ class Commands(Loading):
             return [Grant(campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
                           heroes=[], side=None, label="imported", meta=meta)]
 
-        body = portability.import_text(self, text, also=owner_grant)
+        body = portability.import_text(self, text, also=owner_grant, continuing=continuing, placing=placing)
         written = self.recorder.max_notification_id()
         if body["backup"]:  # the campaign's own tokens came with it; no new one was minted
             return Result(201, {**body, "owner_token": None, "owner_token_id": None}, log_position=written)

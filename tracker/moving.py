@@ -11,7 +11,11 @@
 Every write acknowledged before step 1 is in the export; none is acknowledged between 1 and 3. When
 the import fails, the row goes back to the old shard, which still holds everything. The old shard
 keeps its copy afterwards (events are never deleted), unread: placement routes every request to the
-new one.
+new one. Moving the campaign back there later continues that copy: the import checks it is exactly the
+start of the backup's streams and writes only what came after (tracker/portability.py).
+
+The backup carries the campaign's Idempotency-Key answers (tracker/stored_answers.py): a client that
+retries a write acknowledged before the move gets its answer from the new shard, not a second roll.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
+from tracker import stored_answers
 from tracker.application import Tracker
 from tracker.config import persistence_env
 from tracker.domain import Campaign
@@ -39,15 +44,25 @@ def move(placement: Placement, campaign_id: str, to: str) -> dict[str, Any]:
         raise MoveFailed(f"Campaign {campaign_id} is not placed on any shard: check the id (`tracker shards list`)")
     if placed.shard == to:
         raise MoveFailed(f"Campaign {campaign_id} is on {to} already")
+    source = Tracker(env=persistence_env(shards[placed.shard]))
     try:
+        # Read while its writes still run: the fenced part reads only the answers recorded after these.
+        answers = stored_answers.gather_before_move(source, campaign_id)
         began = placement.begin_move(campaign_id)
     except ValueError as error:
+        source.close()
         raise MoveFailed(str(error)) from None
-    source = Tracker(env=persistence_env(shards[began.shard]))
+    except BaseException:
+        source.close()
+        raise
+    if began.shard != placed.shard:  # moved by someone else meanwhile
+        source.close()
+        placement.end_move(campaign_id, began.shard)
+        raise MoveFailed(f"Campaign {campaign_id} moved to {began.shard} meanwhile: run the move again")
     target = Tracker(env=persistence_env(shards[to]))
     try:
-        lines = source.export_campaign(campaign_id, backup=True)
-        imported = target.import_campaign(lines).body
+        lines = source.export_campaign(campaign_id, backup=True, answers=answers)
+        imported = target.import_campaign(lines, continuing=True).body
     except Exception as error:  # TrackerError from the import's checks, or the database's own
         placement.end_move(campaign_id, began.shard)  # it stays where it was, writable again
         title = getattr(error, "title", None) or str(error)

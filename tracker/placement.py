@@ -28,6 +28,8 @@ import psycopg
 from psycopg.sql import SQL, Identifier
 from psycopg_pool import ConnectionPool
 
+from tracker.errors import Conflict
+
 HOME = "home"
 SHARDS_TABLE = "tracker_shards"
 PLACEMENT_TABLE = "tracker_placement"
@@ -148,6 +150,28 @@ class Placement:
     def place(self, campaign_id: str, shard: str) -> None:
         with self.pool.connection() as conn:
             conn.execute(SQL("INSERT INTO {} (campaign_id, shard) VALUES (%s, %s) ON CONFLICT (campaign_id) DO NOTHING").format(self.placement_table), (campaign_id, shard))
+
+    @contextmanager
+    def placing(self, campaign_id: str, shard: str) -> Iterator[None]:
+        """An imported campaign, placed on the shard it is being written to before it is written there. A campaign
+        placed on another shard already is refused: its copy here would be one nothing routes to. When the write
+        fails, the row this placed goes again (a row is no event: it may be taken back)."""
+        with self.pool.connection() as conn:
+            claimed = conn.execute(SQL("INSERT INTO {} (campaign_id, shard) VALUES (%s, %s) ON CONFLICT (campaign_id) DO NOTHING RETURNING shard")
+                                   .format(self.placement_table), (campaign_id, shard)).fetchone()
+            placed = None if claimed else conn.execute(SQL("SELECT shard FROM {} WHERE campaign_id = %s").format(self.placement_table), (campaign_id,)).fetchone()
+        if placed is not None and placed[0] != shard:
+            raise Conflict(
+                f"Campaign {campaign_id} is already on this service (on shard {placed[0]}); nothing was imported",
+                detail=f"GET /campaigns/{campaign_id} shows it. To put it on another server, move it: tracker shards move {campaign_id} --to SHARD.",
+            )
+        try:
+            yield
+        except BaseException:
+            if claimed:
+                with self.pool.connection() as conn:
+                    conn.execute(SQL("DELETE FROM {} WHERE campaign_id = %s AND shard = %s AND NOT moving").format(self.placement_table), (campaign_id, shard))
+            raise
 
     def of(self, campaign_id: str) -> Placed | None:
         with self.pool.connection() as conn:

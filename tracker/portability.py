@@ -19,13 +19,15 @@ from __future__ import annotations
 import heapq
 import json
 from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
-from tracker import export_file, hash_chain, rulesets, sealing, unsealing, verification, verify_export
+from tracker import export_file, hash_chain, rulesets, sealing, stored_answers, unsealing, verification, verify_export
 from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
 from tracker.domain.session import GameEvent
@@ -33,11 +35,13 @@ from tracker.errors import Conflict, Unprocessable
 from tracker.rulesets.data import content_hash
 
 
-def export_lines(app: Any, campaign: Campaign, backup: bool = False) -> list[str]:
+def export_lines(app: Any, campaign: Campaign, backup: bool = False, answers: stored_answers.Gathered | None = None) -> list[str]:
     """The campaign as JSON Lines. A public export holds each event's public form (tracker/sealing.py): no
     reader learns an unrevealed seed or a pile's order from it. A ``backup`` (the operator's CLI only) also
-    carries each event's sealed values and the campaign's token grants (their hashes), to move the campaign
-    to another server with its sessions in play and every token still working."""
+    carries each event's sealed values, the campaign's token grants (their hashes) and its Idempotency-Key
+    answers (tracker/stored_answers.py), to move the campaign to another server with its sessions in play,
+    every token still working and every acknowledged write answered as before when a client retries it
+    (``answers``: those a move gathered before it held the campaign's writes back, tracker/moving.py)."""
     streams = [campaign.id] + [UUID(s["id"]) for s in campaign.sessions]
     in_play = {s["id"] for s in campaign.sessions if s["outcome"] is None}
     per_stream = [
@@ -58,6 +62,7 @@ def export_lines(app: Any, campaign: Campaign, backup: bool = False) -> list[str
     if backup:
         header["backup"] = True
         header["grants"] = [_grant(app, token) for token in campaign.tokens.values()]
+        header["answers"] = stored_answers.of_campaign(app, str(campaign.id), header["sessions"], gathered=answers)
     trailer = {"events": len(events), "heads": {str(stream): records[-1]["hash"] for stream, records in zip(streams, per_stream) if records}}
     lines = [_line({"header": header})]
     lines += [_line({"event": event}) for event in events]
@@ -98,9 +103,12 @@ def _line(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[str, Any]:
+def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuing: bool = False, placing: Any = None) -> dict[str, Any]:
     """``text``: the file, or its lines to be read twice (tracker/export_file.py reads them from disk).
-    ``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file."""
+    ``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file.
+    ``continuing``: a backup of a campaign moving back to a database that still holds its earlier copy
+    (tracker/moving.py): only what came after that copy is written. ``placing(campaign_id)``: a context the
+    write runs in (with shards, the campaign placed on this one; tracker/placement.py ``Placement.placing``)."""
     lines = text.split("\n") if isinstance(text, str) else text
     checked = verify_export.verify_lines(lines, export_file.lean_loads)
     if checked["status"] == "failed":
@@ -153,16 +161,46 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None) -> dict[s
                 detail=f"{report.get('detail') or mismatch.get('reason')} (position {mismatch.get('position')}).",
             )
         statuses[session_id] = report["status"]
-    for stream in streams:
-        if app.recorder.select_events(UUID(stream), limit=1):
-            raise _already_here(campaign_id)
-    grants = _grants(header, campaign_id) if header.get("backup") else (also(campaign_id) if also else [])
+    backup = bool(header.get("backup"))
+    if continuing and not backup:
+        raise Unprocessable("Only a backup continues a campaign's earlier copy", detail="Export it with tracker export --backup.")
+    earlier = _earlier_copy(app, streams, campaign_id) if continuing else {}
+    if not continuing and any(app.recorder.select_events(UUID(stream), limit=1) for stream in streams):
+        raise _already_here(campaign_id)
+    stored = [event for event in stored if event.originator_version > earlier.get(str(event.originator_id), 0)]
+    grants = _grants(app, header, campaign_id) if backup else (also(campaign_id) if also else [])
     extra = [app.mapper.to_stored_event(event) for aggregate in grants for event in aggregate.collect_events()]
-    try:
-        app.recorder.insert_events(stored + extra)
-    except IntegrityError:
-        raise _already_here(campaign_id) from None
-    return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": bool(header.get("backup"))}
+    answers = stored_answers.to_store(app, header.get("answers"), campaign_id, header.get("sessions") or []) if backup else []
+    extra += [answer for answer in answers if not app.recorder.select_events(answer.originator_id, limit=1)]
+    with placing(campaign_id) if placing else nullcontext():
+        try:
+            app.recorder.insert_events(stored + extra)
+        except IntegrityError:
+            raise _already_here(campaign_id) from None
+    return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": backup}
+
+
+def _earlier_copy(app: Any, streams: dict[str, list[StoredEvent]], campaign_id: str | None) -> dict[str, int]:
+    """How many events of each of the file's streams this database holds already: a campaign moving back to a shard
+    it left keeps the copy it left there, and that copy must be exactly the start of the file's streams (events are
+    never changed, so it is, unless the file is not this campaign's backup). Compared by each event's hash over its
+    whole stored record, sealed values included."""
+    held: dict[str, int] = {}
+    for stream, events in streams.items():
+        here = app.recorder.select_events(UUID(stream))
+        if not here:
+            continue
+        if len(here) > len(events) or any(_whole_hash(app, mine) != _whole_hash(app, theirs) for mine, theirs in zip(here, events)):
+            raise Conflict(
+                f"Campaign {campaign_id} has another history in this database; nothing was imported",
+                detail=f"Stream {stream} here is not the start of the file's: the file is not a later backup of the copy held here.",
+            )
+        held[stream] = len(here)
+    return held
+
+
+def _whole_hash(app: Any, stored: StoredEvent) -> str:
+    return verify_export.event_hash(hash_chain.record(app.mapper, stored, sealed=True))
 
 
 def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
@@ -191,10 +229,24 @@ def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
     return header, entries
 
 
-def _grants(header: dict[str, Any], campaign_id: str) -> list[Grant]:
-    """A backup's token grants, so every token of the campaign keeps working on this server."""
+def _grants(app: Any, header: dict[str, Any], campaign_id: str) -> list[Grant]:
+    """A backup's token grants, so every token of the campaign keeps working on this server. A grant this database
+    holds already (the campaign was here before, and moves back) is kept, and revoked if it was revoked since."""
     grants = []
     for listed in header.get("grants") or []:
+        try:
+            held = app.repository.get(Grant.create_id(token_hash=listed["token_hash"]))
+        except AggregateNotFoundError:
+            held = None
+        except (KeyError, TypeError):
+            held = None  # refused just below
+        if held is not None:
+            if held.campaign_id != campaign_id:
+                raise Unprocessable("The backup's token grants are damaged; nothing was imported", detail="A grant names another campaign.")
+            if listed.get("revoked") and not held.revoked:
+                held.revoke(meta={"issued_by": "import:backup"})
+                grants.append(held)
+            continue
         try:
             grant = Grant(campaign_id=campaign_id, token_id=listed["token_id"], token_hash=listed["token_hash"], role=listed["role"],
                           heroes=list(listed["heroes"]), side=listed["side"], label=listed["label"], meta={"issued_by": "import:backup"})

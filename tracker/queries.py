@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -14,7 +15,6 @@ from tracker import disclosure, hash_chain, missing_facts, portability, rulesets
 from tracker.domain import Grant, IdempotencyRecord, Session
 from tracker.domain.access import token_hash
 from tracker.errors import NotFound, Unprocessable
-from tracker.game_history import GameHistory
 from tracker.grant_cache import GrantCache, channel_of
 from tracker.loading import Loading
 from tracker.session_log import event_view
@@ -25,7 +25,6 @@ class Queries(Loading):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.game_history = GameHistory()  # what hero progress reads, read on from where it stopped
         self.grants = _grant_cache(self.recorder)  # the grants this process may answer from memory
 
     def close(self) -> None:
@@ -84,9 +83,10 @@ class Queries(Loading):
         campaign = self._campaign(campaign_id)
         return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
 
-    def export_campaign(self, campaign_id: str, backup: bool = False) -> list[str]:
-        """The campaign as JSON Lines; ``backup`` adds the sealed values and token grants (operators only: never over HTTP)."""
-        return portability.export_lines(self, self._campaign(campaign_id), backup=backup)
+    def export_campaign(self, campaign_id: str, backup: bool = False, answers: Any = None) -> list[str]:
+        """The campaign as JSON Lines; ``backup`` adds the sealed values, token grants and Idempotency-Key answers
+        (operators only: never over HTTP; ``answers``, those gathered already, tracker/stored_answers.py)."""
+        return portability.export_lines(self, self._campaign(campaign_id), backup=backup, answers=answers)
 
     def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
         """The notification log after position ``after``: campaign and session events, in the order saved.
@@ -129,21 +129,20 @@ class Queries(Loading):
         found = missing_facts.missing(self._ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
         return {"campaign_id": str(campaign.id), "components_hash": campaign.components_hash, **found}
 
-    def campaign_heroes(self, campaign_id: str, viewer: str | None = None) -> dict[str, Any]:
-        """Hero progress across the campaign's sessions, read from the log (see GameRules.hero_progress)."""
-        campaign = self._campaign(campaign_id)
-        rules = self._ruleset(campaign).rules
-        disclosure.check_side(rules, viewer)
-        history = []
-        for played in campaign.sessions:
-            if "abandoned" in played:
-                continue  # not played: what happened in it is no hero's progress
-            for change in self.game_history.changes(self.events, UUID(played["id"]), rules.events):
-                history.append({**played, "session_id": played["id"], "position": change.position, "type": change.type, "change": change.change})
-        heroes = rules.hero_progress(history, viewer)
-        if heroes is None:
-            raise NotFound("This game keeps no hero progress", detail=f"Ruleset {campaign.ruleset['id']} tracks no heroes.")
-        return {"campaign_id": str(campaign.id), "heroes": heroes}
+    def prime(self, campaign_ids: Iterable[str]) -> list[Grant]:
+        """Load these campaigns and their tokens' grants into the aggregate cache (a server worker's boot,
+        api/warming.py): their first read in this process then brings them up to date with one query each, as
+        every later read does, instead of loading them whole. Returns the live grants it loaded."""
+        grants = []
+        for campaign_id in campaign_ids:
+            try:
+                campaign = self._campaign(campaign_id)
+            except NotFound:
+                continue  # a view's campaign the log does not hold (a test's, a dropped import): nothing to prime
+            for token in campaign.tokens.values():
+                if not token.get("revoked"):
+                    grants.append(self.repository.get(UUID(token["grant_id"]), deepcopy_from_cache=False))
+        return grants
 
     def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""

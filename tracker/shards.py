@@ -10,10 +10,11 @@ on every request, so a move is seen at once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from tracker.application import Tracker
 from tracker.domain.access import token_hash
@@ -129,7 +130,12 @@ class Router:
         with self.placement.fence(campaign_id) as placed:
             yield self.shard(placed.shard if placed else HOME)
 
-    def for_new_campaign(self) -> Shard:
+    def for_new_campaign(self, answers: Sequence[UUID] = ()) -> Shard:
+        """The least loaded shard; a retried creation (a shard holds one of ``answers``, its Idempotency-Key's
+        possible answer ids) goes back to the shard that answered it, so it is answered the same, not created twice."""
+        for shard in self.every_shard() if answers else ():
+            if any(shard.tracker.recorder.select_events(answer, limit=1) for answer in answers):
+                return shard
         return self.shard(self.placement.least_loaded())
 
 

@@ -120,7 +120,7 @@ def campaign_page(campaign_id: str):
     }
     game = ruleset.id
     if game == "journey":
-        series = reads.karma_series(reads.live_game_events(store, campaign_id), named)
+        series = reads.karma_series(registered_views.of_game(game, "karma-series").read(store, campaign_id), named)
         page["karma"] = [
             {"hero": hero, "name": named.get(hero, hero), "points": points, "chart": charts.karma_chart(named.get(hero, hero), points)}
             for hero, points in series.items()
@@ -132,7 +132,7 @@ def campaign_page(campaign_id: str):
         # recorded (Yokai Quest keeps its heroes and stories there).
         view = registered_views.of_game(game, "standing")
         standing = (view.read(store, campaign_id) if view is not None else None) or store.standing(campaign_id)["progress"]
-        page["standing"] = game_standing.sections(game, standing, named)
+        page["standing"] = game_standing.sections(game, standing, named, store.standing(campaign_id)["progress"])
     return render_template("campaign.html", **page)
 
 
@@ -167,9 +167,9 @@ def hero_page(campaign_id: str, hero: str):
     page: dict[str, Any] = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": heroes[hero],
                             "rows": game_standing.sheet_rows(heroes[hero], named), "grant": signin.describe_grant(grant)}
     if ruleset.id == "journey":
-        rows = reads.live_game_events(views().store, campaign_id)
-        page["links"] = reads.journey_sheet_links(rows, hero)
-        points = reads.karma_series(rows, named).get(hero, [])
+        page["links"] = reads.journey_sheet_links(heroes[hero])
+        series = registered_views.of_game(ruleset.id, "karma-series").read(views().store, campaign_id)
+        points = reads.karma_series({hero: series.get(hero, [])}, named)[hero]
         page["karma"] = {"points": points, "chart": charts.karma_chart(named.get(hero, hero), points)}
     return render_template("hero.html", **page)
 

@@ -3,14 +3,16 @@ the action's JSON body. No script is needed: every field is a plain input, selec
 
 The fields, by schema:
 - an ``enum`` (or ``const``) is a choice, its values said by the game's names;
-- a string naming a hero (``hero``, ``attacker``, ``holder``, ...) offers the heroes the token may name;
+- a string naming a hero (``hero``, ``attacker``, ``holder``, ...) offers the heroes the token may name,
+  and where the field may name a figure instead (an ``attacker``), the figures on the board;
   a ``deck`` offers the session's decks;
 - an integer is a number field within its bounds; a boolean a yes / no choice (or left unsaid);
 - an array of choices is a set of checkboxes; an array of strings, a comma-separated text field;
 - an object with named properties is its fields, one by one (``costs.chi``);
 - any other object (a map such as the cards drawn per deck, or the faces rolled per die) is a text
-  area of lines ``key: value, value`` (a map of numbers: ``key: 2``), and an array of objects a text
-  area of JSON objects, one per line: the only places a person types structure.
+  area of lines ``key: value, value`` (a map of numbers: ``key: 2``);
+- an array of objects with named properties is rows of their fields (``targets.0.defender``), an empty row
+  no item; any other array of objects a text area of JSON objects, one per line (also taken in place of rows).
 """
 
 from __future__ import annotations
@@ -59,7 +61,10 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
         return [{**base, "kind": "select", "choices": _choices(values, names)}]
     if kind == "string":
         if key in hero_fields and heroes:
-            return [{**base, "kind": "select", "choices": _choices(heroes, names)}]
+            # a field that names a hero or a figure (an attacker: a hero, or the overlord's monster, a yōkai)
+            # offers the figures on the board too, else their side could never act on the page
+            figures = [i for i in ids.get(key) or [] if i not in heroes]
+            return [{**base, "kind": "select", "choices": _choices([*heroes, *figures], names)}]
         if key == "deck" and decks:
             return [{**base, "kind": "select", "choices": _choices(decks, names)}]
         suggested = ids.get(key) or []
@@ -77,6 +82,8 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
             if spec.get("uniqueItems") or key in hero_fields:
                 return [{**base, "kind": "checkboxes", "choices": _choices(values, names)}]
             return [{**base, "kind": "list", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas; one of: " + ", ".join(map(str, values))}]
+        if items.get("type") == "object" and items.get("properties") and not items.get("additionalProperties"):
+            return [{**base, "kind": "rows", "rows": _rows(name, items, spec, required, names, heroes, decks, ids, hero_fields)}]
         if items.get("type") == "object":
             return [{**base, "kind": "json-lines", "help": (base["help"] + " " if base["help"] else "") + "One JSON object per line, e.g. " + _example(items)}]
         if key in hero_fields and heroes:
@@ -91,6 +98,24 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
         return [{**base, "kind": "map", "number": number, "lists": values.get("type") == "array",
                  "help": (base["help"] + " " if base["help"] else "") + f"One per line, as “{example}”."}]
     return [{**base, "kind": "json", "help": (base["help"] + " " if base["help"] else "") + "As JSON."}]
+
+
+ROWS = 3  # rows drawn for a list of objects (the targets of an attack, the monsters placed): more are sent again
+
+
+def _rows(name: str, items: Mapping[str, Any], spec: Mapping[str, Any], required: bool, names, heroes, decks, ids, hero_fields) -> list[list[dict[str, Any]]]:
+    """A list of objects as rows of their fields (``targets.0.defender``), the first required where the list is;
+    a row left empty is no item."""
+    count = max(1, min(int(spec.get("maxItems") or ROWS), ROWS))
+    rows = []
+    for index in range(count):
+        row = fields(items, names, heroes, decks, prefix=f"{name}.{index}.", ids=ids, hero_fields=hero_fields)
+        rows.append(row if index == 0 and required and spec.get("minItems") else [_optional(f) for f in row])
+    return rows
+
+
+def _optional(field: dict[str, Any]) -> dict[str, Any]:
+    return {**field, "required": False, **({"rows": [[_optional(f) for f in row] for row in field["rows"]]} if "rows" in field else {})}
 
 
 def _example(items: Mapping[str, Any]) -> str:
@@ -124,6 +149,9 @@ def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fie
         if key in hero_fields and "enum" not in items and items.get("type") != "object" and getlist(name):
             return getlist(name)
     raw = (form.get(name) or "").strip()
+    if kind == "array" and (spec.get("items") or {}).get("type") == "object" and not raw:
+        rows = [_object(spec["items"], form, getlist, f"{name}.{index}.", hero_fields) for index in range(int(spec.get("maxItems") or ROWS))]
+        return [row for row in rows if row] or None
     if kind == "object" or "properties" in spec or "additionalProperties" in spec:
         if spec.get("properties") and not spec.get("additionalProperties"):
             nested = _object(spec, form, getlist, name + ".", hero_fields)

@@ -25,11 +25,6 @@ def names(ruleset: Ruleset) -> dict[str, str]:
 
 
 
-def live_game_events(store: ViewStore, campaign_id: str) -> list[dict[str, Any]]:
-    """The campaign's game events in log order, without those an undo reverted (the store leaves them out)."""
-    return store.game_events(campaign_id)
-
-
 def session_lengths(store: ViewStore, campaign_id: str) -> dict[str, dict[str, Any]]:
     rows = store.query(
         "SELECT session_id, COUNT(*) AS events, MIN(occurred_at) AS first_at, MAX(occurred_at) AS last_at "
@@ -95,41 +90,25 @@ def event_link(session_id: str, position: int) -> str:
 
 # -- Journey: karma across the campaign -----------------------------------------------------------
 
-KARMA_KINDS = ("pilgrim-set-up", "karma-gained", "karma-lost", "karma-traded")
+def karma_series(series: Mapping[str, list[Mapping[str, Any]]], quest_names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """Journey's karma-series view as the page says it: per Pilgrim, Good and Bad Karma after every change to either
+    wheel, in campaign order; a trade (10 Karma for a skill, or for a weapon level and Corruption) marked with what it bought."""
+    return {hero: [_karma_point(point, quest_names) for point in points] for hero, points in series.items()}
 
 
-def karma_series(rows: Iterable[Mapping[str, Any]], quest_names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
-    """Per Pilgrim, good and bad Karma after every change to either wheel, in campaign order;
-    a trade (10 Karma for a skill, or for a weapon level and Corruption) is marked with what it bought."""
-    series: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        change = row["change"]
-        if change["kind"] not in KARMA_KINDS or not isinstance(change.get("hero"), str):
-            continue
-        points = series.setdefault(change["hero"], [])
-        good, bad = (points[-1]["good"], points[-1]["bad"]) if points else (0, 0)
-        if change["kind"] == "pilgrim-set-up":
-            good, bad = change.get("good", good), change.get("bad", bad)
-            said = "set up (" + str(change.get("start", "")) + ")"
-        else:
-            if change["wheel"] == "good":
-                good = change["after"]
-            else:
-                bad = change["after"]
-            said = _karma_said(change)
-        points.append(
-            {
-                "good": good,
-                "bad": bad,
-                "quest": quest_names.get(row["quest"], row["quest"]),
-                "session_id": row["session_id"],
-                "position": row["position"],
-                "trade": _trade_said(change) if change["kind"] == "karma-traded" else None,
-                "said": said,
-                "link": event_link(row["session_id"], row["position"]),
-            }
-        )
-    return series
+def _karma_point(point: Mapping[str, Any], quest_names: Mapping[str, str]) -> dict[str, Any]:
+    change = point["change"]
+    set_up = change["kind"] == "pilgrim-set-up"
+    return {
+        "good": point["good"],
+        "bad": point["bad"],
+        "quest": quest_names.get(point["quest"], point["quest"]),
+        "session_id": point["session_id"],
+        "position": point["position"],
+        "trade": _trade_said(change) if change["kind"] == "karma-traded" else None,
+        "said": "set up (" + str(change.get("start", "")) + ")" if set_up else _karma_said(change),
+        "link": event_link(point["session_id"], point["position"]),
+    }
 
 
 def _said(session: Mapping[str, Any]) -> str:
@@ -155,23 +134,13 @@ def _trade_said(change: Mapping[str, Any]) -> str:
     return f"Traded {change['cost']} {wheel} Karma for {str(change['trade']).replace('-', ' ')}"
 
 
-def journey_sheet_links(rows: Iterable[Mapping[str, Any]], hero: str) -> dict[str, Any]:
-    """For one Pilgrim: the event behind each wheel's value now, and behind each card held."""
-    wheels: dict[str, str] = {}
-    cards: dict[str, str] = {}
-    for row in rows:
-        change = row["change"]
-        if change.get("hero") != hero:
-            continue
-        link = event_link(row["session_id"], row["position"])
-        if change["kind"] in ("karma-gained", "karma-lost", "karma-traded"):
-            wheels[change["wheel"]] = link
-        elif change["kind"] == "pilgrim-set-up":
-            wheels = {"good": link, "bad": link}
-            if change.get("start") != "carried":
-                cards = {}  # a fresh start holds none of the cards taken before
-        elif change["kind"] in ("card-taken", "corruption-drawn") and isinstance(change.get("card"), str):
-            cards[change["card"]] = link
+def journey_sheet_links(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """For one Pilgrim of Journey's hero-progress view: the event behind each wheel's value now (the last that changed
+    it), and behind each card held (the one that gave it)."""
+    behind = sheet.get("events_behind") or {}
+    wheels = {wheel: event_link(behind[field][-1]["session_id"], behind[field][-1]["position"])
+              for wheel, field in (("good", "good_karma"), ("bad", "bad_karma")) if behind.get(field)}
+    cards = {card: event_link(ref["session_id"], ref["position"]) for card, ref in (sheet.get("cards_behind") or {}).items()}
     return {"wheels": wheels, "cards": cards}
 
 
@@ -448,7 +417,8 @@ def fresh_entries(events: list[Any], side: str | None, ended: bool) -> list[dict
 
 
 FIGURE_FIELDS = ("target", "defender", "figure", "demon", "attacker", "foe")
-FIGURE_SOURCES = ("demons", "figures", "monsters", "foes", "yokai", "enemies")
+# in_play: Yōkai Quest keeps the yōkai on the board as counts by kind (a kind at 0 has none left there)
+FIGURE_SOURCES = ("demons", "figures", "monsters", "foes", "yokai", "enemies", "in_play")
 
 
 def ids_in_play(game: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -458,7 +428,7 @@ def ids_in_play(game: Mapping[str, Any]) -> dict[str, list[str]]:
 
     def ids(value: Any) -> list[str]:
         if isinstance(value, Mapping):
-            return [str(k) for k in value]
+            return [str(k) for k, v in value.items() if v != 0]  # a count of none is not on the board
         if isinstance(value, list):
             return [v for v in value if isinstance(v, str)]
         return []

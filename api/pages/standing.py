@@ -17,13 +17,14 @@ from projections.wording import key_said, value_said
 RESULT = {"won": "Won", "lost": "Lost", None: "In play", "victory": "Victory", "failed": "Failed", "completed": "Completed", "in-progress": "In progress"}
 
 
-def sections(game: str, standing: Mapping[str, Any], names: Mapping[str, str]) -> list[dict[str, Any]]:
+def sections(game: str, standing: Mapping[str, Any], names: Mapping[str, str], progress: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """``standing``: the game's standing view; ``progress``: what the last quest's end carried over (the next quest)."""
     if not standing:
         return []
     if game == "kung-fu-panda" and "missions" in standing:
         return _kung_fu_panda(standing, names)
-    if game == "yokai-quest" and "stories" in standing:
-        return _yokai_quest(standing, names)
+    if game == "yokai-quest" and "scenes" in standing:
+        return _yokai_quest(standing, names, progress or {})
     return [_table_of("Standing", standing, names)]
 
 
@@ -57,35 +58,40 @@ def _kung_fu_panda(s: Mapping[str, Any], names: Mapping[str, str]) -> list[dict[
     return out
 
 
-def _yokai_quest(s: Mapping[str, Any], names: Mapping[str, str]) -> list[dict[str, Any]]:
+def _yokai_quest(s: Mapping[str, Any], names: Mapping[str, str], progress: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Yōkai Quest's standing view, with what the campaign carries into its next scene (its progress)."""
     sentences = []
-    if s.get("next_scene"):
-        sentences.append(f"Next scene: {_name(s['next_scene'], names)}" + (f" (attempt {s['attempt']})" if s.get("attempt") else "") + ".")
-    if "treasure_reserve" in s:
-        sentences.append(f"Treasure reserve now: {s['treasure_reserve']}.")
-    if s.get("health_policy"):
-        sentences.append(f"Health between scenes: {key_said(s['health_policy'])}.")
-    if s.get("full_energy_next_story"):
+    if progress.get("next_scene"):
+        sentences.append(f"Next scene: {_name(progress['next_scene'], names)}" + (f" (attempt {progress['attempt']})" if progress.get("attempt") else "") + ".")
+    if "treasure_reserve" in progress:
+        sentences.append(f"Treasure reserve now: {progress['treasure_reserve']}.")
+    if progress.get("health_policy"):
+        sentences.append(f"Health between scenes: {key_said(progress['health_policy'])}.")
+    if progress.get("full_energy_next_story"):
         sentences.append("The heroes start the next story with full energy.")
-    rows = []
-    for story, record in (s.get("stories") or {}).items():
-        for scene, played in (record.get("scenes") or {}).items():
-            rows.append([_name(story, names), _name(scene, names), RESULT.get(played.get("result"), key_said(str(played.get("result") or "not played"))),
-                         played.get("attempts", 0)])
-    stories = [f"{_name(story, names)}: {RESULT.get(r.get('status'), key_said(str(r.get('status'))))}" + (f", {r['losses']} loss(es) so far" if r.get("losses") else "")
-               for story, r in (s.get("stories") or {}).items()]
+    carried = progress.get("stories") or {}
+    stories = []
+    for story, counts in (s.get("stories") or {}).items():
+        status = (carried.get(story) or {}).get("status")
+        stories.append(f"{_name(story, names)}: {counts['scenes_won']} of {counts['scenes_played']} scene(s) played won, "
+                       f"{counts['reattempts']} reattempt(s)" + (f", {RESULT.get(status, key_said(str(status)))}" if status else ""))
+    rows = [[_name(p["story"], names), _name(p["scene"], names), p["attempt"],
+             RESULT.get(p["result"], key_said(str(p["result"]))) if p["result"] else "Not ended",
+             RESULT.get(p["outcome"], key_said(str(p["outcome"]))) if p["outcome"] else "In play"] for p in s["scenes"]]
     out = [{"title": "Stories", "sentences": sentences + ([("Stories: " + "; ".join(stories) + ".")] if stories else []), "tables": [{
-        "caption": "Scenes played", "headers": ["Story", "Scene", "Result", "Attempts"], "rows": rows}] if rows else []}]
+        "caption": "Scenes played", "headers": ["Story", "Scene", "Attempt", "Scene's end", "Session's end"], "rows": rows}] if rows else []}]
     heroes = s.get("heroes") or {}
     if heroes:
-        keys = sorted({k for h in heroes.values() if isinstance(h, Mapping) for k in h})
         out.append({"title": "Heroes now", "sentences": [], "tables": [{
-            "caption": "Each hero as the last scene left them", "headers": ["Hero", *[key_said(k).capitalize() for k in keys]],
-            "rows": [[_name(h, names), *[value_said(sheet.get(k), names) for k in keys]] for h, sheet in heroes.items()]}]})
+            "caption": "Each hero: abilities and cards as the latest scene left them; treasure cards drawn and defeats in all",
+            "headers": ["Hero", "Abilities", "Hand", "Equipped", "Treasure cards drawn, in all", "Defeats, in all", "Revivals, in all"],
+            "rows": [[_name(h, names), value_said(sheet["abilities"], names) or "none", value_said(sheet["latest"]["hand"], names) or "none",
+                      value_said([c for c in sheet["latest"]["equipped"].values() if c], names) or "none",
+                      sheet["treasures_drawn"], sheet["defeats"], sheet["revivals"]] for h, sheet in heroes.items()]}]})
     achievements = s.get("achievements") or []
     if achievements:
         out.append({"title": "Achievements", "sentences": [], "tables": [{"caption": "Achievements earned", "headers": ["Scene", "Achievement"],
-                    "rows": [[_name(a.get("scene"), names), value_said(a.get("achievement"), names)] for a in achievements]}]})
+                    "rows": [[_name(a["scene"], names), value_said(a["achievement"], names)] for a in achievements]}]})
     return out
 
 

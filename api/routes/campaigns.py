@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from api import access, contract, problems, schemas
 from api.blueprint import Blueprint
-from api.sharding import place_new_campaign
+from api.sharding import import_placing, place_new_campaign
 from api.context import WrongSide, command_request, projected, respond, tracker, viewer_for, views
 from projections import dice_statistics, standing, views as registered_views
 from tracker.export_file import ExportLines
@@ -56,8 +56,7 @@ class CampaignImport(MethodView):
             # A body sent as application/json was already read (at most 1 MB) by the checks every JSON body gets.
             body = io.BytesIO(request.get_data()) if request.is_json else request.stream
             with ExportLines.spooled(body) as lines:  # read from disk, never held whole in memory
-                result = tracker().import_campaign(lines, request=command_request())
-                place_new_campaign(result.body["campaign_id"])
+                result = tracker().import_campaign(lines, request=command_request(), placing=import_placing())
                 return respond(result)
         finally:
             slot.release()

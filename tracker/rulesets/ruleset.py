@@ -201,12 +201,6 @@ class GameRules:
         (each record: session_id, position, kind, change). The default keeps none."""
         return {}
 
-    def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any] | None:
-        """Each hero's progress across a campaign from its sessions' game events, in order
-        (each entry: session_id, quest, outcome, position, type, change), as ``viewer``'s side may
-        see it; None if the game keeps none."""
-        return None
-
     def carry_over(
         self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
     ) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissur
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
-from tracker.rulesets.descent.ledger import hero_standing
 from tracker.rulesets.descent.views import VIEWS
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, GameRules, Ruleset, action_schema
 
@@ -71,10 +70,6 @@ class DescentRules(GameRules):
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(quest, game, turn, outcome, reported)
-
-    def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
-        """Each hero's standing across the campaign: curses, frost, dark relics, chest items, deaths."""
-        return hero_standing(history, viewer)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)

@@ -33,13 +33,18 @@ def hero_progress(history: list[dict[str, Any]]) -> dict[str, Any]:
         hero = change.get("hero")
         if hero is None or change["kind"] not in HERO_KINDS:
             continue
-        record = heroes.setdefault(hero, {"sheet": {}, "quests": [], "weapon_history": [], "corruption_history": [], "karma_thresholds": [], "behind": {}})
+        record = heroes.setdefault(hero, {"sheet": {}, "quests": [], "weapon_history": [], "corruption_history": [], "karma_thresholds": [], "behind": {},
+                                          "cards": {}})
         before = record["sheet"]
         record["sheet"] = fold_hero(before, change)
         for field, shown in BEHIND.items():  # each value on the sheet names the events that made it
             if record["sheet"].get(field) != before.get(field):
                 record["behind"].setdefault(shown, []).append(_ref(entry))
+        if change["kind"] in ("card-taken", "corruption-drawn") and isinstance(change.get("card"), str):
+            record["cards"][change["card"]] = _ref(entry)  # the event that put the card in the Pilgrim's hand
         if change["kind"] == "pilgrim-set-up":
+            if change["start"] != "carried":
+                record["cards"] = {}  # a fresh start holds none of the cards taken before
             record["quests"].append({"session_id": entry["session_id"], "quest": entry["quest"], "outcome": entry["outcome"], "start": change["start"]})
             if change["start"] != "carried" and change.get("weapon_level"):
                 record["weapon_history"].append({**_ref(entry), "level": change["weapon_level"], "start": change["start"]})
@@ -81,4 +86,11 @@ def _view(hero: str, record: dict[str, Any]) -> dict[str, Any]:
         "corruption_history": record["corruption_history"],
         "karma_thresholds": record["karma_thresholds"],
         "events_behind": record["behind"],
+        "cards_behind": _cards_behind(sheet, record["cards"]),
     }
+
+
+def _cards_behind(sheet: dict[str, Any], taken: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each card the Pilgrim holds now (skills, Fortune, Misfortune, Corruption) with the event that gave it."""
+    held = [s["name"] for s in sheet["skills"]] + list(sheet["fortune"]) + list(sheet["misfortune"]) + list(sheet["corruption"])
+    return {card: taken[card] for card in sorted(set(held)) if card in taken}

@@ -9,7 +9,6 @@ from tracker.rulesets.journey import allowed as next_actions
 from tracker.rulesets.journey import lost_facts, state
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
-from tracker.rulesets.journey.progress import hero_progress
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
 from tracker.rulesets import correction
@@ -119,9 +118,6 @@ class JourneyRules(GameRules):
         if change["kind"] not in EVENTS:
             return super().fold(game, change)
         return state.fold(game, change)
-
-    def hero_progress(self, history: list[dict[str, Any]], viewer: str | None = None) -> dict[str, Any]:
-        return hero_progress(history)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         if change["kind"] == correction.KIND:

@@ -19,6 +19,7 @@ class HeroProgress(CampaignFold):
     the events behind it: the same fold_hero the sessions use, over every session's changes in campaign order."""
 
     name = "journey-hero-progress"
+    version = 2  # 2: each card held names the event that gave it (cards_behind)
     kind = "hero-progress"
     game = JOURNEY
     handles = GAME_EVENTS

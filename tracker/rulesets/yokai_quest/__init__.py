@@ -23,6 +23,7 @@ from tracker.rulesets.yokai_quest.actions import ACTIONS, SET_UP, SETUP_SCHEMA
 from tracker.rulesets.yokai_quest.events import EVENTS
 from tracker.rulesets.yokai_quest.published_1_0 import actions as actions_1_0
 from tracker.rulesets.yokai_quest.published_1_0 import campaign as campaign_1_0
+from tracker.rulesets.yokai_quest.views import VIEWS
 
 # Resolvers as published with earlier rules data, by its version: sessions pinned to it re-derive as they were played.
 PUBLISHED = {"1.0.0": {a.name: a for a in [*actions_1_0.ACTIONS, actions_1_0.SET_UP]}}
@@ -94,4 +95,5 @@ def load() -> Ruleset:
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
     own = {action.name for action in ACTIONS}
     game_actions = [_by_version(action) for action in ACTIONS]
-    return Ruleset(data, [a for a in DECK_ACTIONS if a.name not in own] + game_actions, rules=YokaiQuestRules(data), setup=_by_version(SET_UP))
+    return Ruleset(data, [a for a in DECK_ACTIONS if a.name not in own] + game_actions, rules=YokaiQuestRules(data), setup=_by_version(SET_UP),
+                   views=VIEWS)
