@@ -22,6 +22,7 @@ committed during the read would otherwise be dropped before the grant was kept, 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -29,9 +30,8 @@ import weakref
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from psycopg.pq import ConnStatus
-
-
 
 CHANNEL_SUFFIX = "_grant_revoked"
 RELISTEN_AFTER_SECONDS = 1.0  # after a failed attempt to listen, checks ask the store until then
@@ -108,7 +108,7 @@ class GrantCache:
             pgconn.consume_input()
             if pgconn.status != ConnStatus.OK:
                 self._drop_listener()
-        except Exception:  # a lost connection: nothing kept can be trusted
+        except (psycopg.Error, OSError):  # a lost connection: nothing kept can be trusted
             self._drop_listener()
 
     def _listen(self) -> None:
@@ -117,7 +117,7 @@ class GrantCache:
         try:
             listener = self._connect()
             listener.execute(f'LISTEN "{self.channel}"')
-        except Exception:
+        except (psycopg.Error, OSError):
             self._drop_listener()
             self._next_attempt = time.monotonic() + RELISTEN_AFTER_SECONDS
             return
@@ -137,10 +137,8 @@ class GrantCache:
         self.heard += 1
         listener, self._listener = self._listener, None
         if listener is not None and self._pid == os.getpid():
-            try:
+            with contextlib.suppress(psycopg.Error, OSError):  # already gone: nothing to close
                 listener.close()
-            except Exception:
-                pass
 
 
 def forget_everywhere(grant_ids: list[UUID]) -> None:
