@@ -145,7 +145,8 @@ def _role_refusal(grant: Any, needed: Access) -> str | None:
         return "Viewer tokens are read-only"
     body = request.get_json(silent=True)
     if grant.heroes:
-        named = sorted(set(actors.named(body, tracker().rules_of_campaign(grant.campaign_id))) - set(grant.heroes))
+        app = tracker()
+        named = sorted(set(actors.named(body, app.rules_of_campaign(grant.campaign_id), app.party_of_campaign(grant.campaign_id))) - set(grant.heroes))
         if named:
             return f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}"
     side = _acting_side(body, needed.acting)

@@ -236,7 +236,15 @@ def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat
     pin = {"id": "descent", "version": "1.1.0", "hash": "sha256:9852345e44431190a687c748dd8e6cc295940dd4ee18274551caafa2d3ad1d9f"}
     old = rulesets.resolve(pin)
     assert old is not None and old.version == "1.1.0" and "combat" not in old.data
-    assert rulesets.get("descent").version == "1.4.0" and rulesets.get("descent").hash != pin["hash"]
+    assert rulesets.get("descent").version == "1.5.0" and rulesets.get("descent").hash != pin["hash"]
+
+
+def test_a_campaign_pinned_to_descent_1_4_0_still_resolves_to_its_published_contract():
+    """1.5.0 changes the attack (threat surges, spirits, the leap's one dodge): 1.4.0's data and contract are archived."""
+    rulesets.archived.cache_clear()
+    pin = {"id": "descent", "version": "1.4.0", "hash": "sha256:3f3ec90eed198342f37b77685995b5ae38067176e2351f02b17571d9ab64111b"}
+    old = rulesets.resolve(pin)
+    assert old is not None and old.version == "1.4.0" and old.pin == pin
 
 
 def test_zoreks_gaze_takes_6_wounds_after_its_curse_and_kills_monster_figures_by_id(client):

@@ -75,3 +75,32 @@ def test_the_secret_room_roll_is_the_overlords_secret_in_every_channel_until_the
     assert state["game"]["secret_room"]["real"] == "zone-2-east"
     report = client.get(f"/sessions/{sid}/verification", headers=heroes).json
     assert report["status"] == "verified" and any(r.get("purpose") == "the secret room's power die" for r in report["rolls"]), report
+
+
+def _power_faces(app, client, cid, headers=None):
+    app.extensions["tracker_views"].catch_up()
+    faces = client.get(f"/campaigns/{cid}/dice-statistics", headers=headers or {}).json["faces"]
+    return {row["face"]: row["count"] for row in faces if row["die"] == "power"}
+
+
+def test_the_secret_rooms_die_is_counted_in_the_dice_statistics_once_the_quest_ends(app, client):
+    # L352: "At the start of the quest, roll a power die." The overlord notes the result; the statistics every side reads
+    # count it only once the quest ends and the game reveals it, and count it once.
+    cid, sid = _q1(client)
+    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
+    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "secret-room-roll", "face": "enhancement"}, headers=overlord).status_code == 201
+    assert client.post(f"/sessions/{sid}/undo", headers=overlord).status_code == 201  # taken back: never counted
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "secret-room-roll", "face": "blank"}, headers=overlord).status_code == 201
+    for token in (heroes, overlord, None):  # the statistics are one answer for every reader: nothing of the die before the end
+        assert not any(_power_faces(app, client, cid, token).values())
+    assert '"blank"' not in compact(readable(app, client, heroes, cid, sid))
+
+    _act(client, sid, type="award-conquest", award="thing-defeated")
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
+    counted = _power_faces(app, client, cid, heroes)
+    assert counted.get("blank") == 1 and sum(counted.values()) == 1  # the kept roll, once; the undone one not at all
+    # a rebuild from the log reaches the same count
+    views = app.extensions["tracker_views"]
+    views.rebuild()
+    assert _power_faces(app, client, cid, heroes) == counted

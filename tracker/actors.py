@@ -6,7 +6,7 @@ that side. The same test decides what a token may undo: only what it could have 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 # The field of every game's deck actions and draws that names who takes the cards. Each game declares
@@ -14,16 +14,18 @@ from typing import Any
 DECK_ACTOR_FIELDS = ("holder",)
 
 
-def named(body: Any, rules: Any) -> Iterator[str]:
-    """The heroes a request (or a recorded action) names, by the fields its game's ``rules`` declare."""
+def named(body: Any, rules: Any, party: Collection[str] | None = None) -> Iterator[str]:
+    """The heroes a request (or a recorded action) names, by the fields its game's ``rules`` declare.
+
+    Given the campaign's ``party``, only the characters it plays count: a field such as Yōkai Quest's
+    ``attacker`` names a hero or a yōkai, and a yōkai's attack on a hero is the table's to record, not
+    an act for another player's hero."""
     if not isinstance(body, Mapping):
         return
     for name in (*DECK_ACTOR_FIELDS, *rules.actor_fields):
         value = body.get(name)
-        if isinstance(value, str):
-            yield value
-        elif isinstance(value, list):
-            yield from (v for v in value if isinstance(v, str))
+        values = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+        yield from (v for v in values if party is None or v in party)
 
 
 def refusal_to_revert(group: Sequence[Any], rules: Any, tokens: Mapping[str, Any], who: str | None, heroes: Sequence[str], side: str | None) -> str | None:

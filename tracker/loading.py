@@ -26,6 +26,7 @@ class Loading:
         super().__init__(*args, **kwargs)
         self._session_campaigns: dict[str, str] = {}
         self._campaign_rules: dict[str, Any] = {}
+        self._campaign_parties: dict[str, frozenset[str]] = {}
         self._session_components: dict[str, bytes] = {}  # each session's component data, fixed when it started
         self._session_dice: dict[str, dict[str, Any]] = {}  # and the dice built from it
 
@@ -42,6 +43,13 @@ class Loading:
         known = self._campaign_rules.get(campaign_id)
         if known is None:
             known = _remember(self._campaign_rules, campaign_id, self._ruleset(self._campaign(campaign_id)).rules)
+        return known
+
+    def party_of_campaign(self, campaign_id: str) -> frozenset[str]:
+        """The characters a campaign plays (fixed when it is created: answered from memory after the first load)."""
+        known = self._campaign_parties.get(campaign_id)
+        if known is None:
+            known = _remember(self._campaign_parties, campaign_id, frozenset(self._campaign(campaign_id).party))
         return known
 
     def _campaign(self, campaign_id: str) -> Campaign:

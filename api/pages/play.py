@@ -71,7 +71,7 @@ def _refusal(grant: Any, body: dict[str, Any], ruleset: Any) -> None:
     if grant.role == "owner":
         return
     if grant.heroes:
-        named = sorted(set(actors.named(body, ruleset.rules)) - set(grant.heroes))
+        named = sorted(set(actors.named(body, ruleset.rules, tracker().party_of_campaign(grant.campaign_id))) - set(grant.heroes))
         if named:
             raise FormRefused(f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}", detail="Choose one of your own heroes.")
     side = ruleset.rules.acting_side(body)

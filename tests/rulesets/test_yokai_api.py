@@ -285,3 +285,28 @@ def test_a_scene_needs_the_heroes_health_and_starts_a_story_at_its_first_scene(c
     refused = client.post(f"/campaigns/{create_campaign(client)['id']}/sessions", json={"quest": "lair-of-anger-2"})
     assert refused.status_code == 422 and "not the first scene" in refused.json["title"]
     assert client.get(f"/campaigns/{cid}").json["sessions"][0]["quest"] == "rain-of-flames-1"
+
+
+def test_a_player_records_a_yokai_attack_on_their_hero_but_never_acts_for_another_hero(client):
+    """Yōkai Quest is played together: the yōkai's attacks are the table's to record (L192: the yōkai act in the
+    Yōkai phase), so a token bound to Ryo may record the Yūrei's attack on Ryo. ``attacker`` names a hero or a
+    yōkai; only a hero of the party is an act for someone, and naming Ami is still refused."""
+    from tests.rulesets.yokai_play import LOADOUTS, create_campaign
+
+    made = create_campaign(client)
+    cid = made["id"]
+    first = client.get("/rulesets/yokai-quest").json["quests"][0]["id"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": first, "setup": {"abilities": LOADOUTS}}).json["id"]
+    for body in ({"type": "end-activation", "hero": "ryo"}, {"type": "end-activation", "hero": "ami"},
+                 {"type": "begin-yokai-phase", "coins": {"red-blue": "red"}}, {"type": "draw-appearance", "point": "red"},
+                 {"type": "yokai-appear", "by": "appearance-card", "yokai": {"yurei": 1, "hone-bushi": 0}}):
+        assert client.post(f"/sessions/{sid}/actions", json=body).status_code == 201
+    ryo = client.post(f"/campaigns/{cid}/tokens", json={"role": "player", "heroes": ["ryo"]}).json["token"]
+    as_ryo = {"Authorization": f"Bearer {ryo}"}
+    target = {"defender": "ryo", "attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": ["blank"]}}
+    by_ami = client.post(f"/sessions/{sid}/actions", headers=as_ryo,
+                         json={"type": "attack", "attacker": "ami", "source": "test", "targets": [target]})
+    assert by_ami.status_code == 403 and by_ami.json["title"] == "This token plays ryo, not ami"
+    by_yurei = client.post(f"/sessions/{sid}/actions", headers=as_ryo,
+                           json={"type": "attack", "attacker": "yurei", "source": "yokai attack", "targets": [target]})
+    assert by_yurei.status_code == 201, by_yurei.json

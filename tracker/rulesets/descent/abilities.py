@@ -138,14 +138,27 @@ def immune_to(data: Mapping[str, Any], target: Mapping[str, int]) -> set[str]:
     return {c for ability in ("ironskin", "unstoppable") if ability in target for c in data[ability]["immune"]}
 
 
-def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: Mapping[str, Any], results: Mapping[str, list[str]]) -> dict[str, Any] | None:
-    """One Leap attack per turn (L224): a second record in the same turn is another figure the same roll affects."""
+def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: Mapping[str, Any], results: Mapping[str, list[str]],
+         rule: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """One Leap attack per turn (L224): a second record in the same turn is another figure the same roll affects.
+    Rules 1.5.0 on (``dodge_rerolls`` in the leap's data): L224 "If a Leap attack is dodged by more than one figure, only
+    one re-roll may be made"; L225 "Either Aurim or Sahla may dodge this attack, but not both of them." A reading: the
+    example's, one dodge order used per leap."""
     if not attacker_has(params, attacker.get("abilities") or {}, "leap"):
         return None
     earlier = attacker.get("leap") or {}
-    if earlier.get("turn") == ctx_turn:
+    same_leap = earlier.get("turn") == ctx_turn
+    if same_leap:
         if earlier["results"] != results or params.get("dice"):
             raise refuse(f"{attacker_id} already leapt this turn", "A figure makes one Leap attack per turn (L224); another figure it affects takes the same roll: report the same faces.", "abilities")
         if params["target"] in earlier["targets"]:
             raise refuse(f"The leap already affected {params['target']}", "Each figure in the spaces moved through is affected once (L224).", "target")
-    return {"turn": ctx_turn, "results": {k: list(v) for k, v in results.items()}}
+    made = {"turn": ctx_turn, "results": {k: list(v) for k, v in results.items()}}
+    if rule is not None and "dodge_rerolls" in rule and "dodge" in params.get("orders_used", []):
+        dodged = (earlier.get("dodged_by") or []) if same_leap else []
+        if len(dodged) >= rule["dodge_rerolls"]:
+            raise refuse(f"{', '.join(dodged)} already dodged {attacker_id}'s leap",
+                         "Only one re-roll may be made for a Leap attack, whoever it affects (L224); either hero may dodge it, not both (L225): leave dodge out of orders_used.",
+                         "orders_used")
+        made["dodged_by"] = [*dodged, params["target"]]
+    return made

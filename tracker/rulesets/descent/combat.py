@@ -24,6 +24,7 @@ from tracker.rulesets.descent import (
     dazed,
     monster_conditions,
     named_deaths,
+    spirit_figures,
 )
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
@@ -131,6 +132,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     rules = combat_rules(ctx)
     attacker_side, attacker = require_figure(ctx, params["attacker"], "attacker")
     target_side, target = require_figure(ctx, params["target"], "target")
+    spirit_figures.may_be_attacked(ctx, target)
     if attacker_side == target_side == "hero" and not params.get("dark_charm"):
         raise refuse("Heroes attack monsters, not each other", 'Name a monster figure as the target, or send "dark_charm": true when the overlord controls the attacker (L274).', "target")
     if params["attack_type"] != "melee" and "range" not in params:
@@ -150,7 +152,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if attacker_side == "monster":
             monster_conditions.may_attack(ctx, params["attacker"], attacker)
         abilities.before_roll(known, params, attacker, of_target, results)
-        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results)
+        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results, known.get("leap"))
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
     result = resolve(results, params, free, armour, known, of_attacker, of_target)
@@ -186,7 +188,9 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         made["leap"] = leapt
     if of_target:
         made["target_abilities"] = of_target
-    changes: list[dict[str, Any]] = [rolled, made] + undying
+    changes: list[dict[str, Any]] = [rolled, made] + undying + _surges_to_threat(ctx, params, attacker_side, of_attacker)
+    if target_side == "monster":  # L618-L619: a spirit figure's fight is the quest's spirit record too
+        changes += spirit_figures.attacked(ctx, attacker_side, target) + spirit_figures.killed(target, undying)
     if params.get("invulnerability"):
         changes.append({"kind": "invulnerability-used", "hero": params["target"], "armour_bonus": rules["invulnerability_armour"]})
     lost = result["wounds"] if result["wounds"] is not None else (before - left if before is not None and left is not None else None)
@@ -202,7 +206,28 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": known["black-curse"]["killer_curses"], "source": "black-curse"})
         if known and target_side == "monster":
             changes += named_deaths.award(ctx, target, changes)
+    if any(c["kind"] == "spirit-killed" and c["destroyed"] for c in changes):
+        changes += named_deaths.when_spirits_fall(ctx, changes)  # the last angered spirit may be all the leaders' award waited for (L662)
     return changes
+
+
+def _surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int]) -> list[dict[str, Any]]:
+    """The threat a monster's surges buy, gained with the attack (rules 1.5.0 on, ``combat.surges_buy_threat``).
+    L218: "A monster with the Dark Prayer ability generates 1 threat for the overlord for every surge it rolls when
+    attacking, instead of for every 2 surges." The base rate is the one the text implies; the surges are those the
+    attack spends on "threat" (a reading: the text does not say whether surges spent on abilities count)."""
+    rule = ctx.ruleset.data["combat"].get("surges_buy_threat")
+    if rule is None:
+        return []  # rules before 1.5.0 gained it through gain-threat: their attacks re-derive as played
+    count = abilities.spent_on(params, rule["ability"])
+    if not count:
+        return []
+    if attacker_side != "monster":
+        raise refuse("Only a monster's surges give the overlord threat", f"L218 gives threat for the surges a monster rolls when attacking: leave the \"{rule['ability']}\" surges out of {params['attacker']}'s attack.", "surges")
+    rates = ctx.ruleset.data["threat"]
+    dark_prayer = "dark-prayer" in of_attacker
+    per = rates["dark_prayer_surges_per_threat"] if dark_prayer else rates["monster_surges_per_threat"]
+    return [{"kind": "threat-gained", "amount": count // per, "source": "monster-surges", "count": count, "dark_prayer": dark_prayer, "attacker": params["attacker"]}]
 
 
 def _named(ctx: ActionContext, figure: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -321,7 +346,7 @@ ACTIONS_SPEC = [
     ("attack", "An attack: attacker and target (a hero or a monster figure's id), the dice (reported faces, or digital where known), distance, surges spent and abilities used; damage resolved against armour where known, else the result stated; wounds recorded, kills with their consequences.",
      schema({"attacker": NAME, "target": NAME, "attack_type": {"enum": ["melee", "ranged", "magic"]},
              "dice": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 6}, "faces": FACES,
-             "range": {"type": "integer", "minimum": 0, "maximum": 50}, "surges": {"type": "array", "items": SURGE, "maxItems": 10},
+             "range": {"type": "integer", "minimum": 0, "maximum": 50}, "surges": {"type": "array", "items": SURGE, "maxItems": 10, "description": "Surges spent, by ability; a monster's surges spent on \"threat\" give the overlord 1 threat per 2, per 1 with Dark Prayer, in the same action (L218, rules 1.5.0 on)."},
              "abilities": {"type": "array", "items": ABILITY, "maxItems": 10}, "armor": STAT, "shield": {"type": "integer", "minimum": 0, "maximum": 20},
              "invulnerability": {"type": "boolean"}, "on_corrupted": {"type": "boolean"},
              "dark_charm": {"type": "boolean", "description": "The overlord controls the attacking hero, with his surges and power dice (L274)."},

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.descent import spirit_figures
 from tracker.rulesets.descent.abilities import stated_abilities
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.ruleset import ActionContext
@@ -100,6 +101,7 @@ def _named(ctx: ActionContext, entry: Mapping[str, Any]) -> Mapping[str, Any] | 
 def figures_entering(ctx: ActionContext, entries: list[Mapping[str, Any]], source: str) -> dict[str, Any]:
     """The change that puts monster figures on the board, each with its id, kind and what is known of it."""
     figures = []
+    spirits: set[str] = set()
     ids = new_ids(ctx.game, [e.get("named") or e["monster"] for e in entries])
     for figure_id, entry in zip(ids, entries):
         named = _named(ctx, entry)
@@ -123,6 +125,9 @@ def figures_entering(ctx: ActionContext, entries: list[Mapping[str, Any]], sourc
                 raise refuse(f"{named['name']} has {name} {rank}, not {known['abilities'][name]}", f"Leave {name} out ({', '.join(s.split(' ')[-1] for s in named['source'])}).", "monsters")
         if printed:
             known = {"abilities": {**known.get("abilities", {}), **printed}}
+        if entry.get("spirit"):  # L618: a spirit has Superior Undying
+            known = {**spirit_figures.entering(ctx, entry, spirits), "abilities": {**known.get("abilities", {}), spirit_figures.SUPERIOR_UNDYING: 1}}
+            spirits.add(entry["spirit"])
         figures.append({
             "id": figure_id, "monster": named["monster"] if named else entry["monster"], "master": bool(named and named["master"]) or entry.get("master", False),
             **({"named": named["id"]} if named else {}), "wounds": entry.get("wounds"), "armor": armour, "stated": stated, **known,
@@ -149,7 +154,7 @@ def state_wounds(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
 
 
 MONSTER = {"type": "object", "properties": {"monster": NAME, "master": {"type": "boolean"},
-                                           "named": {**NAME, "description": "A monster the quest's text names (GET /rulesets/descent: rules.combat.named_monsters ids, with what the text gives it)."}, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT,
+                                           "named": {**NAME, "description": "A monster the quest's text names (GET /rulesets/descent: rules.combat.named_monsters ids, with what the text gives it)."}, "spirit": {**NAME, "description": "Into the Heart of Darkness: the spirit this master figure is (state.game.spirits.ids, L618; rules 1.5.0 on): it has Superior Undying, and the attack that kills it records the spirit's fate."}, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT,
                                            "abilities": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 20,
                                                          "description": "The figure's special abilities from its reference card, by the rulebook's names with their rank X (1 where it has none), rules 1.3.0 on: {\"shadowcloak\": 1, \"fear\": 2}."}},
            "required": ["monster"], "additionalProperties": False}

@@ -18,7 +18,7 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
     if kind == "monsters-placed":
         monsters = g.setdefault("monsters", {})
         for f in change["figures"]:
-            monsters[f["id"]] = {"monster": f["monster"], "master": f["master"], **({"named": f["named"]} if "named" in f else {}),
+            monsters[f["id"]] = {"monster": f["monster"], "master": f["master"], **({"named": f["named"]} if "named" in f else {}), **({"spirit": f["spirit"]} if "spirit" in f else {}),
                                  "wounds": f["wounds"], "max_wounds": f["wounds"], "armor": f["armor"], "killed": False, "entered": change["source"],
                                  **({"abilities": dict(f["abilities"])} if f.get("abilities") else {})}
     elif kind == "attack-made":
@@ -32,8 +32,10 @@ def fold_combat(g: dict[str, Any], change: dict[str, Any]) -> None:
         if "leap" in change:  # one Leap attack per turn, its roll affecting each figure passed (L224)
             attacker = _figure(g, change["attacker"])
             earlier = attacker.get("leap") or {}
-            targets = earlier["targets"] if earlier.get("turn") == change["leap"]["turn"] else []
-            attacker["leap"] = {**change["leap"], "targets": targets + [change["target"]]}
+            same = earlier.get("turn") == change["leap"]["turn"]
+            targets = earlier["targets"] if same else []
+            dodged = change["leap"].get("dodged_by") or (earlier.get("dodged_by") if same else None)  # the leap's one re-roll (L224)
+            attacker["leap"] = {**change["leap"], "targets": targets + [change["target"]], **({"dodged_by": dodged} if dodged else {})}
     elif kind == "undying-rolled":
         if change["restored"] and change["wounds"] is not None:
             g["monsters"][change["figure"]]["wounds"] = change["wounds"]

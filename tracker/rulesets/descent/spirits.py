@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker import dice
-from tracker.rulesets.descent import named_deaths
+from tracker.rulesets.descent import named_deaths, spirit_figures
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.spirit_standing import standing
 from tracker.rulesets.ruleset import ActionContext
@@ -45,6 +45,7 @@ def kill(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     """A spirit dealt its last wound: Superior Undying revives it on any power die result but a surge (L618). Attacking a
     spirit angers it (L619)."""
     s = _spirit(ctx, params["spirit"])
+    spirit_figures.kill_refusal(ctx, params["spirit"])
     rule = rules(ctx)["superior_undying"]
     face = [params["face"]] if params.get("face") else None
     rolled = dice.roll_change(ctx.dice, {rule["die"]: 1}, {rule["die"]: face} if face else None, rng, f"Superior Undying: {params['spirit']}")
@@ -77,7 +78,7 @@ def convince(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
 ACTIONS_SPEC = [
     ("spirit-angered", "Into the Heart of Darkness: a spirit turns on the heroes (attacked, a rune key or a treasure of its zone taken) (L619, L641, L655).",
      schema({"spirit": NAME, "cause": {"enum": ["attacked", "rune-key-taken", "treasure-taken"]}}, ["spirit", "cause"]), anger, False),
-    ("spirit-killed", "Into the Heart of Darkness: a spirit is dealt its last wound; a power die (report the face, or the stream rolls it where the faces are known) destroys it only on a surge (L618).",
+    ("spirit-killed", "Into the Heart of Darkness: a spirit is dealt its last wound; a power die (report the face, or the stream rolls it where the faces are known) destroys it only on a surge (L618). A spirit placed as a figure (place-monsters \"spirit\", rules 1.5.0 on) is killed by the attack instead.",
      schema({"spirit": NAME, "face": {"enum": ["blank", "surge", "enhancement"]}}, ["spirit"]), kill, True),
     ("spirit-convinced", "Into the Heart of Darkness: a hero who completed convince-spirit persuades a spirit of Zone 3 or 4 to leave (L640, L644).",
      schema({"spirit": NAME, "hero": NAME}, ["spirit", "hero"]), convince, False),

@@ -170,7 +170,7 @@ def power_glyph_keep(ctx: ActionContext, params: Mapping[str, Any], rng: Any) ->
 
 
 ACTIONS_SPEC = [
-    ("gain-threat", "Threat gained: corrupted terrain (+1 per fatigue, +2 per wound, +2 per wound before an instant death), monster surges (1 per 2, Dark Prayer 1 per surge), destroyed glyphs in Hold the Position, or another amount.",
+    ("gain-threat", "Threat gained: corrupted terrain (+1 per fatigue, +2 per wound, +2 per wound before an instant death), monster surges (1 per 2, Dark Prayer 1 per surge; an attack recorded with surges spent on \"threat\" gains them itself, rules 1.5.0 on), destroyed glyphs in Hold the Position, or another amount.",
      schema({"source": {"enum": list(SOURCES)}, "count": COUNT, "amount": AMOUNT, "dark_prayer": {"type": "boolean"}, "hero": NAME}, ["source"]), gain_threat, False),
     ("discard-for-threat", "The overlord discards a card from his hand for its threat value, at any time.",
      schema({"card": NAME, "threat_value": AMOUNT}, ["card", "threat_value"]), discard_for_threat, False),
