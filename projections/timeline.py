@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from projections import wording
+from tracker import wording
 from tracker import rulesets
 from tracker.domain.events import GameEvent
 from tracker.domain.session import DECK_EVENTS, Session

@@ -133,3 +133,39 @@ def test_an_export_with_supplied_components_imports_and_verifies(client, target)
     assert imported.status_code == 201, imported.json
     assert imported.json["sessions"] == {earlier: "verified", later: "verified"}
     assert target.test_client().get(f"/campaigns/{cid}").json["components"] == MONKEY_HP
+
+
+def test_a_deck_listed_in_play_reaches_the_session_and_is_drawn_digitally_after_a_sealed_shuffle(client):
+    """The Fortune Deck's cards were lost. One card is drawn at the table; then the owner supplies the list: the
+    session records the deck listed (the card seen stays out of the pile), its first digital draw shuffles it from
+    the session's stream with the order sealed, and the whole session verifies once its seed is revealed."""
+    cid = _bare(client)
+    sid, _ = _start(client, cid)
+    refused = client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 1})
+    assert refused.status_code == 422
+    assert client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "cards": ["Fortune 3"]}).status_code == 201
+
+    short = client.post(f"/campaigns/{cid}/components", json={"components": {"decks": {"fortune": {"cards": [f"Fortune {n}" for n in range(4, 24)]}}}})
+    assert short.status_code == 422 and "Fortune 3" in short.json["title"]  # a card the session saw must be listed
+
+    cards = [f"Fortune {n}" for n in range(1, 21)]
+    supplied = client.post(f"/campaigns/{cid}/components", json={"components": {"decks": {"fortune": {"cards": cards}}}})
+    assert supplied.status_code == 201, supplied.json
+    assert supplied.json["sessions_supplied"] == [sid]
+    events = client.get(f"/sessions/{sid}/events?limit=1000").json["events"]
+    listed = next(e for e in events if e["type"] == "DeckListed")
+    assert sorted(listed["payload"]["change"]["cards"]) == sorted(c for c in cards if c != "Fortune 3")
+    assert client.get(f"/sessions/{sid}").json["decks"]["fortune"]["draw_pile"] == 19
+
+    drawn = client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 2})
+    assert drawn.status_code == 201, drawn.json
+    events = client.get(f"/sessions/{sid}/events?limit=1000").json["events"]
+    shuffle = next(e for e in events if e["type"] == "DeckShuffled" and e["payload"]["change"]["deck"] == "fortune")
+    assert "order" not in shuffle["payload"]["change"]  # sealed while the session is in play
+    taken = [c for e in events if e["type"] == "CardsDrawn" for c in e["payload"]["change"]["cards"]]
+    assert len(taken) == 3 and taken.count("Fortune 3") == 1 and set(taken) <= set(cards)
+    assert client.get(f"/sessions/{sid}").json["decks"]["fortune"]["draw_pile"] == 17
+
+    assert client.post(f"/sessions/{sid}/abandon", json={"reason": "only checking a deck listed in play"}).status_code == 200
+    verification = client.get(f"/sessions/{sid}/verification").json
+    assert verification["status"] == "verified", verification

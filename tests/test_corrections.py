@@ -72,3 +72,16 @@ def test_descent_and_yokai_correct_a_heros_sheet_the_same_way(client):
     for sid_ in (sid,):
         _post(client, f"/sessions/{sid_}/abandon", {"reason": "checking corrections"}, 200)
         assert client.get(f"/sessions/{sid_}/verification").json["status"] == "verified"
+
+
+def test_descent_hero_standing_shows_the_corrections_made_to_a_heros_sheet(client, app):
+    cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim"]})["id"]
+    sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "thing-in-the-pit"})["id"]
+    body = {"type": "correct", "hero": "aurim", "field": "curses", "should_be": 1, "reason": "the cursed item was equipped off the log"}
+    done = _post(client, f"/sessions/{sid}/actions", body)
+    app.extensions["tracker_views"].catch_up()
+    standing = client.get(f"/campaigns/{cid}/heroes").json["heroes"]["aurim"]
+    (shown,) = standing["corrections"]
+    assert {k: shown[k] for k in ("field", "was", "to", "reason")} == {"field": "curses", "was": 0, "to": 1, "reason": "the cursed item was equipped off the log"}
+    assert shown["session_id"] == sid and shown["position"] == done["version"]
+    assert {"session_id": sid, "quest": "thing-in-the-pit", "position": done["version"]} in standing["events"]

@@ -131,4 +131,8 @@ def test_q10_part_2_continues_part_1_with_the_sutras_given_to_tripitaka(client):
         for key in ("good", "bad", "weapon_level", "skills", "corruption", "hp", "chi"):
             assert game["heroes"][hero][key] == end_of_part_1[hero][key], (hero, key)
     assert tripitaka["good"] == end_of_part_1["tripitaka"]["good"]
+    _act(client, part_2, type="maintenance")
+    _act(client, part_2, type="activate-pilgrim", hero="monkey-king")
+    allowed = {entry["type"]: entry for entry in _act(client, part_2, type="activate-pilgrim", hero="tripitaka")["state"]["allowed"]}
+    assert allowed["sealing-ritual"]["heroes"] == ["tripitaka"]  # the quest that has it lists it (L1096)
     _end(client, part_2, "heroic-victory", ruling="test: the continuation only; tests/test_journey_outcomes.py plays the Sealing Ritual")

@@ -106,3 +106,23 @@ def test_all_four_pilgrims_play_whatever_the_party(client):
     assert started.status_code == 201 and sorted(started.json["state"]["game"]["heroes"]) == sorted(PILGRIMS)
     set_up = next(e for e in client.get(f"/sessions/{started.json['id']}/events?limit=5").json["events"] if e["type"] == "QuestSetUp")
     assert "L73" in set_up["payload"]["change"]["pilgrims_in_play"]
+
+
+def test_a_promotion_the_rulebook_lost_is_said_by_the_table_for_that_spawn(client):
+    """L604-L606: the promotion tree was a figure lost from the rulebook. With no tree supplied, the spawn that runs
+    out of miniatures is refused naming both ways on (supply the tree, or say how it reads for this spawn); said,
+    the promotion is recorded with the action as the table stated it."""
+    comps = {**COMPONENTS, "decks": {**COMPONENTS["decks"], "demon": {"cards": DEMON_DECK}}}
+    assert "promotion-tree" not in comps["tables"]
+    sid, _ = _start(client, _campaign(client, components=comps), "q1-meeting")
+    _act(client, sid, type="maintenance")
+    _act(client, sid, type="demon-phase")
+    before = client.get(f"/sessions/{sid}/events?limit=1000").json["events"]
+    refused = client.post(f"/sessions/{sid}/actions", json={"type": "spawn-demons", "gates": ["gate-1"], "drawn": {"demon": ["Warband"]}})
+    assert refused.status_code == 422 and "promotion tree is unknown" in refused.json["title"]
+    assert "promotion_said.berrok" in refused.json["errors"] and "components.tables.promotion-tree.berrok" in refused.json["errors"]
+    assert client.get(f"/sessions/{sid}/events?limit=1000").json["events"] == before
+    said = _act(client, sid, type="spawn-demons", gates=["gate-1"], drawn={"demon": ["Warband"]}, promotion_said={"berrok": ["bharhaz"]})
+    promoted = [e["payload"]["change"] for e in said["events"] if e["type"] == "DemonSpawned" and e["payload"]["change"]["promoted_from"]]
+    assert [(p["character"], p["promoted_from"]) for p in promoted] == [("bharhaz", "berrok")]
+    assert client.get(f"/sessions/{sid}/verification").json["status"] == "pending"  # every event follows from the ones before

@@ -92,3 +92,19 @@ def test_a_heroes_lost_health_blocks_every_yokai_quests_set_up_and_may_be_stated
     assert set(health) == {"components.characters.ryo.stats.health", "components.characters.ami.stats.health"}
     assert all(f["blocks"]["quest_setup"] == campaign["chain"] and "setup" in f["how_per_use"] for f in health.values())
     assert set(missing["blocks"]["quest_setup"][campaign["next_quest"]]) == set(health)
+
+
+def test_kung_fu_panda_names_every_set_up_field_it_lacks_at_once(client):
+    """Mission 2.1 with nothing laid out: the start tile, the end tile the lost map would show, and the Special Move
+    cards the text lost are refused together, and the set-up that names them all is accepted."""
+    from tests.test_kung_fu_panda import TEST_COMPONENTS
+
+    body = {"ruleset": "kung-fu-panda", "name": "K", "party": ["po", "tigress"], "options": {"length": "single", "mission": "m2-1"}, "components": TEST_COMPONENTS}
+    cid = _post(client, "/campaigns", body)["id"]
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-1", "setup": {"enemies": {"F": {"ox-grunt": 1}}}})
+    assert refused.status_code == 422
+    assert {"setup.start_tile", "setup.end_tile", "setup.special_moves"} <= set(refused.json["errors"])
+    assert "setup.start_tile" in refused.json["title"] and "setup.special_moves" in refused.json["title"]
+    assert client.get(f"/campaigns/{cid}").json["sessions"] == []  # nothing appended
+    setup = {"enemies": {"F": {"ox-grunt": 1}}, "start_tile": "F", "end_tile": "s", "special_moves": {"po": "A", "tigress": "B"}}
+    _post(client, f"/campaigns/{cid}/sessions", {"quest": "m2-1", "setup": setup})

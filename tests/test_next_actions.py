@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.rulesets import yokai_play
+from tests.test_journey_play import COMPONENTS as JOURNEY_COMPONENTS
+from tests.test_journey_play import PILGRIMS
 from tests.test_descent_api import TEST_OVERLORD_DECK
 from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 
@@ -55,6 +57,25 @@ def test_a_journey_turn_is_led_by_phase_and_allowed(client):
     _post(client, f"/sessions/{sid}/abandon", {"reason": "only checking the turn"}, 200)
     ended = client.get(f"/sessions/{sid}").json
     assert ended["phase"] is None and ended["allowed"] == []
+
+
+def test_journey_lists_a_quest_s_own_actions_only_in_that_quest(client):
+    """The Sealing Ritual is Quest 10 Part 2's (L1096) and Quest 9 seals no Gate (L1008): outside them Tripitaka's
+    `allowed` does not offer what the resolver would refuse whatever the state."""
+    cid = _post(client, "/campaigns", {"ruleset": "journey", "name": "J", "party": PILGRIMS, "components": JOURNEY_COMPONENTS})["id"]
+    upgrades = {"karma_upgrades": {hero: ["good"] for hero in PILGRIMS}}
+    for quest, close_gate, setup in (("q1-meeting", True, {}), ("q9-kogaijis-trap", False, upgrades)):
+        sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": quest, "setup": setup})["id"]
+        state = _post(client, f"/sessions/{sid}/actions", {"type": "maintenance"})["state"]
+        for hero in state["game"]["initiative"][: state["game"]["initiative"].index("tripitaka")]:
+            _post(client, f"/sessions/{sid}/actions", {"type": "activate-pilgrim", "hero": hero})
+        allowed = _allowed(_post(client, f"/sessions/{sid}/actions", {"type": "activate-pilgrim", "hero": "tripitaka"})["state"])
+        assert allowed["revive"]["heroes"] == ["tripitaka"], quest
+        assert "sealing-ritual" not in allowed, quest
+        assert ("close-gate" in allowed) == close_gate, quest
+        refused = client.post(f"/sessions/{sid}/actions", json={"type": "sealing-ritual", "hero": "tripitaka"})
+        assert refused.status_code == 422 and "Quest 10 Part 2" in refused.json["title"]  # not listed, and not accepted
+        _post(client, f"/sessions/{sid}/abandon", {"reason": "only checking what is allowed"}, 200)
 
 
 def test_kung_fu_panda_rounds_and_pauses_are_led_by_allowed(client):

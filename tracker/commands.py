@@ -82,6 +82,9 @@ class Commands(Loading):
             for session in playing:
                 in_force = component_data.supplement(self._components_of(session), components)
                 session.supply_components(components=components, components_hash=content_hash(in_force), meta=meta)
+                # A deck whose cards were unknown at the start is named now, so it is drawn digitally from here on.
+                for change in decks.listings(session.decks, ruleset.decks(in_force), components):
+                    session.record_change(change, meta)
             body = {**campaign.state(), "components": campaign.components, "sessions_supplied": [str(s.id) for s in playing]}
             return _Outcome(201, body, [campaign, *playing])
 

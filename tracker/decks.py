@@ -96,7 +96,7 @@ def _take_from(state: dict[str, Any], zone: str, holder: str, cards: Sequence[st
 
 
 # The kinds of deck change apply() knows; a session records each as its own event (Session's DECK_EVENTS).
-CHANGE_KINDS = ("shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added")
+CHANGE_KINDS = ("shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added", "listed")
 
 
 def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -131,6 +131,10 @@ def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
             new["draw"][:0] = rest
         else:
             new["draw"].extend(rest)
+    elif kind == "listed":  # the card list supplied in play: the face-down pile is named, shuffled before its first draw
+        new["draw"] = list(payload["cards"])
+        new["unknown"] = 0
+        new["needs_shuffle"] = True
     elif kind == "added":  # cards that join the deck from outside it (e.g. bought for the session)
         new["draw"].extend(cards)
     elif kind in ("discarded", "removed", "returned"):
@@ -188,8 +192,9 @@ def _require_digital(state: Mapping[str, Any], name: str, count: int = 1) -> Non
             f"The card list of deck '{state['id']}' is unknown, so it cannot be drawn digitally",
             detail=(
                 f"The rulebook transcription lost the cards of '{name}'. Supply them as component data "
-                f'("components": {{"decks": {{"{state["id"]}": {{"cards": [...]}}}}}}) when creating the '
-                'campaign, or report the cards drawn from the physical deck with "cards": [...].'
+                f'("components": {{"decks": {{"{state["id"]}": {{"cards": [...]}}}}}}) when creating the campaign or '
+                'later with POST /campaigns/{cid}/components (a session in play gets them too), or report the cards drawn '
+                'from the physical deck with "cards": [...].'
             ),
             unknown={"deck": state["id"], "count": count},
         )
@@ -364,3 +369,38 @@ def resolve_add(state: Mapping[str, Any], cards: Sequence[str], reason: str) -> 
 def resolve_shuffle(state: Mapping[str, Any], name: str, rng: Shuffler, with_discard: bool) -> list[dict[str, Any]]:
     _require_digital(state, name)
     return [_shuffle(dict(state), rng, with_discard=with_discard, reason="requested")]
+
+
+def resolve_listing(state: Mapping[str, Any], listed: Sequence[str]) -> list[dict[str, Any]]:
+    """The deck's card list, supplied while the session is in play: the face-down pile becomes the listed cards not
+    seen in any zone (a reported draw named them), so the deck is drawn digitally from then on. The pile is
+    shuffled before its first digital draw, from the session's stream like every shuffle (``needs_shuffle``).
+    Nothing when the deck's cards were known already."""
+    if state["unknown"] == 0:
+        return []
+    seen = all_cards(state) - Counter(state["draw"])
+    missing = seen - Counter(listed)
+    if missing:
+        raise Unprocessable(
+            f"The card list of deck '{state['id']}' lacks cards this session already saw: {sorted(missing.elements())}",
+            detail="Cards reported drawn from the physical deck must be in its list; correct the list and supply it again.",
+            errors={f"components.decks.{state['id']}.cards": [f"Missing: {sorted(missing.elements())}"]},
+        )
+    pile = sorted((Counter(listed) - seen).elements())
+    if state["unknown"] is not None and len(pile) != state["unknown"] + len(state["draw"]):
+        raise Unprocessable(
+            f"The card list of deck '{state['id']}' leaves {len(pile)} card(s) face down, but the deck has {state['unknown'] + len(state['draw'])}",
+            detail="The list must name every card of the deck, those already drawn included.",
+            errors={f"components.decks.{state['id']}.cards": [f"{len(listed)} card(s) listed."]},
+        )
+    return [{"kind": "listed", "deck": state["id"], "cards": pile}]
+
+
+def listings(states: Mapping[str, Mapping[str, Any]], specs: Mapping[str, Any], supplied: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The ``listed`` changes component data supplied in play makes: one per deck of the session it names cards for."""
+    changes: list[dict[str, Any]] = []
+    for deck_id in sorted(supplied.get("decks") or {}):
+        spec = specs.get(deck_id)
+        if deck_id in states and spec is not None and spec.cards is not None:
+            changes += resolve_listing(states[deck_id], spec.cards)
+    return changes

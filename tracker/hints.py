@@ -61,7 +61,7 @@ def with_example(refusal: TrackerError, action_type: Any, action: Mapping[str, A
 
 
 def example_body(action_type: Any, action: Mapping[str, Any], unknown: Mapping[str, Any], ctx: Any) -> dict[str, Any] | None:
-    value = _reported(action_type, unknown, ctx)
+    value = _reported(action_type, unknown, ctx, action)
     if value is None:
         return None
     field, reported = value
@@ -69,14 +69,14 @@ def example_body(action_type: Any, action: Mapping[str, Any], unknown: Mapping[s
     return body if jsonschema.Draft202012Validator(action_type.schema).is_valid(body) else None
 
 
-def _reported(action_type: Any, unknown: Mapping[str, Any], ctx: Any) -> tuple[str, Any] | None:
+def _reported(action_type: Any, unknown: Mapping[str, Any], ctx: Any, action: Mapping[str, Any] | None = None) -> tuple[str, Any] | None:
     properties = action_type.schema.get("properties") or {}
     count = max(1, int(unknown.get("count") or 1))
     if "die" in unknown:
         die = unknown["die"]
         named = (action_type.reports or {}).get(f"die:{die}")
         for field in ([named] if named else ["faces", "face"] if count == 1 else ["faces"]):
-            shaped = _die_value(properties.get(field), die, count, ctx)
+            shaped = _die_value(properties.get(field), die, count, ctx, action or {})
             if shaped is not None:
                 return field, shaped
         return None
@@ -89,7 +89,7 @@ def _reported(action_type: Any, unknown: Mapping[str, Any], ctx: Any) -> tuple[s
     return None
 
 
-def _die_value(schema: Mapping[str, Any] | None, die: str, count: int, ctx: Any) -> Any:
+def _die_value(schema: Mapping[str, Any] | None, die: str, count: int, ctx: Any, action: Mapping[str, Any]) -> Any:
     if not schema:
         return None
     results = list(ctx.die(die).results) if ctx is not None else []
@@ -97,6 +97,13 @@ def _die_value(schema: Mapping[str, Any] | None, die: str, count: int, ctx: Any)
         inner = (schema.get("properties") or {}).get(die) or schema.get("additionalProperties")
         if not isinstance(inner, Mapping):
             return None
+        names = schema.get("propertyNames")
+        if names and not jsonschema.Draft202012Validator(names).is_valid(die):
+            # faces keyed by who rolled ({hero: [...]}, Kung Fu Panda's pause): one list per roller the request counts in "dice"
+            rollers = action.get("dice")
+            if not isinstance(rollers, Mapping) or not rollers:
+                return None
+            return {who: [_face(inner.get("items") or {}, results)] * int(n) for who, n in rollers.items()}
         return {die: [_face(inner.get("items") or {}, results)] * count}
     if schema.get("type") == "array":
         return [_face(schema.get("items") or {}, results)] * count

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 _NOT_UNDOABLE = {"SessionStarted", "SessionEnded"}
-_PASSED_OVER = {"SessionComponentsSupplied"}  # facts the owner supplied in play: no action, so undo reaches past them
+_PASSED_OVER = {"SessionComponentsSupplied", "DeckListed"}  # facts the owner supplied in play: no action, so undo reaches past them
 
 
 def last_undoable(events: Sequence[Any]) -> list[Any] | None:

@@ -19,7 +19,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker import rulesets, undo
+from tracker import decks, rulesets, undo
 from tracker.domain.session import DECK_EVENTS, Session
 from tracker.errors import TrackerError
 from tracker.randomness import RandomStream, commitment
@@ -144,6 +144,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
                 if content_hash(components) != event.components_hash:
                     raise Mismatch(position, name, "The component data supplied in play does not hash to the pin it records")
                 dice, deck_specs = ruleset.dice(components), ruleset.decks(components)
+                expected = decks.listings(session.decks, deck_specs, event.components)  # the decks it names follow, listed
             elif name == "ActionTaken":
                 rerun = _rerun_action(event, session, seed, ActionContext(session_state(session), ruleset, deck_specs, dice, components), report)
                 expected, unchecked_action = rerun or [], rerun is None

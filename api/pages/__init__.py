@@ -17,6 +17,7 @@ from api.context import door, tracker, viewer_for, viewer_side, views
 from api.pages import (
     charts,
     fairness,
+    kinds,
     play,  # noqa: F401 - its routes (the play and replay pages) join the blueprint when imported
     reads,
     signin,
@@ -24,9 +25,9 @@ from api.pages import (
 from api.pages import standing as game_standing
 from api.pages.blueprint import bp
 from api.routes.campaigns import CampaignExport
+from projections import views as registered_views
 from tracker import rulesets
 from tracker.errors import NotFound, TrackerError
-from projections import views as registered_views
 
 __all__ = ["bp"]
 
@@ -118,40 +119,21 @@ def campaign_page(campaign_id: str):
         "sessions": reads.sessions(campaign, store, named),
         "heroes": _heroes(campaign_id),
     }
-    game = ruleset.id
-    if game == "journey":
-        series = reads.karma_series(registered_views.of_game(game, "karma-series").read(store, campaign_id), named)
-        page["karma"] = [
-            {"hero": hero, "name": named.get(hero, hero), "points": points, "chart": charts.karma_chart(named.get(hero, hero), points)}
-            for hero, points in series.items()
-        ]
-    elif game == "descent":
-        page.update(_descent(campaign_id, named))
-    else:
-        # The game's own reading of its events (Kung Fu Panda), else the progress its quests' ends
-        # recorded (Yokai Quest keeps its heroes and stories there).
-        view = registered_views.of_game(game, "standing")
-        standing = (view.read(store, campaign_id) if view is not None else None) or store.standing(campaign_id)["progress"]
-        page["standing"] = game_standing.sections(game, standing, named, store.standing(campaign_id)["progress"])
+    shown = kinds.Shown(campaign_id, named, store, viewer_for(None), lambda: store.standing(campaign_id)["progress"])
+    page["parts"] = kinds.campaign_parts(ruleset.views, shown)
+    page["hero_cards"] = kinds.hero_cards(_view(ruleset, "hero-progress"), page["heroes"], named)
     return render_template("campaign.html", **page)
+
+
+def _view(ruleset: Any, kind: str) -> Any:
+    """The game's view of ``kind``, or None (tracker/rulesets/<game>/views.py)."""
+    return registered_views.of_game(ruleset.id, kind)
 
 
 def _heroes(campaign_id: str) -> dict[str, Any]:
     """Hero progress from the game's view (an empty sheet list for a game that keeps none)."""
     view = registered_views.of_game(tracker().get_campaign(campaign_id)["ruleset"]["id"], "hero-progress")
     return view.read(views().store, campaign_id, viewer_for(None)) if view is not None else {}
-
-
-def _descent(campaign_id: str, named: dict[str, str]) -> dict[str, Any]:
-    viewer = viewer_for(None)
-    store = views().store
-    tracks = []
-    for quest in registered_views.of_game("descent", "conquest").read(store, campaign_id, viewer):
-        steps = reads.conquest_and_threat_steps(quest)
-        name = named.get(quest["quest"], quest["quest"])
-        tracks.append({**quest, "name": name, "steps": steps, "chart": charts.conquest_threat_chart(name, steps)})
-    treachery = [{**q, "name": named.get(q["quest"], q["quest"])} for q in registered_views.of_game("descent", "treachery-ledger").read(store, campaign_id, viewer)]
-    return {"treachery": treachery, "tracks": tracks, "viewer": viewer}
 
 
 @bp.get("/pages/campaigns/<campaign_id>/heroes/<hero>")
@@ -165,12 +147,15 @@ def hero_page(campaign_id: str, hero: str):
     if hero not in heroes:
         raise NotFound(f"No hero '{hero}' in this campaign", detail="The campaign page lists its heroes.")
     page: dict[str, Any] = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": heroes[hero],
-                            "rows": game_standing.sheet_rows(heroes[hero], named), "grant": signin.describe_grant(grant)}
-    if ruleset.id == "journey":
-        page["links"] = reads.journey_sheet_links(heroes[hero])
-        series = registered_views.of_game(ruleset.id, "karma-series").read(views().store, campaign_id)
+                            "rows": game_standing.sheet_rows(heroes[hero], named),
+                            "links": reads.sheet_links(heroes[hero]), "grant": signin.describe_grant(grant)}
+    karma = _view(ruleset, "karma-series")
+    if karma is not None:  # the hero's wheels across the campaign, when the game keeps them
+        series = karma.read(views().store, campaign_id)
         points = reads.karma_series({hero: series.get(hero, [])}, named)[hero]
         page["karma"] = {"points": points, "chart": charts.karma_chart(named.get(hero, hero), points)}
+    # The sheet's layout is the game's hero-progress view's own (templates/sheets/<view name>.html), else rows of words.
+    page["sheet_templates"] = [f"sheets/{_view(ruleset, 'hero-progress').name}.html", "sheets/rows.html"]
     return render_template("hero.html", **page)
 
 

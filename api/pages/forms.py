@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from projections.wording import key_said
+from tracker.wording import key_said
 from tracker.actors import DECK_ACTOR_FIELDS
 from tracker.errors import Unprocessable
 

@@ -24,7 +24,7 @@ from api import access
 from api.context import door, tracker, views
 from api.pages import forms, reads, signin
 from api.pages.blueprint import bp
-from projections import wording
+from tracker import wording
 from tracker import actors, rulesets
 from tracker.application import Request
 from tracker.errors import TrackerError

@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from projections import timeline, wording
+from projections import timeline
+from tracker import wording
 from projections.store import ViewStore
 from tracker.rulesets.ruleset import Ruleset
 
@@ -88,7 +89,7 @@ def event_link(session_id: str, position: int) -> str:
     return f"/pages/sessions/{session_id}#e{position}"
 
 
-# -- Journey: karma across the campaign -----------------------------------------------------------
+# -- a karma-series view (Journey's): karma across the campaign ------------------------------------
 
 def karma_series(series: Mapping[str, list[Mapping[str, Any]]], quest_names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
     """Journey's karma-series view as the page says it: per Pilgrim, Good and Bad Karma after every change to either
@@ -134,8 +135,8 @@ def _trade_said(change: Mapping[str, Any]) -> str:
     return f"Traded {change['cost']} {wheel} Karma for {str(change['trade']).replace('-', ' ')}"
 
 
-def journey_sheet_links(sheet: Mapping[str, Any]) -> dict[str, Any]:
-    """For one Pilgrim of Journey's hero-progress view: the event behind each wheel's value now (the last that changed
+def sheet_links(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """For one hero of a hero-progress view that names the events behind its values (Journey's): the event behind each wheel's value now (the last that changed
     it), and behind each card held (the one that gave it)."""
     behind = sheet.get("events_behind") or {}
     wheels = {wheel: event_link(behind[field][-1]["session_id"], behind[field][-1]["position"])

@@ -71,6 +71,12 @@ class Session(Aggregate):
     class CardsAddedToDeck(TrackerEvent):
         change: dict[str, Any]
 
+    class DeckListed(TrackerEvent):
+        """A deck's card list the owner supplied in play (SessionComponentsSupplied just before): its face-down pile
+        named (``change.cards``, in sorted order), to be shuffled from the session's stream before its first draw."""
+
+        change: dict[str, Any]
+
     class TurnEnded(TrackerEvent):
         turn: int
 
@@ -285,6 +291,7 @@ DECK_EVENTS: dict[str, type[TrackerEvent]] = {
     "removed": Session.CardsRemovedFromGame,
     "returned": Session.CardsReturnedToDeck,
     "added": Session.CardsAddedToDeck,
+    "listed": Session.DeckListed,
 }
 for _event_class in DECK_EVENTS.values():
     _deck_mutator(_event_class)

@@ -21,8 +21,8 @@ A game contributes views from its own package (``Ruleset.views``): nothing in ``
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any, Callable, ClassVar, NamedTuple, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 
 class Table(NamedTuple):
@@ -82,6 +82,16 @@ class View:
     def stored_state(self, reader: Reader, key: str) -> Any:
         """The folded state the views hold for ``key`` (what ``At.state`` reads when the batch has none)."""
         return None
+
+    def said(self, answer: Any, names: Mapping[str, str], progress: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """The answer as a player reads it on the campaign page, in the game's words: sections ``{"title", "sentences",
+        "tables"}``, a table ``{"caption", "headers", "rows"}`` of plain words and numbers (``progress``: what the last
+        quest's end carried over). Pure. None: the page shows the answer as a table of words."""
+        return None
+
+    def hero_said(self, sheet: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+        """A hero-progress view's one hero at a glance, for the hero's card on the campaign page (lines of words)."""
+        return []
 
 
 def dumps(value: Any) -> str:

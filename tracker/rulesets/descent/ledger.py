@@ -72,7 +72,7 @@ def hero_standing(rows: Iterable[Mapping[str, Any]], viewer: str | None = None) 
     heroes: dict[str, dict[str, Any]] = {}
 
     def hero(name: str) -> dict[str, Any]:
-        return heroes.setdefault(name, {"curses_gained": 0, "frost_gained": 0, "dark_relics": [], "chest_items": [], "deaths": [], "events": []})
+        return heroes.setdefault(name, {"curses_gained": 0, "frost_gained": 0, "dark_relics": [], "chest_items": [], "deaths": [], "corrections": [], "events": []})
 
     for row in _visible(rows, viewer):
         c, where = row["change"], {"session_id": row["session_id"], "quest": row["quest"], "position": row["position"]}
@@ -90,6 +90,8 @@ def hero_standing(rows: Iterable[Mapping[str, Any]], viewer: str | None = None) 
                 hero(name)["chest_items"] += [{"card": card, "chest": c["chest"], **where} for card in cards]
         elif kind == "hero-killed":
             hero(c["hero"])["deaths"].append({"conquest_value": c["conquest_value"], **where})
+        elif kind == "value-corrected":  # shown as a correction: what was recorded, what it is, and why
+            hero(c["hero"])["corrections"].append({key: c.get(key) for key in ("field", "was", "to", "reason", "refers_to")} | where)
         else:
             continue
         for name in {c.get("hero"), *c.get("treasure", {})} - {None}:

@@ -4,6 +4,7 @@ until their quest ends: each answer is kept in full and as the heroes may see it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent import ledger
@@ -52,11 +53,12 @@ class ConquestAndThreat(_DescentFold):
 
 
 class HeroStanding(_DescentFold):
-    """Each hero across the campaign: curses, frost, dark relics, chest items, deaths, with the events behind them."""
+    """Each hero across the campaign: curses, frost, dark relics, chest items, deaths, and the corrections the table
+    made to their sheet, with the events behind them."""
 
     name = "descent-hero-standing"
     kind = "hero-progress"
-    reads = frozenset({"curses-gained", "cursed-item-equipped", "frost-gained", "dark-relic-equipped", "chest-opened", "hero-killed"})
+    reads = frozenset({"curses-gained", "cursed-item-equipped", "frost-gained", "dark-relic-equipped", "chest-opened", "hero-killed", "value-corrected"})
 
     def keep(self, event: Any, at: At) -> dict[str, Any] | None:
         change = event.change
@@ -64,6 +66,9 @@ class HeroStanding(_DescentFold):
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return ledger.hero_standing(records, viewer)
+
+    def hero_said(self, sheet: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+        return [f"Curses gained: {sheet['curses_gained']} · Frost gained: {sheet['frost_gained']} · Deaths: {len(sheet['deaths'])}"]
 
 
 VIEWS = (TreacheryLedger(), ConquestAndThreat(), HeroStanding())

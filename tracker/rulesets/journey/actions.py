@@ -26,6 +26,12 @@ DRAWN = {
 }
 COUNT = {"type": "integer", "minimum": 0, "maximum": 20}
 DEMONS = {"enum": ["berrok", "bharhaz", "borrack", "boof", "kogaiji", "yazuiji", "koorogg"]}
+PROMOTION_SAID = {
+    "type": "object",
+    "description": "How the promotion tree reads, for a Demon with no miniature left, when the campaign's component data does not hold "
+                   "the tree (L604-L606): the tougher Demons in order, an empty list for none (Demon Rage). Recorded as stated.",
+    "additionalProperties": {"type": "array", "items": DEMONS, "maxItems": 10},
+}
 CARDS_SAID = {
     "type": "object",
     "description": "What each Demon card drawn at the table does, for cards the campaign's component data does not hold: recorded as stated.",
@@ -53,6 +59,19 @@ def _action(
 
 
 HERO = {"hero": PILGRIM}
+# What the table states of one attack when a fact it needs was lost and not supplied (attack.py): recorded as stated.
+STATED_ATTACK = {
+    "type": "object",
+    "description": "The results the table reads from the physical components when the fact was lost: each only where that fact is unknown.",
+    "properties": {
+        "weapon": {"type": "object", "description": "The Weapon Card's effect for the Pilgrim Die face rolled (its table lost).",
+                   "properties": {"damage": COUNT, "knock_back": COUNT}, "additionalProperties": False},
+        "defeated": {"type": "boolean", "description": "Whether the attack reached the Demon's HP (its HP lost)."},
+        "karma": COUNT | {"description": "The Karma the Pilgrim gains: the Demon's BKR on a Kill, its GKR on a successful Cleanse (lost)."},
+        "cleansed": {"type": "boolean", "description": "Whether the Cleanse Ritual roll reached the Demon's SP (its SP lost)."},
+    },
+    "additionalProperties": False,
+}
 CORRECTABLE = ("hp", "max_hp", "chi", "good", "bad", "weapon_level")  # the numbers on a Pilgrim's sheet
 
 
@@ -71,11 +90,16 @@ ACTIONS = [
     _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542).",
             {**HERO, "target": NAME, "faces": FACES, "cleanse_faces": {"type": "array", "items": FACE, "maxItems": 5},
              "outcome": {"enum": ["kill", "cleanse", "interrupted"]}, "knock_back_blocked": COUNT, "bonus_damage": COUNT,
-             "cleanse_bonus": COUNT, "golden_peach": {"type": "boolean", "description": "Q7: Kei Lun guards the chest and the Sutra holders share its Map Tile (the table's word; L938-L941)."}},
+             "cleanse_bonus": COUNT, "golden_peach": {"type": "boolean", "description": "Q7: Kei Lun guards the chest and the Sutra holders share its Map Tile (the table's word; L938-L941)."},
+             "stated": STATED_ATTACK},
             ["hero", "target"], attack.pilgrim_attacks),
     _action("demon-attack", "A Demon attacks a Pilgrim: Attack Dice and Demon Die against Defense Dice (+1 on green terrain) (L462-L522).",
             {"demon": NAME, "target": {"enum": [*PILGRIM["enum"], "kei-lun"]}, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,
-             "bonus_damage": COUNT}, ["demon", "target"], attack.demon_attacks),
+             "bonus_damage": COUNT,
+             "stated": {"type": "object", "description": "The Demon Die's effect for the face rolled, when the Demon's sheet was lost (recorded as stated).",
+                        "properties": {"demon_die": {"type": "object", "properties": {"damage": COUNT, "knock_back": COUNT, "condition": NAME}, "additionalProperties": False}},
+                        "additionalProperties": False}},
+            ["demon", "target"], attack.demon_attacks),
     _action("rest", "Rest: +5 Chi up to 10, twice per activation (L437).", HERO, ["hero"], pilgrim_actions.rest),
     _action("pray", "Pray at a Mystical Box: draw 1 Fortune Card (L413).", HERO, ["hero"], pilgrim_actions.pray),
     _action("meditate", "Meditate at a Mystical Box: spin; white: look at 3 Fortune Cards and keep 1; black: 1 Misfortune Card (L416-L421).",
@@ -111,13 +135,15 @@ ACTIONS = [
     _action("spawn-demons", "Demon spawn: one card per active Gate, closest to Tripitaka first; redraws, promotion, Demon Rage (L595-L608). "
             "Quest 10 Part 2: instead 2 cards per Demon Lord chanting the Summoning Mantra (chanting: the Lords with no Pilgrim on their Map Tile), alternately from the two single Gates (L1087-L1088).",
             {"gates": {"type": "array", "items": NAME, "maxItems": 10}, "chanting": {"type": "array", "items": NAME, "maxItems": 3, "uniqueItems": True},
-             "cards_said": CARDS_SAID}, ["gates"], spawn.spawn),
+             "cards_said": CARDS_SAID, "promotion_said": PROMOTION_SAID}, ["gates"], spawn.spawn),
     _action("gate-activation", "A Gate becomes active or inactive as its quest says (stepping onto its Map Tile, Turn Tokens, doors); closed Gates never reactivate (L590-L594, L657-L658).",
             {"gate": NAME, "state": {"enum": ["active", "inactive"]}, "reason": NAME}, ["gate", "state"], spawn.change_gate),
     _action("remove-demon", "A quest rule or card removes a Demon: no Karma (L660, L976, L1014).", {"demon": NAME, "reason": NAME}, ["demon", "reason"], spawn.remove_demon),
     _action("place-demon", "A quest rule places a Demon (transformation, respawn).", {"character": NAME, "reason": NAME}, ["character", "reason"], spawn.place_demon),
     _action("kei-lun-attack", "Kei Lun's 1 Action after the Pilgrims: Q5 he attacks Pilgrims (L852); Q7 Demons and Pilgrims, Killing Demons with no Cleanse and no Karma (L934-L936). His dice are reported.",
-            {"target": NAME, "faces": {"type": "array", "items": FACE, "minItems": 1, "maxItems": 10}, "defense": {"type": "array", "items": FACE, "maxItems": 10}},
+            {"target": NAME, "faces": {"type": "array", "items": FACE, "minItems": 1, "maxItems": 10}, "defense": {"type": "array", "items": FACE, "maxItems": 10},
+             "stated": {"type": "object", "description": "Whether the attack reached the Demon's HP, when its HP was lost (recorded as stated).",
+                        "properties": {"defeated": STATED_ATTACK["properties"]["defeated"]}, "additionalProperties": False}},
             ["target", "faces"], kei_lun.attacks),
     _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
             HERO, ["hero"], seal_of_the_underworld.sealing_ritual),

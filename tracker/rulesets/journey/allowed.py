@@ -28,7 +28,8 @@ ANYTIME = (
 DEMON_PHASE = ("spawn-demons", "demon-attack", "end-of-turn")
 
 
-def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[str, Any]]:
+def allowed_now(game: Mapping[str, Any], actions: Sequence[str], quest: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """``quest``: the quest's rules data; an action only some quests have is listed only in those."""
     phase = game.get("phase")
     entries: list[dict[str, Any]] = []
     heroes = game.get("heroes") or {}
@@ -44,7 +45,7 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[st
             if game.get("ap", 0) > 0:
                 entries.extend(allowed.entry(name, [active]) for name in ACTIVE_PILGRIM)
                 if active == "tripitaka":
-                    entries.extend(allowed.entry(name, [active]) for name in TRIPITAKA)
+                    entries.extend(allowed.entry(name, [active]) for name in TRIPITAKA if _in_quest(name, quest or {}))
         if game.get("fortune_choice"):
             entries.append(allowed.entry("keep-fortune", [game["fortune_choice"]]))
         if not waiting and _kei_lun_acts(game):
@@ -57,6 +58,15 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[st
     entries.extend(allowed.anyone(ANYTIME, actions))
     entries.extend(allowed.anyone(DECK_ACTIONS, actions))
     return [e for e in entries if e["type"] in actions]
+
+
+def _in_quest(action_type: str, quest: Mapping[str, Any]) -> bool:
+    """Whether the quest has this action at all (its resolver refuses it elsewhere, whatever the state)."""
+    if action_type == "sealing-ritual":
+        return bool(quest.get("sealing_ritual"))  # L1096: "This Quest ends when Tripitaka completes the Sealing Ritual" (Quest 10 Part 2 alone)
+    if action_type == "close-gate":
+        return quest.get("gates_sealable") is not False  # L1008: "None of the Gates can be sealed, even with the Prayer of Sealing."
+    return True
 
 
 def _kei_lun_acts(game: Mapping[str, Any]) -> bool:

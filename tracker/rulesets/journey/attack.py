@@ -18,7 +18,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import conditions, health, iron_fan, kei_lun, karma, kogaiji_trap, lair
+from tracker.rulesets.journey import (
+    conditions,
+    health,
+    iron_fan,
+    karma,
+    kei_lun,
+    kogaiji_trap,
+    lair,
+    stated_results,
+)
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
@@ -96,21 +105,26 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     attack_faces = _roll(res, "attack", res.character(hero)["stats"].get("ATT"), faces, name, f"{hero} attacks {target}")
     effects: dict[str, Any] = {}
     level = res.hero(hero)["weapon_level"]
+    stated: dict[str, Any] = {}  # what the table stated in place of a lost fact, recorded with the result
     if level:
         (face,) = _roll(res, "pilgrim", 1, faces, name, f"{hero}'s weapon (level {level})")
-        effects = lookup(
-            res,
-            {},
-            ((res.table("weapons").get(hero) or {}).get(str(level)) or {}),
-            face,
-            f"{name}'s level {level} Weapon Card",
-            f'"components": {{"tables": {{"weapons": {{"{hero}": {{"{level}": {{"<face>": {{"damage": n, "knock_back": n}}}}}}}}}}}}',
-        )
+        card = (res.table("weapons").get(hero) or {}).get(str(level)) or {}
+        if str(face) not in ("X", "0") and str(face) not in card and "weapon" in (params.get("stated") or {}):
+            # L492: "Instead look up damage on the Weapon Card." The card was lost, so the table reads it (a reading of L492)
+            effects = stated["weapon"] = dict(params["stated"]["weapon"])
+        else:
+            try:
+                effects = lookup(res, {}, card, face, f"{name}'s level {level} Weapon Card",
+                                 f'"components": {{"tables": {{"weapons": {{"{hero}": {{"{level}": {{"<face>": {{"damage": n, "knock_back": n}}}}}}}}}}}}')
+            except Unprocessable as refusal:
+                raise stated_results.may_state(refusal, params, "weapon", {"damage": 1, "knock_back": 0}, "the Weapon Card's effect for that face", res) from None
+    stated_results.refuse_unread(params, "weapon", "weapon" in stated)
     dice_damage = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
     crushing = _crushing(params, effects.get("knock_back", 0))
     damage = dice_damage + crushing  # Demons roll no defence and get no bonuses (L497)
-    hp = res.stat(character, "HP", f"Whether {target} is defeated")
-    defeated = damage >= hp  # every Demon is One Hit Kill (L243, L505)
+    hp = stated_results.stat_or_stated(res, params, stated, character, "HP", "defeated", True, f"Whether {target} is defeated")
+    # L502: "You must do at least this much damage in one attack to Defeat the character." (One Hit Kill)
+    defeated = stated["defeated"] if hp is None else damage >= hp
     res.add(
         {
             "kind": "attack-resolved",
@@ -124,6 +138,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
             "damage": damage,
             "one_hit_kill": hp,
             "defeated": defeated,
+            **({"stated": dict(stated)} if stated else {}),
         }
     )
     if not defeated:
@@ -140,29 +155,40 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if outcome == "interrupted":
         res.add({"kind": "demon-removed", "demon": target, "character": character, "reason": "quest-event-on-defeat", "karma": False})
     elif outcome == "kill":
-        bkr = res.stat(character, "BKR", "Killing it (its Bad Karma Reward)")
-        res.add({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr})
+        stated = {}
+        bkr = stated_results.stat_or_stated(res, params, stated, character, "BKR", "karma", 1, "Killing it (its Bad Karma Reward)")
+        bkr = stated["karma"] if bkr is None else bkr
+        res.add({"kind": "demon-killed", "demon": target, "character": character, "hero": hero, "bkr": bkr, **({"stated": stated} if stated else {})})
         karma.gain(res, hero, "bad", bkr, "kill")
         lair.lord_killed(res, character)
     else:
         _cleanse(res, hero, target, character, params)
+    stated_results.refuse_unread(params, "karma", outcome in ("kill", "cleanse"))
+    stated_results.refuse_unread(params, "cleansed", outcome == "cleanse")
 
 
 def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Mapping[str, Any]) -> None:
-    sp = res.stat(character, "SP", "The Cleanse Ritual (its Soul Power)")
+    stated: dict[str, Any] = {}
+    sp = stated_results.stat_or_stated(res, params, stated, character, "SP", "cleansed", True, "The Cleanse Ritual (its Soul Power)")
     reported = params.get("cleanse_faces")
     if reported:  # dice rolled at the table: the Pilgrim's number of Cleanse Ritual dice is not needed
         faces = res.roll({}, {"pilgrim": reported}, f"{hero} cleanses {target}")["pilgrim"]
+    elif sp is None:
+        faces = []  # the table rolled and read the result against the lost SP: nothing for the tracker to roll
     else:
         cr = res.stat(hero, "CR", "Rolling the Cleanse Ritual (its Cleanse Ritual dice; or report the faces as cleanse_faces)")
         faces = res.roll({"pilgrim": cr}, None, f"{hero} cleanses {target}")["pilgrim"]
     result = total(faces) + params.get("cleanse_bonus", 0) + _golden_peach(res, params)
-    if result >= sp:
-        gkr = res.stat(character, "GKR", "A successful Cleanse Ritual (its Good Karma Reward)")
-        res.add({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr})
+    # L532: "If the result is equal to or greater than the Soul Power ... you have successfully saved the Target's soul."
+    cleansed = stated["cleansed"] if sp is None else result >= sp
+    if cleansed:
+        gkr = stated_results.stat_or_stated(res, params, stated, character, "GKR", "karma", 1, "A successful Cleanse Ritual (its Good Karma Reward)")
+        gkr = stated["karma"] if gkr is None else gkr
+        res.add({"kind": "demon-cleansed", "demon": target, "character": character, "hero": hero, "roll": result, "soul_power": sp, "gkr": gkr,
+                 **({"stated": stated} if stated else {})})
         karma.gain(res, hero, "good", gkr, "cleanse")
     else:
-        res.add({"kind": "cleanse-backfired", "demon": target, "character": character, "roll": result, "soul_power": sp})
+        res.add({"kind": "cleanse-backfired", "demon": target, "character": character, "roll": result, "soul_power": sp, **({"stated": stated} if stated else {})})
 
 
 def _attacks_kei_lun(res: Resolution, demon: str, character: str, params: Mapping[str, Any]) -> None:
@@ -230,16 +256,20 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if reported_demon_die and extra not in (None, "demon"):
         raise Unprocessable(f"{name} rolls no Demon Die", detail=f"Its attack adds the {extra} die.", errors={"faces.demon": ["Not rolled by this Demon."]})
     # A Demon Die reported for a Demon whose profile sheet was lost is recorded and looked up, never dropped.
+    stated: dict[str, Any] = {}
     if extra == "demon" or reported_demon_die:
         (face,) = _roll(res, "demon", 1, faces, name, f"{demon}'s Demon Die")
-        effects = lookup(
-            res,
-            profile.get("demon_die") or {},
-            res.table("demon-dice").get(character) or {},
-            face,
-            f"{name}'s Demon Die",
-            f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n, "knock_back": n, "condition": "..."}}}}}}}}}}',
-        )
+        printed, supplied = profile.get("demon_die") or {}, res.table("demon-dice").get(character) or {}
+        if str(face) not in ("X", "0", *printed, *supplied) and "demon_die" in (params.get("stated") or {}):
+            # L493: "look up the die result on the Demon Profile Sheet"; the sheet was lost, so the table reads it
+            effects = stated["demon_die"] = dict(params["stated"]["demon_die"])
+        else:
+            try:
+                effects = lookup(res, printed, supplied, face, f"{name}'s Demon Die",
+                                 f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n, "knock_back": n, "condition": "..."}}}}}}}}}}')
+            except Unprocessable as refusal:
+                raise stated_results.may_state(refusal, params, "demon_die", {"damage": 1, "knock_back": 0}, "the Demon Die's effect for that face", res) from None
+    stated_results.refuse_unread(params, "demon_die", "demon_die" in stated)
     attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
     held = {c["id"] for c in sheet["conditions"]}
     defense_faces: list[Any] = []
@@ -262,6 +292,7 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
             "defense_total": defense,
             "net_damage": net,
             "crushing_damage": crushing,
+            **({"stated": dict(stated)} if stated else {}),
         }
     )
     if net:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.errors import Unprocessable
-from tracker.rulesets.journey import health
+from tracker.rulesets.journey import health, stated_results
 from tracker.rulesets.journey.resolution import Resolution
 
 KEI_LUN = "kei-lun"
@@ -84,9 +84,12 @@ def attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if character is None:
         in_play = sorted(res.game["demons"]) or "none"
         raise Unprocessable(f"No Demon or Pilgrim '{target}' is in play", detail=f"Demons in play: {in_play}.", errors={"target": [f"Not in play: {target}; Demons in play: {in_play}"]})
-    hp = res.stat(character, "HP", f"Whether {target} is defeated")
-    defeated = total(res, faces) >= hp  # every Demon is One Hit Kill (L243, L505)
-    res.add({"kind": "attack-resolved", "attacker": KEI_LUN, "target": target, "attack_total": total(res, faces), "defense_total": 0, "damage": total(res, faces), "one_hit_kill": hp, "defeated": defeated})
+    stated: dict[str, Any] = {}
+    hp = stated_results.stat_or_stated(res, params, stated, character, "HP", "defeated", True, f"Whether {target} is defeated")
+    # L502: "You must do at least this much damage in one attack to Defeat the character." (One Hit Kill)
+    defeated = stated["defeated"] if hp is None else total(res, faces) >= hp
+    res.add({"kind": "attack-resolved", "attacker": KEI_LUN, "target": target, "attack_total": total(res, faces), "defense_total": 0, "damage": total(res, faces),
+             "one_hit_kill": hp, "defeated": defeated, **({"stated": stated} if stated else {})})
     if defeated:
         # "Kei Lun's attacks Kill Demons (no Cleanse Ritual) but there is no need to track Bad Karma" (L936).
         res.add({"kind": "demon-killed", "demon": target, "character": character, "by": KEI_LUN, "bkr": 0})

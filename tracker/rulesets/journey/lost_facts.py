@@ -13,15 +13,16 @@ USES = {
     "hero.ATT": {"actions": ["pilgrim-attack"], "per_use": 'report the Attack Dice rolled: "faces": {"attack": [...]}'},
     "hero.DF": {"actions": ["demon-attack"], "per_use": 'report the Defense Dice rolled: "faces": {"defense": [...]}'},
     "hero.CR": {"actions": ["pilgrim-attack"], "per_use": 'report the Cleanse Ritual dice rolled: "cleanse_faces": [...]'},
-    "other.HP": {"actions": ["pilgrim-attack", "kei-lun-attack"]},  # whether a Demon is defeated (One Hit Kill)
+    # whether a Demon is defeated (One Hit Kill); kei-lun-attack has no stated form yet
+    "other.HP": {"actions": ["pilgrim-attack", "kei-lun-attack"], "per_use": 'with pilgrim-attack, state whether it was defeated: "stated": {"defeated": true}'},
     "other.ATT": {"actions": ["demon-attack"], "per_use": 'report the Attack Dice rolled: "faces": {"attack": [...]}'},
-    "other.BKR": {"actions": ["pilgrim-attack"]},  # Killing it: its Bad Karma Reward
-    "other.SP": {"actions": ["pilgrim-attack"]},  # the Cleanse Ritual: its Soul Power
-    "other.GKR": {"actions": ["pilgrim-attack"]},  # a successful Cleanse Ritual: its Good Karma Reward
-    "tables.weapons": {"actions": ["pilgrim-attack"]},
-    "tables.demon-dice": {"actions": ["demon-attack"]},
-    "tables.promotion-tree": {"actions": ["spawn-demons"]},
-    "tables.conditions": {"actions": ["maintenance"]},
+    "other.BKR": {"actions": ["pilgrim-attack"], "per_use": 'state the Karma the Kill gives: "stated": {"karma": n}'},  # its Bad Karma Reward
+    "other.SP": {"actions": ["pilgrim-attack"], "per_use": 'state whether the Cleanse Ritual succeeded: "stated": {"cleansed": true}'},  # its Soul Power
+    "other.GKR": {"actions": ["pilgrim-attack"], "per_use": 'state the Karma the Cleanse gives: "stated": {"karma": n}'},  # its Good Karma Reward
+    "tables.weapons": {"actions": ["pilgrim-attack"], "per_use": 'state the Weapon Card\'s effect for the face rolled: "stated": {"weapon": {"damage": n, "knock_back": n}}'},
+    "tables.demon-dice": {"actions": ["demon-attack"], "per_use": 'state the Demon Die\'s effect for the face rolled: "stated": {"demon_die": {"damage": n, "knock_back": n}}'},
+    "tables.promotion-tree": {"actions": ["spawn-demons"], "per_use": 'say how the tree reads for the Demon with no miniature left: "promotion_said": {"<demon>": ["<tougher demon>", ...]}'},
+    "tables.conditions": {"actions": ["maintenance"], "per_use": 'report the damage the Condition Card shows: "ongoing_damage": {"<hero>": {"<condition>": n}}'},
     # The dice each action rolls digitally when its faces are not reported.
     "dice.attack": {"actions": ["pilgrim-attack", "demon-attack"]},
     "dice.pilgrim": {"actions": ["pilgrim-attack"]},  # the weapon roll and the Cleanse Ritual

@@ -98,11 +98,13 @@ class JourneyRules(GameRules):
     lost_fact_uses = lost_facts.USES
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
-        return next_actions.allowed_now(game, actions)
+        return next_actions.allowed_now(game, actions, self.quests.get(quest))
 
-    def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None, quests: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
         self.outcomes = dict(outcomes or {})
+        # Each quest's rules data, by id: which actions the quest has at all (allowed.py).
+        self.quests = dict(quests or {})
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         if quest not in self.outcomes or "record" not in game:
@@ -126,9 +128,16 @@ class JourneyRules(GameRules):
         if line is None:
             return None
         try:
-            return line.format(**change, at_gate=f" at {change['gate']}" if change.get("gate") else "")
+            said = line.format(**change, at_gate=f" at {change['gate']}" if change.get("gate") else "")
         except KeyError:
-            return None
+            said = None
+        if said is None and change["kind"] == "attack-resolved" and "damage" in change:  # a Pilgrim's attack: One Hit Kill, no defence
+            said = f"{change['attacker']} attacked {change['target']}: {change['damage']} damage, {'defeated' if change['defeated'] else 'not defeated'}"
+        if change.get("stated"):
+            # a result the table stated for a lost fact is shown as stated wherever the log is read
+            stated = "; ".join(f"{key} {value}" for key, value in sorted(change["stated"].items()))
+            return f"{said} (stated by the table: {stated})"
+        return said
 
     def carry_over(
         self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]

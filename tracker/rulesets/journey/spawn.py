@@ -81,17 +81,23 @@ def _instance(res: Resolution, character: str) -> str:
     return f"{character}-{n}"
 
 
-def _promote(res: Resolution, character: str) -> str | None:
+def _promote(res: Resolution, character: str, said: Mapping[str, Any]) -> str | None:
+    """The tougher Demon placed when no miniature of ``character`` is left (L604-L606): from the promotion tree the
+    campaign supplied, else as the table says its tree reads for this use (``promotion_said``, recorded with the
+    action); neither is refused, never guessed."""
     tree = res.table("promotion-tree")
+    if character not in tree and character in said:
+        tree = said
     if character not in tree:
         raise Unprocessable(
             f"No {res.character(character)['name']} miniature is left, and the promotion tree is unknown",
             detail=(
                 "The promotion tree was a figure lost from the rulebook (L604-L606). Supply it as component data "
                 f'("components": {{"tables": {{"promotion-tree": {{"{character}": ["<tougher demon>", ...]}}}}}}); '
-                "an empty list means no promotion (Demon Rage)."
+                "an empty list means no promotion (Demon Rage). Or say how the tree reads for this spawn: "
+                f'"promotion_said": {{"{character}": ["<tougher demon>", ...]}}.'
             ),
-            errors={f"components.tables.promotion-tree.{character}": ["Unknown."]},
+            errors={f"components.tables.promotion-tree.{character}": ["Unknown."], f"promotion_said.{character}": ["Say how the tree reads."]},
         )
     return next((tougher for tougher in tree[character] if _available(res, tougher)), None)
 
@@ -118,7 +124,7 @@ def spawn(res: Resolution, params: Mapping[str, Any]) -> None:
     for gate in order:
         if _one_pass_played(res):
             return
-        if _spawn_at(res, gate, params.get("cards_said") or {}):
+        if _spawn_at(res, gate, params.get("cards_said") or {}, params.get("promotion_said") or {}):
             return  # Demon Rage: drawing stops for the rest of this Demon Phase
     _one_pass_played(res)
 
@@ -136,7 +142,7 @@ def _one_pass_played(res: Resolution) -> bool:
     return True
 
 
-def _spawn_at(res: Resolution, gate: str, said: Mapping[str, Any]) -> bool:
+def _spawn_at(res: Resolution, gate: str, said: Mapping[str, Any], promotion_said: Mapping[str, Any]) -> bool:
     for _ in range(MAX_REDRAWS):
         (name,) = res.draw("demon", 1, None)
         card = _card(res, name, said)
@@ -149,7 +155,7 @@ def _spawn_at(res: Resolution, gate: str, said: Mapping[str, Any]) -> bool:
             res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "special", "duration": card["duration"]})
             return False
         for character in card["spawns"]:
-            placed = character if _available(res, character) else _promote(res, character)
+            placed = character if _available(res, character) else _promote(res, character, promotion_said)
             if placed is None:
                 res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "rage"})
                 res.extend(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))

@@ -3,6 +3,7 @@ change. Folded by the projections as the log grows (tracker/rulesets/view.py), n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.journey.events import EVENTS
@@ -30,6 +31,10 @@ class HeroProgress(CampaignFold):
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return hero_progress(records)  # Journey hides nothing from any side
+
+    def hero_said(self, sheet: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+        return [f"Now: Good Karma {sheet['good_karma']} · Bad Karma {sheet['bad_karma']} · Weapon level {sheet['weapon_level']}",
+                f"{len(sheet['quests_won'])} of {len(sheet['quests_played'])} quests won"]
 
 
 KARMA_KINDS = ("pilgrim-set-up", "karma-gained", "karma-lost", "karma-traded")

@@ -131,7 +131,9 @@ class KungFuPandaRules(GameRules):
     events = EVENTS
     actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
-    lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"]}}  # spends.py: knocking out the Wolf Boss
+    # spends.py: knocking out the Wolf Boss; while its cost is lost the table's spend stands, recorded as cost unknown
+    lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"],
+                                                   "per_use": 'nothing to send: the dice the table spends stand, recorded with "cost_known": false'}}
     setup_schema = SETUP
 
     def __init__(self, data: Mapping[str, Any]) -> None:

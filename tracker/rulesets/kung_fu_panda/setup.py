@@ -47,6 +47,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             detail=f"Give each of {party} one of the dials {dial_numbers}.",
             errors={"setup.dials": ["One dial each, from the player count's set."]},
         )
+    _refuse_what_is_lacking(ctx, mission, setup, party, options, progress)
     tiles = setup.get("tiles", {})
     start = setup.get("start_tile")
     heroes = {}
@@ -150,6 +151,39 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
         }
     )
     return changes
+
+
+def _refuse_what_is_lacking(ctx: Any, mission: Mapping[str, Any], setup: Mapping[str, Any], party: list[str],
+                            options: Mapping[str, Any], progress: Mapping[str, Any]) -> None:
+    """Every set-up field the table must name and has not, refused at once: the lost maps and cards leave the
+    tiles and the Special Move cards to the table, and a group should not meet them one refusal at a time."""
+    lacking: dict[str, list[str]] = {}
+    tiles = setup.get("tiles", {})
+    unplaced = [hero for hero in party if tiles.get(hero, setup.get("start_tile")) is None]
+    if unplaced:
+        lacking["setup.start_tile"] = [f'Missing: where {", ".join(unplaced)} start ("start_tile" for every hero, or "tiles": {{hero: tile}}).']
+    if mission.get("end_tile") is None and setup.get("end_tile") is None and (
+        any(c["check"] == "heroes-on-end-tile" for c in mission.get("win_conditions", []))
+        or any(c.get("check") == "figure-on-end-tile" for c in mission["failure_conditions"])
+    ):
+        lacking["setup.end_tile"] = ["Missing: the text does not name it and the map is lost, and the mission is decided there."]
+    if mission.get("guard_wall") and not setup.get("guard_wall"):
+        lacking["setup.guard_wall"] = ["Missing: the leftmost Great Wall tile (L334)."]
+    points = {str(n) for n in (mission.get("levers") or {}).get("on_spawn_points", [])} | ({"6"} if mission.get("guard_wall") else set())
+    unplaced_points = sorted(points - set(setup.get("spawn_points", {})))
+    if unplaced_points:
+        lacking["setup.spawn_points"] = [f"Missing: {unplaced_points} (the mission's specials act on their tiles, {mission['source']})."]
+    if _receives_special_moves(mission, options, progress) and setup.get("special_moves") is None:
+        mode = options.get("mode", "standard")
+        how = "drawn" if options.get("length", "single") == "single" else HOW_EARNED.get(mode, "drawn")
+        if how == "chosen" or ctx.deck("special-moves").cards is None:
+            lacking["setup.special_moves"] = [f'Missing: one card per hero, {how} ({{hero: card}}); the twelve cards were lost from the rulebook text.']
+    if len(lacking) > 1:
+        raise Unprocessable(
+            f"The set-up of Mission {mission['number']} lacks {len(lacking)} things only the table can name: {', '.join(sorted(lacking))}",
+            detail="Send them together in the set-up; 'errors' says what each is. GET /rulesets/kung-fu-panda publishes each quest's setup_schema.",
+            errors=lacking,
+        )
 
 
 def _receives_special_moves(mission: Mapping[str, Any], options: Mapping[str, Any], progress: Mapping[str, Any]) -> bool:

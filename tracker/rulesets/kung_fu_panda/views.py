@@ -3,8 +3,10 @@ out, rounds per mission, faces rolled), folded by the projections as the log gro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.kung_fu_panda import said
 from tracker.rulesets.kung_fu_panda.events import EVENTS
 from tracker.rulesets.kung_fu_panda.standing import standing
 from tracker.rulesets.view import At, CampaignFold
@@ -24,6 +26,9 @@ class Standing(CampaignFold):
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return standing(records)
+
+    def said(self, answer: Any, names: Mapping[str, str], progress: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        return said.standing_said(answer, names)
 
 
 VIEWS = (Standing(),)

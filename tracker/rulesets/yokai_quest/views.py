@@ -3,9 +3,11 @@ hero's abilities and treasure cards), folded by the projections as the log grows
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.view import At, CampaignFold
+from tracker.rulesets.yokai_quest import said
 from tracker.rulesets.yokai_quest.events import EVENTS
 from tracker.rulesets.yokai_quest.standing import standing
 
@@ -23,6 +25,9 @@ class Standing(CampaignFold):
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return standing(records)  # Yōkai Quest is cooperative: no side keeps a secret
+
+    def said(self, answer: Any, names: Mapping[str, str], progress: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        return said.standing_said(answer, names, progress)
 
 
 VIEWS = (Standing(),)

@@ -1,4 +1,4 @@
-"""Values as people say them at the table: the timeline's words for whatever a change records.
+"""Values as people say them at the table: the timeline's words for whatever a change records, and a view's on the pages.
 
 A change is plain JSON with the game's ids and the code's keys ("with_discard", "monkey-king",
 {"good": 2}). A person reads "with discard", "Monkey King", "good 2". This module turns any such
