@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import access, chunked_bodies, contract, problems, sharding, stream_slots, warming
+from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
@@ -55,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     """The REST API and its pages over the service tracker/bootstrap.py builds from ``settings`` (by default
     from the environment); ``test_config`` overrides Flask settings, DATABASE_URL and CREATE_TABLES included."""
     settings = settings or Settings.from_environment()
-    app = Flask(__name__)
+    app = TrackerFlask(__name__)
     app.config.from_mapping(
         DATABASE_URL=settings.database_url,
         CREATE_TABLES=settings.create_tables,

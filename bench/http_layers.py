@@ -29,7 +29,7 @@ BODY = json.dumps({"dice": {"d6": 2}}).encode()
 class Layers:
     request_ms: float  # CPU per request through Flask, the access check and the command
     command_ms: float  # CPU per Tracker.roll alone
-    token_check_ms: float  # CPU per Tracker.authenticate (the access check's one query)
+    token_check_ms: float  # CPU per Tracker.authenticate (the access check's token check: a kept grant on PostgreSQL)
 
     @property
     def framework_ms(self) -> float:

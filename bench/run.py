@@ -784,8 +784,8 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                 f"Where a request's CPU goes, measured in process (bench/http_layers.py: the same roll request sent straight "
                 f"into the Flask application, no socket; CPU time, so the machine's other load hardly moves it): "
                 f"{http.layers.request_ms:.2f} ms a request = {http.layers.command_ms:.2f} ms the command (`Tracker.roll` alone) + "
-                f"{http.layers.token_check_ms:.2f} ms the token check (`Tracker.authenticate`: one query, which sees a revocation "
-                f"at once) + {http.layers.framework_ms:.2f} ms Flask, its hooks, webargs, marshmallow and JSON. The workers' CPU "
+                f"{http.layers.token_check_ms:.2f} ms the token check (`Tracker.authenticate`: on PostgreSQL the grant from memory, "
+                f"dropped when any process revokes it, tracker/grant_cache.py) + {http.layers.framework_ms:.2f} ms Flask, its hooks, webargs, marshmallow and JSON. The workers' CPU "
                 "per request in the table adds gunicorn's own work to that.",
                 "",
             ] if http.layers else []),

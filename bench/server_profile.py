@@ -43,7 +43,7 @@ STAGES = [
     ("inside the Flask application (Flask.wsgi_app)", re.compile(r"^Flask\.wsgi_app \(")),
     ("the access check (api/access.py authorize), the token check included", re.compile(r"^authorize \(.*api/access\.py")),
     ("the command (Tracker.roll)", re.compile(r"^Tracker\.roll \(")),
-    ("the token check (Tracker.authenticate: one query)", re.compile(r"^Tracker\.authenticate \(")),
+    ("the token check (Tracker.authenticate)", re.compile(r"^Tracker\.authenticate \(")),
     ("the view's schemas: webargs parsing, marshmallow dumping", re.compile(r"^(Parser\.parse|Schema\.dump|Schema\.load|ResponseMixin\._prepare_response_content) \(")),
     ("the disclosure on the way out (tracker/disclosure.py)", re.compile(r"\(.*tracker/disclosure\.py")),
     ("gunicorn parsing the request (gunicorn/http/)", re.compile(r"\(.*gunicorn/http/")),

@@ -296,6 +296,33 @@ def test_a_revocation_by_one_worker_is_seen_at_once_by_another(tracker, database
         other.close()
 
 
+def test_a_worker_whose_revocation_listener_was_cut_asks_the_store_again(postgres_url):
+    """On PostgreSQL a worker answers grants it has read from memory while it listens for revocations
+    (tracker/grant_cache.py); when that connection is lost, a revocation saved by another process
+    (the operator's command line here) must still be seen by the very next check."""
+    import psycopg
+
+    from tracker.application import Tracker
+    from tracker.config import persistence_env
+
+    worker = Tracker(env=persistence_env(postgres_url))
+    try:
+        cid = worker.create_campaign("journey", "Cut listener").body["id"]
+        minted = worker.mint_token(cid, "viewer").body
+        for _ in range(2):
+            assert worker.authenticate(minted["token"]).role == "viewer"
+        listener_pid = worker.grants._listener.info.backend_pid
+        with psycopg.connect(postgres_url.split("?")[0], autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s, 10000)", (listener_pid,))  # waits until it has ended
+        tracker_cli = str(Path(sys.executable).with_name("tracker"))
+        revoked = subprocess.run([tracker_cli, "--database-url", postgres_url, "token", "revoke", cid, minted["id"]],
+                                 capture_output=True, text=True, timeout=60)
+        assert revoked.returncode == 0, revoked.stderr
+        assert worker.authenticate(minted["token"]) is None
+    finally:
+        worker.close()
+
+
 def test_a_revocation_is_seen_at_once_by_the_worker_that_saved_it(tracker):
     cid = tracker.create_campaign("journey", "One worker").body["id"]
     minted = tracker.mint_token(cid, "viewer").body

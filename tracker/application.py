@@ -18,6 +18,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
+from eventsourcing.utils import strtobool
 
 from tracker import rulesets
 from tracker.commands import OUTCOMES, Commands, _meta
@@ -26,6 +27,7 @@ from tracker.domain.events import LIBRARY_CLOCK, given_clock
 from tracker.errors import TrackerError
 from tracker.queries import Queries
 from tracker.randomness import new_seed
+from tracker.repository import TrackerRepository
 from tracker.resolving import action_context, apply_changes, session_state, session_stream
 from tracker.unit_of_work import MAX_ATTEMPTS, Request, Result, UnitOfWork, WritePath, canonical_scope, detached
 
@@ -52,6 +54,19 @@ class Tracker(Commands, Queries, WritePath, Application[UUID]):
         self.seed_source = seed_source
         Session.given_rules(rules_for or pinned_rules)
         given_clock(clock or LIBRARY_CLOCK)
+
+    def construct_repository(self) -> TrackerRepository:
+        """The library's repository, configured from the env as the library does, without its per-event
+        Protocol check (tracker/repository.py)."""
+        maxsize = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
+        return TrackerRepository(
+            event_store=self.events,
+            snapshot_store=self.snapshots,
+            cache_maxsize=int(maxsize) if maxsize else None,
+            fastforward=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y")),
+            fastforward_skipping=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD_SKIPPING, "n")),
+            deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
+        )
 
 
 def pinned_rules(pin: Mapping[str, str]) -> Any:

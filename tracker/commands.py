@@ -135,6 +135,8 @@ class Commands(Loading):
             if not grant.revoked:
                 grant.revoke(meta=meta)
                 campaign.revoke_token(token_id=token_id, meta=meta)
+            else:  # revoking again announces again, in case the first announcement failed after its save
+                self.grants.announce([grant.id])
             return _Outcome(200, {**grant.describe(), "revoked": True}, [campaign, grant])
 
         return self._execute(f"campaign:{campaign_id}", "revoke_token", {"token_id": token_id}, request, work)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
@@ -14,6 +15,7 @@ from tracker import disclosure, hash_chain, missing_facts, portability, rulesets
 from tracker.domain import Grant, IdempotencyRecord, Session
 from tracker.domain.access import token_hash
 from tracker.errors import NotFound, Unprocessable
+from tracker.grant_cache import GrantCache, channel_of
 from tracker.loading import Loading
 from tracker.session_log import event_view
 
@@ -21,20 +23,36 @@ from tracker.session_log import event_view
 class Queries(Loading):
     """The Tracker's queries (a mixin: the Tracker in tracker/application.py is the one class)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.grants = _grant_cache(self.recorder)  # the grants this process may answer from memory
+
+    def close(self) -> None:
+        self.grants.close()
+        super().close()
+
     def list_tokens(self, campaign_id: str) -> list[dict[str, Any]]:
         return [{k: v for k, v in token.items() if k != "grant_id"} for token in self._campaign(campaign_id).tokens.values()]
 
     def authenticate(self, token: str) -> Grant | None:
         """The live grant a bearer token carries, or None (unknown or revoked).
 
-        Every request asks, so it costs one query and no copy: the cached grant is brought up to
-        date with any newer event (a revocation saved by any process is seen at once) and handed
-        out as it is. Callers only read it; a revocation changes the repository's own copy."""
+        Every request asks. On PostgreSQL a grant this process has read is answered from memory, for as long
+        as it listens for revocations (tracker/grant_cache.py); otherwise it costs one query and no copy: the
+        repository's cached grant is brought up to date with any newer event (a revocation saved by any process
+        is seen at once) and handed out as it is. Callers only read it."""
+        grant_id = Grant.create_id(token_hash=token_hash(token))
+        grant, heard = self.grants.get(grant_id)
+        if grant is not None:
+            return grant
         try:
-            grant = self.repository.get(Grant.create_id(token_hash=token_hash(token)), deepcopy_from_cache=False)
+            grant = self.repository.get(grant_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
+            return None  # unknown tokens are not kept: a token minted later is found by the next check
+        if grant.revoked:
             return None
-        return None if grant.revoked else grant
+        self.grants.keep(grant, heard)
+        return grant
 
     def session_state_at(self, session_id: str, at: int, viewer: str | None = None) -> dict[str, Any]:
         """The session's state just after its ``at``-th event, rebuilt from the log (from a snapshot where there is
@@ -168,3 +186,16 @@ class Queries(Loading):
         ]
         report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
         return disclosure.report_for(report, ruleset.rules, viewer)
+
+
+def _grant_cache(recorder: Any) -> GrantCache:
+    """On PostgreSQL, a cache that listens for revocations on a connection of its own; elsewhere one that keeps nothing."""
+    datastore = getattr(recorder, "datastore", None)
+    pool = getattr(datastore, "pool", None)
+    if pool is None or not type(datastore).__module__.startswith("eventsourcing.postgres"):
+        return GrantCache(None, "")
+    settings = {k: v for k, v in pool.kwargs.items() if k in ("dbname", "host", "port", "user", "password") and v not in (None, "")}
+    return GrantCache(
+        lambda: psycopg.connect(pool.conninfo, autocommit=True, connect_timeout=5, **settings),
+        channel_of(recorder.events_table_name, datastore.schema),
+    )

@@ -23,7 +23,7 @@ from eventsourcing.persistence import IntegrityError, Notification, Recording, S
 
 from tracker import hash_chain
 from tracker.command_cache import CommandCache, Turns
-from tracker.domain import Campaign, IdempotencyRecord, Session
+from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, PreconditionFailed, TrackerError, Unprocessable
 from tracker.rulesets.data import content_hash
@@ -117,7 +117,15 @@ class WritePath:
 
         The library's save, less two costs: its runtime ``Protocol`` checks on each object (our commands
         save aggregates only), and its snapshots, which reload the aggregate from the store: the one
-        just saved is that state already, so it is snapshotted as it is."""
+        just saved is that state already, so it is snapshotted as it is. A grant revoked here is announced
+        once saved, so every worker's token check stops accepting it (tracker/grant_cache.py)."""
+        revoked = [o.id for o in objs if isinstance(o, Grant) and o.revoked and o.pending_events]
+        recordings = self._save(*objs, **kwargs)
+        if revoked:
+            self.grants.announce(revoked)
+        return recordings
+
+    def _save(self, *objs: Any, **kwargs: Any) -> Any:
         if kwargs or not all(isinstance(o, Aggregate) for o in objs):
             return super().save(*objs, **kwargs)
         chained = [o for o in objs if isinstance(o, (Session, Campaign))]
