@@ -116,11 +116,12 @@ def test_a_yokai_turn_is_a_hero_phase_then_a_yokai_phase(client):
     assert set(allowed) <= _published(client, "yokai-quest")
     assert "draw-appearance" not in allowed and sorted(allowed["draw-energy"]["heroes"]) == ["ami", "ryo"]
     assert "begin-yokai-phase" not in allowed  # each hero activates first (L158)
+    assert sorted(allowed["move"]["heroes"]) == ["ami", "ryo"]  # the basic movement, from the entrance (L214, L398)
     state = _post(client, f"/sessions/{sid}/actions", {"type": "draw-energy", "hero": "ami", "spheres": 1})["state"]
     assert _allowed(state)["draw-energy"]["heroes"] == ["ryo"]  # one card each, first in the Hero phase (L156)
     state = _post(client, f"/sessions/{sid}/actions", {"type": "end-activation", "hero": "ryo"})["state"]
     assert "draw-energy" not in _allowed(state) and "begin-yokai-phase" not in _allowed(state)  # the activations have begun (L158)
-    assert _allowed(state)["end-activation"]["heroes"] == ["ami"]
+    assert _allowed(state)["end-activation"]["heroes"] == ["ami"] and _allowed(state)["move"]["heroes"] == ["ami"]
     state = _post(client, f"/sessions/{sid}/actions", {"type": "end-activation", "hero": "ami"})["state"]
     assert "begin-yokai-phase" in _allowed(state) and "draw-energy" not in _allowed(state)
     state = yokai_play.begin_yokai_phase(client, sid)["state"]

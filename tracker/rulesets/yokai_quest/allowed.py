@@ -13,7 +13,8 @@ from typing import Any
 from tracker.rulesets import allowed
 from tracker.rulesets.deck_actions import NAMES as DECK_ACTIONS
 
-HEROES_ACT = ("attack", "draw-energy", "use-ability", "use-item", "end-activation", "equip", "unequip", "discard-item", "draw-treasure")
+# A hero's activation: the basic movement (entering from the entrance first, L214) and two actions (L398).
+HEROES_ACT = ("move", "attack", "draw-energy", "use-ability", "use-item", "end-activation", "equip", "unequip", "discard-item", "draw-treasure")
 HERO_PHASE = ("foe-appeared", "foe-recovered", "lose-tokens", "begin-yokai-phase")
 YOKAI_PHASE = ("draw-appearance", "yokai-appear", "yokai-token", "attack", "lose-tokens", "foe-appeared", "foe-recovered", "end-turn")
 
