@@ -155,7 +155,6 @@ def postgres_url() -> tuple[str, Callable[[], None]] | None:
 
 def main() -> None:
     events = int(sys.argv[1]) if len(sys.argv) > 1 else EVENTS
-    os.environ.setdefault("TRACKER_CREATE_TABLES", "y")
     results: dict[str, dict[str, tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         print("SQLite", flush=True)
