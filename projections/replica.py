@@ -14,7 +14,7 @@ import logging
 import time
 from typing import Any
 
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import OperationalError, ProgrammingError
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +30,10 @@ def choose(primary: Any, replica: Any, min_position: int | None, wait: float) ->
         except (OperationalError, OSError) as error:  # a replica that does not answer is skipped, not waited for
             log.warning("views replica unavailable, reading the primary: %s", error)
             return primary, "primary"
-        if min_position is None or position >= min_position:
+        except ProgrammingError:  # the replica has not replayed the views' tables yet: it is behind, not broken
+            position = None
+        if position is not None and (min_position is None or position >= min_position):
             return replica, "replica"
-        if time.monotonic() >= deadline:
+        if position is None and min_position is None or time.monotonic() >= deadline:
             return primary, "primary"
         time.sleep(POLL_SECONDS)

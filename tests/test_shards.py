@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import psycopg
+from eventsourcing.persistence import ProgrammingError
 
 import pytest
 
@@ -246,6 +247,14 @@ def views_replica(second_postgres_url: str) -> Iterator[str]:
         replica.__exit__(None, None, None)
 
 
+def _replica_position(shard) -> int:
+    """The replica's views position, or -1 while it has not yet replayed the views' tables themselves."""
+    try:
+        return shard.replica.position
+    except ProgrammingError:
+        return -1
+
+
 def test_views_read_from_a_replica_wait_for_min_position_or_fall_back_to_the_primary(postgres_base_url, second_postgres_url, views_replica):
     with fresh_schema(postgres_base_url) as home, fresh_schema(second_postgres_url) as other:
         Tracker(env=persistence_env(home)).close()
@@ -264,7 +273,7 @@ def test_views_read_from_a_replica_wait_for_min_position_or_fall_back_to_the_pri
             shard.views.catch_up()
             first = shard.views.position
             deadline = time.monotonic() + 20
-            while shard.replica.position < first and time.monotonic() < deadline:  # streaming: a moment behind
+            while _replica_position(shard) < first and time.monotonic() < deadline:  # streaming: a moment behind
                 time.sleep(0.05)
 
             def faces(**query):
@@ -283,7 +292,7 @@ def test_views_read_from_a_replica_wait_for_min_position_or_fall_back_to_the_pri
                     assert faces(min_position=second) == ("primary", 4, second)  # waited, then read the primary
                 finally:
                     standby.execute("SELECT pg_wal_replay_resume()")
-            while shard.replica.position < second and time.monotonic() < deadline:
+            while _replica_position(shard) < second and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert faces(min_position=second) == ("replica", 4, second)
         finally:

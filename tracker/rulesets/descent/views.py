@@ -58,6 +58,7 @@ class HeroStanding(_DescentFold):
 
     name = "descent-hero-standing"
     kind = "hero-progress"
+    version = 2  # 2: each hero's sheet carries the corrections the table made to it
     reads = frozenset({"curses-gained", "cursed-item-equipped", "frost-gained", "dark-relic-equipped", "chest-opened", "hero-killed", "value-corrected"})
 
     def keep(self, event: Any, at: At) -> dict[str, Any] | None:
