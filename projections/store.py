@@ -283,6 +283,15 @@ class PostgresViewStore(ViewStore, PostgresTrackingRecorder):
 
     copies = True
 
+    def query(self, statement: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        # One statement needs no transaction around it: on the pool's autocommit connection it is one round trip.
+        # The library's read transaction (BEGIN, the statement, ROLLBACK) is three, and psycopg drops every
+        # statement the connection had prepared on a rollback (DEALLOCATE ALL: a fourth), so no read of the views
+        # and no position check was ever answered by a prepared statement.
+        with self.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(self._sql(statement), tuple(params))
+            return [dict(row) for row in cursor.fetchall()]
+
     def _empty_views(self, cursor: Any) -> None:
         # TRUNCATE: a DELETE would leave every old row behind as a dead tuple for the rebuild's
         # inserts to wade through until vacuum comes. It waits for readers of the views, briefly.

@@ -503,3 +503,23 @@ def test_view_tables_of_an_older_shape_are_rebuilt_from_the_log(tracker, databas
         assert reopened.store.digest() == expected
     finally:
         reopened.store.datastore.close()
+
+
+def test_reads_of_the_views_on_postgresql_keep_each_connections_prepared_statements(postgres_url: str) -> None:
+    """A view read is one statement on the pool's autocommit connection. Inside the library's read transaction
+    it ended in a rollback, on which psycopg drops every statement the connection had prepared: no read of the
+    views was ever prepared, and each paid two more round trips."""
+    store = open_view_store(persistence_env(postgres_url))
+    try:
+        pool = store.datastore.pool
+        connections = pool.get_stats()["pool_size"]
+        read = "SELECT progress FROM {view_campaign_progress} WHERE campaign_id = %s"
+        for _ in range(6 * connections):  # the pool hands its connections out in turn: each runs it six times
+            assert store.query(read, ("no-such-campaign",)) == []
+        prepared = []
+        for _ in range(connections):
+            with store.datastore.get_connection() as conn:
+                prepared.append([row["statement"] for row in conn.execute("SELECT statement FROM pg_prepared_statements")])
+        assert all(any("view_campaign_progress" in statement for statement in found) for found in prepared), prepared
+    finally:
+        store.datastore.close()
