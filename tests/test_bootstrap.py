@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import gc
 import hashlib
+from collections import Counter
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from uuid import UUID
 
+import eventsourcing.sqlite
+import psycopg
 import pytest
 
 from api import create_app
@@ -107,9 +111,42 @@ def test_a_server_worker_warms_at_boot_without_writing_and_then_serves(database_
         tracker = app.extensions["tracker"]
         assert tracker.recorder.max_notification_id() == written  # warming wrote nothing
         assert {UUID(cid), UUID(owner_grant)} <= set(tracker.repository.cache.cache)  # loaded before any request named them
-        read = app.test_client().get(f"/campaigns/{cid}/heroes", headers={"Authorization": f"Bearer {owner}"})
-        assert read.status_code == 200 and "tripitaka" in read.json["heroes"]
+        client = app.test_client()
+        statements = []
+        for _ in range(3):
+            with _statements_counted(database_url) as counted:
+                read = client.get(f"/campaigns/{cid}/heroes", headers={"Authorization": f"Bearer {owner}"})
+            assert read.status_code == 200 and "tripitaka" in read.json["heroes"]
+            statements.append(counted)
+        # The first read asks the database what a later one asks, no more: the campaign, its rules and party, and
+        # (on PostgreSQL, where grants are kept) the token's grant were loaded at boot.
+        assert statements[0] == statements[2], statements
     finally:
         app.extensions["tracker_service"].close()
         gc.unfreeze()
         gc.set_threshold(*threshold)
+
+
+@contextmanager
+def _statements_counted(database_url: str):
+    """The statements sent to the database meanwhile, by their first 80 characters."""
+    counted: Counter[str] = Counter()
+    if database_url.startswith("sqlite"):
+        cls, method = eventsourcing.sqlite.SQLiteConnection, "cursor"  # each statement through sqlite3's trace hook
+
+        def wrapped(self, *args, **kwargs):
+            self._sqlite_conn.set_trace_callback(lambda sql: counted.update([sql[:80]]))
+            return original(self, *args, **kwargs)
+    else:
+        cls, method = psycopg.Cursor, "execute"
+
+        def wrapped(self, query, *args, **kwargs):
+            counted.update([str(query)[:80]])
+            return original(self, query, *args, **kwargs)
+
+    original = getattr(cls, method)
+    setattr(cls, method, wrapped)
+    try:
+        yield counted
+    finally:
+        setattr(cls, method, original)

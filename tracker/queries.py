@@ -41,7 +41,9 @@ class Queries(Loading):
         as it listens for revocations (tracker/grant_cache.py); otherwise it costs one query and no copy: the
         repository's cached grant is brought up to date with any newer event (a revocation saved by any process
         is seen at once) and handed out as it is. Callers only read it."""
-        grant_id = Grant.create_id(token_hash=token_hash(token))
+        return self._live_grant(Grant.create_id(token_hash=token_hash(token)))
+
+    def _live_grant(self, grant_id: UUID) -> Grant | None:
         grant, heard = self.grants.get(grant_id)
         if grant is not None:
             return grant
@@ -139,9 +141,11 @@ class Queries(Loading):
                 campaign = self._campaign(campaign_id)
             except NotFound:
                 continue  # a view's campaign the log does not hold (a test's, a dropped import): nothing to prime
+            self.rules_of_campaign(campaign_id)  # what every read's access check and redaction ask first
+            self.party_of_campaign(campaign_id)
             for token in campaign.tokens.values():
-                if not token.get("revoked"):
-                    grants.append(self.repository.get(UUID(token["grant_id"]), deepcopy_from_cache=False))
+                if not token.get("revoked") and (grant := self._live_grant(UUID(token["grant_id"]))) is not None:
+                    grants.append(grant)  # kept as a request's token check keeps it (on PostgreSQL, tracker/grant_cache.py)
         return grants
 
     def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
