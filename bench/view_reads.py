@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 EVENTS = 100_000
 READ_REPEATS = 21
-FRESH_WORKERS = 7  # one first read is a single sample on a shared machine: the median of several fresh workers' firsts
+FRESH_WORKERS = 15  # one first read is a single sample, noisy by a tenth or two of a warm read: the median of many fresh workers
 SAVE_BATCH = 1000
 SECTION = "## View reads"
 
@@ -192,14 +192,18 @@ def write_results(results: dict[str, dict[str, tuple[float, float]]], events: in
         *rows,
         "",
         f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
-        "(the machine is shared: single first reads are noisy). Each read is one row of its game's view (tracker/rulesets/"
-        "<game>/views.py) and the campaign's own small aggregate. Before the warm-up, a worker's first read paid 2-11x a warm "
-        "one: its first connections and statements (on PostgreSQL, psycopg preparing each on its fifth run), Flask's first "
-        "dispatch, the first full garbage collection over what the imports built, and the campaign's and its grant's first "
-        "load. The worker now pays those at boot: the campaigns played lately and their grants are loaded, each read runs "
-        "until its statements are prepared, two internal requests go through the stack, one read is answered inside the "
-        "worker as the latest campaign's owner would have it, and the collector is frozen. What is left is noise on a shared "
-        "machine and the first run of the request's own Python code.",
+        "(single first reads are noisy on a shared machine: compare runs). Each read is one row of its game's view "
+        "(tracker/rulesets/<game>/views.py) and the campaign's own small aggregate. Before the warm-up, a worker's first read "
+        "paid 2-11x a warm one: its first connections and statements, Flask's first dispatch, the first full garbage "
+        "collection over what the imports built, and the campaign's and its grant's first load. The worker now pays those "
+        "at boot (api/warming.py): the campaigns played lately, their grants (kept as a token check keeps them) and what a "
+        "request asks of them first (their rules and party) are loaded; each statement a read makes runs on each pooled "
+        "connection in turn until psycopg has prepared it and the connection's server process has read the tables' "
+        "catalog; every read of a campaign is answered once inside the worker per game played lately, as the latest "
+        "campaign's owner would have it; and the collector is frozen, after which the reads run once more to bring what "
+        "they touch back into the processor's caches. On PostgreSQL the views are read on the pool's autocommit "
+        "connections, one round trip a read: the library's read transaction took three and, by rolling back, dropped "
+        "every statement psycopg had prepared on the connection.",
         "",
     ])
     text = path.read_text(encoding="utf-8") if path.exists() else ""
