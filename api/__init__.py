@@ -15,7 +15,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, problems, sharding, stream_slots, warming
+from api import access, chunked_bodies, contract, json_body, problems, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
@@ -210,7 +210,7 @@ def _refuse_unsafe_json():
     if request.method in ("GET", "HEAD") or not request.is_json:
         return None
     try:
-        safe_json.loads(request.get_data(cache=True))
+        json_body.decoded()
     except safe_json.UnsafeJson as error:
         return problems.problem(422, error.title, "Nothing was recorded; change the document and send it again.")
     except ValueError:

@@ -21,7 +21,7 @@ from typing import Any
 from flask import Flask, current_app, g, request
 from flask_smorest import Blueprint
 
-from api import problems
+from api import json_body, problems
 from api.context import authenticate, tracker
 from tracker import actors
 from tracker.errors import NotFound
@@ -144,7 +144,7 @@ def _role_refusal(grant: Any, needed: Access) -> str | None:
     if grant.role == "viewer":
         return "Viewer tokens are read-only"
     app = tracker()
-    return actors.refusal_to_act(request.get_json(silent=True), app.rules_of_campaign(grant.campaign_id),
+    return actors.refusal_to_act(json_body.decoded_or_none(), app.rules_of_campaign(grant.campaign_id),
                                  app.party_of_campaign(grant.campaign_id), grant.heroes, grant.side, needed.acting)
 
 
@@ -152,8 +152,7 @@ def _check_shape():
     """Deeply nested documents and huge arrays are refused before any view parses them."""
     if request.method in ("GET", "HEAD") or not request.is_json:
         return None
-    body = request.get_json(silent=True)
-    problem = _shape_problem(body, 0)
+    problem = _shape_problem(json_body.decoded_or_none(), 0)
     if problem:
         return problems.problem(422, problem, f"Documents may nest at most {MAX_DEPTH} levels and arrays hold at most {MAX_ARRAY} items.")
     return None
