@@ -6,6 +6,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
+# The suite runs on every core (pytest-xdist), a test file to a worker: each test keeps its own database
+# schema, temporary files and ports, and a file's shared set-up (a browser, a second cluster) is made once.
+PYTEST_WORKERS ?= auto
 
 .PHONY: run test bench clean
 
@@ -18,7 +21,7 @@ run: $(STAMP)
 	$(BIN)/tracker serve
 
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The HTTP benchmark drives gunicorn with wrk (Debian's package), installed here when it is missing
 # and apt-get may run; without it, bench/http_load.py falls back to Python client threads.
