@@ -15,7 +15,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, problems, sharding, stream_slots, warming
+from api import access, chunked_bodies, contract, json_body, problems, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
@@ -66,6 +66,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         TRUSTED_PROXIES=int(os.environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
         # Event streams one worker holds open at once; each holds a thread (api/stream_slots.py).
         STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
+        # An idle event stream sends a comment this often: how soon a worker finds a client gone and frees its slot
+        # (and how often a proxy in between sees traffic on the connection).
+        STREAM_HEARTBEAT_SECONDS=float(os.environ.get("TRACKER_STREAM_HEARTBEAT_SECONDS", "15")),
         # /health answers 503 once the views have failed to move on for this long.
         VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
         # How long a read with ?min_position= waits for the views to get there before its 503.
@@ -207,7 +210,7 @@ def _refuse_unsafe_json():
     if request.method in ("GET", "HEAD") or not request.is_json:
         return None
     try:
-        safe_json.loads(request.get_data(cache=True))
+        json_body.decoded()
     except safe_json.UnsafeJson as error:
         return problems.problem(422, error.title, "Nothing was recorded; change the document and send it again.")
     except ValueError:

@@ -21,9 +21,9 @@ from typing import Any
 from flask import Flask, current_app, g, request
 from flask_smorest import Blueprint
 
-from api import problems
+from api import json_body, problems
 from api.context import authenticate, tracker
-from tracker import actors, rulesets
+from tracker import actors
 from tracker.errors import NotFound
 from tracker.safe_json import MAX_DEPTH
 
@@ -143,33 +143,16 @@ def _role_refusal(grant: Any, needed: Access) -> str | None:
         return None
     if grant.role == "viewer":
         return "Viewer tokens are read-only"
-    body = request.get_json(silent=True)
-    if grant.heroes:
-        app = tracker()
-        named = sorted(set(actors.named(body, app.rules_of_campaign(grant.campaign_id), app.party_of_campaign(grant.campaign_id))) - set(grant.heroes))
-        if named:
-            return f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}"
-    side = _acting_side(body, needed.acting)
-    if side is not None and side != (grant.side or "heroes"):
-        return f"This token plays the {grant.side or 'heroes'} side, not the {side}"
-    return None
-
-
-def _acting_side(body: Any, acting: str | None) -> str | None:
-    """The side an action is taken for, as its ruleset says (e.g. Descent's overlord actions); a draw asks as a "draw" action."""
-    if not isinstance(body, dict) or acting is None:
-        return None
-    session = tracker().get_session(request.view_args["session_id"])
-    rules = rulesets.get(session["ruleset"]["id"]).rules
-    return rules.acting_side(body if acting == "action" else {**body, "type": acting})
+    app = tracker()
+    return actors.refusal_to_act(json_body.decoded_or_none(), app.rules_of_campaign(grant.campaign_id),
+                                 app.party_of_campaign(grant.campaign_id), grant.heroes, grant.side, needed.acting)
 
 
 def _check_shape():
     """Deeply nested documents and huge arrays are refused before any view parses them."""
     if request.method in ("GET", "HEAD") or not request.is_json:
         return None
-    body = request.get_json(silent=True)
-    problem = _shape_problem(body, 0)
+    problem = _shape_problem(json_body.decoded_or_none(), 0)
     if problem:
         return problems.problem(422, problem, f"Documents may nest at most {MAX_DEPTH} levels and arrays hold at most {MAX_ARRAY} items.")
     return None

@@ -20,9 +20,12 @@ import flask_smorest
 from marshmallow import RAISE
 
 from api.context import door
+from api.json_body import DecodedOnceParser
 
 
 class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = DecodedOnceParser()  # the body decoded once per request (api/json_body.py)
+
     def response(self, *args: Any, **kwargs: Any):
         decorate = super().response(*args, **kwargs)
 

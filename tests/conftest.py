@@ -3,8 +3,8 @@
 PostgreSQL for tests, in this order:
 1. TRACKER_TEST_DATABASE_URL, if set;
 2. a server answering on 127.0.0.1:5432;
-3. a throwaway cluster started for this test run when pg_ctl is on the machine
-   (pytest-postgresql; initdb refuses to run as root, so not as root);
+3. a throwaway cluster started for this test run when initdb and pg_ctl are on the machine
+   (tests/second_cluster.py; as the `postgres` user when running as root, on a free port);
 4. otherwise the PostgreSQL tests skip with the reason in the summary, and with
    TRACKER_REQUIRE_POSTGRES=1 (CI) that is a failure instead.
 Each PostgreSQL test gets a schema of its own, dropped afterwards.
@@ -16,10 +16,9 @@ they skip, saying why; with TRACKER_REQUIRE_POSTGRES=1 (CI) they fail.
 
 from __future__ import annotations
 
+import atexit
 import os
-import shutil
 from contextlib import contextmanager
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +29,7 @@ import pytest
 from flask import Flask
 
 from tests.contract import ContractClient
+from tests.second_cluster import NoCluster, throwaway_cluster
 from tracker.application import Tracker
 from tracker.config import persistence_env
 
@@ -53,33 +53,15 @@ def _answers(url: str) -> bool:
 
 
 def _throwaway_cluster() -> tuple[str | None, str]:
-    pg_ctl = shutil.which("pg_ctl") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), reverse=True)), None)
-    if pg_ctl is None:
-        return None, "no PostgreSQL server answered on 127.0.0.1:5432 and pg_ctl is not installed"
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        return None, "no PostgreSQL server answered on 127.0.0.1:5432 and initdb refuses to run as root"
+    """A cluster of this run's own (tests/second_cluster.py: initdb and pg_ctl, as `postgres` when run as root, on
+    a free port), stopped when the run ends."""
+    cluster = throwaway_cluster()
     try:
-        from pytest_postgresql.executors.proc import PostgreSQLExecutor
-    except ImportError:  # pragma: no cover
-        return None, "pytest-postgresql is not installed"
-    base = tempfile.mkdtemp(prefix="tracker-pg-")
-    port = 54329
-    executor = PostgreSQLExecutor(
-        executable=str(pg_ctl),
-        host="127.0.0.1",
-        port=port,
-        datadir=f"{base}/data",
-        unixsocketdir=base,
-        logfile=f"{base}/log",
-        startparams="-w",
-        dbname="postgres",
-        user=os.environ.get("USER", "postgres"),
-    )
-    executor.start()
-    import atexit
-
-    atexit.register(executor.stop)
-    return f"postgresql://{executor.user}@127.0.0.1:{port}/postgres", ""
+        url = cluster.__enter__()
+    except NoCluster as error:
+        return None, f"no PostgreSQL server answered on 127.0.0.1:5432 and no throwaway cluster could start: {error}"
+    atexit.register(cluster.__exit__, None, None, None)
+    return url, ""
 
 
 def _find_postgres() -> tuple[str | None, str]:
@@ -131,8 +113,6 @@ def fresh_schema(postgres_base_url: str, pool: str = "pool_size=2&max_overflow=3
 def second_postgres_url(postgres_base_url: str) -> Iterator[str]:
     """A second PostgreSQL server, a throwaway cluster started for this run (tests/second_cluster.py): the shard
     tests put campaigns on both. Missing tools skip these tests with the reason; in CI they fail."""
-    from tests.second_cluster import NoCluster, throwaway_cluster
-
     cluster = throwaway_cluster()
     try:
         url = cluster.__enter__()

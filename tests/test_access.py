@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import webargs.core
 
 from api import access
-from tracker import rulesets
+from tracker import rulesets, safe_json
 from tracker.rulesets.ruleset import ActionType, GameRules, Ruleset
 
 PROBLEM = "application/problem+json"
@@ -364,3 +365,18 @@ def test_the_declaration_travels_with_the_view_not_its_name(app, client, journey
         answer = client.open(url, method=method, json={} if method != "DELETE" else None, headers=headers)
         assert answer.status_code == 403, (method, url, answer.json)
         assert answer.json["title"] == "Only the campaign's owner manages tokens and component data"
+
+
+def test_a_players_write_decodes_its_body_once(client, session_id, journey_campaign, monkeypatch):
+    """The unsafe-JSON check, the access check (which heroes and side the body names, and its shape) and the
+    view's parser all read the body: decoded once and handed on (api/json_body.py), not once by each."""
+    player = bearer(_mint(client, journey_campaign["id"], role="player", heroes=["tripitaka"])["token"])
+    decoded = []
+    real = safe_json.decode
+    monkeypatch.setattr(safe_json, "decode", lambda data: decoded.append(data) or real(data))
+    monkeypatch.setattr(webargs.core, "parse_json", lambda *a, **k: pytest.fail("webargs decoded the body again"))
+    answer = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"attack": 2}}, headers=player)
+    assert answer.status_code == 201, answer.json
+    assert len(decoded) == 1
+    refused = client.post(f"/sessions/{session_id}/actions", json={"type": "meditate", "hero": "monkey-king"}, headers=player)
+    assert refused.status_code == 403 and "monkey-king" in refused.json["title"]  # the decoded body still names the hero

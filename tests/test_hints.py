@@ -5,8 +5,7 @@ code's), and where the example's stand-in values are real faces, it is posted an
 
 from __future__ import annotations
 
-import jsonschema
-
+from tests import schema_checks
 from tests.rulesets import yokai_play
 from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 
@@ -19,7 +18,7 @@ def _post(client, path: str, body: dict, status: int = 201) -> dict:
 
 def _fits_its_action(client, ruleset: str, example: dict) -> None:
     schemas = {action["type"]: action["schema"] for action in client.get(f"/rulesets/{ruleset}").json["actions"]}
-    jsonschema.validate(example, schemas[example["type"]])
+    schema_checks.validate(example, schemas[example["type"]])
 
 
 def _hint(client, sid: str, action: dict) -> dict:

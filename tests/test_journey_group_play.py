@@ -10,8 +10,7 @@ import io
 import json
 import re
 
-import jsonschema
-
+from tests import schema_checks
 from tracker.cli import main as tracker_cli
 
 # What the group types in from its own boxes (test inputs, not facts about the real components).
@@ -42,7 +41,7 @@ class Table:
         return next(q for q in self.document["quests"] if q["id"] == quest_id)
 
     def act(self, sid, **action):
-        jsonschema.validate(action, self.schemas[action["type"]])  # the published contract
+        schema_checks.validate(action, self.schemas[action["type"]])  # the published contract
         done = self.client.post(f"/sessions/{sid}/actions", json=action)
         assert done.status_code == 201, done.json
         return done.json
@@ -60,8 +59,8 @@ def test_a_group_wins_q1_and_q2_and_loses_q3_of_a_linked_campaign(client, databa
     table = Table(client)
     chain = table.document["rules"]["campaign"]["chain"]
     assert chain[:3] == ["q1-meeting", "q2-rescue", "q3-village-fields"]
-    jsonschema.validate(OWN_BOX, table.document["component_schema"])
-    jsonschema.validate({"mode": "linked"}, table.document["options_schema"])
+    schema_checks.validate(OWN_BOX, table.document["component_schema"])
+    schema_checks.validate({"mode": "linked"}, table.document["options_schema"])
     made = client.post("/campaigns", json={"ruleset": "journey", "name": "Friday", "components": OWN_BOX, "options": {"mode": "linked"}})
     assert made.status_code == 201, made.json
     cid = made.json["id"]
@@ -71,7 +70,7 @@ def test_a_group_wins_q1_and_q2_and_loses_q3_of_a_linked_campaign(client, databa
     assert [c["line"] for c in heroic] == ["L711"] * 4
     # The initiative is drawn at the table and stated at set-up (setup_schema); Tripitaka happens to go last.
     order = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]
-    jsonschema.validate({"initiative": order}, table.document["setup_schema"])
+    schema_checks.validate({"initiative": order}, table.document["setup_schema"])
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting", "setup": {"initiative": order}}).json["id"]
     assert table.facts_asked(table.end(sid, "heroic-victory")) == ["house_cleared"]
     table.act(sid, type="maintenance")

@@ -7,6 +7,8 @@ that a body the document refuses the server refuses too, and the reverse).
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 
 import pytest
@@ -16,7 +18,7 @@ from referencing.jsonschema import DRAFT202012
 
 from api import schemas
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.contract import check
+from tests.contract import check, mismatches, reference_mismatch
 from tracker import rulesets
 
 PUBLIC = {"listRulesets", "getRuleset", "getHealth", "getVerifier", "createCampaign", "importCampaign"}
@@ -224,6 +226,59 @@ def test_the_contract_check_refuses_an_answer_the_document_does_not_allow(app, c
     teapot.status_code = 418
     with pytest.raises(AssertionError, match="418"):
         check(app, teapot)
+
+
+def _broken_copies(response):
+    """The response as served, then with each top-level field left out, given a value of the wrong type, a field
+    added, its status changed and its content type changed: answers a check must tell apart."""
+    def copy_with(body=None, status=None, mimetype=None):
+        broken = copy.copy(response)
+        broken.headers = response.headers.copy()
+        if body is not None:
+            broken.set_data(json.dumps(body))
+        if status is not None:
+            broken.status_code = status
+        if mimetype is not None:
+            broken.mimetype = mimetype
+        return broken
+
+    yield "as served", copy_with()
+    body = response.get_json()
+    if isinstance(body, dict):
+        for field, value in body.items():
+            yield f"without {field}", copy_with({k: v for k, v in body.items() if k != field})
+            wrong = {} if isinstance(value, list) else [value]
+            yield f"{field} of the wrong type", copy_with({**body, field: wrong})
+        yield "with a field added", copy_with({**body, "added_field": 1})
+    yield "as a 418", copy_with(status=418)
+    yield "as text/plain", copy_with(mimetype="text/plain")
+
+
+def test_the_contract_check_gives_openapi_cores_verdicts(app, client, journey_campaign, session_id):
+    """tests/contract.py checks every answer's body with a compiled validator instead of openapi-core's pure-Python
+    one (three quarters of a long test's time): for answers as served and broken in every way, the two agree."""
+    cid = journey_campaign["id"]
+    answers = [
+        client.get(f"/sessions/{session_id}"),
+        client.post(f"/sessions/{session_id}/rolls", json={"dice": {"attack": 2}}),
+        client.get(f"/campaigns/{cid}"),
+        client.get(f"/campaigns/{cid}/heroes"),
+        client.get(f"/sessions/{session_id}/events"),
+        client.get(f"/sessions/{session_id}/verification"),
+        client.get("/rulesets/journey"),
+        client.get("/sessions/not-a-session"),  # a problem
+        client.post(f"/sessions/{session_id}/rolls", json={"dice": {"nonsense": 2}}),  # a 4xx problem
+    ]
+    compared = 0
+    for answer in answers:
+        for how, response in _broken_copies(answer):
+            expected = reference_mismatch(app, response)
+            found = mismatches(app, response)
+            assert (expected is None) == (not found), f"{answer.request.path} {how}: openapi-core says {str(expected)[-300:]}, the check says {found}"
+            compared += 1
+            if how == "as served":
+                assert expected is None, f"{answer.request.path} as served: {expected}"
+    assert compared > 60
 
 
 def _declared(view_method) -> dict:

@@ -28,6 +28,25 @@ def named(body: Any, rules: Any, party: Collection[str] | None = None) -> Iterat
         yield from (v for v in values if party is None or v in party)
 
 
+def refusal_to_act(body: Any, rules: Any, party: Collection[str], heroes: Sequence[str], side: str | None,
+                   acting: str | None = "action") -> str | None:
+    """Why a player token (bound to ``heroes`` and ``side``) may not send this body, or None: it names a hero of
+    the campaign's ``party`` the token does not play, or is taken for the other side by the ruleset. ``acting``:
+    what the body is, as the ruleset's acting_side reads it ("action", or "draw" for a draw); None where no
+    ruleset says which side a body belongs to."""
+    if heroes:
+        others = sorted(set(named(body, rules, party)) - set(heroes))
+        if others:
+            return f"This token plays {', '.join(heroes)}, not {', '.join(others)}"
+    if acting is None or not isinstance(body, Mapping):
+        return None
+    taken_for = rules.acting_side(body if acting == "action" else {**body, "type": acting})
+    mine = side or "heroes"
+    if taken_for is not None and taken_for != mine:
+        return f"This token plays the {mine} side, not the {taken_for}"
+    return None
+
+
 def refusal_to_revert(group: Sequence[Any], rules: Any, tokens: Mapping[str, Any], who: str | None, heroes: Sequence[str], side: str | None) -> str | None:
     """Why a player token (``who``, bound to ``heroes`` and ``side``) may not undo a command's events, or None.
 

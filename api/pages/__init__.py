@@ -190,8 +190,7 @@ def session_page(session_id: str):
     named = reads.names(ruleset)
     shown = door()
     session = shown(tracker().get_session(session_id))
-    ended = session["status"] != "in-progress"  # ended, or abandoned: the seed is revealed either way
-    entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else viewer_side())
+    entries = reads.session_timeline(views().store, session, viewer_side())
     who = _issuers(campaign_id)
     for entry in entries:
         entry["who"] = who.get(entry["issued_by"] or "", "the service" if entry["issued_by"] is None else entry["issued_by"])

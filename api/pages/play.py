@@ -66,17 +66,13 @@ def _request(grant: Any) -> Request:
     )
 
 
-def _refusal(grant: Any, body: dict[str, Any], ruleset: Any) -> None:
-    """What the API's access check refuses a player token (api/access.py), for a page's form."""
+def _refusal(grant: Any, body: dict[str, Any], ruleset: Any, acting: str = "action") -> None:
+    """What the API's access check refuses a player token (api/access.py, tracker/actors.py), for a page's form."""
     if grant.role == "owner":
         return
-    if grant.heroes:
-        named = sorted(set(actors.named(body, ruleset.rules, tracker().party_of_campaign(grant.campaign_id))) - set(grant.heroes))
-        if named:
-            raise FormRefused(f"This token plays {', '.join(grant.heroes)}, not {', '.join(named)}", detail="Choose one of your own heroes.")
-    side = ruleset.rules.acting_side(body)
-    if side is not None and side != (grant.side or "heroes"):
-        raise FormRefused(f"This token plays the {grant.side or 'heroes'} side, not the {side}", detail="That is the other side's to do.")
+    refused = actors.refusal_to_act(body, ruleset.rules, tracker().party_of_campaign(grant.campaign_id), grant.heroes, grant.side, acting)
+    if refused:
+        raise FormRefused(refused, detail="A player's token acts only for its own heroes and side.")
 
 
 def _hero_fields(ruleset: Any) -> tuple[str, ...]:
@@ -200,7 +196,7 @@ def play_draw(session_id: str):
         cards = [c.strip() for c in (request.form.get("cards") or "").split(",") if c.strip()]
         count = None if cards else forms.number("count", (request.form.get("count") or "1").strip() or "1")
         body = {"deck": deck, "holder": holder} if holder else {"deck": deck}
-        _refusal(grant, {**body, "type": "draw"}, ruleset)
+        _refusal(grant, body, ruleset, acting="draw")
         tracker().draw(session_id, deck, count, cards or None, holder, request=req)
 
     return _command(session_id, run)
@@ -279,8 +275,7 @@ def replay_page(session_id: str):
     at = max(1, min(at, last))
     state = shown(tracker().session_state_at(session_id, at))  # the one redaction, by door(), for this token
     named = reads.names(ruleset)
-    ended = now["status"] != "in-progress"
-    entries = views().store.timeline(session_id, 0, 100_000, viewer=None if ended else side)
+    entries = reads.session_timeline(views().store, now, side)
     here = next((e for e in entries if e["position"] == at), None)
     verification = shown(tracker().verify(session_id))
     return render_template(

@@ -17,6 +17,13 @@ WINS = ("victory", "heroic-victory")
 OUTCOME_WORDS = {"victory": "Victory", "heroic-victory": "Heroic victory", "defeat": "Defeat", None: "In play"}
 
 
+def session_timeline(store: ViewStore, session: Mapping[str, Any], side: str | None) -> list[dict[str, Any]]:
+    """Every timeline entry of a session as ``side`` may see it (None: the owner's eyes): all of it once the
+    quest is over, ended or abandoned, since the seed is revealed either way."""
+    ended = session["status"] != "in-progress"
+    return store.timeline(session["id"], 0, 100_000, viewer=None if ended else side)
+
+
 def names(ruleset: Ruleset) -> dict[str, str]:
     """Character and quest ids to the names the game gives them."""
     found = {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}

@@ -36,9 +36,6 @@ POLL_SECONDS = 0.2
 class Moved(TrackerError):
     status = 409
 
-HEARTBEAT_SECONDS = 15.0
-
-
 @blp.route("")
 class Feed(MethodView):
     @access.reader
@@ -85,7 +82,7 @@ class FeedStream(MethodView):
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             )
         try:
-            events = stream(tracker(), after, query["limit"], query["wait"], scope, door())
+            events = stream(tracker(), after, query["limit"], query["wait"], scope, door(), current_app.config["STREAM_HEARTBEAT_SECONDS"])
             response = Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         except BaseException:
             slots.give_back()
@@ -101,10 +98,12 @@ def feed_scope() -> str | None:
 
 
 def stream(
-    app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, shown: Callable[[Any], Any] = lambda v: v
+    app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, shown: Callable[[Any], Any] = lambda v: v,
+    heartbeat: float = 15.0,
 ) -> Iterator[str]:
     """Poll the notification log; stop after ``limit`` events, ``wait`` idle seconds or MAX_STREAM_SECONDS
-    in all (the client reconnects with Last-Event-ID), or when the client goes."""
+    in all (the client reconnects with Last-Event-ID), or when the client goes: the server finds out when a
+    comment sent every ``heartbeat`` idle seconds cannot be delivered."""
     sent = 0
     idle_since = last_beat = opened = time.monotonic()
     yield "retry: 2000\n\n"
@@ -121,7 +120,7 @@ def stream(
             continue
         if (wait is not None and now - idle_since >= wait) or now - opened >= MAX_STREAM_SECONDS:
             return
-        if now - last_beat >= HEARTBEAT_SECONDS:
+        if now - last_beat >= heartbeat:
             yield ": keep-alive\n\n"
             last_beat = now
         time.sleep(POLL_SECONDS)

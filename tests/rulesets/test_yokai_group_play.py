@@ -11,9 +11,9 @@ The Health values are the table's reading of its control panels (test inputs, no
 
 from __future__ import annotations
 
-import jsonschema
 import pytest
 
+from tests import schema_checks
 from tracker import rulesets
 
 # Parametrized by the chain the ruleset publishes (read here only to name the tests; each test reads the API).
@@ -52,7 +52,7 @@ class Table:
         unstated = [o["character"] for o in scene["objectives"] if o["count"] is None]
         if unstated:
             setup["objectives"] = {character: 2 for character in unstated}  # the table counts them on its board
-        jsonschema.validate(setup, self.rules["setup_schema"])
+        schema_checks.validate(setup, self.rules["setup_schema"])
         started = self.client.post(f"/campaigns/{self.campaign}/sessions", json={"quest": scene["id"], "setup": setup})
         assert started.status_code == 201, started.json
         self.replenish(started.json["id"])
@@ -66,7 +66,7 @@ class Table:
                 self.do(sid, {"type": "draw-energy", "hero": hero, "spheres": 1})
 
     def do(self, sid: str, action: dict) -> dict:
-        jsonschema.validate(action, self.schemas[action["type"]])
+        schema_checks.validate(action, self.schemas[action["type"]])
         answer = self.client.post(f"/sessions/{sid}/actions", json=action)
         assert answer.status_code == 201, answer.json
         return answer.json["state"]
