@@ -17,38 +17,36 @@ from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.ruleset import ActionContext, ActionType, GameRules, Ruleset
 from tracker.rulesets.yokai_quest import allowed as next_actions
-from tracker.rulesets.yokai_quest import campaign, describe, state
+from tracker.rulesets.yokai_quest import campaign, describe, state, yokai_phase
 from tracker.rulesets.yokai_quest import outcome as decided
 from tracker.rulesets.yokai_quest.actions import ACTIONS, SET_UP, SETUP_SCHEMA
 from tracker.rulesets.yokai_quest.events import EVENTS
-from tracker.rulesets.yokai_quest.published_1_0 import actions as actions_1_0
-from tracker.rulesets.yokai_quest.published_1_0 import campaign as campaign_1_0
 from tracker.rulesets.yokai_quest.views import VIEWS
 
-# Resolvers as published with earlier rules data, by its version: sessions pinned to it re-derive as they were played.
-PUBLISHED = {"1.0.0": {a.name: a for a in [*actions_1_0.ACTIONS, actions_1_0.SET_UP]}}
+
+def _as_published(action: ActionType) -> ActionType:
+    """The action as the pinned rules published it. Only 1.0.0's data lacks yokai_rules.coins (1.1.0 brought the Yōkai
+    phase, with actions it did not have): under it an action is the 1.0.0 contract's or none, and reads only the
+    parameters that contract's schema gave it, as 1.0.0's resolvers did (tracker/rulesets/versions/yokai-quest/)."""
+
+    def resolve(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+        if yokai_phase.kept(ctx.ruleset.data):
+            return action.resolve(ctx, params, rng)
+        schemas = {a["type"]: a["schema"] for a in ctx.ruleset.published["actions"]}
+        if action.name not in schemas:
+            raise Unprocessable(
+                f"Yōkai Quest {ctx.ruleset.data['version']} has no '{action.name}' action",
+                detail=f"This campaign plays the rules it was created with; their actions: {sorted(n for n in schemas if n != SET_UP.name)}.",
+            )
+        read = schemas[action.name].get("properties")
+        return action.resolve(ctx, params if read is None else {k: v for k, v in params.items() if k in read}, rng)
+
+    return replace(action, resolve=resolve)
 
 
 def _played_before(game: Mapping[str, Any]) -> bool:
     """A scene set up under 1.0.0 (no Yōkai phase in its state) is carried on by the rules it was played under."""
-    return bool(game) and "phase" not in game
-
-
-def _by_version(action: ActionType) -> ActionType:
-    """The action's resolver for the rules data the session pinned: the published one for an earlier version."""
-
-    def resolve(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-        published = PUBLISHED.get(ctx.ruleset.data["version"])
-        if published is None:
-            return action.resolve(ctx, params, rng)
-        if action.name not in published:
-            raise Unprocessable(
-                f"Yōkai Quest {ctx.ruleset.data['version']} has no '{action.name}' action",
-                detail=f"This campaign plays the rules it was created with; their actions: {sorted(n for n in published if n != SET_UP.name)}.",
-            )
-        return published[action.name].resolve(ctx, params, rng)
-
-    return replace(action, resolve=resolve)
+    return bool(game) and not yokai_phase.tracked(game)
 
 
 class YokaiQuestRules(GameRules):
@@ -66,8 +64,12 @@ class YokaiQuestRules(GameRules):
         return state.fold(game, change)
 
     def carry_over(self, progress, game, quest, outcome, options) -> dict[str, Any]:
-        rules = campaign_1_0 if _played_before(game) else campaign
-        return rules.carry_over(self.data, progress, game, quest, outcome, options)
+        if not _played_before(game):
+            return campaign.carry_over(self.data, progress, game, quest, outcome, options)
+        campaign.require_scene_end(game, outcome)  # 1.0.0 had no end refusal: its carry-over checked the end (a 422)
+        carried = campaign.carry_over(self.data, progress, game, quest, outcome, options)
+        carried.pop("in_play", None)  # 1.0.0 counted no yōkai in play: its progress keeps none
+        return carried
 
     def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         return campaign.chain(data, list(data.get("campaign", {}).get("chain") or []), options)
@@ -94,6 +96,6 @@ class YokaiQuestRules(GameRules):
 def load() -> Ruleset:
     data = rules_data.load(Path(__file__).with_name("ruleset.json"))
     own = {action.name for action in ACTIONS}
-    game_actions = [_by_version(action) for action in ACTIONS]
-    return Ruleset(data, [a for a in DECK_ACTIONS if a.name not in own] + game_actions, rules=YokaiQuestRules(data), setup=_by_version(SET_UP),
+    game_actions = [_as_published(action) for action in ACTIONS]
+    return Ruleset(data, [a for a in DECK_ACTIONS if a.name not in own] + game_actions, rules=YokaiQuestRules(data), setup=_as_published(SET_UP),
                    views=VIEWS)

@@ -51,6 +51,18 @@ def _fresh(standing: Mapping[str, Any]) -> dict[str, Any]:
     return hero
 
 
+def require_scene_end(game: Mapping[str, Any], outcome: str) -> None:
+    """How 1.0.0 ended a session, having no end refusal nor rulings: the outcome must be the scene's end."""
+    result = game.get("scene_result")
+    if not result:
+        raise Unprocessable("End the scene before the session", detail="Send the 'end-scene' action with outcome 'victory' or 'failed' first; the campaign's progress follows from it.")
+    won = result["outcome"] == "victory"
+    if won != (outcome in WINS):
+        raise Unprocessable(
+            f"The scene ended in {result['outcome']}", detail=f"End the session with outcome {'victory' if won else 'defeat'}.", errors={"outcome": ["Does not match the scene's end."]}
+        )
+
+
 def carry_over(
     data: Mapping[str, Any], progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
 ) -> dict[str, Any]:

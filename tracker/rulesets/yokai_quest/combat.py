@@ -116,7 +116,8 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
     if character is not None and character["role"] == "yokai":
         yokai_phase.require_in_play(plan, attacker, "attacker")
         return
-    if character is not None and character["role"] == "chief" and attacker in on_board:
+    # 1.0.0 (no Yōkai phase) let any chief attack, on the board or not
+    if character is not None and character["role"] == "chief" and (attacker in on_board or not yokai_phase.tracked(plan.game)):
         return
     raise Unprocessable(
         f"'{attacker}' is not a hero of this party, a yōkai, a chief on the board or an attack of this scene",
@@ -188,8 +189,9 @@ def wound_foe(plan: Plan, foe: dict[str, Any] | None, defender: str, dealt: int)
 
 
 def defeat_yokai(plan: Plan, yokai: str, foe: str | None) -> None:
-    left = None if foe else plan.game["in_play"][yokai] - 1
-    plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn, **({} if foe else {"in_play": left})})
+    counted = not foe and yokai_phase.tracked(plan.game)  # 1.0.0 counted no basic yōkai in play
+    left = plan.game["in_play"][yokai] - 1 if counted else None
+    plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn, **({"in_play": left} if counted else {})})
     yokai_phase.coin_on_defeat(plan, yokai)
     objective = lookup.character(plan.ctx.ruleset.data, yokai)
     if objective is None or objective["role"] != "objective":
@@ -218,7 +220,8 @@ def lose(plan: Plan, hero_id: str, health: int, energy: int, panel_discard: str 
     if health:
         left = max(0, hero["health"] - health)
         lost = {"kind": "health-lost", "hero": hero_id, "amount": hero["health"] - left, "health": left, "reason": source}
-        plan.add({**lost, "blows_remove": conversion} if conversion else lost)
+        # 1.0.0 (no Yōkai phase) did not record the blows' conversion with the health lost
+        plan.add({**lost, "blows_remove": conversion} if conversion and yokai_phase.tracked(plan.game) else lost)
         if left == 0:
             defeat_hero(plan, hero_id, panel_discard)
 

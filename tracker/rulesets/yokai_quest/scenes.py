@@ -24,7 +24,8 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     campaign = params["campaign"]
     options, progress = campaign.get("options", {}), campaign.get("progress") or {}
     party = campaign.get("party") or []
-    setup = params.get("setup") or {}
+    # 1.0.0 (no Yōkai phase) took no set-up choices: no stated Health, coins, abilities or objectives.
+    setup = (params.get("setup") or {}) if yokai_phase.kept(data) else {}
     if not party:
         raise Unprocessable("The campaign has no heroes", detail='Create the campaign with a "party" of heroes, e.g. ["ryo", "ami"].')
     _check_order(data, scene, options, progress)
@@ -43,7 +44,10 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if hero_id not in standing:
             health, source = lookup.starting_health(data, campaign.get("components", {}), hero_id, stated.get(hero_id))
             standing[hero_id] = new_standing(health, energy=data["hero_rules"].get("energy_at_first_scene", 0))
-            standing[hero_id]["max_health_source"] = source
+            if yokai_phase.kept(data):
+                standing[hero_id]["max_health_source"] = source
+            else:  # 1.0.0's heroes had no abilities chosen nor a source for their Health
+                del standing[hero_id]["abilities"]
         if policy == "full-at-scene-start":
             standing[hero_id]["health"] = standing[hero_id]["max_health"]
         if progress.get("full_energy_next_story") and scene["number"] == 1:
@@ -51,7 +55,8 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     standing = {hero_id: standing[hero_id] for hero_id in party}
     for hero_id, chosen in setup.get("abilities", {}).items():
         standing[hero_id]["abilities"] = _chosen_abilities(data, party, hero_id, chosen)
-    counts = _objective_counts(scene, setup.get("objectives", {}))
+    # 1.0.0 counted no objectives: an unstated number (Final Destination 2's Pillars) left them off the board.
+    counts = _objective_counts(scene, setup.get("objectives", {})) if yokai_phase.kept(data) else None
     board_kept = bool(scene["keeps_board_from_previous"] and progress.get("board_kept"))
     # The yōkai on a board kept from the previous scene stay in play (L807, L1069); else the scene's own.
     in_play = dict(progress.get("in_play") or {}) if board_kept else yokai_phase.in_play_at_start(data, scene)
@@ -63,17 +68,9 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         "board_kept": board_kept,
         "heroes": standing,
         "start_heroes": copy.deepcopy(standing),
-        "foes": _foes_at_start(data, scene, counts),
-        "objective_counts": counts,
-        "phase": "hero",
-        "coins": {coin: setup.get("coins", {}).get(coin) for coin in yokai_phase.COINS},
-        "in_play": in_play,
-        "start_in_play": dict(in_play),
-        "yokai_tokens": {name: {} for name in yokai_phase.TOKENS},
-        "appearances_left": [],
-        "spawns_left": [],
-        "refill_left": 0,
-        "pending_appearances": [],
+        "foes": _foes_at_start(data, scene, counts or {}),
+        **({} if counts is None else {"objective_counts": counts}),
+        **yokai_phase.at_set_up(data, setup.get("coins", {}), in_play),
         "treasure_reserve": progress.get("treasure_reserve", 0),
         "treasure_owed": [],
         "defeated_yokai": [],
@@ -266,19 +263,16 @@ def end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     and energy cards kept beside the panels as reminders are discarded."""
     plan = Plan(ctx)
     plan.require_scene()
-    if plan.game.get("phase") != "yokai":
-        raise Unprocessable(
-            f"The Yōkai phase of turn {plan.turn} is not recorded",
-            detail="A turn is a Hero phase, then a Yōkai phase (L152): begin it with 'begin-yokai-phase', place the yōkai that appear, then end the turn.",
-        )
-    yokai_phase.end_phase(plan)
+    if yokai_phase.tracked(plan.game):  # 1.0.0 kept no Yōkai phase: its turns ended without one
+        yokai_phase.end_phase(plan)
     plan.add({"kind": "turn-ended", "turn": ctx.state["turn"]})
     plan.add({"kind": "turn-effects-expired", "turn": ctx.state["turn"]})
     held = plan.decks[energy.DECK]["held"]
     for hero_id in sorted(held):
         if held[hero_id]:
             plan.extend(decks.resolve_move(plan.decks[energy.DECK], "discarded", list(held[hero_id]), "held", hero_id))
-    lost = outcome.lost_by_turn(ctx.ruleset.quest(plan.game["scene"]), plan.game, ctx.state["turn"] + 1)
+    # scene_rules.before_turn came with 1.1.0: under 1.0.0 a turn limit passed failed a scene only by the table's end-scene
+    lost = outcome.lost_by_turn(ctx.ruleset.quest(plan.game["scene"]), plan.game, ctx.state["turn"] + 1) if "before_turn" in ctx.ruleset.data["scene_rules"] else None
     if lost is not None:
         outcome.fail(plan, ctx.ruleset.quest(plan.game["scene"]), lost)
     return plan.changes
@@ -290,7 +284,10 @@ def end_scene(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
     scene = ctx.ruleset.quest(plan.game["scene"])
     _check_reported(scene, params.get("reported", {}))
     if params["outcome"] == "failed":
-        outcome.fail(plan, scene, params.get("reason") or outcome.TABLE_FAILED)
+        reason = params.get("reason") or outcome.TABLE_FAILED
+        if not yokai_phase.tracked(plan.game):  # 1.0.0's words for a failure stated without a reason; an empty one stood
+            reason = params.get("reason", "a victory condition can no longer be met")
+        outcome.fail(plan, scene, reason)
     else:
         _win(plan, scene, params)
     return plan.changes
@@ -331,9 +328,9 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
             "kind": "scene-ended",
             "outcome": "victory",
             "victory_condition": met[0]["id"],
-            "victory_conditions": [c["id"] for c in met],
-            "reason": "; ".join(outcome.quoted(c) for c in met),
-            "reported": dict(reported),
+            # 1.0.0 (no Yōkai phase) recorded only the one condition named
+            **({"victory_conditions": [c["id"] for c in met], "reason": "; ".join(outcome.quoted(c) for c in met), "reported": dict(reported)}
+               if yokai_phase.tracked(game) else {}),
             "completes_story": any(c.get("completes_story") for c in met),
             "full_energy_next_story": any(effect.get("full_energy_next_story") for effect in rewards),
             "treasure_owed": owed,
@@ -372,7 +369,7 @@ def _victory_conditions(plan: Plan, scene: Mapping[str, Any], chosen: str | None
             detail=f"Victory conditions of {scene['id']}: {ids}.",
             errors={"victory_condition": [f"Choose one of {ids}"]},
         )
-    if outcome.victory_needs_all(scene):
+    if outcome.victory_needs_all(scene) and yokai_phase.tracked(plan.game):  # under 1.0.0 any one bullet won the scene
         needed = conditions
     else:
         if chosen is None and len(conditions) > 1:
@@ -396,6 +393,8 @@ def _require_met(plan: Plan, condition: Mapping[str, Any], what: str, reported: 
 def _require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:
     """"When there are no more yōkai left to fight, the scene ends" (L753): the basic yōkai in play and the chief;
     except where the next scene follows "immediately, keeping the board and miniatures on it" (L807, L1069)."""
+    if "board_clear" not in plan.ctx.ruleset.data["scene_rules"]:  # it came with 1.1.0: 1.0.0 ended a scene with yōkai left
+        return
     story = lookup.story_of(plan.ctx.ruleset.data, scene["id"])["scenes"]
     position = story.index(scene["id"])
     if position + 1 < len(story) and plan.ctx.ruleset.quest(story[position + 1])["keeps_board_from_previous"]:

@@ -29,6 +29,34 @@ COINS = {"red-blue": ("red", "blue"), "green-yellow": ("green", "yellow")}
 TOKENS = ("paralysis", "champion")
 
 
+def kept(data: Mapping[str, Any]) -> bool:
+    """Whether the pinned rules data keeps the Yōkai phase: yokai_rules.coins came with it in 1.1.0. 1.0.0 published
+    none: its turns were the heroes' actions and the yōkai's attacks in any order, and it counted no yōkai in play."""
+    return "coins" in data["yokai_rules"]
+
+
+def tracked(game: Mapping[str, Any]) -> bool:
+    """A scene set up under data that keeps the Yōkai phase; one set up under 1.0.0 plays on without it."""
+    return "phase" in game
+
+
+def at_set_up(data: Mapping[str, Any], coins: Mapping[str, str], in_play: Mapping[str, int]) -> dict[str, Any]:
+    """What a scene's state keeps of the Yōkai phase, under rules data that keeps it (1.1.0 on)."""
+    if not kept(data):
+        return {}
+    return {
+        "phase": "hero",
+        "coins": {coin: coins.get(coin) for coin in COINS},
+        "in_play": dict(in_play),
+        "start_in_play": dict(in_play),
+        "yokai_tokens": {name: {} for name in TOKENS},
+        "appearances_left": [],
+        "spawns_left": [],
+        "refill_left": 0,
+        "pending_appearances": [],
+    }
+
+
 def in_play_at_start(data: Mapping[str, Any], scene: Mapping[str, Any]) -> dict[str, int]:
     """Basic yōkai present from the beginning (chiefs and objectives are tracked as foes)."""
     counts: dict[str, int] = {}
@@ -265,8 +293,9 @@ def _listing(plan: Plan) -> dict[str, int]:
 
 
 def require_in_play(plan: Plan, yokai: str, field: str = "defender") -> None:
-    """Only a yōkai on the board (or waiting at its point) attacks or can be defeated."""
-    if plan.game.get("in_play", {}).get(yokai, 0) < 1:
+    """Only a yōkai on the board (or waiting at its point) attacks or can be defeated; under 1.0.0, which counted no
+    yōkai in play, any yōkai could."""
+    if tracked(plan.game) and plan.game["in_play"].get(yokai, 0) < 1:
         raise Unprocessable(
             f"No {yokai} is in play",
             detail=f"Yōkai in play: {_listing(plan) or 'none'}. Yōkai come into play in the Yōkai phase ('yokai-appear').",
@@ -284,6 +313,11 @@ def coin_on_defeat(plan: Plan, yokai: str) -> None:
 
 def end_phase(plan: Plan) -> None:
     """At the end of the turn's Yōkai phase, paralysis and champion tokens come off (L614)."""
+    if plan.game["phase"] != "yokai":
+        raise Unprocessable(
+            f"The Yōkai phase of turn {plan.turn} is not recorded",
+            detail="A turn is a Hero phase, then a Yōkai phase (L152): begin it with 'begin-yokai-phase', place the yōkai that appear, then end the turn.",
+        )
     if plan.game["pending_appearances"]:
         raise Unprocessable(
             "An appearance card waits to be placed",
