@@ -1,6 +1,8 @@
 """Campaigns pinned to Yōkai Quest 1.0.0 still resolve to it and re-derive as they were played, on SQLite and
-PostgreSQL: its data and published contract are archived (tracker/rulesets/versions/yokai-quest/), and its resolvers
-are kept as published (tracker/rulesets/yokai_quest/published_1_0/), since 1.1.0 changed what a scene asks."""
+PostgreSQL: its data and published contract are archived (tracker/rulesets/versions/yokai-quest/), and where 1.1.0
+changed what a scene asks, today's resolvers keep 1.0.0's way under its data (tracker/rulesets/yokai_quest/
+yokai_phase.py: kept and tracked; tests/rulesets/test_yokai_1_0_0_plays.py replays four campaigns recorded with
+the resolvers as published)."""
 
 from __future__ import annotations
 
