@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import atexit
 import os
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -109,21 +109,26 @@ def fresh_schema(postgres_base_url: str, pool: str = "pool_size=2&max_overflow=3
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
+def started_or_skipped(server: AbstractContextManager[str], what: str, skipped: str) -> Iterator[str]:
+    """A throwaway server's URL for a fixture to yield, stopped after; a server that cannot start (tools missing)
+    skips the tests that need it with the reason (``skipped`` says which), and fails them in CI."""
+    try:
+        url = server.__enter__()
+    except NoCluster as error:
+        if REQUIRE_POSTGRES:
+            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but {what} could not start: {error}", pytrace=False)
+        pytest.skip(f"{skipped} SKIPPED: {what} could not start: {error}")
+    try:
+        yield url
+    finally:
+        server.__exit__(None, None, None)
+
+
 @pytest.fixture(scope="session")
 def second_postgres_url(postgres_base_url: str) -> Iterator[str]:
     """A second PostgreSQL server, a throwaway cluster started for this run (tests/second_cluster.py): the shard
     tests put campaigns on both. Missing tools skip these tests with the reason; in CI they fail."""
-    cluster = throwaway_cluster()
-    try:
-        url = cluster.__enter__()
-    except NoCluster as error:
-        if REQUIRE_POSTGRES:
-            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but a second PostgreSQL cluster could not start: {error}", pytrace=False)
-        pytest.skip(f"SHARD TESTS SKIPPED: a second PostgreSQL cluster could not start: {error}")
-    try:
-        yield url
-    finally:
-        cluster.__exit__(None, None, None)
+    yield from started_or_skipped(throwaway_cluster(), "a second PostgreSQL cluster", "SHARD TESTS")
 
 
 @pytest.fixture

@@ -19,7 +19,8 @@ import pytest
 
 from api import create_app
 from projections import every_shard
-from tests.conftest import fresh_schema
+from tests.conftest import fresh_schema, started_or_skipped
+from tests.second_cluster import streaming_replica
 from tracker import moving, stored_answers
 from tracker.application import Tracker
 from tracker.cli import main as cli
@@ -231,20 +232,7 @@ def test_turning_shards_on_places_the_campaigns_already_there(postgres_base_url,
 @pytest.fixture(scope="module")
 def views_replica(second_postgres_url: str) -> Iterator[str]:
     """A streaming replica of the second server (a hot standby started for these tests)."""
-    from tests.conftest import REQUIRE_POSTGRES
-    from tests.second_cluster import NoCluster, streaming_replica
-
-    replica = streaming_replica(second_postgres_url)
-    try:
-        url = replica.__enter__()
-    except NoCluster as error:
-        if REQUIRE_POSTGRES:
-            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but a streaming replica could not start: {error}", pytrace=False)
-        pytest.skip(f"REPLICA TEST SKIPPED: a streaming replica could not start: {error}")
-    try:
-        yield url
-    finally:
-        replica.__exit__(None, None, None)
+    yield from started_or_skipped(streaming_replica(second_postgres_url), "a streaming replica", "REPLICA TEST")
 
 
 def _replica_position(shard) -> int:
