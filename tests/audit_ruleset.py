@@ -26,8 +26,9 @@ def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     return [rolled, {"kind": "marker-moved", "steps": rolled["roll"]["results"]["d6"][0]}]
 
 
-def load(version: str = "1") -> Ruleset:
-    data = {
+def load(data: dict[str, Any] | None = None, version: str = "1") -> Ruleset:
+    """Like a game package's load(data=None): over the data given (an archived version's), else its own at ``version``."""
+    data = data if data is not None else {
         "id": "marker-race",
         "name": "Marker race (test ruleset)",
         "version": version,

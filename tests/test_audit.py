@@ -538,6 +538,8 @@ def test_a_campaign_pinned_to_an_earlier_ruleset_version_still_plays_and_verifie
     moved_on = audit_ruleset.load(version="2")  # the code's ruleset moves on: its data (and so its hash) changed
     known = rulesets.registry()
     monkeypatch.setattr(rulesets, "registry", lambda: {**known, moved_on.id: moved_on})
+    game_load = rulesets.loader
+    monkeypatch.setattr(rulesets, "loader", lambda ruleset_id: audit_ruleset.load if ruleset_id == moved_on.id else game_load(ruleset_id))
     rulesets.archived.cache_clear()
     monkeypatch.setattr(rulesets, "ARCHIVE", tmp_path)
     client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})

@@ -5,9 +5,10 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from tracker.errors import NotFound, Unprocessable
 from tracker.rulesets import data as rules_data
@@ -24,12 +25,22 @@ def games() -> list[str]:
     return sorted(found.name for found in pkgutil.iter_modules(__path__) if found.ispkg)
 
 
+def _loads() -> list[Callable[..., Ruleset]]:
+    """Each game package's ``load(data=None)``: its ruleset over its own data, or over the data it is given."""
+    packages = [importlib.import_module(f"{__name__}.{game}") for game in games()]
+    return [package.load for package in packages if callable(getattr(package, "load", None))]
+
+
 @cache
 def registry() -> dict[str, Ruleset]:
     """Each game's ruleset by its id, its package found and loaded once per process."""
-    packages = [importlib.import_module(f"{__name__}.{game}") for game in games()]
-    rulesets = [package.load() for package in packages if callable(getattr(package, "load", None))]
+    rulesets = [load() for load in _loads()]
     return {ruleset.id: ruleset for ruleset in rulesets}
+
+
+def loader(ruleset_id: str) -> Callable[[dict[str, Any]], Ruleset]:
+    """The ``load`` of the game whose ruleset has this id: it builds the game's rules over other data (archived())."""
+    return next(load for load in _loads() if load().id == ruleset_id)
 
 
 def get(ruleset_id: str) -> Ruleset:
@@ -45,7 +56,7 @@ def get(ruleset_id: str) -> Ruleset:
 
 def resolve(pin: Mapping[str, str]) -> Ruleset | None:
     """The ruleset a campaign pinned (id, version, hash): the code's own if the hash matches, else an
-    archived version's data under the code's actions and game rules; None if no version here has that hash."""
+    archived version (the code's actions and game rules over its data); None if no version here has that hash."""
     current = registry().get(pin.get("id", ""))
     if current is None:
         return None
@@ -61,9 +72,17 @@ def pinned(pin: Mapping[str, str]) -> Ruleset:
 
 @cache
 def archived(ruleset_id: str) -> tuple[Ruleset, ...]:
-    current = registry()[ruleset_id]
+    """Each archived version, built by its game's ``load`` over that version's data: its game rules judge by the
+    data its campaigns pinned (quest outcomes, carry-over, end refusals), as its actions do (``ctx.ruleset.data``)."""
     paths = sorted(path for path in (ARCHIVE / ruleset_id).glob("*.json") if not path.name.endswith(".contract.json"))
-    return tuple(current.with_data(rules_data.load(path), _contract(path)) for path in paths)
+    return tuple(_as_published(loader(ruleset_id)(rules_data.load(path)), _contract(path)) for path in paths)
+
+
+def _as_published(ruleset: Ruleset, contract: Mapping[str, Any] | None) -> Ruleset:
+    """An archived version with what it published besides its data (``contract()`` as it was): when the code's
+    actions or events have grown since, it still hashes to the pin its campaigns hold."""
+    ruleset.published = dict(contract) if contract is not None else None
+    return ruleset
 
 
 def _contract(path: Path) -> dict | None:

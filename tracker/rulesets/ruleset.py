@@ -232,17 +232,7 @@ class Ruleset:
             SET_UP_QUEST, "Quest set-up, run when a session starts.", {"type": "object"}, _no_setup, internal=True
         )
         self.actions = {action.name: action for action in [*actions, setup]}
-        # (shared by an archived version's Ruleset: the same code's actions)
         self.rules.client_actions = tuple(name for name, action in self.actions.items() if not action.internal)
-
-    def with_data(self, data: dict[str, Any], contract: Mapping[str, Any] | None = None) -> Ruleset:
-        """The same actions and game rules over other rules data (an archived earlier version). ``contract`` is
-        what that version published besides its data (``contract()`` as it was): when the code's actions or
-        events have grown since, the archived version still hashes to the pin its campaigns hold."""
-        setup = self.actions[SET_UP_QUEST]
-        archived = Ruleset(data, [a for name, a in self.actions.items() if name != SET_UP_QUEST], self.rules, setup, views=self.views)
-        archived.published = dict(contract) if contract is not None else None
-        return archived
 
     @property
     def id(self) -> str:
@@ -256,7 +246,7 @@ class Ruleset:
     def version(self) -> str:
         return self.data["version"]
 
-    published: dict[str, Any] | None = None  # an archived version's contract as it was published (with_data)
+    published: dict[str, Any] | None = None  # an archived version's contract as it was published (rulesets.archived)
 
     def contract(self) -> dict[str, Any]:
         """What the hash covers besides the data: the action contracts, the schemas and the event kinds."""

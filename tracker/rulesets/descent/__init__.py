@@ -100,8 +100,9 @@ def community_components() -> dict[str, Any]:
         return json.load(f)
 
 
-def load() -> Ruleset:
-    data = rules_data.load(HERE / "ruleset.json")
+def load(data: dict[str, Any] | None = None) -> Ruleset:
+    """Descent's ruleset over its data (an archived version's when given, tracker/rulesets/__init__.py archived())."""
+    data = rules_data.load(HERE / "ruleset.json") if data is None else data
     setup = ActionType(SET_UP_QUEST, "Quest set-up: treachery swaps, dark glyphs and the overlord's opening hand (L100–L132).",
                        {"type": "object"}, treachery.set_up, random=True, internal=True)
     return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(), setup=setup, component_packs=[community_components()], views=VIEWS)

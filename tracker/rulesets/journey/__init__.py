@@ -57,8 +57,9 @@ ACTIONS = [
 ]
 
 
-def load() -> Ruleset:
-    data = rules_data.load(Path(__file__).with_name("ruleset.json"))
+def load(data: dict[str, Any] | None = None) -> Ruleset:
+    """Journey's ruleset over its data (an archived version's when given): its game rules judge by that data."""
+    data = rules_data.load(Path(__file__).with_name("ruleset.json")) if data is None else data
     setup = ActionType(
         SET_UP_QUEST,
         "Quest set-up: Chi 10, Karma, weapon level, starting Skill Cards, Karma Upgrades, initiative (L211-L225, L666-L684).",

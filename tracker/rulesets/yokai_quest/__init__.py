@@ -93,8 +93,9 @@ class YokaiQuestRules(GameRules):
         return decided.end_refusal(next(q for q in self.data["quests"] if q["id"] == quest), game, outcome)
 
 
-def load() -> Ruleset:
-    data = rules_data.load(Path(__file__).with_name("ruleset.json"))
+def load(data: dict[str, Any] | None = None) -> Ruleset:
+    """Yōkai Quest's ruleset over its data (an archived version's when given): carry-over and end refusals read it."""
+    data = rules_data.load(Path(__file__).with_name("ruleset.json")) if data is None else data
     own = {action.name for action in ACTIONS}
     game_actions = [_as_published(action) for action in ACTIONS]
     return Ruleset(data, [a for a in DECK_ACTIONS if a.name not in own] + game_actions, rules=YokaiQuestRules(data), setup=_as_published(SET_UP),
