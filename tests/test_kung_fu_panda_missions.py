@@ -5,6 +5,7 @@ the board rules the missions state (Fight Back on Tai Lung, Bridges, Great Walls
 from __future__ import annotations
 
 from tests.test_kung_fu_panda import _act, _campaign, _game, _kinds, _refused, _start
+from tracker import rulesets
 
 PAIR = {"po": "A", "tigress": "B"}
 
@@ -501,4 +502,29 @@ def test_levers_activated_in_a_round_summary_open_the_stairs(client):
     lost = _act(client, sid, {"type": "round-summary"})  # the scroll still unread: "You lose if you run out of time" (L265)
     assert lost["state"]["verdict"]["outcome"] == "defeat" and "L193" in lost["state"]["verdict"]["reason"]
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
+    assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
+
+
+# -- a campaign pinned to an earlier version ----------------------------------------
+
+
+def test_a_campaign_pinned_to_1_0_0_is_judged_by_1_0_0_s_missions(client, monkeypatch):
+    """1.0.0's missions state no win_conditions (1.1.0 added them, each checked against the board): a campaign pinned
+    to 1.0.0 plays by its pinned data throughout, the game rules' verdicts and end refusals included, not by today's."""
+    rulesets.archived.cache_clear()
+    old = next(ruleset for ruleset in rulesets.archived("kung-fu-panda") if ruleset.version == "1.0.0")
+    assert "win_conditions" not in old.quest("m1-3") and "win_conditions" in rulesets.get("kung-fu-panda").quest("m1-3")
+    known = rulesets.registry()
+    monkeypatch.setattr(rulesets, "registry", lambda: {**known, "kung-fu-panda": old})  # a server from before 1.1.0
+    cid, sid = _mission(client, "m1-3", {"start_tile": "d", "figures": {"wolf-boss": "q"}})
+    monkeypatch.undo()  # today's server: the campaign stays pinned to 1.0.0
+    rulesets.archived.cache_clear()
+    assert client.get(f"/campaigns/{cid}").json["ruleset"] == old.pin
+    # today's m1-3 would refuse it as "the wolf-boss is not knocked out" (L286), a condition 1.0.0 does not state
+    _end_refused(client, sid, "victory", "Mission 1.3's win is not recorded: declare it with mission-won")
+    _act(client, sid, {"type": "start-round"})
+    decided = _act(client, sid, {"type": "mission-won"})["state"]["verdict"]
+    # 1.0.0 states the mission's win alone, not today's "Knocking out the Wolf Boss (L286)"
+    assert decided["outcome"] == "victory" and decided["reason"] == "Mission 1.3 won in round 1: KO the Wolf Boss before the end of 3 rounds. (L282-L304)"
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"

@@ -17,6 +17,7 @@ def test_the_1_0_0_pin_resolves_to_its_data_and_contract():
     old = rulesets.resolve(PIN_1_0_0)
     assert old is not None and old.hash == PIN_1_0_0["hash"] and old.version == "1.0.0"
     assert rulesets.get("yokai-quest").hash != PIN_1_0_0["hash"]  # the code's own rules moved on
+    assert old.rules.data is old.data  # its carry-over and end refusals read 1.0.0's scenes, not today's
 
 
 def test_a_session_played_under_1_0_0_verifies_under_todays_code(client, monkeypatch):

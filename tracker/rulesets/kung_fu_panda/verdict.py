@@ -25,7 +25,8 @@ def verdict(mission: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, st
     if not result:
         return None
     if result["result"] == "won":
-        met = "; ".join(f"{c['text']} ({c['source']})" for c in mission.get("win_conditions", []))
+        # 1.0.0's missions state no win_conditions, only the mission's win (a campaign pinned to it is judged by its data)
+        met = "; ".join(f"{c['text']} ({c['source']})" for c in mission.get("win_conditions", [])) or f"{mission['win']} ({mission['source']})"
         return {"outcome": "victory", "reason": f"Mission {mission['number']} won in round {result['round']}: {met}"}
     if result["loss"] == "mission-failure":
         condition = next((c for c in mission["failure_conditions"] if c["id"] == result.get("condition")), None)
