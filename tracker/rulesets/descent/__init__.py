@@ -65,8 +65,11 @@ class DescentRules(GameRules):
     def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact_decks(decks, viewer)
 
+    def __init__(self, version: str | None = None) -> None:
+        self.version = version  # of the rules data these rules judge by (an archived version's, for its campaigns)
+
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return verdict.verdict(quest, game)
+        return verdict.verdict(quest, game, self.version)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(quest, game, turn, outcome, reported)
@@ -105,4 +108,4 @@ def load(data: dict[str, Any] | None = None) -> Ruleset:
     data = rules_data.load(HERE / "ruleset.json") if data is None else data
     setup = ActionType(SET_UP_QUEST, "Quest set-up: treachery swaps, dark glyphs and the overlord's opening hand (L100–L132).",
                        {"type": "object"}, treachery.set_up, random=True, internal=True)
-    return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(), setup=setup, component_packs=[community_components()], views=VIEWS)
+    return Ruleset(data, DECK_ACTIONS + _actions(), rules=DescentRules(data["version"]), setup=setup, component_packs=[community_components()], views=VIEWS)
