@@ -84,21 +84,12 @@ def test_campaigns_pinned_before_their_rules_changed_still_resolve_to_those_rule
 
 # Fixtures pinned to hashes of code from before the archive existed: verification says the rules changed.
 BEFORE_THE_ARCHIVE = {"stored_events_v1.json", "stored_events_v2.json", "stored_events_v3.json", "stored_events_v4.json"}
-KNOWN_MISMATCH = {
-    # Journey 1.0.0: its quest set-up recorded no named tokens and no villager turn tokens, and its undo put back
-    # another state; the code changed both after 1.0.0 without keeping 1.0.0's way under its data. Until it does,
-    # the session verifies as a mismatch (it used to raise a KeyError, a 500).
-    "stored_events_v5.json": "Journey 1.0.0's set-up and undo changed in code without a gate on its data",
-}
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.name)
-def test_every_stored_session_verifies_under_the_rules_it_pinned(fixture, tmp_path, request):
+def test_every_stored_session_verifies_under_the_rules_it_pinned(fixture, tmp_path):
     """An export's promise: a session played under rules this server archives re-derives, event for event, as it
     was played, and says so (status "verified"); one pinned to rules from before the archive says the rules changed."""
-    if fixture.name in KNOWN_MISMATCH:
-        # a mismatch reported is the known failure; anything raised on the way (the KeyError it was) fails the test
-        request.applymarker(pytest.mark.xfail(reason=KNOWN_MISMATCH[fixture.name], strict=True, raises=AssertionError))
     data = json.loads(fixture.read_text())
     app = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/stored.sqlite3"))
     try:

@@ -81,7 +81,7 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     ally = kei_lun.set_up(quest, ctx.components)
     if ally is not None:
         counters["kei_lun"] = ally  # Q5 hostile, Q7 an ally (L852, L933)
-    res.add(_quest_set_up(quest, mode, initiative, counters, setup))
+    res.add(_as_published(ctx, _quest_set_up(quest, mode, initiative, counters, setup)))
     _set_aside_rage_card(res)
     upgrades = _upgrades(quest, setup.get("karma_upgrades") or {}, required=not carried)
     for hero in quest["pilgrims"]:
@@ -132,6 +132,20 @@ def _quest_set_up(
     if quest.get("rescue_spin"):
         change["kogaiji_spell"] = True  # Q9: Kogaiji casts his deception spell until the Elder Monk is found (L1015)
     return change
+
+
+# What a set-up recorded under rules data 1.0.0: the Demons, the Gates and the initiative draw. The code that
+# published 1.1.0 began naming tokens (and later Turn Tokens, Kei Lun, Kogaiji's spell) without gating 1.0.0.
+PUBLISHED_1_0_0 = ("kind", "quest", "mode", "initiative", "demons", "gates", "counter_start", "counter_end", "shuffle")
+
+
+def _as_published(ctx: ActionContext, change: dict[str, Any]) -> dict[str, Any]:
+    """The set-up as the pinned rules' code recorded it, so a session pinned to 1.0.0 re-derives as it was played.
+    Rules data 1.0.0 holds no mark for what its code left out (its quests' token counts and timers are those later
+    code names tokens and stacks Turn Tokens from), so the version decides."""
+    if ctx.ruleset.data["version"] != "1.0.0":
+        return change
+    return {key: value for key, value in change.items() if key in PUBLISHED_1_0_0}
 
 
 def _safe_house(quest: Mapping[str, Any], tokens: Mapping[str, list[str]], named: list[str]) -> list[str]:
@@ -293,7 +307,7 @@ def _continue_part_2(res: Resolution, quest: Mapping[str, Any], mode: str, progr
             errors={"setup": ["Part 2 takes no set-up choices."]},
         )
     given = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
-    res.add(_quest_set_up(quest, mode, list(part_1["initiative"]), {}, setup, sutras=given))
+    res.add(_as_published(res.ctx, _quest_set_up(quest, mode, list(part_1["initiative"]), {}, setup, sutras=given)))
     _set_aside_rage_card(res)
     for hero, sheet in part_1["heroes"].items():
         res.add({"kind": "pilgrim-set-up", "hero": hero, "start": "continued", **{k: v for k, v in sheet.items() if k not in ("sutras", "villagers")}})

@@ -160,6 +160,10 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             special_cards=[],
             reached_ten=[],
             spawned=change.get("spawned", 0),
+        )
+        if "tokens" not in change:
+            return g  # a set-up as rules data 1.0.0 recorded it (no tokens named: setup.PUBLISHED_1_0_0) keeps 1.0.0's state
+        g.update(
             tokens=copy.deepcopy(change.get("tokens") or {}),
             gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),
             record=new_record(),
