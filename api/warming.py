@@ -14,6 +14,7 @@ Per campaign, the first request would also load the campaign and the grant of th
 with their grants (kept as a token check keeps them), so that request only reads what is newer, as later ones
 do. Nothing here writes.
 """
+
 from __future__ import annotations
 
 import gc
@@ -105,27 +106,26 @@ def _only(pool: ConnectionPool, free: Any, held: list[Any]) -> Iterator[None]:
 
 
 def _each_connection_in_turn(pools: list[ConnectionPool]) -> Iterator[int]:
-    """Yields once per connection the largest pool holds, with every pool able to hand out exactly one of its
-    connections, a different one each time (psycopg_pool hands its connections out in turn, so a statement run
-    n times in a row would reach them by the stride of the checkouts around it, not each of them). The pools do
-    not grow meanwhile; without pools (SQLite), yields once."""
-    sizes = [(pool.min_size, pool.max_size) for pool in pools]
+    """Yields once per idle connection of the largest pool, with every pool able to hand out exactly one of its
+    idle connections, a different one each time (psycopg_pool hands its connections out in turn, so a statement
+    run n times in a row would reach them by the stride of the checkouts around it, not each of them). Connections
+    in use elsewhere (the projection runner's LISTEN, in a process that runs it) are left to their users. Without
+    pools (SQLite), yields once."""
     held: list[list[Any]] = []
     try:
         for pool in pools:
-            now = pool.get_stats()["pool_size"]
-            pool.resize(now, now)
-            held.append([pool.getconn() for _ in range(now)])
+            idle = pool.get_stats().get("pool_available", 0)
+            held.append([pool.getconn() for _ in range(idle)])
         for turn in range(max([len(connections) for connections in held] or [1])):
             with ExitStack() as stack:
                 for pool, connections in zip(pools, held):
-                    stack.enter_context(_only(pool, connections[turn % len(connections)], connections))
+                    if connections:
+                        stack.enter_context(_only(pool, connections[turn % len(connections)], connections))
                 yield turn
     finally:
-        for pool, connections, (low, high) in zip(pools, held, sizes):
+        for pool, connections in zip(pools, held):
             for connection in connections:
                 pool.putconn(connection)
-            pool.resize(low, high)
 
 
 def _one_owner_per_game(service: Any, grants: list[Any]) -> list[Any]:

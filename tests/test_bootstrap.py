@@ -15,7 +15,7 @@ import eventsourcing.sqlite
 import psycopg
 import pytest
 
-from api import create_app
+from api import create_app, warming
 from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient
 from tracker.bootstrap import Settings, bootstrap
 
@@ -150,3 +150,40 @@ def _statements_counted(database_url: str):
         yield counted
     finally:
         setattr(cls, method, original)
+
+
+def test_a_worker_that_projects_warms_beside_its_runner(database_url: str, caplog) -> None:
+    """A worker that runs the projections (TRACKER_PROJECTIONS_IN_PROCESS=1) starts its runner before it warms;
+    on PostgreSQL the runner holds a pooled connection to LISTEN on. The warm-up takes only idle connections, so
+    the runner keeps listening (it fell back to polling, or the boot waited for the pool, when it took them all)."""
+    seeded = create_app({"TESTING": True}, settings=Settings(database_url=database_url))
+    try:
+        created = seeded.test_client().post("/campaigns", json={"ruleset": "journey", "name": "Busy", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})
+        assert created.status_code == 201
+    finally:
+        seeded.extensions["tracker_service"].close()
+    threshold = gc.get_threshold()
+    with caplog.at_level("WARNING"):
+        app = create_app({"TESTING": True}, settings=Settings(database_url=database_url, create_tables=False, projections_in_process=True, warm_at_boot=True))
+    try:
+        assert not [r for r in caplog.records if "LISTEN" in r.getMessage()], [r.getMessage() for r in caplog.records]
+        cid, owner = created.json["id"], created.json["owner_token"]
+        started = app.test_client().post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"}, headers={"Authorization": f"Bearer {owner}"})
+        assert started.status_code == 201
+        read = app.test_client().get(f"/campaigns/{cid}/standing", query_string={"min_position": started.json["log_position"]},
+                                     headers={"Authorization": f"Bearer {owner}"})
+        assert read.status_code == 200  # the runner projected the new events within the read's wait
+        warming.warm(app)  # again, now that the runner surely holds its LISTEN connection: warmed beside it
+        rolled = app.test_client().post(f"/sessions/{started.json['id']}/rolls", json={"dice": {"attack": 1}}, headers={"Authorization": f"Bearer {owner}"})
+        assert rolled.status_code == 201
+        again = app.test_client().get(f"/campaigns/{cid}/standing", query_string={"min_position": rolled.json["log_position"]},
+                                      headers={"Authorization": f"Bearer {owner}"})
+        assert again.status_code == 200
+        assert not [r for r in caplog.records if "LISTEN" in r.getMessage()], [r.getMessage() for r in caplog.records]
+    finally:
+        thread, stop = app.extensions["tracker_projection_thread"]
+        stop.set()
+        thread.join(timeout=5)
+        app.extensions["tracker_service"].close()
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
