@@ -38,7 +38,7 @@ def in_play(res: Resolution) -> bool:
 def tokens_left(res: Resolution) -> list[str]:
     rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
     gone = rescued | set(res.game.get("villagers_replaced") or [])
-    return [v for v in res.game["tokens"]["villager"] if v not in gone]
+    return [v for v in res.game.get("tokens", {}).get("villager", []) if v not in gone]  # a 1.0.0 set-up named none
 
 
 def rescue(res: Resolution, hero: str, villager: str, params: Mapping[str, Any]) -> None:

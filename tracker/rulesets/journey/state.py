@@ -226,23 +226,23 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "demon-rage-ended":
         g.update(rage=False, demon_ap=DEMON_ACTION_POINTS, rage_until=None)
     elif kind == "villager-token-replaced":
-        g["villagers_replaced"].append(change["villager"])
+        g.setdefault("villagers_replaced", []).append(change["villager"])
     elif kind == "kei-lun-damaged":
         g["kei_lun"]["hp"] = change["hp_after"]
     elif kind == "kei-lun-killed":
         g["kei_lun"]["status"] = "killed"
     elif kind == "villager-turn-token-removed":
-        g["villager_turn_tokens"][change["villager"]] = change["left"]
+        g.setdefault("villager_turn_tokens", {})[change["villager"]] = change["left"]
     elif kind == "kogaiji-spell-ended":
         g["kogaiji_spell"] = False
     elif kind == "gate-turn-token-removed":
-        g["gate_turn_tokens"][change["gate"]] = change["left"]
+        g.setdefault("gate_turn_tokens", {})[change["gate"]] = change["left"]
     elif kind == "demon-lord-banished":
-        g["banished"][change["character"]] = change["turn_tokens"]
+        g.setdefault("banished", {})[change["character"]] = change["turn_tokens"]  # (a 1.0.0 set-up kept none: setup.PUBLISHED_1_0_0)
     elif kind == "demon-lord-turn-token-removed":
-        g["banished"][change["character"]] = change["left"]
+        g.setdefault("banished", {})[change["character"]] = change["left"]
     elif kind == "demon-lord-returned":
-        g["banished"].pop(change["character"], None)
+        g.setdefault("banished", {}).pop(change["character"], None)
     elif kind == "pilgrim-died" and hero_id in g.get("initiative", []):
         pass  # a dead Pilgrim keeps its place; activation skips it
     return g
