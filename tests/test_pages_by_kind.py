@@ -74,16 +74,21 @@ def test_no_page_template_compares_a_game_to_a_literal() -> None:
 # -- a fifth game -------------------------------------------------------------------------------------------------
 
 
-class RaceStanding(CampaignFold):
-    """The fake fifth game's standing: how often the marker moved and how far, in all."""
+class _MarkerMoves(CampaignFold):
+    """The fake fifth game's views keep each move's steps."""
 
-    name = "marker-race-standing"
-    kind = "standing"
     game = "marker-race"
     handles = (audit_ruleset.MarkerMoved,)
 
     def keep(self, event: Any, at: At) -> dict[str, Any] | None:
         return {"steps": event.change["steps"]}
+
+
+class RaceStanding(_MarkerMoves):
+    """The fake fifth game's standing: how often the marker moved and how far, in all."""
+
+    name = "marker-race-standing"
+    kind = "standing"
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return {"moves": len(records), "steps": sum(r["steps"] for r in records)} if records else {}
@@ -93,16 +98,11 @@ class RaceStanding(CampaignFold):
                  "tables": [{"caption": "Race so far", "headers": ["Moves", "Steps"], "rows": [[answer["moves"], answer["steps"]]]}]}]
 
 
-class RunnerProgress(CampaignFold):
+class RunnerProgress(_MarkerMoves):
     """The fake fifth game's hero progress: the one runner's moves, with no sheet layout of its own on the pages."""
 
     name = "marker-race-runner-progress"
     kind = "hero-progress"
-    game = "marker-race"
-    handles = (audit_ruleset.MarkerMoved,)
-
-    def keep(self, event: Any, at: At) -> dict[str, Any] | None:
-        return {"steps": event.change["steps"]}
 
     def answer(self, records: list[dict[str, Any]], viewer: str | None) -> dict[str, Any]:
         return {"runner": {"moves_made": len(records), "steps_run": sum(r["steps"] for r in records)}} if records else {}
