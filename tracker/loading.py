@@ -42,15 +42,20 @@ class Loading:
         """A campaign's game rules (its pinned ruleset never changes: answered from memory after the first load)."""
         known = self._campaign_rules.get(campaign_id)
         if known is None:
-            known = _remember(self._campaign_rules, campaign_id, self._ruleset(self._campaign(campaign_id)).rules)
+            known = self._remember_fixed(campaign_id, self._campaign(campaign_id))[0]
         return known
 
     def party_of_campaign(self, campaign_id: str) -> frozenset[str]:
         """The characters a campaign plays (fixed when it is created: answered from memory after the first load)."""
         known = self._campaign_parties.get(campaign_id)
         if known is None:
-            known = _remember(self._campaign_parties, campaign_id, frozenset(self._campaign(campaign_id).party))
+            known = self._remember_fixed(campaign_id, self._campaign(campaign_id))[1]
         return known
+
+    def _remember_fixed(self, campaign_id: str, campaign: Campaign) -> tuple[Any, frozenset[str]]:
+        """What never changes of a loaded campaign, its rules and its party, kept for the two questions above."""
+        return (_remember(self._campaign_rules, campaign_id, self._ruleset(campaign).rules),
+                _remember(self._campaign_parties, campaign_id, frozenset(campaign.party)))
 
     def _campaign(self, campaign_id: str) -> Campaign:
         return self._load(campaign_id, Campaign, "campaign")

@@ -141,8 +141,7 @@ class Queries(Loading):
                 campaign = self._campaign(campaign_id)
             except NotFound:
                 continue  # a view's campaign the log does not hold (a test's, a dropped import): nothing to prime
-            self.rules_of_campaign(campaign_id)  # what every read's access check and redaction ask first
-            self.party_of_campaign(campaign_id)
+            self._remember_fixed(campaign_id, campaign)  # its rules and party, what every read's access check and redaction ask first
             for token in campaign.tokens.values():
                 if not token.get("revoked") and (grant := self._live_grant(UUID(token["grant_id"]))) is not None:
                     grants.append(grant)  # kept as a request's token check keeps it (on PostgreSQL, tracker/grant_cache.py)
