@@ -72,9 +72,7 @@ def warm(app: Flask) -> None:
             _answer_inside(app, f"/campaigns/{grant.campaign_id}/standing", grant)
     # Each read of a campaign, once per game played lately, as its owner: a route's first answer in a worker pays
     # for its own first dispatch (its view's hooks, argument and response schemas, its game's view and wording).
-    for grant in owners:
-        for path in _campaign_reads(app, grant.campaign_id):
-            _answer_inside(app, path, grant)
+    _answer_every_read(app, owners)
     # What the worker built to start (modules, rulesets, schemas) stays for its life: frozen, the collector
     # no longer walks it, and no request pays the first full collection over it. A request makes a few thousand
     # short-lived objects, so the youngest generation is collected every 20,000 allocations rather than 700.
@@ -84,9 +82,7 @@ def warm(app: Flask) -> None:
     gc.set_threshold(20_000, 20, 50)
     # The full collection walked every object the worker holds and left the processor's caches full of them: one
     # last pass of the reads brings what a request touches back into them, as after any request.
-    for grant in owners:
-        for path in _campaign_reads(app, grant.campaign_id):
-            _answer_inside(app, path, grant)
+    _answer_every_read(app, owners)
 
 
 def _absent(read: Any, campaign_id: str) -> None:
@@ -135,6 +131,12 @@ def _one_owner_per_game(service: Any, grants: list[Any]) -> list[Any]:
         if grant.role == "owner":
             by_game.setdefault(service.get_campaign(grant.campaign_id)["ruleset"]["id"], grant)
     return list(by_game.values())
+
+
+def _answer_every_read(app: Flask, owners: list[Any]) -> None:
+    for grant in owners:
+        for path in _campaign_reads(app, grant.campaign_id):
+            _answer_inside(app, path, grant)
 
 
 def _campaign_reads(app: Flask, campaign_id: str) -> list[str]:

@@ -110,9 +110,9 @@ def _mismatches(raw: dict, key: tuple[str, str], response) -> list[str]:
         return [f"status {response.status_code} is not documented for this operation"]
     causes = []
     for name, header in (declared.get("headers") or {}).items():
-        value = response.headers.get(name)
-        if value is not None and not _header_fits(_resolved(raw, header).get("schema") or {}, value):
-            causes.append(f"header {name}: {value!r} is not a {(_resolved(raw, header).get('schema') or {}).get('type')}")
+        value, schema = response.headers.get(name), _resolved(raw, header).get("schema") or {}
+        if value is not None and not _header_fits(schema, value):
+            causes.append(f"header {name}: {value!r} is not a {schema.get('type')}")
     content = declared.get("content") or {}
     if not content:
         return causes
