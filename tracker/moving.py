@@ -14,7 +14,7 @@ The old shard keeps its copy afterwards (events are never deleted), unread: plac
 request to the new one. Moving the campaign back there later continues that copy: the import checks it
 is exactly the start of the backup's streams and writes only what came after (tracker/portability.py).
 
-The lease: a thread renews it every third of its length while the move works. A mover that dies leaves
+The lease: a thread renews it every quarter of its length while the move works. A mover that dies leaves
 it to expire; then writes go on on the old shard (the placement still names it), and the next
 ``tracker shards move`` of the campaign takes the abandoned move over. An abandoned move is rolled
 back, never resumed from its step: writes went on on the old shard since its lease expired, so what it
@@ -58,6 +58,7 @@ from tracker.placement import HOME, LeaseLost, NewLease, Placed, Placement
 LEASE_SECONDS = 30.0  # a dead mover holds its campaign's writes back this long at most
 PAUSE_STEPS = ("before-copy", "during-copy", "before-flip")  # before the export; in the import, its write not committed; before the flip
 PAUSE_POLL_SECONDS = 0.05
+RENEWALS = 4  # per lease length: a mover starved of the CPU for most of a lease still keeps it
 
 
 class MoveFailed(Exception):
@@ -91,7 +92,7 @@ class MoveSettings:
 
 
 class _Keeper:
-    """Renews the move's lease every third of its length until stopped; ``lost`` once a renewal finds it expired."""
+    """Renews the move's lease every quarter of its length until stopped; ``lost`` once a renewal finds it expired."""
 
     def __init__(self, placement: Placement, campaign_id: str, lease: NewLease) -> None:
         self.placement, self.campaign_id, self.lease = placement, campaign_id, lease
@@ -101,7 +102,7 @@ class _Keeper:
         self._thread.start()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.lease.seconds / 3):
+        while not self._stop.wait(self.lease.seconds / RENEWALS):
             try:
                 self.placement.renew(self.campaign_id, self.lease)
             except LeaseLost:
