@@ -108,8 +108,8 @@ class _Keeper:
             except LeaseLost:
                 self.lost.set()
                 return
-            except Exception:  # noqa: BLE001 - the home database did not answer: try again; if it stays away the lease runs out
-                continue
+            except Exception as error:  # noqa: BLE001 - the home database did not answer: try again; if it stays away the lease runs out
+                print(f"renewing the move's lease failed ({error}); trying again", file=sys.stderr, flush=True)
 
     def reached(self, step: str) -> None:
         """Record the step (a renewal too); LeaseLost when the lease is gone."""
