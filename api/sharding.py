@@ -48,7 +48,8 @@ def route_to_shard():
         fence.close()
         return problems.problem(
             503, "This campaign is being moved to another server; retry shortly",
-            "Nothing was recorded for this request. Reads still answer; writes resume when the move ends.",
+            "Nothing was recorded for this request. Reads still answer; writes resume when the move ends (or, should its mover die, "
+            "when its lease runs out).",
             headers={"Retry-After": str(MOVE_RETRY_SECONDS)},
         )
     except NotFound:

@@ -26,11 +26,12 @@ from tracker.application import Tracker
 from tracker.cli import main as cli
 from tracker.config import persistence_env
 from tracker.errors import NotFound
-from tracker.placement import Placement
+from tracker.placement import NewLease, Placement
 
 pytestmark = pytest.mark.postgres
 
 ROLL = {"dice": {"d6": 2}}
+LONG_LEASE = NewLease("test-host", 1, "held-by-the-test", 600)  # a move the test holds open, outliving the test
 
 
 @pytest.fixture
@@ -117,12 +118,12 @@ def test_writes_answer_503_while_a_campaign_moves_and_reads_still_answer(sharded
     session_id = _session(client, campaign_id, owner)
     placement: Placement = sharded.extensions["tracker_router"].placement
     before = client.get(f"/sessions/{session_id}", headers=owner).get_json()["version"]
-    placement.begin_move(campaign_id)
+    placement.begin_move(campaign_id, _other(placement, campaign_id), LONG_LEASE)
     refused = client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner)
     assert refused.status_code == 503 and refused.headers["Retry-After"]
     assert "being moved" in refused.get_json()["title"]
     assert client.get(f"/sessions/{session_id}", headers=owner).get_json()["version"] == before  # nothing appended; reads answer
-    placement.end_move(campaign_id, placement.of(campaign_id).shard)
+    assert placement.release(campaign_id, LONG_LEASE)
     assert client.post(f"/sessions/{session_id}/rolls", json=ROLL, headers=owner).status_code == 201
 
 
@@ -169,7 +170,7 @@ def test_a_campaign_moved_under_concurrent_writes_keeps_every_acknowledged_roll(
         for thread in threads:
             thread.join(timeout=30)
     assert report["from"] == source and report["to"] == target
-    assert placement.of(campaign_id).shard == target and not placement.of(campaign_id).moving
+    assert placement.of(campaign_id).shard == target and not placement.of(campaign_id).moving and placement.of(campaign_id).lease is None
     assert min(after_move.values()) >= 5, "writes resumed on the new shard"
     new_home = Tracker(env=persistence_env(placement.shards()[target]))
     try:
@@ -303,10 +304,10 @@ def test_the_operator_commands_find_a_campaign_on_its_shard(sharded, shard_urls,
     assert json.loads(capsys.readouterr().out)["status"] == "pending"
     backup = tmp_path / "campaign.jsonl"
     assert cli(["--database-url", home, "export", on_b, "--backup", "-o", str(backup)]) == 0
-    placement.begin_move(on_b)
+    placement.begin_move(on_b, "home", LONG_LEASE)
     assert cli(["--database-url", home, "token", "mint", on_b, "--role", "viewer"]) == 2  # a write waits out the move
     assert "being moved" in capsys.readouterr().err
-    placement.end_move(on_b, "b")
+    placement.release(on_b, LONG_LEASE)
 
 
 def _other(placement: Placement, campaign_id: str) -> str:

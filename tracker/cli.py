@@ -93,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     replica.add_argument("name")
     replica.add_argument("url", nargs="?", help="postgresql://... of the replica")
     replica.add_argument("--none", action="store_true")
-    move = shard_commands.add_parser("move", help="move a campaign to another shard (its writes answer 503 meanwhile)")
+    move = shard_commands.add_parser(
+        "move", help="move a campaign to another shard (its writes answer 503 meanwhile); takes over a move whose mover died, "
+        "or clears it when --to names the shard the campaign is on")
     move.add_argument("campaign_id")
     move.add_argument("--to", required=True, dest="to", help="the shard's name")
 
@@ -243,7 +245,7 @@ def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[A
                 with _closing(_service(shards[placed.shard if placed else HOME])) as service:
                     yield service.tracker
         except Moving:
-            raise Conflict("The campaign is being moved to another shard", detail="Retry when `tracker shards list` no longer says moving.") from None
+            raise Conflict("The campaign is being moved to another shard", detail="Retry when `tracker shards list` no longer shows its move's lease live.") from None
     finally:
         placement.close()
 
@@ -349,11 +351,16 @@ def _shards(args: argparse.Namespace, url: str) -> int:
             print(json.dumps({
                 "shards": [{"name": name, "at": describe(where), "campaigns": load.get(name, 0),
                             "views_replica": describe(replicas[name]) if name in replicas else None} for name, where in placement.shards().items()],
-                "placement": [{"campaign_id": p.campaign_id, "shard": p.shard, "moving": p.moving} for p in placement.placed()],
+                "placement": [{"campaign_id": p.campaign_id, "shard": p.shard, "moving": p.held, "move": _move_listed(p)} for p in placement.placed()],
             }, indent=2))
         else:
             try:
-                report = moving.move(placement, args.campaign_id, args.to)
+                settings = moving.MoveSettings.from_environment()
+            except ValueError as error:
+                print(error, file=sys.stderr)
+                return 2
+            try:
+                report = moving.move(placement, args.campaign_id, args.to, settings)
             except moving.MoveFailed as error:
                 print(str(error), file=sys.stderr)
                 return 1
@@ -361,6 +368,19 @@ def _shards(args: argparse.Namespace, url: str) -> int:
     finally:
         placement.close()
     return 0
+
+
+def _move_listed(placed: Any) -> dict[str, Any] | None:
+    """A move under way or abandoned: its lease live (writes answer 503) or expired (writes go to ``shard``; the next
+    `tracker shards move` of the campaign takes it over)."""
+    if not placed.moving:
+        return None
+    lease = placed.lease
+    if lease is None:
+        return {"lease": "none", "to": None, "step": None, "owner": None, "expires_at": None}  # left by a mover from before leases
+    return {"lease": "live" if lease.live else "expired", "to": lease.to, "step": lease.step,
+            "owner": {"host": lease.host, "pid": lease.pid, "lease_id": lease.lease_id},
+            "began_at": lease.began_at.isoformat(), "expires_at": lease.expires_at.isoformat()}
 
 
 if __name__ == "__main__":
