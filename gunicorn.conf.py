@@ -13,7 +13,9 @@ bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 # client's rolls stay with one worker and start from its command cache; sync workers answer one
 # request per connection, so a session's rolls land on any worker, and cost twice the CPU each.
 workers = int(os.environ.get("WEB_CONCURRENCY", str(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)))
-worker_class = "gthread"
+# gthread, whose refusals of unreadable requests (a URL or headers over the limits below) are
+# problem+json like every other error instead of gunicorn's text/html page.
+worker_class = "api.front.worker.ProblemThreadWorker"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 preload_app = False
 # gunicorn 27 opens a control socket at one fixed path per user; several servers on one
