@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from api.front.launcher import NginxMissing, find_nginx
+from api.front.launcher import NginxMissing, find_nginx, render
 from tests.test_server import BIN, _free_port, _start, _stop, call
 
 pytestmark = pytest.mark.server
@@ -275,6 +275,19 @@ def test_when_gunicorn_dies_the_front_stops_nginx_and_exits_failing(nginx, tmp_p
     gunicorn = next(int(line.split()[0]) for line in children if "nginx" not in line)
     os.kill(gunicorn, signal.SIGKILL)
     assert process.wait(timeout=30) != 0
-    assert "gunicorn exited" in log_path.read_text()
+    assert "tracker front: gunicorn 0 exited" in log_path.read_text()
     with pytest.raises(OSError):
         socket.create_connection(_address(base), timeout=2).close()
+
+
+def test_the_rendered_configuration_is_one_nginx_accepts_and_stays_in_its_directory(nginx, tmp_path):
+    sockets = [tmp_path / f"gunicorn-{n}.sock" for n in range(3)]
+    text = render("127.0.0.1:8000", sockets, tmp_path, 1234, as_root=False)
+    assert text.count("server unix:") == 3 and "client_max_body_size 1234;" in text
+    # Every path nginx writes (pid, temporary files) is in the private directory; logs go to stderr.
+    written = [line.split()[1].rstrip(";") for line in text.splitlines() if line.strip().split(" ")[0] in (
+        "pid", "client_body_temp_path", "proxy_temp_path", "fastcgi_temp_path", "uwsgi_temp_path", "scgi_temp_path")]
+    assert len(written) == 6 and all(Path(path).parent == tmp_path for path in written), written
+    (tmp_path / "nginx.conf").write_text(text)
+    checked = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr

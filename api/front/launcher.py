@@ -2,10 +2,10 @@
 
 gunicorn's deployment guide asks for a buffering proxy in front of it: a gthread thread reads a
 request's bytes itself, so clients that send half a request and wait hold its threads. This starts
-gunicorn (gunicorn.conf.py, api.wsgi:app) on a unix socket in a private temporary directory, then
-nginx (nginx.conf beside this file) on the public address, and stops both together: a signal to
-this process stops both gracefully, and when either exits the other is stopped and this process
-exits with the first one's status. Nothing is written outside the temporary directory.
+gunicorn (gunicorn.conf.py, api.wsgi:app) as WEB_CONCURRENCY masters of one worker each, each on a
+unix socket in a private temporary directory, then nginx (nginx.conf beside this file) on the public
+address, and stops them together: a signal to this process stops all gracefully, and when any exits
+the others are stopped and this process exits with the first one's status. Nothing is written outside the temporary directory.
 """
 
 from __future__ import annotations
@@ -50,12 +50,12 @@ def public_address(environ: Mapping[str, str] = os.environ) -> str:
     return environ.get("BIND") or f"127.0.0.1:{environ.get('PORT', '8000')}"
 
 
-def render(listen: str, upstream_socket: Path, run_dir: Path, max_body: int, as_root: bool) -> str:
+def render(listen: str, upstream_sockets: list[Path], run_dir: Path, max_body: int, as_root: bool) -> str:
     """nginx.conf with its @NAMES@ filled in; any left over is a mistake in the template."""
     values = {
         # gunicorn's bind and nginx's listen write HOST:PORT, [V6]:PORT and unix:PATH alike.
         "@LISTEN@": listen,
-        "@UPSTREAM@": f"unix:{upstream_socket}",
+        "@UPSTREAMS@": "\n".join(f"        server unix:{path};" for path in upstream_sockets),
         "@RUN_DIR@": str(run_dir),
         "@MAX_BODY@": str(max_body),
         # As root, nginx would run its workers as `nobody`, who cannot reach the private directory;
@@ -82,15 +82,22 @@ def gunicorn_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return {**environ, "TRACKER_TRUSTED_PROXIES": str(before + 1)}
 
 
-def run(bind: str | None = None, environ: Mapping[str, str] | None = None, gunicorn_args: tuple[str, ...] = ()) -> int:
+def workers(environ: Mapping[str, str]) -> int:
+    """WEB_CONCURRENCY, else one per core, as gunicorn.conf.py counts them."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, int(environ.get("WEB_CONCURRENCY") or cores))
+
+
+def run(bind: str | None = None, environ: Mapping[str, str] | None = None) -> int:
     environ = dict(os.environ if environ is None else environ)
     nginx = find_nginx(environ)
     listen = bind or public_address(environ)
     with tempfile.TemporaryDirectory(prefix="tracker-front-") as private:
         run_dir = Path(private)
-        upstream = run_dir / "gunicorn.sock"
+        # One gunicorn of one worker per socket: nginx sends each session's requests to one of them (nginx.conf).
+        upstreams = [run_dir / f"gunicorn-{n}.sock" for n in range(workers(environ))]
         config = run_dir / "nginx.conf"
-        config.write_text(render(listen, upstream, run_dir, largest_body(environ), os.geteuid() == 0), encoding="utf-8")
+        config.write_text(render(listen, upstreams, run_dir, largest_body(environ), os.geteuid() == 0), encoding="utf-8")
         stopping: list[int] = []
 
         def stop(signum: int, _frame: object) -> None:
@@ -98,22 +105,27 @@ def run(bind: str | None = None, environ: Mapping[str, str] | None = None, gunic
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, stop)
-        gunicorn = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "--bind", f"unix:{upstream}", *gunicorn_args, "api.wsgi:app"],
-            cwd=ROOT, env=gunicorn_environment(environ),
-        )
-        children: dict[str, subprocess.Popen[bytes]] = {"gunicorn": gunicorn}
+        children: dict[str, subprocess.Popen[bytes]] = {}
         try:
-            # nginx starts once gunicorn listens, so the first requests it passes on find gunicorn there.
-            deadline = time.monotonic() + SOCKET_WAIT_SECONDS
-            while not upstream.exists() and gunicorn.poll() is None and not stopping and time.monotonic() < deadline:
-                time.sleep(0.05)
-            if gunicorn.poll() is None and not stopping:
+            # One after the other: each master makes the tables before it listens (gunicorn.conf.py), and
+            # masters racing to make them on a fresh database fail. nginx starts once all listen.
+            for n, upstream in enumerate(upstreams):
+                gunicorn = subprocess.Popen(
+                    [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), "--bind", f"unix:{upstream}", "--workers", "1", "api.wsgi:app"],
+                    cwd=ROOT, env=gunicorn_environment(environ),
+                )
+                children[f"gunicorn {n}"] = gunicorn
+                deadline = time.monotonic() + SOCKET_WAIT_SECONDS
+                while not upstream.exists() and gunicorn.poll() is None and not stopping and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if gunicorn.poll() is not None or stopping:
+                    break
                 if not upstream.exists():
                     print(f"tracker front: gunicorn did not listen within {SOCKET_WAIT_SECONDS:g} s", file=sys.stderr, flush=True)
                     return 1
+            if all(child.poll() is None for child in children.values()) and not stopping:
                 children["nginx"] = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(config), "-e", "stderr"], cwd=run_dir)
-                print(f"campaign-tracker front: nginx at {listen}, gunicorn behind it", flush=True)
+                print(f"campaign-tracker front: nginx at {listen}, {len(upstreams)} gunicorn workers behind it", flush=True)
             while not stopping and all(child.poll() is None for child in children.values()):
                 time.sleep(0.1)
             exited = [name for name, child in children.items() if child.poll() is not None]
@@ -128,10 +140,9 @@ def run(bind: str | None = None, environ: Mapping[str, str] | None = None, gunic
 
 def _stop_all(children: dict[str, subprocess.Popen[bytes]]) -> None:
     """Both at once, gracefully: nginx finishes what it has (SIGQUIT), gunicorn its requests (SIGTERM, graceful_timeout)."""
-    graceful = {"nginx": signal.SIGQUIT, "gunicorn": signal.SIGTERM}
     for name, child in children.items():
         if child.poll() is None:
-            child.send_signal(graceful[name])
+            child.send_signal(signal.SIGQUIT if name == "nginx" else signal.SIGTERM)
     deadline = time.monotonic() + 20
     for child in children.values():
         try:
