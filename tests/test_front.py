@@ -291,3 +291,23 @@ def test_the_rendered_configuration_is_one_nginx_accepts_and_stays_in_its_direct
     (tmp_path / "nginx.conf").write_text(text)
     checked = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_while_gunicorn_is_not_listening_nginx_answers_a_503_problem_to_retry(nginx, tmp_path):
+    port = _free_port()
+    (tmp_path / "nginx.conf").write_text(render(f"127.0.0.1:{port}", [tmp_path / "gone.sock"], tmp_path, 1024, as_root=os.geteuid() == 0))
+    process = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                status, headers, body = _exchange(f"http://127.0.0.1:{port}", _get("/health"))
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None, "nginx did not start"
+                time.sleep(0.1)
+        _assert_a_problem(status, headers, body, 503, "retry")
+        assert headers["retry-after"] == "5"
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
