@@ -311,3 +311,27 @@ def test_while_gunicorn_is_not_listening_nginx_answers_a_503_problem_to_retry(ng
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+def test_each_sessions_requests_go_to_one_worker_and_the_rest_are_spread(nginx, tmp_path, request):
+    """Two gunicorns behind nginx, each logging the pid of the worker that answered (gunicorn's %(p)s)."""
+    process, base, log_path = _front(
+        nginx, f"sqlite:///{tmp_path / 'tracker.sqlite3'}", tmp_path, WEB_CONCURRENCY="2", GUNICORN_ACCESS_LOG="-",
+        GUNICORN_CMD_ARGS="--access-logformat 'answered %(p)s %(m)s %(U)s'",
+    )
+    try:
+        _, campaign = call(base, "POST", "/campaigns", {"ruleset": "journey", "name": "Affinity"})
+        sessions = [call(base, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"})[1]["id"] for _ in range(5)]  # odd: round-robin would move each between rounds
+        for _ in range(4):
+            for sid in sessions:
+                assert call(base, "POST", f"/sessions/{sid}/rolls", {"dice": {"d6": 1}})[0] == 201
+        for _ in range(20):
+            assert call(base, "GET", "/health")[0] == 200
+        time.sleep(0.5)  # the access log is written after each answer
+        answered = [line.split()[1:] for line in log_path.read_text().splitlines() if line.startswith("answered ")]
+        for sid in sessions:
+            workers = {pid for pid, method, path in answered if path == f"/sessions/{sid}/rolls"}
+            assert len(workers) == 1, (sid, workers)
+        assert len({pid for pid, method, path in answered if path == "/health"}) == 2
+    finally:
+        _stop(process, log_path, request)

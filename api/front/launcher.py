@@ -139,7 +139,7 @@ def run(bind: str | None = None, environ: Mapping[str, str] | None = None) -> in
 
 
 def _stop_all(children: dict[str, subprocess.Popen[bytes]]) -> None:
-    """Both at once, gracefully: nginx finishes what it has (SIGQUIT), gunicorn its requests (SIGTERM, graceful_timeout)."""
+    """All at once, gracefully: nginx finishes what it has (SIGQUIT), each gunicorn its requests (SIGTERM, graceful_timeout)."""
     for name, child in children.items():
         if child.poll() is None:
             child.send_signal(signal.SIGQUIT if name == "nginx" else signal.SIGTERM)
