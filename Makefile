@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11 and make:
-#   make run    serve on the embedded SQLite store at http://127.0.0.1:8000
+#   make run    serve on the embedded SQLite store at http://127.0.0.1:8000 (production: `tracker front`, README)
 #   make test   the whole suite, PostgreSQL included
 PYTHON ?= python3
 VENV ?= .venv
@@ -20,7 +20,9 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/tracker serve
 
+# nginx, for the production front's tests (.ci/install-nginx installs Debian's package as root, else says why they skip).
 test: $(STAMP)
+	@.ci/install-nginx
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The HTTP benchmark drives gunicorn with wrk (Debian's package), installed here when it is missing

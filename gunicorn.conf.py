@@ -1,4 +1,4 @@
-"""gunicorn settings for `Procfile` and `tracker serve`.
+"""gunicorn settings for `tracker front` (the Procfile's web: nginx in front of this gunicorn) and `tracker serve`.
 
 The app is not preloaded: each worker imports api.wsgi after the fork and
 builds its own application and connection pool.
@@ -12,8 +12,14 @@ bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 # (2x2, 2x8, 3x4 and 4x2 measured no better on 2 cores). gthread keeps connections alive, so a
 # client's rolls stay with one worker and start from its command cache; sync workers answer one
 # request per connection, so a session's rolls land on any worker, and cost twice the CPU each.
+# A gthread thread reads its request's bytes itself: a client that sends half a request holds one
+# thread while it waits (twenty such clients held every thread of 2x4 for a minute). In production
+# nginx reads each request whole first (`tracker front`, api/front/), as gunicorn's deployment guide
+# asks; `tracker serve` alone is for a machine's own use.
 workers = int(os.environ.get("WEB_CONCURRENCY", str(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)))
-worker_class = "gthread"
+# gthread, whose refusals of unreadable requests (a URL or headers over the limits below) are
+# problem+json like every other error instead of gunicorn's text/html page.
+worker_class = "api.front.worker.ProblemThreadWorker"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 preload_app = False
 # gunicorn 27 opens a control socket at one fixed path per user; several servers on one

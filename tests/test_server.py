@@ -1,4 +1,4 @@
-"""Runs through a real gunicorn (the Procfile's command) over real HTTP, on SQLite and on PostgreSQL."""
+"""Runs through a real gunicorn (gunicorn.conf.py, which the Procfile's `tracker front` puts behind nginx: tests/test_front.py) over real HTTP, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def _stop(process: subprocess.Popen, log_path: Path, request: pytest.FixtureRequ
 
 @pytest.fixture
 def server(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
-    """gunicorn with two workers of four threads each, started as the Procfile starts it."""
+    """gunicorn with two workers of four threads each, as `tracker front` starts it behind nginx."""
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "WEB_CONCURRENCY": "2", "TRACKER_PROJECTIONS_IN_PROCESS": "1"}
     process, base, log_path = _start([str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], env, tmp_path, port)

@@ -1,4 +1,4 @@
-"""Limits that only a real server shows, through gunicorn (the Procfile's command) on SQLite and on
+"""Limits that only a real server shows, through gunicorn (gunicorn.conf.py, as `tracker front` runs it behind nginx) on SQLite and on
 PostgreSQL: chunked bodies past the limit, and event streams that must not take every thread."""
 
 from __future__ import annotations

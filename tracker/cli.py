@@ -1,4 +1,4 @@
-"""The `tracker` command: serve, project, rebuild, verify, export, import."""
+"""The `tracker` command: serve, front, project, rebuild, verify, export, import."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from api import create_app
+from api.front import launcher as front_launcher
 from tracker import moving
 from tracker.application import Request
 from tracker.bootstrap import REBUILD_BATCH_SIZE, SHARD_WATCH_SECONDS, EveryShard, Service, Settings, bootstrap, create_tables
@@ -47,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(_cores()))), help="default: one per core")
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
     serve.add_argument("--no-request-log", action="store_true", help="do not log requests (the log never holds a token: they travel in headers)")
+
+    front = commands.add_parser(
+        "front", help="the production server (the Procfile's web): nginx in front of gunicorn, started and stopped together",
+    )
+    front.add_argument("--bind", help="the public address, HOST:PORT or unix:PATH (default: $BIND, else 127.0.0.1:$PORT, else 127.0.0.1:8000)")
 
     commands.add_parser("project", help="keep the views up to date (runs until stopped)")
     rebuild = commands.add_parser("rebuild", help="rebuild every view from the log and print the views' digest")
@@ -102,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     url = database_url(getattr(args, "database_url", None))
     commands_run = {
-        "serve": _serve, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token, "shards": _shards,
+        "serve": _serve, "front": _front, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token, "shards": _shards,
     }
     return commands_run[args.command](args, url)
 
@@ -120,6 +126,14 @@ def _serve(args: argparse.Namespace, url: str) -> int:
         options["accesslog"] = "-"
     serve_under_gunicorn(settings, lambda in_worker: create_app(settings=in_worker), options)
     return 0
+
+
+def _front(args: argparse.Namespace, url: str) -> int:
+    try:
+        return front_launcher.run(args.bind, {**os.environ, "DATABASE_URL": url})
+    except front_launcher.NginxMissing as missing:
+        print(f"tracker front: {missing}", file=sys.stderr)
+        return 2
 
 
 def _project(args: argparse.Namespace, url: str) -> int:
