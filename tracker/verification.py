@@ -9,6 +9,8 @@ Checks, in order of the log:
   exactly the events recorded after it;
 - every undo reverts the last action not yet undone and puts back the state from
   before it, leaving the random counter where it was;
+- the end gives the outcome the rules decided (QuestDecided), unless the owner
+  overruled them or the session was abandoned;
 - (with_chain) the stored events form an unbroken hash chain, and the session's
   last event is the one the campaign recorded when the quest ended.
 """

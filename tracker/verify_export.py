@@ -15,7 +15,10 @@ copy this one file. It recomputes, from the file alone:
 - every copy of each session's seed: SHA-256(seed) == seed_commitment;
 - every digital roll and every shuffle, from the revealed seed, that the random
   counters of a session run on without a gap or a reuse, and that the stream
-  ended at the counter SessionEnded records.
+  ended at the counter SessionEnded records; in a backup, every sealed shuffle
+  order, and a session in play's rolls and shuffles with the seed it carries;
+- the rules' verdicts as the file records them (QuestDecided): each session's end
+  and the campaign's QuestEnded give that outcome, unless a ruling or an abandon.
 
 It prints a verdict and exits 0 when everything checks ("verified", or
 "pending" for sessions still in play, whose seed is not revealed yet), 1 on the
