@@ -192,3 +192,17 @@ def test_a_session_in_play_that_reshuffled_its_discards_imports(app, client, req
         owner = {"Authorization": f"Bearer {forging.owner_token(app, cid)}"} if kind == "backup" else {}  # a backup's tokens work on
         moved = target.test_client().get(f"/sessions/{sid}", headers=owner).json["decks"]["fortune"]
         assert moved["draw_pile"] == 19 and moved["discard_pile"] == []  # twenty cards, one drawn at the table
+
+
+def test_the_progress_a_quest_end_carries_over_is_re_derived_on_import(app, client):
+    """The campaign counts what QuestEnded carries over (Kung Fu Panda's missions won and lost): the import gives
+    it again from the session's final state with the rules, so a file cannot carry on what its session did not give."""
+    cid, sid = _lost_on_the_board(client)
+    _post(client, f"/sessions/{sid}/end", {"outcome": "defeat"}, 200)
+    forged = forging.lines(forging.export(client, cid))
+    quest_end = next(e for e in forging.of(forged, "QuestEnded") if e["state"]["session_id"] == sid)
+    assert quest_end["state"]["progress"] is not None
+    quest_end["state"]["progress"] = {**quest_end["state"]["progress"], "carried": "a mission nobody played"}
+    forged_text = forging.text(forging.rechain(forged))
+    assert verify_lines(forged_text.splitlines())["status"] == "verified"  # the verifier has no rules to carry it over
+    forging.refused_by_import(app, client, forged_text, "the progress the campaign carries over is not what the rules give")
