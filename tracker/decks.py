@@ -109,8 +109,10 @@ def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
             new["discard"] = []
         if "order" in payload:
             new["draw"] = list(payload["order"])
-        else:  # imported without its seed (tracker/unsealing.py): the cards are face down in an order nobody knows
-            new["unknown"] = None if new["unknown"] is None else new["unknown"] + len(payload["before"])
+        else:  # imported without its seed (tracker/unsealing.py): the cards are face down in an order nobody knows.
+            # ``before`` is the whole draw pile (face-down cards included: the server that shuffled knew them all), with
+            # the discards when they went in: those are the face-down cards now, and no others.
+            new["unknown"] = None if new["unknown"] is None else len(payload["before"])
             new["draw"] = []
         new["needs_shuffle"] = False
     elif kind == "drawn":

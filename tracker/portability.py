@@ -148,11 +148,11 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
             detail=f"Its hash is {created.ruleset['hash']}; the campaign cannot be re-derived here. Import it into a server that has that version.",
         )
     sessions = _sessions(app, streams, campaign_events, str(campaign_id), header)
-    del campaign_events
-    statuses = {}
+    statuses, finals = {}, {}
     for session_id in list(sessions):
         events = [app.mapper.to_domain_event(event) for event in sessions.pop(session_id)]
-        report = verification.verify(events, ruleset, campaign.components_for(session_id))
+        report = verification.verify(events, ruleset, campaign.components_for(session_id), seed_carried=bool(header.get("backup")))
+        finals[session_id] = _folded(events)
         del events  # verified, a session's events are not needed again (the stored ones are written)
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
@@ -161,6 +161,8 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
                 detail=f"{report.get('detail') or mismatch.get('reason')} (position {mismatch.get('position')}).",
             )
         statuses[session_id] = report["status"]
+    _check_quest_ends(ruleset, campaign_events, finals)
+    del campaign_events, finals
     backup = bool(header.get("backup"))
     if continuing and not backup:
         raise Unprocessable("Only a backup continues a campaign's earlier copy", detail="Export it with tracker export --backup.")
@@ -178,6 +180,37 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
         except IntegrityError:
             raise _already_here(campaign_id) from None
     return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": backup}
+
+
+def _folded(events: list[Any]) -> Session:
+    session = None
+    for event in events:
+        session = event.mutate(session)
+    return session
+
+
+def _check_quest_ends(ruleset: Any, campaign_events: list[Any], finals: dict[str, Session]) -> None:
+    """The campaign's record of each quest's end is what the rules make of its session: the outcome and ruling the
+    session ended with (each re-derived with the session), and the progress the ruleset carries over from the
+    session's final game state (``carry_over``, as the end command computed it), so a forged end cannot count a
+    quest as won, or carry on what its session did not give."""
+    campaign = None
+    for event in campaign_events:
+        if type(event).__name__ == "QuestEnded" and event.session_id in finals:
+            session = finals[event.session_id]
+            problem = None
+            if not session.ended or event.outcome != session.outcome:
+                problem = f"the campaign records it as {event.outcome}, but the session ended as {session.outcome}"
+            elif event.ruling != session.__dict__.get("ruling"):
+                problem = "the campaign records a table ruling the session does not (or another one)"
+            elif event.progress is not None and event.progress != ruleset.rules.carry_over(campaign.progress, session.game, session.quest, event.outcome, campaign.options):
+                problem = "the progress the campaign carries over is not what the rules give for the session's final state"
+            if problem is not None:
+                raise Unprocessable(
+                    f"The end of session {event.session_id} does not re-derive; nothing was imported",
+                    detail=f"Campaign event {event.originator_version}: {problem}.",
+                )
+        campaign = event.mutate(campaign)
 
 
 def _earlier_copy(app: Any, streams: dict[str, list[StoredEvent]], campaign_id: str | None) -> dict[str, int]:

@@ -9,6 +9,8 @@ Checks, in order of the log:
   exactly the events recorded after it;
 - every undo reverts the last action not yet undone and puts back the state from
   before it, leaving the random counter where it was;
+- the end gives the outcome the rules decided (QuestDecided), unless the owner
+  overruled them or the session was abandoned;
 - (with_chain) the stored events form an unbroken hash chain, and the session's
   last event is the one the campaign recorded when the quest ended.
 """
@@ -16,11 +18,12 @@ Checks, in order of the log:
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker import decks, rulesets, undo
-from tracker.domain.session import DECK_EVENTS, Session
+from tracker.domain.session import ABANDONED, DECK_EVENTS, Session
 from tracker.errors import TrackerError
 from tracker.randomness import RandomStream, commitment
 from tracker.rulesets import components as component_data
@@ -38,7 +41,10 @@ class Mismatch(Exception):
         self.report = {"position": position, "type": event_type, "reason": reason}
 
 
-def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any]) -> dict[str, Any]:
+def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any], seed_carried: bool = False) -> dict[str, Any]:
+    """``seed_carried``: the session's events hold its seed though it is in play (an imported backup, checked against
+    the commitment): every roll, shuffle and random action so far is then re-derived with it, the session still
+    ``pending`` and the report showing no order the seed gives."""
     started = events[0]
     ended = next((e for e in events if type(e).__name__ == "SessionEnded"), None)
     seed_hex = ended.seed if ended else None
@@ -65,13 +71,19 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
             f"(tracker/rulesets/versions/{ruleset.id}/); the session cannot be re-derived with different rules."
         )
         return report
+    seed = None
     try:
         seed = _check_seed(started, ended)
-        _replay(events, seed, ruleset, components, report)
+        held = seed or (_carried(started) if seed_carried else None)
+        _replay(events, held, ruleset, components, report)
     except Mismatch as mismatch:
         report["status"] = "mismatch"
         report["first_mismatch"] = mismatch.report
         return report
+    finally:
+        if seed is None:
+            for shuffle in report["shuffles"]:  # an order a carried seed gave is still the table's secret
+                shuffle.pop("order", None)
     if seed is None:
         report["status"] = "pending"
         report["detail"] = "Every event follows from the ones before it; the rolls can be recomputed once the seed is revealed at the end of the session."
@@ -95,6 +107,11 @@ def _check_seed(started: Any, ended: Any) -> bytes | None:
             name = type(event).__name__
             raise Mismatch(event.originator_version, name, f"The seed {name} records does not hash to the commitment published at the start")
     return bytes.fromhex(ended.seed) if ended is not None and ended.seed is not None else None
+
+
+def _carried(started: Any) -> bytes | None:
+    seed_hex = getattr(started, "seed", None)
+    return bytes.fromhex(seed_hex) if seed_hex else None
 
 
 def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, components: Mapping[str, Any], report: dict[str, Any]) -> None:
@@ -244,7 +261,7 @@ def _check_deck_change(event: Any, session: Session, seed: bytes | None, report:
         source = list(state["draw"]) + (list(state["discard"]) if change["with_discard"] else [])
         if change.get("input") == "sorted":  # shuffles since sealing take the cards in sorted order
             source = sorted(source)
-        if change["before"] != source:
+        if not _shuffled_the_pile(change["before"], source, state["unknown"]):
             raise Mismatch(event.originator_version, "DeckShuffled", "The shuffle started from cards that were not in the pile")
         if seed is not None:
             stream = RandomStream(seed, change["counter_start"])
@@ -252,11 +269,20 @@ def _check_deck_change(event: Any, session: Session, seed: bytes | None, report:
             if order != change["order"] or stream.counter != change["counter_end"]:
                 raise Mismatch(event.originator_version, "DeckShuffled", "The seed gives a different order for this shuffle")
     elif change["kind"] == "drawn" and change["source"] == "digital":
-        if seed is None and not state["draw"] and state["unknown"]:
+        if seed is None and state["unknown"]:
             return  # the pile's order is sealed and its seed not held here (a public import of a session in play)
         top = state["draw"][: len(change["cards"])]
         if state["needs_shuffle"] or top != change["cards"]:
             raise Mismatch(event.originator_version, "CardsDrawn", f"A digital draw took {change['cards']} but the top of the pile was {top}")
+
+
+def _shuffled_the_pile(before: Sequence[str], source: Sequence[str], face_down: int | None) -> bool:
+    """A shuffle took the pile as it stood. A session imported without its seed (a public export of a session in
+    play) holds an earlier shuffle's cards face down, unnamed (tracker/decks.py): the shuffle then took the named
+    cards and as many others as lie face down."""
+    if not face_down:
+        return list(before) == list(source)
+    return not Counter(source) - Counter(before) and len(before) == len(source) + face_down
 
 
 def _check_game_draw(event: Any, session: Session, seed: bytes | None, report: dict[str, Any]) -> None:
@@ -286,6 +312,21 @@ def _check_end(event: Any, session: Session) -> None:
             event.originator_version,
             "SessionEnded",
             f"The session ended with the random counter at {counter_end}, but its recorded draws end at {session.counter}",
+        )
+    _check_end_against_verdict(event, session)
+
+
+def _check_end_against_verdict(event: Any, session: Session) -> None:
+    """Where the rules decided the quest (a QuestDecided, itself re-derived with the action that caused it), the
+    end records their outcome, unless the owner overruled them (OutcomeRuled) or the table abandoned the session."""
+    verdict = session.__dict__.get("verdict")
+    if verdict is None or event.outcome == ABANDONED or session.__dict__.get("ruling") is not None:
+        return
+    if event.outcome != verdict["outcome"]:
+        raise Mismatch(
+            event.originator_version,
+            "SessionEnded",
+            f"The session ended in {event.outcome}, but the rules decided the quest at event {verdict['position']}: {verdict['outcome']} ({verdict['reason']})",
         )
 
 

@@ -15,7 +15,10 @@ copy this one file. It recomputes, from the file alone:
 - every copy of each session's seed: SHA-256(seed) == seed_commitment;
 - every digital roll and every shuffle, from the revealed seed, that the random
   counters of a session run on without a gap or a reuse, and that the stream
-  ended at the counter SessionEnded records.
+  ended at the counter SessionEnded records; in a backup, every sealed shuffle
+  order, and a session in play's rolls and shuffles with the seed it carries;
+- the rules' verdicts as the file records them (QuestDecided): each session's end
+  and the campaign's QuestEnded give that outcome, unless a ruling or an abandon.
 
 It prints a verdict and exits 0 when everything checks ("verified", or
 "pending" for sessions still in play, whose seed is not revealed yet), 1 on the
@@ -114,14 +117,17 @@ def event_name(topic: str) -> str:
 
 # What the checks read of an event's state; ``parse(..., slim=True)`` keeps only these (and a change that drew
 # from the stream), with each event's hash computed first, so a large file is checked in less memory.
-_CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "counter_end", "roll", "ruleset", "components", "components_hash")
+_CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "counter_end", "roll", "ruleset", "components", "components_hash", "outcome")
 
 
 def _slim(topic: str, state: dict[str, Any]) -> dict[str, Any]:
     kept = {key: state[key] for key in _CHECKED if key in state}
     change = state.get("change")
-    if isinstance(change, dict) and (event_name(topic) == "DeckShuffled" or "counter_start" in change):
+    name = event_name(topic)
+    if isinstance(change, dict) and (name in ("DeckShuffled", "QuestDecided") or "counter_start" in change):
         kept["change"] = change
+    if name == "ActionUndone" and isinstance(state.get("restored"), dict):
+        kept["restored"] = {key: value for key, value in state["restored"].items() if key == "verdict"}  # what check_ends reads
     return kept
 
 
@@ -369,8 +375,23 @@ def roll_order(roll: dict[str, Any]) -> list[str]:
     return order
 
 
+def carried_seed(started: dict[str, Any]) -> bytes | None:
+    """The seed a backup carries for a session in play (SessionStarted's sealed ``seed``), or one kept in the event
+    (stored before sealing). check_seed_copies has checked it against the commitment: it is the seed the session
+    rolls from, so every digital roll and shuffle so far (and every sealed order) is checked with it."""
+    copy = (started.get("sealed") or {}).get("seed") or started["state"].get("seed")
+    return bytes.fromhex(copy) if isinstance(copy, str) else None
+
+
+def sealed_order(event: dict[str, Any]) -> Any:
+    """A shuffle's order as the file records it: in the state (never in an export), else a backup's sealed value."""
+    change = event["state"]["change"]
+    return change["order"] if "order" in change else (event.get("sealed") or {}).get("change.order")
+
+
 def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
-    seed = check_seed_copies(stream, session["commitment"], [session["started"], *session["events"]])
+    revealed = check_seed_copies(stream, session["commitment"], [session["started"], *session["events"]])
+    seed = revealed or carried_seed(session["started"])
     counter = 0
     checked = {"digital_rolls": 0, "shuffles": 0}
     for event in session["events"]:
@@ -405,7 +426,8 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
                 # The order is sealed (absent) in exports: the seed gives it; an order present must agree.
                 rng = Stream(seed, counter)
                 order = rng.shuffle(change["before"])
-                if order != change.get("order", order) or rng.counter != change["counter_end"]:
+                recorded = sealed_order(event)
+                if (recorded is not None and recorded != order) or rng.counter != change["counter_end"]:
                     raise Failure("The seed shuffles the cards into a different order", **where)
             counter = change["counter_end"]
             checked["shuffles"] += 1
@@ -428,7 +450,56 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
             # Absent in sessions ended before it was recorded. Without it a last digital roll could be
             # relabelled as reported (no counters) and nothing after it would show the counters skipped.
             raise Failure(f"The session ended with the random counter at {state['counter_end']}, but its recorded draws end at {counter}", **where)
-    return {"status": "verified" if seed is not None else "pending", "checked": checked}
+    # A session in play stays pending (its seed is not revealed) even when a backup's seed checked its rolls.
+    return {"status": "verified" if revealed is not None else "pending", "checked": checked,
+            "seed": "revealed" if revealed is not None else "carried by the backup" if seed is not None else None}
+
+
+# What a SessionEnded records for a session the table stopped without an outcome (after its SessionAbandoned).
+ABANDONED = "abandoned"
+
+
+def check_ends(events: Sequence[dict[str, Any]]) -> None:
+    """Each end agrees with what the file records the rules decided. A session's verdict is its last QuestDecided
+    (``change.outcome``), or what an undo put back (``restored.verdict``, none if it names none); a session that
+    has one ends with that outcome, unless the owner overruled the rules (an OutcomeRuled, whose outcome the end
+    then records) or abandoned it (a SessionAbandoned, then ``outcome`` "abandoned"). The campaign's QuestEnded
+    records the outcome its session's SessionEnded does, and a QuestAbandoned an abandoned session. (That the
+    verdict itself follows from the actions needs the rules: the import and the service re-run them.)"""
+    verdicts: dict[str, dict[str, Any] | None] = {}
+    ruled: dict[str, Any] = {}
+    abandoned: set[str] = set()
+    ended: dict[str, Any] = {}
+    for event in events:
+        name, state, stream = event_name(event["topic"]), event["state"], event["stream"]
+        where = {"line": event["line"], "stream": stream, "position": event["position"]}
+        if name == "QuestDecided" and isinstance(state.get("change"), dict):
+            verdicts[stream] = {"outcome": state["change"].get("outcome"), "position": event["position"]}
+        elif name == "ActionUndone" and isinstance(state.get("restored"), dict):
+            verdicts[stream] = state["restored"].get("verdict")
+        elif name == "OutcomeRuled":
+            ruled[stream] = state.get("outcome")
+        elif name == "SessionAbandoned":
+            abandoned.add(stream)
+        elif name == "SessionEnded":
+            outcome, verdict = state.get("outcome"), verdicts.get(stream)
+            if (outcome == ABANDONED) != (stream in abandoned):
+                raise Failure(f"The session ended as {outcome!r}, but it was {'' if stream in abandoned else 'not '}abandoned", **where)
+            if stream in ruled and ruled[stream] != outcome:
+                raise Failure(f"The session ended in {outcome}, but the owner's ruling before it says {ruled[stream]}", **where)
+            if verdict and outcome != ABANDONED and stream not in ruled and verdict.get("outcome") != outcome:
+                raise Failure(f"The session ended in {outcome}, but the rules decided the quest at event {verdict.get('position')}: {verdict.get('outcome')}", **where)
+            ended[stream] = outcome
+    for event in events:
+        name, state = event_name(event["topic"]), event["state"]
+        if name not in QUEST_ENDS or state.get("session_id") not in ended:
+            continue  # a quest end without its session's end is the hash chain's finding
+        recorded = ABANDONED if name == "QuestAbandoned" else state.get("outcome")
+        if recorded != ended[state["session_id"]]:
+            raise Failure(
+                f"The campaign records the quest of session {state['session_id']} as {recorded}, but the session ended as {ended[state['session_id']]}",
+                line=event["line"], stream=event["stream"], position=event["position"],
+            )
 
 
 def verify_lines(lines: Iterable[str], loads: Callable[[str], Any] = json.loads) -> dict[str, Any]:
@@ -439,6 +510,7 @@ def verify_lines(lines: Iterable[str], loads: Callable[[str], Any] = json.loads)
         check_line_hashes(events)
         check_header(header, events)
         sessions = check_randomness(events)
+        check_ends(events)
     except Failure as failure:
         return {"status": "failed", "failure": failure.report}
     pending = [stream for stream, verdict in sessions.items() if verdict["status"] == "pending"]
