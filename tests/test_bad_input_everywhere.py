@@ -22,7 +22,6 @@ import pytest
 
 from api import create_app
 from tests.conftest import OwnerClient, fresh_schema
-from tracker import inputs
 from tracker.application import Request
 from tracker.errors import Unprocessable
 from tracker.verify_export import event_hash
@@ -31,8 +30,8 @@ PROBLEM = "application/problem+json"
 TRACKER = str(Path(sys.executable).with_name("tracker"))
 HERE = {"Authorization": "", "Origin": "http://localhost"}
 NUL_TITLE = "NUL character"
-LONG = "x" * (inputs.NAME_LENGTH + 1)
-SAID_LONG = "x" * (inputs.SAYING_LENGTH + 1)
+LONG = "x" * 201  # a purpose, a name or a label: the JSON API has always taken 200 characters at most
+SAID_LONG = "x" * 1001  # a ruling or a reason: 1000
 
 
 def _total(app) -> int:

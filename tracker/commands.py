@@ -114,7 +114,7 @@ class Commands(Loading):
             ruleset = self._ruleset(campaign)
             if role not in roles:
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
-            inputs.optional_text(label, "label", inputs.NAME_LENGTH, said="token's label")
+            inputs.optional_text(label, "label", inputs.NAME_LENGTH, said="token's label", least=0)  # the API has taken ""
             if (heroes or side) and role != "player":
                 raise Unprocessable("Only player tokens are bound to heroes or a side", detail="Leave out heroes and side for viewers and integrations.")
             party_rules.check(ruleset, heroes or [])
@@ -209,7 +209,7 @@ class Commands(Loading):
         body = {"dice": dice, "faces": faces, "purpose": purpose}
 
         def work(uow: UnitOfWork) -> _Outcome:
-            inputs.optional_text(purpose, "purpose", inputs.NAME_LENGTH, said="roll's purpose")
+            inputs.optional_text(purpose, "purpose", inputs.NAME_LENGTH, said="roll's purpose", least=0)  # the API has taken ""
             if dice:
                 inputs.dice_counts(dice)
             if faces:

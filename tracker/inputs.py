@@ -34,14 +34,14 @@ def storable(value: Any, field: str) -> None:
                             errors={field: [problem]})
 
 
-def text(value: Any, field: str, most: int, *, said: str | None = None) -> str:
-    """A piece of text the table writes (a purpose, a reason, a name): a string of 1 to ``most`` characters that a
-    store can keep."""
+def text(value: Any, field: str, most: int, *, said: str | None = None, least: int = 1) -> str:
+    """A piece of text the table writes (a purpose, a reason, a name): a string of ``least`` (1) to ``most``
+    characters that a store can keep."""
     said = said or field
     if not isinstance(value, str):
         raise Unprocessable(f"The {said} must be text", detail=f"Send {field} as a string.", errors={field: ["Not a string."]})
     storable(value, field)
-    if not value:
+    if len(value) < least:
         raise Unprocessable(f"The {said} is empty; write it, or leave it out", errors={field: ["Empty."]})
     if len(value) > most:
         raise Unprocessable(f"The {said} is longer than {most} characters; shorten it",
@@ -49,8 +49,8 @@ def text(value: Any, field: str, most: int, *, said: str | None = None) -> str:
     return value
 
 
-def optional_text(value: Any, field: str, most: int, *, said: str | None = None) -> str | None:
-    return None if value is None else text(value, field, most, said=said)
+def optional_text(value: Any, field: str, most: int, *, said: str | None = None, least: int = 1) -> str | None:
+    return None if value is None else text(value, field, most, said=said, least=least)
 
 
 def count(value: Any, field: str, least: int, most: int, *, what: str) -> int:

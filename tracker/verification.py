@@ -116,7 +116,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
             before_command[position] = copy.deepcopy(undo.restored(session))
         if name not in effects:
             unchecked_action = False
-        _check_values(event, name, session, ruleset)
+        _check_values(event, name, session, ruleset, effect=bool(expected) or unchecked_action)
         if session is not None:
             if expected and name not in effects:
                 raise Mismatch(position, name, f"The action before this event should have been followed by {expected[0]['kind']}")
@@ -158,7 +158,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
         raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
 
 
-def _check_values(event: Any, name: str, session: Session | None, ruleset: Ruleset) -> None:
+def _check_values(event: Any, name: str, session: Session | None, ruleset: Ruleset, effect: bool) -> None:
     """The values a command would have refused (tracker/inputs.py, tracker/party.py), refused in a log too: an import
     re-derives its sessions here, so a file cannot bring in a party, a holder, a count or a text no command takes, and
     a roll's count is bounded before the seed re-rolls it."""
@@ -171,7 +171,10 @@ def _check_values(event: Any, name: str, session: Session | None, ruleset: Rules
                 inputs.dice_counts(roll.get("dice") or {}, least=0)
             else:
                 inputs.reported_faces(roll.get("results") or {}, least=0)
-            inputs.optional_text(roll.get("purpose"), "purpose", inputs.NAME_LENGTH, said="roll's purpose")
+            if effect:  # an action's roll: the resolver wrote its purpose (names of figures in it), the table did not
+                inputs.storable(roll.get("purpose"), "purpose")
+            else:
+                inputs.optional_text(roll.get("purpose"), "purpose", inputs.NAME_LENGTH, said="roll's purpose", least=0)
         elif name in _DECK_EVENT_NAMES and session is not None:
             party_rules.check_holder(session.party, ruleset, event.change.get("holder"))
         elif name == "OutcomeRuled":
