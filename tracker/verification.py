@@ -171,10 +171,12 @@ def _check_values(event: Any, name: str, session: Session | None, ruleset: Rules
                 inputs.dice_counts(roll.get("dice") or {}, least=0)
             else:
                 inputs.reported_faces(roll.get("results") or {}, least=0)
-            if effect:  # an action's roll: the resolver wrote its purpose (names of figures in it), the table did not
-                inputs.storable(roll.get("purpose"), "purpose")
-            else:
-                inputs.optional_text(roll.get("purpose"), "purpose", inputs.NAME_LENGTH, said="roll's purpose", least=0)
+            # A roll the table asked for (its own command: meta "command" is its position) has the purpose it typed; an
+            # action's roll has the one its resolver wrote, with figures' names in it, bounded more widely.
+            command = (getattr(event, "meta", None) or {}).get("command")
+            typed = command == event.originator_version if command is not None else not effect
+            most = inputs.NAME_LENGTH if typed else inputs.SAYING_LENGTH
+            inputs.optional_text(roll.get("purpose"), "purpose", most, said="roll's purpose", least=0)
         elif name in _DECK_EVENT_NAMES and session is not None:
             party_rules.check_holder(session.party, ruleset, event.change.get("holder"))
         elif name == "OutcomeRuled":
