@@ -15,7 +15,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, json_body, problems, sharding, stream_slots, warming
+from api import access, chunked_bodies, contract, json_body, problems, query, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
@@ -147,6 +147,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
     app.before_request(_refuse_unsafe_json)
+    app.before_request(query.refuse_unknown)  # every route, pages too: an unknown query parameter is a 422
     app.before_request(sharding.route_to_shard)
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)

@@ -17,7 +17,6 @@ import functools
 from typing import Any
 
 import flask_smorest
-from marshmallow import RAISE
 
 from api.context import door
 from api.json_body import DecodedOnceParser
@@ -43,7 +42,6 @@ class Blueprint(flask_smorest.Blueprint):
         return wrap
 
     def arguments(self, schema: Any, *args: Any, **kwargs: Any):
-        if kwargs.get("location") == "query":
-            # An unknown query parameter is a 422, as an unknown body field is: a misspelt ?limt= must not be ignored.
-            kwargs.setdefault("unknown", RAISE)
+        # An unknown query parameter is refused before any view runs, on every route alike (api/query.py reads the
+        # query schema declared here); webargs then only loads the parameters the route takes.
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)

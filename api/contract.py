@@ -135,7 +135,6 @@ def error_statuses(endpoint: str, method: str, operation: Mapping[str, Any], pat
     statuses = set(operation.get("x-problems", ()))
     command = method in _COMMAND_METHODS
     has_body = "requestBody" in operation
-    has_query = any(p.get("in") == "query" for p in operation.get("parameters", []) if isinstance(p, Mapping))
     if not is_public(operation):
         statuses |= {401, 403}
         if command:
@@ -144,8 +143,7 @@ def error_statuses(endpoint: str, method: str, operation: Mapping[str, Any], pat
         statuses.add(404)
     if has_body:
         statuses |= {400, 413, 415, 422}  # malformed JSON, too large, not JSON, not valid
-    if has_query:
-        statuses.add(422)
+    statuses.add(422)  # every route refuses a query parameter it does not take (api/query.py), whether it takes any or none
     if command:
         statuses |= {400, 409, 422}  # a malformed header; the state of play; the rules
     declared = operation.get("x-headers", ())  # read before the plugin moves them to the parameters

@@ -612,8 +612,9 @@ class Health(Answer):
     OPTIONAL = ("shards",)
 
     status = fields.String(
-        validate=validate.OneOf(["ok", "views-stalled", "shard-unreachable"]),
-        metadata={"description": "views-stalled (answered with 503): a shard's views past TRACKER_VIEWS_STALL_SECONDS; "
+        validate=validate.OneOf(["ok", "views-failing", "views-stalled", "shard-unreachable"]),
+        metadata={"description": "ok: the views project; views-failing (200): a batch keeps failing, not yet for "
+                                 "TRACKER_VIEWS_STALL_SECONDS; views-stalled (answered with 503): a shard's views past TRACKER_VIEWS_STALL_SECONDS; "
                                  "shard-unreachable (503): a shard's database does not answer"},
     )
     database = fields.String(validate=validate.OneOf(["sqlite", "postgresql"]))

@@ -308,8 +308,8 @@ def test_a_view_declares_the_errors_that_do_not_follow_from_what_it_is():
 
         return get
 
-    # 401/403: not public; 404: a path id; 503: reads the database; 409: declared.
-    assert set(_declared(view)) == {"200", "401", "403", "404", "409", "503"}
+    # 401/403: not public; 404: a path id; 422: an unknown query parameter (api/query.py); 503: reads the database; 409: declared.
+    assert set(_declared(view)) == {"200", "401", "403", "404", "409", "422", "503"}
 
 
 def test_an_operation_without_a_name_is_refused_when_the_document_is_built():

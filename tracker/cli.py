@@ -197,11 +197,22 @@ def _export(args: argparse.Namespace, url: str) -> int:
     except TrackerError as error:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 2
-    if args.output:
+    if args.output and args.backup:
+        _write_private(Path(args.output), "".join(lines))
+    elif args.output:
         Path(args.output).write_text("".join(lines), encoding="utf-8")
     else:
         sys.stdout.write("".join(lines))
     return 0
+
+
+def _write_private(path: Path, text: str) -> None:
+    """A backup holds the live seeds of sessions in play (and the grants' token hashes): readable by its owner alone,
+    0600, also when the file was already there with looser bits (open's mode applies only to a file it creates)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        os.fchmod(file.fileno(), 0o600)  # before a byte is written
+        file.write(text)
 
 
 def _import(args: argparse.Namespace, url: str) -> int:

@@ -9,7 +9,8 @@ from uuid import UUID
 
 import jsonschema
 
-from tracker import actors, decks, hints, portability, rulesets, undo
+from tracker import actors, decks, hints, inputs, portability, rulesets, undo
+from tracker import party as party_rules
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, Session
 from tracker.domain.access import new_token, token_hash
@@ -43,8 +44,10 @@ class Commands(Loading):
         body = {"ruleset": ruleset_id, "name": name, "party": party, "components": components, "options": options}
 
         def work(uow: UnitOfWork) -> _Outcome:
+            inputs.text(ruleset_id, "ruleset", inputs.ID_LENGTH, said="ruleset id")
+            inputs.text(name, "name", inputs.NAME_LENGTH, said="campaign's name")
             ruleset = rulesets.get(ruleset_id)
-            _check_party(ruleset, party or [])
+            party_rules.check(ruleset, party or [], whole=True)
             ruleset.validate_components(components or {})
             _validate(ruleset.rules.options_schema, options or {}, "The campaign options do not fit this ruleset", "options")
             campaign = Campaign(
@@ -111,9 +114,11 @@ class Commands(Loading):
             ruleset = self._ruleset(campaign)
             if role not in roles:
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
+            inputs.optional_text(label, "label", inputs.NAME_LENGTH, said="token's label", least=0)  # the API has taken ""
             if (heroes or side) and role != "player":
                 raise Unprocessable("Only player tokens are bound to heroes or a side", detail="Leave out heroes and side for viewers and integrations.")
-            _check_party(ruleset, heroes or [])
+            party_rules.check(ruleset, heroes or [])
+            inputs.optional_text(side, "side", inputs.ID_LENGTH)
             if side is not None and side not in ruleset.rules.sides:
                 raise Unprocessable(f"Unknown side '{side}'", detail=f"Sides of {ruleset.name}: {list(ruleset.rules.sides)}.")
             token, grant = _mint(campaign, role, heroes or [], side, label, _meta(request, ruleset))
@@ -145,6 +150,7 @@ class Commands(Loading):
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
+            inputs.text(quest, "quest", inputs.ID_LENGTH, said="quest id")
             ruleset.quest(quest)
             _validate(ruleset.rules.setup_schema, setup or {}, "The session set-up does not fit this ruleset", "setup")
             deck_specs = ruleset.decks(campaign.components)
@@ -203,6 +209,11 @@ class Commands(Loading):
         body = {"dice": dice, "faces": faces, "purpose": purpose}
 
         def work(uow: UnitOfWork) -> _Outcome:
+            inputs.optional_text(purpose, "purpose", inputs.NAME_LENGTH, said="roll's purpose", least=0)  # the API has taken ""
+            if dice:
+                inputs.dice_counts(dice)
+            if faces:
+                inputs.reported_faces(faces)
             session, ruleset = uow.playing(session_id, request)
             specs = self._dice_of(session, ruleset)
             roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session))
@@ -233,17 +244,23 @@ class Commands(Loading):
         body = {"deck": deck, "count": count, "cards": cards, "holder": holder}
 
         def work(uow: UnitOfWork) -> _Outcome:
+            inputs.text(deck, "deck", inputs.ID_LENGTH, said="deck id")
+            if cards is not None and count is not None:
+                raise Unprocessable(
+                    'Send "count" or "cards", not both',
+                    detail='"count" draws that many cards digitally; "cards" names the cards drawn from the physical deck. Send one.',
+                    errors={"count": ["Sent with cards."], "cards": ["Sent with count."]},
+                )
+            if cards is not None:
+                inputs.cards(cards)
+            if count is not None:
+                inputs.count(count, "count", 1, inputs.MOST_CARDS, what="cards to draw")
             session, ruleset = uow.playing(session_id, request)
+            party_rules.check_holder(session.party, ruleset, holder)
             ctx = action_context(session, ruleset, self._components_of(session))
             spec = ctx.deck(deck)
             state = session.decks[spec.id]
             if cards is not None:
-                if count is not None and count != len(cards):
-                    raise Unprocessable(
-                        "count does not match the cards reported",
-                        detail=f"count is {count} but {len(cards)} cards were reported; send one or make them agree.",
-                        errors={"count": ["Does not match the number of cards."]},
-                    )
                 changes = decks.resolve_reported_draw(state, cards, holder)
             else:
                 if count is None:
@@ -293,6 +310,8 @@ class Commands(Loading):
         """Validate an action, resolve it on the session's state with its stream, and record it and its effects."""
         action_type = ruleset.action(str(action.get("type")))
         _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
+        if "holder" in action:  # the deck actions' holder, in every game
+            party_rules.check_holder(session.party, ruleset, action["holder"])
         ctx = action_context(session, ruleset, components)
         stream = session_stream(session)
         counter_start = stream.counter
@@ -317,6 +336,9 @@ class Commands(Loading):
             campaign = uow.for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
+            inputs.optional_text(ruling, "ruling", inputs.SAYING_LENGTH, said="ruling")
+            for fact in reported or {}:
+                inputs.text(fact, f"reported.{fact}", inputs.ID_LENGTH, said="name of a reported fact")
             owner = request.role in (None, "owner")
             verdict = session.__dict__.get("verdict")
             if ruling is not None and not owner:
@@ -371,6 +393,7 @@ class Commands(Loading):
             campaign = uow.for_change(session.campaign_id, Campaign, "campaign")
             if request.role not in (None, "owner"):
                 raise Forbidden("Only the campaign's owner abandons a session", detail="Ask the owner; or end it with the outcome the rules give.")
+            inputs.text(reason, "reason", inputs.SAYING_LENGTH, said="reason")
             if not reason.strip():
                 raise Unprocessable("Say why the session is abandoned", detail='Send "reason": a sentence the group will read in the campaign.', errors={"reason": ["Empty."]})
             meta = _meta(request, ruleset)
@@ -455,17 +478,6 @@ def _start_warnings(campaign: Campaign, quest: str) -> list[str]:
             f"Session {playing['id']} ({playing['quest']}) is still in play; end it, or abandon it with POST /sessions/{playing['id']}/abandon."
         )
     return warnings
-
-
-def _check_party(ruleset: Ruleset, party: list[str]) -> None:
-    known = {c["id"] for c in ruleset.data.get("characters", [])}
-    unknown = [hero for hero in party if hero not in known]
-    if unknown:
-        raise Unprocessable(
-            f"Unknown hero '{unknown[0]}'",
-            detail=f"Characters of {ruleset.name}: {sorted(known)}.",
-            errors={"party": [f"Unknown: {unknown}"]},
-        )
 
 
 def _validate(schema: dict[str, Any], value: Any, title: str, field_name: str) -> None:

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from tracker import inputs
 from tracker.errors import Unprocessable
 
 TABLE = "table"  # holder of drawn cards when no hero is named
@@ -218,6 +219,7 @@ def _top_card(plan: _Plan, rng: Shuffler) -> str:
 
 def resolve_draw(state: Mapping[str, Any], name: str, count: int, rng: Shuffler, holder: str | None = None) -> list[dict[str, Any]]:
     """Draw ``count`` cards from the top, reshuffling the discard pile when the draw pile runs out."""
+    inputs.count(count, "count", 0, inputs.MOST_CARDS, what="cards to draw")  # bounded whoever asks (a request, a resolver)
     _require_digital(state, name, count)
     _require_available(state, count)
     plan = _Plan(state)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tracker import inputs
 from tracker.errors import Unprocessable
 from tracker.randomness import RandomStream
 
@@ -43,7 +44,11 @@ def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: M
                 detail=f"Dice of this campaign: {sorted(specs)}.",
                 errors={f"dice.{die_id}": ["Unknown die."]},
             )
+    # However the count came (a request, a form, a resolver's sum), a roll is bounded before a die is drawn: an
+    # unbounded count once spun a worker, its memory growing, until the server was stopped.
+    inputs.dice_counts(dice or {}, least=0)
     if faces is not None:
+        inputs.reported_faces(faces, least=0)
         for die_id, rolled in faces.items():
             if dice and die_id in dice and dice[die_id] != len(rolled):
                 raise Unprocessable(

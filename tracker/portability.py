@@ -28,6 +28,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
 from tracker import export_file, hash_chain, rulesets, sealing, stored_answers, unsealing, verification, verify_export
+from tracker import party as party_rules
 from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
 from tracker.domain.session import GameEvent
@@ -147,6 +148,7 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
             f"This server does not have the rules the campaign pinned ({created.ruleset['id']} {created.ruleset['version']})",
             detail=f"Its hash is {created.ruleset['hash']}; the campaign cannot be re-derived here. Import it into a server that has that version.",
         )
+    party_rules.check(ruleset, list(campaign.party), whole=True)  # as creating it would (its sessions: tracker/verification.py)
     sessions = _sessions(app, streams, campaign_events, str(campaign_id), header)
     statuses, finals = {}, {}
     for session_id in list(sessions):

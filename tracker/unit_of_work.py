@@ -21,7 +21,7 @@ from eventsourcing.application import ProcessingEvent, project_aggregate
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 
-from tracker import hash_chain
+from tracker import hash_chain, inputs
 from tracker.command_cache import CommandCache, Turns
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
@@ -167,6 +167,9 @@ class WritePath:
             self.snapshots.put([getattr(type(a), "Snapshot", type(self).snapshot_class).take(a) for a in aggregates])
 
     def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[UnitOfWork], _Outcome]) -> Result:
+        # Every command's values, whatever carried them: text no store can keep is refused before anything hashes it
+        # (the Idempotency-Key's fingerprint) or records it (tracker/inputs.py checks each command's own bounds).
+        inputs.storable(body, "request")
         scope = canonical_scope(scope)
         if scope == "campaigns":  # a new campaign: nothing to wait for
             return self._execute_in_turn(scope, command, body, request, work)

@@ -22,9 +22,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker import decks, rulesets, undo
+from tracker import decks, inputs, rulesets, undo
+from tracker import party as party_rules
 from tracker.domain.session import ABANDONED, DECK_EVENTS, Session
-from tracker.errors import TrackerError
+from tracker.errors import TrackerError, Unprocessable
 from tracker.randomness import RandomStream, commitment
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
@@ -132,6 +133,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
             before_command[position] = copy.deepcopy(undo.restored(session))
         if name not in effects:
             unchecked_action = False
+        _check_values(event, name, session, ruleset, effect=bool(expected) or unchecked_action)
         if session is not None:
             if expected and name not in effects:
                 raise Mismatch(position, name, f"The action before this event should have been followed by {expected[0]['kind']}")
@@ -171,6 +173,35 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
             raise Mismatch(position, name, f"The event cannot follow the ones before it: {error}") from None
     if expected:
         raise Mismatch(events[-1].originator_version, type(events[-1]).__name__, "The log ends before the last action's effects")
+
+
+def _check_values(event: Any, name: str, session: Session | None, ruleset: Ruleset, effect: bool) -> None:
+    """The values a command would have refused (tracker/inputs.py, tracker/party.py), refused in a log too: an import
+    re-derives its sessions here, so a file cannot bring in a party, a holder, a count or a text no command takes, and
+    a roll's count is bounded before the seed re-rolls it."""
+    try:
+        if name == "SessionStarted":
+            party_rules.check(ruleset, list(event.party), whole=True)
+        elif name == "DiceRolled":
+            roll = event.roll
+            if roll.get("source") == "digital":
+                inputs.dice_counts(roll.get("dice") or {}, least=0)
+            else:
+                inputs.reported_faces(roll.get("results") or {}, least=0)
+            # A roll the table asked for (its own command: meta "command" is its position) has the purpose it typed; an
+            # action's roll has the one its resolver wrote, with figures' names in it, bounded more widely.
+            command = (getattr(event, "meta", None) or {}).get("command")
+            typed = command == event.originator_version if command is not None else not effect
+            most = inputs.NAME_LENGTH if typed else inputs.SAYING_LENGTH
+            inputs.optional_text(roll.get("purpose"), "purpose", most, said="roll's purpose", least=0)
+        elif name in _DECK_EVENT_NAMES and session is not None:
+            party_rules.check_holder(session.party, ruleset, event.change.get("holder"))
+        elif name == "OutcomeRuled":
+            inputs.text(event.ruling, "ruling", inputs.SAYING_LENGTH, said="ruling")
+        elif name == "SessionAbandoned":
+            inputs.text(event.reason, "reason", inputs.SAYING_LENGTH, said="reason")
+    except Unprocessable as refused:
+        raise Mismatch(event.originator_version, name, f"A value no command accepts: {refused.title}") from None
 
 
 def _check_undo(event: Any, earlier: Sequence[Any], before_command: Mapping[int, dict[str, Any]], session: Session) -> None:

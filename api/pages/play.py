@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import g, redirect, render_template, request
 
-from api import access
+from api import access, query
 from api.context import door, tracker, views
 from api.pages import forms, reads, signin
 from api.pages.blueprint import bp
@@ -262,6 +262,7 @@ def _fact(said: str) -> Any:
 
 @bp.get("/pages/sessions/<session_id>/replay")
 @access.signed_in
+@query.takes("at")
 def replay_page(session_id: str):
     """Step through a session event by event, or jump to a turn: its state just after that event (the time-travel
     read, through the one redaction), the decks and each hero as the token may see them, and the verification."""

@@ -47,6 +47,11 @@ class Health(MethodView):
             body["status"] = "shard-unreachable"
         elif stalled:
             body["status"] = "views-stalled"
+        elif _failing(body):
+            # Not "ok" while a batch keeps failing: still a 200 (one failure may be a lost connection that the next
+            # try gets past), but the status says what the views say, so a probe reading only it is not told "ok".
+            body["status"] = "views-failing"
+            return body
         else:
             return body
         return body, 503, {"Retry-After": str(max(1, int(threshold) or 1))}
@@ -61,3 +66,8 @@ def _log_and_views(app: Any, runner: Any, threshold: float) -> tuple[dict[str, A
     answer["views"] = {"status": "stalled", **stall.describe()}
     # a batch can fail once (a lost connection) and pass on the next try
     return answer, stall.seconds() >= threshold
+
+
+def _failing(body: dict[str, Any]) -> bool:
+    """Whether the views of the home shard, or of any shard, are failing to project (stalled, under the threshold)."""
+    return any(part.get("views", {}).get("status") == "stalled" for part in [body, *body.get("shards", [])])

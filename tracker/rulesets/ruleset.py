@@ -135,6 +135,10 @@ class GameRules:
     sides: tuple[str, ...] = ("heroes",)
     """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""
 
+    most_heroes: int | None = None
+    """How many heroes a campaign's party may have at most, where the game's rulebook says; None where the service holds
+    no number of its own (the API's limit of 20 stands). No game's party names a hero twice: each has one sheet and figure."""
+
     actor_fields: tuple[str, ...] = ()
     """The fields of this game's actions that name a hero acting or receiving (a player token bound to heroes may
     name only those, and undo only what it could have done). The deck actions' ``holder`` is every game's."""

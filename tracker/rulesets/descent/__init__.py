@@ -28,6 +28,11 @@ HERE = Path(__file__).parent
 class DescentRules(GameRules):
     events = EVENTS
     sides = ("heroes", "overlord")
+    # "Simply shuffle the new heroes in with the others when choosing heroes at the start of the game" (L69): the heroes
+    # are chosen from the box, one sheet and one figure each ("6 Hero Sheets", "6 Plastic Heroes", L34-L35), so a party
+    # names each hero once. How many heroes a party holds is in the base game's rulebook, which the transcription does
+    # not have (rules digest §10.1). A reading, the strict one: at most four heroes, the base game's party, never more.
+    most_heroes = 4
     actor_fields = ("hero", "heroes", "attacker")
     # common.stat: a hero's printed trait or conquest value, "as reported" when the data lost it.
     lost_fact_uses = {
