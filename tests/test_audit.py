@@ -348,9 +348,14 @@ def test_an_edited_action_whose_hashes_were_recomputed_is_still_refused_by_re_de
     assert _notifications(target) == 0
 
 
-def _run_verifier(path: Path, export: Path) -> subprocess.CompletedProcess:
+def _run_verifier(path: Path, export: Path, client=None) -> subprocess.CompletedProcess:
+    """The verifier run as a player runs it, with the key set saved from the service (``client``'s, or the one
+    saved beside the export before)."""
+    jwks = export.parent / "jwks.json"
+    if client is not None:
+        jwks.write_bytes(client.get("/.well-known/jwks.json").data)
     # -I: isolated from the project (no site-packages, no PYTHONPATH, not run from the checkout)
-    return subprocess.run([sys.executable, "-I", str(path), str(export)], capture_output=True, text=True, cwd=export.parent, timeout=60)
+    return subprocess.run([sys.executable, "-I", str(path), str(export), "--jwks", str(jwks)], capture_output=True, text=True, cwd=export.parent, timeout=60)
 
 
 def test_the_standalone_verifier_accepts_the_export_and_names_an_edited_byte_in_a_roll(client, journey_campaign, tmp_path):
@@ -364,10 +369,10 @@ def test_the_standalone_verifier_accepts_the_export_and_names_an_edited_byte_in_
     export = tmp_path / "campaign.jsonl"
     text = _export(client, cid)
     export.write_text(text, encoding="utf-8")
-    accepted = _run_verifier(verifier, export)
+    accepted = _run_verifier(verifier, export, client)
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     # two deck shuffles and the Journey set-up's random initiative order
-    assert accepted.stdout.startswith("VERIFIED") and "1 digital rolls, 3 shuffles" in accepted.stdout
+    assert accepted.stdout.splitlines()[1].startswith("VERIFIED") and "1 digital rolls, 3 shuffles" in accepted.stdout
 
     line_number, line = next((n, line) for n, line in enumerate(text.splitlines(), start=1) if "DiceRolled" in line and '"digital"' in line)
     event = json.loads(line)["event"]
@@ -387,7 +392,7 @@ def test_the_standalone_verifier_checks_a_rulesets_own_events_too(client, marker
     export = tmp_path / "race.jsonl"
     text = _export(client, cid)
     export.write_text(text, encoding="utf-8")
-    result = _run_verifier(ROOT / "tracker" / "verify_export.py", export)
+    result = _run_verifier(ROOT / "tracker" / "verify_export.py", export, client)
     assert result.returncode == 0 and "3 digital rolls" in result.stdout, result.stdout
     lines = _lines(text)
     moved = next(line["event"] for line in lines if "event" in line and line["event"]["topic"].endswith("MarkerMoved"))
@@ -577,7 +582,10 @@ def test_tracker_export_and_import_from_the_command_line(client, journey_campaig
     sid = _play_journey(client, cid, "q1-meeting")
     export = tmp_path / "campaign.jsonl"
     assert main(["--database-url", database_url, "export", cid, "--output", str(export)]) == 0
-    assert export.read_text(encoding="utf-8") == _export(client, cid)
+    # The same events; over HTTP the header also names the address the request reached (the CLI has none set).
+    from_cli, over_http = export.read_text(encoding="utf-8").splitlines(), _export(client, cid).splitlines()
+    assert from_cli[1:-1] == over_http[1:-1]
+    assert {**json.loads(over_http[0])["header"], "service": None} == {**json.loads(from_cli[0])["header"], "service": None}
     assert main(["--database-url", empty_postgres_url, "import", str(export)]) == 0
     assert json.loads(capsys.readouterr().out)["sessions"] == {sid: "verified"}
     assert main(["--database-url", empty_postgres_url, "import", str(export)]) == 1
@@ -613,6 +621,6 @@ def test_the_standalone_verifier_recomputes_a_rulesets_own_random_draw(client, j
     lines[line_number - 1] = edited
     export = tmp_path / "campaign.jsonl"
     export.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    rejected = _run_verifier(ROOT / "tracker" / "verify_export.py", export)
+    rejected = _run_verifier(ROOT / "tracker" / "verify_export.py", export, client)
     assert rejected.returncode == 1, rejected.stdout
     assert f"line {line_number}, stream {sid}" in rejected.stdout
