@@ -125,7 +125,7 @@ def event_name(topic: str) -> str:
 
 # What the checks read of an event's state; ``parse(..., slim=True)`` keeps only these (and a change that drew
 # from the stream), with each event's hash computed first, so a large file is checked in less memory.
-_CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "counter_end", "roll", "ruleset", "components", "components_hash")
+_CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "counter_end", "roll", "ruleset", "components", "components_hash", "outcome")
 
 
 def _slim(topic: str, state: dict[str, Any]) -> dict[str, Any]:
