@@ -2,16 +2,17 @@
 
 The file (format documented in the README; checked by tracker/verify_export.py):
     {"header": {"format", "format_version", "campaign_id", "ruleset": {id, version, hash},
-                "components", "components_hash", "sessions": [ids]}}
+                "components", "components_hash", "sessions": [ids], "service": URL}}
     {"event": {"stream", "position", "topic", "state", "hash"}}      one per event
-    {"trailer": {"events": count, "heads": {stream: hash of its last event}}}
+    {"trailer": {"events": count, "heads": {stream: hash of its last event}, "campaign_id",
+                 "header_hash", "signature": {"kid", "sig"}}}        signed by the service (tracker/signing.py)
 Events are the stored records exactly as the event store keeps them (before any
 upcasting), so hashes recompute anywhere; the campaign's and its sessions' streams
 are merged by time, each stream in position order.
 
 An import checks the whole file first (hash chain, seeds, rolls and shuffles, then
-each session re-derived with the pinned rules) and writes all its events in one
-transaction, or nothing.
+each session re-derived with the pinned rules, then the trailer's signature against
+the keys this server trusts) and writes all its events in one transaction, or nothing.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a campaign export with nothing but Python's standard library.
 
-    python verify_export.py campaign.jsonl
+    python verify_export.py campaign.jsonl [--jwks jwks.json] [--receipt receipt.json ...] [--allow-unsigned]
 
 Needs no installed project: download it from the service (GET /verifier.py) or
 copy this one file. It recomputes, from the file alone:
@@ -15,12 +15,16 @@ copy this one file. It recomputes, from the file alone:
 - every copy of each session's seed: SHA-256(seed) == seed_commitment;
 - every digital roll and every shuffle, from the revealed seed, that the random
   counters of a session run on without a gap or a reuse, and that the stream
-  ended at the counter SessionEnded records.
+  ended at the counter SessionEnded records;
+- then the trailer's Ed25519 signature (over the campaign id, the header's hash and every head)
+  against trusted keys: a saved copy of the service's key set (--jwks), else the set fetched from
+  the service the header names (a key inside the file is never trusted); and each receipt given
+  (--receipt: the service's signed record of a session's start or end) against the file.
 
-It prints a verdict and exits 0 when everything checks ("verified", or
-"pending" for sessions still in play, whose seed is not revealed yet), 1 on the
-first failure (naming its line, stream and position) and 2 when the file cannot
-be read at all. The service's own verification additionally re-runs every
+It prints the keys it trusted and a verdict, and exits 0 when everything checks
+("verified", or "pending" for sessions still in play, whose seed is not revealed
+yet), 1 on the first failure (naming its line, stream and position) and 2 when
+the file, the key set or a receipt cannot be read at all. The service's own verification additionally re-runs every
 action with the pinned rules; that needs the rules, so it is not done here.
 
 The derivation (the same as tracker/randomness.py, re-implemented here):
