@@ -105,6 +105,9 @@ def test_the_key_file_is_private_made_once_and_refused_when_others_may_read_it(t
     assert made[0] == made[1]  # both workers sign with the one key the file holds
     assert path.stat().st_mode & 0o777 == 0o600
     assert "private_key" in path.read_text() and "private_key" not in json.dumps(first.jwks())
+    rotated = second.rotate()  # another worker (or server sharing the file) rotates: this one signs with the new key next
+    assert first.sign({"a": 1})["kid"] == rotated and [k["kid"] for k in first.jwks()["keys"]] == [made[0]["kid"], rotated]
+    assert path.stat().st_mode & 0o777 == 0o600
     path.chmod(0o644)
     with pytest.raises(signing.KeysFileError, match="chmod 600"):
         signing.KeyRing(path).sign({"a": 1})
@@ -367,7 +370,7 @@ def test_a_file_made_before_exports_were_signed_verifies_and_imports_only_by_the
     (tmp_path / "campaign.jsonl").write_text(text)
     (tmp_path / "jwks.json").write_text(json.dumps(jwks_of(client)))
     refused = _verifier(tmp_path, "--jwks", "jwks.json")
-    assert refused.returncode == 1 and f"FAILED: The trailer carries no signature" in refused.stdout and f"(line {len(old)})" in refused.stdout
+    assert refused.returncode == 1 and "FAILED: The trailer carries no signature" in refused.stdout and f"(line {len(old)})" in refused.stdout
     allowed = _verifier(tmp_path, "--jwks", "jwks.json", "--allow-unsigned")
     assert allowed.returncode == 0 and "VERIFIED" in allowed.stdout and "UNSIGNED: nothing shows who wrote it" in allowed.stdout
     assert _verifier(tmp_path).returncode == 2  # names no service to fetch keys from, and no --jwks

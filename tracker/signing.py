@@ -24,12 +24,17 @@ import stat
 import tempfile
 import threading
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
 
 from tracker.verify_export import canonical_json, signed_bytes
 
@@ -60,7 +65,7 @@ def thumbprint(public: bytes) -> str:
 def _new_entry() -> dict[str, str]:
     private = Ed25519PrivateKey.generate()
     seed = private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
-    return {"kid": thumbprint(_public(private)), "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "private_key": b64url(seed)}
+    return {"kid": thumbprint(_public(private)), "created": datetime.now(UTC).isoformat(timespec="seconds"), "private_key": b64url(seed)}
 
 
 class KeyRing:
