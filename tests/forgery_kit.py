@@ -177,13 +177,13 @@ def replace_public_form(stored: dict, forged: dict) -> None:
 
 
 
-def resign(lines: list[dict], app) -> list[dict]:
-    """Sign the (forged) trailer with the service's own key, as an operator holding it could: what only a receipt
-    a player kept, or re-derivation, still finds."""
+def resign(lines: list[dict], keys: signing.KeyRing) -> list[dict]:
+    """Sign the (forged) trailer with the service's own ``keys`` (``app.extensions["tracker"].signing``), as an
+    operator holding them could: what only a receipt a player kept, or the import's other checks, still find."""
     trailer = {key: value for key, value in lines[-1]["trailer"].items() if key != "signature"}
     trailer["campaign_id"] = lines[0]["header"]["campaign_id"]
     trailer["header_hash"] = verify_export.header_hash(lines[0]["header"])
-    lines[-1] = {"trailer": app.extensions["tracker"].signing.signed(trailer)}
+    lines[-1] = {"trailer": keys.signed(trailer)}
     return lines
 
 

@@ -227,7 +227,7 @@ def _edited_import(client, target, cid: str, edit, resigned: bool = False) -> ob
             edit(line["event"])
     text = _rechained(lines)
     if resigned:
-        text = text_of(resign(lines_of(text), client.application))
+        text = text_of(resign(lines_of(text), client.application.extensions["tracker"].signing))
     return target.test_client().post("/campaigns/import", data=text, headers=NDJSON)
 
 

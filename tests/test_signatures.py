@@ -389,6 +389,6 @@ def test_an_operator_re_signing_a_forgery_with_the_services_own_key_is_still_ref
     forged = lines_of(export(client, journey_campaign["id"]))
     digital = of(forged, "DiceRolled", sid)[0]["state"]["roll"]
     digital["results"] = {die: [faces[0]] * len(digital["results"][die]) for die, faces in digital["layouts"].items()}
-    resign(rechain(forged), app)
+    resign(rechain(forged), app.extensions["tracker"].signing)
     report = verify_lines(text_of(forged).splitlines(), keys=jwks_of(client))
     assert report["status"] == "failed" and "The seed rolls" in report["failure"]["reason"]
