@@ -392,3 +392,38 @@ def test_an_operator_re_signing_a_forgery_with_the_services_own_key_is_still_ref
     resign(rechain(forged), app.extensions["tracker"].signing)
     report = verify_lines(text_of(forged).splitlines(), keys=jwks_of(client))
     assert report["status"] == "failed" and "The seed rolls" in report["failure"]["reason"]
+
+
+# -- the stored fixtures ------------------------------------------------------------------------------------
+
+FIXTURES = sorted((ROOT / "tests" / "fixtures").glob("stored_events_v*.json"))
+BEFORE_CHAINS = {"stored_events_v1.json", "stored_events_v2.json", "stored_events_v4.json"}  # stored before hash chains existed
+
+
+@pytest.mark.parametrize("fixture", [f for f in FIXTURES if f.name not in BEFORE_CHAINS], ids=lambda p: p.name)
+def test_a_stored_fixtures_campaign_exports_signed_and_verifies_and_its_unsigned_form_only_by_the_legacy_path(fixture, tmp_path):
+    from uuid import UUID
+
+    from eventsourcing.persistence import StoredEvent
+
+    from tracker.application import Tracker
+    from tracker.config import persistence_env
+
+    data = json.loads(fixture.read_text())
+    app = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/fixture.sqlite3"), signing=signing.KeyRing(tmp_path / "keys.json"))
+    try:
+        app.recorder.insert_events([
+            StoredEvent(originator_id=UUID(r["originator_id"]), originator_version=r["originator_version"], topic=r["topic"],
+                        state=json.dumps(r["state"], separators=(",", ":")).encode())
+            for r in data["records"]
+        ])
+        lines = lines_of("".join(app.export_campaign(data["expected"]["campaign"]["id"])))
+        keys = app.jwks()
+    finally:
+        app.close()
+    report = verify_lines(text_of(lines).splitlines(), keys=keys)
+    assert report["status"] in ("verified", "pending") and report["signature"]["status"] == "verified", report
+    old = copy.deepcopy(lines)  # as a server before signing wrote it
+    old[-1] = {"trailer": {key: old[-1]["trailer"][key] for key in ("events", "heads")}}
+    assert verify_lines(text_of(old).splitlines(), keys=keys)["status"] == "failed"
+    assert verify_lines(text_of(old).splitlines(), keys=keys, allow_unsigned=True)["signature"]["status"] == "unsigned"
