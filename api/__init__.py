@@ -19,7 +19,7 @@ from api import access, chunked_bodies, contract, json_body, problems, query, sh
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
-from api.routes import campaigns, descent, feed, health, heroes, rulesets, sessions, verifier
+from api.routes import campaigns, descent, feed, health, heroes, keys, rulesets, sessions, verifier
 from tracker import safe_json
 from projections.every_shard import EveryShard
 from projections.runner import ProjectionRunner
@@ -129,7 +129,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
 
-    blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp)
+    blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp, keys.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
 

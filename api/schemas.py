@@ -728,3 +728,45 @@ class StreamQuery(Schema):
     after = fields.Integer(load_default=None, validate=POSITION, metadata={"description": "Start after this position (else Last-Event-ID, else 0)"})
     limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={"description": "Close after this many events"})
     wait = fields.Float(load_default=None, validate=validate.Range(min=0, max=MAX_STREAM_SECONDS), metadata={"description": f"Close after this many idle seconds (at most {MAX_STREAM_SECONDS:g}; every stream closes after {MAX_STREAM_SECONDS:g} s, resume with Last-Event-ID)"})
+
+
+class Signature(Answer):
+    kid = fields.String(metadata={"description": "The id of the key that signed: one of GET /.well-known/jwks.json's"})
+    sig = fields.String(metadata={"description": "Ed25519 signature, base64url, of the canonical JSON of the object without its signature"})
+
+
+class Jwk(Answer):
+    kty = fields.String(validate=validate.OneOf(["OKP"]))
+    crv = fields.String(validate=validate.OneOf(["Ed25519"]))
+    x = fields.String(metadata={"description": "The public key, base64url (RFC 8037)"})
+    kid = fields.String(metadata={"description": "The key's RFC 7638 thumbprint; a signature names it"})
+    use = fields.String(validate=validate.OneOf(["sig"]))
+    alg = fields.String(validate=validate.OneOf(["EdDSA"]))
+    created = fields.String(metadata={"description": "When the key was made (ISO 8601); the newest signs, the older ones still verify"})
+
+
+class Jwks(Answer):
+    keys = fields.List(fields.Nested(Jwk))
+
+
+class Receipt(Answer):
+    """What a player keeps of a session: tracker/receipts.py; the verifier's --receipt checks an export against it."""
+
+    OPTIONAL = ("service", "outcome", "counter_end", "verdict", "ruling")
+
+    receipt = fields.String(validate=validate.OneOf(["session-started", "session-ended"]), metadata={"description": "The start's while in play, the end's once ended"})
+    service = fields.String(metadata={"description": "Where the service is reached"})
+    campaign_id = fields.String()
+    session_id = fields.String()
+    quest = fields.String()
+    ruleset = fields.Nested(RulesetPin)
+    seed_commitment = fields.String()
+    session_position = fields.Integer(metadata={"description": "The session's event whose hash is session_head: its set-up's last, or its SessionEnded"})
+    session_head = fields.String()
+    campaign_position = fields.Integer(allow_none=True, metadata={"description": "The campaign's QuestStarted, or its QuestEnded (QuestAbandoned)"})
+    campaign_head = fields.String(allow_none=True)
+    outcome = fields.String(metadata={"description": "session-ended: SessionEnded's outcome"})
+    counter_end = fields.Integer(allow_none=True, metadata={"description": "session-ended: where the random stream stopped"})
+    verdict = fields.Nested(Verdict, allow_none=True, metadata={"description": "session-ended: what the rules decided, if they did"})
+    ruling = fields.String(allow_none=True, metadata={"description": "session-ended: the table's ruling, if the owner made one"})
+    signature = fields.Nested(Signature)

@@ -5,23 +5,20 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import subprocess
 import sys
-import uuid
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-import psycopg
 import pytest
 
-from api import create_app
 from tests import audit_ruleset
-from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
+from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.forgery_kit import NDJSON, StoredRows
+from tests.forgery_kit import export as _export, lines_of as _lines, notifications as _notifications, play_journey as _play_journey
+from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
 from tracker import rulesets
 
 ROOT = Path(__file__).resolve().parents[1]
-NDJSON = {"Content-Type": "application/x-ndjson"}
 
 
 # -- helpers -------------------------------------------------------------------
@@ -36,28 +33,10 @@ def marker_race(monkeypatch):
     return ruleset
 
 
-def _notifications(app) -> int:
-    return app.extensions["tracker"].recorder.max_notification_id() or 0
-
-
 def _journey_campaign(client) -> str:
     response = client.post("/campaigns", json={"ruleset": "journey", "name": "Audit", "party": ["tripitaka", "monkey-king"], "components": JOURNEY_TEST_COMPONENTS})
     assert response.status_code == 201, response.json
     return response.json["id"]
-
-
-def _play_journey(client, cid: str, quest: str, end: bool = True) -> str:
-    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": quest}).json["id"]
-    assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"attack": 2, "d6": 1}}).status_code == 201
-    assert client.post(f"/sessions/{sid}/rolls", json={"faces": {"defense": ["3"]}}).status_code == 201
-    assert client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 19}).status_code == 201
-    held = client.get(f"/sessions/{sid}").json["decks"]["fortune"]["held"]["table"]
-    assert client.post(f"/sessions/{sid}/actions", json={"type": "discard", "deck": "fortune", "cards": held[:5]}).status_code == 201
-    assert client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 3}).status_code == 201  # reshuffles the discards
-    assert client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"}).status_code == 201
-    if end:
-        assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}).status_code == 200
-    return sid
 
 
 def _marker_session(client) -> tuple[str, str]:
@@ -68,80 +47,10 @@ def _marker_session(client) -> tuple[str, str]:
     return cid, sid
 
 
-def _export(client, cid: str) -> str:
-    response = client.get(f"/campaigns/{cid}/export")
-    assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
-    return response.get_data(as_text=True)
-
-
-def _lines(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines()]
-
-
 def _digest(app, cid: str) -> str:
     views = app.extensions["tracker_views"]
     views.catch_up()
     return views.store.digest(cid)
-
-
-@pytest.fixture
-def empty_postgres_url(postgres_base_url):
-    """A second, empty PostgreSQL schema: the database an export is imported into."""
-    with fresh_schema(postgres_base_url, pool="pool_size=2") as url:
-        yield url
-
-
-@pytest.fixture
-def target(empty_postgres_url):
-    flask_app = create_app({"TESTING": True, "DATABASE_URL": empty_postgres_url, "PROJECTIONS_IN_PROCESS": False})
-    flask_app.test_client_class = OwnerClient  # acts as the owner of what it imports
-    yield flask_app
-    flask_app.extensions["tracker"].close()
-    flask_app.extensions["tracker_views"].store.datastore.close()
-
-
-class StoredRows:
-    """Direct access to the event store's table, past the application: what a tamperer would do."""
-
-    def __init__(self, app, database_url: str) -> None:
-        self.url = database_url
-        self.table = app.extensions["tracker"].recorder.events_table_name
-        self.postgres = database_url.startswith("postgresql")
-
-    def _connect(self):
-        if self.postgres:
-            parts = urlsplit(self.url)
-            schema = parse_qs(parts.query)["schema"][0]
-            conn = psycopg.connect(urlunsplit(parts._replace(query="")), autocommit=True)
-            return conn, f'"{schema}"."{self.table}"', "%s"
-        conn = sqlite3.connect(urlsplit(self.url).path[1:], isolation_level=None)
-        return conn, self.table, "?"
-
-    def _key(self, conn, table: str, stream: str, position: int):
-        rows = conn.execute(f"SELECT originator_id, state FROM {table} WHERE originator_version = {position}").fetchall()
-        return next((oid, state) for oid, state in rows if uuid.UUID(str(oid)) == uuid.UUID(stream))
-
-    def edit(self, stream: str, position: int, change) -> None:
-        conn, table, p = self._connect()
-        with conn:
-            oid, state = self._key(conn, table, stream, position)
-            decoded = json.loads(bytes(state))
-            change(decoded)
-            conn.execute(f"UPDATE {table} SET state = {p} WHERE originator_id = {p} AND originator_version = {p}", (json.dumps(decoded).encode(), oid, position))
-
-    def delete(self, stream: str, position: int) -> None:
-        conn, table, p = self._connect()
-        with conn:
-            oid, _ = self._key(conn, table, stream, position)
-            conn.execute(f"DELETE FROM {table} WHERE originator_id = {p} AND originator_version = {p}", (oid, position))
-
-    def swap(self, stream: str, position: int) -> None:
-        """Exchange the contents of two neighbouring events (a reordering)."""
-        conn, table, p = self._connect()
-        with conn:
-            first, second = self._key(conn, table, stream, position), self._key(conn, table, stream, position + 1)
-            for (oid, _), (_, state), at in ((first, second, position), (second, first, position + 1)):
-                conn.execute(f"UPDATE {table} SET state = {p} WHERE originator_id = {p} AND originator_version = {p}", (bytes(state), oid, at))
 
 
 def _position(client, sid: str, event_type: str, nth: int = 0) -> int:
@@ -348,9 +257,14 @@ def test_an_edited_action_whose_hashes_were_recomputed_is_still_refused_by_re_de
     assert _notifications(target) == 0
 
 
-def _run_verifier(path: Path, export: Path) -> subprocess.CompletedProcess:
+def _run_verifier(path: Path, export: Path, client=None) -> subprocess.CompletedProcess:
+    """The verifier run as a player runs it, with the key set saved from the service (``client``'s, or the one
+    saved beside the export before)."""
+    jwks = export.parent / "jwks.json"
+    if client is not None:
+        jwks.write_bytes(client.get("/.well-known/jwks.json").data)
     # -I: isolated from the project (no site-packages, no PYTHONPATH, not run from the checkout)
-    return subprocess.run([sys.executable, "-I", str(path), str(export)], capture_output=True, text=True, cwd=export.parent, timeout=60)
+    return subprocess.run([sys.executable, "-I", str(path), str(export), "--jwks", str(jwks)], capture_output=True, text=True, cwd=export.parent, timeout=60)
 
 
 def test_the_standalone_verifier_accepts_the_export_and_names_an_edited_byte_in_a_roll(client, journey_campaign, tmp_path):
@@ -364,10 +278,10 @@ def test_the_standalone_verifier_accepts_the_export_and_names_an_edited_byte_in_
     export = tmp_path / "campaign.jsonl"
     text = _export(client, cid)
     export.write_text(text, encoding="utf-8")
-    accepted = _run_verifier(verifier, export)
+    accepted = _run_verifier(verifier, export, client)
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     # two deck shuffles and the Journey set-up's random initiative order
-    assert accepted.stdout.startswith("VERIFIED") and "1 digital rolls, 3 shuffles" in accepted.stdout
+    assert accepted.stdout.splitlines()[1].startswith("VERIFIED") and "1 digital rolls, 3 shuffles" in accepted.stdout
 
     line_number, line = next((n, line) for n, line in enumerate(text.splitlines(), start=1) if "DiceRolled" in line and '"digital"' in line)
     event = json.loads(line)["event"]
@@ -387,7 +301,7 @@ def test_the_standalone_verifier_checks_a_rulesets_own_events_too(client, marker
     export = tmp_path / "race.jsonl"
     text = _export(client, cid)
     export.write_text(text, encoding="utf-8")
-    result = _run_verifier(ROOT / "tracker" / "verify_export.py", export)
+    result = _run_verifier(ROOT / "tracker" / "verify_export.py", export, client)
     assert result.returncode == 0 and "3 digital rolls" in result.stdout, result.stdout
     lines = _lines(text)
     moved = next(line["event"] for line in lines if "event" in line and line["event"]["topic"].endswith("MarkerMoved"))
@@ -577,7 +491,10 @@ def test_tracker_export_and_import_from_the_command_line(client, journey_campaig
     sid = _play_journey(client, cid, "q1-meeting")
     export = tmp_path / "campaign.jsonl"
     assert main(["--database-url", database_url, "export", cid, "--output", str(export)]) == 0
-    assert export.read_text(encoding="utf-8") == _export(client, cid)
+    # The same events; over HTTP the header also names the address the request reached (the CLI has none set).
+    from_cli, over_http = export.read_text(encoding="utf-8").splitlines(), _export(client, cid).splitlines()
+    assert from_cli[1:-1] == over_http[1:-1]
+    assert {**json.loads(over_http[0])["header"], "service": None} == {**json.loads(from_cli[0])["header"], "service": None}
     assert main(["--database-url", empty_postgres_url, "import", str(export)]) == 0
     assert json.loads(capsys.readouterr().out)["sessions"] == {sid: "verified"}
     assert main(["--database-url", empty_postgres_url, "import", str(export)]) == 1
@@ -613,6 +530,6 @@ def test_the_standalone_verifier_recomputes_a_rulesets_own_random_draw(client, j
     lines[line_number - 1] = edited
     export = tmp_path / "campaign.jsonl"
     export.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    rejected = _run_verifier(ROOT / "tracker" / "verify_export.py", export)
+    rejected = _run_verifier(ROOT / "tracker" / "verify_export.py", export, client)
     assert rejected.returncode == 1, rejected.stdout
     assert f"line {line_number}, stream {sid}" in rejected.stdout

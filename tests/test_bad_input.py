@@ -9,6 +9,7 @@ import pytest
 
 from api import create_app
 from tests.conftest import OwnerClient, fresh_schema
+from tests.forgery_kit import lines_of, resign, text_of
 
 PROBLEM = "application/problem+json"
 NDJSON = {"Content-Type": "application/x-ndjson"}
@@ -218,12 +219,16 @@ def test_a_stream_wait_past_the_cap_is_a_422(client, journey_campaign):
 # -- what an import's checks find when every hash was recomputed (the README's table) -----------
 
 
-def _edited_import(client, target, cid: str, edit) -> object:
+def _edited_import(client, target, cid: str, edit, resigned: bool = False) -> object:
+    """``resigned``: the forged trailer signed with the service's own key, as an operator holding it could."""
     lines = _export_lines(client, cid)
     for line in lines:
         if "event" in line:
             edit(line["event"])
-    return target.test_client().post("/campaigns/import", data=_rechained(lines), headers=NDJSON)
+    text = _rechained(lines)
+    if resigned:
+        text = text_of(resign(lines_of(text), client.application.extensions["tracker"].signing))
+    return target.test_client().post("/campaigns/import", data=text, headers=NDJSON)
 
 
 @pytest.fixture
@@ -246,14 +251,16 @@ def test_a_reported_draw_of_a_card_the_pile_does_not_hold_is_a_422_not_a_500(cli
 
 
 def test_a_reported_face_changed_to_another_the_die_has_is_not_found_by_an_import(client, target, journey_campaign, reported_session):
-    """What the README says no check but a hash kept elsewhere can find: the table's report is an input."""
+    """What the README says only a receipt (a hash kept elsewhere) finds once the operator re-signs: the table's report is an input."""
 
     def other_face(event: dict) -> None:
         if event["topic"].endswith("DiceRolled") and event["state"]["roll"]["source"] == "reported":
             event["state"]["roll"]["results"]["attack"] = ["3"]
 
     original_head = client.get(f"/sessions/{reported_session}/verification").json["chain"]["head"]
-    response = _edited_import(client, target, journey_campaign["id"], other_face)
+    unsigned = _edited_import(client, target, journey_campaign["id"], other_face)  # anyone without the key: the signature tells
+    assert unsigned.status_code == 422 and "not signed by a key this server trusts" in unsigned.json["title"], unsigned.json
+    response = _edited_import(client, target, journey_campaign["id"], other_face, resigned=True)  # the operator, with it
     assert response.status_code == 201, response.json
     there = target.test_client().get(f"/sessions/{reported_session}/verification", headers={"Authorization": f"Bearer {response.json['owner_token']}"}).json
     assert there["status"] == "verified" and there["chain"]["head"] != original_head  # only the kept head tells

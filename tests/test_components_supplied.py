@@ -5,7 +5,7 @@ export into another database. Journey serves as the example: its rules lost most
 
 from __future__ import annotations
 
-from tests.test_audit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
+from tests.forgery_kit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
 from tracker.rulesets.data import content_hash
 from tracker.verify_export import verify_lines
 

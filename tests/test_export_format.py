@@ -21,9 +21,9 @@ import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.rulesets import yokai_play
-from tests.test_audit import _export, _lines, _play_journey
+from tests.forgery_kit import events as _events, export as _export, lines_of as _lines, play_journey as _play_journey
+from tests.forgery_kit import rechain as _rechain, text_of as _text
 from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_forgeries import _events, _rechain, _text
 from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 from tracker import rulesets
 from tracker.domain import Session

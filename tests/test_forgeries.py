@@ -11,68 +11,24 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import uuid
 
 import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.test_audit import NDJSON, StoredRows, _export, _lines, _notifications, _play_journey
-from tests.test_audit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
-from tracker import sealing, verify_export
-from tracker.verify_export import event_hash, verify_lines
+from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.forgery_kit import NDJSON, StoredRows
+from tests.forgery_kit import events as _events, export as _export, lines_of as _lines, notifications as _notifications, of as _of
+from tests.forgery_kit import play_journey as _play_journey, rechain as _rechain, store_forgery as _store_forgery, text_of as _text
+from tests.forgery_kit import jwks_of, reseed, retarget
+from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
+from tracker import verify_export
+from tracker.verify_export import verify_lines
 
 PROBLEM = "application/problem+json"
 
 
-# -- building a forgery ----------------------------------------------------------------------------------
-
-
-def _events(lines: list[dict]) -> list[dict]:
-    return [line["event"] for line in lines if "event" in line]
-
-
-def _rechain(lines: list[dict]) -> list[dict]:
-    """What a forger with the README does after an edit: renumber each stream, recompute every
-    prev_hash, session_head and line hash, and rewrite the trailer to agree."""
-    heads: dict[str, str] = {}
-    positions: dict[str, int] = {}
-    for event in _events(lines):
-        stream = event["stream"]
-        positions[stream] = event["position"] = positions.get(stream, 0) + 1
-        meta = event["state"]["meta"]
-        meta["prev_hash"] = heads.get(stream)
-        if "session_head" in meta and event["state"].get("session_id") in heads:
-            meta["session_head"] = heads[event["state"]["session_id"]]
-        heads[stream] = event["hash"] = event_hash(event)
-    lines[-1] = {"trailer": {"events": len(_events(lines)), "heads": heads}}
-    return lines
-
-
-def _text(lines: list[dict]) -> str:
-    return "\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n"
-
-
-def _of(lines: list[dict], name: str, stream: str | None = None) -> list[dict]:
-    return [e for e in _events(lines) if verify_export.event_name(e["topic"]) == name and stream in (None, e["stream"])]
-
-
-def _store_forgery(app, database_url: str, genuine: list[dict], forged: list[dict]) -> None:
-    """Write the forged file's events into the stored rows (edits and deletions), as a tamperer with the database would."""
-    rows = StoredRows(app, database_url)
-    kept = {(e["stream"], e["position"]): e["state"] for e in _events(forged)}
-    for event in _events(genuine):
-        key = (event["stream"], event["position"])
-        if key not in kept:
-            rows.delete(*key)
-        elif kept[key] != event["state"]:
-            rows.edit(*key, lambda state, new=kept[key]: _replace_public_form(state, new))
-
-
-def _replace_public_form(stored: dict, forged: dict) -> None:
-    """The row takes the forged public form; the sealed values it kept stay, unless the forgery set them."""
-    kept = {path: value for path, value in sealing.values(stored).items() if not sealing.holds(forged, path)}
-    new = sealing.restore(forged, kept)
-    stored.clear()
-    stored.update(new)
+# -- refusals -------------------------------------------------------------------------------------------
 
 
 def _refused_by_verifier_and_import(client, app, text: str, reason: str) -> dict:
@@ -95,7 +51,7 @@ def _refused_by_the_service(client, sid: str, reason: str) -> dict:
 
 def _genuine(client, cid: str) -> list[dict]:
     text = _export(client, cid)
-    assert verify_lines(text.splitlines())["status"] in ("verified", "pending")
+    assert verify_lines(text.splitlines(), keys=jwks_of(client))["status"] in ("verified", "pending")
     assert client.post("/campaigns/import", data=text, headers=NDJSON).status_code == 409  # passes every check
     return _lines(text)
 
@@ -255,3 +211,153 @@ def test_a_key_sorted_rewrite_of_a_genuine_file_still_verifies_and_imports(clien
     _of(partial, "DiceRolled", sid)[0]["state"]["roll"]["order"] = ["attack"]
     report = verify_lines(_text(_rechain(partial)).splitlines())
     assert report["status"] == "failed" and "does not list the dice rolled" in report["failure"]["reason"]
+
+
+# -- forgeries only the signature finds ----------------------------------------------------------------------
+#
+# Each of these was VERIFIED by the standalone verifier and imported (201) before exports were signed: every hash
+# is recomputed, every counter follows on, every session still re-derives. The trailer's signature over the
+# campaign's and every session's heads finds each one; the content checks alone still pass (asserted), so it is
+# the signature, checked after everything else, that refuses them.
+
+
+def _refused_only_by_the_signature(client, app, forged: list[dict]) -> None:
+    text = _text(_rechain(forged))
+    content = verify_lines(text.splitlines())
+    assert content["status"] in ("verified", "pending"), content["failure"]  # the file's own checks pass
+    report = verify_lines(text.splitlines(), keys=jwks_of(client))
+    assert report["status"] == "failed", report
+    assert report["failure"]["line"] == len(text.splitlines()) and "trailer's signature fails" in report["failure"]["reason"], report["failure"]
+    before = _notifications(app)
+    imported = client.post("/campaigns/import", data=text, headers=NDJSON)
+    assert imported.status_code == 422 and imported.mimetype == PROBLEM, imported.json
+    assert imported.json["title"] == "The export file is not signed by a key this server trusts; nothing was imported", imported.json
+    assert f"(line {len(text.splitlines())})" in imported.json["detail"]
+    assert _notifications(app) == before
+
+
+def _copy_session(lines: list[dict], source: list[dict], sid: str, new_sid: str, cid: str) -> None:
+    """Session ``sid`` of ``source`` (this campaign's file or another's) added to ``lines`` as session ``new_sid``
+    of campaign ``cid``, with copies of the campaign's QuestStarted and QuestEnded that record it."""
+    session = [retarget(copy.deepcopy(e), sid, new_sid) for e in _events(source) if e["stream"] == sid]
+    session[0]["state"]["campaign_id"] = cid
+    noted = [retarget(copy.deepcopy(e), sid, new_sid) for e in _events(source)
+             if e["state"].get("session_id") == sid and verify_export.event_name(e["topic"]) in ("QuestStarted", "QuestEnded")]
+    for event in noted:
+        event["stream"] = cid
+    lines[-1:-1] = [{"event": e} for e in session + noted]
+    lines[0]["header"]["sessions"].append(new_sid)
+
+
+def test_the_last_digital_roll_relabelled_as_reported_with_the_end_counter_lowered(app, client, journey_campaign):
+    cid = journey_campaign["id"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"}).json["id"]
+    assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 2}}).status_code == 201
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}).status_code == 200
+    forged = _genuine(client, cid)
+    roll = _of(forged, "DiceRolled", sid)[-1]["state"]["roll"]
+    start, face = roll["counter_start"], roll["layouts"]["d6"][-1]
+    roll.clear()
+    roll.update({"dice": {"d6": 2}, "results": {"d6": [face, face]}, "source": "reported", "purpose": None})
+    _of(forged, "SessionEnded", sid)[0]["state"]["counter_end"] = start  # where the stream stops without that roll
+    _refused_only_by_the_signature(client, app, forged)
+
+
+def _kung_fu_panda_rolled(client) -> tuple[str, str]:
+    """A Kung Fu Panda mission whose set-up draws nothing from the stream: its rolls are its only uses of it."""
+    cid = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "Valley", "party": ["po", "tigress"],
+                                          "options": {"length": "single", "mission": "m2-1"}, "components": KUNG_FU_PANDA_COMPONENTS}).json["id"]
+    setup = {"start_tile": "F", "end_tile": "s", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}}
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-1", "setup": setup}).json["id"]
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "start-round"}).status_code == 201
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "roll", "hero": "tigress"}).status_code == 201  # digital
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the table stopped here"}).status_code == 200
+    return cid, sid
+
+
+def test_a_sessions_rolls_recomputed_with_another_sessions_seed(app, client):
+    cid, sid = _kung_fu_panda_rolled(client)
+    _, other = _kung_fu_panda_rolled(client)
+    theirs = _lines(_export(client, client.get(f"/sessions/{other}").json["campaign_id"]))
+    seed, commitment = _of(theirs, "SessionEnded", other)[0]["state"]["seed"], _of(theirs, "SessionStarted", other)[0]["state"]["seed_commitment"]
+    forged = _genuine(client, cid)
+    reseed(forged, sid, bytes.fromhex(seed), commitment)
+    rolled = _of(forged, "DiceRolled", sid)[0]["state"]["roll"]["results"]["action-die"]
+    pool = _of(forged, "DicePoolRolled", sid)[0]["state"]["change"]
+    pool["results"], pool["pool"] = rolled, rolled  # the game's record of the pool follows the roll
+    assert _of(forged, "DiceRolled", sid)[0]["state"]["roll"]["results"] != _of(_genuine(client, cid), "DiceRolled", sid)[0]["state"]["roll"]["results"]
+    _refused_only_by_the_signature(client, app, forged)
+
+
+def test_a_reported_roll_swapped_with_a_digital_draw(app, client, journey_campaign):
+    cid = journey_campaign["id"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"}).json["id"]
+    assert client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 1}).status_code == 201  # shuffles the deck first
+    assert client.post(f"/sessions/{sid}/rolls", json={"faces": {"defense": ["3"]}}).status_code == 201
+    assert client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 1}).status_code == 201
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}).status_code == 200
+    forged = _genuine(client, cid)
+    at = {id(line.get("event")): n for n, line in enumerate(forged)}
+    reported = at[id(_of(forged, "DiceRolled", sid)[0])]
+    drawn = at[id(_of(forged, "CardsDrawn", sid)[0])]
+    forged[reported], forged[drawn] = forged[drawn], forged[reported]  # the draw now comes first
+    _refused_only_by_the_signature(client, app, forged)
+
+
+def test_a_session_duplicated_with_copied_quest_start_and_end(app, client, journey_campaign):
+    cid = journey_campaign["id"]
+    sid = _play_journey(client, cid, "q1-meeting")
+    forged = _genuine(client, cid)
+    _copy_session(forged, copy.deepcopy(forged), sid, str(uuid.uuid4()), cid)
+    _refused_only_by_the_signature(client, app, forged)
+
+
+def test_a_session_spliced_in_from_another_campaign(app, client, journey_campaign):
+    cid = journey_campaign["id"]
+    _play_journey(client, cid, "q1-meeting")
+    forged = _genuine(client, cid)
+    other = client.post("/campaigns", json={"ruleset": "journey", "name": "Another group", "party": ["tripitaka", "monkey-king"],
+                                            "components": JOURNEY_TEST_COMPONENTS}).json["id"]
+    theirs = _play_journey(client, other, "q1-meeting")
+    _copy_session(forged, _lines(_export(client, other)), theirs, theirs, cid)  # campaign_id rewritten to this campaign
+    _refused_only_by_the_signature(client, app, forged)
+
+
+def test_a_version_label_changed_with_the_hash_kept(app, client, journey_campaign):
+    cid = journey_campaign["id"]
+    sid = _play_journey(client, cid, "q1-meeting")
+    forged = _genuine(client, cid)
+    relabelled = {**forged[0]["header"]["ruleset"], "version": "9.9.9"}
+    forged[0]["header"]["ruleset"] = relabelled
+    _of(forged, "CampaignCreated")[0]["state"]["ruleset"] = relabelled
+    _of(forged, "SessionStarted", sid)[0]["state"]["ruleset"] = relabelled
+    _refused_only_by_the_signature(client, app, forged)
+
+
+def test_reported_faces_changed_to_other_valid_faces(app, client, journey_campaign):
+    cid = journey_campaign["id"]
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"}).json["id"]
+    assert client.post(f"/sessions/{sid}/rolls", json={"faces": {"attack": ["X", "1"]}}).status_code == 201
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}}).status_code == 200
+    forged = _genuine(client, cid)
+    roll = _of(forged, "DiceRolled", sid)[0]["state"]["roll"]
+    assert roll["source"] == "reported"
+    roll["results"] = {"attack": ["3", "3"]}  # faces the attack die has (JOURNEY_TEST_COMPONENTS)
+    _refused_only_by_the_signature(client, app, forged)
+
+
+def test_a_kung_fu_panda_mission_lost_on_time_rewritten_to_victory(app, client):
+    cid = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "Valley", "party": ["po", "tigress"],
+                                          "options": {"length": "single", "mission": "m1-2"}}).json["id"]
+    setup = {"tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O", "5": "f"},
+             "enemies": {"l": {"wolf-slasher": 1, "wolf-spearman": 2}, "C": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}}
+    sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": setup}).json["id"]
+    for _ in range(3):  # the sand runs out: time's up at the end of the final round (L193)
+        answer = client.post(f"/sessions/{sid}/actions", json={"type": "round-summary"})
+        assert answer.status_code == 201, answer.json
+    assert answer.json["state"]["verdict"]["outcome"] == "defeat"
+    assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
+    forged = _genuine(client, cid)
+    _of(forged, "SessionEnded", sid)[0]["state"]["outcome"] = "victory"
+    _of(forged, "QuestEnded")[0]["state"]["outcome"] = "victory"
+    _refused_only_by_the_signature(client, app, forged)

@@ -21,7 +21,7 @@ from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.contract import check, mismatches, reference_mismatch
 from tracker import rulesets
 
-PUBLIC = {"listRulesets", "getRuleset", "getHealth", "getVerifier", "createCampaign", "importCampaign"}
+PUBLIC = {"listRulesets", "getRuleset", "getHealth", "getVerifier", "getSigningKeys", "createCampaign", "importCampaign"}
 SESSION_COMMANDS = {"rollDice", "drawCards", "takeAction", "endSession", "abandonSession", "undoAction"}
 METHODS = ("get", "post", "put", "patch", "delete")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -134,8 +135,8 @@ def test_the_export_holds_no_seed_and_no_order_of_a_session_in_play_even_for_the
     assert shuffles and all("order" not in e["state"]["change"] for e in shuffles)
     assert undos and all("decks" not in e["state"]["restored"] for e in undos)
     # the standalone verifier still checks the chain and the counters of what it holds
-    verified = _verifier(text)
-    assert verified.returncode == 0 and verified.stdout.startswith("PENDING"), verified.stdout
+    verified = _verifier(text, client)
+    assert verified.returncode == 0 and verified.stdout.splitlines()[1].startswith("PENDING"), verified.stdout
 
 
 def test_an_undo_shows_no_restored_pile_in_events_feed_or_stream(app, client):
@@ -318,9 +319,13 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tracker.cli", *args], capture_output=True, text=True, timeout=120)
 
 
-def _verifier(text: str) -> subprocess.CompletedProcess:
+def _verifier(text: str, client) -> subprocess.CompletedProcess:
+    """The standalone verifier reading the file from its standard input, with the service's key set saved beside."""
     verifier = Path(__file__).resolve().parents[1] / "tracker" / "verify_export.py"
-    return subprocess.run([sys.executable, str(verifier), "/dev/stdin"], input=text, capture_output=True, text=True, timeout=60)
+    with tempfile.NamedTemporaryFile("wb", suffix=".json") as jwks:
+        jwks.write(client.get("/.well-known/jwks.json").data)
+        jwks.flush()
+        return subprocess.run([sys.executable, str(verifier), "/dev/stdin", "--jwks", jwks.name], input=text, capture_output=True, text=True, timeout=60)
 
 
 def test_a_backup_moves_a_session_in_play_with_its_stream_and_its_tokens(app, client, database_url, tmp_path):
@@ -333,7 +338,7 @@ def test_a_backup_moves_a_session_in_play_with_its_stream_and_its_tokens(app, cl
     assert lines[0]["header"]["backup"] is True and {g["role"] for g in lines[0]["header"]["grants"]} == {"owner", "player"}
     assert all("token" not in g for g in lines[0]["header"]["grants"])  # hashes only
     assert any("sealed" in line.get("event", {}) for line in lines)
-    assert _verifier(backup.read_text()).returncode == 0  # the public part verifies as any export does
+    assert _verifier(backup.read_text(), client).returncode == 0  # the public part verifies as any export does
 
     target = f"sqlite:///{tmp_path}/target.sqlite3"
     imported = _cli("--database-url", target, "import", str(backup))

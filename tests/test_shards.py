@@ -21,12 +21,14 @@ from api import create_app
 from projections import every_shard
 from tests.conftest import fresh_schema, started_or_skipped
 from tests.second_cluster import streaming_replica
+from tests.forgery_kit import resign
 from tracker import moving, stored_answers
 from tracker.application import Tracker
 from tracker.cli import main as cli
 from tracker.config import persistence_env
 from tracker.errors import NotFound
 from tracker.placement import NewLease, Placement
+from tracker.signing import KeyRing
 
 pytestmark = pytest.mark.postgres
 
@@ -359,7 +361,9 @@ def test_a_backup_cannot_plant_an_answer_for_another_campaigns_session(sharded, 
     header = json.loads(lines[0])
     [answer] = header["header"]["answers"]
     answer["state"]["scope"] = answer["state"]["scope"].replace(my_session, their_session)
-    forged = [json.dumps(header) + "\n", *lines[1:]]
+    # signed again with the deployment's own key, as its operator could: the answers' own check still refuses it
+    signed = resign([header, *(json.loads(line) for line in lines[1:])], KeyRing())
+    forged = [json.dumps(line) + "\n" for line in signed]
     target = Tracker(env=persistence_env(other if url == home else home))
     try:
         with pytest.raises(Exception) as refused:

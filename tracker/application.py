@@ -28,6 +28,7 @@ from tracker.errors import TrackerError
 from tracker.queries import Queries
 from tracker.randomness import new_seed
 from tracker.repository import TrackerRepository
+from tracker.signing import KeyRing
 from tracker.resolving import action_context, apply_changes, session_state, session_stream
 from tracker.unit_of_work import MAX_ATTEMPTS, Request, Result, UnitOfWork, WritePath, canonical_scope, detached
 
@@ -45,13 +46,20 @@ class Tracker(Commands, Queries, WritePath, Application[UUID]):
         seed_source: Callable[[], bytes] = new_seed,
         rules_for: Callable[[Mapping[str, str]], Any] | None = None,
         clock: Callable[[], datetime] | None = None,
+        signing: KeyRing | None = None,
+        public_url: str | None = None,
         **kwargs: Any,
     ) -> None:
         """``seed_source`` makes each new session's secret seed (a bench gives fixed ones); ``rules_for``
         gives sessions the game rules of the ruleset they pinned (by default this server's rulesets);
-        ``clock`` is what events record as their time (by default the library's, the time now)."""
+        ``clock`` is what events record as their time (by default the library's, the time now); ``signing``: the
+        keys exports and receipts are signed with (tracker/signing.py; by default TRACKER_SIGNING_KEYS's file);
+        ``public_url``: where this service is reached, which exports name so a verifier can fetch its key set
+        (a request's own address is used where there is one)."""
         super().__init__(*args, **kwargs)
         self.seed_source = seed_source
+        self.signing = signing or KeyRing()
+        self.public_url = public_url
         Session.given_rules(rules_for or pinned_rules)
         given_clock(clock or LIBRARY_CLOCK)
 

@@ -23,6 +23,7 @@ from projections.store import ViewStore, open_view_store
 from tracker.application import Tracker
 from tracker.config import database_url, persistence_env
 from tracker.randomness import new_seed
+from tracker.signing import KeyRing
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
@@ -44,6 +45,8 @@ class Settings:
     clock: Callable[[], datetime] | None = None
     batch_size: int = 500  # notifications per projection batch
     warm_at_boot: bool = False  # a server's worker: pay the first request's one-time costs before serving (api/warming.py)
+    signing_keys: str | None = None  # the signing key file (tracker/signing.py); None: TRACKER_SIGNING_KEYS, else var/signing-keys.json
+    public_url: str | None = None  # the service's public address, named in exports made outside a request (the CLI)
 
     @classmethod
     def from_environment(cls, **overrides: Any) -> Settings:
@@ -51,6 +54,8 @@ class Settings:
         found = cls(
             database_url=database_url(),
             projections_in_process=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
+            signing_keys=os.environ.get("TRACKER_SIGNING_KEYS") or None,
+            public_url=os.environ.get("TRACKER_PUBLIC_URL") or None,
         )
         return replace(found, **overrides)
 
@@ -70,7 +75,8 @@ class Service:
 
 def bootstrap(settings: Settings) -> Service:
     env = persistence_env(settings.database_url, create_tables=settings.create_tables)
-    tracker = Tracker(env=env, seed_source=settings.seed_source, clock=settings.clock)
+    tracker = Tracker(env=env, seed_source=settings.seed_source, clock=settings.clock,
+                      signing=KeyRing(settings.signing_keys), public_url=settings.public_url)
     store = open_view_store(env)
     return Service(tracker, store, ProjectionRunner(tracker, store, batch_size=settings.batch_size))
 

@@ -1,4 +1,4 @@
-"""The `tracker` command: serve, front, project, rebuild, verify, export, import."""
+"""The `tracker` command: serve, front, project, rebuild, verify, export, import, tokens, shards, signing keys."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from tracker.config import database_url, describe, persistence_env
 from tracker.errors import Conflict, NotFound, TrackerError
 from tracker.export_file import ExportLines
 from tracker.placement import HOME, Moving, Placement, conninfo, enabled, is_postgres
+from tracker.signing import KeyRing, KeysFileError
 
 
 def _cores() -> int:
@@ -69,6 +70,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     load = commands.add_parser("import", help="load a campaign export; the whole file is checked before anything is written")
     load.add_argument("file")
+    load.add_argument("--jwks", action="append", default=[], help="a saved key set (another server's /.well-known/jwks.json) whose signatures to trust (repeatable)")
+    load.add_argument("--allow-unsigned", action="store_true", help="accept a file made before exports were signed (nothing shows who wrote it)")
+
+    keys = commands.add_parser("keys", help="the keys exports and receipts are signed with: list (the public key set), rotate")
+    keys_commands = keys.add_subparsers(dest="keys_command", required=True)
+    add_keys_parser = keys_commands.add_parser
+    keys_commands.add_parser = lambda *a, **k: add_keys_parser(*a, parents=[common], **k)  # type: ignore[method-assign]
+    for name, said in (("list", "print the public key set, as GET /.well-known/jwks.json serves it"),
+                       ("rotate", "sign with a new key from now on; the old ones stay in the set, so what they signed still verifies")):
+        keys_command = keys_commands.add_parser(name, help=said)
+        keys_command.add_argument("--keys-file", help="the signing key file (default: $TRACKER_SIGNING_KEYS or var/signing-keys.json)")
 
     token = commands.add_parser("token", help="mint, list and revoke a campaign's tokens (for operators)")
     token_commands = token.add_subparsers(dest="token_command", required=True)
@@ -109,11 +121,14 @@ def main(argv: list[str] | None = None) -> int:
     url = database_url(getattr(args, "database_url", None))
     commands_run = {
         "serve": _serve, "front": _front, "project": _project, "rebuild": _rebuild, "verify": _verify, "export": _export, "import": _import, "token": _token, "shards": _shards,
+        "keys": _keys,
     }
     return commands_run[args.command](args, url)
 
 
 def _service(url: str, **settings: object) -> Service:
+    # The address exports name for their key set, where the operator set one (the command line has no request).
+    settings.setdefault("public_url", os.environ.get("TRACKER_PUBLIC_URL") or None)
     return bootstrap(Settings(database_url=url, **settings))  # type: ignore[arg-type]
 
 
@@ -220,7 +235,7 @@ def _import(args: argparse.Namespace, url: str) -> int:
     app = _service(where).tracker
     try:
         with open(args.file, "rb") as file, _placing(url, shard) as placing:  # read line by line, as the API does, not held whole
-            result = app.import_campaign(ExportLines(file), placing=placing)
+            result = app.import_campaign(ExportLines(file), placing=placing, trusted_files=args.jwks, allow_unsigned=args.allow_unsigned)
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -228,6 +243,22 @@ def _import(args: argparse.Namespace, url: str) -> int:
         print(f"{error.title}: {error.detail}", file=sys.stderr)
         return 1
     print(json.dumps(result.body, indent=2))
+    return 0
+
+
+def _keys(args: argparse.Namespace, url: str) -> int:
+    """Every server of a deployment reads the same key file: after a rotation, copy it to each (mode 0600) unless
+    they share it; their workers read it again before they next sign."""
+    ring = KeyRing(args.keys_file or Settings.from_environment().signing_keys)
+    try:
+        if args.keys_command == "rotate":
+            kid = ring.rotate()
+            print(json.dumps({"signing_with": kid, "keys_file": str(ring.path.resolve()), **ring.jwks()}, indent=2))
+        else:
+            print(json.dumps(ring.jwks(), indent=2))
+    except KeysFileError as error:
+        print(str(error), file=sys.stderr)
+        return 2
     return 0
 
 

@@ -437,10 +437,12 @@ class Commands(Loading):
 
         return self._execute(f"session:{session_id}", "undo", {}, request, work)
 
-    def import_campaign(self, text: str | Iterable[str], request: Request = Request(), continuing: bool = False, placing: Any = None) -> Result:
+    def import_campaign(self, text: str | Iterable[str], request: Request = Request(), continuing: bool = False, placing: Any = None,
+                        trusted_files: Iterable[str] = (), allow_unsigned: bool = False) -> Result:
         """Load an exported campaign: the whole file is checked first, then written in one transaction,
         with a new owner token for whoever imported it (the file holds no usable tokens). ``continuing`` and
-        ``placing``: see tracker/portability.py ``import_text`` (a move back; the placement with shards)."""
+        ``placing``, ``trusted_files`` and ``allow_unsigned``: see tracker/portability.py ``import_text`` (a move back;
+        the placement with shards; whose signatures it trusts)."""
         token = new_token()
         digest = token_hash(token)
 
@@ -449,7 +451,8 @@ class Commands(Loading):
             return [Grant(campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
                           heroes=[], side=None, label="imported", meta=meta)]
 
-        body = portability.import_text(self, text, also=owner_grant, continuing=continuing, placing=placing)
+        body = portability.import_text(self, text, also=owner_grant, continuing=continuing, placing=placing,
+                                       trusted_files=trusted_files, allow_unsigned=allow_unsigned)
         written = self.recorder.max_notification_id()
         if body["backup"]:  # the campaign's own tokens came with it; no new one was minted
             return Result(201, {**body, "owner_token": None, "owner_token_id": None}, log_position=written)

@@ -2,16 +2,17 @@
 
 The file (format documented in the README; checked by tracker/verify_export.py):
     {"header": {"format", "format_version", "campaign_id", "ruleset": {id, version, hash},
-                "components", "components_hash", "sessions": [ids]}}
+                "components", "components_hash", "sessions": [ids], "service": URL}}
     {"event": {"stream", "position", "topic", "state", "hash"}}      one per event
-    {"trailer": {"events": count, "heads": {stream: hash of its last event}}}
+    {"trailer": {"events": count, "heads": {stream: hash of its last event}, "campaign_id",
+                 "header_hash", "signature": {"kid", "sig"}}}        signed by the service (tracker/signing.py)
 Events are the stored records exactly as the event store keeps them (before any
 upcasting), so hashes recompute anywhere; the campaign's and its sessions' streams
 are merged by time, each stream in position order.
 
 An import checks the whole file first (hash chain, seeds, rolls and shuffles, then
-each session re-derived with the pinned rules) and writes all its events in one
-transaction, or nothing.
+each session re-derived with the pinned rules, then the trailer's signature against
+the keys this server trusts) and writes all its events in one transaction, or nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
-from tracker import export_file, hash_chain, rulesets, sealing, stored_answers, unsealing, verification, verify_export
+from tracker import export_file, hash_chain, rulesets, sealing, signing, stored_answers, unsealing, verification, verify_export
 from tracker import party as party_rules
 from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
@@ -36,13 +37,14 @@ from tracker.errors import Conflict, Unprocessable
 from tracker.rulesets.data import content_hash
 
 
-def export_lines(app: Any, campaign: Campaign, backup: bool = False, answers: stored_answers.Gathered | None = None) -> list[str]:
+def export_lines(app: Any, campaign: Campaign, backup: bool = False, answers: stored_answers.Gathered | None = None, service: str | None = None) -> list[str]:
     """The campaign as JSON Lines. A public export holds each event's public form (tracker/sealing.py): no
     reader learns an unrevealed seed or a pile's order from it. A ``backup`` (the operator's CLI only) also
     carries each event's sealed values, the campaign's token grants (their hashes) and its Idempotency-Key
     answers (tracker/stored_answers.py), to move the campaign to another server with its sessions in play,
     every token still working and every acknowledged write answered as before when a client retries it
-    (``answers``: those a move gathered before it held the campaign's writes back, tracker/moving.py)."""
+    (``answers``: those a move gathered before it held the campaign's writes back, tracker/moving.py). The trailer
+    is signed (``_signed_trailer``); ``service``: the address the header names, where a verifier fetches the keys."""
     streams = [campaign.id] + [UUID(s["id"]) for s in campaign.sessions]
     in_play = {s["id"] for s in campaign.sessions if s["outcome"] is None}
     per_stream = [
@@ -60,15 +62,24 @@ def export_lines(app: Any, campaign: Campaign, backup: bool = False, answers: st
         "components_hash": campaign.components_hash,
         "sessions": [s["id"] for s in campaign.sessions],
     }
+    if service:
+        header["service"] = service
     if backup:
         header["backup"] = True
         header["grants"] = [_grant(app, token) for token in campaign.tokens.values()]
         header["answers"] = stored_answers.of_campaign(app, str(campaign.id), header["sessions"], gathered=answers)
-    trailer = {"events": len(events), "heads": {str(stream): records[-1]["hash"] for stream, records in zip(streams, per_stream) if records}}
+    heads = {str(stream): records[-1]["hash"] for stream, records in zip(streams, per_stream) if records}
+    trailer = _signed_trailer(app, header, {"events": len(events), "heads": heads})
     lines = [_line({"header": header})]
     lines += [_line({"event": event}) for event in events]
     lines.append(_line({"trailer": trailer}))
     return lines
+
+
+def _signed_trailer(app: Any, header: dict[str, Any], trailer: dict[str, Any]) -> dict[str, Any]:
+    """The trailer, naming the campaign and the header's hash beside every stream's head, signed by the service:
+    a file edited and re-chained by anyone without the service's private key no longer verifies."""
+    return app.signing.signed({**trailer, "campaign_id": header["campaign_id"], "header_hash": verify_export.header_hash(header)})
 
 
 def _exported(full: dict[str, Any], backup: bool, in_play: bool) -> dict[str, Any]:
@@ -104,12 +115,15 @@ def _line(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuing: bool = False, placing: Any = None) -> dict[str, Any]:
+def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuing: bool = False, placing: Any = None,
+                trusted_files: Iterable[str] = (), allow_unsigned: bool = False) -> dict[str, Any]:
     """``text``: the file, or its lines to be read twice (tracker/export_file.py reads them from disk).
     ``also(campaign_id)``: aggregates (the importer's owner grant) written in the same transaction as the file.
     ``continuing``: a backup of a campaign moving back to a database that still holds its earlier copy
     (tracker/moving.py): only what came after that copy is written. ``placing(campaign_id)``: a context the
-    write runs in (with shards, the campaign placed on this one; tracker/placement.py ``Placement.placing``)."""
+    write runs in (with shards, the campaign placed on this one; tracker/placement.py ``Placement.placing``).
+    ``trusted_files``: saved key sets whose signatures are trusted beside this service's own (``_check_signed``);
+    ``allow_unsigned``: a file made before exports were signed (the operator's CLI only)."""
     lines = text.split("\n") if isinstance(text, str) else text
     checked = verify_export.verify_lines(lines, export_file.lean_loads)
     if checked["status"] == "failed":
@@ -120,6 +134,7 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
             detail=failure["reason"] + (f" ({where})." if where else "."),
             errors={"file": [failure["reason"]]},
         )
+    signed = checked["signed"]
     del checked
     header, entries = _read(app, lines)
     campaign_id = header.get("campaign_id")
@@ -165,6 +180,7 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
         statuses[session_id] = report["status"]
     _check_quest_ends(ruleset, campaign_events, finals)
     del campaign_events, finals
+    _check_signed(app, signed, trusted_files, allow_unsigned)
     backup = bool(header.get("backup"))
     if continuing and not backup:
         raise Unprocessable("Only a backup continues a campaign's earlier copy", detail="Export it with tracker export --backup.")
@@ -213,6 +229,28 @@ def _check_quest_ends(ruleset: Any, campaign_events: list[Any], finals: dict[str
                     detail=f"Campaign event {event.originator_version}: {problem}.",
                 )
         campaign = event.mutate(campaign)
+
+
+def _check_signed(app: Any, signed: dict[str, Any], trusted_files: Iterable[str], allow_unsigned: bool) -> None:
+    """The file's trailer is signed by a key this server trusts: its own, or one of a key set the operator saved
+    (TRACKER_TRUSTED_JWKS, ``tracker import --jwks``). Checked after the file's content and every session's
+    re-derivation, so a file that breaks a rule is refused naming that; one that breaks none, but that nobody
+    trusted signed (edited and re-chained, or unsigned), is refused here. An unsigned file made before exports
+    were signed passes only with ``allow_unsigned``."""
+    try:
+        trusted = verify_export.trusted_keys(signing.trusted_set(app.signing, trusted_files))
+    except signing.KeysFileError as error:
+        raise Unprocessable("A trusted key set cannot be read; nothing was imported", detail=f"{error}.") from None
+    try:
+        verify_export.check_trailer_signature(signed, trusted, allow_unsigned)
+    except verify_export.Failure as failure:
+        line = failure.report["line"]
+        raise Unprocessable(
+            "The export file is not signed by a key this server trusts; nothing was imported",
+            detail=failure.report["reason"] + (f" (line {line})." if line else ".")
+            + " A file from another server imports once its key set is trusted (TRACKER_TRUSTED_JWKS, or tracker import --jwks FILE).",
+            errors={"file": [failure.report["reason"]]},
+        ) from None
 
 
 def _earlier_copy(app: Any, streams: dict[str, list[StoredEvent]], campaign_id: str | None) -> dict[str, int]:

@@ -11,7 +11,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
 
-from tracker import disclosure, hash_chain, missing_facts, portability, rulesets, verification
+from tracker import disclosure, hash_chain, missing_facts, portability, receipts, rulesets, verification
 from tracker.domain import Grant, IdempotencyRecord, Session
 from tracker.domain.access import token_hash
 from tracker.errors import NotFound, Unprocessable
@@ -85,10 +85,11 @@ class Queries(Loading):
         campaign = self._campaign(campaign_id)
         return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
 
-    def export_campaign(self, campaign_id: str, backup: bool = False, answers: Any = None) -> list[str]:
+    def export_campaign(self, campaign_id: str, backup: bool = False, answers: Any = None, service: str | None = None) -> list[str]:
         """The campaign as JSON Lines; ``backup`` adds the sealed values, token grants and Idempotency-Key answers
-        (operators only: never over HTTP; ``answers``, those gathered already, tracker/stored_answers.py)."""
-        return portability.export_lines(self, self._campaign(campaign_id), backup=backup, answers=answers)
+        (operators only: never over HTTP; ``answers``, those gathered already, tracker/stored_answers.py).
+        ``service``: the address the request reached (a TRACKER_PUBLIC_URL setting comes first)."""
+        return portability.export_lines(self, self._campaign(campaign_id), backup=backup, answers=answers, service=self.public_url or service)
 
     def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
         """The notification log after position ``after``: campaign and session events, in the order saved.
@@ -174,6 +175,15 @@ class Queries(Loading):
     def session_history(self, session_id: str) -> list[Any]:
         session = self._session(session_id)
         return list(self.events.get(session.id))
+
+    def session_receipt(self, session_id: str, service: str | None = None) -> dict[str, Any]:
+        """The session's signed receipt (tracker/receipts.py): its start's while in play, its end's once ended.
+        ``service``: the address the request reached (a TRACKER_PUBLIC_URL setting comes first)."""
+        return self.signing.signed(receipts.receipt(self, self._session(session_id), self.public_url or service))
+
+    def jwks(self) -> dict[str, Any]:
+        """The public keys this service signs with, every one it has used (tracker/signing.py)."""
+        return self.signing.jwks()
 
     def verify(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The verification report; while the quest runs, shuffles of another side's secret decks are not shown."""

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a campaign export with nothing but Python's standard library.
 
-    python verify_export.py campaign.jsonl
+    python verify_export.py campaign.jsonl [--jwks jwks.json] [--receipt receipt.json ...] [--allow-unsigned]
 
 Needs no installed project: download it from the service (GET /verifier.py) or
 copy this one file. It recomputes, from the file alone:
@@ -18,12 +18,16 @@ copy this one file. It recomputes, from the file alone:
   ended at the counter SessionEnded records; in a backup, every sealed shuffle
   order, and a session in play's rolls and shuffles with the seed it carries;
 - the rules' verdicts as the file records them (QuestDecided): each session's end
-  and the campaign's QuestEnded give that outcome, unless a ruling or an abandon.
+  and the campaign's QuestEnded give that outcome, unless a ruling or an abandon;
+- then the trailer's Ed25519 signature (over the campaign id, the header's hash and every head)
+  against trusted keys: a saved copy of the service's key set (--jwks), else the set fetched from
+  the service the header names (a key inside the file is never trusted); and each receipt given
+  (--receipt: the service's signed record of a session's start or end) against the file.
 
-It prints a verdict and exits 0 when everything checks ("verified", or
-"pending" for sessions still in play, whose seed is not revealed yet), 1 on the
-first failure (naming its line, stream and position) and 2 when the file cannot
-be read at all. The service's own verification additionally re-runs every
+It prints the keys it trusted and a verdict, and exits 0 when everything checks
+("verified", or "pending" for sessions still in play, whose seed is not revealed
+yet), 1 on the first failure (naming its line, stream and position) and 2 when
+the file, the key set or a receipt cannot be read at all. The service's own verification additionally re-runs every
 action with the pinned rules; that needs the rules, so it is not done here.
 
 The derivation (the same as tracker/randomness.py, re-implemented here):
@@ -40,10 +44,13 @@ the event's line. The first event of a stream has prev_hash null.
 
 from __future__ import annotations
 
+import argparse
+import base64
 import hashlib
 import hmac
 import json
 import sys
+import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -111,6 +118,14 @@ class Failure(Exception):
         self.report = {"line": line, "stream": stream, "position": position, "reason": reason}
 
 
+class Located(dict):
+    """The trailer as the file holds it, remembering its line so a failure of its signature can name it."""
+
+    def __init__(self, value: dict[str, Any], line: int) -> None:
+        super().__init__(value)
+        self.line = line
+
+
 def event_name(topic: str) -> str:
     return topic.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
 
@@ -162,7 +177,7 @@ def parse(
                 record["state"] = _slim(record["topic"], record["state"])
             events.append(record)
         elif kind == "trailer" and header is not None:
-            trailer = value
+            trailer = Located(value, number) if isinstance(value, dict) else value
         else:
             raise Failure(f"Line {number} is a '{kind}' where it does not belong", line=number)
     if header is None:
@@ -502,8 +517,233 @@ def check_ends(events: Sequence[dict[str, Any]]) -> None:
             )
 
 
-def verify_lines(lines: Iterable[str], loads: Callable[[str], Any] = json.loads) -> dict[str, Any]:
-    """The whole check; returns a report with status "verified", "pending" or "failed" (with the first failure)."""
+# -- Ed25519 signature verification (RFC 8032) ----------------------------------
+#
+# The service signs with a well-kept library (tracker/signing.py, `cryptography`); this file checks with
+# nothing but the standard library, so it carries its own verification: RFC 8032 section 5.1.7, after the
+# reference code of its section 6, in extended twisted Edwards coordinates (RFC 8032 section 5.1.4).
+# Verification handles only public values, so it need not run in constant time.
+
+_ED_P = 2**255 - 19
+_ED_L = 2**252 + 27742317777372353535851937790883648493  # the order of the base point
+_ED_D = -121665 * pow(121666, _ED_P - 2, _ED_P) % _ED_P
+_ED_SQRT_M1 = pow(2, (_ED_P - 1) // 4, _ED_P)
+
+
+def _ed_add(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    p = _ED_P
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    aa = (y1 - x1) * (y2 - x2) % p
+    bb = (y1 + x1) * (y2 + x2) % p
+    cc = 2 * t1 * t2 * _ED_D % p
+    dd = 2 * z1 * z2 % p
+    e, f, g, h = bb - aa, dd - cc, dd + cc, bb + aa
+    return e * f % p, g * h % p, f * g % p, e * h % p
+
+
+def _ed_multiply(scalar: int, point: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    result = (0, 1, 1, 0)  # the neutral element
+    while scalar > 0:
+        if scalar & 1:
+            result = _ed_add(result, point)
+        point = _ed_add(point, point)
+        scalar >>= 1
+    return result
+
+
+def _ed_same(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return (a[0] * b[2] - b[0] * a[2]) % _ED_P == 0 and (a[1] * b[2] - b[1] * a[2]) % _ED_P == 0
+
+
+def _ed_recover_x(y: int, sign: int) -> int | None:
+    if y >= _ED_P:
+        return None  # not a canonical encoding
+    x2 = (y * y - 1) * pow(_ED_D * y * y + 1, _ED_P - 2, _ED_P) % _ED_P
+    if x2 == 0:
+        return None if sign else 0
+    x = pow(x2, (_ED_P + 3) // 8, _ED_P)
+    if (x * x - x2) % _ED_P:
+        x = x * _ED_SQRT_M1 % _ED_P
+    if (x * x - x2) % _ED_P:
+        return None  # no square root: not a point of the curve
+    if x & 1 != sign:
+        x = _ED_P - x
+    return x
+
+
+def _ed_decode(encoded: bytes) -> tuple[int, int, int, int] | None:
+    y = int.from_bytes(encoded, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    x = _ed_recover_x(y, sign)
+    return None if x is None else (x, y, 1, x * y % _ED_P)
+
+
+_ED_BASE_Y = 4 * pow(5, _ED_P - 2, _ED_P) % _ED_P
+_ED_BASE_X = _ed_recover_x(_ED_BASE_Y, 0) or 0  # the base point B: y = 4/5, x even
+_ED_BASE = (_ED_BASE_X, _ED_BASE_Y, 1, _ED_BASE_X * _ED_BASE_Y % _ED_P)
+
+
+def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """RFC 8032 5.1.7: [S]B = R + [SHA-512(R || A || M)]A, with R, A decoded strictly and S below L."""
+    if len(public_key) != 32 or len(signature) != 64:
+        return False
+    a = _ed_decode(public_key)
+    r = _ed_decode(signature[:32])
+    if a is None or r is None:
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    if s >= _ED_L:
+        return False  # a malleable (non-canonical) S
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public_key + message).digest(), "little") % _ED_L
+    return _ed_same(_ed_multiply(s, _ED_BASE), _ed_add(r, _ed_multiply(k, a)))
+
+
+# -- signatures and receipts --------------------------------------------------
+#
+# A signature is {"kid": KEY ID, "sig": base64url Ed25519 signature} under the key "signature" of the object it
+# signs, over the canonical JSON of that object without its "signature". The service signs each export's trailer
+# (which names the campaign, the header's hash and every stream's head) and each session receipt. Only keys from
+# outside the file count: a saved copy of the service's key set (--jwks) or the set its URL serves.
+
+RECEIPT_KINDS = ("session-started", "session-ended")
+
+
+def b64url_decode(text: str) -> bytes:
+    if not isinstance(text, str):
+        raise ValueError("not text")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def trusted_keys(jwks: Any) -> dict[str, bytes]:
+    """The Ed25519 public keys of a JSON Web Key Set (RFC 7517; OKP keys, RFC 8037), by kid."""
+    keys: dict[str, bytes] = {}
+    for key in (jwks.get("keys") if isinstance(jwks, dict) else None) or []:
+        if not isinstance(key, dict) or key.get("kty") != "OKP" or key.get("crv") != "Ed25519" or not isinstance(key.get("kid"), str):
+            continue
+        try:
+            public = b64url_decode(key.get("x"))
+        except ValueError:
+            continue
+        if len(public) == 32:
+            keys[key["kid"]] = public
+    return keys
+
+
+def signed_bytes(value: dict[str, Any]) -> bytes:
+    """What a signature covers: the canonical JSON of its object without the signature."""
+    return canonical_json({key: item for key, item in value.items() if key != "signature"})
+
+
+def signature_problem(value: dict[str, Any], keys: dict[str, bytes]) -> str | None:
+    """Why the object's signature does not show that a trusted key signed it as it stands, or None."""
+    signature = value.get("signature")
+    if signature is None:
+        return "it carries no signature"
+    if not isinstance(signature, dict) or not isinstance(signature.get("kid"), str) or not isinstance(signature.get("sig"), str):
+        return 'its signature is not of the form {"kid": ..., "sig": ...}'
+    if signature["kid"] not in keys:
+        trusted = ", ".join(sorted(keys)) or "none"
+        return f"it is signed with key {signature['kid']}, which is not among the trusted keys ({trusted})"
+    try:
+        sig = b64url_decode(signature["sig"])
+    except ValueError:
+        sig = b""
+    if not ed25519_verify(keys[signature["kid"]], signed_bytes(value), sig):
+        return f"its signature (key {signature['kid']}) does not verify: it was changed after it was signed, or not signed by that key"
+    return None
+
+
+def header_hash(header: dict[str, Any]) -> str:
+    return "sha256:" + hashlib.sha256(canonical_json(header)).hexdigest()
+
+
+def signed_part(header: dict[str, Any], trailer: dict[str, Any]) -> dict[str, Any]:
+    """What the trailer's signature check needs of a file already checked: kept small, so an import holds it
+    while it re-derives the sessions."""
+    return {"campaign_id": header.get("campaign_id"), "header_hash": header_hash(header), "trailer": dict(trailer), "line": getattr(trailer, "line", None)}
+
+
+def check_trailer_signature(signed: dict[str, Any], keys: dict[str, bytes], allow_unsigned: bool = False) -> dict[str, Any]:
+    """The trailer names this file's campaign and header and is signed by a trusted key. A file made before the
+    service signed its exports has no signature: it passes only with ``allow_unsigned``, and says so."""
+    trailer, line = signed["trailer"], signed["line"]
+    if trailer.get("signature") is None and allow_unsigned:
+        return {"status": "unsigned", "kid": None}
+    if trailer.get("signature") is not None:
+        if trailer.get("campaign_id") != signed["campaign_id"]:
+            raise Failure(f"The signed trailer is for campaign {trailer.get('campaign_id')}, not the header's {signed['campaign_id']}", line=line)
+        if trailer.get("header_hash") != signed["header_hash"]:
+            raise Failure("The header is not the one the trailer's signature covers: it was changed", line=1)
+    problem = signature_problem(trailer, keys)
+    if problem == "it carries no signature":
+        raise Failure("The trailer carries no signature, so nothing shows the service wrote this file (a file made before exports were signed verifies only with --allow-unsigned)", line=line)
+    if problem:
+        raise Failure(f"The trailer's signature fails: {problem}", line=line)
+    return {"status": "verified", "kid": trailer["signature"]["kid"]}
+
+
+def _receipt_failure(name: str, reason: str, event: dict[str, Any] | None = None, line: int | None = None) -> Failure:
+    if event is None:
+        return Failure(f"Receipt {name}: {reason}", line=line)
+    return Failure(f"Receipt {name}: {reason}", line=event["line"], stream=event["stream"], position=event["position"])
+
+
+def check_receipt(name: str, receipt: Any, header: dict[str, Any], events: Sequence[dict[str, Any]], keys: dict[str, bytes]) -> dict[str, Any]:
+    """A receipt the service signed at a session's start or end, against the file: the file must still hold what the
+    receipt recorded (its commitment, its head hashes, how it ended), whoever rewrote and re-signed the file since."""
+    if not isinstance(receipt, dict) or receipt.get("receipt") not in RECEIPT_KINDS:
+        raise _receipt_failure(name, "it is not a session receipt")
+    problem = signature_problem(receipt, keys)
+    if problem:
+        raise _receipt_failure(name, problem)
+    if receipt.get("campaign_id") != header.get("campaign_id"):
+        raise _receipt_failure(name, f"it is a receipt of campaign {receipt.get('campaign_id')}; the file holds campaign {header.get('campaign_id')}", line=1)
+    sid = receipt.get("session_id")
+    session = [event for event in events if event["stream"] == sid]
+    campaign = [event for event in events if event["stream"] == header.get("campaign_id")]
+    if not session:
+        raise _receipt_failure(name, f"the file has no session {sid}, which the receipt shows was played: it was removed", line=1)
+    started = session[0]
+    if started["state"].get("seed_commitment") != receipt.get("seed_commitment"):
+        raise _receipt_failure(name, "the session's seed commitment is not the one the receipt recorded: its seed was replaced", started)
+    ended = receipt["receipt"] == "session-ended"
+    if ended:
+        last = session[-1]
+        state = last["state"]
+        if event_name(last["topic"]) != "SessionEnded":
+            raise _receipt_failure(name, "the receipt shows the session ended, but the file's session does not end", last)
+        if state.get("outcome") != receipt.get("outcome"):
+            raise _receipt_failure(name, f"the session ends in {state.get('outcome')}, but the receipt recorded {receipt.get('outcome')}", last)
+        if state.get("counter_end") != receipt.get("counter_end"):
+            raise _receipt_failure(name, f"the session's random stream ends at {state.get('counter_end')}, but the receipt recorded {receipt.get('counter_end')}", last)
+    position = receipt.get("session_position")
+    held = session[position - 1] if isinstance(position, int) and 0 < position <= len(session) else None
+    if held is None or line_hash(held) != receipt.get("session_head"):
+        raise _receipt_failure(name, f"the session's event {position} is not the one the receipt recorded (hash {receipt.get('session_head')}): the session was rewritten", held or session[-1])
+    if ended and held is not session[-1]:
+        raise _receipt_failure(name, "the session goes on past the end the receipt recorded", session[-1])
+    position = receipt.get("campaign_position")
+    held = campaign[position - 1] if isinstance(position, int) and 0 < position <= len(campaign) else None
+    if held is None or line_hash(held) != receipt.get("campaign_head"):
+        raise _receipt_failure(name, f"the campaign's event {position} is not the one the receipt recorded: the campaign's record of the session was rewritten", held or (campaign[-1] if campaign else None))
+    return {"receipt": receipt["receipt"], "session": sid, "kid": receipt["signature"]["kid"]}
+
+
+def verify_lines(
+    lines: Iterable[str],
+    loads: Callable[[str], Any] = json.loads,
+    keys: Any = None,
+    receipts: Sequence[tuple[str, Any]] = (),
+    allow_unsigned: bool = False,
+) -> dict[str, Any]:
+    """The whole check; returns a report with status "verified", "pending" or "failed" (with the first failure).
+
+    ``keys``: the trusted key set (a JSON Web Key Set) the trailer's signature and each receipt's must verify
+    against, after the file's own checks; None checks the file's content only and leaves the signature to the
+    caller (the report's ``signed``, for ``check_trailer_signature``: the import checks it once it has re-derived
+    every session). ``receipts``: (name, receipt) pairs. ``allow_unsigned``: a file made before exports were signed."""
     try:
         header, events, trailer = parse(lines, loads, slim=True)
         heads = check_chain(events, trailer)
@@ -511,6 +751,13 @@ def verify_lines(lines: Iterable[str], loads: Callable[[str], Any] = json.loads)
         check_header(header, events)
         sessions = check_randomness(events)
         check_ends(events)
+        signed = signed_part(header, trailer)
+        signature = {"status": "not checked", "kid": None}
+        checked_receipts = []
+        if keys is not None:
+            trusted = trusted_keys(keys)
+            signature = check_trailer_signature(signed, trusted, allow_unsigned)
+            checked_receipts = [check_receipt(name, receipt, header, events, trusted) for name, receipt in receipts]
     except Failure as failure:
         return {"status": "failed", "failure": failure.report}
     pending = [stream for stream, verdict in sessions.items() if verdict["status"] == "pending"]
@@ -521,29 +768,82 @@ def verify_lines(lines: Iterable[str], loads: Callable[[str], Any] = json.loads)
         "events": len(events),
         "sessions": sessions,
         "heads": heads,
+        "signed": signed,
+        "signature": signature,
+        "receipts": checked_receipts,
         "failure": None,
     }
 
 
+JWKS_PATH = "/.well-known/jwks.json"
+
+
+def fetch_jwks(service: str) -> tuple[Any, str]:
+    """The key set the service publishes, fetched from the URL the file's header names."""
+    url = service.rstrip("/") + JWKS_PATH
+    if not url.startswith(("https://", "http://")):
+        raise ValueError(f"the header names {service!r}, not an http(s) URL")
+    with urllib.request.urlopen(url, timeout=20) as response:
+        return json.loads(response.read().decode("utf-8")), url
+
+
+def _first_line(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        first = json.loads(f.readline() or "{}")
+    return first.get("header") or {} if isinstance(first, dict) else {}
+
+
+def _arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="verify_export.py", description="Check a campaign export, its signature and your session receipts.")
+    parser.add_argument("export", help="the campaign's .jsonl export")
+    parser.add_argument("--jwks", help="a saved copy of the service's key set (GET /.well-known/jwks.json); without it the set is fetched from the service the file names")
+    parser.add_argument("--receipt", action="append", default=[], help="a session receipt (GET /sessions/{sid}/receipt); any number")
+    parser.add_argument("--allow-unsigned", action="store_true", help="accept a file made before exports were signed (nothing then shows who wrote it)")
+    return parser.parse_args(list(argv[1:]))
+
+
 def main(argv: Sequence[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python verify_export.py campaign.jsonl", file=sys.stderr)
-        return 2
     try:
-        with open(argv[1], encoding="utf-8") as f:
-            report = verify_lines(f)
+        args = _arguments(argv)
+    except SystemExit as stop:
+        return 2 if stop.code else 0
+    try:
+        if args.jwks:
+            with open(args.jwks, encoding="utf-8") as f:
+                keys, source = json.load(f), args.jwks
+        else:
+            service = _first_line(args.export).get("service")
+            if not service:
+                print("The file names no service to fetch its keys from: pass --jwks FILE, a saved copy of the service's key set", file=sys.stderr)
+                return 2
+            keys, source = fetch_jwks(service)
+        receipts = []
+        for name in args.receipt:
+            with open(name, encoding="utf-8") as f:
+                receipts.append((name, json.load(f)))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        print(f"cannot read the key set or a receipt: {error}", file=sys.stderr)
+        return 2
+    print(f"Trusted keys (from {source}): {', '.join(sorted(trusted_keys(keys))) or 'none'}")
+    try:
+        with open(args.export, encoding="utf-8") as f:
+            report = verify_lines(f, keys=keys, receipts=receipts, allow_unsigned=args.allow_unsigned)
     except (OSError, UnicodeDecodeError) as error:
-        print(f"cannot read {argv[1]}: {error}", file=sys.stderr)
+        print(f"cannot read {args.export}: {error}", file=sys.stderr)
         return 2
     if report["status"] == "failed":
         failure = report["failure"]
         where = ", ".join(f"{key} {failure[key]}" for key in ("line", "stream", "position") if failure[key] is not None)
         print(f"FAILED: {failure['reason']}" + (f" ({where})" if where else ""))
         return 1
-    print(f"{report['status'].upper()}: {report['events']} events, hash chain intact")
+    signature = report["signature"]
+    signed = f"signed with key {signature['kid']}" if signature["status"] == "verified" else "UNSIGNED: nothing shows who wrote it"
+    print(f"{report['status'].upper()}: {report['events']} events, hash chain intact, {signed}")
     for stream, verdict in report["sessions"].items():
         counts = verdict["checked"]
         print(f"  session {stream}: {verdict['status']} ({counts['digital_rolls']} digital rolls, {counts['shuffles']} shuffles recomputed)")
+    for checked in report["receipts"]:
+        print(f"  receipt {checked['receipt']} of session {checked['session']}: agrees (key {checked['kid']})")
     return 0
 
 

@@ -7,6 +7,7 @@ models (api/pages/reads.py) and renders a template; charts are SVG drawn on the 
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -179,6 +180,16 @@ def export(campaign_id: str):
     signin.grant_for_campaign(campaign_id)
 
     return CampaignExport().get(campaign_id)
+
+
+@bp.get("/pages/sessions/<session_id>/receipt")
+@access.signed_in
+def receipt(session_id: str):
+    """The session's signed receipt as a file to keep, for a visitor signed in with a cookie (the API's wants a bearer header)."""
+    signin.grant_for_session(session_id)
+    body = door()(tracker().session_receipt(session_id, service=request.url_root.rstrip("/")))
+    disposition = f'attachment; filename="receipt-{session_id}.json"'
+    return Response(json.dumps(body, ensure_ascii=False, indent=1) + "\n", mimetype="application/json", headers={"Content-Disposition": disposition})
 
 
 @bp.get("/pages/sessions/<session_id>")

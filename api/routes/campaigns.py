@@ -162,7 +162,7 @@ class CampaignExport(MethodView):
                 "The export holds another side's secrets until the quest ends",
                 detail="Export as the campaign's owner, or after the quest in progress has ended.",
             )
-        lines = tracker().export_campaign(campaign_id)
+        lines = tracker().export_campaign(campaign_id, service=request.url_root.rstrip("/"))
         disposition = f'attachment; filename="campaign-{campaign_id}.jsonl"'
         return Response("".join(lines), mimetype=EXPORT_TYPE, headers={"Content-Disposition": disposition})
 

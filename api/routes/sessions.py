@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from flask import request
 from flask.views import MethodView
 
 from api import access, contract, schemas
@@ -129,6 +130,18 @@ class Verification(MethodView):
     def get(self, session_id: str):
         """Re-derive the session: the seed against its commitment, every roll and shuffle, every action."""
         return {**tracker().verify(session_id), "session_id": session_id, "derivation": DERIVATION}
+
+
+@blp.route("/<session_id>/receipt")
+class Receipt(MethodView):
+    @access.reader
+    @blp.doc(operationId="getSessionReceipt")
+    @blp.response(200, schemas.Receipt)
+    def get(self, session_id: str):
+        """The session's receipt, signed by the service: its start (seed commitment, head hashes) while in play, its
+        end (head hash, random counter, outcome, verdict) once ended. Keep it: `verifier.py export.jsonl --receipt
+        FILE` finds any later export of the campaign that disagrees with it."""
+        return tracker().session_receipt(session_id, service=request.url_root.rstrip("/"))
 
 
 @blp.route("/<session_id>/state")
