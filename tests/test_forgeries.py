@@ -360,4 +360,14 @@ def test_a_kung_fu_panda_mission_lost_on_time_rewritten_to_victory(app, client):
     forged = _genuine(client, cid)
     _of(forged, "SessionEnded", sid)[0]["state"]["outcome"] = "victory"
     _of(forged, "QuestEnded")[0]["state"]["outcome"] = "victory"
-    _refused_only_by_the_signature(client, app, forged)
+    # Found twice over: the rules' recorded verdict (tests/test_rederivation.py) before any key is consulted, and the
+    # trailer's signature once the verdict check is passed by a forger who also removed the QuestDecided.
+    text = _text(_rechain(forged))
+    content = verify_lines(text.splitlines())
+    assert content["status"] == "failed" and "the rules decided the quest" in content["failure"]["reason"], content
+    before = _notifications(app)
+    imported = client.post("/campaigns/import", data=text, headers=NDJSON)
+    assert imported.status_code == 422 and imported.mimetype == PROBLEM, imported.json
+    assert _notifications(app) == before
+    report = verify_lines(text.splitlines(), keys=jwks_of(client))
+    assert report["status"] == "failed", report

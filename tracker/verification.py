@@ -194,7 +194,9 @@ def _check_values(event: Any, name: str, session: Session | None, ruleset: Rules
             typed = command == event.originator_version if command is not None else not effect
             most = inputs.NAME_LENGTH if typed else inputs.SAYING_LENGTH
             inputs.optional_text(roll.get("purpose"), "purpose", most, said="roll's purpose", least=0)
-        elif name in _DECK_EVENT_NAMES and session is not None:
+        elif name in _DECK_EVENT_NAMES and session is not None and not effect:
+            # Only a holder the table named: an action's resolver gives cards to figures the party does not list
+            # (Journey's rescued Monk Sha), and its effects are re-derived from the action itself.
             party_rules.check_holder(session.party, ruleset, event.change.get("holder"))
         elif name == "OutcomeRuled":
             inputs.text(event.ruling, "ruling", inputs.SAYING_LENGTH, said="ruling")
