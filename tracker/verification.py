@@ -190,11 +190,9 @@ def _check_values(event: Any, name: str, session: Session | None, ruleset: Rules
                 inputs.reported_faces(roll.get("results") or {}, least=0)
             # A roll the table asked for (its own command: meta "command" is its position) has the purpose it typed; an
             # action's roll has the one its resolver wrote, with figures' names in it, bounded more widely.
-            command = (getattr(event, "meta", None) or {}).get("command")
-            typed = command == event.originator_version if command is not None else not effect
-            most = inputs.NAME_LENGTH if typed else inputs.SAYING_LENGTH
+            most = inputs.NAME_LENGTH if _typed(event, effect) else inputs.SAYING_LENGTH
             inputs.optional_text(roll.get("purpose"), "purpose", most, said="roll's purpose", least=0)
-        elif name in _DECK_EVENT_NAMES and session is not None and not effect:
+        elif name in _DECK_EVENT_NAMES and session is not None and _typed(event, effect):
             # Only a holder the table named: an action's resolver gives cards to figures the party does not list
             # (Journey's rescued Monk Sha), and its effects are re-derived from the action itself.
             party_rules.check_holder(session.party, ruleset, event.change.get("holder"))
@@ -204,6 +202,13 @@ def _check_values(event: Any, name: str, session: Session | None, ruleset: Rules
             inputs.text(event.reason, "reason", inputs.SAYING_LENGTH, said="reason")
     except Unprocessable as refused:
         raise Mismatch(event.originator_version, name, f"A value no command accepts: {refused.title}") from None
+
+
+def _typed(event: Any, effect: bool) -> bool:
+    """Whether the table gave this event's values in its own command (meta "command" is its own position), rather
+    than an action's resolver writing them as an effect."""
+    command = (getattr(event, "meta", None) or {}).get("command")
+    return command == event.originator_version if command is not None else not effect
 
 
 def _check_undo(event: Any, earlier: Sequence[Any], before_command: Mapping[int, dict[str, Any]], session: Session) -> None:
