@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import nullcontext
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -161,9 +163,10 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
     del campaign_events
     statuses = {}
     for session_id in list(sessions):
-        events = [app.mapper.to_domain_event(event) for event in sessions.pop(session_id)]
-        report = verification.verify(events, ruleset, campaign.components_for(session_id))
-        del events  # verified, a session's events are not needed again (the stored ones are written)
+        # Decoded one at a time as the re-derivation reads them: a long session's domain events are never all held.
+        events = _Decoded(app.mapper, sessions.pop(session_id))
+        report = verification.verify(events, ruleset, campaign.components_for(session_id), listing=False)
+        del events
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
             line = _line_of(lines, session_id, mismatch.get("position"))
@@ -190,6 +193,24 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
         except IntegrityError:
             raise _already_here(campaign_id) from None
     return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": backup}
+
+
+class _Decoded(Sequence[Any]):
+    """A session's stored events read as domain events, each decoded when it is read (and not kept)."""
+
+    def __init__(self, mapper: Any, stored: list[StoredEvent]) -> None:
+        self.mapper, self.stored = mapper, stored
+
+    def __len__(self) -> int:
+        return len(self.stored)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return _Decoded(self.mapper, self.stored[index])
+        return self.mapper.to_domain_event(self.stored[index])
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self.mapper.to_domain_event(stored) for stored in self.stored)
 
 
 def _line_of(lines: Iterable[str], stream: str, position: int | None) -> int | None:
@@ -290,12 +311,20 @@ def _already_here(campaign_id: str | None) -> Conflict:
     )
 
 
+@lru_cache(maxsize=4096)
+def _stream_id(stream: str) -> UUID:
+    """One UUID object per stream (and one topic string per topic, below), shared by all its events held until
+    they are written: a long session's thousands of stored events otherwise each carried their own copies."""
+    return UUID(stream)
+
+
 def _stored(app: Any, record: dict[str, Any]) -> StoredEvent:
     try:
-        stream = UUID(record["stream"])
+        stream = _stream_id(record["stream"])
     except ValueError:
-        raise Unprocessable("An event's stream is not a UUID", detail=f"Line {record['line']}.") from None
-    return StoredEvent(originator_id=stream, originator_version=record["position"], topic=record["topic"], state=hash_chain.state_bytes(app.mapper, record["state"]))
+        raise Unprocessable(f"Line {record['line']}: an event's stream is not a UUID; nothing was imported", detail=f"Line {record['line']}.") from None
+    return StoredEvent(originator_id=stream, originator_version=record["position"], topic=sys.intern(record["topic"]),
+                       state=hash_chain.state_bytes(app.mapper, record["state"]))
 
 
 def _game_events(header: dict[str, Any]) -> dict[str, type] | None:

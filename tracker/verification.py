@@ -40,7 +40,16 @@ class Mismatch(Exception):
         self.report = {"position": position, "type": event_type, "reason": reason}
 
 
-def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any]) -> dict[str, Any]:
+class _Unlisted(list):
+    """The report's list of rolls or shuffles when the caller wants the verdict alone (an import): each entry
+    refers to its event's roll, so listing a long session's rolls would keep every one of them alive."""
+
+    def append(self, item: Any) -> None:
+        pass
+
+
+def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any], listing: bool = True) -> dict[str, Any]:
+    """The session re-derived; ``listing``: the report lists every roll and shuffle (False: only counts them)."""
     started = events[0]
     ended = next((e for e in events if type(e).__name__ == "SessionEnded"), None)
     seed_hex = ended.seed if ended else None
@@ -50,8 +59,8 @@ def verify(events: Sequence[Any], ruleset: Ruleset, components: Mapping[str, Any
         "ruleset": dict(started.ruleset),
         "ruleset_in_code": rulesets.get(ruleset.id).pin,
         "ruleset_used": ruleset.pin,
-        "rolls": [],
-        "shuffles": [],
+        "rolls": [] if listing else _Unlisted(),
+        "shuffles": [] if listing else _Unlisted(),
         "checked": {"events": len(events), "digital_rolls": 0, "reported_rolls": 0, "shuffles": 0, "actions": 0},
         "first_mismatch": None,
     }
@@ -107,6 +116,9 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
     effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled", "QuestDecided"} | set(ruleset.rules.events_by_name)
     unchecked_action = False  # a random action before the seed is revealed: its effects are checked one by one
     before_command: dict[int, dict[str, Any]] = {}  # the state an undo of each command puts back
+    # Kept only for the commands an undo names (an undo naming another is refused before it is compared): a copy
+    # of the whole state before every command held a long session's state thousands of times over.
+    undone = {e.reverses.get("from") for e in events if type(e).__name__ == "ActionUndone"}
     unverified = False  # the event is a game change taken as recorded (an effect of an action not re-run)
     for index, event in enumerate(events):
         name = type(event).__name__
@@ -114,7 +126,7 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
         expected_position = index + 1
         if position != expected_position:
             raise Mismatch(expected_position, name, f"Event {expected_position} is missing, or events were inserted or reordered (found event {position} in its place)")
-        if session is not None and (getattr(event, "meta", None) or {}).get("command") == position:
+        if session is not None and position in undone and (getattr(event, "meta", None) or {}).get("command") == position:
             before_command[position] = copy.deepcopy(undo.restored(session))
         if name not in effects:
             unchecked_action = False

@@ -119,6 +119,8 @@ _CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "c
 
 def _slim(topic: str, state: dict[str, Any]) -> dict[str, Any]:
     kept = {key: state[key] for key in _CHECKED if key in state}
+    if isinstance(kept.get("meta"), dict):  # of its meta, the checks read the chain's links only
+        kept["meta"] = {key: kept["meta"][key] for key in ("prev_hash", "session_head") if key in kept["meta"]}
     change = state.get("change")
     if isinstance(change, dict) and (event_name(topic) == "DeckShuffled" or "counter_start" in change):
         kept["change"] = change
@@ -157,6 +159,8 @@ def parse(
             record = {**value, "line": number}
             record.pop("_hash", None)  # only ever the hash computed here, never one the file brings
             if slim:
+                # Every line repeats its stream and topic: one copy of each is kept (sys.intern), not one per event.
+                record["stream"], record["topic"] = sys.intern(record["stream"]), sys.intern(record["topic"])
                 try:
                     record["_hash"] = line_hash(record)
                 except UnicodeEncodeError:  # a lone surrogate (\ud800) is JSON, but no UTF-8 text: nothing hashes it
