@@ -72,6 +72,8 @@ def summary(state: Mapping[str, Any]) -> dict[str, Any]:
 
 def _take(zone: list[str], cards: Iterable[str]) -> None:
     for card in cards:
+        if card not in zone:
+            raise ValueError(f"{card!r} is not there to take")
         zone.remove(card)
 
 
@@ -89,7 +91,7 @@ def _take_from_draw(state: dict[str, Any], cards: Sequence[str]) -> None:
 
 def _take_from(state: dict[str, Any], zone: str, holder: str, cards: Sequence[str]) -> None:
     if zone == "held":
-        _take(state["held"][holder], cards)
+        _take(state["held"].get(holder, []), cards)  # cards a holder does not hold: ValueError, as for any zone
     elif zone == "draw":
         _take_from_draw(state, cards)
     else:

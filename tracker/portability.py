@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import nullcontext
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -28,7 +30,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
-from tracker import export_file, hash_chain, rulesets, sealing, signing, stored_answers, unsealing, verification, verify_export
+from tracker import event_shapes, export_file, hash_chain, rulesets, sealing, signing, stored_answers, unsealing, verification, verify_export
 from tracker import party as party_rules
 from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
@@ -138,11 +140,17 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
     del checked
     header, entries = _read(app, lines)
     campaign_id = header.get("campaign_id")
+    game_events = _game_events(header)
     try:
-        entries = unsealing.unseal(entries, lambda entry: _decode(app, _stored(app, entry), entry, campaign_id) if isinstance(entry, dict)
+        entries = unsealing.unseal(entries, lambda entry: _decode(app, _stored(app, entry), entry, campaign_id, game_events) if isinstance(entry, dict)
                                    else app.mapper.to_domain_event(entry))
-    except ValueError as error:  # replaying a session met an event that cannot follow the ones before it: an edited file
-        raise Unprocessable("A session does not re-derive; nothing was imported", detail=f"The event cannot follow the ones before it: {error}.") from None
+    except unsealing.CannotFollow as error:  # replaying a session met an event that cannot follow the ones before it: an edited file
+        line = _line_of(lines, error.stream, error.position)
+        raise Unprocessable(
+            f"Line {line} cannot follow the events before it; nothing was imported",
+            detail=f"{error} (stream {error.stream}, position {error.position}).",
+            errors={"file": [f"line {line}: {error}"]},
+        ) from None
     stored = [entry if isinstance(entry, StoredEvent) else _stored(app, entry) for entry in entries]
     del entries
     streams: dict[str, list[StoredEvent]] = {}
@@ -154,6 +162,10 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
     created = campaign_events[0]
     campaign = None
     for event in campaign_events:  # the campaign as the file leaves it: its component data and what each session started with
+        if type(event).__name__ == "TokenRevoked" and event.token_id not in campaign.tokens:
+            line = _line_of(lines, str(campaign_id), event.originator_version)
+            raise Unprocessable(f"Line {line} revokes a token the campaign never minted; nothing was imported", detail=f"Token {event.token_id}.",
+                                errors={"file": [f"line {line}: a revocation of a token never minted"]})
         campaign = event.mutate(campaign)
     if created.ruleset != header.get("ruleset") or content_hash(header.get("components") or {}) != campaign.components_hash:
         raise Unprocessable("The header does not match the campaign", detail="Its ruleset pin or component data differs from what the campaign recorded.")
@@ -167,15 +179,18 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
     sessions = _sessions(app, streams, campaign_events, str(campaign_id), header)
     statuses, finals = {}, {}
     for session_id in list(sessions):
-        events = [app.mapper.to_domain_event(event) for event in sessions.pop(session_id)]
-        report = verification.verify(events, ruleset, campaign.components_for(session_id), seed_carried=bool(header.get("backup")))
+        # Decoded one at a time as the re-derivation reads them: a long session's domain events are never all held.
+        events = _Decoded(app.mapper, sessions.pop(session_id))
+        report = verification.verify(events, ruleset, campaign.components_for(session_id), seed_carried=bool(header.get("backup")), listing=False)
         finals[session_id] = _folded(events)
-        del events  # verified, a session's events are not needed again (the stored ones are written)
+        del events
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
+            line = _line_of(lines, session_id, mismatch.get("position"))
             raise Unprocessable(
                 f"Session {session_id} does not re-derive; nothing was imported",
-                detail=f"{report.get('detail') or mismatch.get('reason')} (position {mismatch.get('position')}).",
+                detail=f"{report.get('detail') or mismatch.get('reason')} (line {line}, position {mismatch.get('position')}).",
+                errors={"file": [f"line {line}: {report.get('detail') or mismatch.get('reason')}"]},
             )
         statuses[session_id] = report["status"]
     _check_quest_ends(ruleset, campaign_events, finals)
@@ -253,6 +268,35 @@ def _check_signed(app: Any, signed: dict[str, Any], trusted_files: Iterable[str]
         ) from None
 
 
+class _Decoded(Sequence[Any]):
+    """A session's stored events read as domain events, each decoded when it is read (and not kept)."""
+
+    def __init__(self, mapper: Any, stored: list[StoredEvent]) -> None:
+        self.mapper, self.stored = mapper, stored
+
+    def __len__(self) -> int:
+        return len(self.stored)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return _Decoded(self.mapper, self.stored[index])
+        return self.mapper.to_domain_event(self.stored[index])
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self.mapper.to_domain_event(stored) for stored in self.stored)
+
+
+def _line_of(lines: Iterable[str], stream: str, position: int | None) -> int | None:
+    """The line of the file that holds an event, found again when a refusal names it (the file is read afresh:
+    no line number is kept per event while the import runs)."""
+    for number, line in enumerate(lines, start=1):
+        if f'"position":{position},' in line.replace(" ", "") or f'"position":{position}}}' in line.replace(" ", ""):
+            event = export_file.lean_loads(line).get("event")
+            if isinstance(event, dict) and event.get("stream") == stream and event.get("position") == position:
+                return number
+    return None
+
+
 def _earlier_copy(app: Any, streams: dict[str, list[StoredEvent]], campaign_id: str | None) -> dict[str, int]:
     """How many events of each of the file's streams this database holds already: a campaign moving back to a shard
     it left keeps the copy it left there, and that copy must be exactly the start of the file's streams (events are
@@ -281,6 +325,7 @@ def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
     which is what gets written, except those unsealing needs whole (tracker/unsealing.py), kept as records. Only
     the stored forms of a large file are held, never every line's parsed JSON or every event's domain object."""
     header: dict[str, Any] = {}
+    game_events = None
     entries: list[Any] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -288,6 +333,7 @@ def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
         kind, value = next(iter(export_file.lean_loads(line).items()))
         if kind == "header":
             header = value
+            game_events = _game_events(header)
         elif kind == "event":
             record = {**value, "line": number}
             if record.get("withheld"):
@@ -297,7 +343,7 @@ def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
                     "(tracker export --backup on the server it came from).",
                 )
             stored = _stored(app, record)
-            event = _decode(app, stored, record, header.get("campaign_id"))  # a line this server cannot read, or in the wrong stream, is refused here
+            event = _decode(app, stored, record, header.get("campaign_id"), game_events)  # a line this server cannot read, or in the wrong stream, is refused here
             entries.append(record if type(event).__name__ in unsealing.KEPT else stored)
     return header, entries
 
@@ -338,15 +384,33 @@ def _already_here(campaign_id: str | None) -> Conflict:
     )
 
 
+@lru_cache(maxsize=4096)
+def _stream_id(stream: str) -> UUID:
+    """One UUID object per stream (and one topic string per topic, below), shared by all its events held until
+    they are written: a long session's thousands of stored events otherwise each carried their own copies."""
+    return UUID(stream)
+
+
 def _stored(app: Any, record: dict[str, Any]) -> StoredEvent:
     try:
-        stream = UUID(record["stream"])
+        stream = _stream_id(record["stream"])
     except ValueError:
-        raise Unprocessable("An event's stream is not a UUID", detail=f"Line {record['line']}.") from None
-    return StoredEvent(originator_id=stream, originator_version=record["position"], topic=record["topic"], state=hash_chain.state_bytes(app.mapper, record["state"]))
+        raise Unprocessable(f"Line {record['line']}: an event's stream is not a UUID; nothing was imported", detail=f"Line {record['line']}.") from None
+    return StoredEvent(originator_id=stream, originator_version=record["position"], topic=sys.intern(record["topic"]),
+                       state=hash_chain.state_bytes(app.mapper, record["state"]))
 
 
-def _decode(app: Any, stored: StoredEvent, record: dict[str, Any], campaign_id: str | None) -> Any:
+def _game_events(header: dict[str, Any]) -> dict[str, type] | None:
+    """The change kinds of the game the header pins (the file's check found it the campaign's own pin), each with
+    the event class that records it; None when this server lacks those rules (the import refuses that by name)."""
+    pin = header.get("ruleset")
+    ruleset = rulesets.resolve(pin) if isinstance(pin, dict) else None
+    return dict(ruleset.rules.events) if ruleset is not None else None
+
+
+def _decode(app: Any, stored: StoredEvent, record: dict[str, Any], campaign_id: str | None, game_events: dict[str, type] | None) -> Any:
+    """The line's domain event, refused (naming the line) unless this server can read it, it belongs in its stream,
+    and it holds what its type needs (tracker/event_shapes.py): nothing folds an event before this has passed it."""
     try:
         event = app.mapper.to_domain_event(stored)
     except (TopicError, ValueError, TypeError, KeyError) as error:
@@ -361,6 +425,13 @@ def _decode(app: Any, stored: StoredEvent, record: dict[str, Any], campaign_id: 
         raise Unprocessable(
             f"Line {record['line']} is not an event of {kind}; nothing was imported",
             detail=f"{record['topic']} in stream {record['stream']}, position {record['position']}.",
+        )
+    wrong = event_shapes.problem(event, game_events)
+    if wrong:
+        raise Unprocessable(
+            f"Line {record['line']} does not hold what a {type(event).__name__} records; nothing was imported",
+            detail=f"{wrong.capitalize()} (stream {record['stream']}, position {record['position']}).",
+            errors={"file": [f"line {record['line']}: {wrong}"]},
         )
     return event
 

@@ -22,6 +22,7 @@ cost of one commit at a time per events table (bench/RESULTS.md measures both).
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from collections.abc import Sequence
 from typing import Any
 
@@ -148,20 +149,34 @@ class FailFastApplicationRecorder(RenderedOnce, PostgresApplicationRecorder):
             return _unretried(PostgresApplicationRecorder.insert_events)(self, stored_events, **kwargs)
         if len(stored_events) == 1:
             (one,) = stored_events
-            kind, params = "row", (one.originator_id, Int8(one.originator_version), one.topic, one.state)
+            kind, batches = "row", [(one.originator_id, Int8(one.originator_version), one.topic, one.state)]
         else:
-            kind, params = "rows", (
-                [e.originator_id for e in stored_events],
-                [Int8(e.originator_version) for e in stored_events],
-                [e.topic for e in stored_events],
-                [e.state for e in stored_events],
+            # A large insert (an import) goes in batches, each call of the function in the same transaction (the
+            # table's lock is taken by the first and held to the commit): the arrays and their binary dump then hold
+            # a batch's events, not a copy of every event of the file at once.
+            kind, batches = "rows", (
+                (
+                    [e.originator_id for e in batch],
+                    [Int8(e.originator_version) for e in batch],
+                    [e.topic for e in batch],
+                    [e.state for e in batch],
+                )
+                for batch in (stored_events[start : start + INSERT_BATCH] for start in range(0, len(stored_events), INSERT_BATCH))
             )
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             text = self._insert_texts.get(kind)
             if text is None:  # rendered once, not on every execute
                 text = self._insert_texts[kind] = self._insert_statements[kind].as_string(conn)
-            curs.execute(text, params, prepare=True)
-            return [row["notification_id"] for row in curs.fetchall()]
+            ids = []
+            # The pool's connections autocommit: one statement is its own transaction; several are made one here.
+            with conn.transaction() if len(stored_events) > INSERT_BATCH else nullcontext():
+                for params in batches:
+                    curs.execute(text, params, prepare=True)
+                    ids += [row["notification_id"] for row in curs.fetchall()]
+            return ids
+
+
+INSERT_BATCH = 2000  # events per call of the insert function within one transaction
 
 
 def _check_when_idle(conn: Any) -> None:

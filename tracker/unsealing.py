@@ -18,7 +18,8 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from tracker import sealing
+from tracker import decks, sealing
+from tracker.domain.session import DECK_EVENTS
 from tracker.errors import Unprocessable
 from tracker.randomness import RandomStream
 from tracker.verify_export import event_name
@@ -27,6 +28,15 @@ from tracker.verify_export import event_name
 # The events an import keeps whole until their session is unsealed: those that carry or reveal sealed values.
 # Every other event is stored as it is read (tracker/portability.py), so a large file is not held whole.
 KEPT = {"SessionStarted", "SessionEnded", "DeckShuffled", "ActionUndone"}
+_DECK_EVENT_NAMES = {cls.__name__ for cls in DECK_EVENTS.values()}
+
+
+class CannotFollow(ValueError):
+    """An event of a session that cannot follow the ones before it (the file was edited)."""
+
+    def __init__(self, stream: str, position: int, reason: str) -> None:
+        super().__init__(reason)
+        self.stream, self.position = stream, position
 
 
 def unseal(entries: list[Any], decode: Any) -> list[Any]:
@@ -54,7 +64,7 @@ def _session(entries: list[Any], decode: Any) -> Iterable[Any]:
     records = [entry for entry in entries if isinstance(entry, dict)]
     seed_hex = _seed(records)
     seed = bytes.fromhex(seed_hex) if seed_hex else None
-    session = None
+    piles: dict[str, Any] = {}
     # The decks after each position an undo goes back to (only those: a copy per event would hold the
     # whole session's piles many times over while a large file is imported).
     wanted = {r["state"]["reverses"]["from"] - 1 for r in records if event_name(r["topic"]) == "ActionUndone"}
@@ -63,12 +73,32 @@ def _session(entries: list[Any], decode: Any) -> Iterable[Any]:
     for entry in entries:
         if isinstance(entry, dict):
             entry = _unsealed(entry, seed, seed_hex, decks_after)
-        session = decode(entry).mutate(session)
         position = entry["position"] if isinstance(entry, dict) else entry.originator_version
+        try:
+            piles = _fold_piles(piles, decode(entry))
+        except ValueError as error:  # e.g. a draw of a card the pile does not hold
+            raise CannotFollow(_stream(entry), position, str(error)) from None
         if position in wanted:
-            decks_after[position] = copy.deepcopy(session.decks)
+            decks_after[position] = copy.deepcopy(piles)
         out.append(entry)
     return out
+
+
+def _fold_piles(piles: dict[str, Any], event: Any) -> dict[str, Any]:
+    """The session's decks after one event, folded as the session folds them (tracker/domain/session.py): only
+    the piles, since only an undo's piles are derived here. The rest of the session (its game state, whose folds
+    read what each game recorded) is folded once, by the re-derivation, after it has checked each event."""
+    name = type(event).__name__
+    if name == "SessionStarted":
+        return copy.deepcopy(event.decks)
+    if name == "ActionUndone":
+        return copy.deepcopy(event.restored["decks"])
+    if name in _DECK_EVENT_NAMES:
+        deck = event.change["deck"]
+        if deck not in piles:
+            raise ValueError(f"the session has no deck {deck!r}")
+        piles[deck] = decks.apply(piles[deck], event.change)
+    return piles
 
 
 def _unsealed(record: dict[str, Any], seed: bytes | None, seed_hex: str | None, decks_after: dict[int, Any]) -> dict[str, Any]:

@@ -137,6 +137,8 @@ _CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "c
 
 def _slim(topic: str, state: dict[str, Any]) -> dict[str, Any]:
     kept = {key: state[key] for key in _CHECKED if key in state}
+    if isinstance(kept.get("meta"), dict):  # of its meta, the checks read the chain's links only
+        kept["meta"] = {key: kept["meta"][key] for key in ("prev_hash", "session_head") if key in kept["meta"]}
     change = state.get("change")
     name = event_name(topic)
     if isinstance(change, dict) and (name in ("DeckShuffled", "QuestDecided") or "counter_start" in change):
@@ -162,22 +164,34 @@ def parse(
         try:
             item = loads(line)
         except ValueError as error:
-            raise Failure(f"Line {number} is not JSON ({error.msg}): the file is damaged or cut short", line=number) from None
+            raise Failure(f"Line {number} is not JSON ({getattr(error, 'msg', error)}): the file is damaged or cut short", line=number) from None
+        except RecursionError:  # json.loads recurses once per level: no export nests near Python's limit
+            raise Failure(f"Line {number} nests deeper than any export does", line=number) from None
         if not isinstance(item, dict) or len(item) != 1:
             raise Failure(f"Line {number} is not a header, event or trailer", line=number)
         kind, value = next(iter(item.items()))
         if kind == "header" and header is None and number == 1:
+            if not isinstance(value, dict):
+                raise Failure("The header line holds no header", line=number)
             header = value
         elif kind == "event" and header is not None:
             _check_event_shape(value, number)
+            _check_fields(value, number)
             record = {**value, "line": number}
             record.pop("_hash", None)  # only ever the hash computed here, never one the file brings
             if slim:
-                record["_hash"] = line_hash(record)
+                # Every line repeats its stream and topic: one copy of each is kept (sys.intern), not one per event.
+                record["stream"], record["topic"] = sys.intern(record["stream"]), sys.intern(record["topic"])
+                try:
+                    record["_hash"] = line_hash(record)
+                except UnicodeEncodeError:  # a lone surrogate (\ud800) is JSON, but no UTF-8 text: nothing hashes it
+                    raise Failure("The event holds text that is not Unicode", line=number, stream=record["stream"], position=record["position"]) from None
                 record["state"] = _slim(record["topic"], record["state"])
             events.append(record)
         elif kind == "trailer" and header is not None:
-            trailer = Located(value, number) if isinstance(value, dict) else value
+            if not isinstance(value, dict):
+                raise Failure("The trailer line holds no trailer", line=number)
+            trailer = Located(value, number)
         else:
             raise Failure(f"Line {number} is a '{kind}' where it does not belong", line=number)
     if header is None:
@@ -192,10 +206,99 @@ def parse(
 def _check_event_shape(event: Any, line: int) -> None:
     if not isinstance(event, dict):
         raise Failure("An event line holds no event", line=line)
-    if not isinstance(event.get("stream"), str) or not isinstance(event.get("position"), int):
+    if not isinstance(event.get("stream"), str) or not _is_count(event.get("position")):
         raise Failure("An event lacks its stream or position", line=line)
     if not isinstance(event.get("topic"), str) or not isinstance(event.get("state"), dict):
         raise Failure("An event lacks its topic or state", line=line, stream=event.get("stream"), position=event.get("position"))
+
+
+def _is_count(value: Any) -> bool:
+    """A position or a random counter: a whole number from 0 (not a bool, which JSON keeps apart), below 2**64."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _SPACE
+
+
+def _is_list_of(value: Any, kind: type) -> bool:
+    return isinstance(value, list) and all(isinstance(item, kind) for item in value)
+
+
+def _field_problem(name: str, state: dict[str, Any]) -> str | None:
+    """What is wrong with the fields the checks below read of one event (None: nothing). A file is anyone's to
+    edit, so each is read in the type the checks need before any check reads it: a topic swapped for another
+    event's, a field dropped or retyped, is then a failure naming the line, never a crash."""
+    meta = state.get("meta")
+    if meta is not None and not isinstance(meta, dict):
+        return "its meta is not an object"
+    meta = meta or {}
+    if meta.get("prev_hash") is not None and not isinstance(meta["prev_hash"], str):
+        return "its prev_hash is not a hash"
+    if "session_head" in meta and not isinstance(meta["session_head"], str):
+        return "its session_head is not a hash"
+    if "sealed" in meta and not _is_list_of(meta["sealed"], str):
+        return "its list of sealed fields is not a list of paths"
+    if "session_id" in state and not isinstance(state["session_id"], str):
+        return "its session_id is not a session's id"
+    for key in ("seed", "seed_commitment", "components_hash"):
+        if state.get(key) is not None and not isinstance(state[key], str):
+            return f"its {key} is not text"
+    if name == "SessionStarted" and not isinstance(state.get("seed_commitment"), str):
+        return "a session's start records no seed commitment"
+    if name in ("CampaignCreated", "ComponentsSupplied") and not isinstance(state.get("components"), dict):
+        return "it records no component data"
+    if name == "ActionTaken" and not _is_count(state.get("counter_start")):
+        return "an action records no random counter it starts at"
+    if name == "SessionEnded" and state.get("counter_end") is not None and not _is_count(state["counter_end"]):
+        return "a session's end records a random counter that is not a count"
+    if name == "DiceRolled":
+        return _roll_problem(state.get("roll"))
+    change = state.get("change")
+    if name == "DeckShuffled":
+        if not isinstance(change, dict) or not _is_list_of(change.get("before"), str):
+            return "a shuffle records no cards it shuffled"
+        if not (_is_count(change.get("counter_start")) and _is_count(change.get("counter_end"))):
+            return "a shuffle records no random counters"
+        if "order" in change and not _is_list_of(change["order"], str):
+            return "a shuffle's order is not a list of cards"
+    elif isinstance(change, dict) and "counter_start" in change:
+        shuffle = change.get("shuffle")
+        if not (_is_count(change["counter_start"]) and _is_count(change.get("counter_end"))):
+            return f"the {name} draw records random counters that are not counts"
+        if isinstance(shuffle, dict) and not (isinstance(shuffle.get("before"), list) and isinstance(shuffle.get("order"), list)):
+            return f"the {name} draw does not record the order it shuffled into"
+    return None
+
+
+def _roll_problem(roll: Any) -> str | None:
+    if not isinstance(roll, dict) or roll.get("source") not in ("digital", "reported"):
+        return "a roll records no roll (digital or reported)"
+    if roll["source"] == "reported":
+        return None
+    dice, layouts, results = roll.get("dice"), roll.get("layouts"), roll.get("results")
+    if not (_is_count(roll.get("counter_start")) and _is_count(roll.get("counter_end"))):
+        return "a digital roll records no random counters"
+    if not isinstance(dice, dict) or not isinstance(layouts, dict) or not isinstance(results, dict):
+        return "a digital roll records no dice, layouts or results"
+    for die, count in dice.items():
+        if not _is_count(count) or not isinstance(layouts.get(die), list) or not layouts[die]:
+            return f"a digital roll records no count or face layout of die {die!r}"
+        if not isinstance(results.get(die), list) or len(results[die]) != count:
+            return f"a digital roll records {count} dice of {die!r} but not as many results"
+    if roll.get("order") is not None and not _is_list_of(roll["order"], str):
+        return "a digital roll's order is not a list of dice"
+    return None
+
+
+def _check_fields(event: dict[str, Any], line: int) -> None:
+    where = {"line": line, "stream": event["stream"], "position": event["position"]}
+    if event.get("sealed") is not None and not isinstance(event["sealed"], dict):
+        raise Failure("The line's sealed values are not an object", **where)
+    if event.get("withheld") and not isinstance(event.get("hash"), str):
+        raise Failure("The line withholds a field but carries no hash of its event", **where)
+    name = event_name(event["topic"])
+    if (name in ("CampaignCreated", "SessionStarted")) != (event["position"] == 1):
+        raise Failure(f"A stream starts with its {name}, and only its first event does: found {name} at position {event['position']}", **where)
+    problem = _field_problem(name, event["state"])
+    if problem:
+        raise Failure(f"The event cannot be checked: {problem}", **where)
 
 
 # -- checking ----------------------------------------------------------------
