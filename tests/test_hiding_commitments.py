@@ -149,3 +149,128 @@ def test_the_heroes_cannot_test_a_guess_of_the_overlords_draws_or_the_secret_roo
     two = _ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 2, "holder": "overlord"}, headers=overlord))
     assert one.json["cards"] and len(two.json["cards"]) == 2
     assert guesses(app, client, cid, sid, heroes) == []
+
+
+def sealed_values(app, sid):
+    """What no token may see in play, by path in the stored events: the seed, a shuffle's order, an undo's piles."""
+    tracker = app.extensions["tracker"]
+    found = []
+    for stored in tracker.recorder.select_events(UUID(sid)):
+        state = hash_chain.record(tracker.mapper, stored, sealed=True)["state"]
+        for path in (state.get("meta") or {}).get("sealed") or []:
+            found.append((stored.originator_version, tuple(path.split(".")), _at(state, tuple(path.split(".")))))
+    return found
+
+
+DESCENT_STEPS = st.lists(st.sampled_from(["draw-1", "draw-2", "secret-room", "reported-draw", "heroes-roll", "undo"]), min_size=1, max_size=5)
+JOURNEY_STEPS = st.lists(st.sampled_from(["roll", "draw", "shuffle", "undo"]), min_size=1, max_size=4)
+
+
+@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=DESCENT_STEPS)
+def test_no_value_hidden_from_the_heroes_can_be_tested_against_anything_they_read(app, client, steps):
+    cid, sid = _descent(client)
+    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
+    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
+    answers = []
+    for number, step in enumerate(steps):
+        if step in ("draw-1", "draw-2"):
+            client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": int(step[-1]), "holder": "overlord"}, headers=overlord)
+        elif step == "secret-room":
+            client.post(f"/sessions/{sid}/actions", json={"type": "secret-room-roll", "face": "surge"}, headers=overlord)
+        elif step == "reported-draw":
+            client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "cards": ["Dodge"], "holder": "overlord"}, headers=overlord)
+        elif step == "heroes-roll":  # the heroes' own answers, and their idempotent replays
+            key = {**heroes, "Idempotency-Key": f"roll-{number}"}
+            answers += [client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1}}, headers=key).get_data(as_text=True) for _ in range(2)]
+        else:
+            client.post(f"/sessions/{sid}/undo", headers=overlord)
+    assert guesses(app, client, cid, sid, heroes, answers) == [], steps
+    owner_events = client.get(f"/sessions/{sid}/events?limit=1000").json["events"]
+    assert all("salts" not in e["meta"] for e in owner_events)  # not even the owner's views show a salt in play
+
+
+@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=JOURNEY_STEPS)
+def test_no_sealed_value_of_a_journey_session_can_be_tested_against_anything_a_viewer_reads(app, client, steps):
+    from tests.conftest import JOURNEY_TEST_COMPONENTS
+
+    cid = _ok(client.post("/campaigns", json={"ruleset": "journey", "name": "J", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})).json["id"]
+    sid = _ok(client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"})).json["id"]
+    for step in steps:
+        if step == "roll":
+            client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1}})
+        elif step == "draw":
+            client.post(f"/sessions/{sid}/draws", json={"deck": "fortune", "count": 1})
+        elif step == "shuffle":
+            client.post(f"/sessions/{sid}/actions", json={"type": "shuffle", "deck": "fortune"})
+        else:
+            client.post(f"/sessions/{sid}/undo")
+    viewer = bearer(_mint(client, cid, role="viewer"))
+    assert guesses(app, client, cid, sid, viewer) == [], steps
+    # the seed, each shuffle's order, each undo's piles: not in any hash a viewer reads, whatever is tried
+    text = readable(app, client, viewer, cid, sid)
+    known = set(HEX.findall(text))
+    tracker = app.extensions["tracker"]
+    records = {s.originator_version: hash_chain.record(tracker.mapper, s) for s in tracker.recorder.select_events(UUID(sid))}
+    for position, path, value in sealed_values(app, sid):
+        guess = {**records[position], "state": _put(records[position]["state"], path, value)}
+        assert event_hash(guess) not in known and hashlib.sha256(canonical_json(value)).hexdigest() not in known
+
+
+def test_a_value_changed_in_the_store_without_its_commitment_is_found_by_the_service_verifier_and_import(app, client, database_url, tmp_path):
+    from tests.test_audit import StoredRows
+
+    cid, sid = _descent(client)
+    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
+    _ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "cards": ["Dodge"], "holder": "overlord"}, headers=overlord))
+    text = client.get(f"/campaigns/{cid}/export").get_data(as_text=True)  # the owner's, in play: the secrets opened
+    assert _verifier(text).returncode == 0
+    lines = [json.loads(line) for line in text.splitlines()]
+    drawn = [line["event"] for line in lines[1:-1] if line["event"]["topic"].endswith("CardsDrawn")][-1]
+    assert drawn["opened"]["change"]["value"]["cards"] == ["Dodge"] and "change" not in drawn["state"]
+    # a reported card changed to another the deck holds: only the commitment tells (the hashes still hold)
+    drawn["opened"]["change"]["value"]["cards"] = ["Base card 1"]
+    forged = "".join(json.dumps(line) + "\n" for line in lines)
+    checked = _verifier(forged)
+    assert checked.returncode == 1 and "does not match the commitment" in checked.stdout, checked.stdout
+    refused = client.post("/campaigns/import", data=forged, headers={"Content-Type": "application/x-ndjson", "Authorization": ""})
+    assert refused.status_code == 422 and "commitment" in refused.json["detail"]
+    StoredRows(app, database_url).edit(sid, drawn["position"], lambda state: state["change"].update(cards=["Base card 1"]))
+    tracker = app.extensions["tracker"]
+    chain = hash_chain.check(tracker, UUID(sid))
+    assert chain["status"] == "broken" and "commitment" in chain["break"]["reason"], chain
+
+
+def test_a_descent_backup_in_play_moves_with_its_salts_and_the_revealed_values_verify_after_the_end(app, client, database_url, tmp_path):
+    from tests.test_secrets import _cli
+
+    cid, sid = _descent(client)
+    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
+    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
+    _ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 2, "holder": "overlord"}, headers=overlord))
+    backup = tmp_path / "backup.jsonl"
+    assert _cli("--database-url", database_url, "export", cid, "--backup", "-o", str(backup)).returncode == 0
+    target = f"sqlite:///{tmp_path}/target.sqlite3"
+    imported = _cli("--database-url", target, "import", str(backup))
+    assert imported.returncode == 0, imported.stderr
+    from api import create_app
+
+    there = create_app({"TESTING": True, "DATABASE_URL": target, "PROJECTIONS_IN_PROCESS": False})
+    try:
+        moved = there.extensions["tracker"]
+        here = app.extensions["tracker"]
+        mine = [hash_chain.record(here.mapper, s, sealed=True) for s in here.recorder.select_events(UUID(sid))]
+        theirs = [hash_chain.record(moved.mapper, s, sealed=True) for s in moved.recorder.select_events(UUID(sid))]
+        assert [event_hash(r) for r in theirs] == [event_hash(r) for r in mine]  # every value and salt as stored
+        assert moved.verify(sid)["chain"]["status"] == "intact"
+    finally:
+        there.extensions["tracker"].close()
+        there.extensions["tracker_views"].store.datastore.close()
+    _ok(client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the table stops here"}), 200)
+    shown = client.get(f"/sessions/{sid}/events?limit=1000", headers=heroes).json["events"]
+    drawn = [e for e in shown if e["type"] == "CardsDrawn" and e["payload"]["change"].get("deck") == "overlord"]
+    assert drawn and all(e["meta"]["salts"]["change"] and len(e["payload"]["change"]["cards"]) >= 1 for e in drawn)
+    text = client.get(f"/campaigns/{cid}/export", headers=heroes).get_data(as_text=True)
+    verified = _verifier(text)
+    assert verified.returncode == 0 and verified.stdout.startswith("VERIFIED"), verified.stdout
