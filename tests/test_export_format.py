@@ -136,7 +136,9 @@ def test_the_line_shapes_the_readme_shows_are_the_lines_of_an_export(exports):
         assert set(lines[0]["header"]) == set(header["header"])
         assert set(lines[-1]["trailer"]) == set(trailer["trailer"])
         for line in lines[1:-1]:
-            assert set(line["event"]) == set(event["event"])
+            # ``opened`` on the lines whose events commit to a side's secrets ("An event line whose ... also carries")
+            assert set(line["event"]) - {"opened"} == set(event["event"])
+            assert ("opened" in line["event"]) == bool(line["event"]["state"]["meta"].get("commitments"))
             state = line["event"]["state"]
             assert set(event["event"]["state"]) - {"..."} <= set(state)
             assert state["timestamp"]["_type_"] == event["event"]["state"]["timestamp"]["_type_"]
@@ -165,6 +167,17 @@ def _get(state: dict, path: str) -> Any:
     return value
 
 
+def _opened(event: dict) -> dict:
+    state = copy.deepcopy(event["state"])
+    for path, opening in (event.get("opened") or {}).items():
+        *parents, leaf = path.split(".")
+        holder = state
+        for part in parents:
+            holder = holder.setdefault(part, {})
+        holder[leaf] = opening["value"]
+    return {**event, "state": state}
+
+
 def _event_classes() -> dict[str, type]:
     classes = {name: cls for name, cls in vars(Session).items() if inspect.isclass(cls) and issubclass(cls, (TrackerEvent, TrackerCreated))}
     for ruleset in rulesets.registry().values():
@@ -184,7 +197,8 @@ def test_every_use_of_the_stream_the_readme_lists_is_in_the_code_and_in_the_expo
     uses = _stream_uses()
     assert {"SessionStarted", "ActionTaken", "DiceRolled", "DeckShuffled", "QuestSetUp", "SessionEnded"} <= set(uses)
     classes = _event_classes()
-    events = [event for lines in exports.values() for event in _events(lines)]
+    # as a verifier checks them: each value a line opens put back at its path (the README's `opened`)
+    events = [_opened(event) for lines in exports.values() for event in _events(lines)]
     for name, fields in uses.items():
         assert name in classes, f"the README names {name}, which the code does not have"
         declared = {field.name for field in dataclasses.fields(classes[name])}
@@ -213,7 +227,7 @@ def test_reported_rolls_carry_no_counters_as_the_readme_says(exports):
 
 def test_the_meta_fields_the_readme_defines_are_what_the_exports_hold(exports):
     section = _said(_format_section())
-    for field in ("prev_hash", "command", "session_head", "sealed", "issued_by", "correlation_id", "ruleset_version", "ruleset_id"):
+    for field in ("prev_hash", "command", "session_head", "sealed", "commitments", "issued_by", "correlation_id", "ruleset_version", "ruleset_id"):
         assert f"`{field}`" in section
     for lines in exports.values():
         streams: dict[str, list[dict]] = {}
@@ -221,7 +235,7 @@ def test_the_meta_fields_the_readme_defines_are_what_the_exports_hold(exports):
             streams.setdefault(event["stream"], []).append(event)
         for event in _events(lines):
             meta = event["state"]["meta"]
-            assert set(meta) <= {"prev_hash", "command", "session_head", "sealed", "issued_by", "correlation_id", "ruleset_version", "ruleset_id"}
+            assert set(meta) <= {"prev_hash", "command", "session_head", "sealed", "commitments", "issued_by", "correlation_id", "ruleset_version", "ruleset_id"}
             # command: the position of the first event of the same command, in the same stream, no later than this one
             assert 1 <= meta["command"] <= event["position"]
             first = streams[event["stream"]][meta["command"] - 1]
@@ -255,6 +269,22 @@ def test_event_hashes_recomputed_from_the_readme_recipe_alone(exports):
                 assert event["state"]["meta"]["session_head"] == previous[event["state"]["session_id"]]
             previous[event["stream"]] = event["hash"]
         assert lines[-1]["trailer"]["heads"] == previous
+
+
+def test_commitments_recomputed_from_the_readme_recipe_alone(exports):
+    section = _said(_format_section())
+    assert "`sha256(bytes.fromhex(salt) + canonical(value)).hexdigest()` must equal `state.meta.commitments[path]`" in section
+    opened = [event for event in _events(exports["descent"]) if "opened" in event]
+    assert opened, "the Descent export commits to the overlord's set-up"
+    for event in opened:
+        committed = event["state"]["meta"]["commitments"]
+        assert set(event["opened"]) == set(committed) and "salts" not in event["state"]["meta"]
+        for path, opening in event["opened"].items():
+            value = json.dumps(opening["value"], sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+            assert hashlib.sha256(bytes.fromhex(opening["salt"]) + value).hexdigest() == committed[path]
+            assert _get(event["state"], path) is KeyError  # left out of the hashed form
+    swaps = [e for e in opened if event_name(e["topic"]) == "TreacheryCardSwapped"]
+    assert swaps and swaps[0]["opened"]["change"]["value"]["added"] == "Dark Power"
 
 
 def test_the_header_components_are_the_documented_merge_of_the_campaigns_events(client):

@@ -11,6 +11,8 @@ campaign gets ``meta.prev_hash`` (null for a stream's first event) and
 undo reverts as one). An event that names a session saved in the same command
 (the campaign's QuestEnded) also gets ``meta.session_head``: the hash of that
 session's last event, so the end of a session is covered by the campaign's chain.
+
+A value one side of the table may not see yet is hashed only as a salted commitment (tracker/hiding.py).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
 
-from tracker import sealing
-from tracker.verify_export import chain_break, event_hash, event_name
+from tracker import hiding, sealing
+from tracker.verify_export import Failure, chain_break, event_hash, event_name, opened_state
 
 
 def stored_state(mapper: Mapper, stored: StoredEvent) -> dict[str, Any]:
@@ -78,9 +80,13 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
         first = pending[0].originator_version
         known = getattr(app, "chain_heads", None)
         previous = None if first == 1 else (known and known.get(aggregate.id, first - 1)) or head(app, aggregate.id, first - 1)
+        rules = app.rules_for_session(aggregate).rules if type(aggregate).__name__ == "Session" else None
         for event in pending:
             meta = {**(event.meta or {}), "prev_hash": previous, "command": first}
             sealed = sealing.paths_for(type(event).__name__, event.__dict__)
+            hidden = hiding.hidden_paths(rules, type(event).__name__, event.__dict__) if rules is not None else []
+            if hidden:  # a side's secret: its salt is sealed, and only its commitment is hashed (tracker/hiding.py)
+                sealed.append(hiding.SALTS)
             if sealed:  # kept out of the hash and of every reader until the session ends
                 meta["sealed"] = sealed
             session_id = getattr(event, "session_id", None)
@@ -88,6 +94,9 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
                 meta["session_head"] = heads[session_id]
             object.__setattr__(event, "meta", meta)  # events are frozen; this is before they are stored
             stored = app.mapper.to_stored_event(event)
+            if hidden:  # committed to as the event store keeps the values, so any verifier recomputes the same bytes
+                meta["commitments"], meta["salts"] = hiding.commit(stored_state(app.mapper, stored), hidden)
+                stored = app.mapper.to_stored_event(event)
             if encoded is not None:
                 encoded[id(event)] = stored
             previous = record_hash(app.mapper, stored)
@@ -132,7 +141,20 @@ def check(app: Any, stream: UUID) -> dict[str, Any]:
     """Walk a stream's stored chain; returns its head, and the first break with its position."""
     stored_events = app.recorder.select_events(stream)
     records = [record(app.mapper, stored) for stored in stored_events]
-    return check_records(records)
+    checked = check_records(records)
+    if checked["status"] != "intact":
+        return checked
+    for index, stored in enumerate(stored_events):
+        # each hidden value against the commitment its public form carries, as a verifier of an export checks it
+        full = stored_state(app.mapper, stored)
+        if not sealing.committed_paths(full):
+            continue
+        try:
+            opened_state({**records[index], "opened": hiding.openings(full)})
+        except Failure as failure:
+            brk = {"position": index + 1, "type": event_name(stored.topic), "reason": failure.report["reason"]}
+            return {"status": "broken", "head": None, "break": brk}
+    return checked
 
 
 def check_records(records: Sequence[dict[str, Any]]) -> dict[str, Any]:

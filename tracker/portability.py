@@ -30,7 +30,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import TopicError
 
-from tracker import event_shapes, export_file, hash_chain, rulesets, sealing, signing, stored_answers, unsealing, verification, verify_export
+from tracker import event_shapes, export_file, hash_chain, hiding, rulesets, sealing, signing, stored_answers, unsealing, verification, verify_export
 from tracker import party as party_rules
 from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
@@ -99,6 +99,9 @@ def _exported(full: dict[str, Any], backup: bool, in_play: bool) -> dict[str, An
         event["withheld"] = withheld
     if backup and sealed:
         event["sealed"] = sealed
+    opened = hiding.openings(state)
+    if opened:  # a side's secrets, with the salts that open their commitments (an export is the owner's while they are secret)
+        event["opened"] = opened
     return event
 
 
@@ -342,6 +345,7 @@ def _read(app: Any, lines: Iterable[str]) -> tuple[dict[str, Any], list[Any]]:
                     detail=f"Line {number}: that session was stored before seeds were sealed, so only a backup can move it "
                     "(tracker export --backup on the server it came from).",
                 )
+            record = hiding.restore(record)  # the values it opens, checked against their commitments by the verifier
             stored = _stored(app, record)
             event = _decode(app, stored, record, header.get("campaign_id"), game_events)  # a line this server cannot read, or in the wrong stream, is refused here
             entries.append(record if type(event).__name__ in unsealing.KEPT else stored)

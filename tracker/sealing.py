@@ -6,7 +6,8 @@ the draw piles an undo puts back (ActionUndone). The aggregate needs them to fol
 so they stay in the stored event; but no reader may hold them before the game reveals them.
 
 So such an event lists those fields in ``meta.sealed`` (dotted paths), and its *public form*
-leaves them out. The public form is what the hash chain covers, what an export carries and
+leaves them out (as it leaves out the values an event only commits to: tracker/hiding.py, whose salts
+are sealed in ``meta.salts``). The public form is what the hash chain covers, what an export carries and
 what every reader is shown, so the chain and the verifiers work on what any reader may hold:
 - the seed is committed to by ``seed_commitment`` and revealed by ``SessionEnded``;
 - a shuffle's order follows from the revealed seed, its ``counter_start`` and its ``before``;
@@ -41,9 +42,15 @@ def sealed_paths(state: Mapping[str, Any]) -> list[str]:
     return list((state.get("meta") or {}).get("sealed") or [])
 
 
+def committed_paths(state: Mapping[str, Any]) -> list[str]:
+    """The paths of the values an event commits to in ``meta.commitments`` (tracker/hiding.py)."""
+    return list((state.get("meta") or {}).get("commitments") or {})
+
+
 def public(state: Mapping[str, Any], paths: list[str] | None = None) -> dict[str, Any]:
-    """The state without its sealed fields (``paths``, else those its meta lists). Copies what it changes."""
-    paths = sealed_paths(state) if paths is None else paths
+    """The state without its sealed fields and the values it only commits to (``paths``, else those its meta
+    lists). Copies what it changes."""
+    paths = sealed_paths(state) + committed_paths(state) if paths is None else paths
     if not paths:
         return dict(state)
     shown = copy.deepcopy(dict(state))

@@ -101,6 +101,46 @@ def event_hash(event: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
+def commitment(salt: str, value: Any) -> str:
+    """A hidden value's commitment: SHA-256, hex, of the salt's bytes (given as hex) followed by the canonical
+    JSON of the value. The event's public form carries it in ``meta.commitments`` in place of the value."""
+    return hashlib.sha256(bytes.fromhex(salt) + canonical_json(value)).hexdigest()
+
+
+def opened_state(event: dict[str, Any]) -> dict[str, Any]:
+    """The event's state with the values its line reveals (``opened``: path -> {"salt", "value"}) put back, each
+    first checked against the commitment the event's public form recorded for that path (``meta.commitments``)."""
+    committed = _commitments(event["state"])
+    opened = event.get("opened") or {}
+    where = {"line": event.get("line"), "stream": event.get("stream"), "position": event.get("position")}
+    if not isinstance(opened, dict) or not isinstance(committed, dict):
+        raise Failure("The line's revealed values are not an object of paths", **where)
+    state = dict(event["state"])
+    for path, opening in opened.items():
+        if path not in committed:
+            raise Failure(f"The line reveals a value at {path}, which its event did not commit to", **where)
+        try:
+            matches = commitment(opening["salt"], opening["value"]) == committed[path]
+        except (TypeError, ValueError, KeyError):
+            matches = False
+        if not matches:
+            raise Failure(f"The value revealed at {path} does not match the commitment its event recorded", **where)
+        state = put_path(state, path, opening["value"])
+    return state
+
+
+def _commitments(state: dict[str, Any]) -> Any:
+    meta = state.get("meta")
+    return (meta.get("commitments") or {}) if isinstance(meta, dict) else {}
+
+
+def put_path(state: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """``state`` with ``value`` at the dotted ``path`` (object keys), copying only the objects on the way."""
+    head, _, rest = path.partition(".")
+    inner = state.get(head)
+    return {**state, head: put_path(inner if isinstance(inner, dict) else {}, rest, value) if rest else value}
+
+
 def line_hash(event: dict[str, Any]) -> str:
     """The hash the chain links to. A line that withholds a field (an event stored before sealing, whose
     session is still in play) cannot be hashed by a reader: its recorded hash is taken as given."""
@@ -179,6 +219,8 @@ def parse(
             _check_fields(value, number)
             record = {**value, "line": number}
             record.pop("_hash", None)  # only ever the hash computed here, never one the file brings
+            record.pop("_unopened", None)
+            _open(record)
             if slim:
                 # Every line repeats its stream and topic: one copy of each is kept (sys.intern), not one per event.
                 record["stream"], record["topic"] = sys.intern(record["stream"]), sys.intern(record["topic"])
@@ -201,6 +243,18 @@ def parse(
     if trailer is None:
         raise Failure("The file ends before its trailer: it was cut short", line=number + 1)
     return header, events, trailer
+
+
+def _open(record: dict[str, Any]) -> None:
+    """Hash the line as it is (its public form), then check and put back the hidden values it reveals, for the
+    checks that need them; a value it leaves committed is noted, and its session's draws are not recomputed."""
+    committed = _commitments(record["state"])
+    if not committed and "opened" not in record:
+        return
+    record["_hash"] = line_hash(record)
+    record["state"] = opened_state(record)
+    if set(committed or ()) - set(record.get("opened") or ()):
+        record["_unopened"] = True
 
 
 def _check_event_shape(event: Any, line: int) -> None:
@@ -512,6 +566,8 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
     seed = revealed or carried_seed(session["started"])
     counter = 0
     checked = {"digital_rolls": 0, "shuffles": 0}
+    if any(event.get("_unopened") for event in session["events"]):
+        return {"status": "pending", "checked": checked}  # a value the file keeps hidden: its draws cannot be followed
     for event in session["events"]:
         name, state = event_name(event["topic"]), event["state"]
         where = {"line": event["line"], "stream": stream, "position": event["position"]}
