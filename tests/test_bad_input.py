@@ -245,8 +245,9 @@ def _reported_draw(event: dict) -> dict | None:
 
 def test_a_reported_draw_of_a_card_the_pile_does_not_hold_is_a_422_not_a_500(client, target, journey_campaign, reported_session):
     response = _edited_import(client, target, journey_campaign["id"], lambda e: _reported_draw(e) and _reported_draw(e).update(cards=["Not a card"]))
-    _refused(response, 422, "does not re-derive")
-    assert "cannot follow the ones before it" in response.json["detail"]
+    # refused where the file's events are first folded, naming the line that holds the draw
+    _refused(response, 422, "cannot follow the events before it; nothing was imported")
+    assert response.json["title"].startswith("Line ") and "has no 'Not a card' in its draw pile" in response.json["detail"]
     assert _notifications(target) == 0
 
 

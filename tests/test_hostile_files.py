@@ -244,18 +244,32 @@ def test_post_campaigns_import_answers_422_naming_the_line_and_appends_nothing(a
     assert tracker.recorder.max_notification_id() == before
 
 
+def _verify(path) -> subprocess.CompletedProcess:
+    """The standalone verifier on a file, trusting no key (an empty saved key set): what it reads of the file is
+    checked before the signature, so a hostile edit is FAILED naming its line; a file it reads whole then fails
+    only on its signature, which no trusted key made."""
+    keys = path.with_name("no-keys.json")
+    keys.write_text('{"keys": []}', encoding="utf-8")
+    return subprocess.run([sys.executable, str(ROOT / "tracker" / "verify_export.py"), str(path), "--jwks", str(keys)], capture_output=True, text=True, timeout=60)
+
+
+def _verdict(ran: subprocess.CompletedProcess) -> str:
+    """The verdict line, after the line that names the keys trusted."""
+    return "\n".join(line for line in ran.stdout.splitlines() if not line.startswith("Trusted keys"))
+
+
 @settings(max_examples=10, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_standalone_verifier_exits_1_naming_the_line_never_a_traceback(genuine, tmp_path, data):
     done, forged, _ = data.draw(hostile(genuine["public"], swaps_only=True), label="edit")
     path = tmp_path / "forged.jsonl"
     path.write_text(_text(forged), encoding="utf-8")
-    ran = subprocess.run([sys.executable, str(ROOT / "tracker" / "verify_export.py"), str(path)], capture_output=True, text=True, timeout=60)
+    ran = _verify(path)
     # Some swaps leave everything the verifier reads intact (it knows no game's rules: the import does): it
     # then verifies. Either way it answers, and a failure names the line.
     assert ran.returncode in (0, 1) and "Traceback" not in ran.stderr, (done, ran.stdout, ran.stderr)
     if ran.returncode == 1:
-        assert ran.stdout.startswith("FAILED: ") and re.search(r"\(line \d+", ran.stdout), (done, ran.stdout)
+        assert _verdict(ran).startswith("FAILED: ") and re.search(r"\(line \d+", ran.stdout), (done, ran.stdout)
 
 
 @pytest.mark.parametrize("name, other", [("ActionTaken", "DiceRolled"), ("DiceRolled", "ActionTaken"), ("CardsDrawn", "SessionStarted"), ("TurnEnded", "DeckShuffled")])
@@ -267,6 +281,6 @@ def test_the_standalone_verifier_names_the_line_of_a_swap_it_reads(genuine, tmp_
     events[index]["topic"] = next(e["topic"] for e in events if verify_export.event_name(e["topic"]) == other)
     path = tmp_path / "forged.jsonl"
     path.write_text(_text(_rechain(forged)), encoding="utf-8")
-    ran = subprocess.run([sys.executable, str(ROOT / "tracker" / "verify_export.py"), str(path)], capture_output=True, text=True, timeout=60)
+    ran = _verify(path)
     assert ran.returncode == 1 and "Traceback" not in ran.stderr, (ran.stdout, ran.stderr)
-    assert ran.stdout.startswith("FAILED: ") and f"(line {index + 2}," in ran.stdout, ran.stdout
+    assert _verdict(ran).startswith("FAILED: ") and f"(line {index + 2}," in ran.stdout, ran.stdout

@@ -52,6 +52,8 @@ def name(topic: str) -> str:
 
 
 def hashed(event: dict) -> str:
+    if "_hash" in event:
+        return event["_hash"]
     body = {key: event[key] for key in ("stream", "position", "topic", "state")}
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
@@ -75,10 +77,27 @@ class Stream:
         return items
 
 
+def _opened(event: dict) -> dict:
+    """The event as the checks read it: each value its line's ``opened`` reveals checked against the commitment in
+    ``state.meta.commitments`` (SHA-256 of the salt's bytes then the canonical JSON of the value) and put back at
+    its path; the hash is still of the line's ``state`` as it stands (kept under ``_hash``)."""
+    shown = {**event, "_hash": hashed(event), "state": json.loads(json.dumps(event["state"]))}
+    for path, opening in (event.get("opened") or {}).items():
+        salted = hashlib.sha256(bytes.fromhex(opening["salt"]) + json.dumps(opening["value"], sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+        assert salted == event["state"]["meta"]["commitments"][path], (path, event["topic"])
+        *parents, leaf = path.split(".")
+        holder = shown["state"]
+        for part in parents:
+            holder = holder.setdefault(part, {})
+        holder[leaf] = opening["value"]
+    return shown
+
+
 def readme_verifier(parsed: list[dict]) -> list[str]:
     """What the README's sentences let a reader check; returns the problems found."""
     problems: list[str] = []
     header, events = parsed[0]["header"], forging.events(parsed)
+    events = [_opened(event) for event in events]
     created = next(e for e in events if name(e["topic"]) == "CampaignCreated")
     if created["state"]["ruleset"] != header["ruleset"]:
         problems.append("pin")

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 from uuid import UUID
 
-from tracker import sealing
+from tracker import hiding, sealing
 from tracker.domain.events import GameEvent, TrackerCreated
 from tracker.domain.session import DECK_EVENTS, Session
 
@@ -42,7 +42,9 @@ def problem(event: Any, game_events: Mapping[str, type] | None) -> str | None:
     if issubclass(cls, TrackerCreated) != (state.get("originator_version") == 1):
         return "a stream's first event starts it, and no other event does"
     sealed = state.get("meta", {}).get("sealed") if isinstance(state.get("meta"), dict) else None
-    if sealed is not None and not (isinstance(sealed, list) and set(sealed) <= set(sealing.SEALED.get(cls.__name__, ()))):
+    # A value hidden from a side seals its salts too (tracker/hiding.py), in an event of any type that holds one.
+    salted = {hiding.SALTS} if isinstance(state.get("meta"), dict) and state["meta"].get("commitments") else set()
+    if sealed is not None and not (isinstance(sealed, list) and set(sealed) <= set(sealing.SEALED.get(cls.__name__, ())) | salted):
         return f"it lists fields as sealed that a {cls.__name__} does not seal"
     for field, hint in {**_LIBRARY_FIELDS, **_declared(cls)}.items():
         if field not in state:

@@ -43,15 +43,18 @@ def check(ruleset: Ruleset, party: Any, whole: bool = False) -> None:
 
 
 def check_holder(party: Sequence[str], ruleset: Ruleset, holder: Any) -> None:
-    """Who takes drawn cards must be one the game knows: a hero of the party, a side, or the table (decks.TABLE,
-    where cards no one holds lie). A holder the game does not know would keep cards no one can play or return."""
+    """Who takes drawn cards must be one the game knows: a hero of the game, a side, or the table (decks.TABLE,
+    where cards no one holds lie). A holder the game does not know would keep cards no one can play or return.
+    Any of the game's heroes, not only the party's: a campaign may list no party, and a linked Journey campaign's
+    heroes join on the way (Monk Sha, rescued in Quest 2), so the party at the start is not every hero who holds."""
     if holder is None:
         return
     inputs.text(holder, "holder", inputs.ID_LENGTH)
-    known = [*party, *ruleset.rules.sides, decks.TABLE]
+    heroes = [*party, *(c["id"] for c in ruleset.data.get("characters", []) if c["id"] not in party)]
+    known = [*heroes, *ruleset.rules.sides, decks.TABLE]
     if holder not in known:
         raise Unprocessable(
-            f"Unknown holder '{holder}'; give the cards to a hero of the party, a side or the table",
-            detail=f"Holders in this session: {known}.",
-            errors={"holder": [f"Not one of {known}."]},
+            f"Unknown holder '{holder}'; give the cards to a hero of the game, a side or the table",
+            detail=f"Holders in this game: {', '.join(known)}.",
+            errors={"holder": [f"Not one of: {', '.join(known)}."]},
         )

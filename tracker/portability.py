@@ -185,8 +185,6 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
         # Decoded one at a time as the re-derivation reads them: a long session's domain events are never all held.
         events = _Decoded(app.mapper, sessions.pop(session_id))
         report = verification.verify(events, ruleset, campaign.components_for(session_id), seed_carried=bool(header.get("backup")), listing=False)
-        finals[session_id] = _folded(events)
-        del events
         if report["status"] not in ("verified", "pending"):
             mismatch = report.get("first_mismatch") or {}
             line = _line_of(lines, session_id, mismatch.get("position"))
@@ -195,6 +193,11 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
                 detail=f"{report.get('detail') or mismatch.get('reason')} (line {line}, position {mismatch.get('position')}).",
                 errors={"file": [f"line {line}: {report.get('detail') or mismatch.get('reason')}"]},
             )
+        if report["status"] == "verified":
+            # Ended and wholly re-derived, so folding it cannot meet an effect nobody checked: the state its quest's
+            # end is judged by (_check_quest_ends). A session in play has no QuestEnded to judge.
+            finals[session_id] = _folded(events)
+        del events
         statuses[session_id] = report["status"]
     _check_quest_ends(ruleset, campaign_events, finals)
     del campaign_events, finals

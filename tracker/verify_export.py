@@ -221,6 +221,8 @@ def parse(
             record.pop("_hash", None)  # only ever the hash computed here, never one the file brings
             record.pop("_unopened", None)
             _open(record)
+            if "opened" in record:  # the values it revealed, read as the checks read them
+                _check_fields(record, number)
             if slim:
                 # Every line repeats its stream and topic: one copy of each is kept (sys.intern), not one per event.
                 record["stream"], record["topic"] = sys.intern(record["stream"]), sys.intern(record["topic"])
@@ -283,7 +285,14 @@ def _field_problem(name: str, state: dict[str, Any]) -> str | None:
     if meta is not None and not isinstance(meta, dict):
         return "its meta is not an object"
     meta = meta or {}
-    if meta.get("prev_hash") is not None and not isinstance(meta["prev_hash"], str):
+    if "commitments" in meta and not isinstance(meta["commitments"], dict):
+        return "its commitments are not an object of paths"
+    # A value committed to and not revealed on this line (a side's secret in play) is absent by design: what the
+    # checks read of it is checked once a line reveals it (parse checks an opened event again).
+    hidden = {path for path in (meta.get("commitments") or {}) if path not in state}
+    if "change" in hidden or "roll" in hidden:
+        return None
+
         return "its prev_hash is not a hash"
     if "session_head" in meta and not isinstance(meta["session_head"], str):
         return "its session_head is not a hash"
@@ -298,7 +307,7 @@ def _field_problem(name: str, state: dict[str, Any]) -> str | None:
         return "a session's start records no seed commitment"
     if name in ("CampaignCreated", "ComponentsSupplied") and not isinstance(state.get("components"), dict):
         return "it records no component data"
-    if name == "ActionTaken" and not _is_count(state.get("counter_start")):
+    if name == "ActionTaken" and "counter_start" not in hidden and not _is_count(state.get("counter_start")):
         return "an action records no random counter it starts at"
     if name == "SessionEnded" and state.get("counter_end") is not None and not _is_count(state["counter_end"]):
         return "a session's end records a random counter that is not a count"
