@@ -56,7 +56,7 @@ def commit(state: Mapping[str, Any], paths: list[str]) -> tuple[dict[str, str], 
     """Fresh salts for these paths of a stored state, and the commitments to their values: (commitments, salts)."""
     values = sealing.public(state, sealing.sealed_paths(state))
     salts = {path: secrets.token_hex(32) for path in paths}
-    return {path: commitment(salts[path], _get(values, path)) for path in paths}, salts
+    return {path: commitment(salts[path], sealing.at(values, path)) for path in paths}, salts
 
 
 def openings(state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -64,7 +64,7 @@ def openings(state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     meta = state.get("meta") or {}
     committed, salts = meta.get("commitments") or {}, meta.get("salts") or {}
     values = sealing.public(state, sealing.sealed_paths(state))
-    return {path: {"salt": salts.get(path), "value": _get(values, path)} for path in committed}
+    return {path: {"salt": salts.get(path), "value": sealing.at(values, path)} for path in committed}
 
 
 def restore(record: dict[str, Any]) -> dict[str, Any]:
@@ -79,12 +79,3 @@ def restore(record: dict[str, Any]) -> dict[str, Any]:
     meta = {**(state.get("meta") or {}), "salts": {path: opening["salt"] for path, opening in opened.items()}}
     return {**record, "state": {**state, "meta": meta}}
 
-
-def _get(state: Mapping[str, Any], path: str) -> Any:
-    """The value at ``path``; None if the state lacks it (a damaged record, which then fails its commitment)."""
-    value: Any = state
-    for part in path.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return None
-        value = value[part]
-    return value

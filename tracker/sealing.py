@@ -88,6 +88,11 @@ def _get(state: Mapping[str, Any], path: str) -> Any:
     return value
 
 
+def at(state: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted path, or None where the state lacks it."""
+    return _get(state, path) if holds(state, path) else None
+
+
 def holds(state: Mapping[str, Any], path: str) -> bool:
     value: Any = state
     for part in path.split("."):
