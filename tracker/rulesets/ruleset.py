@@ -119,6 +119,12 @@ class GameRules:
     """
 
     events: dict[str, type] = {}
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        # The rules data these rules judge by (an archived version's, for its campaigns): every game's rules are
+        # built from it the same way, Rules(data) (tracker/rulesets/skeleton.py).
+        self.data = data if data is not None else {}
+
     # What each lost fact blocks and how the table states it per use instead (tracker/missing_facts.py):
     # "hero.<stat>", "other.<stat>" or "tables.<id>" -> {"actions": [...], "quest_setup": bool, "per_use": str}.
     lost_fact_uses: dict[str, dict[str, Any]] = {}

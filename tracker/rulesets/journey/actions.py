@@ -1,10 +1,14 @@
-"""Journey's actions: each a request schema and a pure resolver over a Resolution."""
+"""Journey's actions, its one ActionType list: the deck actions, the Skill reward, then its own, each a request schema
+and a pure resolver over a Resolution (most in the small modules that answer one rule each)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tracker import decks
+from tracker.errors import Unprocessable
+from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets import correction
@@ -78,7 +82,45 @@ CORRECTABLE = ("hp", "max_hp", "chi", "good", "bad", "weapon_level")  # the numb
 def _correct(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     return [correction.change(ctx.game.get("heroes") or {}, params, int(ctx.state["version"]))]
 
+
+def _skill_deck(ctx: ActionContext, pilgrim: str) -> str:
+    for deck in ctx.ruleset.data["decks"]:
+        if deck.get("owner") == pilgrim and deck.get("card_kinds"):
+            return deck["id"]
+    pilgrims = [c["id"] for c in ctx.ruleset.data["characters"] if c.get("role") == "pilgrim"]
+    raise Unprocessable(
+        f"'{pilgrim}' is not a Pilgrim with a Skill deck",
+        detail=f"Pilgrims: {pilgrims}.",
+        errors={"pilgrim": [f"Not a Pilgrim: {pilgrim}"]},
+    )
+
+
+def skill_reward(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """A Good-Karma Skill reward (L551): draw from your own Skill deck until a card of the needed
+    kind comes up; the others go to that deck's Discard Pile; the card goes to your hand."""
+    spec = ctx.deck(_skill_deck(ctx, params["pilgrim"]))
+    state = ctx.state["decks"][spec.id]
+    return decks.resolve_draw_until_kind(state, spec.name, params["kind"], spec.kind_of, rng, holder=params["pilgrim"])
+
+
 ACTIONS = [
+    *DECK_ACTIONS,
+    ActionType(
+        "skill-reward",
+        "Draw from the Pilgrim's own Skill deck until a card of the needed kind (one-time or permanent) comes up (L551).",
+        {
+            "type": "object",
+            "properties": {
+                "type": {"type": "string"},
+                "pilgrim": {"type": "string", "minLength": 1, "maxLength": 100},
+                "kind": {"enum": ["one-time", "permanent"]},
+            },
+            "required": ["type", "pilgrim", "kind"],
+            "additionalProperties": False,
+        },
+        skill_reward,
+        random=True,
+    ),
     _action("maintenance", "Maintenance Phase: expire conditions, apply ongoing effects, turn Unconscious Pilgrims, end Demon Rage, discard special Demon cards (L349-L358).",
             {"ongoing_damage": {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": COUNT}},
              "special_cards_lasting": {"type": "array", "items": NAME}}, [], turns.maintenance),

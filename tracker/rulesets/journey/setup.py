@@ -18,7 +18,7 @@ from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.journey import karma, kei_lun, transformation
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType
 
 PILGRIMS = ("tripitaka", "monkey-king", "cho-hakkai", "monk-sha")
 CHI_MAX = 10
@@ -99,6 +99,16 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
 
 
 # Tokens that actions name, numbered as the quest's Board Setup counts them: "villager-1", "sutra-2", ...
+SET_UP = ActionType(
+    SET_UP_QUEST,
+    "Quest set-up: Chi 10, Karma, weapon level, starting Skill Cards, Karma Upgrades, initiative (L211-L225, L666-L684).",
+    {"type": "object"},
+    set_up_quest,
+    random=True,
+    internal=True,
+)
+
+
 NAMED_TOKENS = ("villager", "sutra", "well", "door")
 
 
