@@ -469,7 +469,8 @@ def test_sessions_pinned_to_descent_1_0_0_re_derive_as_they_were_played():
     campaigns, and a 1.0.0 session's second ambush in a turn, repeated Power draws and a fourth potion still re-derive."""
     from tracker import decks
     from tracker.randomness import RandomStream
-    from tracker.rulesets.descent import conditions, threat, treachery
+    from tracker.rulesets.descent import conditions, threat
+    from tracker.rulesets.descent.setup import set_up
     from tracker.rulesets.descent.fold import fold
     from tracker.rulesets.ruleset import ActionContext
 
@@ -484,7 +485,7 @@ def test_sessions_pinned_to_descent_1_0_0_re_derive_as_they_were_played():
     def game_of(ruleset, quest, setup=None):
         params = {"quest": quest, "campaign": {"party": ["aurim"], "options": {}}, "setup": setup or {}}
         game = {}
-        for change in treachery.set_up(ctx(ruleset, {}), params, RandomStream(b"pinned")):
+        for change in set_up(ctx(ruleset, {}), params, RandomStream(b"pinned")):
             if change["kind"] in ruleset.rules.events:
                 game = fold(game, change)
         return {**game, "threat": 30, "glyphs_activated": ["power"]}

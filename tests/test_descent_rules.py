@@ -8,7 +8,8 @@ import pytest
 from tracker import decks, rulesets
 from tracker.errors import Unprocessable
 from tracker.randomness import RandomStream
-from tracker.rulesets.descent import conquest, glyphs, prolonged, sides, summoning, threat, treachery, zorek
+from tracker.rulesets.descent import conquest, glyphs, prolonged, sides, summoning, threat, zorek
+from tracker.rulesets.descent.setup import opening_hand, set_up
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.ruleset import ActionContext
 
@@ -34,7 +35,7 @@ def _ctx(game=None, turn=1, cards=BASE_DECK, options=None) -> ActionContext:
 
 def _set_up(quest, party=("runewitch-astarra", "aurim"), setup=None, options=None) -> list[dict]:
     params = {"quest": quest, "campaign": {"party": list(party), "options": options or {}}, "setup": setup or {}}
-    return treachery.set_up(_ctx(), params, _rng())
+    return set_up(_ctx(), params, _rng())
 
 
 def _game(quest, party=("runewitch-astarra", "aurim"), setup=None) -> dict:
@@ -69,7 +70,7 @@ def test_evans_purchase_leaves_e0_t3_m2_and_an_opening_hand_of_five():
 
 @pytest.mark.parametrize("unspent, size", [(0, 3), (1, 3), (3, 4), (10, 8), (12, 8)])
 def test_the_opening_hand_is_three_plus_one_per_two_unspent_at_most_eight(unspent, size):
-    hand = treachery.opening_hand(_ctx(), unspent)
+    hand = opening_hand(_ctx(), unspent)
     assert hand["hand_size"] == size and hand["capped"] == (3 + unspent // 2 > 8)
 
 

@@ -28,7 +28,7 @@ from tracker.rulesets.descent import (
 )
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": {"type": "integer", "minimum": -20, "maximum": 20},
          "pierce": {"type": "integer", "minimum": 0, "maximum": 20}}
@@ -342,20 +342,20 @@ DEATH = {"type": "object", "properties": {"conquest_value": {"type": "integer", 
                                           "cursed_items": {"type": "array", "maxItems": 20, "items": {"type": "object", "properties": {"item": NAME, "choice": {"enum": ["discard", "re-equip"]}}, "required": ["item", "choice"], "additionalProperties": False}}},
          "additionalProperties": False}
 
-ACTIONS_SPEC = [
-    ("attack", "An attack: attacker and target (a hero or a monster figure's id), the dice (reported faces, or digital where known), distance, surges spent and abilities used; damage resolved against armour where known, else the result stated; wounds recorded, kills with their consequences.",
-     schema({"attacker": NAME, "target": NAME, "attack_type": {"enum": ["melee", "ranged", "magic"]},
-             "dice": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 6}, "faces": FACES,
-             "range": {"type": "integer", "minimum": 0, "maximum": 50}, "surges": {"type": "array", "items": SURGE, "maxItems": 10, "description": "Surges spent, by ability; a monster's surges spent on \"threat\" give the overlord 1 threat per 2, per 1 with Dark Prayer, in the same action (L218, rules 1.5.0 on)."},
-             "abilities": {"type": "array", "items": ABILITY, "maxItems": 10}, "armor": STAT, "shield": {"type": "integer", "minimum": 0, "maximum": 20},
-             "invulnerability": {"type": "boolean"}, "on_corrupted": {"type": "boolean"},
-             "dark_charm": {"type": "boolean", "description": "The overlord controls the attacking hero, with his surges and power dice (L274)."},
-             "orders_used": {"type": "array", "items": {"enum": ["aim", "guard", "dodge"]}, "maxItems": 3, "uniqueItems": True},
-             "stated": {"type": "object", "properties": {"hit": {"type": "boolean"}, "damage": STAT, "wounds_dealt": STAT, "wounds_left": STAT, "killed": {"type": "boolean"}}, "additionalProperties": False},
-             "death": DEATH,
-             "target_abilities": {**RANKS, "description": "The target's special abilities where they are not on record (rules 1.3.0 on): Shadowcloak, Fear X, Ironskin, Unstoppable, Undying, Black Curse (L207-L233, L287-L325)."},
-             "undying_face": {"enum": ["blank", "surge", "enhancement"], "description": "The power die a killed figure with Undying rolls (L321): report it, or the stream rolls it where the faces are known."},
-             "dice_without_daze": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 6,
-                                   "description": "A dazed hero: the dice his attack would roll without daze; he rolls 1 fewer per daze token left (L300)."}},
-            ["attacker", "target", "attack_type"]), attack, True),
+ACTIONS = [
+    ActionType("attack", "An attack: attacker and target (a hero or a monster figure's id), the dice (reported faces, or digital where known), distance, surges spent and abilities used; damage resolved against armour where known, else the result stated; wounds recorded, kills with their consequences.",
+               schema({"attacker": NAME, "target": NAME, "attack_type": {"enum": ["melee", "ranged", "magic"]},
+                       "dice": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 6}, "faces": FACES,
+                       "range": {"type": "integer", "minimum": 0, "maximum": 50}, "surges": {"type": "array", "items": SURGE, "maxItems": 10, "description": "Surges spent, by ability; a monster's surges spent on \"threat\" give the overlord 1 threat per 2, per 1 with Dark Prayer, in the same action (L218, rules 1.5.0 on)."},
+                       "abilities": {"type": "array", "items": ABILITY, "maxItems": 10}, "armor": STAT, "shield": {"type": "integer", "minimum": 0, "maximum": 20},
+                       "invulnerability": {"type": "boolean"}, "on_corrupted": {"type": "boolean"},
+                       "dark_charm": {"type": "boolean", "description": "The overlord controls the attacking hero, with his surges and power dice (L274)."},
+                       "orders_used": {"type": "array", "items": {"enum": ["aim", "guard", "dodge"]}, "maxItems": 3, "uniqueItems": True},
+                       "stated": {"type": "object", "properties": {"hit": {"type": "boolean"}, "damage": STAT, "wounds_dealt": STAT, "wounds_left": STAT, "killed": {"type": "boolean"}}, "additionalProperties": False},
+                       "death": DEATH,
+                       "target_abilities": {**RANKS, "description": "The target's special abilities where they are not on record (rules 1.3.0 on): Shadowcloak, Fear X, Ironskin, Unstoppable, Undying, Black Curse (L207-L233, L287-L325)."},
+                       "undying_face": {"enum": ["blank", "surge", "enhancement"], "description": "The power die a killed figure with Undying rolls (L321): report it, or the stream rolls it where the faces are known."},
+                       "dice_without_daze": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 6,
+                                             "description": "A dazed hero: the dice his attack would roll without daze; he rolls 1 fewer per daze token left (L300)."}},
+                      ["attacker", "target", "attack_type"]), attack, random=True),
 ]

@@ -8,7 +8,7 @@ from typing import Any
 from tracker import dice
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.wounds import recovery
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 _POTION = {"enum": ["invulnerability", "healing", "vitality"]}
 _STOW = {"to": {"enum": ["equipped", "pack"]}, "pack_items": {"type": "integer", "minimum": 0, "maximum": 3}}
@@ -116,18 +116,18 @@ def use_invulnerability(ctx: ActionContext, params: Mapping[str, Any], rng: Any)
     return [{"kind": "invulnerability-used", "hero": params["hero"], "armour_bonus": armour}]
 
 
-ACTIONS_SPEC = [
-    ("gain-frost", "A hero gains frost tokens (an attack with Frost dealt 1 or more damage before armour).", schema({"hero": NAME, "count": COUNT}, ["hero", "count"]), gain_frost, False),
-    ("frost-turn-start", "Start of a frosted hero's turn: 1 power die per frost token, each surge discards one.", schema({"hero": NAME, "faces": _FACES}, ["hero"]), frost_turn_start, True),
-    ("frost-check", "A frosted hero's item is checked: after a weapon attack, a shield exhausted, or 5+ wounds before armour; any blank shatters it.",
-     schema({"hero": NAME, "item": NAME, "trigger": {"enum": ["weapon-attack", "shield-exhausted", "armour-hit"]}, "wounds_before_armour": {"type": "integer", "minimum": 0, "maximum": 100}, "faces": _FACES},
-            ["hero", "item", "trigger"]), frost_check, True),
-    ("gain-potion", "A hero picks up a potion: equipped (at most 3) or into the pack (at most 3 unequipped items).",
-     schema({"hero": NAME, "potion": _POTION, **_STOW, "count": COUNT, "source": NAME}, ["hero", "potion"]), gain_potion, False),
-    ("buy-potion", "A hero buys a potion in town: a vitality potion costs 50 coins (L257); other prices are stated.",
-     schema({"hero": NAME, "potion": _POTION, **_STOW, "price": AMOUNT}, ["hero", "potion"]), buy_potion, False),
-    ("drink-potion", "A hero drinks an equipped potion (1 movement point; one potion per hero per turn); a healing or vitality potion's recovery as the table states it.",
-     schema({"hero": NAME, "potion": _POTION, "recovers": {"type": "object", "properties": {"wounds": {"type": "integer", "minimum": 0, "maximum": 50}, "fatigue": {"type": "integer", "minimum": 0, "maximum": 50}},
-                                                          "additionalProperties": False}}, ["hero", "potion"]), drink_potion, False),
-    ("use-invulnerability", "After an enemy's attack roll, the hero discards his invulnerability potion effect for +10 armour against that attack.", schema({"hero": NAME}, ["hero"]), use_invulnerability, False),
+ACTIONS = [
+    ActionType("gain-frost", "A hero gains frost tokens (an attack with Frost dealt 1 or more damage before armour).", schema({"hero": NAME, "count": COUNT}, ["hero", "count"]), gain_frost, random=False),
+    ActionType("frost-turn-start", "Start of a frosted hero's turn: 1 power die per frost token, each surge discards one.", schema({"hero": NAME, "faces": _FACES}, ["hero"]), frost_turn_start, random=True),
+    ActionType("frost-check", "A frosted hero's item is checked: after a weapon attack, a shield exhausted, or 5+ wounds before armour; any blank shatters it.",
+               schema({"hero": NAME, "item": NAME, "trigger": {"enum": ["weapon-attack", "shield-exhausted", "armour-hit"]}, "wounds_before_armour": {"type": "integer", "minimum": 0, "maximum": 100}, "faces": _FACES},
+                      ["hero", "item", "trigger"]), frost_check, random=True),
+    ActionType("gain-potion", "A hero picks up a potion: equipped (at most 3) or into the pack (at most 3 unequipped items).",
+               schema({"hero": NAME, "potion": _POTION, **_STOW, "count": COUNT, "source": NAME}, ["hero", "potion"]), gain_potion, random=False),
+    ActionType("buy-potion", "A hero buys a potion in town: a vitality potion costs 50 coins (L257); other prices are stated.",
+               schema({"hero": NAME, "potion": _POTION, **_STOW, "price": AMOUNT}, ["hero", "potion"]), buy_potion, random=False),
+    ActionType("drink-potion", "A hero drinks an equipped potion (1 movement point; one potion per hero per turn); a healing or vitality potion's recovery as the table states it.",
+               schema({"hero": NAME, "potion": _POTION, "recovers": {"type": "object", "properties": {"wounds": {"type": "integer", "minimum": 0, "maximum": 50}, "fatigue": {"type": "integer", "minimum": 0, "maximum": 50}},
+                                                                    "additionalProperties": False}}, ["hero", "potion"]), drink_potion, random=False),
+    ActionType("use-invulnerability", "After an enemy's attack roll, the hero discards his invulnerability potion effect for +10 armour against that attack.", schema({"hero": NAME}, ["hero"]), use_invulnerability, random=False),
 ]

@@ -18,7 +18,7 @@ from tracker.rulesets.descent.common import (
     stat,
 )
 from tracker.rulesets.descent.spirit_standing import angered_standing
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 GLYPHS = ("normal", "summoning", "sundered", "power")
 
@@ -285,27 +285,27 @@ def equip_cursed_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -
     return [{"kind": "cursed-item-equipped", "hero": params["hero"], "item": params["item"]}]
 
 
-ACTIONS_SPEC = [
-    ("award-conquest", "A quest's own conquest award or loss (prisoners and villagers in quest 1, -2 for a transformed villager killed in quest 2, +1 per major monster in quest 3, the final +4/+8).",
-     schema({"award": NAME, "hero": NAME, "alive": {"type": "integer", "minimum": 0, "maximum": 4}, "unrescued": {"type": "integer", "minimum": 0, "maximum": 10},
-             "mayors_daughter_unrescued": {"type": "boolean"}, "villager": NAME,
-             "stated": {"type": "object", "description": "Facts at the table the award's text requires (the award's requires_stated in the quest data).",
-                        "additionalProperties": {"type": "boolean"}, "maxProperties": 10}}, ["award"]), award_conquest, False),
-    ("place-glyph", "The overlord puts a dark glyph from his pool on a newly revealed glyph space (secret until activated).",
-     schema({"glyph": {"enum": ["summoning", "sundered", "power"]}}, ["glyph"]), place_glyph, False),
-    ("activate-glyph", "A hero activates a glyph; a Sundered dark glyph gives 1 conquest.",
-     schema({"glyph": {"enum": list(GLYPHS)}, "conquest": AMOUNT}, ["glyph"]), activate_glyph, False),
-    ("open-chest", "Open one of the quest's chests: its conquest, coins, curses and potions; each hero draws the listed treasure.",
-     schema({"chest": NAME, "opener": NAME,
-             "given_to": {"type": "object", "properties": {"coins": NAME, "potions": NAME, "curses": {"type": "array", "items": NAME, "maxItems": 10}}, "additionalProperties": False},
-             "treasure": {"type": "object", "additionalProperties": {"type": "array", "items": NAME, "maxItems": 10}}}, ["chest", "opener"]),
-     open_chest, True),
-    ("hero-killed", "A hero dies: the heroes lose his conquest value +1 per curse token; curses and dark relics are discarded; cursed items discarded or re-equipped.",
-     schema({"hero": NAME, "conquest_value": {"type": "integer", "minimum": 0, "maximum": 20},
-             "cursed_items": {"type": "array", "maxItems": 20, "items": {"type": "object", "properties": {"item": NAME, "choice": {"enum": ["discard", "re-equip"]}}, "required": ["item", "choice"], "additionalProperties": False}},
-             "corrupted_instant_death_wounds": COUNT}, ["hero"]), hero_killed, False),
-    ("gain-curses", "A hero gains curse tokens (+1 conquest value each).",
-     schema({"hero": NAME, "count": COUNT, "source": NAME}, ["hero", "count"]), gain_curses, False),
-    ("equip-cursed-item", "A hero equips a cursed item and gains 1 curse token.",
-     schema({"hero": NAME, "item": NAME}, ["hero", "item"]), equip_cursed_item, False),
+ACTIONS = [
+    ActionType("award-conquest", "A quest's own conquest award or loss (prisoners and villagers in quest 1, -2 for a transformed villager killed in quest 2, +1 per major monster in quest 3, the final +4/+8).",
+               schema({"award": NAME, "hero": NAME, "alive": {"type": "integer", "minimum": 0, "maximum": 4}, "unrescued": {"type": "integer", "minimum": 0, "maximum": 10},
+                       "mayors_daughter_unrescued": {"type": "boolean"}, "villager": NAME,
+                       "stated": {"type": "object", "description": "Facts at the table the award's text requires (the award's requires_stated in the quest data).",
+                                  "additionalProperties": {"type": "boolean"}, "maxProperties": 10}}, ["award"]), award_conquest, random=False),
+    ActionType("place-glyph", "The overlord puts a dark glyph from his pool on a newly revealed glyph space (secret until activated).",
+               schema({"glyph": {"enum": ["summoning", "sundered", "power"]}}, ["glyph"]), place_glyph, random=False),
+    ActionType("activate-glyph", "A hero activates a glyph; a Sundered dark glyph gives 1 conquest.",
+               schema({"glyph": {"enum": list(GLYPHS)}, "conquest": AMOUNT}, ["glyph"]), activate_glyph, random=False),
+    ActionType("open-chest", "Open one of the quest's chests: its conquest, coins, curses and potions; each hero draws the listed treasure.",
+               schema({"chest": NAME, "opener": NAME,
+                       "given_to": {"type": "object", "properties": {"coins": NAME, "potions": NAME, "curses": {"type": "array", "items": NAME, "maxItems": 10}}, "additionalProperties": False},
+                       "treasure": {"type": "object", "additionalProperties": {"type": "array", "items": NAME, "maxItems": 10}}}, ["chest", "opener"]),
+               open_chest, random=True),
+    ActionType("hero-killed", "A hero dies: the heroes lose his conquest value +1 per curse token; curses and dark relics are discarded; cursed items discarded or re-equipped.",
+               schema({"hero": NAME, "conquest_value": {"type": "integer", "minimum": 0, "maximum": 20},
+                       "cursed_items": {"type": "array", "maxItems": 20, "items": {"type": "object", "properties": {"item": NAME, "choice": {"enum": ["discard", "re-equip"]}}, "required": ["item", "choice"], "additionalProperties": False}},
+                       "corrupted_instant_death_wounds": COUNT}, ["hero"]), hero_killed, random=False),
+    ActionType("gain-curses", "A hero gains curse tokens (+1 conquest value each).",
+               schema({"hero": NAME, "count": COUNT, "source": NAME}, ["hero", "count"]), gain_curses, random=False),
+    ActionType("equip-cursed-item", "A hero equips a cursed item and gains 1 curse token.",
+               schema({"hero": NAME, "item": NAME}, ["hero", "item"]), equip_cursed_item, random=False),
 ]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:
@@ -81,13 +81,13 @@ def disarm(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     return [{"kind": "crushing-trap-disarmed", "hero": params["hero"], "by": rule["disarmed_by"]}]
 
 
-ACTIONS_SPEC = [
-    ("spring-crushing-trap", "Into the Heart of Darkness: a hero tries the blue rune-locked door without disarming the trap; crushing walls rise 7 spaces apart (L648-L650).",
-     schema({"hero": NAME}, ["hero"]), spring, False),
-    ("move-crushing-walls", "Into the Heart of Darkness, start of the overlord's turn: the south crushing wall moves 1 space north (L650, L174).",
-     schema({}, []), move, False),
-    ("push-crushing-wall", "Into the Heart of Darkness: a hero who completed push-wall pushes the south wall back a space per 3 progress; beyond the corrupted terrain it is disarmed (L652).",
-     schema({"hero": NAME, "beyond_corrupted_terrain": {"type": "boolean"}}, ["hero"]), push, False),
-    ("disarm-crushing-trap", "Into the Heart of Darkness: a hero who completed disarm-trap-search disables the trap; the walls go and the blue door returns (L651).",
-     schema({"hero": NAME}, ["hero"]), disarm, False),
+ACTIONS = [
+    ActionType("spring-crushing-trap", "Into the Heart of Darkness: a hero tries the blue rune-locked door without disarming the trap; crushing walls rise 7 spaces apart (L648-L650).",
+               schema({"hero": NAME}, ["hero"]), spring, random=False),
+    ActionType("move-crushing-walls", "Into the Heart of Darkness, start of the overlord's turn: the south crushing wall moves 1 space north (L650, L174).",
+               schema({}, []), move, random=False),
+    ActionType("push-crushing-wall", "Into the Heart of Darkness: a hero who completed push-wall pushes the south wall back a space per 3 progress; beyond the corrupted terrain it is disarmed (L652).",
+               schema({"hero": NAME, "beyond_corrupted_terrain": {"type": "boolean"}}, ["hero"]), push, random=False),
+    ActionType("disarm-crushing-trap", "Into the Heart of Darkness: a hero who completed disarm-trap-search disables the trap; the walls go and the blue door returns (L651).",
+               schema({"hero": NAME}, ["hero"]), disarm, random=False),
 ]

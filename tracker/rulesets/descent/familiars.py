@@ -17,7 +17,7 @@ from typing import Any
 from tracker.rulesets.descent import combat, conquest
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import combat_rules, require_figure
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 DARK = ("summoning", "sundered", "power")
 
@@ -64,10 +64,10 @@ def aura_wound(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     return changes
 
 
-ACTIONS_SPEC = [
-    ("sharr-cleanses-glyph", "Sharr the Brightwing ends her movement on an activated dark glyph: it is replaced with an activated normal glyph (L200).",
-     schema({"glyph": {"enum": list(DARK)}}, ["glyph"]), cleanse, False),
-    ("aura-wound", "A figure moves next to an enemy with Aura (a Bottle Imp, L188, or a monster): it suffers 1 wound that armour cannot reduce (L289); Ironskin is immune (L305).",
-     schema({"figure": NAME, "by": NAME, "on_corrupted": {"type": "boolean"}, "undying_face": {"enum": ["blank", "surge", "enhancement"]},
-             "figure_abilities": {"type": "array", "items": NAME, "maxItems": 20}, "death": combat.DEATH}, ["figure", "by"]), aura_wound, True),
+ACTIONS = [
+    ActionType("sharr-cleanses-glyph", "Sharr the Brightwing ends her movement on an activated dark glyph: it is replaced with an activated normal glyph (L200).",
+               schema({"glyph": {"enum": list(DARK)}}, ["glyph"]), cleanse, random=False),
+    ActionType("aura-wound", "A figure moves next to an enemy with Aura (a Bottle Imp, L188, or a monster): it suffers 1 wound that armour cannot reduce (L289); Ironskin is immune (L305).",
+               schema({"figure": NAME, "by": NAME, "on_corrupted": {"type": "boolean"}, "undying_face": {"enum": ["blank", "surge", "enhancement"]},
+                       "figure_abilities": {"type": "array", "items": NAME, "maxItems": 20}, "death": combat.DEATH}, ["figure", "by"]), aura_wound, random=True),
 ]

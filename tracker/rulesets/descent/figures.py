@@ -14,7 +14,7 @@ from typing import Any
 from tracker.rulesets.descent import spirit_figures
 from tracker.rulesets.descent.abilities import stated_abilities
 from tracker.rulesets.descent.common import NAME, refuse, schema
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 STAT = {"type": "integer", "minimum": 0, "maximum": 200}
 SHEET = {"type": "object", "properties": {"wounds": {"type": "integer", "minimum": 1, "maximum": 100}, "fatigue": STAT, "armor": STAT},
@@ -159,9 +159,9 @@ MONSTER = {"type": "object", "properties": {"monster": NAME, "master": {"type": 
                                                          "description": "The figure's special abilities from its reference card, by the rulebook's names with their rank X (1 where it has none), rules 1.3.0 on: {\"shadowcloak\": 1, \"fear\": 2}."}},
            "required": ["monster"], "additionalProperties": False}
 
-ACTIONS_SPEC = [
-    ("place-monsters", "Monster figures enter play (a revealed zone's set-up, a spawn, an ambush, a quest's script); each gets an id for attacks to name. Wounds and armour as the table states them, or as the rules data knows a named monster.",
-     schema({"monsters": {"type": "array", "items": MONSTER, "minItems": 1, "maxItems": 30}, "source": NAME}, ["monsters", "source"]), place_monsters, False),
-    ("state-wounds", "The table states a figure's wounds (a hero's fatigue) the log cannot know: a hero back from death, a monster whose card was lost.",
-     schema({"figure": NAME, "wounds": {"type": "integer", "minimum": 0, "maximum": 200}, "fatigue": STAT, "reason": NAME}, ["figure"]), state_wounds, False),
+ACTIONS = [
+    ActionType("place-monsters", "Monster figures enter play (a revealed zone's set-up, a spawn, an ambush, a quest's script); each gets an id for attacks to name. Wounds and armour as the table states them, or as the rules data knows a named monster.",
+               schema({"monsters": {"type": "array", "items": MONSTER, "minItems": 1, "maxItems": 30}, "source": NAME}, ["monsters", "source"]), place_monsters, random=False),
+    ActionType("state-wounds", "The table states a figure's wounds (a hero's fatigue) the log cannot know: a hero back from death, a monster whose card was lost.",
+               schema({"figure": NAME, "wounds": {"type": "integer", "minimum": 0, "maximum": 200}, "fatigue": STAT, "reason": NAME}, ["figure"]), state_wounds, random=False),
 ]

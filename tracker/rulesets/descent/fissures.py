@@ -11,7 +11,7 @@ from typing import Any
 from tracker import dice
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.zorek import range_of
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:
@@ -45,9 +45,9 @@ def still(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     return [{"kind": "fissures-stilled", "hero": params["hero"], "door": params["door"]}]
 
 
-ACTIONS_SPEC = [
-    ("move-fissures", "The Mists of Time, start of the overlord's turn: a yellow die per fissure moves it to the position its range shows (report the faces, or the stream rolls them where the faces are known) (L596).",
-     schema({"faces": {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 4}}, []), move, True),
-    ("open-zone-2-door", "The Mists of Time: a hero opens a door to Zone 2; the rumbling stops and the fissures become normal pits (L597).",
-     schema({"hero": NAME, "door": NAME}, ["hero", "door"]), still, False),
+ACTIONS = [
+    ActionType("move-fissures", "The Mists of Time, start of the overlord's turn: a yellow die per fissure moves it to the position its range shows (report the faces, or the stream rolls them where the faces are known) (L596).",
+               schema({"faces": {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 4}}, []), move, random=True),
+    ActionType("open-zone-2-door", "The Mists of Time: a hero opens a door to Zone 2; the rumbling stops and the fissures become normal pits (L597).",
+               schema({"hero": NAME, "door": NAME}, ["hero", "door"]), still, random=False),
 ]

@@ -10,7 +10,7 @@ from typing import Any
 from tracker.rulesets.descent.common import COUNT, NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.harm import deaths_after
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:
@@ -61,9 +61,9 @@ def restore_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
     return restored + deaths_after(ctx, restored, [params["hero"]], {params["hero"]: params.get("death")}, rng)
 
 
-ACTIONS_SPEC = [
-    ("damage-glyph", "A glyph takes wounds (monsters attacking it in Hold the Position; Zorek's automatic 1-wound hit in The Altar of Despair); at 0 it is destroyed, and the last one destroyed loses the quest.",
-     schema({"glyph": NAME, "wounds": COUNT}, ["glyph"]), damage_glyph, False),
-    ("restore-glyph", "Hold the Position: a hero on a glyph spends 1 movement point and takes 1 wound (cannot be prevented) to heal 1 glyph wound, up to 25.",
-     schema({"glyph": NAME, "hero": NAME, "count": COUNT, "death": DEATH}, ["glyph", "hero"]), restore_glyph, False),
+ACTIONS = [
+    ActionType("damage-glyph", "A glyph takes wounds (monsters attacking it in Hold the Position; Zorek's automatic 1-wound hit in The Altar of Despair); at 0 it is destroyed, and the last one destroyed loses the quest.",
+               schema({"glyph": NAME, "wounds": COUNT}, ["glyph"]), damage_glyph, random=False),
+    ActionType("restore-glyph", "Hold the Position: a hero on a glyph spends 1 movement point and takes 1 wound (cannot be prevented) to heal 1 glyph wound, up to 25.",
+               schema({"glyph": NAME, "hero": NAME, "count": COUNT, "death": DEATH}, ["glyph", "hero"]), restore_glyph, random=False),
 ]

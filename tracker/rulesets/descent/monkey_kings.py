@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker import dice
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def line(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -39,7 +39,7 @@ def line(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     return changes
 
 
-ACTIONS_SPEC = [
-    ("monkey-kings-line", "The Hall of the Monkey Kings, start of the overlord's turn: the heroes on a straight line between the two Monkey Kings; one power die (report the face, or the stream rolls it where the faces are known) gives them 2 burn, 1 curse or a monkey's shape (L492-L495).",
-     schema({"heroes": {"type": "array", "items": NAME, "minItems": 1, "maxItems": 10}, "face": {"enum": ["blank", "surge", "enhancement"]}}, ["heroes"]), line, True),
+ACTIONS = [
+    ActionType("monkey-kings-line", "The Hall of the Monkey Kings, start of the overlord's turn: the heroes on a straight line between the two Monkey Kings; one power die (report the face, or the stream rolls it where the faces are known) gives them 2 burn, 1 curse or a monkey's shape (L492-L495).",
+               schema({"heroes": {"type": "array", "items": NAME, "minItems": 1, "maxItems": 10}, "face": {"enum": ["blank", "surge", "enhancement"]}}, ["heroes"]), line, random=True),
 ]

@@ -10,7 +10,7 @@ from typing import Any
 from tracker.rulesets.descent import combat, named_deaths, tokens
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import combat_rules, in_play
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -44,8 +44,8 @@ def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
 
 
 _FACES = {c: {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 20} for c in ("burn", "bleed", "daze", "web")}
-ACTIONS_SPEC = [
-    ("monster-condition-turn-start", "The start of the overlord's turn: a monster figure's Burn, Bleed, Daze and Web tokens are rolled (report the faces, or the stream rolls them where the faces are known) and Stun discards one; a stunned normal monster does nothing else, a stunned master moves or attacks once (L294-L323).",
-     schema({"figure": NAME, "faces": {"type": "object", "properties": _FACES, "additionalProperties": False},
-             "undying_face": {"enum": ["blank", "surge", "enhancement"]}}, ["figure"]), turn_start, True),
+ACTIONS = [
+    ActionType("monster-condition-turn-start", "The start of the overlord's turn: a monster figure's Burn, Bleed, Daze and Web tokens are rolled (report the faces, or the stream rolls them where the faces are known) and Stun discards one; a stunned normal monster does nothing else, a stunned master moves or attacks once (L294-L323).",
+               schema({"figure": NAME, "faces": {"type": "object", "properties": _FACES, "additionalProperties": False},
+                       "undying_face": {"enum": ["blank", "surge", "enhancement"]}}, ["figure"]), turn_start, random=True),
 ]

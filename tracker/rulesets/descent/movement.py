@@ -7,13 +7,12 @@ from before 1.3.0 names none, and its sessions re-derive as played."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from tracker.rulesets.descent.common import refuse
-from tracker.rulesets.ruleset import ActionContext
-
-Resolve = Callable[[ActionContext, Mapping[str, Any], Any], list[dict[str, Any]]]
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def _web(ctx: ActionContext) -> Mapping[str, Any]:
@@ -39,11 +38,13 @@ def require_unwebbed(ctx: ActionContext, action: str, params: Mapping[str, Any])
                      "A surge on his start-of-turn roll discards one (condition-turn-start).", "hero")
 
 
-def guarded(action: str, resolve: Resolve) -> Resolve:
-    """``resolve``, refused first for a webbed hero where ``action`` spends movement points."""
+def guarded(action: ActionType) -> ActionType:
+    """``action``, its resolver refused first for a webbed hero where the action spends movement points."""
+    resolve = action.resolve
+
     def checked(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-        require_unwebbed(ctx, action, params)
+        require_unwebbed(ctx, action.name, params)
         return resolve(ctx, params, rng)
 
     checked.__doc__ = resolve.__doc__
-    return checked
+    return replace(action, resolve=checked)

@@ -15,7 +15,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.conquest import award_amount
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:
@@ -110,13 +110,13 @@ def strike(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             {"kind": "curses-gained", "hero": params["hero"], "count": 1, "source": "the-thing-in-the-pit"}]
 
 
-ACTIONS_SPEC = [
-    ("sacrifice-clock", "The Thing in the Pit, start of the overlord's turn: a wound token unless a cell was opened this turn; the third sacrifices the next villager (L345).",
-     schema({}, []), tick, False),
-    ("open-cell", "The Thing in the Pit: a hero opens a cell; the villagers alive in it are saved for their conquest (L350, L374, L377).",
-     schema({"cell": NAME, "hero": NAME}, ["cell", "hero"]), open_cell, False),
-    ("thing-devours", "The freed Thing, below half its wounds, smashes a closed cell in its zone: the villager is sacrificed and it heals (L393-L395).",
-     schema({"cell": NAME}, ["cell"]), devour, False),
-    ("thing-struck", "A hero's attack deals the Thing wounds after armour: 4 or more curse the hero (L388).",
-     schema({"hero": NAME, "wounds": COUNT}, ["hero", "wounds"]), strike, False),
+ACTIONS = [
+    ActionType("sacrifice-clock", "The Thing in the Pit, start of the overlord's turn: a wound token unless a cell was opened this turn; the third sacrifices the next villager (L345).",
+               schema({}, []), tick, random=False),
+    ActionType("open-cell", "The Thing in the Pit: a hero opens a cell; the villagers alive in it are saved for their conquest (L350, L374, L377).",
+               schema({"cell": NAME, "hero": NAME}, ["cell", "hero"]), open_cell, random=False),
+    ActionType("thing-devours", "The freed Thing, below half its wounds, smashes a closed cell in its zone: the villager is sacrificed and it heals (L393-L395).",
+               schema({"cell": NAME}, ["cell"]), devour, random=False),
+    ActionType("thing-struck", "A hero's attack deals the Thing wounds after armour: 4 or more curse the hero (L388).",
+               schema({"hero": NAME, "wounds": COUNT}, ["hero", "wounds"]), strike, random=False),
 ]

@@ -18,7 +18,7 @@ from tracker.rulesets.descent.common import (
     schema,
     stat,
 )
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 TRAITS = ("melee", "ranged", "magic")
 
@@ -147,17 +147,17 @@ def disrupt(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dic
 
 
 _TASK = {"hero": NAME, "task": NAME}
-ACTIONS_SPEC = [
-    ("prolonged-roll", "Roll power dice for a prolonged action (Order or Concentrate half action): trait value plus fatigue, at most 5; each enhancement is 1 progress.",
-     schema({**_TASK, "trait": {"enum": list(TRAITS)}, "half_action": {"enum": ["order", "concentrate"]},
-             "trait_value": {"type": "integer", "minimum": 0, "maximum": 5}, "fatigue": {"type": "integer", "minimum": 0, "maximum": 5},
-             "faces": {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 5},
-             "difficulty": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 30}, {"const": "X"}]}, "disruptable": {"type": "boolean"},
-             "continuous": {"type": "boolean"}, "group": {"type": "boolean"},
-             "altar": {**NAME, "description": "The Altar of Despair: the altar the heroes work on (the quest's altars.ids)."},
-             "marker": {**NAME, "description": "The Thing in the Pit: the encounter marker searched for the secret room (the quest's secret_room.markers)."}},
-            ["hero", "task", "trait", "half_action"]), roll, True),
-    ("complete-prolonged", "Complete a Difficulty X prolonged action with the progress so far.", schema(_TASK, ["hero", "task"]), complete, False),
-    ("disrupt-prolonged", "A disruptable prolonged action is disrupted: its progress is discarded.",
-     schema({**_TASK, "reason": NAME}, ["hero", "task", "reason"]), disrupt, False),
+ACTIONS = [
+    ActionType("prolonged-roll", "Roll power dice for a prolonged action (Order or Concentrate half action): trait value plus fatigue, at most 5; each enhancement is 1 progress.",
+               schema({**_TASK, "trait": {"enum": list(TRAITS)}, "half_action": {"enum": ["order", "concentrate"]},
+                       "trait_value": {"type": "integer", "minimum": 0, "maximum": 5}, "fatigue": {"type": "integer", "minimum": 0, "maximum": 5},
+                       "faces": {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 5},
+                       "difficulty": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 30}, {"const": "X"}]}, "disruptable": {"type": "boolean"},
+                       "continuous": {"type": "boolean"}, "group": {"type": "boolean"},
+                       "altar": {**NAME, "description": "The Altar of Despair: the altar the heroes work on (the quest's altars.ids)."},
+                       "marker": {**NAME, "description": "The Thing in the Pit: the encounter marker searched for the secret room (the quest's secret_room.markers)."}},
+                      ["hero", "task", "trait", "half_action"]), roll, random=True),
+    ActionType("complete-prolonged", "Complete a Difficulty X prolonged action with the progress so far.", schema(_TASK, ["hero", "task"]), complete, random=False),
+    ActionType("disrupt-prolonged", "A disruptable prolonged action is disrupted: its progress is discarded.",
+               schema({**_TASK, "reason": NAME}, ["hero", "task", "reason"]), disrupt, random=False),
 ]

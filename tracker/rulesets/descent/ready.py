@@ -12,7 +12,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import combat_rules
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def _stunned_now(hero: Mapping[str, Any], turn: int) -> bool:
@@ -62,9 +62,9 @@ def stunned_half_action(ctx: ActionContext, params: Mapping[str, Any], rng: Any)
 
 
 ORDER = {"enum": ["guard", "aim", "dodge", "rest", "prolonged"]}
-ACTIONS_SPEC = [
-    ("ready", "A hero readies: two different half actions (move, attack, order, concentrate), one of them an order (guard, aim, dodge, rest or prolonged) (L133-L139).",
-     schema({"hero": NAME, "half_actions": {"type": "array", "items": NAME, "minItems": 1, "maxItems": 4}, "order": ORDER}, ["hero", "half_actions"]), ready, False),
-    ("stunned-half-action", "A hero who discarded a stun token this turn takes one half action instead of his action (L141, L249).",
-     schema({"hero": NAME, "half_action": NAME, "order": ORDER}, ["hero", "half_action"]), stunned_half_action, False),
+ACTIONS = [
+    ActionType("ready", "A hero readies: two different half actions (move, attack, order, concentrate), one of them an order (guard, aim, dodge, rest or prolonged) (L133-L139).",
+               schema({"hero": NAME, "half_actions": {"type": "array", "items": NAME, "minItems": 1, "maxItems": 4}, "order": ORDER}, ["hero", "half_actions"]), ready, random=False),
+    ActionType("stunned-half-action", "A hero who discarded a stun token this turn takes one half action instead of his action (L141, L249).",
+               schema({"hero": NAME, "half_action": NAME, "order": ORDER}, ["hero", "half_action"]), stunned_half_action, random=False),
 ]

@@ -17,7 +17,7 @@ from typing import Any
 
 from tracker import dice
 from tracker.rulesets.descent.common import quest, refuse, schema
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 PURPOSE = "the secret room's power die"  # the roll's purpose: hidden.secret_to knows a secret-room roll by it
 
@@ -68,8 +68,8 @@ def searched(ctx: ActionContext, marker_id: str, hero: str) -> dict[str, Any]:
     return {"kind": "secret-room-searched", "marker": marker_id, "hero": hero, "real": real, **({"zone_revealed": r["zone"]} if real else {})}
 
 
-ACTIONS_SPEC = [
-    ("secret-room-roll", ("The Thing in the Pit, start of the quest: the overlord rolls a power die for which encounter marker is the real one (surge: Zone 1; enhancement: Zone 2 west; blank: Zone 2 east, L352). "
-                          "Report the face, or the stream rolls it where the power die's faces are known. Secret to the overlord until a search finds the room or the quest ends."),
-     schema({"face": {"enum": ["blank", "surge", "enhancement"]}}, []), roll, True),
+ACTIONS = [
+    ActionType("secret-room-roll", ("The Thing in the Pit, start of the quest: the overlord rolls a power die for which encounter marker is the real one (surge: Zone 1; enhancement: Zone 2 west; blank: Zone 2 east, L352). "
+                                    "Report the face, or the stream rolls it where the power die's faces are known. Secret to the overlord until a search finds the room or the quest ends."),
+               schema({"face": {"enum": ["blank", "surge", "enhancement"]}}, []), roll, random=True),
 ]

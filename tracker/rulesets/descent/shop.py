@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import AMOUNT, NAME, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def buy_treasure(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -26,9 +26,9 @@ def sell_chest_treasure(ctx: ActionContext, params: Mapping[str, Any], rng: Any)
     return [{"kind": "treasure-sold", "hero": params["hero"], "card": params["card"], "value": params["value"], "coins": params["value"] // 2}]
 
 
-ACTIONS_SPEC = [
-    ("buy-treasure", "Buy a treasure card in town (only a colour whose chest was opened this quest).",
-     schema({"hero": NAME, "card": NAME, "colour": {"enum": ["copper", "silver", "gold"]}, "price": AMOUNT}, ["hero", "card", "colour", "price"]), buy_treasure, False),
-    ("sell-chest-treasure", "Sell treasure from a chest in town, at half its value.",
-     schema({"hero": NAME, "card": NAME, "value": AMOUNT}, ["hero", "card", "value"]), sell_chest_treasure, False),
+ACTIONS = [
+    ActionType("buy-treasure", "Buy a treasure card in town (only a colour whose chest was opened this quest).",
+               schema({"hero": NAME, "card": NAME, "colour": {"enum": ["copper", "silver", "gold"]}, "price": AMOUNT}, ["hero", "card", "colour", "price"]), buy_treasure, random=False),
+    ActionType("sell-chest-treasure", "Sell treasure from a chest in town, at half its value.",
+               schema({"hero": NAME, "card": NAME, "value": AMOUNT}, ["hero", "card", "value"]), sell_chest_treasure, random=False),
 ]

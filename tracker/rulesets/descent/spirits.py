@@ -12,7 +12,7 @@ from tracker import dice
 from tracker.rulesets.descent import named_deaths, spirit_figures
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.spirit_standing import standing
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:
@@ -75,11 +75,11 @@ def convince(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     return [{"kind": "spirit-convinced", "spirit": params["spirit"], "hero": params["hero"]}]
 
 
-ACTIONS_SPEC = [
-    ("spirit-angered", "Into the Heart of Darkness: a spirit turns on the heroes (attacked, a rune key or a treasure of its zone taken) (L619, L641, L655).",
-     schema({"spirit": NAME, "cause": {"enum": ["attacked", "rune-key-taken", "treasure-taken"]}}, ["spirit", "cause"]), anger, False),
-    ("spirit-killed", "Into the Heart of Darkness: a spirit is dealt its last wound; a power die (report the face, or the stream rolls it where the faces are known) destroys it only on a surge (L618). A spirit placed as a figure (place-monsters \"spirit\", rules 1.5.0 on) is killed by the attack instead.",
-     schema({"spirit": NAME, "face": {"enum": ["blank", "surge", "enhancement"]}}, ["spirit"]), kill, True),
-    ("spirit-convinced", "Into the Heart of Darkness: a hero who completed convince-spirit persuades a spirit of Zone 3 or 4 to leave (L640, L644).",
-     schema({"spirit": NAME, "hero": NAME}, ["spirit", "hero"]), convince, False),
+ACTIONS = [
+    ActionType("spirit-angered", "Into the Heart of Darkness: a spirit turns on the heroes (attacked, a rune key or a treasure of its zone taken) (L619, L641, L655).",
+               schema({"spirit": NAME, "cause": {"enum": ["attacked", "rune-key-taken", "treasure-taken"]}}, ["spirit", "cause"]), anger, random=False),
+    ActionType("spirit-killed", "Into the Heart of Darkness: a spirit is dealt its last wound; a power die (report the face, or the stream rolls it where the faces are known) destroys it only on a surge (L618). A spirit placed as a figure (place-monsters \"spirit\", rules 1.5.0 on) is killed by the attack instead.",
+               schema({"spirit": NAME, "face": {"enum": ["blank", "surge", "enhancement"]}}, ["spirit"]), kill, random=True),
+    ActionType("spirit-convinced", "Into the Heart of Darkness: a hero who completed convince-spirit persuades a spirit of Zone 3 or 4 to leave (L640, L644).",
+               schema({"spirit": NAME, "hero": NAME}, ["spirit", "hero"]), convince, random=False),
 ]

@@ -11,7 +11,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import figures_entering
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def _glyph(ctx: ActionContext, glyph_id: str) -> Mapping[str, Any]:
@@ -45,10 +45,10 @@ def summoning_spawn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> 
     return spawned
 
 
-ACTIONS_SPEC = [
-    ("town-travel", "A hero uses an activated glyph to move to or from town (not a Sundered glyph); a Summoning or Power glyph lets the overlord spawn or draw.",
-     schema({"hero": NAME, "glyph": {"enum": ["normal", "summoning", "power", "sundered"]}, "direction": {"enum": ["to-town", "from-town"]}}, ["hero", "glyph", "direction"]),
-     town_travel, False),
-    ("summoning-spawn", "The overlord spawns up to 2 monsters (beastmen, skeletons, bane spiders, razorwings, hellhounds, sorcerers) for a Summoning glyph's activation or use.",
-     schema({"monsters": {"type": "array", "items": NAME, "minItems": 1, "maxItems": 2}}, ["monsters"]), summoning_spawn, False),
+ACTIONS = [
+    ActionType("town-travel", "A hero uses an activated glyph to move to or from town (not a Sundered glyph); a Summoning or Power glyph lets the overlord spawn or draw.",
+               schema({"hero": NAME, "glyph": {"enum": ["normal", "summoning", "power", "sundered"]}, "direction": {"enum": ["to-town", "from-town"]}}, ["hero", "glyph", "direction"]),
+               town_travel, random=False),
+    ActionType("summoning-spawn", "The overlord spawns up to 2 monsters (beastmen, skeletons, bane spiders, razorwings, hellhounds, sorcerers) for a Summoning glyph's activation or use.",
+               schema({"monsters": {"type": "array", "items": NAME, "minItems": 1, "maxItems": 2}}, ["monsters"]), summoning_spawn, random=False),
 ]

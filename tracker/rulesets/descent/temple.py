@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def read_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -51,9 +51,9 @@ def activate_altar(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
              "wounds": rule["wounds"], "ignores_armour": rule["ignores_armour"], "burn": rule["burn"], "within_spaces": rule["within_spaces"]}]
 
 
-ACTIONS_SPEC = [
-    ("turn-description", "Hold the Position, start of the overlord's turn: this turn's description, its spawns, doors and zones, as printed (L527-L563).",
-     schema({}, []), read_turn, False),
-    ("activate-altar", "Hold the Position: a hero on an altar spends 250 coins and 2 movement points; 2 wounds ignoring armour and 2 burn to every enemy within 5 spaces, each altar once a turn (L526).",
-     schema({"altar": NAME, "hero": NAME}, ["altar", "hero"]), activate_altar, False),
+ACTIONS = [
+    ActionType("turn-description", "Hold the Position, start of the overlord's turn: this turn's description, its spawns, doors and zones, as printed (L527-L563).",
+               schema({}, []), read_turn, random=False),
+    ActionType("activate-altar", "Hold the Position: a hero on an altar spends 250 coins and 2 movement points; 2 wounds ignoring armour and 2 burn to every enemy within 5 spaces, each altar once a turn (L526).",
+               schema({"altar": NAME, "hero": NAME}, ["altar", "hero"]), activate_altar, random=False),
 ]

@@ -8,7 +8,7 @@ from typing import Any
 from tracker import decks
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, OVERLORD, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import figures_entering
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 SOURCES = ("corrupted-fatigue", "corrupted-wound", "corrupted-instant-death", "monster-surges", "destroyed-glyphs", "other")
 
@@ -169,20 +169,20 @@ def power_glyph_keep(ctx: ActionContext, params: Mapping[str, Any], rng: Any) ->
     return changes + [{"kind": "threat-gained", "amount": params["threat_value"], "source": "power-glyph-discard", "card": rest[0]}]
 
 
-ACTIONS_SPEC = [
-    ("gain-threat", "Threat gained: corrupted terrain (+1 per fatigue, +2 per wound, +2 per wound before an instant death), monster surges (1 per 2, Dark Prayer 1 per surge; an attack recorded with surges spent on \"threat\" gains them itself, rules 1.5.0 on), destroyed glyphs in Hold the Position, or another amount.",
-     schema({"source": {"enum": list(SOURCES)}, "count": COUNT, "amount": AMOUNT, "dark_prayer": {"type": "boolean"}, "hero": NAME}, ["source"]), gain_threat, False),
-    ("discard-for-threat", "The overlord discards a card from his hand for its threat value, at any time.",
-     schema({"card": NAME, "threat_value": AMOUNT}, ["card", "threat_value"]), discard_for_threat, False),
-    ("play-overlord-card", "The overlord plays a card from his hand for its threat cost (trap cards 1 cheaper per Trickster in play).",
-     schema({"card": NAME, "threat_cost": AMOUNT, "card_type": {"enum": ["event", "trap", "spawn", "power"]}, "tricksters": {"type": "integer", "minimum": 0, "maximum": 20}}, ["card", "threat_cost"]),
-     play_card, False),
-    ("play-dark-relic", "Play 'Dark Relic': a dark relic replaces a treasure card a hero is about to receive; threat = the relic's cost +4 copper / +8 silver / +12 gold.",
-     schema({"hero": NAME, "relic": NAME, "relic_cost": AMOUNT, "replaces": {"enum": ["copper", "silver", "gold"]}}, ["hero", "relic", "replaces"]), play_dark_relic, False),
-    ("spend-threat", "Threat spent on a troll ambush (9, twice per quest in The Mists of Time), extra cards (10 each in Hold the Position), spawns or other costs.",
-     schema({"purpose": {"enum": ["troll-ambush", "extra-card", "spawn", "other"]}, "amount": AMOUNT, "count": COUNT}, ["purpose"]), spend_threat, False),
-    ("power-glyph-draw", "The Power dark glyph: the overlord draws two cards and looks at them (digitally, or report the cards).",
-     schema({"cards": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}}, []), power_glyph_draw, True),
-    ("power-glyph-keep", "Keep one of the Power glyph's two cards; the other is discarded for its threat value.",
-     schema({"keep": NAME, "threat_value": AMOUNT}, ["keep", "threat_value"]), power_glyph_keep, False),
+ACTIONS = [
+    ActionType("gain-threat", "Threat gained: corrupted terrain (+1 per fatigue, +2 per wound, +2 per wound before an instant death), monster surges (1 per 2, Dark Prayer 1 per surge; an attack recorded with surges spent on \"threat\" gains them itself, rules 1.5.0 on), destroyed glyphs in Hold the Position, or another amount.",
+               schema({"source": {"enum": list(SOURCES)}, "count": COUNT, "amount": AMOUNT, "dark_prayer": {"type": "boolean"}, "hero": NAME}, ["source"]), gain_threat, random=False),
+    ActionType("discard-for-threat", "The overlord discards a card from his hand for its threat value, at any time.",
+               schema({"card": NAME, "threat_value": AMOUNT}, ["card", "threat_value"]), discard_for_threat, random=False),
+    ActionType("play-overlord-card", "The overlord plays a card from his hand for its threat cost (trap cards 1 cheaper per Trickster in play).",
+               schema({"card": NAME, "threat_cost": AMOUNT, "card_type": {"enum": ["event", "trap", "spawn", "power"]}, "tricksters": {"type": "integer", "minimum": 0, "maximum": 20}}, ["card", "threat_cost"]),
+               play_card, random=False),
+    ActionType("play-dark-relic", "Play 'Dark Relic': a dark relic replaces a treasure card a hero is about to receive; threat = the relic's cost +4 copper / +8 silver / +12 gold.",
+               schema({"hero": NAME, "relic": NAME, "relic_cost": AMOUNT, "replaces": {"enum": ["copper", "silver", "gold"]}}, ["hero", "relic", "replaces"]), play_dark_relic, random=False),
+    ActionType("spend-threat", "Threat spent on a troll ambush (9, twice per quest in The Mists of Time), extra cards (10 each in Hold the Position), spawns or other costs.",
+               schema({"purpose": {"enum": ["troll-ambush", "extra-card", "spawn", "other"]}, "amount": AMOUNT, "count": COUNT}, ["purpose"]), spend_threat, random=False),
+    ActionType("power-glyph-draw", "The Power dark glyph: the overlord draws two cards and looks at them (digitally, or report the cards).",
+               schema({"cards": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}}, []), power_glyph_draw, random=True),
+    ActionType("power-glyph-keep", "Keep one of the Power glyph's two cards; the other is discarded for its threat value.",
+               schema({"keep": NAME, "threat_value": AMOUNT}, ["keep", "threat_value"]), power_glyph_keep, random=False),
 ]

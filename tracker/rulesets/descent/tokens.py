@@ -18,7 +18,7 @@ from tracker import dice
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 TOKENS = ("burn", "bleed", "daze", "web", "stun", "poison")
 
@@ -100,12 +100,12 @@ def roll_off(ctx: ActionContext, who: str, tokens: Mapping[str, int], reported: 
     return changes, discarded, wounds, left, effects
 
 
-ACTIONS_SPEC = [
-    ("place-condition", "Condition tokens placed on a hero (Burn, Bleed, Daze, Web, Stun, Poison): an attack that dealt 1 or more damage before armour, or a quest's effect.",
-     schema({"hero": NAME, "condition": {"enum": list(TOKENS)}, "count": COUNT, "source": NAME}, ["hero", "condition", "count"]), place, False),
-    ("condition-turn-start", "The start of a hero's turn: Burn, Bleed, Daze and Web tokens are rolled (report the faces, or the stream rolls where the faces are known) and Stun discards one (L294-L323).",
-     schema({"hero": NAME, "faces": {"type": "object", "properties": {c: {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 20} for c in ("burn", "bleed", "daze", "web")},
-                                     "additionalProperties": False},
-             "death": {**DEATH, "description": "If the tokens' wounds kill the hero: what hero-killed needs (conquest_value, cursed_items)."}},
-            ["hero"]), turn_start, True),
+ACTIONS = [
+    ActionType("place-condition", "Condition tokens placed on a hero (Burn, Bleed, Daze, Web, Stun, Poison): an attack that dealt 1 or more damage before armour, or a quest's effect.",
+               schema({"hero": NAME, "condition": {"enum": list(TOKENS)}, "count": COUNT, "source": NAME}, ["hero", "condition", "count"]), place, random=False),
+    ActionType("condition-turn-start", "The start of a hero's turn: Burn, Bleed, Daze and Web tokens are rolled (report the faces, or the stream rolls where the faces are known) and Stun discards one (L294-L323).",
+               schema({"hero": NAME, "faces": {"type": "object", "properties": {c: {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 20} for c in ("burn", "bleed", "daze", "web")},
+                                               "additionalProperties": False},
+                       "death": {**DEATH, "description": "If the tokens' wounds kill the hero: what hero-killed needs (conquest_value, cursed_items)."}},
+                      ["hero"]), turn_start, random=True),
 ]

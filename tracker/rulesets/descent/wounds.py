@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import combat_rules
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 SHARR_HEALS = 2  # L200: a friendly figure Sharr ends her movement with recovers 2 wounds
 
@@ -50,10 +50,10 @@ def recover(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dic
     return [recovery(ctx, params["hero"], params.get("wounds", 0), params.get("fatigue", 0), params.get("cause", params["source"]))]
 
 
-ACTIONS_SPEC = [
-    ("spend-fatigue", "A hero spends fatigue (for movement, power dice, abilities); on corrupted terrain each point gives the overlord 1 threat (L171).",
-     schema({"hero": NAME, "count": COUNT, "purpose": NAME, "on_corrupted": {"type": "boolean"}}, ["hero", "count"]), spend_fatigue, False),
-    ("recover", "A hero recovers wounds or fatigue: Sharr's 2 wounds (L200), or what a card or effect gives, stated; healing removes poison tokens first (L312).",
-     schema({"hero": NAME, "source": {"enum": ["sharr", "stated"]}, "cause": NAME, "wounds": {"type": "integer", "minimum": 0, "maximum": 50},
-             "fatigue": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "source"]), recover, False),
+ACTIONS = [
+    ActionType("spend-fatigue", "A hero spends fatigue (for movement, power dice, abilities); on corrupted terrain each point gives the overlord 1 threat (L171).",
+               schema({"hero": NAME, "count": COUNT, "purpose": NAME, "on_corrupted": {"type": "boolean"}}, ["hero", "count"]), spend_fatigue, random=False),
+    ActionType("recover", "A hero recovers wounds or fatigue: Sharr's 2 wounds (L200), or what a card or effect gives, stated; healing removes poison tokens first (L312).",
+               schema({"hero": NAME, "source": {"enum": ["sharr", "stated"]}, "cause": NAME, "wounds": {"type": "integer", "minimum": 0, "maximum": 50},
+                       "fatigue": {"type": "integer", "minimum": 0, "maximum": 50}}, ["hero", "source"]), recover, random=False),
 ]

@@ -17,7 +17,7 @@ from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, s
 from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.figures import require_figure
 from tracker.rulesets.descent.harm import deaths_after
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, ActionType
 
 CLOCKWISE = ("north", "east", "south", "west")
 
@@ -90,14 +90,14 @@ def roll_stone_doors(ctx: ActionContext, params: Mapping[str, Any], rng: Any) ->
     return [rolled, {"kind": "stone-doors-rolled", "doors": closed, "results": list(results), "opened": opened}]
 
 
-ACTIONS_SPEC = [
-    ("zorek-gaze", "Start of the overlord's turn in The Altar of Despair: a yellow die turns Zorek 90° right per point of range; each hero in his line of sight gains a curse and loses 6 wounds ignoring armour; monsters in it die.",
-     schema({"face": NAME, "heroes_hit": {"type": "array", "items": NAME, "maxItems": 10}, "monsters_killed": {"type": "integer", "minimum": 0, "maximum": 50},
-             "figures_killed": {"type": "array", "items": NAME, "maxItems": 30, "uniqueItems": True},
-             "deaths": {"type": "object", "additionalProperties": DEATH, "maxProperties": 6, "description": "For a hero the gaze kills: what hero-killed needs."}}, []),
-     gaze, True),
-    ("close-stone-door", "A hero ends his movement on a temple encounter marker: a great stone door closes that corridor.",
-     schema({"hero": NAME, "door": NAME}, ["hero", "door"]), close_stone_door, False),
-    ("roll-stone-doors", "End of a turn: a power die per closed stone door; a blank opens that door for the rest of the game (dice in the order the doors closed).",
-     schema({"faces": {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 20}}, []), roll_stone_doors, True),
+ACTIONS = [
+    ActionType("zorek-gaze", "Start of the overlord's turn in The Altar of Despair: a yellow die turns Zorek 90° right per point of range; each hero in his line of sight gains a curse and loses 6 wounds ignoring armour; monsters in it die.",
+               schema({"face": NAME, "heroes_hit": {"type": "array", "items": NAME, "maxItems": 10}, "monsters_killed": {"type": "integer", "minimum": 0, "maximum": 50},
+                       "figures_killed": {"type": "array", "items": NAME, "maxItems": 30, "uniqueItems": True},
+                       "deaths": {"type": "object", "additionalProperties": DEATH, "maxProperties": 6, "description": "For a hero the gaze kills: what hero-killed needs."}}, []),
+               gaze, random=True),
+    ActionType("close-stone-door", "A hero ends his movement on a temple encounter marker: a great stone door closes that corridor.",
+               schema({"hero": NAME, "door": NAME}, ["hero", "door"]), close_stone_door, random=False),
+    ActionType("roll-stone-doors", "End of a turn: a power die per closed stone door; a blank opens that door for the rest of the game (dice in the order the doors closed).",
+               schema({"faces": {"type": "array", "items": {"enum": ["blank", "surge", "enhancement"]}, "minItems": 1, "maxItems": 20}}, []), roll_stone_doors, random=True),
 ]

@@ -13,11 +13,11 @@ from typing import Any
 from tracker import decks
 from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, refuse
 from tracker.rulesets.descent.figures import SHEET, hero_sheets
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType
 
 TREACHERY = {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 20} for c in COLOURS}, "additionalProperties": False}
 
-SETUP_SCHEMA = {
+SCHEMA = {
     "type": "object",
     "properties": {
         "purchases": {
@@ -220,3 +220,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     elif deck["unknown"] == 0:
         changes += decks.resolve_draw(deck, "overlord deck", hand["hand_size"], rng, OVERLORD)
     return changes
+
+
+SET_UP = ActionType(SET_UP_QUEST, "Quest set-up: treachery swaps, dark glyphs and the overlord's opening hand (L100–L132).",
+                    {"type": "object"}, set_up, random=True, internal=True)

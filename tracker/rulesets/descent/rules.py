@@ -1,0 +1,71 @@
+"""Descent's GameRules, built from the rules data it judges by: two sides, the overlord's secrets, its verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tracker.rulesets import allowed
+from tracker.rulesets.descent import hidden, setup, sides, state, verdict
+from tracker.rulesets.descent.describe import describe
+from tracker.rulesets.descent.events import EVENTS
+from tracker.rulesets.ruleset import GameRules
+
+
+class Rules(GameRules):
+    events = EVENTS
+    sides = ("heroes", "overlord")
+    # "Simply shuffle the new heroes in with the others when choosing heroes at the start of the game" (L69): the heroes
+    # are chosen from the box, one sheet and one figure each ("6 Hero Sheets", "6 Plastic Heroes", L34-L35), so a party
+    # names each hero once. How many heroes a party holds is in the base game's rulebook, which the transcription does
+    # not have (rules digest §10.1). A reading, the strict one: at most four heroes, the base game's party, never more.
+    most_heroes = 4
+    actor_fields = ("hero", "heroes", "attacker")
+    # common.stat: a hero's printed trait or conquest value, "as reported" when the data lost it.
+    lost_fact_uses = {
+        **{f"hero.{trait}": {"actions": ["prolonged-roll"], "per_use": 'send "trait_value" with the roll'} for trait in ("magic", "melee", "ranged")},
+        "hero.conquest_value": {"actions": ["hero-killed"], "per_use": 'send "conquest_value" with hero-killed'},
+    }
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "dark_glyph_payment": {
+                "enum": ["matching", "any"],
+                "description": "'matching' (default): 2 treachery of the glyph's colour, as the rule says (L118); 'any': as the example at L120 pays.",
+            }
+        },
+        "additionalProperties": False,
+    }
+    setup_schema = setup.SCHEMA
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        return state.fold(game, change)
+
+    def secret_to(self, change: Mapping[str, Any]) -> str | None:
+        return hidden.secret_to(change)
+
+    def acting_side(self, action: Mapping[str, Any]) -> str | None:
+        return sides.acting_side(action)
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        """Descent's log keeps no turn order (each side's turn is the table's): every action, by its side."""
+        return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions]
+
+    def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return hidden.redact(game, viewer)
+
+    def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return hidden.redact_decks(decks, viewer)
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        super().__init__(data)
+        self.version = data["version"]  # of the rules data these rules judge by (an archived version's, for its campaigns)
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        return verdict.verdict(quest, game, self.version)
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        return verdict.end_refusal(quest, game, turn, outcome, reported)
+
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        return describe(change)
