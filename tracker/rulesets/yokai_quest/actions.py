@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.rulesets import correction
-from tracker.rulesets.ruleset import ActionType, SET_UP_QUEST, action_schema
+from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
+from tracker.rulesets.ruleset import ActionType, action_schema
 from tracker.rulesets.yokai_quest import combat, energy, heroes, scenes, treasure, yokai_phase
+from tracker.rulesets.yokai_quest.published import as_published
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
-_ID = {"type": "string", "minLength": 1, "maxLength": 100}
+ID = {"type": "string", "minLength": 1, "maxLength": 100}
 CORRECTABLE = ("health", "max_health", "energy")  # the numbers on a hero's control panel (tracker/rulesets/correction.py)
 
 
@@ -49,7 +51,7 @@ _ACTIONS = {
     "the Hero phase; 0 for a quick reaction, usable at any time (L423). The cards' costs were lost: the table states it.",
 }
 
-_COINS = {
+COINS = {
     "type": "object",
     "properties": {"red-blue": {"enum": ["red", "blue"]}, "green-yellow": {"enum": ["green", "yellow"]}},
     "additionalProperties": False,
@@ -58,7 +60,7 @@ _COINS = {
 _TARGET = {
     "type": "object",
     "properties": {
-        "defender": _ID,
+        "defender": ID,
         "attack_dice": _DICE,
         "attack_faces": _FACES,
         "defense_dice": _DICE,
@@ -69,7 +71,8 @@ _TARGET = {
     "additionalProperties": False,
 }
 
-ACTIONS = [
+# The game's own actions. Where one has a deck action's name (end-turn), the game's own stands in its place.
+OWN = [
     ActionType(
         "attack",
         "An attack: per target, the attacker's dice (katanas kept) against the defender's (helmets kept); "
@@ -81,9 +84,9 @@ ACTIONS = [
         "(attack_dice/defense_dice, digital) or faces rolled on the table (attack_faces/defense_faces).",
         action_schema(
             {
-                "attacker": _ID,
+                "attacker": ID,
                 "source": {"type": "string", "maxLength": 200, "description": "basic attack, an ability, an item or a yōkai ability"},
-                "ability": {**_ID, "description": "The hero's ability this attack comes from, used this turn ('use-ability')."},
+                "ability": {**ID, "description": "The hero's ability this attack comes from, used this turn ('use-ability')."},
                 "item": {**_CARD, "description": "The treasure item this attack comes from, used this turn ('use-item')."},
                 "targets": {"type": "array", "items": _TARGET, "minItems": 1, "maxItems": 20},
                 "guaranteed_katanas": {**_COUNT, "description": "katana results the attack adds (Kiri Susumu, Akatsuki, an empowered yōkai)"},
@@ -101,7 +104,7 @@ ACTIONS = [
         "One card per hero each Hero phase, drawn before the heroes' activations begin (L156-L158, L780). "
         "Digital when the campaign supplied the energy cards; otherwise report the spheres (and the card).",
         action_schema(
-            {"hero": _ID, "spheres": {"type": "integer", "minimum": 1, "maximum": 3}, "card": _CARD, "empowerment": {"type": "string", "maxLength": 200}},
+            {"hero": ID, "spheres": {"type": "integer", "minimum": 1, "maximum": 3}, "card": _CARD, "empowerment": {"type": "string", "maxLength": 200}},
             ["hero"],
         ),
         energy.draw_energy,
@@ -114,8 +117,8 @@ ACTIONS = [
         "naming the ability.",
         action_schema(
             {
-                "hero": _ID,
-                "ability": _ID,
+                "hero": ID,
+                "ability": ID,
                 "actions": _ACTIONS,
                 "energy": _COUNT,
                 "health": _COUNT,
@@ -136,7 +139,7 @@ ACTIONS = [
         "Ikikaeru Rōsoku brings back a defeated hero with half their maximum health (rounded up).",
         action_schema(
             {
-                "hero": _ID,
+                "hero": ID,
                 "item": _CARD,
                 "actions": _ACTIONS,
                 "energy": _COUNT,
@@ -145,7 +148,7 @@ ACTIONS = [
                 "heal": _HEAL,
                 "restore_energy": _AMOUNTS,
                 "treasure_tokens": _COUNT,
-                "revive": _ID,
+                "revive": ID,
             },
             ["hero", "item"],
         ),
@@ -154,7 +157,7 @@ ACTIONS = [
     ActionType(
         "lose-tokens",
         "A hero loses health or energy tokens outside an attack (Facemelter solo!, Purple gas, Extreme heat).",
-        action_schema({"hero": _ID, "health": _COUNT, "energy": _COUNT, "source": {"type": "string", "minLength": 1, "maxLength": 200}, "panel_discard": _CARD}, ["hero", "source"]),
+        action_schema({"hero": ID, "health": _COUNT, "energy": _COUNT, "source": {"type": "string", "minLength": 1, "maxLength": 200}, "panel_discard": _CARD}, ["hero", "source"]),
         heroes.lose_tokens,
     ),
     ActionType(
@@ -163,7 +166,7 @@ ACTIONS = [
         "the two actions (L404). The board is not tracked: the squares are the table's. A hero waiting at the entrance point "
         "(every hero at the scene's start, one the candle brings back) enters with the basic movement and does nothing else "
         "before it (L214).",
-        action_schema({"hero": _ID, "movement": {"enum": ["basic", "run"]}}, ["hero", "movement"]),
+        action_schema({"hero": ID, "movement": {"enum": ["basic", "run"]}}, ["hero", "movement"]),
         heroes.move,
     ),
     ActionType(
@@ -171,14 +174,14 @@ ACTIONS = [
         "A hero's activation ends, or is taken with everything renounced (L400): one altered-state token of each type and one "
         "reload token from each ability come off (L160). Each hero activates once a Hero phase, one at a time (L158, L398); "
         "the Yōkai phase begins when every hero standing has.",
-        action_schema({"hero": _ID}, ["hero"]),
+        action_schema({"hero": ID}, ["hero"]),
         heroes.end_activation,
     ),
     ActionType(
         "draw-treasure",
         "A hero draws a treasure card owed to them (treasure reserve at 5, a scene reward or achievement); a search names the card. "
         "Over the hand limit of 4, name the card to discard.",
-        action_schema({"hero": _ID, "card": _CARD, "discard": _CARD}, ["hero"]),
+        action_schema({"hero": ID, "card": _CARD, "discard": _CARD}, ["hero"]),
         treasure.draw_treasure,
         random=True,
         reports={"deck:treasure": "card"},  # the card drawn from the physical deck
@@ -186,19 +189,19 @@ ACTIONS = [
     ActionType(
         "equip",
         "Move a charm or enchantment from the hand to its panel space; swapping out an equipped item is allowed once per turn.",
-        action_schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
+        action_schema({"hero": ID, "card": _CARD}, ["hero", "card"]),
         treasure.equip,
     ),
     ActionType(
         "unequip",
         "Move an equipped item back to the hand.",
-        action_schema({"hero": _ID, "card": _CARD}, ["hero", "card"]),
+        action_schema({"hero": ID, "card": _CARD}, ["hero", "card"]),
         treasure.unequip,
     ),
     ActionType(
         "discard-item",
         "Refuse or discard a treasure card, from the hand or a panel space.",
-        action_schema({"hero": _ID, "card": _CARD, "reason": {"type": "string", "maxLength": 200}}, ["hero", "card"]),
+        action_schema({"hero": ID, "card": _CARD, "reason": {"type": "string", "maxLength": 200}}, ["hero", "card"]),
         treasure.discard_item,
     ),
     ActionType(
@@ -206,14 +209,14 @@ ACTIONS = [
         "A chief the scene brings in arrives on the board with the scene's health, once, in the Yōkai phase of the turn its text "
         "names (chief.arrives: Frozen Tracks 2's Undead Dark Champion on turn 5, L1014). Chiefs and objectives present from the "
         "beginning are set up with the scene.",
-        action_schema({"foe": _ID}, ["foe"]),
+        action_schema({"foe": ID}, ["foe"]),
         scenes.foe_appeared,
     ),
     ActionType(
         "foe-recovered",
         "A chief recovers health by its own ability, as the scene gives it (the Tengu's 'March of the true lord!', L1109), "
         "never above the Health the scene sets.",
-        action_schema({"foe": _ID, "ability": _ID}, ["foe", "ability"]),
+        action_schema({"foe": ID, "ability": ID}, ["foe", "ability"]),
         scenes.foe_recovered,
     ),
     ActionType(
@@ -221,7 +224,7 @@ ACTIONS = [
         "The Yōkai phase begins: the red/blue coin turns, and the green/yellow one where the scene says every turn (L166); the "
         "answer lists the appearance points that draw a card, the scripted spawns due and the initiative order. State a coin's "
         "face in \"coins\" while the log does not know it.",
-        action_schema({"coins": _COINS}, []),
+        action_schema({"coins": COINS}, []),
         yokai_phase.begin,
     ),
     ActionType(
@@ -238,7 +241,7 @@ ACTIONS = [
         "reads them), by a scripted spawn of the scene (its id, checked against the scene's rule), or by 'refill'; "
         "those without a miniature left are discarded (L166).",
         action_schema(
-            {"yokai": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 16}, "maxProperties": 8}, "by": _ID},
+            {"yokai": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 16}, "maxProperties": 8}, "by": ID},
             ["yokai", "by"],
         ),
         yokai_phase.appear,
@@ -247,7 +250,7 @@ ACTIONS = [
         "yokai-token",
         "A paralysis token (Fubuki no Majo, Makibishi, Mahi Fuuin) or a champion's empowerment token on yōkai in play, "
         "removed at the end of the Yōkai phase (L607-L614).",
-        action_schema({"yokai": _ID, "token": {"enum": ["paralysis", "champion"]}, "count": {"type": "integer", "minimum": 1, "maximum": 16}, "source": {"type": "string", "maxLength": 200}}, ["yokai", "token"]),
+        action_schema({"yokai": ID, "token": {"enum": ["paralysis", "champion"]}, "count": {"type": "integer", "minimum": 1, "maximum": 16}, "source": {"type": "string", "maxLength": 200}}, ["yokai", "token"]),
         yokai_phase.token,
     ),
     ActionType(
@@ -265,9 +268,9 @@ ACTIONS = [
             {
                 "outcome": {"enum": ["victory", "failed"]},
                 "reason": {"type": "string", "maxLength": 200},
-                "victory_condition": _ID,
-                "achievements": {"type": "array", "items": _ID, "maxItems": 5, "uniqueItems": True},
-                "searcher": _ID,
+                "victory_condition": ID,
+                "achievements": {"type": "array", "items": ID, "maxItems": 5, "uniqueItems": True},
+                "searcher": ID,
                 "reported": {
                     "type": "object",
                     "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 500},
@@ -283,44 +286,9 @@ ACTIONS = [
     ActionType(
         "correct",
         correction.DESCRIPTION,
-        action_schema(correction.properties(_ID, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 30}), correction.REQUIRED),
+        action_schema(correction.properties(ID, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 30}), correction.REQUIRED),
         _correct,
     ),
 ]
 
-SETUP_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "health": {
-            "type": "object",
-            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 30},
-            "maxProperties": 6,
-            "description": "Each hero's Health, read from their control panel by the table, for heroes the rulebook text and "
-            "the campaign's component data leave without one (L278-L280); recorded as stated.",
-        },
-        "coins": {**_COINS, "description": "The yōkai-wind coins' faces as set up; the scenes do not say (digest §12.12)."},
-        "abilities": {
-            "type": "object",
-            "additionalProperties": {"type": "array", "items": _ID, "minItems": 4, "maxItems": 4, "uniqueItems": True},
-            "maxProperties": 6,
-            "description": "Each hero's four abilities, chosen from their own four and their class's six when the heroes are "
-            "prepared (L145); a hero not named keeps the four chosen before.",
-        },
-        "objectives": {
-            "type": "object",
-            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10},
-            "maxProperties": 4,
-            "description": "How many of each objective stand on the board where the text lost the number "
-            "(Final Destination 2's Pillars of Energy).",
-        },
-    },
-    "additionalProperties": False,
-}
-
-SET_UP = ActionType(
-    SET_UP_QUEST,
-    "Scene set-up: the heroes' standing from the campaign, chiefs and objectives, the scene's appearance cards.",
-    {"type": "object"},
-    scenes.set_up,
-    internal=True,
-)
+ACTIONS = [*(action for action in DECK_ACTIONS if action.name not in {own.name for own in OWN}), *(as_published(action) for action in OWN)]

@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, activation_order, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, activation_order, lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -100,7 +100,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             state = target.get("altered_state")
             if state and not plan.game["heroes"][defender]["defeated"]:
                 plan.add({"kind": "altered-state-received", "hero": defender, "state": state, "source": attacker})
-    outcome.settle(plan)
+    verdict.settle(plan)
     return plan.changes
 
 

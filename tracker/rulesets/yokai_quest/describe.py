@@ -53,7 +53,7 @@ _LINES = {
 }
 
 
-def line(change: Mapping[str, Any]) -> str | None:
+def describe(change: Mapping[str, Any]) -> str | None:
     if change["kind"] == correction.KIND:
         return correction.describe(change)
     say = _LINES.get(change["kind"])

@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS
 
@@ -70,7 +70,7 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
         }
     )
     _effects(plan, params, abilities[ability])
-    outcome.settle(plan)
+    verdict.settle(plan)
     return plan.changes
 
 
@@ -149,7 +149,7 @@ def lose_tokens(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     if lost_energy > hero["energy"]:
         raise Unprocessable(f"{params['hero']} has only {hero['energy']} energy", detail="Choose health instead.")
     combat.lose(plan, params["hero"], params.get("health", 0), lost_energy, params.get("panel_discard"), params["source"])
-    outcome.settle(plan)
+    verdict.settle(plan)
     return plan.changes
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, activation_order, energy, entrance, heroes, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, activation_order, energy, entrance, heroes, lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing
 
@@ -272,9 +272,9 @@ def end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
         if held[hero_id]:
             plan.extend(decks.resolve_move(plan.decks[energy.DECK], "discarded", list(held[hero_id]), "held", hero_id))
     # scene_rules.before_turn came with 1.1.0: under 1.0.0 a turn limit passed failed a scene only by the table's end-scene
-    lost = outcome.lost_by_turn(ctx.ruleset.quest(plan.game["scene"]), plan.game, ctx.state["turn"] + 1) if "before_turn" in ctx.ruleset.data["scene_rules"] else None
+    lost = verdict.lost_by_turn(ctx.ruleset.quest(plan.game["scene"]), plan.game, ctx.state["turn"] + 1) if "before_turn" in ctx.ruleset.data["scene_rules"] else None
     if lost is not None:
-        outcome.fail(plan, ctx.ruleset.quest(plan.game["scene"]), lost)
+        verdict.fail(plan, ctx.ruleset.quest(plan.game["scene"]), lost)
     return plan.changes
 
 
@@ -284,10 +284,10 @@ def end_scene(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
     scene = ctx.ruleset.quest(plan.game["scene"])
     _check_reported(scene, params.get("reported", {}))
     if params["outcome"] == "failed":
-        reason = params.get("reason") or outcome.TABLE_FAILED
+        reason = params.get("reason") or verdict.TABLE_FAILED
         if not yokai_phase.tracked(plan.game):  # 1.0.0's words for a failure stated without a reason; an empty one stood
             reason = params.get("reason", "a victory condition can no longer be met")
-        outcome.fail(plan, scene, reason)
+        verdict.fail(plan, scene, reason)
     else:
         _win(plan, scene, params)
     return plan.changes
@@ -329,7 +329,7 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
             "outcome": "victory",
             "victory_condition": met[0]["id"],
             # 1.0.0 (no Yōkai phase) recorded only the one condition named
-            **({"victory_conditions": [c["id"] for c in met], "reason": "; ".join(outcome.quoted(c) for c in met), "reported": dict(reported)}
+            **({"victory_conditions": [c["id"] for c in met], "reason": "; ".join(verdict.quoted(c) for c in met), "reported": dict(reported)}
                if yokai_phase.tracked(game) else {}),
             "completes_story": any(c.get("completes_story") for c in met),
             "full_energy_next_story": any(effect.get("full_energy_next_story") for effect in rewards),
@@ -369,7 +369,7 @@ def _victory_conditions(plan: Plan, scene: Mapping[str, Any], chosen: str | None
             detail=f"Victory conditions of {scene['id']}: {ids}.",
             errors={"victory_condition": [f"Choose one of {ids}"]},
         )
-    if outcome.victory_needs_all(scene) and yokai_phase.tracked(plan.game):  # under 1.0.0 any one bullet won the scene
+    if verdict.victory_needs_all(scene) and yokai_phase.tracked(plan.game):  # under 1.0.0 any one bullet won the scene
         needed = conditions
     else:
         if chosen is None and len(conditions) > 1:
@@ -385,9 +385,9 @@ def _victory_conditions(plan: Plan, scene: Mapping[str, Any], chosen: str | None
 
 
 def _require_met(plan: Plan, condition: Mapping[str, Any], what: str, reported: Mapping[str, Any]) -> None:
-    why = outcome.unmet(plan.game, condition, plan.turn, reported)
+    why = verdict.unmet(plan.game, condition, plan.turn, reported)
     if why is not None:
-        raise Unprocessable(f"The {what} {outcome.quoted(condition)} is not met", detail=f"{why[0].upper()}{why[1:]}.")
+        raise Unprocessable(f"The {what} {verdict.quoted(condition)} is not met", detail=f"{why[0].upper()}{why[1:]}.")
 
 
 def _require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:

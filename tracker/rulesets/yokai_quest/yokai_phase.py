@@ -21,7 +21,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, lookup, outcome
+from tracker.rulesets.yokai_quest import activation, lookup, verdict
 from tracker.rulesets.yokai_quest.plan import Plan
 
 DECK = "appearance"
@@ -103,9 +103,9 @@ def _due(scene: Mapping[str, Any], turn: int) -> list[str]:
 def _appearances_stopped(plan: Plan, scene: Mapping[str, Any]) -> str | None:
     """The victory conditions the log shows fulfilled stop the appearance points (L753)."""
     conditions = scene["victory"]
-    met = [c for c in conditions if outcome.unmet(plan.game, c, plan.turn, {}) is None]
-    if met and (len(met) == len(conditions) or not outcome.victory_needs_all(scene)):
-        return "; ".join(outcome.quoted(c) for c in met)
+    met = [c for c in conditions if verdict.unmet(plan.game, c, plan.turn, {}) is None]
+    if met and (len(met) == len(conditions) or not verdict.victory_needs_all(scene)):
+        return "; ".join(verdict.quoted(c) for c in met)
     return None
 
 
