@@ -10,9 +10,11 @@ from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import check_tile
-from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS
+from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS, SETUP
 from tracker.rulesets.kung_fu_panda.verdict import failure
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType
 
+SCHEMA = SETUP  # the JSON Schema of a session's "setup" (schemas.py)
 HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}
 
 
@@ -151,6 +153,17 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
         }
     )
     return changes
+
+
+SET_UP = ActionType(
+    SET_UP_QUEST,
+    "Mission set-up: heroes with health 4 and dial counters on Play, the dials for the player count, starting enemies and spawn "
+    "points as the table lays them out, and Special Move cards where they are received (L42-L63, L173-L182).",
+    {"type": "object"},
+    set_up,
+    internal=True,
+    random=True,
+)
 
 
 def _refuse_what_is_lacking(ctx: Any, mission: Mapping[str, Any], setup: Mapping[str, Any], party: list[str],

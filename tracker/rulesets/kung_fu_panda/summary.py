@@ -8,7 +8,7 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
-from tracker.rulesets.kung_fu_panda.outcome import declare_won
+from tracker.rulesets.kung_fu_panda.declared import declare_won
 from tracker.rulesets.kung_fu_panda.plan import Plan
 from tracker.rulesets.kung_fu_panda.rounds import close
 from tracker.rulesets.kung_fu_panda.spends import lever_tiles, require_levers

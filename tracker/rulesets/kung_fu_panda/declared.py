@@ -1,5 +1,6 @@
-"""How a mission ends (won, or lost by mission failure, time's up or full KO), and corrections:
-the table's honest judgement amending what was entered, without deleting anything."""
+"""What the table declares: a mission won (accepted only when every win condition holds, verdict.py), lost by a
+failure condition of its own, and corrections: the table's honest judgement amending what was entered, without deleting
+anything. What the rules decide on their own (time's up, full KO, a failure the board shows) is the verdict's."""
 
 from __future__ import annotations
 

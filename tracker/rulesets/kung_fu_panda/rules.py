@@ -1,0 +1,52 @@
+"""Kung Fu Panda's GameRules, built from the rules data it judges by: its missions' verdicts, the story's chain and
+carry-over, the standing and the turn order of real-time rounds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from tracker.rulesets.kung_fu_panda import allowed as next_actions
+from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, verdict
+from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.events import EVENTS
+from tracker.rulesets.kung_fu_panda.schemas import OPTIONS
+from tracker.rulesets.ruleset import GameRules
+
+
+class Rules(GameRules):
+    events = EVENTS
+    actor_fields = ("hero", "heroes")
+    options_schema = OPTIONS
+    # spends.py: knocking out the Wolf Boss; while its cost is lost the table's spend stands, recorded as cost unknown
+    lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"],
+                                                   "per_use": 'nothing to send: the dice the table spends stand, recorded with "cost_known": false'}}
+    setup_schema = setup.SCHEMA
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        super().__init__(data)
+        self.missions = {mission["id"]: mission for mission in data["quests"]}
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        return next_actions.allowed_now(game, actions)
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        return verdict.verdict(self.missions[quest], game)
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        return verdict.end_refusal(self.missions[quest], game, outcome)
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        return game_state.fold(game, change)
+
+    def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
+        return campaign.chain(data, options)
+
+    def carry_over(self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        return campaign.carry_over(progress, game, quest, outcome, options)
+
+    def standing(self, records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        return standing.standing(records)
+
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        return describe.describe(change)
