@@ -7,12 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, state
+from tracker.rulesets.journey import lost_facts, setup, state
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
-from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
 from tracker.rulesets.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
@@ -32,7 +31,7 @@ class Rules(GameRules):
         },
         "additionalProperties": False,
     }
-    setup_schema = SETUP_SCHEMA
+    setup_schema = setup.SCHEMA
     lost_fact_uses = lost_facts.USES
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
