@@ -116,8 +116,7 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
     if character is not None and character["role"] == "yokai":
         yokai_phase.require_in_play(plan, attacker, "attacker")
         return
-    # 1.0.0 (no Yōkai phase) let any chief attack, on the board or not
-    if character is not None and character["role"] == "chief" and (attacker in on_board or not yokai_phase.tracked(plan.game)):
+    if character is not None and character["role"] == "chief" and ctx.ruleset.rules.version.chief_may_attack(attacker, on_board):
         return
     raise Unprocessable(
         f"'{attacker}' is not a hero of this party, a yōkai, a chief on the board or an attack of this scene",
@@ -189,7 +188,7 @@ def wound_foe(plan: Plan, foe: dict[str, Any] | None, defender: str, dealt: int)
 
 
 def defeat_yokai(plan: Plan, yokai: str, foe: str | None) -> None:
-    counted = not foe and yokai_phase.tracked(plan.game)  # 1.0.0 counted no basic yōkai in play
+    counted = not foe and plan.ctx.ruleset.rules.version.counts_in_play
     left = plan.game["in_play"][yokai] - 1 if counted else None
     plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn, **({"in_play": left} if counted else {})})
     yokai_phase.coin_on_defeat(plan, yokai)
@@ -220,8 +219,7 @@ def lose(plan: Plan, hero_id: str, health: int, energy: int, panel_discard: str 
     if health:
         left = max(0, hero["health"] - health)
         lost = {"kind": "health-lost", "hero": hero_id, "amount": hero["health"] - left, "health": left, "reason": source}
-        # 1.0.0 (no Yōkai phase) did not record the blows' conversion with the health lost
-        plan.add({**lost, "blows_remove": conversion} if conversion and yokai_phase.tracked(plan.game) else lost)
+        plan.add(plan.ctx.ruleset.rules.version.health_lost(lost, conversion))
         if left == 0:
             defeat_hero(plan, hero_id, panel_discard)
 

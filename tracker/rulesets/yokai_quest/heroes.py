@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, outcome, treasure
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS
 
@@ -30,7 +30,7 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
             errors={"ability": [f"Unknown for {hero_id}: {ability}"]},
         )
     chosen = hero.get("abilities", [])
-    if ability not in chosen and yokai_phase.tracked(plan.game):  # 1.0.0 (no Yōkai phase) chose no abilities
+    if ability not in chosen and ctx.ruleset.rules.version.chooses_abilities:
         raise Unprocessable(
             f"{abilities[ability]} is not among {hero_id}'s four chosen abilities",
             detail=f"Chosen when the heroes were prepared (L145): {chosen}." if chosen else
@@ -49,8 +49,8 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
         combat.lose(plan, hero_id, params["health"], 0, None, abilities[ability])
     reload_after = {}
     for other, amount in params.get("reduce_reload", {}).items():
-        if other not in hero["reload"] and not yokai_phase.tracked(plan.game):
-            continue  # 1.0.0 dropped a name not reloading
+        if other not in hero["reload"] and ctx.ruleset.rules.version.drops_names_not_reloading:
+            continue
         if other not in hero["reload"]:  # a name not reloading is a mistake to fix, not an effect to drop silently
             raise Unprocessable(
                 f"{hero_id}'s '{other}' has no reload tokens to remove",
