@@ -15,7 +15,7 @@ from tracker.rulesets import allowed, correction
 from tracker.rulesets import data as rules_data
 from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.descent import combat, familiars, figures, monster_turn, movement, ready, wounds
-from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissures, glyphs, hidden, monkey_kings, prisoners, prolonged, secret_room, shop, sides, spirits, summoning, temple, threat, tokens, treachery, verdict, zorek
+from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissures, glyphs, hidden, monkey_kings, prisoners, prolonged, secret_room, shop, sides, spirits, summoning, temple, threat, tokens, treachery, verdict, versions, zorek
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.descent.fold import fold
@@ -70,11 +70,11 @@ class DescentRules(GameRules):
     def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact_decks(decks, viewer)
 
-    def __init__(self, version: str | None = None) -> None:
-        self.version = version  # of the rules data these rules judge by (an archived version's, for its campaigns)
+    def __init__(self, version: str) -> None:
+        self.version = versions.of(version)  # the rules of the rules data's version (an archived version's, for its campaigns)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return verdict.verdict(quest, game, self.version)
+        return self.version.verdict(quest, game)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(quest, game, turn, outcome, reported)

@@ -68,4 +68,4 @@ def load(data: dict[str, Any] | None = None) -> Ruleset:
         random=True,
         internal=True,
     )
-    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}, {quest['id']: quest for quest in data['quests']}), setup=setup, views=VIEWS)
+    return Ruleset(data, DECK_ACTIONS + ACTIONS + GAME_ACTIONS, rules=JourneyRules({quest['id']: quest['outcomes'] for quest in data['quests'] if quest.get('outcomes')}, {quest['id']: quest for quest in data['quests']}, data['version']), setup=setup, views=VIEWS)

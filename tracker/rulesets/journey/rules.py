@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, state
+from tracker.rulesets.journey import lost_facts, state, versions
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
@@ -100,7 +100,10 @@ class JourneyRules(GameRules):
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return next_actions.allowed_now(game, actions, self.quests.get(quest))
 
-    def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None, quests: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None, quests: Mapping[str, Mapping[str, Any]] | None = None,
+                 version: str | None = None) -> None:
+        # The rules of the rules data's version (an archived version's, for its campaigns), else the code's own.
+        self.version = versions.of(version) if version is not None else versions.CHAIN[-1]()
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
         self.outcomes = dict(outcomes or {})
         # Each quest's rules data, by id: which actions the quest has at all (allowed.py).
