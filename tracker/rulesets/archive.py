@@ -73,16 +73,10 @@ def _named(items: list[Any], by: str | None) -> dict[str, Any]:
 
 
 def _keyed_difference(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
-    ops: dict[str, Any] = {}
     dropped = [key for key in before if key not in after]
     edited = {key: difference(before[key], after[key]) for key in after if key in before and not _same(before[key], after[key])}
     added = {key: after[key] for key in after if key not in before}
-    if dropped:
-        ops["-"] = dropped
-    if edited:
-        ops["~"] = edited
-    if added:
-        ops["+"] = added
+    ops: dict[str, Any] = {op: keys for op, keys in (("-", dropped), ("~", edited), ("+", added)) if keys}
     if [key for key in before if key in after] + list(added) != list(after):
         ops["order"] = list(after)
     return ops
