@@ -47,7 +47,8 @@ def test_a_later_version_is_the_one_before_with_only_what_changed(ruleset_id):
 
 def version_checks(source: str) -> list[str]:
     """The places in a module that ask which version of the rules is playing: a comparison with a version number or
-    with the ruleset's or data's "version", and the old ways of telling (_played_before, yokai_phase.tracked/kept)."""
+    with the ruleset's or data's "version", and the old ways of telling from the state's or data's shape
+    (_played_before, yokai_phase.tracked and kept, activation.tracked, energy.tracked)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
@@ -58,8 +59,10 @@ def version_checks(source: str) -> list[str]:
                     found.append(f"line {node.lineno}: compares the rules' version")
         if isinstance(node, ast.Name | ast.Attribute) and (getattr(node, "id", None) or getattr(node, "attr", None)) == "_played_before":
             found.append(f"line {node.lineno}: _played_before")
-        if isinstance(node, ast.Attribute) and node.attr in ("tracked", "kept") and isinstance(node.value, ast.Name) and node.value.id == "yokai_phase":
-            found.append(f"line {node.lineno}: yokai_phase.{node.attr}")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (node.attr == "tracked" or (node.value.id, node.attr) == ("yokai_phase", "kept")):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")  # the state's or data's shape telling the version
+        if isinstance(node, ast.FunctionDef) and node.name in ("tracked", "_played_before"):
+            found.append(f"line {node.lineno}: def {node.name}")
     return found
 
 
@@ -91,6 +94,8 @@ def test_the_live_rules_ask_no_version_which_it_is(path):
         "old = ctx.ruleset.version < other",
         "if _played_before(game):\n    pass",
         "counted = yokai_phase.tracked(plan.game)",
+        "if activation.tracked(plan.game):\n    pass",
+        "def tracked(game):\n    return 'energy_drawn' in game",
     ],
 )
 def test_a_version_check_creeping_back_is_found(check):

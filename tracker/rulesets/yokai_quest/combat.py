@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, activation_order, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -37,8 +37,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     hero_attacks = attacker in plan.game["heroes"]
     if hero_attacks:
         plan.hero(attacker)
-        if activation.tracked(plan.game):
-            activation.attack_by(plan, attacker, params)
+        ctx.ruleset.rules.version.attack_activation(plan, attacker, params)
     else:
         _require_attacker(ctx, plan, attacker)
         named = [field for field in ("ability", "item") if field in params]
@@ -51,7 +50,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if ctx.ruleset.data["yokai_rules"].get("acts_in"):
             _require_yokai_activation(plan, attacker)
     # The attacker's initiative, where the scene keeps the yōkai's order (L586, L588): recorded with each attack it makes.
-    initiative = activation_order.require_turn(plan, attacker) if not hero_attacks and activation_order.tracked(plan.game) else None
+    initiative = ctx.ruleset.rules.version.initiative_turn(plan, attacker) if not hero_attacks else None
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):

@@ -10,7 +10,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, activation_order, energy, entrance, heroes, lookup, outcome, treasure, yokai_phase
+from tracker.rulesets.yokai_quest import energy, heroes, lookup, outcome, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing
 
@@ -75,10 +75,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         "swapped_this_turn": [],
         "consumable_used_this_turn": [],
         "scene_result": None,
-        **activation.at_set_up(data),
-        **energy.at_set_up(data),
-        **entrance.at_set_up(data, party),
-        **activation_order.at_set_up(data),
+        **version.kept_at_set_up(data, party),
     }
     plan = Plan(ctx)
     plan.add({"kind": "scene-set-up", "game": game})

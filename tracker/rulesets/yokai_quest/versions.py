@@ -17,7 +17,7 @@ from typing import Any
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext, ActionType, GameRules
 from tracker.rulesets.yokai_quest import allowed as next_actions
-from tracker.rulesets.yokai_quest import campaign, scenes, yokai_phase
+from tracker.rulesets.yokai_quest import activation, activation_order, campaign, energy, entrance, scenes, yokai_phase
 from tracker.rulesets.yokai_quest import outcome as decided
 from tracker.rulesets.yokai_quest.plan import Plan
 
@@ -77,9 +77,36 @@ class V1_0_0:
     def yokai_phase_at_set_up(self, data, coins, in_play) -> dict[str, Any]:
         return {}
 
+    def kept_at_set_up(self, data: Mapping[str, Any], party: Sequence[str]) -> dict[str, Any]:
+        """What a scene's state keeps of the heroes' activations, energy cards, entrance and the yōkai's order: none."""
+        return {}
+
     # -- play --
     def end_yokai_phase(self, plan: Plan) -> None:
         return None  # its turns ended without one
+
+    counts_energy_cards = False  # the energy cards were taken on trust: no once-a-phase check
+
+    def activation_used(self, plan: Plan, hero_id: str, kind: str, name: str, params: Mapping[str, Any], what: str) -> None:
+        return None  # it kept no activations (until 1.2.0): an ability or item costs no action
+
+    def attack_activation(self, plan: Plan, hero_id: str, params: Mapping[str, Any]) -> None:
+        return None
+
+    def require_movements(self, ctx: ActionContext) -> None:
+        raise Unprocessable(
+            "This scene does not track the heroes' movements",
+            detail=f"It was set up under Yōkai Quest {self.number}, whose rules data kept no activations; it plays on as it began.",
+        )
+
+    def end_activation(self, plan: Plan, hero_id: str) -> None:
+        return None
+
+    def hero_phase_over(self, plan: Plan) -> None:
+        return None
+
+    def initiative_turn(self, plan: Plan, attacker: str) -> int | None:
+        return None  # it kept no order among the yōkai (until 1.4.0)
 
     def chief_may_attack(self, attacker: str, on_board: Sequence[str]) -> bool:
         return True  # any chief, on the board or not
@@ -152,9 +179,27 @@ class V1_1_0(V1_0_0):
 
 
 class V1_2_0(V1_1_0):
-    """Rules data 1.2.0: the data changed, the rules that play it did not."""
+    """Rules data 1.2.0: the heroes' activations (hero_rules.activation, L398-L423)."""
 
     number = "1.2.0"
+
+    def kept_at_set_up(self, data, party):
+        return activation.at_set_up(data)
+
+    def activation_used(self, plan, hero_id, kind, name, params, what):
+        activation.use(plan, hero_id, kind, name, activation.cost_of(plan, params, what))  # L412 "first you must satisfy its activation cost"
+
+    def attack_activation(self, plan, hero_id, params):
+        activation.attack_by(plan, hero_id, params)
+
+    def require_movements(self, ctx):
+        return None
+
+    def end_activation(self, plan, hero_id):
+        activation.end(plan, hero_id)
+
+    def hero_phase_over(self, plan):
+        activation.require_hero_phase_over(plan)
 
 
 class V1_3_0(V1_2_0):
@@ -164,9 +209,17 @@ class V1_3_0(V1_2_0):
 
 
 class V1_4_0(V1_3_0):
-    """Rules data 1.4.0 (the code's own): energy cards drawn, the entrance point and activation order in the data."""
+    """Rules data 1.4.0 (the code's own): one energy card a Hero phase (L156), the entrance point (L142, L214) and the
+    yōkai's activation order (L586, L588)."""
 
     number = "1.4.0"
+    counts_energy_cards = True
+
+    def kept_at_set_up(self, data, party):
+        return {**super().kept_at_set_up(data, party), **energy.at_set_up(data), **entrance.at_set_up(data, party), **activation_order.at_set_up(data)}
+
+    def initiative_turn(self, plan, attacker):
+        return activation_order.require_turn(plan, attacker)
 
 
 BY_VERSION = {version.number: version() for version in (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0)}

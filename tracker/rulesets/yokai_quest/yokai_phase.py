@@ -21,7 +21,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, lookup, outcome
+from tracker.rulesets.yokai_quest import lookup, outcome
 from tracker.rulesets.yokai_quest.plan import Plan
 
 DECK = "appearance"
@@ -116,8 +116,7 @@ def begin(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     plan.require_scene()
     if plan.game["phase"] == "yokai":
         raise Unprocessable(f"The Yōkai phase of turn {plan.turn} has begun", detail="End the turn with 'end-turn' when the yōkai have activated.")
-    if activation.tracked(plan.game):
-        activation.require_hero_phase_over(plan)
+    plan.ctx.ruleset.rules.version.hero_phase_over(plan)
     scene = _scene(plan)
     stated = params.get("coins", {})
     turned = ["red-blue"] + (["green-yellow"] if scene.get("green_yellow_turns") == "every-turn" else [])
