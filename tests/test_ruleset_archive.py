@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tracker import rulesets
-from tracker.rulesets import archive
+from tracker.rulesets import archive, keep
 from tracker.rulesets.data import RulesDataError
 
 GAMES = sorted(rulesets.registry())
@@ -119,8 +119,8 @@ def test_a_difference_rebuilds_the_later_value_exactly(before, after):
 
 def test_the_command_archives_the_code_s_current_version(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(archive, "ROOT", tmp_path)
-    assert archive.main(["kung-fu-panda"]) == 0
+    assert keep.main(["kung-fu-panda"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "kung-fu-panda" / "1.1.0.json")
     (data, contract), = archive.stored("kung-fu-panda", tmp_path)
     assert archive.pin_hash(data, contract) == rulesets.get("kung-fu-panda").hash
-    assert archive.main([]) == 2
+    assert keep.main([]) == 2

@@ -26,8 +26,7 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -186,32 +185,3 @@ def keep(data: Mapping[str, Any], contract: Mapping[str, Any], root: Path | None
     if any(old["version"] == data["version"] for old, _ in earlier):
         raise RulesDataError(f"{data['id']} {data['version']} is archived already; bump the version of the changed rules")
     return _write(folder, _recorded(data, contract, earlier[-1] if earlier else None))
-
-
-def store(ruleset_id: str, versions: list[Stored], root: Path | None = None) -> Iterator[Path]:
-    """Write a ruleset's whole archive from its versions, oldest first (each the difference from the one before)."""
-    folder = (root or ROOT) / ruleset_id
-    for path in folder.glob("*.json"):
-        path.unlink()
-    before: Stored | None = None
-    for data, contract in versions:
-        yield _write(folder, _recorded(data, contract, before))
-        before = (data, contract)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m tracker.rulesets.archive <ruleset id>``: archive the code's current version of a ruleset, its data
-    and contract, before its ``ruleset.json`` changes (then bump its ``version``)."""
-    from tracker import rulesets
-
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print(main.__doc__, file=sys.stderr)
-        return 2
-    current = rulesets.get(args[0])
-    print(keep(current.data, current.contract()))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
