@@ -17,6 +17,7 @@ from tests.forgery_kit import NDJSON, StoredRows
 from tests.forgery_kit import export as _export, lines_of as _lines, notifications as _notifications, play_journey as _play_journey
 from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
 from tracker import rulesets
+from tracker.rulesets import archive
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -461,8 +462,7 @@ def test_a_campaign_pinned_to_an_earlier_ruleset_version_still_plays_and_verifie
     changed = client.get(f"/sessions/{sid}/verification").json
     assert changed["status"] == "ruleset-changed" and "keeps no earlier version" in changed["detail"]
 
-    (tmp_path / "marker-race").mkdir()
-    (tmp_path / "marker-race" / "1.json").write_text(json.dumps(marker_race.data))  # the earlier version, archived
+    archive.keep(marker_race.data, marker_race.contract(), tmp_path)  # the earlier version, archived
     rulesets.archived.cache_clear()
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified"

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import importlib
-import json
 import pkgutil
 from collections.abc import Callable, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from tracker.errors import NotFound, Unprocessable
-from tracker.rulesets import data as rules_data
+from tracker.rulesets import archive
 from tracker.rulesets.ruleset import Ruleset
 
-# Earlier versions of each ruleset's data, kept so campaigns pinned to them still play and verify:
-# versions/<ruleset id>/<version>.json, each the ruleset.json as it was when that version was current.
-ARCHIVE = Path(__file__).with_name("versions")
+# Earlier versions of each ruleset, kept so campaigns pinned to them still play and verify: versions/<ruleset id>/,
+# each version stored once, as its difference from the one before it (tracker/rulesets/archive.py).
+ARCHIVE = archive.ROOT
 
 
 def games() -> list[str]:
@@ -74,22 +72,14 @@ def pinned(pin: Mapping[str, str]) -> Ruleset:
 def archived(ruleset_id: str) -> tuple[Ruleset, ...]:
     """Each archived version, built by its game's ``load`` over that version's data: its game rules judge by the
     data its campaigns pinned (quest outcomes, carry-over, end refusals), as its actions do (``ctx.ruleset.data``)."""
-    paths = sorted(path for path in (ARCHIVE / ruleset_id).glob("*.json") if not path.name.endswith(".contract.json"))
-    return tuple(_as_published(loader(ruleset_id)(rules_data.load(path)), _contract(path)) for path in paths)
+    return tuple(_as_published(loader(ruleset_id)(data), contract) for data, contract in archive.stored(ruleset_id, ARCHIVE))
 
 
-def _as_published(ruleset: Ruleset, contract: Mapping[str, Any] | None) -> Ruleset:
+def _as_published(ruleset: Ruleset, contract: Mapping[str, Any]) -> Ruleset:
     """An archived version with what it published besides its data (``contract()`` as it was): when the code's
     actions or events have grown since, it still hashes to the pin its campaigns hold."""
-    ruleset.published = dict(contract) if contract is not None else None
+    ruleset.published = dict(contract)
     return ruleset
-
-
-def _contract(path: Path) -> dict | None:
-    """<version>.contract.json beside an archived version: its action contracts as published, kept when the code's
-    actions or events changed since (else the archived data is hashed with the code's own, as before)."""
-    published = path.with_name(path.stem + ".contract.json")
-    return json.loads(published.read_text(encoding="utf-8")) if published.exists() else None
 
 
 def get_or_404(ruleset_id: str) -> Ruleset:

@@ -140,8 +140,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if params.get("invulnerability") and not (target_side == "hero" and target.get("invulnerable")):
         raise refuse(f"{params['target']} has no invulnerability potion in effect", "Drink one first (L185).", "invulnerability")
     known = abilities.table(rules)
-    if not known and (params.get("target_abilities") or params.get("undying_face") or params.get("dice_without_daze")):
-        raise refuse("This campaign's rules data applies no abilities or daze", f"They are applied from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "target_abilities")
+    if params.get("target_abilities") or params.get("undying_face") or params.get("dice_without_daze"):
+        ctx.ruleset.rules.version.require(ctx, "abilities", "This campaign's rules data applies no abilities or daze", "They are applied", "target_abilities")
     of_attacker = dict(attacker.get("abilities") or {}) if attacker_side == "monster" else {}
     of_target = _target_abilities(rules, params, target) if known else {}
     rolled = _roll(ctx, params, rng)

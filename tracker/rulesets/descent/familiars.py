@@ -23,10 +23,8 @@ DARK = ("summoning", "sundered", "power")
 
 
 def _familiars(ctx: ActionContext) -> Mapping[str, Any]:
-    known = ctx.ruleset.data.get("familiars")
-    if known is None:
-        raise refuse("This campaign's rules data records no familiars", f"Familiars are recorded from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "type")
-    return known
+    ctx.ruleset.rules.version.require(ctx, "abilities", "This campaign's rules data records no familiars", "Familiars are recorded", "type")
+    return ctx.ruleset.data["familiars"]
 
 
 def cleanse(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -22,12 +22,9 @@ SHEET = {"type": "object", "properties": {"wounds": {"type": "integer", "minimum
 
 
 def combat_rules(ctx: ActionContext) -> Mapping[str, Any]:
-    """The combat rules data; sessions pinned to rules before 1.2.0 recorded no wounds, so they refuse combat."""
-    rules = ctx.ruleset.data.get("combat")
-    if rules is None:
-        raise refuse("This campaign's rules data records no combat",
-                     f"Combat, wounds and ready actions are recorded from Descent rules 1.2.0 on; this campaign pinned {ctx.ruleset.version}.", "type")
-    return rules
+    """The combat rules data; a version that recorded no wounds refuses combat (versions.py)."""
+    ctx.ruleset.rules.version.require(ctx, "combat", "This campaign's rules data records no combat", "Combat, wounds and ready actions are recorded", "type")
+    return ctx.ruleset.data["combat"]
 
 
 def hero_sheets(data: Mapping[str, Any], party: list[str], stated: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -115,8 +112,7 @@ def figures_entering(ctx: ActionContext, entries: list[Mapping[str, Any]], sourc
                 stated.append(stat)
         known = {}
         if entry.get("abilities"):
-            if "abilities" not in combat_rules(ctx):
-                raise refuse("This campaign's rules data records no abilities", f"Figures' abilities are recorded from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "monsters")
+            ctx.ruleset.rules.version.require(ctx, "abilities", "This campaign's rules data records no abilities", "Figures' abilities are recorded", "monsters")
             known = {"abilities": stated_abilities(combat_rules(ctx), entry["abilities"], "monsters")}
             stated.append("abilities")
         printed = (named or {}).get("abilities") or {}  # what the quest text gives a named monster (the demon's Fear 3, L661)

@@ -14,9 +14,8 @@ from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
 def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    rules = combat_rules(ctx)
-    if "abilities" not in rules:
-        raise refuse("This campaign's rules data keeps no tokens on monsters", f"They are kept from Descent rules 1.3.0 on; this campaign pinned {ctx.ruleset.version}.", "type")
+    combat_rules(ctx)  # a version without combat refuses it
+    ctx.ruleset.rules.version.require(ctx, "abilities", "This campaign's rules data keeps no tokens on monsters", "They are kept", "type")
     figures = in_play(ctx.game)
     figure = figures.get(params["figure"])
     if figure is None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets import allowed
-from tracker.rulesets.descent import hidden, setup, sides, state, verdict
+from tracker.rulesets.descent import hidden, setup, sides, state, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import EVENTS
 from tracker.rulesets.ruleset import GameRules
@@ -59,10 +59,10 @@ class Rules(GameRules):
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
-        self.version = data["version"]  # of the rules data these rules judge by (an archived version's, for its campaigns)
+        self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived version's, for its campaigns)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return verdict.verdict(quest, game, self.version)
+        return self.version.verdict(quest, game)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(quest, game, turn, outcome, reported)

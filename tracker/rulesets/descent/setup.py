@@ -12,7 +12,7 @@ from typing import Any
 
 from tracker import decks
 from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, refuse
-from tracker.rulesets.descent.figures import SHEET, hero_sheets
+from tracker.rulesets.descent.figures import SHEET
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType
 
 TREACHERY = {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 20} for c in COLOURS}, "additionalProperties": False}
@@ -179,10 +179,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     changes: list[dict[str, Any]] = [
         {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
     ]
-    if "combat" in ctx.ruleset.data:  # rules 1.2.0 on: the heroes' wounds and fatigue are tracked from the start
-        changes[0]["hero_sheets"] = hero_sheets(ctx.ruleset.data, list(campaign["party"]), setup.get("hero_sheets") or {})
-    elif setup.get("hero_sheets"):
-        raise refuse("This campaign's rules data records no hero sheets", f"Hero sheets are recorded from Descent rules 1.2.0 on; this campaign pinned {ctx.ruleset.version}.", "setup.hero_sheets")
+    changes[0].update(ctx.ruleset.rules.version.hero_sheets_at_set_up(ctx, list(campaign["party"]), setup.get("hero_sheets") or {}))
     changes += _temple_altars(quest, setup) + _spirits(quest, setup)
     deck = ctx.state["decks"][OVERLORD]
     remaining = dict(granted)

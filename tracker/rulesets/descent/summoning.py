@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
-from tracker.rulesets.descent.figures import figures_entering
 from tracker.rulesets.ruleset import ActionContext, ActionType
 
 
@@ -40,9 +39,7 @@ def summoning_spawn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> 
     if strangers:
         raise refuse(f"The Summoning glyph cannot spawn {', '.join(strangers)}", f"It spawns {', '.join(rule['spawn_monsters'])}.", "monsters")
     spawned = [{"kind": "monsters-spawned", "monsters": list(monsters), "source": "summoning-glyph"}]
-    if "combat" in ctx.ruleset.data:  # rules 1.2.0 on: the spawned figures get ids for attacks to name
-        spawned.append(figures_entering(ctx, [{"monster": m} for m in monsters], "summoning-glyph"))
-    return spawned
+    return spawned + ctx.ruleset.rules.version.figures_entering(ctx, [{"monster": m} for m in monsters], "summoning-glyph")
 
 
 ACTIONS = [

@@ -7,7 +7,6 @@ from typing import Any
 
 from tracker import decks
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, OVERLORD, quest, refuse, require_hero, schema
-from tracker.rulesets.descent.figures import figures_entering
 from tracker.rulesets.ruleset import ActionContext, ActionType
 
 SOURCES = ("corrupted-fatigue", "corrupted-wound", "corrupted-instant-death", "monster-surges", "destroyed-glyphs", "other")
@@ -117,9 +116,7 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         if sprung.count(turn) >= ambush["per_turn"]:  # "no more than once per turn" (L577)
             raise refuse(f"A troll ambush was already sprung on turn {turn}", "No more than once per turn (L577): wait for the next turn.", "purpose")
         changes = [_spend(ctx, ambush["threat"], purpose), {"kind": "troll-ambush-sprung", "turn": turn, "ambush": len(sprung) + 1, "of": ambush["per_quest"]}]
-        if "combat" in ctx.ruleset.data:  # rules 1.2.0 on: the troll it generates (L577) is a figure attacks can name
-            changes.append(figures_entering(ctx, [{"monster": "troll"}], "troll-ambush"))
-        return changes
+        return changes + ctx.ruleset.rules.version.figures_entering(ctx, [{"monster": "troll"}], "troll-ambush")  # the troll it generates (L577)
     if purpose == "extra-card":
         glyphs = q.get("glyphs") or {}
         if "extra_card_threat" not in glyphs:

@@ -53,33 +53,14 @@ VICTORIES: dict[str, tuple[str, str]] = {
 GLYPH_QUESTS = {"hold-the-position": "L567", "altar-of-despair": "L687"}
 
 
-# The reasons rules data 1.0.0 recorded: one per kind of end, not yet per quest. Its sessions re-derive, and verify,
-# with the words they were played with (the data holds no mark of this: the wording lived in the code).
-PUBLISHED_1_0_0 = {
-    "conquest-exhausted": "the heroes ran out of conquest tokens (L333, L413: the overlord's side has won)",
-    "last-glyph-destroyed": "the last glyph was destroyed (L505, L567, L687)",
-    "finished-below": "the heroes finished with less conquest than the quest asks (L333, L402-L406)",
-}
-
-
-def verdict(quest: str, game: Mapping[str, Any], version: str | None = None) -> dict[str, str] | None:
-    """The rules' verdict on the quest, in the words of the rules data ``version`` the campaign pinned."""
-    if version == "1.0.0":
-        return _verdict_1_0_0(game)
+def verdict(quest: str, game: Mapping[str, Any]) -> dict[str, str] | None:
+    """The rules' verdict on the quest, in its own words (rules data 1.1.0 on; 1.0.0's are in versions.py)."""
     if game.get("lost"):
         reasons = DEFEATS.get(game["lost"], {})
         return {"outcome": "defeat", "reason": reasons.get(quest, game["lost"])}
     if game.get("won"):
         award, condition = VICTORIES.get(quest, (game["won"], f"the quest's final award '{game['won']}'"))
         return {"outcome": "victory", "reason": f"{condition}: the heroes have completed their quest"}
-    return None
-
-
-def _verdict_1_0_0(game: Mapping[str, Any]) -> dict[str, str] | None:
-    if game.get("lost"):
-        return {"outcome": "defeat", "reason": PUBLISHED_1_0_0.get(game["lost"], game["lost"])}
-    if game.get("won"):
-        return {"outcome": "victory", "reason": f"the heroes took the quest's final award '{game['won']}' (award-conquest)"}
     return None
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, setup, state
+from tracker.rulesets.journey import lost_facts, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.events import EVENTS
@@ -39,6 +39,7 @@ class Rules(GameRules):
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
+        self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived one's, for its campaigns)
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
         self.outcomes = {quest["id"]: quest["outcomes"] for quest in data["quests"] if quest.get("outcomes")}
         # Each quest's rules data, by id: which actions the quest has at all (allowed.py).

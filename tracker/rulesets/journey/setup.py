@@ -144,18 +144,9 @@ def _quest_set_up(
     return change
 
 
-# What a set-up recorded under rules data 1.0.0: the Demons, the Gates and the initiative draw. The code that
-# published 1.1.0 began naming tokens (and later Turn Tokens, Kei Lun, Kogaiji's spell) without gating 1.0.0.
-PUBLISHED_1_0_0 = ("kind", "quest", "mode", "initiative", "demons", "gates", "counter_start", "counter_end", "shuffle")
-
-
 def _as_published(ctx: ActionContext, change: dict[str, Any]) -> dict[str, Any]:
-    """The set-up as the pinned rules' code recorded it, so a session pinned to 1.0.0 re-derives as it was played.
-    Rules data 1.0.0 holds no mark for what its code left out (its quests' token counts and timers are those later
-    code names tokens and stacks Turn Tokens from), so the version decides."""
-    if ctx.ruleset.data["version"] != "1.0.0":
-        return change
-    return {key: value for key, value in change.items() if key in PUBLISHED_1_0_0}
+    """The set-up as the pinned version's code recorded it (versions.py), so its sessions re-derive as they were played."""
+    return ctx.ruleset.rules.version.quest_set_up(change)
 
 
 def _safe_house(quest: Mapping[str, Any], tokens: Mapping[str, list[str]], named: list[str]) -> list[str]:

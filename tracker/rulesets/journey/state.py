@@ -162,7 +162,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
             spawned=change.get("spawned", 0),
         )
         if "tokens" not in change:
-            return g  # a set-up as rules data 1.0.0 recorded it (no tokens named: setup.PUBLISHED_1_0_0) keeps 1.0.0's state
+            return g  # a set-up as rules data 1.0.0 recorded it (no tokens named: versions.PUBLISHED_1_0_0) keeps 1.0.0's state
         g.update(
             tokens=copy.deepcopy(change.get("tokens") or {}),
             gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),
@@ -238,7 +238,7 @@ def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     elif kind == "gate-turn-token-removed":
         g.setdefault("gate_turn_tokens", {})[change["gate"]] = change["left"]
     elif kind == "demon-lord-banished":
-        g.setdefault("banished", {})[change["character"]] = change["turn_tokens"]  # (a 1.0.0 set-up kept none: setup.PUBLISHED_1_0_0)
+        g.setdefault("banished", {})[change["character"]] = change["turn_tokens"]  # (a 1.0.0 set-up kept none: versions.PUBLISHED_1_0_0)
     elif kind == "demon-lord-turn-token-removed":
         g.setdefault("banished", {})[change["character"]] = change["left"]
     elif kind == "demon-lord-returned":

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.kung_fu_panda import allowed as next_actions
-from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, verdict
+from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, verdict, versions
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.events import EVENTS
 from tracker.rulesets.kung_fu_panda.schemas import OPTIONS
@@ -26,12 +26,13 @@ class Rules(GameRules):
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
         self.missions = {mission["id"]: mission for mission in data["quests"]}
+        self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived one's, for its campaigns)
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return next_actions.allowed_now(game, actions)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return verdict.verdict(self.missions[quest], game)
+        return verdict.verdict(self.missions[quest], game, self.version)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(self.missions[quest], game, outcome)

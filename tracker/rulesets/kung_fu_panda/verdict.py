@@ -20,14 +20,13 @@ LOSSES = {
 }
 
 
-def verdict(mission: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, str] | None:
+def verdict(mission: Mapping[str, Any], game: Mapping[str, Any], version: Any) -> dict[str, str] | None:
+    """The rules' verdict on the mission, in the words of the rules ``version`` the campaign pinned (versions.py)."""
     result = (game or {}).get("result")
     if not result:
         return None
     if result["result"] == "won":
-        # 1.0.0's missions state no win_conditions, only the mission's win (a campaign pinned to it is judged by its data)
-        met = "; ".join(f"{c['text']} ({c['source']})" for c in mission.get("win_conditions", [])) or f"{mission['win']} ({mission['source']})"
-        return {"outcome": "victory", "reason": f"Mission {mission['number']} won in round {result['round']}: {met}"}
+        return {"outcome": "victory", "reason": f"Mission {mission['number']} won in round {result['round']}: {version.win_stated(mission)}"}
     if result["loss"] == "mission-failure":
         condition = next((c for c in mission["failure_conditions"] if c["id"] == result.get("condition")), None)
         text = f"{condition['text']} ({condition.get('source', mission['source'])})" if condition else result.get("condition")

@@ -30,14 +30,8 @@ def rules(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
 
 
 def at_set_up(data: Mapping[str, Any]) -> dict[str, Any]:
-    """What a scene's state tracks of the activations, under rules data that states them."""
-    if rules(data) is None:
-        return {}
+    """What a scene's state tracks of the activations (under the versions that keep them, versions.py)."""
     return {"activation": None, "activated": [], "used_this_turn": {}}
-
-
-def tracked(game: Mapping[str, Any]) -> bool:
-    return "activation" in game
 
 
 def _open(plan: Plan, hero_id: str, what: str) -> dict[str, Any]:

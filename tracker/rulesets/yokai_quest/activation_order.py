@@ -25,12 +25,8 @@ from tracker.rulesets.yokai_quest.plan import Plan
 
 
 def at_set_up(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The initiative of the last group that acted this Yōkai phase (none yet), under rules data that keeps the order."""
-    return {"initiative_acted": None} if data["yokai_rules"].get("activation_order") else {}
-
-
-def tracked(game: Mapping[str, Any]) -> bool:
-    return "initiative_acted" in game
+    """The initiative of the last group that acted this Yōkai phase (none yet) (under the versions that keep the order, versions.py)."""
+    return {"initiative_acted": None}
 
 
 def initiative_of(plan: Plan, attacker: str) -> int | None:

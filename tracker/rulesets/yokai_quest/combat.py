@@ -13,7 +13,7 @@ from typing import Any
 from tracker import dice
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, activation_order, lookup, treasure, verdict, yokai_phase
+from tracker.rulesets.yokai_quest import lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
@@ -37,8 +37,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     hero_attacks = attacker in plan.game["heroes"]
     if hero_attacks:
         plan.hero(attacker)
-        if activation.tracked(plan.game):
-            activation.attack_by(plan, attacker, params)
+        ctx.ruleset.rules.version.attack_activation(plan, attacker, params)
     else:
         _require_attacker(ctx, plan, attacker)
         named = [field for field in ("ability", "item") if field in params]
@@ -51,7 +50,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if ctx.ruleset.data["yokai_rules"].get("acts_in"):
             _require_yokai_activation(plan, attacker)
     # The attacker's initiative, where the scene keeps the yōkai's order (L586, L588): recorded with each attack it makes.
-    initiative = activation_order.require_turn(plan, attacker) if not hero_attacks and activation_order.tracked(plan.game) else None
+    initiative = ctx.ruleset.rules.version.initiative_turn(plan, attacker) if not hero_attacks else None
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):
@@ -116,8 +115,7 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
     if character is not None and character["role"] == "yokai":
         yokai_phase.require_in_play(plan, attacker, "attacker")
         return
-    # 1.0.0 (no Yōkai phase) let any chief attack, on the board or not
-    if character is not None and character["role"] == "chief" and (attacker in on_board or not yokai_phase.tracked(plan.game)):
+    if character is not None and character["role"] == "chief" and ctx.ruleset.rules.version.chief_may_attack(attacker, on_board):
         return
     raise Unprocessable(
         f"'{attacker}' is not a hero of this party, a yōkai, a chief on the board or an attack of this scene",
@@ -189,7 +187,7 @@ def wound_foe(plan: Plan, foe: dict[str, Any] | None, defender: str, dealt: int)
 
 
 def defeat_yokai(plan: Plan, yokai: str, foe: str | None) -> None:
-    counted = not foe and yokai_phase.tracked(plan.game)  # 1.0.0 counted no basic yōkai in play
+    counted = not foe and plan.ctx.ruleset.rules.version.counts_in_play
     left = plan.game["in_play"][yokai] - 1 if counted else None
     plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn, **({"in_play": left} if counted else {})})
     yokai_phase.coin_on_defeat(plan, yokai)
@@ -220,8 +218,7 @@ def lose(plan: Plan, hero_id: str, health: int, energy: int, panel_discard: str 
     if health:
         left = max(0, hero["health"] - health)
         lost = {"kind": "health-lost", "hero": hero_id, "amount": hero["health"] - left, "health": left, "reason": source}
-        # 1.0.0 (no Yōkai phase) did not record the blows' conversion with the health lost
-        plan.add({**lost, "blows_remove": conversion} if conversion and yokai_phase.tracked(plan.game) else lost)
+        plan.add(plan.ctx.ruleset.rules.version.health_lost(lost, conversion))
         if left == 0:
             defeat_hero(plan, hero_id, panel_discard)
 

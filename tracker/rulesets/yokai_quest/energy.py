@@ -22,12 +22,8 @@ DECK = "energy"
 
 
 def at_set_up(data: Mapping[str, Any]) -> dict[str, Any]:
-    """What a scene's state tracks of the energy cards, under rules data that states the once-a-phase draw."""
-    return {"energy_drawn": []} if data["hero_rules"].get("energy_card") else {}
-
-
-def tracked(game: Mapping[str, Any]) -> bool:
-    return "energy_drawn" in game
+    """What a scene's state tracks of the energy cards (under the versions that state the once-a-phase draw, versions.py)."""
+    return {"energy_drawn": []}
 
 
 def gain(plan: Plan, hero_id: str, amount: int, reason: str, *, energy_card: bool = False) -> None:
@@ -85,7 +81,7 @@ def draw_energy(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     plan.require_scene()
     hero_id = params["hero"]
     plan.hero(hero_id)
-    counted = tracked(plan.game)
+    counted = ctx.ruleset.rules.version.counts_energy_cards
     if counted:
         _require_draw_due(plan, hero_id)
     spec = ctx.deck(DECK)

@@ -23,8 +23,8 @@ from tracker.rulesets.yokai_quest.plan import Plan
 
 
 def at_set_up(data: Mapping[str, Any], party: Sequence[str]) -> dict[str, Any]:
-    """Every hero at the entrance point (L142, L214), under rules data that keeps it."""
-    return {"at_entrance": list(party)} if data["hero_rules"].get("entering") else {}
+    """Every hero at the entrance point (L142, L214) (under the versions that keep it, versions.py)."""
+    return {"at_entrance": list(party)}
 
 
 def waiting(game: Mapping[str, Any], hero_id: str) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, treasure, verdict, yokai_phase
+from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, treasure, verdict
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS
 
@@ -30,7 +30,7 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
             errors={"ability": [f"Unknown for {hero_id}: {ability}"]},
         )
     chosen = hero.get("abilities", [])
-    if ability not in chosen and yokai_phase.tracked(plan.game):  # 1.0.0 (no Yōkai phase) chose no abilities
+    if ability not in chosen and ctx.ruleset.rules.version.chooses_abilities:
         raise Unprocessable(
             f"{abilities[ability]} is not among {hero_id}'s four chosen abilities",
             detail=f"Chosen when the heroes were prepared (L145): {chosen}." if chosen else
@@ -42,15 +42,14 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
             f"{abilities[ability]} is reloading",
             detail=f"It has {hero['reload'][ability]} reload token(s); one comes off at the end of each of {hero_id}'s activations.",
         )
-    if activation.tracked(plan.game):  # L412 "first you must satisfy its activation cost"
-        activation.use(plan, hero_id, "ability", ability, activation.cost_of(plan, params, abilities[ability]))
+    ctx.ruleset.rules.version.activation_used(plan, hero_id, "ability", ability, params, abilities[ability])
     energy.spend(plan, hero_id, params.get("energy", 0), abilities[ability])
     if params.get("health"):
         combat.lose(plan, hero_id, params["health"], 0, None, abilities[ability])
     reload_after = {}
     for other, amount in params.get("reduce_reload", {}).items():
-        if other not in hero["reload"] and not yokai_phase.tracked(plan.game):
-            continue  # 1.0.0 dropped a name not reloading
+        if other not in hero["reload"] and ctx.ruleset.rules.version.drops_names_not_reloading:
+            continue
         if other not in hero["reload"]:  # a name not reloading is a mistake to fix, not an effect to drop silently
             raise Unprocessable(
                 f"{hero_id}'s '{other}' has no reload tokens to remove",
@@ -94,8 +93,7 @@ def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
         raise Unprocessable(f"'{item}' does not bring heroes back", detail=f"Only {REVIVAL_ITEM} revives a defeated hero.")
     if item == REVIVAL_ITEM and not revive:
         raise Unprocessable(f"Say which defeated hero {REVIVAL_ITEM} brings back", detail='Send "revive": <hero>.', errors={"revive": ["Missing."]})
-    if activation.tracked(plan.game):  # L412 "first you must satisfy its activation cost"
-        activation.use(plan, hero_id, "item", item, activation.cost_of(plan, params, item))
+    ctx.ruleset.rules.version.activation_used(plan, hero_id, "item", item, params, item)
     energy.spend(plan, hero_id, params.get("energy", 0), item)
     consumed = kind == "consumable"
     plan.add(
@@ -161,11 +159,7 @@ def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     plan.require_scene()
     hero_id, movement = params["hero"], params["movement"]
     plan.hero(hero_id)
-    if not activation.tracked(plan.game):
-        raise Unprocessable(
-            "This scene does not track the heroes' movements",
-            detail=f"It was set up under Yōkai Quest {ctx.ruleset.data['version']}, whose rules data kept no activations; it plays on as it began.",
-        )
+    ctx.ruleset.rules.version.require_movements(ctx)
     if movement == "basic":
         activation.basic_movement(plan, hero_id)
     else:
@@ -185,9 +179,8 @@ def end_activation(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
     plan = Plan(ctx)
     plan.require_scene()
     hero = plan.hero(params["hero"])
-    if activation.tracked(plan.game):
-        activation.end(plan, params["hero"])
-        hero = plan.game["heroes"][params["hero"]]
+    ctx.ruleset.rules.version.end_activation(plan, params["hero"])
+    hero = plan.game["heroes"][params["hero"]]
     plan.add(
         {
             "kind": "activation-ended",

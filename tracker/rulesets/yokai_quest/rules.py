@@ -7,14 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.ruleset import GameRules
-from tracker.rulesets.yokai_quest import allowed as next_actions
-from tracker.rulesets.yokai_quest import campaign, describe, setup, state, verdict, yokai_phase
+from tracker.rulesets.yokai_quest import campaign, describe, setup, state, versions
 from tracker.rulesets.yokai_quest.events import EVENTS
-
-
-def _played_before(game: Mapping[str, Any]) -> bool:
-    """A scene set up under 1.0.0 (no Yōkai phase in its state) is carried on by the rules it was played under."""
-    return bool(game) and not yokai_phase.tracked(game)
 
 
 class Rules(GameRules):
@@ -26,18 +20,14 @@ class Rules(GameRules):
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
+        self.version = versions.of(data["version"])  # the rules of the version the campaign pinned
         self.options_schema = campaign.options_schema([story["id"] for story in data["stories"]])
 
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         return state.fold(game, change)
 
     def carry_over(self, progress, game, quest, outcome, options) -> dict[str, Any]:
-        if not _played_before(game):
-            return campaign.carry_over(self.data, progress, game, quest, outcome, options)
-        campaign.require_scene_end(game, outcome)  # 1.0.0 had no end refusal: its carry-over checked the end (a 422)
-        carried = campaign.carry_over(self.data, progress, game, quest, outcome, options)
-        carried.pop("in_play", None)  # 1.0.0 counted no yōkai in play: its progress keeps none
-        return carried
+        return self.version.carry_over(self.data, progress, game, quest, outcome, options)
 
     def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         return campaign.chain(data, list(data.get("campaign", {}).get("chain") or []), options)
@@ -46,16 +36,10 @@ class Rules(GameRules):
         return describe.describe(change)
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
-        if _played_before(game):
-            return super().allowed(quest, game, turn, actions)  # 1.0.0 kept no phases
-        return next_actions.allowed_now(game, actions)
+        return self.version.allowed(self, quest, game, turn, actions)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        if _played_before(game):
-            return None  # 1.0.0 recorded no verdicts: its sessions re-derive without one
-        return verdict.verdict(game)
+        return self.version.verdict(game)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
-        if _played_before(game):
-            return None  # 1.0.0's end checked the outcome against the scene's end in carry-over (a 422)
-        return verdict.end_refusal(next(q for q in self.data["quests"] if q["id"] == quest), game, outcome)
+        return self.version.end_refusal(next(q for q in self.data["quests"] if q["id"] == quest), game, outcome)

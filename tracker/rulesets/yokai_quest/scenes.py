@@ -10,7 +10,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, activation_order, energy, entrance, heroes, lookup, treasure, verdict, yokai_phase
+from tracker.rulesets.yokai_quest import energy, heroes, lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing
 
@@ -24,8 +24,8 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     campaign = params["campaign"]
     options, progress = campaign.get("options", {}), campaign.get("progress") or {}
     party = campaign.get("party") or []
-    # 1.0.0 (no Yōkai phase) took no set-up choices: no stated Health, coins, abilities or objectives.
-    setup = (params.get("setup") or {}) if yokai_phase.kept(data) else {}
+    version = ctx.ruleset.rules.version  # the rules of the version the campaign pinned (versions.py)
+    setup = version.setup_choices(params)
     if not party:
         raise Unprocessable("The campaign has no heroes", detail='Create the campaign with a "party" of heroes, e.g. ["ryo", "ami"].')
     _check_order(data, scene, options, progress)
@@ -44,10 +44,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if hero_id not in standing:
             health, source = lookup.starting_health(data, campaign.get("components", {}), hero_id, stated.get(hero_id))
             standing[hero_id] = new_standing(health, energy=data["hero_rules"].get("energy_at_first_scene", 0))
-            if yokai_phase.kept(data):
-                standing[hero_id]["max_health_source"] = source
-            else:  # 1.0.0's heroes had no abilities chosen nor a source for their Health
-                del standing[hero_id]["abilities"]
+            version.hero_standing(standing[hero_id], source)
         if policy == "full-at-scene-start":
             standing[hero_id]["health"] = standing[hero_id]["max_health"]
         if progress.get("full_energy_next_story") and scene["number"] == 1:
@@ -55,8 +52,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     standing = {hero_id: standing[hero_id] for hero_id in party}
     for hero_id, chosen in setup.get("abilities", {}).items():
         standing[hero_id]["abilities"] = _chosen_abilities(data, party, hero_id, chosen)
-    # 1.0.0 counted no objectives: an unstated number (Final Destination 2's Pillars) left them off the board.
-    counts = _objective_counts(scene, setup.get("objectives", {})) if yokai_phase.kept(data) else None
+    counts = version.objective_counts(scene, setup.get("objectives", {}))
     board_kept = bool(scene["keeps_board_from_previous"] and progress.get("board_kept"))
     # The yōkai on a board kept from the previous scene stay in play (L807, L1069); else the scene's own.
     in_play = dict(progress.get("in_play") or {}) if board_kept else yokai_phase.in_play_at_start(data, scene)
@@ -70,7 +66,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         "start_heroes": copy.deepcopy(standing),
         "foes": _foes_at_start(data, scene, counts or {}),
         **({} if counts is None else {"objective_counts": counts}),
-        **yokai_phase.at_set_up(data, setup.get("coins", {}), in_play),
+        **version.yokai_phase_at_set_up(data, setup.get("coins", {}), in_play),
         "treasure_reserve": progress.get("treasure_reserve", 0),
         "treasure_owed": [],
         "defeated_yokai": [],
@@ -79,10 +75,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         "swapped_this_turn": [],
         "consumable_used_this_turn": [],
         "scene_result": None,
-        **activation.at_set_up(data),
-        **energy.at_set_up(data),
-        **entrance.at_set_up(data, party),
-        **activation_order.at_set_up(data),
+        **version.kept_at_set_up(data, party),
     }
     plan = Plan(ctx)
     plan.add({"kind": "scene-set-up", "game": game})
@@ -128,7 +121,7 @@ def _chosen_abilities(data: Mapping[str, Any], party: list[str], hero_id: str, c
     return list(chosen)
 
 
-def _objective_counts(scene: Mapping[str, Any], stated: Mapping[str, int]) -> dict[str, int]:
+def objective_counts(scene: Mapping[str, Any], stated: Mapping[str, int]) -> dict[str, int]:
     """How many of each objective stand on the board: the scene's number, or the table's where the text lost it
     (the Pillars of Energy of Final Destination 2: "Has 8 health points", L1066, but not how many)."""
     counts = {}
@@ -263,8 +256,7 @@ def end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     and energy cards kept beside the panels as reminders are discarded."""
     plan = Plan(ctx)
     plan.require_scene()
-    if yokai_phase.tracked(plan.game):  # 1.0.0 kept no Yōkai phase: its turns ended without one
-        yokai_phase.end_phase(plan)
+    ctx.ruleset.rules.version.end_yokai_phase(plan)
     plan.add({"kind": "turn-ended", "turn": ctx.state["turn"]})
     plan.add({"kind": "turn-effects-expired", "turn": ctx.state["turn"]})
     held = plan.decks[energy.DECK]["held"]
@@ -284,10 +276,7 @@ def end_scene(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
     scene = ctx.ruleset.quest(plan.game["scene"])
     _check_reported(scene, params.get("reported", {}))
     if params["outcome"] == "failed":
-        reason = params.get("reason") or verdict.TABLE_FAILED
-        if not yokai_phase.tracked(plan.game):  # 1.0.0's words for a failure stated without a reason; an empty one stood
-            reason = params.get("reason", "a victory condition can no longer be met")
-        verdict.fail(plan, scene, reason)
+        verdict.fail(plan, scene, ctx.ruleset.rules.version.failure_reason(params))
     else:
         _win(plan, scene, params)
     return plan.changes
@@ -328,9 +317,7 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
             "kind": "scene-ended",
             "outcome": "victory",
             "victory_condition": met[0]["id"],
-            # 1.0.0 (no Yōkai phase) recorded only the one condition named
-            **({"victory_conditions": [c["id"] for c in met], "reason": "; ".join(verdict.quoted(c) for c in met), "reported": dict(reported)}
-               if yokai_phase.tracked(game) else {}),
+            **plan.ctx.ruleset.rules.version.victory_recorded(met, reported),
             "completes_story": any(c.get("completes_story") for c in met),
             "full_energy_next_story": any(effect.get("full_energy_next_story") for effect in rewards),
             "treasure_owed": owed,
@@ -369,7 +356,7 @@ def _victory_conditions(plan: Plan, scene: Mapping[str, Any], chosen: str | None
             detail=f"Victory conditions of {scene['id']}: {ids}.",
             errors={"victory_condition": [f"Choose one of {ids}"]},
         )
-    if verdict.victory_needs_all(scene) and yokai_phase.tracked(plan.game):  # under 1.0.0 any one bullet won the scene
+    if plan.ctx.ruleset.rules.version.every_bullet_needed(scene):
         needed = conditions
     else:
         if chosen is None and len(conditions) > 1:

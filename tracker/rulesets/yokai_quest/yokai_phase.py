@@ -21,7 +21,7 @@ from typing import Any
 from tracker import decks
 from tracker.errors import Unprocessable
 from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.yokai_quest import activation, lookup, verdict
+from tracker.rulesets.yokai_quest import lookup, verdict
 from tracker.rulesets.yokai_quest.plan import Plan
 
 DECK = "appearance"
@@ -29,21 +29,8 @@ COINS = {"red-blue": ("red", "blue"), "green-yellow": ("green", "yellow")}
 TOKENS = ("paralysis", "champion")
 
 
-def kept(data: Mapping[str, Any]) -> bool:
-    """Whether the pinned rules data keeps the Yōkai phase: yokai_rules.coins came with it in 1.1.0. 1.0.0 published
-    none: its turns were the heroes' actions and the yōkai's attacks in any order, and it counted no yōkai in play."""
-    return "coins" in data["yokai_rules"]
-
-
-def tracked(game: Mapping[str, Any]) -> bool:
-    """A scene set up under data that keeps the Yōkai phase; one set up under 1.0.0 plays on without it."""
-    return "phase" in game
-
-
 def at_set_up(data: Mapping[str, Any], coins: Mapping[str, str], in_play: Mapping[str, int]) -> dict[str, Any]:
-    """What a scene's state keeps of the Yōkai phase, under rules data that keeps it (1.1.0 on)."""
-    if not kept(data):
-        return {}
+    """What a scene's state keeps of the Yōkai phase (the rules of versions that keep one, versions.py)."""
     return {
         "phase": "hero",
         "coins": {coin: coins.get(coin) for coin in COINS},
@@ -129,8 +116,7 @@ def begin(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     plan.require_scene()
     if plan.game["phase"] == "yokai":
         raise Unprocessable(f"The Yōkai phase of turn {plan.turn} has begun", detail="End the turn with 'end-turn' when the yōkai have activated.")
-    if activation.tracked(plan.game):
-        activation.require_hero_phase_over(plan)
+    plan.ctx.ruleset.rules.version.hero_phase_over(plan)
     scene = _scene(plan)
     stated = params.get("coins", {})
     turned = ["red-blue"] + (["green-yellow"] if scene.get("green_yellow_turns") == "every-turn" else [])
@@ -293,9 +279,9 @@ def _listing(plan: Plan) -> dict[str, int]:
 
 
 def require_in_play(plan: Plan, yokai: str, field: str = "defender") -> None:
-    """Only a yōkai on the board (or waiting at its point) attacks or can be defeated; under 1.0.0, which counted no
-    yōkai in play, any yōkai could."""
-    if tracked(plan.game) and plan.game["in_play"].get(yokai, 0) < 1:
+    """Only a yōkai on the board (or waiting at its point) attacks or can be defeated; under a version that counted no
+    yōkai in play (versions.py), any yōkai could."""
+    if plan.ctx.ruleset.rules.version.counts_in_play and plan.game["in_play"].get(yokai, 0) < 1:
         raise Unprocessable(
             f"No {yokai} is in play",
             detail=f"Yōkai in play: {_listing(plan) or 'none'}. Yōkai come into play in the Yōkai phase ('yokai-appear').",

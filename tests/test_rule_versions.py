@@ -1,0 +1,123 @@
+"""Rules versions as code (tracker/rulesets/<game>/versions.py): each version of a game's rules data maps to a class
+of the rules that play it, a later one overriding only what changed; today's resolvers hold no version checks."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from tracker import rulesets
+
+PACKAGES = Path(rulesets.__file__).parent
+GAMES = sorted(rulesets.registry())
+VERSION_NUMBER = re.compile(r"^\d+\.\d+(\.\d+)?$")
+
+
+def _package(ruleset_id: str) -> str:
+    return type(rulesets.get(ruleset_id).rules).__module__.split(".")[2]
+
+
+def _versions(ruleset_id: str):
+    return importlib.import_module(f"tracker.rulesets.{_package(ruleset_id)}.versions")
+
+
+@pytest.mark.parametrize("ruleset_id", GAMES)
+def test_every_archived_version_and_the_code_s_own_plays_by_its_own_class(ruleset_id):
+    versions = _versions(ruleset_id)
+    played = [*rulesets.archived(ruleset_id), rulesets.get(ruleset_id)]
+    assert sorted(versions.BY_VERSION) == sorted(ruleset.version for ruleset in played)
+    for ruleset in played:
+        assert ruleset.rules.version is versions.of(ruleset.version) and ruleset.rules.version.number == ruleset.version
+
+
+@pytest.mark.parametrize("ruleset_id", GAMES)
+def test_a_later_version_is_the_one_before_with_only_what_changed(ruleset_id):
+    """Each class subclasses the version before it; what it overrides is its own body, everything else inherited."""
+    chain = [type(rules) for rules in sorted(_versions(ruleset_id).BY_VERSION.values(), key=lambda v: [int(p) for p in v.number.split(".")])]
+    for earlier, later in zip(chain, chain[1:]):
+        assert later.__bases__ == (earlier,), f"{later.__name__} does not build on {earlier.__name__}"
+        assert set(vars(later)) - {"number", "__doc__", "__module__", "__qualname__", "__firstlineno__", "__static_attributes__"} <= set(dir(earlier)), (
+            f"{later.__name__} adds rules its predecessor has no version of"
+        )
+
+
+def version_checks(source: str) -> list[str]:
+    """The places in a module that ask which version of the rules is playing: a comparison with a version number or
+    with the ruleset's or data's "version", and the old ways of telling from the state's or data's shape
+    (_played_before, yokai_phase.tracked and kept, activation.tracked, energy.tracked)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            for operand in (node.left, *node.comparators):
+                if isinstance(operand, ast.Constant) and isinstance(operand.value, str) and VERSION_NUMBER.match(operand.value):
+                    found.append(f"line {node.lineno}: compares with version {operand.value}")
+                if _is_rules_version(operand):
+                    found.append(f"line {node.lineno}: compares the rules' version")
+        if isinstance(node, ast.Name | ast.Attribute) and (getattr(node, "id", None) or getattr(node, "attr", None)) == "_played_before":
+            found.append(f"line {node.lineno}: _played_before")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (node.attr == "tracked" or (node.value.id, node.attr) == ("yokai_phase", "kept")):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")  # the state's or data's shape telling the version
+        if isinstance(node, ast.FunctionDef) and node.name in ("tracked", "_played_before"):
+            found.append(f"line {node.lineno}: def {node.name}")
+    return found
+
+
+def _is_rules_version(node: ast.AST) -> bool:
+    """``ruleset.version``, ``<...>.ruleset.version`` or ``<...>.data["version"]`` (not the session's event count,
+    ``state["version"]``)."""
+    if isinstance(node, ast.Attribute) and node.attr == "version":
+        inner = node.value
+        return (isinstance(inner, ast.Name) and inner.id == "ruleset") or (isinstance(inner, ast.Attribute) and inner.attr == "ruleset")
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "version":
+        inner = node.value
+        return (isinstance(inner, ast.Name) and inner.id == "data") or (isinstance(inner, ast.Attribute) and inner.attr == "data")
+    return False
+
+
+RULES_MODULES = sorted(path for game in GAMES for path in (PACKAGES / _package(game)).rglob("*.py") if path.name != "versions.py")
+
+
+@pytest.mark.parametrize("path", RULES_MODULES, ids=lambda path: str(path.relative_to(PACKAGES)))
+def test_the_live_rules_ask_no_version_which_it_is(path):
+    assert version_checks(path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        'if ctx.ruleset.data["version"] != "1.0.0":\n    pass',
+        "if version == '1.0.0':\n    pass",
+        "old = ctx.ruleset.version < other",
+        "if _played_before(game):\n    pass",
+        "counted = yokai_phase.tracked(plan.game)",
+        "if activation.tracked(plan.game):\n    pass",
+        "def tracked(game):\n    return 'energy_drawn' in game",
+    ],
+)
+def test_a_version_check_creeping_back_is_found(check):
+    assert version_checks(check)
+    assert version_checks("refers_to = 1\nif refers_to > ctx.state['version']:\n    pass") == []  # the session's own version is no rules version
+
+
+def test_descent_1_0_0_words_its_verdicts_as_it_did_and_1_1_0_per_quest():
+    versions = _versions("descent")
+    lost = {"lost": "conquest-exhausted"}
+    assert versions.of("1.0.0").verdict("the-mists-of-time", lost)["reason"] == "the heroes ran out of conquest tokens (L333, L413: the overlord's side has won)"
+    assert versions.of("1.1.0").verdict("the-mists-of-time", lost) == versions.of("1.5.0").verdict("the-mists-of-time", lost)
+    assert versions.of("1.1.0").verdict("the-mists-of-time", lost) != versions.of("1.0.0").verdict("the-mists-of-time", lost)
+
+
+def test_a_rule_a_version_does_not_record_is_refused_with_the_version_it_came_with():
+    from tracker.errors import Unprocessable
+    from tracker.rulesets.ruleset import ActionContext
+
+    old = next(r for r in rulesets.archived("descent") if r.version == "1.2.0")
+    ctx = ActionContext(state={"game": {}}, ruleset=old, decks={})
+    with pytest.raises(Unprocessable) as refused:
+        old.rules.version.require(ctx, "abilities", "This campaign's rules data records no familiars", "Familiars are recorded", "type")
+    assert refused.value.detail == "Familiars are recorded from Descent rules 1.3.0 on; this campaign pinned 1.2.0."
+    rulesets.get("descent").rules.version.require(ctx, "abilities", "unused", "unused", "type")  # the code's own records them

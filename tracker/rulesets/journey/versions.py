@@ -1,0 +1,58 @@
+"""Journey to the West's rules versions as code: each version of the rules data maps to the rules that play it, a
+later version overriding only what changed from the one before. The archive keeps each version's data and contract
+(tracker/rulesets/versions/journey/); a campaign plays and verifies by the class of the version it pinned
+(``JourneyRules.version``), so today's resolvers ask it and hold no version checks of their own.
+
+1.0.0's code recorded less of a quest's set-up; 1.1.0's began naming tokens (and later Turn Tokens, Kei Lun,
+Kogaiji's spell); 1.2.0 and 1.3.0 (the code's own) changed the contract only: their data is 1.1.0's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# What a set-up recorded under rules data 1.0.0: the Demons, the Gates and the initiative draw. Rules data 1.0.0 holds
+# no mark for what its code left out (its quests' token counts and timers are those later code names tokens and stacks
+# Turn Tokens from), so the version decides.
+PUBLISHED_1_0_0 = ("kind", "quest", "mode", "initiative", "demons", "gates", "counter_start", "counter_end", "shuffle")
+
+
+class V1_0_0:
+    """Rules data 1.0.0."""
+
+    number = "1.0.0"
+
+    def quest_set_up(self, change: Mapping[str, Any]) -> dict[str, Any]:
+        """The quest-set-up change as this version's code recorded it, so its sessions re-derive as they were played."""
+        return {key: value for key, value in change.items() if key in PUBLISHED_1_0_0}
+
+
+class V1_1_0(V1_0_0):
+    """Rules data 1.1.0: the set-up names the tokens on the board."""
+
+    number = "1.1.0"
+
+    def quest_set_up(self, change):
+        return dict(change)
+
+
+class V1_2_0(V1_1_0):
+    """Rules data 1.2.0: the contract changed (actions), the rules that play it did not."""
+
+    number = "1.2.0"
+
+
+class V1_3_0(V1_2_0):
+    """Rules data 1.3.0 (the code's own): the contract changed (actions), the rules that play it did not."""
+
+    number = "1.3.0"
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0)
+BY_VERSION = {version.number: version() for version in CHAIN}
+
+
+def of(number: str) -> V1_0_0:
+    """The rules of a version of the rules data (one of BY_VERSION: every archived version and the code's own)."""
+    return BY_VERSION[number]
