@@ -9,7 +9,7 @@ from uuid import UUID
 
 import jsonschema
 
-from tracker import actors, decks, hints, inputs, portability, rulesets, undo
+from tracker import actors, authorization, decks, hints, inputs, portability, rulesets, undo
 from tracker import party as party_rules
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, Session
@@ -72,6 +72,7 @@ class Commands(Loading):
 
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
+            authorization.refuse(request, "owner")
             ruleset = self._ruleset(campaign)
             if not components:
                 raise Unprocessable("No component data was supplied", detail="Send the facts still unknown in the shape of the ruleset's component_schema.")
@@ -111,6 +112,7 @@ class Commands(Loading):
 
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
+            authorization.refuse(request, "owner")
             ruleset = self._ruleset(campaign)
             if role not in roles:
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
@@ -129,6 +131,7 @@ class Commands(Loading):
     def revoke_token(self, campaign_id: str, token_id: str, request: Request = Request()) -> Result:
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
+            authorization.refuse(request, "owner")
             ruleset = self._ruleset(campaign)
             listed = campaign.tokens.get(token_id)
             if listed is None:
@@ -150,6 +153,7 @@ class Commands(Loading):
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
             ruleset = self._ruleset(campaign)
+            authorization.refuse(request, "player", {"quest": quest, "setup": setup}, ruleset.rules, campaign.party)
             inputs.text(quest, "quest", inputs.ID_LENGTH, said="quest id")
             ruleset.quest(quest)
             _validate(ruleset.rules.setup_schema, setup or {}, "The session set-up does not fit this ruleset", "setup")
@@ -209,12 +213,13 @@ class Commands(Loading):
         body = {"dice": dice, "faces": faces, "purpose": purpose}
 
         def work(uow: UnitOfWork) -> _Outcome:
+            session, ruleset = uow.authorized(session_id, request, {"dice": dice, "faces": faces, "purpose": purpose})
             inputs.optional_text(purpose, "purpose", inputs.NAME_LENGTH, said="roll's purpose", least=0)  # the API has taken ""
             if dice:
                 inputs.dice_counts(dice)
             if faces:
                 inputs.reported_faces(faces)
-            session, ruleset = uow.playing(session_id, request)
+            uow.in_play(session, request)
             specs = self._dice_of(session, ruleset)
             roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session))
             roll["purpose"] = purpose
@@ -244,6 +249,7 @@ class Commands(Loading):
         body = {"deck": deck, "count": count, "cards": cards, "holder": holder}
 
         def work(uow: UnitOfWork) -> _Outcome:
+            session, ruleset = uow.authorized(session_id, request, {"deck": deck, "count": count, "cards": cards, "holder": holder}, acting="draw")
             inputs.text(deck, "deck", inputs.ID_LENGTH, said="deck id")
             if cards is not None and count is not None:
                 raise Unprocessable(
@@ -255,7 +261,7 @@ class Commands(Loading):
                 inputs.cards(cards)
             if count is not None:
                 inputs.count(count, "count", 1, inputs.MOST_CARDS, what="cards to draw")
-            session, ruleset = uow.playing(session_id, request)
+            uow.in_play(session, request)
             party_rules.check_holder(session.party, ruleset, holder)
             ctx = action_context(session, ruleset, self._components_of(session))
             spec = ctx.deck(deck)
@@ -287,7 +293,7 @@ class Commands(Loading):
 
     def act(self, session_id: str, action: dict[str, Any], request: Request = Request()) -> Result:
         def work(uow: UnitOfWork) -> _Outcome:
-            session, ruleset = uow.playing(session_id, request)
+            session, ruleset = uow.playing(session_id, request, action, acting="action")
             components = self._components_of(session)
             action_type = ruleset.action(str(action.get("type")))
             if action_type.internal:
@@ -332,7 +338,7 @@ class Commands(Loading):
         table states that the log cannot know, recorded with the end."""
 
         def work(uow: UnitOfWork) -> _Outcome:
-            session, ruleset = uow.playing(session_id, request)
+            session, ruleset = uow.playing(session_id, request, {"outcome": outcome, "ruling": ruling, "reported": reported})
             campaign = uow.for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -21,7 +21,7 @@ from eventsourcing.application import ProcessingEvent, project_aggregate
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
 
-from tracker import hash_chain, inputs
+from tracker import authorization, hash_chain, inputs
 from tracker.command_cache import CommandCache, Turns
 from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
@@ -30,6 +30,8 @@ from tracker.rulesets.data import content_hash
 from tracker.rulesets.ruleset import Ruleset
 
 MAX_ATTEMPTS = 25
+
+Loader = Callable[[str, type, str], Any]  # (raw id, aggregate class, what it is called in a refusal) -> the aggregate
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,12 @@ class UnitOfWork:
     saved (a first attempt) or must load fresh (a retry); ``taken`` lists what it took from the cache, which
     a failed attempt leaves out of the cache until a save puts it back."""
 
-    def __init__(self, app: Any, from_cache: bool) -> None:
-        self.app = app
+    def __init__(self, load: Loader, cache: CommandCache, pinned: Callable[[Session], Ruleset], from_cache: bool) -> None:
+        """``load`` reads an aggregate fresh (NotFound for an unknown id); ``cache`` holds the state this process
+        last saved; ``pinned`` gives a session its pinned ruleset."""
+        self.load = load
+        self.cache = cache
+        self.pinned = pinned
         self.from_cache = from_cache
         self.taken: list[UUID] = []
 
@@ -80,16 +86,29 @@ class UnitOfWork:
         try:
             aggregate_id = UUID(str(raw_id))
         except ValueError:
-            return self.app._load(raw_id, cls, what)  # noqa: SLF001
-        kept = self.app.command_cache.take(aggregate_id) if self.from_cache else None
+            return self.load(raw_id, cls, what)
+        kept = self.cache.take(aggregate_id) if self.from_cache else None
         if kept is None or not isinstance(kept, cls):
-            return self.app._load(raw_id, cls, what)  # noqa: SLF001
+            return self.load(raw_id, cls, what)
         self.taken.append(aggregate_id)
         return kept
 
-    def playing(self, session_id: str, request: Request) -> tuple[Session, Ruleset]:
-        """The session a command plays on, and its pinned ruleset."""
+    def playing(self, session_id: str, request: Request, body: Mapping[str, Any] | None = None, acting: str | None = None) -> tuple[Session, Ruleset]:
+        """The session a command plays on, and its pinned ruleset: ``authorized``, then ``in_play``."""
+        session, ruleset = self.authorized(session_id, request, body, acting)
+        self.in_play(session, request)
+        return session, ruleset
+
+    def authorized(self, session_id: str, request: Request, body: Mapping[str, Any] | None = None, acting: str | None = None) -> tuple[Session, Ruleset]:
+        """The session and its pinned ruleset, once the request's token may play it: a player's ``body`` names only
+        its heroes and, where ``acting`` says what it is, is taken for its side (tracker/authorization.py)."""
         session = self.for_change(session_id, Session, "session")
+        ruleset = self.pinned(session)
+        authorization.refuse(request, "player", body, ruleset.rules, session.party, acting)
+        return session, ruleset
+
+    def in_play(self, session: Session, request: Request) -> None:
+        """Conflict for a session that has ended; PreconditionFailed where the request's If-Match names another version."""
         if request.if_match is not None and request.if_match != session.version:
             raise PreconditionFailed(
                 f"The session is at version {session.version}, not {request.if_match}",
@@ -100,7 +119,6 @@ class UnitOfWork:
                 "The session was abandoned" if session.status == "abandoned" else "The session has ended",
                 detail=f"It {'was abandoned' if session.status == 'abandoned' else f'ended in {session.outcome}'}; start a new session to play on.",
             )
-        return session, self.app.rules_for_session(session)
 
 
 class WritePath:
@@ -193,7 +211,7 @@ class WritePath:
                 return earlier
         fresh = False  # once an attempt from the command cache fails, every later one loads fresh
         for attempt in range(MAX_ATTEMPTS):
-            uow = UnitOfWork(self, from_cache=not fresh)
+            uow = UnitOfWork(self._load, self.command_cache, self.rules_for_session, from_cache=not fresh)
             try:
                 outcome = work(uow)
             except TrackerError:
