@@ -22,8 +22,8 @@ from flask_smorest import Blueprint
 from api import json_body, problems
 from api.context import authenticate, tracker
 from tracker import authorization
-from tracker.rate_limits import TokenBuckets
 from tracker.errors import NotFound
+from tracker.rate_limits import TokenBuckets
 from tracker.safe_json import MAX_DEPTH
 
 MAX_ARRAY = 1000

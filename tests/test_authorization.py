@@ -59,23 +59,23 @@ def test_every_command_refuses_a_token_that_only_reads(tracker: Tracker, role: s
     cid, sid = _journey(tracker)
     request = _token(role)
     for name, command in SESSION_COMMANDS.items():
-        assert _refused(tracker, lambda: command(tracker, sid, request)) == title, name
+        assert _refused(tracker, lambda command=command: command(tracker, sid, request)) == title, name
     assert _refused(tracker, lambda: CAMPAIGN_COMMANDS["start_session"](tracker, cid, request)) == title
     for name in ("supply_components", "mint_token", "revoke_token"):
-        assert _refused(tracker, lambda: CAMPAIGN_COMMANDS[name](tracker, cid, request)) == OWNER_ONLY, name
+        assert _refused(tracker, lambda name=name: CAMPAIGN_COMMANDS[name](tracker, cid, request)) == OWNER_ONLY, name
 
 
 def test_a_player_token_runs_no_owners_command(tracker: Tracker) -> None:
     cid, sid = _journey(tracker)
     player = _token("player")
     for name in ("supply_components", "mint_token", "revoke_token"):
-        assert _refused(tracker, lambda: CAMPAIGN_COMMANDS[name](tracker, cid, player)) == OWNER_ONLY, name
+        assert _refused(tracker, lambda name=name: CAMPAIGN_COMMANDS[name](tracker, cid, player)) == OWNER_ONLY, name
     assert _refused(tracker, lambda: SESSION_COMMANDS["abandon"](tracker, sid, player)) == "Only the campaign's owner abandons a session"
     assert _refused(tracker, lambda: tracker.end_session(sid, "defeat", ruling="we say so", request=player)) == "Only the campaign's owner makes a table ruling"
 
 
 def test_a_player_token_acts_draws_and_undoes_only_for_its_own_heroes(tracker: Tracker) -> None:
-    cid, sid = _journey(tracker)
+    _, sid = _journey(tracker)
     monkey = _token("player", heroes=("monkey-king",))
     assert "monkey-king" in _refused(tracker, lambda: SESSION_COMMANDS["draw"](tracker, sid, monkey))
     assert "monkey-king" in _refused(tracker, lambda: SESSION_COMMANDS["act"](tracker, sid, monkey))

@@ -10,7 +10,7 @@ import pytest
 
 from api import create_app
 from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient
-from tracker.settings import Settings, ServerSettings, move_settings
+from tracker.settings import ServerSettings, Settings, move_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS_MODULE = ROOT / "tracker" / "settings.py"
@@ -26,9 +26,9 @@ def environment_reads(source: str) -> list[int]:
     os_names = {"os"} | {alias.asname for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names if alias.name == "os" and alias.asname}
     lines = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in READERS and isinstance(node.value, ast.Name) and node.value.id in os_names:
-            lines.append(node.lineno)
-        elif isinstance(node, ast.ImportFrom) and node.module == "os" and any(alias.name in READERS for alias in node.names):
+        through_os = isinstance(node, ast.Attribute) and node.attr in READERS and isinstance(node.value, ast.Name) and node.value.id in os_names
+        imported = isinstance(node, ast.ImportFrom) and node.module == "os" and any(alias.name in READERS for alias in node.names)
+        if through_os or imported:
             lines.append(node.lineno)
     return sorted(lines)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-
 # Aggregates stay cached between commands; each get still reads any newer events
 # first (fast-forward), so several processes stay consistent, and hands out a copy.
 CACHE = {"AGGREGATE_CACHE_MAXSIZE": "1000", "AGGREGATE_CACHE_FASTFORWARD": "y"}

@@ -106,7 +106,8 @@ def _pause(settings: MoveSettings, step: str, keeper: _Keeper) -> None:
         time.sleep(PAUSE_POLL_SECONDS)
 
 
-def move(placement: Placement, campaign_id: str, to: str, settings: MoveSettings = MoveSettings()) -> dict[str, Any]:
+def move(placement: Placement, campaign_id: str, to: str, settings: MoveSettings | None = None) -> dict[str, Any]:
+    settings = settings or MoveSettings()
     shards = placement.shards()
     if to not in shards:
         raise MoveFailed(f"No shard named {to!r}: `tracker shards list` names them")
