@@ -10,6 +10,7 @@ import pytest
 
 from api import create_app
 from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient
+from tracker.bootstrap import wire
 from tracker.settings import ServerSettings, Settings, move_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,3 +113,15 @@ def test_a_test_config_overrides_a_setting_before_anything_is_wired(tmp_path: Pa
         assert app.extensions["tracker"].recorder is not None and (tmp_path / "b.sqlite3").exists() and not (tmp_path / "a.sqlite3").exists()
     finally:
         app.extensions["tracker_service"].close()
+
+
+def test_create_app_serves_what_the_bootstrap_wired(tmp_path: Path) -> None:
+    """The pieces are built before the app (tracker/bootstrap.py's wire); create_app registers the routes over them."""
+    served = wire(Settings(database_url=f"sqlite:///{tmp_path / 'wired.sqlite3'}", rate_limit="5/60"))
+    app = create_app({"TESTING": True}, served=served)
+    try:
+        assert app.extensions["tracker_service"] is served.service and app.extensions["tracker"] is served.service.tracker
+        assert app.extensions["tracker_rate_limit"] is served.rate_limit and served.rate_limit.rate == 5
+        assert app.config["RATE_LIMIT"] == "5/60" and app.test_client().get("/health").status_code == 200
+    finally:
+        served.service.close()
