@@ -83,6 +83,8 @@ def test_an_app_built_from_explicit_settings_needs_no_environment(tmp_path: Path
         "TRACKER_VIEWS_REPLICA_URL": "postgresql://nobody@127.0.0.1:1/replica", "TRACKER_REPLICA_WAIT_SECONDS": "soon",
         "TRACKER_IMPORT_MAX_BYTES": "lots", "TRACKER_SIGNING_KEYS": str(tmp_path / "not-these-keys.json"),
         "TRACKER_TRUSTED_JWKS": str(tmp_path / "missing.json"), "TRACKER_PUBLIC_URL": "https://not-this.example",
+        # and the eventsourcing library's own names, plain and with the application's prefix, as it would read them
+        "TRACKER_PERSISTENCE_MODULE": "nowhere.at.all", "COMPRESSOR_TOPIC": "nowhere:compressor", "TRACKER_AGGREGATE_CACHE_MAXSIZE": "many",
     }.items():
         monkeypatch.setenv(name, poison)
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'explicit.sqlite3'}", signing_keys=str(tmp_path / "keys.json"))

@@ -22,7 +22,7 @@ from uuid import UUID
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Notification, Recording, StoredEvent
-from eventsourcing.utils import strtobool
+from eventsourcing.utils import Environment, EnvType, strtobool
 
 from tracker import hash_chain, rulesets
 from tracker.command_cache import CommandCache, Turns
@@ -88,6 +88,17 @@ class Tracker(Application[UUID]):
         self.queries = Queries(self, self.loading, self.grants, self.signing, public_url)
         Session.given_rules(rules_for or pinned_rules)
         given_clock(clock or LIBRARY_CLOCK)
+
+    def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
+        """The library's settings from the ``env`` this application is given (tracker/config.py's persistence_env, from
+        tracker/settings.py's Settings) over the class's own, as the library builds them less one source: the process
+        environment, which tracker/settings.py alone reads (the library would read its names there, and each one
+        again with a TRACKER_ prefix)."""
+        settings = dict(type(self).env)
+        if type(self).is_snapshotting_enabled or type(self).snapshotting_intervals:
+            settings["IS_SNAPSHOTTING_ENABLED"] = "y"
+        settings.update(env or {})
+        return Environment(name, settings)
 
     def construct_repository(self) -> TrackerRepository:
         """The library's repository, configured from the env as the library does, without its per-event
