@@ -4,9 +4,10 @@ The app is not preloaded: each worker imports api.wsgi after the fork and
 builds its own application and connection pool.
 """
 
-import os
+from tracker.settings import ServerSettings
 
-bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
+server = ServerSettings.from_environment()  # BIND or PORT, WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_ACCESS_LOG
+bind = server.bind
 # One worker per core, each with a few threads that overlap one request's database round trips
 # with another's Python work. Throughput is bound by CPU per request, not by the thread count
 # (2x2, 2x8, 3x4 and 4x2 measured no better on 2 cores). gthread keeps connections alive, so a
@@ -16,18 +17,18 @@ bind = os.environ.get("BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 # thread while it waits (twenty such clients held every thread of 2x4 for a minute). In production
 # nginx reads each request whole first (`tracker front`, api/front/), as gunicorn's deployment guide
 # asks; `tracker serve` alone is for a machine's own use.
-workers = int(os.environ.get("WEB_CONCURRENCY", str(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)))
+workers = server.workers
 # gthread, whose refusals of unreadable requests (a URL or headers over the limits below) are
 # problem+json like every other error instead of gunicorn's text/html page.
 worker_class = "api.front.worker.ProblemThreadWorker"
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+threads = server.threads
 preload_app = False
 # gunicorn 27 opens a control socket at one fixed path per user; several servers on one
 # machine (tests, staging beside production) would fight over it. We do not use it.
 control_socket_disable = True
 timeout = 30
 graceful_timeout = 10
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG", None)
+accesslog = server.access_log
 
 
 def on_starting(server):

@@ -1,10 +1,8 @@
-"""The REST API: create_app() wires the tracker application, its views and the routes."""
+"""The REST API: create_app() serves what tracker/bootstrap.py wired (the application, its views, the shards) with the routes."""
 
 from __future__ import annotations
 
-import atexit
 import logging
-import os
 import threading
 import time
 from dataclasses import replace
@@ -21,20 +19,12 @@ from api.context import assign_correlation_id, echo_correlation_id, name_views_s
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, keys, rulesets, sessions, verifier
 from tracker import safe_json
-from projections.every_shard import EveryShard
-from projections.runner import ProjectionRunner
-from projections.store import open_view_store
-from tracker import placement
-from tracker.bootstrap import Settings, bootstrap
-from tracker.config import persistence_env
-from tracker.placement import HOME, Placement
-from tracker.shards import Router, Shard
+from tracker.bootstrap import Served, Settings, wire
 from tracker.errors import TrackerError
 
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1024 * 1024  # 1 MB: larger request bodies get 413
-IMPORT_MAX_BYTES = 64 * 1024 * 1024  # an export of a long campaign can exceed the 1 MB that other requests may send
 IMPORT_PATH = "/campaigns/import"
 
 
@@ -52,33 +42,37 @@ class TrackerApi(Api):
         return problems.from_http_exception(error)
 
 
-def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings | None = None) -> Flask:
-    """The REST API and its pages over the service tracker/bootstrap.py builds from ``settings`` (by default
-    from the environment); ``test_config`` overrides Flask settings, DATABASE_URL and CREATE_TABLES included."""
-    settings = settings or Settings.from_environment()
+# The Flask settings that are the service's (tracker/settings.py): each a field of Settings, shown under this name in
+# app.config for the views to read, where a test's ``test_config`` may give it another value before anything is built.
+FROM_SETTINGS = {
+    "DATABASE_URL": "database_url",
+    "CREATE_TABLES": "create_tables",
+    "PROJECTIONS_IN_PROCESS": "projections_in_process",
+    "RATE_LIMIT": "rate_limit",
+    "TRUSTED_PROXIES": "trusted_proxies",
+    "STREAMS_PER_WORKER": "streams_per_worker",
+    "STREAM_HEARTBEAT_SECONDS": "stream_heartbeat_seconds",
+    "VIEWS_STALL_SECONDS": "views_stall_seconds",
+    "VIEWS_WAIT_SECONDS": "views_wait_seconds",
+    "VIEWS_REPLICA_URL": "views_replica_url",
+    "REPLICA_WAIT_SECONDS": "replica_wait_seconds",
+    "IMPORT_MAX_BYTES": "import_max_bytes",
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings | None = None, served: Served | None = None) -> Flask:
+    """The REST API and its pages over what tracker/bootstrap.py wires (``served``; by default wired from ``settings``,
+    which are by default read from the environment, tracker/settings.py). ``test_config`` overrides Flask settings,
+    those of FROM_SETTINGS (DATABASE_URL, CREATE_TABLES, RATE_LIMIT...) included, before anything is wired."""
+    if served is None:
+        settings = settings or Settings.from_environment()
+        overridden = {FROM_SETTINGS[key]: value for key, value in (test_config or {}).items() if key in FROM_SETTINGS}
+        served = wire(replace(settings, **overridden))
+    settings = served.settings
     app = TrackerFlask(__name__)
     app.config.from_mapping(
-        DATABASE_URL=settings.database_url,
-        CREATE_TABLES=settings.create_tables,
-        PROJECTIONS_IN_PROCESS=settings.projections_in_process,
-        RATE_LIMIT=os.environ.get("TRACKER_RATE_LIMIT", ""),
-        # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
-        TRUSTED_PROXIES=int(os.environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
-        # Event streams one worker holds open at once; each holds a thread (api/stream_slots.py).
-        STREAMS_PER_WORKER=int(os.environ.get("TRACKER_STREAMS_PER_WORKER", stream_slots.default_cap())),
-        # An idle event stream sends a comment this often: how soon a worker finds a client gone and frees its slot
-        # (and how often a proxy in between sees traffic on the connection).
-        STREAM_HEARTBEAT_SECONDS=float(os.environ.get("TRACKER_STREAM_HEARTBEAT_SECONDS", "15")),
-        # /health answers 503 once the views have failed to move on for this long.
-        VIEWS_STALL_SECONDS=float(os.environ.get("TRACKER_VIEWS_STALL_SECONDS", "60")),
-        # How long a read with ?min_position= waits for the views to get there before its 503.
-        VIEWS_WAIT_SECONDS=float(os.environ.get("TRACKER_VIEWS_WAIT_SECONDS", "2")),
-        # A streaming replica of the database the views may be read from (with shards: `tracker shards replica`).
-        VIEWS_REPLICA_URL=os.environ.get("TRACKER_VIEWS_REPLICA_URL", ""),
-        # How long a read asking ?min_position= waits for the replica's views before it reads the primary's.
-        REPLICA_WAIT_SECONDS=float(os.environ.get("TRACKER_REPLICA_WAIT_SECONDS", "0.5")),
+        **{key: getattr(settings, name) for key, name in FROM_SETTINGS.items()},
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
-        IMPORT_MAX_BYTES=int(os.environ.get("TRACKER_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)),
         API_TITLE="campaign-tracker",
         API_VERSION="1",
         # 3.1: the rulesets' own JSON Schemas (const, if/then, propertyNames) go into the document as they are.
@@ -93,39 +87,22 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         app.config.update(test_config)
     app.json.sort_keys = False
 
-    service = bootstrap(
-        replace(settings, database_url=app.config["DATABASE_URL"], create_tables=app.config["CREATE_TABLES"],
-                projections_in_process=app.config["PROJECTIONS_IN_PROCESS"])
-    )
-    runner = service.runner
+    service = served.service
     app.extensions["tracker_service"] = service
     app.extensions["tracker"] = service.tracker
-    app.extensions["tracker_views"] = runner
-    replica = _replica_views(service.tracker, app.config["VIEWS_REPLICA_URL"]) if app.config["VIEWS_REPLICA_URL"] else None
-    if replica is not None:
-        app.extensions["tracker_views_replica"] = replica
-    in_worker = replace(settings, database_url=app.config["DATABASE_URL"], create_tables=False, projections_in_process=False)
-    router = _shard_router(app.config["DATABASE_URL"], Shard(HOME, app.config["DATABASE_URL"], service.tracker, runner, replica), in_worker)
-    if router is not None:
-        app.extensions["tracker_router"] = router
+    app.extensions["tracker_views"] = service.runner
+    if served.replica is not None:
+        app.extensions["tracker_views_replica"] = served.replica
+    if served.router is not None:
+        app.extensions["tracker_router"] = served.router
     app.extensions["tracker_import_slot"] = threading.Lock()  # one import at a time in this process
-    app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(app.config["STREAMS_PER_WORKER"])
-    app.extensions["tracker_rate_limit"] = access.parse_rate_limit(app.config["RATE_LIMIT"])
-    if app.config["PROJECTIONS_IN_PROCESS"]:
-        if router is None:
-            thread, stop = runner.start_in_thread()
-            atexit.register(stop.set)
-            app.extensions["tracker_projection_threads"] = [(thread, stop)]
-        else:
-            # A runner per shard, each writing its views beside that shard's events; a shard added while this
-            # process runs gets its runner within a few seconds (projections/every_shard.py).
-            stop = threading.Event()
-            atexit.register(stop.set)
-            every = EveryShard(lambda: {shard.name: shard.views for shard in router.every_shard()}, stop)
-            every.watch()
-            app.extensions["tracker_projection_shards"] = every
-            app.extensions["tracker_projection_threads"] = [(thread, stop) for thread in every.threads.values()]
-        app.extensions["tracker_projection_thread"] = app.extensions["tracker_projection_threads"][0]
+    app.extensions["tracker_stream_slots"] = stream_slots.StreamSlots(settings.streams_per_worker)
+    app.extensions["tracker_rate_limit"] = served.rate_limit
+    if served.every_shard is not None:
+        app.extensions["tracker_projection_shards"] = served.every_shard
+    if settings.projections_in_process:
+        app.extensions["tracker_projection_threads"] = served.projection_threads
+        app.extensions["tracker_projection_thread"] = served.projection_threads[0]
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
 
@@ -158,28 +135,6 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     if settings.warm_at_boot:
         warming.warm(app)
     return app
-
-
-def _shard_router(url: str, home: Shard, settings: Settings) -> Router | None:
-    """Routing by placement, when the home database has the shard tables (`tracker shards add` makes them)."""
-    if not placement.is_postgres(url) or not placement.enabled(url):
-        return None
-    shards = Placement(url)
-    if home.replica is None and HOME in (replicas := shards.replicas()):  # `tracker shards replica home URL`
-        home.replica = _replica_views(home.tracker, replicas[HOME])
-
-    def open_shard(name: str, where: str, replica_url: str | None = None) -> Shard:
-        """A shard's service (tracker/bootstrap.py) on its database, and the views on its replica, as this worker uses them."""
-        service = bootstrap(replace(settings, database_url=where))
-        replica = _replica_views(service.tracker, replica_url) if replica_url else None
-        return Shard(name, where, service.tracker, service.runner, replica)
-
-    return Router(shards, open_shard, home)
-
-
-def _replica_views(tracker: Any, url: str) -> ProjectionRunner:
-    """Views read from a streaming replica: never written, so its tables are not created (a standby is read-only)."""
-    return ProjectionRunner(tracker, open_view_store(persistence_env(url, create_tables=False)))
 
 
 def _body_limit(app: Flask, environ: dict[str, Any]) -> int:

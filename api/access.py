@@ -12,10 +12,8 @@ for other groups' campaigns.
 from __future__ import annotations
 
 import math
-import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, g, request
@@ -23,8 +21,9 @@ from flask_smorest import Blueprint
 
 from api import json_body, problems
 from api.context import authenticate, tracker
-from tracker import actors
+from tracker import authorization
 from tracker.errors import NotFound
+from tracker.rate_limits import TokenBuckets
 from tracker.safe_json import MAX_DEPTH
 
 MAX_ARRAY = 1000
@@ -36,19 +35,15 @@ class Access:
     """Who may call a view. ``who``: anyone (no token); signed-in (a page, which checks the visitor's
     cookie grants itself, api/pages/signin.py); owner (the campaign's owner token only); reader (any
     token of the campaign, integration tokens included, reads only: the event log); player (the owner
-    and player tokens; viewers read only; a player bound to heroes or a side acts only for them).
-    ``acting``: what the body is ("action" or "draw"), when its ruleset says which side it is taken for."""
+    and player tokens; viewers read only; a player bound to heroes or a side acts only for them, which the
+    command refuses: tracker/authorization.py)."""
 
     who: str
-    acting: str | None = None
 
     def __call__(self, view: Callable[..., Any]) -> Callable[..., Any]:
         documented = Blueprint.doc(**{"x-access": self.who})(view)  # the OpenAPI document's security follows it
         setattr(documented, ATTRIBUTE, self)
         return documented
-
-    def for_(self, acting: str) -> Access:
-        return replace(self, acting=acting)
 
     @property
     def public(self) -> bool:
@@ -131,21 +126,9 @@ def _bearer() -> str | None:
 
 
 def _role_refusal(grant: Any, needed: Access) -> str | None:
-    if grant.role == "owner":
-        return None
-    if needed.who == "owner":
-        return "Only the campaign's owner manages tokens and component data"
-    if grant.role == "integration":
-        if request.method == "GET" and needed.who == "reader":
-            return None
-        return "Integration tokens may only read the event log"
-    if request.method == "GET":
-        return None
-    if grant.role == "viewer":
-        return "Viewer tokens are read-only"
-    app = tracker()
-    return actors.refusal_to_act(json_body.decoded_or_none(), app.rules_of_campaign(grant.campaign_id),
-                                 app.party_of_campaign(grant.campaign_id), grant.heroes, grant.side, needed.acting)
+    """What the token's role may not do by the route's declaration (tracker/authorization.py decides); which heroes
+    and side a player's write is for, the command itself refuses (403, api/problems.py)."""
+    return authorization.route_refusal(grant.role, needed.who, reads=request.method == "GET")
 
 
 def _check_shape():
@@ -179,27 +162,6 @@ def _shape_problem(value: Any, depth: int) -> str | None:
 # -- rate limiting -------------------------------------------------------------------
 
 
-class TokenBuckets:
-    """Per-token write allowance: ``rate`` writes per ``per`` seconds, refilled continuously."""
-
-    def __init__(self, rate: int, per: float) -> None:
-        self.rate, self.per = rate, per
-        self.buckets: dict[str, tuple[float, float]] = {}
-        self.lock = threading.Lock()
-
-    def take(self, key: str, now: float | None = None) -> float:
-        """Take one write; returns 0 if allowed, else the seconds until one is available."""
-        now = time.monotonic() if now is None else now
-        with self.lock:
-            tokens, last = self.buckets.get(key, (float(self.rate), now))
-            tokens = min(float(self.rate), tokens + (now - last) * self.rate / self.per)
-            if tokens >= 1:
-                self.buckets[key] = (tokens - 1, now)
-                return 0.0
-            self.buckets[key] = (tokens, now)
-            return (1 - tokens) * self.per / self.rate
-
-
 def _rate_limited(token_id: str):
     buckets: TokenBuckets | None = current_app.extensions.get("tracker_rate_limit")
     if buckets is None:
@@ -214,11 +176,3 @@ def _rate_limited(token_id: str):
         f"This service accepts {buckets.rate} writes per {buckets.per:g} seconds per token.",
         headers={"Retry-After": str(seconds)},
     )
-
-
-def parse_rate_limit(setting: str | None) -> TokenBuckets | None:
-    """'30/10' means 30 writes per 10 seconds per token; empty or 'off' disables limiting."""
-    if not setting or setting.strip().lower() == "off":
-        return None
-    rate, _, per = setting.partition("/")
-    return TokenBuckets(int(rate), float(per or 1))

@@ -8,7 +8,6 @@ worker's thread count, so commands always find a thread.
 
 from __future__ import annotations
 
-import os
 import threading
 
 # Longest a stream stays open, and longest ?wait= may ask for: a client reconnects with
@@ -17,12 +16,9 @@ MAX_STREAM_SECONDS = 300.0
 RETRY_AFTER_SECONDS = 5
 
 
-def default_cap() -> int:
-    """Half the worker's threads (gunicorn.conf.py's GUNICORN_THREADS), at least one."""
-    return max(1, int(os.environ.get("GUNICORN_THREADS", "4")) // 2)
-
-
 class StreamSlots:
+    """``cap``: TRACKER_STREAMS_PER_WORKER, else half the worker's threads (tracker/settings.py)."""
+
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.open = 0

@@ -1,4 +1,6 @@
-"""The one place the service is wired: settings in; the application, its view store and the runner out.
+"""The one place the service is wired: settings in (tracker/settings.py, which alone reads the environment); the
+application, its view store and the runner out, and for a server (`wire`) the views' replica, the shards, the
+projection threads and the write limits beside them.
 
 Every entrypoint builds through here: `create_app` (api/__init__.py) for the REST API and its pages,
 api/wsgi.py and gunicorn.conf.py under gunicorn, the `tracker` command line, and the bench. What a
@@ -8,10 +10,10 @@ environment variable flipped on the way.
 
 from __future__ import annotations
 
-import os
+import atexit
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,44 +22,20 @@ from gunicorn.app.base import Application as GunicornApplication
 from projections.every_shard import SHARD_WATCH_SECONDS, EveryShard
 from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
 from projections.store import ViewStore, open_view_store
+from tracker import placement
 from tracker.application import Tracker
-from tracker.config import database_url, persistence_env
-from tracker.randomness import new_seed
+from tracker.config import persistence_env
+from tracker.placement import HOME, Placement
+from tracker.rate_limits import TokenBuckets, parse_rate_limit
+from tracker.settings import Settings
+from tracker.shards import Router, Shard
 from tracker.signing import KeyRing
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"
 
-__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "EveryShard", "SHARD_WATCH_SECONDS", "Service", "Settings", "bootstrap", "create_tables", "serve"]
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How to build the service. ``create_tables``: False in gunicorn's workers, whose master made them
-    (workers replacing the same PostgreSQL functions at once fail with "tuple concurrently updated").
-    ``seed_source`` makes each new session's secret seed (tracker/randomness.py; the bench fixes them);
-    ``clock`` is the time events record (None: the time now)."""
-
-    database_url: str
-    create_tables: bool = True
-    projections_in_process: bool = False
-    seed_source: Callable[[], bytes] = new_seed
-    clock: Callable[[], datetime] | None = None
-    batch_size: int = 500  # notifications per projection batch
-    warm_at_boot: bool = False  # a server's worker: pay the first request's one-time costs before serving (api/warming.py)
-    signing_keys: str | None = None  # the signing key file (tracker/signing.py); None: TRACKER_SIGNING_KEYS, else var/signing-keys.json
-    public_url: str | None = None  # the service's public address, named in exports made outside a request (the CLI)
-
-    @classmethod
-    def from_environment(cls, **overrides: Any) -> Settings:
-        """DATABASE_URL and TRACKER_PROJECTIONS_IN_PROCESS, as an operator sets them (Procfile, README)."""
-        found = cls(
-            database_url=database_url(),
-            projections_in_process=os.environ.get("TRACKER_PROJECTIONS_IN_PROCESS", "") == "1",
-            signing_keys=os.environ.get("TRACKER_SIGNING_KEYS") or None,
-            public_url=os.environ.get("TRACKER_PUBLIC_URL") or None,
-        )
-        return replace(found, **overrides)
+__all__ = ["GUNICORN_CONF", "REBUILD_BATCH_SIZE", "EveryShard", "SHARD_WATCH_SECONDS", "Served", "Service", "Settings", "bootstrap",
+           "create_tables", "serve", "wire"]
 
 
 @dataclass
@@ -76,9 +54,72 @@ class Service:
 def bootstrap(settings: Settings) -> Service:
     env = persistence_env(settings.database_url, create_tables=settings.create_tables)
     tracker = Tracker(env=env, seed_source=settings.seed_source, clock=settings.clock,
-                      signing=KeyRing(settings.signing_keys), public_url=settings.public_url)
+                      signing=KeyRing(settings.signing_keys, trusted=settings.trusted_jwks), public_url=settings.public_url)
     store = open_view_store(env)
     return Service(tracker, store, ProjectionRunner(tracker, store, batch_size=settings.batch_size))
+
+
+@dataclass
+class Served:
+    """What a server's process serves: the service on the home database; the views read from its streaming replica
+    (TRACKER_VIEWS_REPLICA_URL); the router to the shards (when the home database places campaigns on shards);
+    the projection threads (TRACKER_PROJECTIONS_IN_PROCESS: one runner, or one per shard, watched for new shards);
+    and the per-token write limits (TRACKER_RATE_LIMIT)."""
+
+    settings: Settings
+    service: Service
+    replica: ProjectionRunner | None = None
+    router: Router | None = None
+    rate_limit: TokenBuckets | None = None
+    projection_threads: list[tuple[threading.Thread, threading.Event]] = field(default_factory=list)
+    every_shard: EveryShard | None = None
+
+
+def wire(settings: Settings) -> Served:
+    """Everything a server's process runs beside its requests, built from ``settings`` alone."""
+    service = bootstrap(settings)
+    replica = _replica_views(service.tracker, settings.views_replica_url) if settings.views_replica_url else None
+    in_worker = replace(settings, create_tables=False, projections_in_process=False)
+    home = Shard(HOME, settings.database_url, service.tracker, service.runner, replica)
+    served = Served(settings, service, replica, _shard_router(settings.database_url, home, in_worker), parse_rate_limit(settings.rate_limit))
+    if settings.projections_in_process:
+        if served.router is None:
+            thread, stop = service.runner.start_in_thread()
+            atexit.register(stop.set)
+            served.projection_threads = [(thread, stop)]
+        else:
+            # A runner per shard, each writing its views beside that shard's events; a shard added while this
+            # process runs gets its runner within a few seconds (projections/every_shard.py).
+            router = served.router
+            stop = threading.Event()
+            atexit.register(stop.set)
+            every = EveryShard(lambda: {shard.name: shard.views for shard in router.every_shard()}, stop)
+            every.watch()
+            served.every_shard = every
+            served.projection_threads = [(thread, stop) for thread in every.threads.values()]
+    return served
+
+
+def _shard_router(url: str, home: Shard, settings: Settings) -> Router | None:
+    """Routing by placement, when the home database has the shard tables (`tracker shards add` makes them)."""
+    if not placement.is_postgres(url) or not placement.enabled(url):
+        return None
+    shards = Placement(url)
+    if home.replica is None and HOME in (replicas := shards.replicas()):  # `tracker shards replica home URL`
+        home.replica = _replica_views(home.tracker, replicas[HOME])
+
+    def open_shard(name: str, where: str, replica_url: str | None = None) -> Shard:
+        """A shard's service on its database, and the views on its replica, as this worker uses them."""
+        service = bootstrap(replace(settings, database_url=where))
+        replica = _replica_views(service.tracker, replica_url) if replica_url else None
+        return Shard(name, where, service.tracker, service.runner, replica)
+
+    return Router(shards, open_shard, home)
+
+
+def _replica_views(tracker: Tracker, url: str) -> ProjectionRunner:
+    """Views read from a streaming replica: never written, so its tables are not created (a standby is read-only)."""
+    return ProjectionRunner(tracker, open_view_store(persistence_env(url, create_tables=False)))
 
 
 def create_tables(settings: Settings) -> None:

@@ -19,16 +19,12 @@ from tracker import moving
 from tracker.application import Request
 from tracker.bootstrap import REBUILD_BATCH_SIZE, SHARD_WATCH_SECONDS, EveryShard, Service, Settings, bootstrap, create_tables
 from tracker.bootstrap import serve as serve_under_gunicorn
-from tracker.config import database_url, describe, persistence_env
+from tracker.config import describe, persistence_env
 from tracker.errors import Conflict, NotFound, TrackerError
 from tracker.export_file import ExportLines
 from tracker.placement import HOME, Moving, Placement, conninfo, enabled, is_postgres
+from tracker.settings import ServerSettings, database_url, move_settings, process_environment
 from tracker.signing import KeyRing, KeysFileError
-
-
-def _cores() -> int:
-    """The cores this process may run on (a container's CPU set, not the host's count)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="serve the REST API with gunicorn, projections in the same process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", str(_cores()))), help="default: one per core")
+    serve.add_argument("--workers", type=int, default=ServerSettings.from_environment().workers, help="default: one per core (WEB_CONCURRENCY)")
     serve.add_argument("--no-projections", action="store_true", help="leave projections to a separate `tracker project`")
     serve.add_argument("--no-request-log", action="store_true", help="do not log requests (the log never holds a token: they travel in headers)")
 
@@ -127,9 +123,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _service(url: str, **settings: object) -> Service:
-    # The address exports name for their key set, where the operator set one (the command line has no request).
-    settings.setdefault("public_url", os.environ.get("TRACKER_PUBLIC_URL") or None)
-    return bootstrap(Settings(database_url=url, **settings))  # type: ignore[arg-type]
+    # The environment's settings (the key files; the address exports name for their key set, where the operator set
+    # one: the command line has no request), on the database this command names.
+    return bootstrap(Settings.from_environment(database_url=url, **settings))
 
 
 def _serve(args: argparse.Namespace, url: str) -> int:
@@ -145,7 +141,7 @@ def _serve(args: argparse.Namespace, url: str) -> int:
 
 def _front(args: argparse.Namespace, url: str) -> int:
     try:
-        return front_launcher.run(args.bind, {**os.environ, "DATABASE_URL": url})
+        return front_launcher.run(args.bind, {**process_environment(), "DATABASE_URL": url})
     except front_launcher.NginxMissing as missing:
         print(f"tracker front: {missing}", file=sys.stderr)
         return 2
@@ -411,7 +407,7 @@ def _shards(args: argparse.Namespace, url: str) -> int:
             }, indent=2))
         else:
             try:
-                settings = moving.MoveSettings.from_environment()
+                settings = move_settings()
             except ValueError as error:
                 print(error, file=sys.stderr)
                 return 2

@@ -4,7 +4,7 @@ Without it a command loads its session fresh each time: one query for events new
 than the library's cached copy (which, right after this process saved, is always
 the event it just wrote) and a deep copy of the aggregate. Starting from the object
 the last command saved skips both, and stays correct because of two rules in
-``Tracker._execute``:
+``WritePath.execute`` (tracker/unit_of_work.py):
 
 - every aggregate taken from here is one the command writes, so if another process
   wrote it meanwhile, the save fails on the store's (id, version) uniqueness and the

@@ -3,13 +3,13 @@ what randomness it needs from the session's HMAC stream, asks the ruleset to res
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from uuid import UUID
 
 import jsonschema
 
-from tracker import actors, decks, hints, inputs, portability, rulesets, undo
+from tracker import actors, authorization, decks, hints, inputs, portability, rulesets, undo
 from tracker import party as party_rules
 from tracker import dice as dice_rolls
 from tracker.domain import Campaign, Grant, Session
@@ -24,13 +24,24 @@ from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
 from tracker.rulesets.ruleset import SET_UP_QUEST, Ruleset
 from tracker.session_log import event_view
-from tracker.unit_of_work import Request, Result, UnitOfWork, _Outcome
+from tracker.grant_cache import GrantCache
+from tracker.unit_of_work import Request, Result, UnitOfWork, WritePath, _Outcome
 
 OUTCOMES = ("victory", "heroic-victory", "defeat")
 
 
-class Commands(Loading):
-    """The Tracker's commands (a mixin: the Tracker in tracker/application.py is the one class)."""
+class Commands:
+    """The Tracker's commands, each run on the ``write_path`` it is given as units of work over ``loading``. ``store``:
+    the Tracker as the library's Application (its repository, events and recorder; an import writes through it);
+    ``seed_source`` makes each new session's secret seed; ``grants``: the grants this process answers from memory,
+    told of a revocation."""
+
+    def __init__(self, store: Any, loading: Loading, write_path: WritePath, seed_source: Callable[[], bytes], grants: GrantCache) -> None:
+        self.store = store
+        self.loading = loading
+        self.write_path = write_path
+        self.seed_source = seed_source
+        self.grants = grants
 
     def create_campaign(
         self,
@@ -64,7 +75,7 @@ class Commands(Loading):
             body = {**campaign.state(), "components": campaign.components, "owner_token": token, "owner_token_id": grant.token_id}
             return _Outcome(201, body, [campaign, grant], shown_once=("owner_token",))
 
-        return self._execute("campaigns", "create_campaign", body, request, work)
+        return self.write_path.execute("campaigns", "create_campaign", body, request, work)
 
     def supply_components(self, campaign_id: str, components: dict[str, Any], request: Request = Request()) -> Result:
         """Component data supplied after the campaign was created: validated against the ruleset's schema, facts
@@ -72,7 +83,8 @@ class Commands(Loading):
 
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
-            ruleset = self._ruleset(campaign)
+            authorization.refuse(request, "owner")
+            ruleset = self.loading.ruleset(campaign)
             if not components:
                 raise Unprocessable("No component data was supplied", detail="Send the facts still unknown in the shape of the ruleset's component_schema.")
             ruleset.validate_components(components)
@@ -83,7 +95,7 @@ class Commands(Loading):
             # Sessions in play get the facts too, pinned in their own streams, so their replays stay exact.
             playing = [uow.for_change(entry["id"], Session, "session") for entry in campaign.in_play()]
             for session in playing:
-                in_force = component_data.supplement(self._components_of(session), components)
+                in_force = component_data.supplement(self.loading.components_of(session), components)
                 session.supply_components(components=components, components_hash=content_hash(in_force), meta=meta)
                 # A deck whose cards were unknown at the start is named now, so it is drawn digitally from here on.
                 for change in decks.listings(session.decks, ruleset.decks(in_force), components):
@@ -91,7 +103,7 @@ class Commands(Loading):
             body = {**campaign.state(), "components": campaign.components, "sessions_supplied": [str(s.id) for s in playing]}
             return _Outcome(201, body, [campaign, *playing])
 
-        return self._execute(f"campaign:{campaign_id}", "supply_components", {"components": components}, request, work)
+        return self.write_path.execute(f"campaign:{campaign_id}", "supply_components", {"components": components}, request, work)
 
     def mint_token(
         self,
@@ -111,7 +123,8 @@ class Commands(Loading):
 
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
-            ruleset = self._ruleset(campaign)
+            authorization.refuse(request, "owner")
+            ruleset = self.loading.ruleset(campaign)
             if role not in roles:
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
             inputs.optional_text(label, "label", inputs.NAME_LENGTH, said="token's label", least=0)  # the API has taken ""
@@ -124,18 +137,19 @@ class Commands(Loading):
             token, grant = _mint(campaign, role, heroes or [], side, label, _meta(request, ruleset))
             return _Outcome(201, {**grant.describe(), "token": token}, [campaign, grant], shown_once=("token",))
 
-        return self._execute(f"campaign:{campaign_id}", "mint_token", body, request, work)
+        return self.write_path.execute(f"campaign:{campaign_id}", "mint_token", body, request, work)
 
     def revoke_token(self, campaign_id: str, token_id: str, request: Request = Request()) -> Result:
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
-            ruleset = self._ruleset(campaign)
+            authorization.refuse(request, "owner")
+            ruleset = self.loading.ruleset(campaign)
             listed = campaign.tokens.get(token_id)
             if listed is None:
                 raise NotFound(f"No token '{token_id}' in this campaign", detail="GET /campaigns/{cid}/tokens lists them.")
             if listed["role"] == "owner":
                 raise Unprocessable("The owner token cannot be revoked", detail="It is the campaign's key; keep it safe.")
-            grant = self.repository.get(UUID(listed["grant_id"]))
+            grant = self.store.repository.get(UUID(listed["grant_id"]))
             meta = _meta(request, ruleset)
             if not grant.revoked:
                 grant.revoke(meta=meta)
@@ -144,12 +158,13 @@ class Commands(Loading):
                 self.grants.announce([grant.id])
             return _Outcome(200, {**grant.describe(), "revoked": True}, [campaign, grant])
 
-        return self._execute(f"campaign:{campaign_id}", "revoke_token", {"token_id": token_id}, request, work)
+        return self.write_path.execute(f"campaign:{campaign_id}", "revoke_token", {"token_id": token_id}, request, work)
 
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
-            ruleset = self._ruleset(campaign)
+            ruleset = self.loading.ruleset(campaign)
+            authorization.refuse(request, "player", {"quest": quest, "setup": setup}, ruleset.rules, campaign.party)
             inputs.text(quest, "quest", inputs.ID_LENGTH, said="quest id")
             ruleset.quest(quest)
             _validate(ruleset.rules.setup_schema, setup or {}, "The session set-up does not fit this ruleset", "setup")
@@ -196,7 +211,7 @@ class Commands(Loading):
             }
             return _Outcome(201, body, [session, campaign])
 
-        return self._execute(f"campaign:{campaign_id}", "start_session", {"quest": quest, "setup": setup}, request, work)
+        return self.write_path.execute(f"campaign:{campaign_id}", "start_session", {"quest": quest, "setup": setup}, request, work)
 
     def roll(
         self,
@@ -209,13 +224,14 @@ class Commands(Loading):
         body = {"dice": dice, "faces": faces, "purpose": purpose}
 
         def work(uow: UnitOfWork) -> _Outcome:
+            session, ruleset = uow.authorized(session_id, request, {"dice": dice, "faces": faces, "purpose": purpose})
             inputs.optional_text(purpose, "purpose", inputs.NAME_LENGTH, said="roll's purpose", least=0)  # the API has taken ""
             if dice:
                 inputs.dice_counts(dice)
             if faces:
                 inputs.reported_faces(faces)
-            session, ruleset = uow.playing(session_id, request)
-            specs = self._dice_of(session, ruleset)
+            uow.in_play(session, request)
+            specs = self.loading.dice_of(session, ruleset)
             roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session))
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
@@ -230,7 +246,7 @@ class Commands(Loading):
             }
             return _Outcome(201, body, [session])
 
-        return self._execute(f"session:{session_id}", "roll", body, request, work)
+        return self.write_path.execute(f"session:{session_id}", "roll", body, request, work)
 
     def draw(
         self,
@@ -244,6 +260,7 @@ class Commands(Loading):
         body = {"deck": deck, "count": count, "cards": cards, "holder": holder}
 
         def work(uow: UnitOfWork) -> _Outcome:
+            session, ruleset = uow.authorized(session_id, request, {"deck": deck, "count": count, "cards": cards, "holder": holder}, acting="draw")
             inputs.text(deck, "deck", inputs.ID_LENGTH, said="deck id")
             if cards is not None and count is not None:
                 raise Unprocessable(
@@ -255,9 +272,9 @@ class Commands(Loading):
                 inputs.cards(cards)
             if count is not None:
                 inputs.count(count, "count", 1, inputs.MOST_CARDS, what="cards to draw")
-            session, ruleset = uow.playing(session_id, request)
+            uow.in_play(session, request)
             party_rules.check_holder(session.party, ruleset, holder)
-            ctx = action_context(session, ruleset, self._components_of(session))
+            ctx = action_context(session, ruleset, self.loading.components_of(session))
             spec = ctx.deck(deck)
             state = session.decks[spec.id]
             if cards is not None:
@@ -283,12 +300,12 @@ class Commands(Loading):
             }
             return _Outcome(201, body, [session])
 
-        return self._execute(f"session:{session_id}", "draw", body, request, work)
+        return self.write_path.execute(f"session:{session_id}", "draw", body, request, work)
 
     def act(self, session_id: str, action: dict[str, Any], request: Request = Request()) -> Result:
         def work(uow: UnitOfWork) -> _Outcome:
-            session, ruleset = uow.playing(session_id, request)
-            components = self._components_of(session)
+            session, ruleset = uow.playing(session_id, request, action, acting="action")
+            components = self.loading.components_of(session)
             action_type = ruleset.action(str(action.get("type")))
             if action_type.internal:
                 raise Unprocessable(
@@ -304,7 +321,7 @@ class Commands(Loading):
             }
             return _Outcome(201, body, [session])
 
-        return self._execute(f"session:{session_id}", "act", action, request, work)
+        return self.write_path.execute(f"session:{session_id}", "act", action, request, work)
 
     def _resolve(self, session: Session, ruleset: Ruleset, components: Mapping[str, Any], action: dict[str, Any], meta: dict[str, Any]) -> None:
         """Validate an action, resolve it on the session's state with its stream, and record it and its effects."""
@@ -332,7 +349,7 @@ class Commands(Loading):
         table states that the log cannot know, recorded with the end."""
 
         def work(uow: UnitOfWork) -> _Outcome:
-            session, ruleset = uow.playing(session_id, request)
+            session, ruleset = uow.playing(session_id, request, {"outcome": outcome, "ruling": ruling, "reported": reported})
             campaign = uow.for_change(session.campaign_id, Campaign, "campaign")
             if outcome not in OUTCOMES:
                 raise Unprocessable(f"Unknown outcome '{outcome}'", detail=f"Outcomes: {list(OUTCOMES)}.")
@@ -382,7 +399,7 @@ class Commands(Loading):
             }
             return _Outcome(200, body, [session, campaign])
 
-        return self._execute(f"session:{session_id}", "end_session", {"outcome": outcome, "ruling": ruling, "reported": reported}, request, work)
+        return self.write_path.execute(f"session:{session_id}", "end_session", {"outcome": outcome, "ruling": ruling, "reported": reported}, request, work)
 
     def abandon_session(self, session_id: str, reason: str, request: Request = Request()) -> Result:
         """Stop a session without an outcome: the seed is revealed (so it verifies like any other), the campaign
@@ -411,31 +428,31 @@ class Commands(Loading):
             }
             return _Outcome(200, body, [session, campaign])
 
-        return self._execute(f"session:{session_id}", "abandon_session", {"reason": reason}, request, work)
+        return self.write_path.execute(f"session:{session_id}", "abandon_session", {"reason": reason}, request, work)
 
     def undo(self, session_id: str, request: Request = Request()) -> Result:
         """Revert the last action: an ActionUndone names its events and puts back the state from before them."""
 
         def work(uow: UnitOfWork) -> _Outcome:
             session, ruleset = uow.playing(session_id, request)
-            group = undo.last_undoable(list(self.events.get(session.id)))
+            group = undo.last_undoable(list(self.store.events.get(session.id)))
             if group is None:
                 raise Conflict(
                     "There is nothing to undo",
                     detail="Rolls, draws and actions since the quest was set up can be undone, each once; a redo is a new action.",
                 )
             if request.role not in (None, "owner"):
-                campaign = self._campaign(session.campaign_id)
+                campaign = self.loading.campaign(session.campaign_id)
                 refused = actors.refusal_to_revert(group, ruleset.rules, campaign.tokens, request.issued_by, request.heroes, request.side)
                 if refused:
                     raise Forbidden(refused, detail="A player undoes only what its own heroes and side did; the owner may undo anything.")
-            before = self.repository.get(session.id, version=group[0].originator_version - 1)
+            before = self.store.repository.get(session.id, version=group[0].originator_version - 1)
             reverses = undo.reverses(group)
             session.undo(reverses=reverses, restored=undo.restored(before), meta=_meta(request, ruleset))
             body = {"undone": reverses, "events": [event_view(e) for e in session.pending_events], "state": session.state(), "version": session.version}
             return _Outcome(201, body, [session])
 
-        return self._execute(f"session:{session_id}", "undo", {}, request, work)
+        return self.write_path.execute(f"session:{session_id}", "undo", {}, request, work)
 
     def import_campaign(self, text: str | Iterable[str], request: Request = Request(), continuing: bool = False, placing: Any = None,
                         trusted_files: Iterable[str] = (), allow_unsigned: bool = False) -> Result:
@@ -451,9 +468,9 @@ class Commands(Loading):
             return [Grant(campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
                           heroes=[], side=None, label="imported", meta=meta)]
 
-        body = portability.import_text(self, text, also=owner_grant, continuing=continuing, placing=placing,
+        body = portability.import_text(self.store, text, also=owner_grant, continuing=continuing, placing=placing,
                                        trusted_files=trusted_files, allow_unsigned=allow_unsigned)
-        written = self.recorder.max_notification_id()
+        written = self.store.recorder.max_notification_id()
         if body["backup"]:  # the campaign's own tokens came with it; no new one was minted
             return Result(201, {**body, "owner_token": None, "owner_token_id": None}, log_position=written)
         return Result(201, {**body, "owner_token": token, "owner_token_id": "tok_" + digest[:16]}, log_position=written)

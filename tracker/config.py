@@ -1,17 +1,9 @@
-"""Where the event store lives: a DATABASE_URL turned into the eventsourcing library's settings."""
+"""Where the event store lives: a DATABASE_URL (tracker/settings.py reads it) turned into the eventsourcing library's settings."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
-
-DEFAULT_SQLITE_PATH = Path("var") / "tracker.sqlite3"
-
-
-def database_url(explicit: str | None = None) -> str:
-    return explicit or os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE_PATH}"
-
 
 # Aggregates stay cached between commands; each get still reads any newer events
 # first (fast-forward), so several processes stay consistent, and hands out a copy.

@@ -20,10 +20,11 @@ MEMO_LIMIT = 100_000  # sessions whose fixed facts a process keeps in memory
 
 
 class Loading:
-    """Loads for the Tracker's commands and queries, and the memos of what stays fixed for a session's life."""
+    """Loads for the Tracker's commands and queries, from the ``repository`` it is given, and the memos of what
+    stays fixed for a session's life."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, repository: Any) -> None:
+        self.repository = repository
         self._session_campaigns: dict[str, str] = {}
         self._campaign_rules: dict[str, Any] = {}
         self._campaign_parties: dict[str, frozenset[str]] = {}
@@ -35,35 +36,35 @@ class Loading:
         so the access check on every request does not load the session the command loads again."""
         known = self._session_campaigns.get(session_id)
         if known is None:
-            known = _remember(self._session_campaigns, session_id, self._session(session_id).campaign_id)
+            known = _remember(self._session_campaigns, session_id, self.session(session_id).campaign_id)
         return known
 
     def rules_of_campaign(self, campaign_id: str) -> Any:
         """A campaign's game rules (its pinned ruleset never changes: answered from memory after the first load)."""
         known = self._campaign_rules.get(campaign_id)
         if known is None:
-            known = self._remember_fixed(campaign_id, self._campaign(campaign_id))[0]
+            known = self.remember_fixed(campaign_id, self.campaign(campaign_id))[0]
         return known
 
     def party_of_campaign(self, campaign_id: str) -> frozenset[str]:
         """The characters a campaign plays (fixed when it is created: answered from memory after the first load)."""
         known = self._campaign_parties.get(campaign_id)
         if known is None:
-            known = self._remember_fixed(campaign_id, self._campaign(campaign_id))[1]
+            known = self.remember_fixed(campaign_id, self.campaign(campaign_id))[1]
         return known
 
-    def _remember_fixed(self, campaign_id: str, campaign: Campaign) -> tuple[Any, frozenset[str]]:
+    def remember_fixed(self, campaign_id: str, campaign: Campaign) -> tuple[Any, frozenset[str]]:
         """What never changes of a loaded campaign, its rules and its party, kept for the two questions above."""
-        return (_remember(self._campaign_rules, campaign_id, self._ruleset(campaign).rules),
+        return (_remember(self._campaign_rules, campaign_id, self.ruleset(campaign).rules),
                 _remember(self._campaign_parties, campaign_id, frozenset(campaign.party)))
 
-    def _campaign(self, campaign_id: str) -> Campaign:
-        return self._load(campaign_id, Campaign, "campaign")
+    def campaign(self, campaign_id: str) -> Campaign:
+        return self.load(campaign_id, Campaign, "campaign")
 
-    def _session(self, session_id: str) -> Session:
-        return self._load(session_id, Session, "session")
+    def session(self, session_id: str) -> Session:
+        return self.load(session_id, Session, "session")
 
-    def _load(self, raw_id: str, cls: type, what: str) -> Any:
+    def load(self, raw_id: str, cls: type, what: str) -> Any:
         try:
             aggregate = self.repository.get(UUID(str(raw_id)))
         except (ValueError, AggregateNotFoundError):
@@ -72,28 +73,28 @@ class Loading:
             raise NotFound(f"No {what} with id '{raw_id}'", detail=f"Check the {what} id.")
         return aggregate
 
-    def _ruleset(self, campaign: Campaign) -> Ruleset:
+    def ruleset(self, campaign: Campaign) -> Ruleset:
         return rulesets.pinned(campaign.ruleset)
 
-    def _dice_of(self, session: Session, ruleset: Ruleset) -> dict[str, Any]:
+    def dice_of(self, session: Session, ruleset: Ruleset) -> dict[str, Any]:
         """The dice a session rolls, built from its component data once per process (and again after facts are supplied in play)."""
         key = _components_key(session)
         specs = self._session_dice.get(key)
         if specs is None:
-            specs = ruleset.dice(self._components_of(session))
+            specs = ruleset.dice(self.components_of(session))
             if key not in self._session_components:
                 return specs  # a campaign from before pinning: built again each time, like its data
             _remember(self._session_dice, key, specs)
         return specs
 
-    def _components_of(self, session: Session) -> dict[str, Any]:
+    def components_of(self, session: Session) -> dict[str, Any]:
         """The component data in force in the session: what the campaign pinned when it started, plus what the owner
         supplied in play (pinned in the session's own stream). Read once per process for each such step (and handed out
         as a fresh copy)."""
         key = _components_key(session)
         kept = self._session_components.get(key)
         if kept is None:
-            campaign = self._campaign(session.campaign_id)
+            campaign = self.campaign(session.campaign_id)
             components = session_components(campaign.components_for(str(session.id)), session.components_supplied)
             if str(session.id) not in campaign.__dict__.get("session_components", {}):
                 return components  # a campaign from before pinning: its current data, read each time

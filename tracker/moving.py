@@ -43,7 +43,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,41 +53,14 @@ from tracker.application import Tracker
 from tracker.config import persistence_env
 from tracker.domain import Campaign
 from tracker.placement import HOME, LeaseLost, NewLease, Placed, Placement
+from tracker.settings import MoveSettings
 
-LEASE_SECONDS = 30.0  # a dead mover holds its campaign's writes back this long at most
-PAUSE_STEPS = ("before-copy", "during-copy", "before-flip")  # before the export; in the import, its write not committed; before the flip
 PAUSE_POLL_SECONDS = 0.05
 RENEWALS = 4  # per lease length: a mover starved of the CPU for most of a lease still keeps it
 
 
 class MoveFailed(Exception):
     pass
-
-
-@dataclass(frozen=True)
-class MoveSettings:
-    lease_seconds: float = LEASE_SECONDS
-    pause_at: str | None = None
-    pause_file: str | None = None
-
-    @classmethod
-    def from_environment(cls) -> MoveSettings:
-        """TRACKER_MOVE_LEASE_SECONDS, TRACKER_MOVE_PAUSE_AT and TRACKER_MOVE_PAUSE_FILE; ValueError, worded for the
-        operator, for a value that cannot be used."""
-        raw = os.environ.get("TRACKER_MOVE_LEASE_SECONDS", "").strip()
-        try:
-            seconds = float(raw) if raw else LEASE_SECONDS
-        except ValueError:
-            raise ValueError(f"TRACKER_MOVE_LEASE_SECONDS must be a number of seconds, not {raw!r}") from None
-        if not 0.3 <= seconds <= 3600:
-            raise ValueError(f"TRACKER_MOVE_LEASE_SECONDS must be between 0.3 and 3600 seconds, not {raw}")
-        pause_at = os.environ.get("TRACKER_MOVE_PAUSE_AT", "").strip() or None
-        pause_file = os.environ.get("TRACKER_MOVE_PAUSE_FILE", "").strip() or None
-        if pause_at is not None and pause_at not in PAUSE_STEPS:
-            raise ValueError(f"TRACKER_MOVE_PAUSE_AT names a step: one of {', '.join(PAUSE_STEPS)}, not {pause_at!r}")
-        if pause_at is not None and pause_file is None:
-            raise ValueError("TRACKER_MOVE_PAUSE_AT needs TRACKER_MOVE_PAUSE_FILE: the file the mover waits on")
-        return cls(seconds, pause_at, pause_file)
 
 
 class _Keeper:
@@ -134,7 +106,8 @@ def _pause(settings: MoveSettings, step: str, keeper: _Keeper) -> None:
         time.sleep(PAUSE_POLL_SECONDS)
 
 
-def move(placement: Placement, campaign_id: str, to: str, settings: MoveSettings = MoveSettings()) -> dict[str, Any]:
+def move(placement: Placement, campaign_id: str, to: str, settings: MoveSettings | None = None) -> dict[str, Any]:
+    settings = settings or MoveSettings()
     shards = placement.shards()
     if to not in shards:
         raise MoveFailed(f"No shard named {to!r}: `tracker shards list` names them")

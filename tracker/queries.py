@@ -18,21 +18,23 @@ from tracker.errors import NotFound, Unprocessable
 from tracker.grant_cache import GrantCache, channel_of
 from tracker.loading import Loading
 from tracker.session_log import event_view
+from tracker.signing import KeyRing
 
 
-class Queries(Loading):
-    """The Tracker's queries (a mixin: the Tracker in tracker/application.py is the one class)."""
+class Queries:
+    """The Tracker's queries over ``loading``. ``store``: the Tracker as the library's Application (its repository,
+    events, recorder and mapper); ``grants``: the grants this process may answer from memory; ``signing``: the keys
+    receipts are signed with; ``public_url``: the address exports and receipts name, where one was set."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.grants = _grant_cache(self.recorder)  # the grants this process may answer from memory
-
-    def close(self) -> None:
-        self.grants.close()
-        super().close()
+    def __init__(self, store: Any, loading: Loading, grants: GrantCache, signing: KeyRing, public_url: str | None) -> None:
+        self.store = store
+        self.loading = loading
+        self.grants = grants
+        self.signing = signing
+        self.public_url = public_url
 
     def list_tokens(self, campaign_id: str) -> list[dict[str, Any]]:
-        return [{k: v for k, v in token.items() if k != "grant_id"} for token in self._campaign(campaign_id).tokens.values()]
+        return [{k: v for k, v in token.items() if k != "grant_id"} for token in self.loading.campaign(campaign_id).tokens.values()]
 
     def authenticate(self, token: str) -> Grant | None:
         """The live grant a bearer token carries, or None (unknown or revoked).
@@ -48,7 +50,7 @@ class Queries(Loading):
         if grant is not None:
             return grant
         try:
-            grant = self.repository.get(grant_id, deepcopy_from_cache=False)
+            grant = self.store.repository.get(grant_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             return None  # unknown tokens are not kept: a token minted later is found by the next check
         if grant.revoked:
@@ -59,7 +61,7 @@ class Queries(Loading):
     def session_state_at(self, session_id: str, at: int, viewer: str | None = None) -> dict[str, Any]:
         """The session's state just after its ``at``-th event, rebuilt from the log (from a snapshot where there is
         one); for a ``viewer`` side, without another side's secrets while the quest is still being played."""
-        session = self._session(session_id)
+        session = self.loading.session(session_id)
         state = self._at(session, at, "session").state()
         if session.ended:
             return state
@@ -67,7 +69,7 @@ class Queries(Loading):
         return disclosure.state_for(state, rules, viewer)
 
     def campaign_state_at(self, campaign_id: str, at: int) -> dict[str, Any]:
-        campaign = self._campaign(campaign_id)
+        campaign = self.loading.campaign(campaign_id)
         past = self._at(campaign, at, "campaign")
         return {**past.state(), "components": past.components}
 
@@ -78,25 +80,25 @@ class Queries(Loading):
                 detail=f"Ask for at between 1 and {aggregate.version}.",
                 errors={"at": [f"Must be between 1 and {aggregate.version}."]},
             )
-        return self.repository.get(aggregate.id, version=at)
+        return self.store.repository.get(aggregate.id, version=at)
 
     def has_secrets_in_play(self, campaign_id: str) -> bool:
         """Whether a session of a game with hidden information is still being played."""
-        campaign = self._campaign(campaign_id)
-        return len(self._ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
+        campaign = self.loading.campaign(campaign_id)
+        return len(self.loading.ruleset(campaign).rules.sides) > 1 and any(s["outcome"] is None for s in campaign.sessions)
 
     def export_campaign(self, campaign_id: str, backup: bool = False, answers: Any = None, service: str | None = None) -> list[str]:
         """The campaign as JSON Lines; ``backup`` adds the sealed values, token grants and Idempotency-Key answers
         (operators only: never over HTTP; ``answers``, those gathered already, tracker/stored_answers.py).
         ``service``: the address the request reached (a TRACKER_PUBLIC_URL setting comes first)."""
-        return portability.export_lines(self, self._campaign(campaign_id), backup=backup, answers=answers, service=self.public_url or service)
+        return portability.export_lines(self.store, self.loading.campaign(campaign_id), backup=backup, answers=answers, service=self.public_url or service)
 
     def feed(self, after: int = 0, limit: int = 100, campaign_id: str | None = None, viewer: str | None = None) -> dict[str, Any]:
         """The notification log after position ``after``: campaign and session events, in the order saved.
 
         With ``campaign_id``, only that campaign's; with ``viewer``, another side's secrets are hidden
         until their quest ends. Idempotency records and access grants are never in the feed."""
-        notifications = self.recorder.select_notifications(start=after, limit=limit, inclusive_of_start=False)
+        notifications = self.store.recorder.select_notifications(start=after, limit=limit, inclusive_of_start=False)
         skipped = {get_topic(IdempotencyRecord.Recorded), get_topic(Grant.GrantIssued), get_topic(Grant.GrantRevoked)}
         streams: dict[str, Any] = {}
         events = []
@@ -105,13 +107,13 @@ class Queries(Loading):
                 continue
             stream_id = str(n.originator_id)
             if stream_id not in streams:
-                streams[stream_id] = self.repository.get(n.originator_id)
+                streams[stream_id] = self.store.repository.get(n.originator_id)
             aggregate = streams[stream_id]
             session = aggregate if isinstance(aggregate, Session) else None
             owner = session.campaign_id if session is not None else stream_id
             if campaign_id is not None and owner != campaign_id:
                 continue
-            view = event_view(self.mapper.to_domain_event(n), revealed=session is not None and session.ended)
+            view = event_view(self.store.mapper.to_domain_event(n), revealed=session is not None and session.ended)
             if session is not None and viewer is not None:
                 view = disclosure.event_for(view, rulesets.get(session.ruleset["id"]).rules, viewer, session.ended)
             events.append({"id": n.id, "stream": stream_id, **view})
@@ -119,17 +121,17 @@ class Queries(Loading):
             "events": events,
             "after": after,
             "next_after": notifications[-1].id if notifications else after,
-            "last": self.recorder.max_notification_id() or 0,
+            "last": self.store.recorder.max_notification_id() or 0,
         }
 
     def get_campaign(self, campaign_id: str) -> dict[str, Any]:
-        campaign = self._campaign(campaign_id)
+        campaign = self.loading.campaign(campaign_id)
         return {**campaign.state(), "components": campaign.components}
 
     def missing_facts(self, campaign_id: str) -> dict[str, Any]:
         """The facts the campaign still lacks, by what each blocks (tracker/missing_facts.py)."""
-        campaign = self._campaign(campaign_id)
-        found = missing_facts.missing(self._ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
+        campaign = self.loading.campaign(campaign_id)
+        found = missing_facts.missing(self.loading.ruleset(campaign), list(campaign.party), campaign.components, list(campaign.chain))
         return {"campaign_id": str(campaign.id), "components_hash": campaign.components_hash, **found}
 
     def prime(self, campaign_ids: Iterable[str]) -> list[Grant]:
@@ -139,10 +141,10 @@ class Queries(Loading):
         grants = []
         for campaign_id in campaign_ids:
             try:
-                campaign = self._campaign(campaign_id)
+                campaign = self.loading.campaign(campaign_id)
             except NotFound:
                 continue  # a view's campaign the log does not hold (a test's, a dropped import): nothing to prime
-            self._remember_fixed(campaign_id, campaign)  # its rules and party, what every read's access check and redaction ask first
+            self.loading.remember_fixed(campaign_id, campaign)  # its rules and party, what every read's access check and redaction ask first
             for token in campaign.tokens.values():
                 if not token.get("revoked") and (grant := self._live_grant(UUID(token["grant_id"]))) is not None:
                     grants.append(grant)  # kept as a request's token check keeps it (on PostgreSQL, tracker/grant_cache.py)
@@ -150,16 +152,16 @@ class Queries(Loading):
 
     def get_session(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The session's state; for a ``viewer`` side, without what another side keeps secret until the quest ends."""
-        session = self._session(session_id)
+        session = self.loading.session(session_id)
         rules = rulesets.get(session.ruleset["id"]).rules
         disclosure.check_side(rules, viewer)
         return disclosure.state_for(session.state(), rules, viewer)
 
     def session_events(self, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> dict[str, Any]:
-        session = self._session(session_id)
+        session = self.loading.session(session_id)
         rules = rulesets.get(session.ruleset["id"]).rules
         disclosure.check_side(rules, viewer)
-        events = list(self.events.get(session.id, gt=after, limit=limit))
+        events = list(self.store.events.get(session.id, gt=after, limit=limit))
         rules = rulesets.get(session.ruleset["id"]).rules
         hidden_from = None if viewer is None or session.ended else viewer
         return {
@@ -173,13 +175,13 @@ class Queries(Loading):
         }
 
     def session_history(self, session_id: str) -> list[Any]:
-        session = self._session(session_id)
-        return list(self.events.get(session.id))
+        session = self.loading.session(session_id)
+        return list(self.store.events.get(session.id))
 
     def session_receipt(self, session_id: str, service: str | None = None) -> dict[str, Any]:
         """The session's signed receipt (tracker/receipts.py): its start's while in play, its end's once ended.
         ``service``: the address the request reached (a TRACKER_PUBLIC_URL setting comes first)."""
-        return self.signing.signed(receipts.receipt(self, self._session(session_id), self.public_url or service))
+        return self.signing.signed(receipts.receipt(self.store, self.loading.session(session_id), self.public_url or service))
 
     def jwks(self) -> dict[str, Any]:
         """The public keys this service signs with, every one it has used (tracker/signing.py)."""
@@ -187,21 +189,21 @@ class Queries(Loading):
 
     def verify(self, session_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The verification report; while the quest runs, shuffles of another side's secret decks are not shown."""
-        session = self._session(session_id)
-        campaign = self._campaign(session.campaign_id)
-        ruleset = self._ruleset(campaign)
-        report = verification.verify(list(self.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))  # (supplied in play: in the events)
-        chain = hash_chain.check(self, session.id)
+        session = self.loading.session(session_id)
+        campaign = self.loading.campaign(session.campaign_id)
+        ruleset = self.loading.ruleset(campaign)
+        report = verification.verify(list(self.store.events.get(session.id)), ruleset, campaign.components_for(str(session.id)))  # (supplied in play: in the events)
+        chain = hash_chain.check(self.store, session.id)
         recorded = [
             (e.meta or {}).get("session_head")
-            for e in self.events.get(campaign.id)
+            for e in self.store.events.get(campaign.id)
             if type(e).__name__ in ("QuestEnded", "QuestAbandoned") and e.session_id == str(session.id)
         ]
         report = verification.with_chain(report, chain, recorded[-1] if recorded else None)
         return disclosure.report_for(report, ruleset.rules, viewer)
 
 
-def _grant_cache(recorder: Any) -> GrantCache:
+def grant_cache(recorder: Any) -> GrantCache:
     """On PostgreSQL, a cache that listens for revocations on a connection of its own; elsewhere one that keeps nothing."""
     datastore = getattr(recorder, "datastore", None)
     pool = getattr(datastore, "pool", None)

@@ -46,7 +46,8 @@ class KeysFileError(Exception):
 
 
 def keys_file(explicit: str | None = None) -> Path:
-    return Path(explicit or os.environ.get("TRACKER_SIGNING_KEYS") or DEFAULT_KEYS_FILE)
+    """The key file named (TRACKER_SIGNING_KEYS, read by tracker/settings.py), else var/signing-keys.json."""
+    return Path(explicit or DEFAULT_KEYS_FILE)
 
 
 def b64url(data: bytes) -> str:
@@ -71,8 +72,10 @@ def _new_entry() -> dict[str, str]:
 class KeyRing:
     """The keys in one file, read again whenever the file changed (another worker's or server's rotation)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, trusted: Iterable[str | Path] = ()) -> None:
+        """``trusted``: the key sets of other servers an import trusts besides this one's (TRACKER_TRUSTED_JWKS)."""
         self.path = keys_file(str(path) if path else None)
+        self.trusted = tuple(trusted)
         self._lock = threading.Lock()
         self._seen: tuple[int, int, int] | None = None
         self._keys: list[tuple[str, Ed25519PrivateKey, str]] = []
@@ -165,9 +168,9 @@ def _jwk(kid: str, public: bytes, created: str) -> dict[str, str]:
 
 def trusted_set(own: KeyRing, files: Iterable[str | Path] = ()) -> dict[str, Any]:
     """The keys an import trusts: this service's own, and those of key sets the operator saved (another server's,
-    for a campaign moving here: TRACKER_TRUSTED_JWKS or ``tracker import --jwks``)."""
+    for a campaign moving here: TRACKER_TRUSTED_JWKS, given to the ring, or ``tracker import --jwks``)."""
     keys = list(own.jwks()["keys"])
-    for name in [*files, *filter(None, os.environ.get("TRACKER_TRUSTED_JWKS", "").split(os.pathsep))]:
+    for name in [*files, *own.trusted]:
         try:
             saved = json.loads(Path(name).read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:

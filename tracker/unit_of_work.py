@@ -4,32 +4,35 @@ Each attempt of a command is a ``UnitOfWork``: the aggregates it loads to change
 cache, tracker/command_cache.py, on a first attempt; fresh on a retry), and then one transaction that
 saves what it changed with its Idempotency-Key's answer. An optimistic-concurrency conflict is retried
 from fresh loads (so a retry never reuses a random counter), unless the caller made the command
-conditional with If-Match, which then fails with 412. Every session and campaign event is linked into
-its stream's hash chain as it is saved.
+conditional with If-Match, which then fails with 412. (The save links every session and campaign event into its
+stream's hash chain: tracker/application.py.)
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import ProcessingEvent, project_aggregate
+from eventsourcing.application import project_aggregate
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, Notification, Recording, StoredEvent
+from eventsourcing.persistence import IntegrityError
 
-from tracker import hash_chain, inputs
+from tracker import authorization, inputs
 from tracker.command_cache import CommandCache, Turns
-from tracker.domain import Campaign, Grant, IdempotencyRecord, Session
+from tracker.domain import Campaign, IdempotencyRecord, Session
 from tracker.domain.events import make_meta
 from tracker.errors import Conflict, PreconditionFailed, TrackerError, Unprocessable
+from tracker.loading import Loading
 from tracker.rulesets.data import content_hash
 from tracker.rulesets.ruleset import Ruleset
 
 MAX_ATTEMPTS = 25
+
+Loader = Callable[[str, type, str], Any]  # (raw id, aggregate class, what it is called in a refusal) -> the aggregate
 
 
 @dataclass(frozen=True)
@@ -69,27 +72,44 @@ class UnitOfWork:
     saved (a first attempt) or must load fresh (a retry); ``taken`` lists what it took from the cache, which
     a failed attempt leaves out of the cache until a save puts it back."""
 
-    def __init__(self, app: Any, from_cache: bool) -> None:
-        self.app = app
+    def __init__(self, load: Loader, cache: CommandCache, pinned: Callable[[Session], Ruleset], from_cache: bool) -> None:
+        """``load`` reads an aggregate fresh (NotFound for an unknown id); ``cache`` holds the state this process
+        last saved; ``pinned`` gives a session its pinned ruleset."""
+        self.load = load
+        self.cache = cache
+        self.pinned = pinned
         self.from_cache = from_cache
         self.taken: list[UUID] = []
 
     def for_change(self, raw_id: str, cls: type, what: str) -> Any:
         """An aggregate the command is going to write: the state this process last saved it in, when it
-        has one (no query, no deep copy) if this attempt may, else a fresh load. ``_execute_in_turn`` says why that is safe."""
+        has one (no query, no deep copy) if this attempt may, else a fresh load. ``WritePath._execute_in_turn`` says why that is safe."""
         try:
             aggregate_id = UUID(str(raw_id))
         except ValueError:
-            return self.app._load(raw_id, cls, what)  # noqa: SLF001
-        kept = self.app.command_cache.take(aggregate_id) if self.from_cache else None
+            return self.load(raw_id, cls, what)
+        kept = self.cache.take(aggregate_id) if self.from_cache else None
         if kept is None or not isinstance(kept, cls):
-            return self.app._load(raw_id, cls, what)  # noqa: SLF001
+            return self.load(raw_id, cls, what)
         self.taken.append(aggregate_id)
         return kept
 
-    def playing(self, session_id: str, request: Request) -> tuple[Session, Ruleset]:
-        """The session a command plays on, and its pinned ruleset."""
+    def playing(self, session_id: str, request: Request, body: Mapping[str, Any] | None = None, acting: str | None = None) -> tuple[Session, Ruleset]:
+        """The session a command plays on, and its pinned ruleset: ``authorized``, then ``in_play``."""
+        session, ruleset = self.authorized(session_id, request, body, acting)
+        self.in_play(session, request)
+        return session, ruleset
+
+    def authorized(self, session_id: str, request: Request, body: Mapping[str, Any] | None = None, acting: str | None = None) -> tuple[Session, Ruleset]:
+        """The session and its pinned ruleset, once the request's token may play it: a player's ``body`` names only
+        its heroes and, where ``acting`` says what it is, is taken for its side (tracker/authorization.py)."""
         session = self.for_change(session_id, Session, "session")
+        ruleset = self.pinned(session)
+        authorization.refuse(request, "player", body, ruleset.rules, session.party, acting)
+        return session, ruleset
+
+    def in_play(self, session: Session, request: Request) -> None:
+        """Conflict for a session that has ended; PreconditionFailed where the request's If-Match names another version."""
         if request.if_match is not None and request.if_match != session.version:
             raise PreconditionFailed(
                 f"The session is at version {session.version}, not {request.if_match}",
@@ -100,73 +120,20 @@ class UnitOfWork:
                 "The session was abandoned" if session.status == "abandoned" else "The session has ended",
                 detail=f"It {'was abandoned' if session.status == 'abandoned' else f'ended in {session.outcome}'}; start a new session to play on.",
             )
-        return session, self.app.rules_for_session(session)
 
 
 class WritePath:
-    """The Tracker's write path: commands run through ``_execute`` as units of work, and ``save``."""
+    """The Tracker's write path: each command run through ``execute`` as units of work over the ``loading`` it is
+    given, saved with the ``store``'s save (the Tracker's: hash-chained, tracker/application.py), whose events and
+    recorder it reads an Idempotency-Key's earlier answer from."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.chain_heads = hash_chain.Heads()  # each stream's last saved hash, so a command need not read it back
+    def __init__(self, store: Any, loading: Loading) -> None:
+        self.store = store
+        self.loading = loading
         self.command_cache = CommandCache()  # the state each command starts from (tracker/command_cache.py)
         self.turns = Turns()  # one command at a time per session (or campaign) in this process
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """Every session and campaign event is linked into its stream's hash chain as it is saved.
-
-        The library's save, less two costs: its runtime ``Protocol`` checks on each object (our commands
-        save aggregates only), and its snapshots, which reload the aggregate from the store: the one
-        just saved is that state already, so it is snapshotted as it is. A grant revoked here is announced
-        once saved, so every worker's token check stops accepting it (tracker/grant_cache.py)."""
-        revoked = [o.id for o in objs if isinstance(o, Grant) and o.revoked and o.pending_events]
-        recordings = self._save(*objs, **kwargs)
-        if revoked:
-            self.grants.announce(revoked)
-        return recordings
-
-    def _save(self, *objs: Any, **kwargs: Any) -> Any:
-        if kwargs or not all(isinstance(o, Aggregate) for o in objs):
-            return super().save(*objs, **kwargs)
-        chained = [o for o in objs if isinstance(o, (Session, Campaign))]
-        encoded: dict[int, StoredEvent] = {}
-        heads = hash_chain.link(self, chained, encoded)
-        processing = ProcessingEvent[UUID]()
-        for aggregate in objs:
-            processing.events.extend(aggregate.collect_events())
-            processing.aggregates[aggregate.id] = aggregate
-        recordings = self._put(processing.events, encoded)
-        self.chain_heads.saved({a.id: a.version for a in chained if str(a.id) in heads}, heads)
-        self._snapshot(processing)
-        self._notify(recordings)
-        return recordings
-
-    def _put(self, events: list[Any], encoded: dict[int, StoredEvent]) -> list[Recording[UUID]]:
-        """The library's EventStore.put, storing the forms the hash chain already encoded."""
-        stored = [encoded.get(id(event)) or self.mapper.to_stored_event(event) for event in events]
-        notification_ids = self.recorder.insert_events(stored)
-        if not notification_ids:
-            return []
-        return [
-            Recording(event, Notification(originator_id=s.originator_id, originator_version=s.originator_version, topic=s.topic, state=s.state, id=n))
-            for event, s, n in zip(events, stored, notification_ids, strict=True)
-        ]
-
-    def _snapshot(self, processing: ProcessingEvent[UUID]) -> None:
-        """A snapshot of each aggregate whose saved events crossed a multiple of its interval."""
-        if not self.snapshots:
-            return
-        due = {
-            event.originator_id
-            for event in processing.events
-            if (interval := self.snapshotting_intervals.get(type(processing.aggregates[event.originator_id])))
-            and event.originator_version % interval == 0
-        }
-        if due:
-            aggregates = [processing.aggregates[aggregate_id] for aggregate_id in due]
-            self.snapshots.put([getattr(type(a), "Snapshot", type(self).snapshot_class).take(a) for a in aggregates])
-
-    def _execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[UnitOfWork], _Outcome]) -> Result:
+    def execute(self, scope: str, command: str, body: Any, request: Request, work: Callable[[UnitOfWork], _Outcome]) -> Result:
         # Every command's values, whatever carried them: text no store can keep is refused before anything hashes it
         # (the Idempotency-Key's fingerprint) or records it (tracker/inputs.py checks each command's own bounds).
         inputs.storable(body, "request")
@@ -193,7 +160,7 @@ class WritePath:
                 return earlier
         fresh = False  # once an attempt from the command cache fails, every later one loads fresh
         for attempt in range(MAX_ATTEMPTS):
-            uow = UnitOfWork(self, from_cache=not fresh)
+            uow = UnitOfWork(self.loading.load, self.command_cache, self.loading.rules_for_session, from_cache=not fresh)
             try:
                 outcome = work(uow)
             except TrackerError:
@@ -215,7 +182,7 @@ class WritePath:
                     )
                 )
             try:
-                recordings = self.save(*to_save)
+                recordings = self.store.save(*to_save)
             except IntegrityError:
                 if key:
                     earlier = self._earlier_answer(scope, key, fingerprint)
@@ -240,7 +207,7 @@ class WritePath:
 
     def _earlier_answer(self, scope: str, key: str, fingerprint: str) -> Result | None:
         # One query for the record's one event (the repository would first look for a snapshot).
-        recorded = list(self.events.get(IdempotencyRecord.create_id(scope=scope, key=key), limit=1))
+        recorded = list(self.store.events.get(IdempotencyRecord.create_id(scope=scope, key=key), limit=1))
         if not recorded:
             return None
         record = project_aggregate(None, recorded)
@@ -250,7 +217,7 @@ class WritePath:
                 detail="Use a new Idempotency-Key for a new request; reuse a key only to retry the same request.",
                 errors={"Idempotency-Key": ["Already used with a different body."]},
             )
-        return Result(record.status, record.body, replayed=True, log_position=self.recorder.max_notification_id())
+        return Result(record.status, record.body, replayed=True, log_position=self.store.recorder.max_notification_id())
 
 
 def canonical_scope(scope: str) -> str:

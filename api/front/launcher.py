@@ -21,8 +21,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from api import IMPORT_MAX_BYTES
 from tracker.bootstrap import GUNICORN_CONF, ROOT
+from tracker.settings import ServerSettings, Settings, process_environment
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
 # Debian installs nginx in /usr/sbin, which is not on an ordinary user's PATH.
@@ -34,9 +34,9 @@ class NginxMissing(RuntimeError):
     pass
 
 
-def find_nginx(environ: Mapping[str, str] = os.environ) -> str:
+def find_nginx(environ: Mapping[str, str] | None = None) -> str:
     """TRACKER_NGINX, else nginx on PATH or where Debian puts it."""
-    named = environ.get("TRACKER_NGINX")
+    named = ServerSettings.from_environment(environ).nginx
     if named:
         return named
     found = shutil.which("nginx") or shutil.which("nginx", path=os.pathsep.join(NGINX_PLACES))
@@ -45,9 +45,9 @@ def find_nginx(environ: Mapping[str, str] = os.environ) -> str:
     return found
 
 
-def public_address(environ: Mapping[str, str] = os.environ) -> str:
+def public_address(environ: Mapping[str, str] | None = None) -> str:
     """Where the service listens: BIND, else 127.0.0.1:PORT, as gunicorn.conf.py reads them."""
-    return environ.get("BIND") or f"127.0.0.1:{environ.get('PORT', '8000')}"
+    return ServerSettings.from_environment(environ).bind
 
 
 def render(listen: str, upstream_sockets: list[Path], run_dir: Path, max_body: int, as_root: bool) -> str:
@@ -70,26 +70,25 @@ def render(listen: str, upstream_sockets: list[Path], run_dir: Path, max_body: i
     return text
 
 
-def largest_body(environ: Mapping[str, str] = os.environ) -> int:
+def largest_body(environ: Mapping[str, str] | None = None) -> int:
     """The largest body a route takes (an import): nginx passes it, the application holds each route to its own limit."""
-    return int(environ.get("TRACKER_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES)
+    return Settings.from_environment(environ).import_max_bytes
 
 
 def gunicorn_environment(environ: Mapping[str, str]) -> dict[str, str]:
     """nginx is one more proxy in front of gunicorn: the application counts it among the hops whose
     X-Forwarded-For/-Proto/-Host it believes (TRACKER_TRUSTED_PROXIES counts those before the front)."""
-    before = int(environ.get("TRACKER_TRUSTED_PROXIES", "0") or 0)
+    before = Settings.from_environment(environ).trusted_proxies
     return {**environ, "TRACKER_TRUSTED_PROXIES": str(before + 1)}
 
 
 def workers(environ: Mapping[str, str]) -> int:
     """WEB_CONCURRENCY, else one per core, as gunicorn.conf.py counts them."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, int(environ.get("WEB_CONCURRENCY") or cores))
+    return max(1, ServerSettings.from_environment(environ).workers)
 
 
 def run(bind: str | None = None, environ: Mapping[str, str] | None = None) -> int:
-    environ = dict(os.environ if environ is None else environ)
+    environ = process_environment() if environ is None else dict(environ)
     nginx = find_nginx(environ)
     listen = bind or public_address(environ)
     with tempfile.TemporaryDirectory(prefix="tracker-front-") as private:

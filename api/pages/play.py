@@ -25,7 +25,7 @@ from api.context import door, tracker, views
 from api.pages import forms, reads, signin
 from api.pages.blueprint import bp
 from tracker import wording
-from tracker import actors, rulesets
+from tracker import authorization, rulesets
 from tracker.application import Request
 from tracker.errors import TrackerError
 
@@ -47,8 +47,9 @@ def _check_form(session_id: str) -> tuple[str, Any]:
     sent = request.form.get("csrf", "")
     if token is None or not hmac.compare_digest(sent, csrf_token(token, session_id)):
         raise FormRefused("This form is out of date or not from this page", detail="Reload the play page and send the form again.")
-    if grant.role == "viewer":
-        raise FormRefused("Viewer tokens are read-only", detail="Ask the campaign's owner for a player token to play.")
+    refused = authorization.route_refusal(grant.role, "player", reads=False)  # (the commands refuse the rest: tracker/authorization.py)
+    if refused:
+        raise FormRefused(refused, detail="Ask the campaign's owner for a player token to play.")
     return campaign_id, grant
 
 
@@ -64,15 +65,6 @@ def _request(grant: Any) -> Request:
         heroes=tuple(grant.heroes),
         side=grant.side,
     )
-
-
-def _refusal(grant: Any, body: dict[str, Any], ruleset: Any, acting: str = "action") -> None:
-    """What the API's access check refuses a player token (api/access.py, tracker/actors.py), for a page's form."""
-    if grant.role == "owner":
-        return
-    refused = actors.refusal_to_act(body, ruleset.rules, tracker().party_of_campaign(grant.campaign_id), grant.heroes, grant.side, acting)
-    if refused:
-        raise FormRefused(refused, detail="A player's token acts only for its own heroes and side.")
 
 
 def _hero_fields(ruleset: Any) -> tuple[str, ...]:
@@ -195,8 +187,6 @@ def play_draw(session_id: str):
         holder = (request.form.get("holder") or "").strip() or None
         cards = [c.strip() for c in (request.form.get("cards") or "").split(",") if c.strip()]
         count = None if cards else forms.number("count", (request.form.get("count") or "1").strip() or "1")
-        body = {"deck": deck, "holder": holder} if holder else {"deck": deck}
-        _refusal(grant, body, ruleset, acting="draw")
         tracker().draw(session_id, deck, count, cards or None, holder, request=req)
 
     return _command(session_id, run)
@@ -208,7 +198,6 @@ def play_act(session_id: str, action_type: str):
     def run(grant, ruleset, req):
         schema = ruleset.action(action_type).schema
         body = {"type": action_type, **forms.body(schema, request.form, request.form.getlist, _hero_fields(ruleset))}
-        _refusal(grant, body, ruleset)
         tracker().act(session_id, body, request=req)
 
     return _command(session_id, run)

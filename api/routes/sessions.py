@@ -41,7 +41,7 @@ class Rolls(MethodView):
 
 @blp.route("/<session_id>/draws")
 class Draws(MethodView):
-    @access.player.for_("draw")
+    @access.player  # a player's draw for another's hero or side: the command refuses it (tracker/authorization.py)
     @blp.doc(operationId="drawCards")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Draw)
@@ -56,7 +56,7 @@ class Draws(MethodView):
 
 @blp.route("/<session_id>/actions")
 class Actions(MethodView):
-    @access.player.for_("action")
+    @access.player  # a player's action for another's hero or side: the command refuses it (tracker/authorization.py)
     @blp.doc(operationId="takeAction")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Action)
@@ -84,7 +84,7 @@ class End(MethodView):
 
 @blp.route("/<session_id>/abandon")
 class Abandon(MethodView):
-    @access.player  # any player token reaches the command; only the owner may abandon (the application refuses the rest, 403)
+    @access.player  # any player token reaches the command; only the owner may abandon (the command refuses the rest, 403)
     @blp.doc(operationId="abandonSession")
     @contract.headers("IfMatch")
     @contract.problems(403)
