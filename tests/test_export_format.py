@@ -20,11 +20,17 @@ from typing import Any
 import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.rulesets import yokai_play
-from tests.forgery_kit import events as _events, export as _export, lines_of as _lines, play_journey as _play_journey
-from tests.forgery_kit import rechain as _rechain, text_of as _text
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.forgery_kit import (
+    events as _events,
+    export as _export,
+    lines_of as _lines,
+    play_journey as _play_journey,
+    rechain as _rechain,
+    text_of as _text,
+)
+from tests.kit import yokai_quest as yokai_play
+from tests.kit.descent import TEST_OVERLORD_DECK
+from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 from tracker import rulesets
 from tracker.domain import Session
 from tracker.domain.events import TrackerCreated, TrackerEvent

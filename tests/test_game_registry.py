@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import audit_ruleset
 from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit import audit_ruleset
 from tracker import actors, rulesets
 
 RULESETS = Path(rulesets.__file__).parent
@@ -25,7 +25,7 @@ def test_a_fifth_game_is_found_without_naming_it_anywhere(tmp_path: Path, monkey
     """A package beside the others that offers load() is a game; nothing else is edited to add it."""
     game = tmp_path / "fifth_game"
     game.mkdir()
-    (game / "__init__.py").write_text("from tests.audit_ruleset import load\n", encoding="utf-8")
+    (game / "__init__.py").write_text("from tests.kit.audit_ruleset import load\n", encoding="utf-8")
     (tmp_path / "not_a_game").mkdir()  # a folder without __init__.py (like versions/) is no game
     monkeypatch.setattr(rulesets, "__path__", [*rulesets.__path__, str(tmp_path)])
     monkeypatch.delitem(sys.modules, "tracker.rulesets.fifth_game", raising=False)

@@ -101,7 +101,7 @@ def test_a_heroes_lost_health_blocks_every_yokai_quests_set_up_and_may_be_stated
 def test_kung_fu_panda_names_every_set_up_field_it_lacks_at_once(client):
     """Mission 2.1 with nothing laid out: the start tile, the end tile the lost map would show, and the Special Move
     cards the text lost are refused together, and the set-up that names them all is accepted."""
-    from tests.test_kung_fu_panda import TEST_COMPONENTS
+    from tests.kit.kung_fu_panda import TEST_COMPONENTS
 
     body = {"ruleset": "kung-fu-panda", "name": "K", "party": ["po", "tigress"], "options": {"length": "single", "mission": "m2-1"}, "components": TEST_COMPONENTS}
     cid = _post(client, "/campaigns", body)["id"]

@@ -8,97 +8,92 @@ import json
 
 import pytest
 
-from tests.test_secrets import _mint, assert_keeps_secrets, bearer
-from tests.test_descent_api import TEST_OVERLORD_DECK, _act, _campaign, _game, _refused, _start, _verified
+from tests.kit.descent import (
+    TEST_OVERLORD_DECK,
+    act,
+    campaign,
+    game as _game,
+    in_combat,
+    placed,
+    refused as _refused,
+    start,
+    verified,
+)
+from tests.kit.secrets import assert_keeps_secrets, bearer, mint
+from tests.kit.session import change
 from tracker import rulesets
 from tracker.errors import Unprocessable
 from tracker.rulesets import descent
 from tracker.rulesets.descent import combat, figures
 from tracker.rulesets.ruleset import ActionContext
 
-SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "aurim": {"wounds": 8, "fatigue": 5, "armor": 1}}
-
-
-def _session(client, quest="mists-of-time", party=("tahlia", "aurim"), sheets=SHEETS, **setup):
-    cid = _campaign(client, list(party))
-    return _start(client, cid, quest, {"hero_sheets": sheets, **setup})
-
-
-def _placed(client, sid, *monsters, source="zone 1 revealed"):
-    done = _act(client, sid, type="place-monsters", monsters=list(monsters), source=source)
-    return [f["id"] for f in _change(done, "MonstersPlaced")["figures"]]
-
-
-def _change(response, event_type):
-    return next(e for e in response["events"] if e["type"] == event_type)["payload"]["change"]
-
 
 def test_heroes_start_with_their_sheets_wounds_and_fatigue(client):
-    sid = _session(client)
+    sid = in_combat(client)
     heroes = _game(client, sid)["game"]["heroes"]
     assert (heroes["tahlia"]["wounds"], heroes["tahlia"]["max_wounds"], heroes["tahlia"]["fatigue"], heroes["tahlia"]["armor"]) == (12, 12, 4, 2)
-    unknown = _start(client, _campaign(client, ["kirga"]), "mists-of-time")
+    unknown = start(client, campaign(client, ["kirga"]), "mists-of-time")
     assert _game(client, unknown)["game"]["heroes"]["kirga"]["wounds"] is None  # no sheet stated: unknown, never invented
-    cid = _campaign(client, ["tahlia"])
+    cid = campaign(client, ["tahlia"])
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {"hero_sheets": {"aurim": {"wounds": 8}}}})
     assert refused.status_code == 422 and refused.json["title"] == "aurim is not in the party"
 
 
 def test_each_monster_gets_an_id_and_an_unknown_id_lists_those_in_play(client):
-    sid = _session(client)
-    ids = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 1}, {"monster": "troll"}, {"monster": "beastman", "master": True})
+    sid = in_combat(client)
+    ids = placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 1}, {"monster": "troll"}, {"monster": "beastman", "master": True})
     assert ids == ["troll-1", "troll-2", "beastman-1"]
     refused = _refused(client, sid, type="attack", attacker="tahlia", target="troll-9", attack_type="melee", faces={"red": ["3D 1R"]})
     assert refused["title"] == "'troll-9' is not a figure in play"
     assert "troll-1" in refused["detail"] and "beastman-1" in refused["detail"] and "tahlia" in refused["detail"]
     # Basalt's 3 armour is in the text (L606): a contradicting statement is refused, the figure carries it
     assert _refused(client, sid, type="place-monsters", monsters=[{"monster": "troll", "named": "basalt", "armor": 2}], source="zone 5")["title"] == "Basalt has 3 armour, not 2"
-    assert _placed(client, sid, {"monster": "troll", "named": "basalt", "wounds": 40}) == ["basalt-1"]
+    assert placed(client, sid, {"monster": "troll", "named": "basalt", "wounds": 40}) == ["basalt-1"]
     assert _game(client, sid)["game"]["monsters"]["basalt-1"]["armor"] == 3
 
 
 def test_an_attack_resolves_damage_against_armour_and_pierce_and_kills_at_zero(client):
-    sid = _session(client)
-    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 2})
+    sid = in_combat(client)
+    [troll] = placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 2})
     # 3D 1R 1S + 4D 0R = 7 damage; 1 surge for "+1 Damage and Pierce 1" (L280, L311): 8 damage, armour 2-1 = 1: 7 wounds
-    hit = _act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R 1S", "4D 0R"]},
+    hit = act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R 1S", "4D 0R"]},
                surges=[{"ability": "+1 Damage and Pierce 1", "count": 1, "damage": 1, "pierce": 1}])
-    made = _change(hit, "AttackMade")
+    made = change(hit, "AttackMade")
     assert (made["hit"], made["damage"], made["pierce"], made["effective_armour"], made["wounds"], made["wounds_left"]) == (True, 8, 1, 1, 7, 2)
     assert made["stated"] == {} and hit["state"]["game"]["monsters"][troll]["wounds"] == 2
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]},
                     surges=[{"ability": "+1 Damage", "count": 1, "damage": 1}])["title"] == "The roll gives 0 surges, not 1"
-    missed = _act(client, sid, type="attack", attacker="aurim", target=troll, attack_type="magic", range=4, faces={"white": ["3D 1R 1S"]})
-    assert _change(missed, "AttackMade")["miss"] == "range 1 falls short of 4" and missed["state"]["game"]["monsters"][troll]["wounds"] == 2
-    killed = _act(client, sid, type="attack", attacker="aurim", target=troll, attack_type="magic", range=3, faces={"white": ["3D 1R 1S", "2D 2R"]})
-    assert _change(killed, "MonsterKilled") == {"kind": "monster-killed", "figure": troll, "monster": "troll", "by": "aurim"}
+    missed = act(client, sid, type="attack", attacker="aurim", target=troll, attack_type="magic", range=4, faces={"white": ["3D 1R 1S"]})
+    assert change(missed, "AttackMade")["miss"] == "range 1 falls short of 4" and missed["state"]["game"]["monsters"][troll]["wounds"] == 2
+    killed = act(client, sid, type="attack", attacker="aurim", target=troll, attack_type="magic", range=3, faces={"white": ["3D 1R 1S", "2D 2R"]})
+    assert change(killed, "MonsterKilled") == {"kind": "monster-killed", "figure": troll, "monster": "troll", "by": "aurim"}
     again = _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]})
     assert again["title"] == f"'{troll}' was killed"
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is_refused(app, client):
-    sid = _session(client)
-    [ape] = _placed(client, sid, {"monster": "blood ape"})  # its card was lost: no wounds, no armour
+    sid = in_combat(client)
+    [ape] = placed(client, sid, {"monster": "blood ape"})  # its card was lost: no wounds, no armour
     asked = _refused(client, sid, type="attack", attacker="tahlia", target=ape, attack_type="melee", faces={"red": ["3D 1R"]})
     assert asked["title"] == f"Say {ape}'s armour, or the result"
-    stated = _act(client, sid, type="attack", attacker="tahlia", target=ape, attack_type="melee", faces={"red": ["3D 1R"]}, stated={"wounds_dealt": 2})
-    made = _change(stated, "AttackMade")
+    stated = act(client, sid, type="attack", attacker="tahlia", target=ape, attack_type="melee", faces={"red": ["3D 1R"]}, stated={"wounds_dealt": 2})
+    made = change(stated, "AttackMade")
     assert made["stated"] == {"wounds_dealt": 2} and made["armour_from"] == "unknown" and made["wounds"] == 2 and made["wounds_left"] is None
     app.extensions["tracker_views"].catch_up()
     timeline = client.get(f"/sessions/{sid}/timeline?limit=1000").get_data(as_text=True)
     assert f"Tahlia attacked {ape}: 2 wound(s) (stated: wounds dealt)" in timeline  # shown as stated, never as worked out
     # a power enhancement's effect on an attack is not in the transcription: the damage is stated
-    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 0})
+    [troll] = placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 0})
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"], "power": ["enhancement"]})["title"].startswith("Say the damage")
-    enhanced = _act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"], "power": ["enhancement"]}, stated={"damage": 4})
-    assert _change(enhanced, "AttackMade")["wounds_left"] == 5
+    enhanced = act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"], "power": ["enhancement"]}, stated={"damage": 4})
+    assert change(enhanced, "AttackMade")["wounds_left"] == 5
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]}, stated={"damage": 5})["title"] == "The dice give 3 damage, not 5"
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["X"]}, stated={"hit": True})["title"] == "The dice say the attack misses"
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["1D 2R 1S"]}, stated={"killed": True})["title"] == f"{troll} is left with 4 wounds, so it is not killed"
     # Dark Charm: the overlord makes a hero attack another (L274); the overlord's side acts
     assert _refused(client, sid, type="attack", attacker="tahlia", target="aurim", attack_type="melee", faces={"red": ["1D 2R"]})["title"] == "Heroes attack monsters, not each other"
-    charmed = _act(client, sid, type="attack", attacker="tahlia", target="aurim", attack_type="melee", faces={"red": ["3D 2R"]}, dark_charm=True)
+    charmed = act(client, sid, type="attack", attacker="tahlia", target="aurim", attack_type="melee", faces={"red": ["3D 2R"]}, dark_charm=True)
     assert charmed["state"]["game"]["heroes"]["aurim"]["wounds"] == 8 - 2
     assert descent.load().rules.acting_side({"type": "attack", "attacker": "tahlia", "dark_charm": True}) == "overlord"
     assert descent.load().rules.acting_side({"type": "attack", "attacker": "tahlia"}) == "heroes"
@@ -106,129 +101,129 @@ def test_a_lost_fact_is_stated_and_marked_and_a_statement_the_dice_contradict_is
 
 
 def test_a_hero_brought_to_zero_wounds_is_killed_with_the_hero_killed_consequences(client):
-    sid = _session(client, quest="thing-in-the-pit", party=("runewitch-astarra", "tahlia"), sheets={"runewitch-astarra": {"wounds": 6, "armor": 1}, "tahlia": {"wounds": 12, "armor": 2}})
-    [beast] = _placed(client, sid, {"monster": "chaos beast", "wounds": 5})
-    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=1, source="chest")
-    wounded = _act(client, sid, type="attack", attacker=beast, target="runewitch-astarra", attack_type="melee", faces={"green": ["3D 0R"]}, on_corrupted=True)
-    made = _change(wounded, "AttackMade")
+    sid = in_combat(client, quest="thing-in-the-pit", party=("runewitch-astarra", "tahlia"), sheets={"runewitch-astarra": {"wounds": 6, "armor": 1}, "tahlia": {"wounds": 12, "armor": 2}})
+    [beast] = placed(client, sid, {"monster": "chaos beast", "wounds": 5})
+    act(client, sid, type="gain-curses", hero="runewitch-astarra", count=1, source="chest")
+    wounded = act(client, sid, type="attack", attacker=beast, target="runewitch-astarra", attack_type="melee", faces={"green": ["3D 0R"]}, on_corrupted=True)
+    made = change(wounded, "AttackMade")
     assert (made["wounds"], made["wounds_left"]) == (2, 4)
-    assert _change(wounded, "ThreatGained")["amount"] == 4  # 2 threat per wound lost on corrupted terrain (L171)
-    died = _act(client, sid, type="attack", attacker=beast, target="runewitch-astarra", attack_type="melee", faces={"red": ["4D 0R", "2D 2R"]})
-    killed = _change(died, "HeroKilled")
+    assert change(wounded, "ThreatGained")["amount"] == 4  # 2 threat per wound lost on corrupted terrain (L171)
+    died = act(client, sid, type="attack", attacker=beast, target="runewitch-astarra", attack_type="melee", faces={"red": ["4D 0R", "2D 2R"]})
+    killed = change(died, "HeroKilled")
     assert killed["conquest_value"] == 3 and died["state"]["game"]["conquest"] == 8 - 3  # base 2 + 1 curse (L192-L193)
     astarra = died["state"]["game"]["heroes"]["runewitch-astarra"]
     assert astarra["curses"] == 0 and astarra["wounds"] is None  # how whole she comes back is not in the text
-    back = _act(client, sid, type="state-wounds", figure="runewitch-astarra", wounds=6, fatigue=3, reason="back in town")
+    back = act(client, sid, type="state-wounds", figure="runewitch-astarra", wounds=6, fatigue=3, reason="back in town")
     assert back["state"]["game"]["heroes"]["runewitch-astarra"]["wounds"] == 6
     # Tahlia's conquest value is not in the data: the attack that would kill her must carry it, and appends nothing until it does
-    _act(client, sid, type="state-wounds", figure="tahlia", wounds=1)
+    act(client, sid, type="state-wounds", figure="tahlia", wounds=1)
     assert _refused(client, sid, type="attack", attacker=beast, target="tahlia", attack_type="melee", faces={"red": ["4D 0R"]})["title"] == "Say tahlia's conquest value"
-    dead = _act(client, sid, type="attack", attacker=beast, target="tahlia", attack_type="melee", faces={"red": ["4D 0R"]}, death={"conquest_value": 2})
+    dead = act(client, sid, type="attack", attacker=beast, target="tahlia", attack_type="melee", faces={"red": ["4D 0R"]}, death={"conquest_value": 2})
     assert dead["state"]["game"]["conquest"] == 5 - 2
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_invulnerability_adds_ten_armour_and_healing_potions_restore_what_the_table_states(client):
-    sid = _session(client)
-    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 1})
-    _act(client, sid, type="gain-potion", hero="aurim", potion="invulnerability")
-    _act(client, sid, type="gain-potion", hero="aurim", potion="healing")
+    sid = in_combat(client)
+    [troll] = placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 1})
+    act(client, sid, type="gain-potion", hero="aurim", potion="invulnerability")
+    act(client, sid, type="gain-potion", hero="aurim", potion="healing")
     assert _refused(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R"]}, invulnerability=True)["title"] == "aurim has no invulnerability potion in effect"
-    _act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
-    shrugged = _act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R", "4D 0R"]}, invulnerability=True)
-    assert _change(shrugged, "AttackMade")["wounds"] == 0 and shrugged["state"]["game"]["heroes"]["aurim"]["invulnerable"] is False  # 8 damage, 1 + 10 armour (L185)
-    hurt = _act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R", "2D 2R"]})
+    act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
+    shrugged = act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R", "4D 0R"]}, invulnerability=True)
+    assert change(shrugged, "AttackMade")["wounds"] == 0 and shrugged["state"]["game"]["heroes"]["aurim"]["invulnerable"] is False  # 8 damage, 1 + 10 armour (L185)
+    hurt = act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R", "2D 2R"]})
     assert hurt["state"]["game"]["heroes"]["aurim"]["wounds"] == 8 - 5
-    _act(client, sid, type="place-condition", hero="aurim", condition="poison", count=1)
-    _act(client, sid, type="end-turn")  # one potion per hero per turn (L186)
-    healed = _act(client, sid, type="drink-potion", hero="aurim", potion="healing", recovers={"wounds": 3})
-    recovered = _change(healed, "WoundsRecovered")
+    act(client, sid, type="place-condition", hero="aurim", condition="poison", count=1)
+    act(client, sid, type="end-turn")  # one potion per hero per turn (L186)
+    healed = act(client, sid, type="drink-potion", hero="aurim", potion="healing", recovers={"wounds": 3})
+    recovered = change(healed, "WoundsRecovered")
     assert recovered["poison_removed"] == 1 and recovered["wounds"] == 2  # poison tokens go first (L312)
     assert healed["state"]["game"]["heroes"]["aurim"]["wounds"] == 5 and "poison" not in healed["state"]["game"]["heroes"]["aurim"].get("tokens", {})
-    sharr = _act(client, sid, type="recover", hero="aurim", source="sharr")
+    sharr = act(client, sid, type="recover", hero="aurim", source="sharr")
     assert sharr["state"]["game"]["heroes"]["aurim"]["wounds"] == 7  # Sharr: 2 wounds (L200)
-    capped = _act(client, sid, type="recover", hero="aurim", source="stated", cause="a skill card", wounds=5)
+    capped = act(client, sid, type="recover", hero="aurim", source="stated", cause="a skill card", wounds=5)
     assert capped["state"]["game"]["heroes"]["aurim"]["wounds"] == 8  # never above the sheet's 8
 
 
 def test_fatigue_is_spent_from_the_sheet_and_gives_threat_on_corrupted_terrain(client):
-    sid = _session(client)
-    spent = _act(client, sid, type="spend-fatigue", hero="tahlia", count=3, purpose="power dice", on_corrupted=True)
-    assert spent["state"]["game"]["heroes"]["tahlia"]["fatigue"] == 1 and _change(spent, "ThreatGained")["amount"] == 3  # L171
+    sid = in_combat(client)
+    spent = act(client, sid, type="spend-fatigue", hero="tahlia", count=3, purpose="power dice", on_corrupted=True)
+    assert spent["state"]["game"]["heroes"]["tahlia"]["fatigue"] == 1 and change(spent, "ThreatGained")["amount"] == 3  # L171
     assert _refused(client, sid, type="spend-fatigue", hero="tahlia", count=2)["title"] == "tahlia has 1 fatigue left, not 2"
 
 
 def test_the_ready_action_is_two_different_half_actions_one_an_order_and_a_stunned_hero_gets_one(client):
-    sid = _session(client)
+    sid = in_combat(client)
     assert _refused(client, sid, type="ready", hero="tahlia", half_actions=["move", "attack"])["title"] == "One of a Ready action's half actions must be an order"
     assert _refused(client, sid, type="ready", hero="tahlia", half_actions=["order", "order"], order="aim")["title"] == "A Ready action is 2 different half actions"
     assert _refused(client, sid, type="ready", hero="tahlia", half_actions=["order", "concentrate"], order="aim")["title"] == "Concentrate needs a prolonged order token on the hero"
-    readied = _act(client, sid, type="ready", hero="aurim", half_actions=["move", "order"], order="dodge")
+    readied = act(client, sid, type="ready", hero="aurim", half_actions=["move", "order"], order="dodge")
     assert readied["state"]["game"]["heroes"]["aurim"]["orders"] == ["dodge"]
-    _act(client, sid, type="ready", hero="tahlia", half_actions=["order", "move"], order="aim")
-    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 1})
-    aimed = _act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]}, orders_used=["aim"])
-    assert _change(aimed, "AttackMade")["orders_used"] == [{"order": "aim", "hero": "tahlia"}] and aimed["state"]["game"]["heroes"]["tahlia"]["orders"] == []
-    dodged = _act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["X"]}, orders_used=["dodge"])
+    act(client, sid, type="ready", hero="tahlia", half_actions=["order", "move"], order="aim")
+    [troll] = placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 1})
+    aimed = act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]}, orders_used=["aim"])
+    assert change(aimed, "AttackMade")["orders_used"] == [{"order": "aim", "hero": "tahlia"}] and aimed["state"]["game"]["heroes"]["tahlia"]["orders"] == []
+    dodged = act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["X"]}, orders_used=["dodge"])
     assert dodged["state"]["game"]["heroes"]["aurim"]["orders"] == []
     assert _refused(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["X"]}, orders_used=["dodge"])["title"] == "aurim has no dodge order token"
     # Stun: the hero who discards a stun token takes one half action (L141, L249)
-    _act(client, sid, type="place-condition", hero="tahlia", condition="stun", count=1)
+    act(client, sid, type="place-condition", hero="tahlia", condition="stun", count=1)
     assert _refused(client, sid, type="stunned-half-action", hero="tahlia", half_action="move")["title"] == "tahlia is not stunned this turn"
-    _act(client, sid, type="condition-turn-start", hero="tahlia")
+    act(client, sid, type="condition-turn-start", hero="tahlia")
     assert _refused(client, sid, type="ready", hero="tahlia", half_actions=["order", "move"], order="guard")["title"].startswith("tahlia discarded a stun token this turn")
-    half = _act(client, sid, type="stunned-half-action", hero="tahlia", half_action="order", order="guard")
+    half = act(client, sid, type="stunned-half-action", hero="tahlia", half_action="order", order="guard")
     assert half["state"]["game"]["heroes"]["tahlia"]["orders"] == ["guard"]
     assert _refused(client, sid, type="stunned-half-action", hero="tahlia", half_action="move")["title"] == "tahlia already took his half action this turn"
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_summoned_monsters_get_ids_and_the_overlords_secrets_stay_hidden_from_the_heroes(app, client):
-    cid = _campaign(client, ["tahlia"], components=TEST_OVERLORD_DECK)
-    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
-    sid = _start(client, cid, "altar-of-despair", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}],
+    cid = campaign(client, ["tahlia"], components=TEST_OVERLORD_DECK)
+    heroes = bearer(mint(client, cid, role="player", side="heroes"))
+    sid = start(client, cid, "altar-of-despair", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}],
                                                     "hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
-    _act(client, sid, type="place-glyph", glyph="summoning")
-    _act(client, sid, type="activate-glyph", glyph="summoning", conquest=3)
-    spawned = _act(client, sid, type="summoning-spawn", monsters=["skeleton", "hellhound"])
-    assert [f["id"] for f in _change(spawned, "MonstersPlaced")["figures"]] == ["skeleton-1", "hellhound-1"]
-    _act(client, sid, type="attack", attacker="hellhound-1", target="tahlia", attack_type="melee", faces={"red": ["3D 1R"]})
+    act(client, sid, type="place-glyph", glyph="summoning")
+    act(client, sid, type="activate-glyph", glyph="summoning", conquest=3)
+    spawned = act(client, sid, type="summoning-spawn", monsters=["skeleton", "hellhound"])
+    assert [f["id"] for f in change(spawned, "MonstersPlaced")["figures"]] == ["skeleton-1", "hellhound-1"]
+    act(client, sid, type="attack", attacker="hellhound-1", target="tahlia", attack_type="melee", faces={"red": ["3D 1R"]})
     hand = _game(client, sid)["decks"]["overlord"]["held"]["overlord"]
     listing = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
     text = json.dumps([e["payload"] for e in listing if e["type"] != "SessionStarted"])
     assert "Dark Power" not in text and not any(repr(card) in text.replace('"', "'") for card in hand)
     assert _game(client, sid, "heroes")["game"]["heroes"]["tahlia"]["wounds"] == 11
-    _act(client, sid, type="ready", hero="tahlia", half_actions=["order", "attack"], order="guard")
+    act(client, sid, type="ready", hero="tahlia", half_actions=["order", "attack"], order="guard")
     assert_keeps_secrets(app, client, heroes, cid, sid, side="heroes")  # every channel a heroes' token reads
 
 
 def test_an_attack_with_a_condition_ability_leaves_its_tokens_and_burn_can_kill_at_the_turns_start(client):
-    sid = _session(client, party=("tahlia", "aurim"), sheets={"tahlia": {"wounds": 4, "armor": 3}, "aurim": {"wounds": 8, "armor": 1}})
-    [imp] = _placed(client, sid, {"monster": "hellhound", "wounds": 6, "armor": 0})
+    sid = in_combat(client, party=("tahlia", "aurim"), sheets={"tahlia": {"wounds": 4, "armor": 3}, "aurim": {"wounds": 8, "armor": 1}})
+    [imp] = placed(client, sid, {"monster": "hellhound", "wounds": 6, "armor": 0})
     # 3 damage against 3 armour: no wound, but damage before armour decides the token (L325 †)
-    burned = _act(client, sid, type="attack", attacker=imp, target="tahlia", attack_type="melee", faces={"red": ["3D 1R"]}, abilities=[{"ability": "Burn"}, {"ability": "Frost"}])
-    assert _change(burned, "AttackMade")["wounds"] == 0
+    burned = act(client, sid, type="attack", attacker=imp, target="tahlia", attack_type="melee", faces={"red": ["3D 1R"]}, abilities=[{"ability": "Burn"}, {"ability": "Frost"}])
+    assert change(burned, "AttackMade")["wounds"] == 0
     tahlia = burned["state"]["game"]["heroes"]["tahlia"]
     assert tahlia["tokens"] == {"burn": 1} and tahlia["frost"] == 1  # L297, L220
-    poisoned = _act(client, sid, type="attack", attacker=imp, target="aurim", attack_type="melee", faces={"red": ["4D 0R"]}, abilities=[{"ability": "Poison"}])
+    poisoned = act(client, sid, type="attack", attacker=imp, target="aurim", attack_type="melee", faces={"red": ["4D 0R"]}, abilities=[{"ability": "Poison"}])
     assert poisoned["state"]["game"]["heroes"]["aurim"]["tokens"] == {"poison": 3}  # the 3 wounds lost are poison tokens (L312)
-    missed = _act(client, sid, type="attack", attacker=imp, target="aurim", attack_type="melee", faces={"red": ["X"]}, abilities=[{"ability": "Stun"}])
+    missed = act(client, sid, type="attack", attacker=imp, target="aurim", attack_type="melee", faces={"red": ["X"]}, abilities=[{"ability": "Stun"}])
     assert "stun" not in missed["state"]["game"]["heroes"]["aurim"]["tokens"]
-    _act(client, sid, type="state-wounds", figure="tahlia", wounds=1)
-    _act(client, sid, type="end-turn")
+    act(client, sid, type="state-wounds", figure="tahlia", wounds=1)
+    act(client, sid, type="end-turn")
     refused = _refused(client, sid, type="condition-turn-start", hero="tahlia", faces={"burn": ["blank"]})
     assert refused["title"] == "Say tahlia's conquest value"  # the burn's wound kills her: hero-killed needs her value
-    died = _act(client, sid, type="condition-turn-start", hero="tahlia", faces={"burn": ["blank"]}, death={"conquest_value": 2})
-    assert _change(died, "HeroKilled")["hero"] == "tahlia" and died["state"]["game"]["conquest"] == 8 - 2
+    died = act(client, sid, type="condition-turn-start", hero="tahlia", faces={"burn": ["blank"]}, death={"conquest_value": 2})
+    assert change(died, "HeroKilled")["hero"] == "tahlia" and died["state"]["game"]["conquest"] == 8 - 2
 
 
 def test_the_thing_in_the_pit_has_1_armour_and_curses_a_hero_dealing_it_4_wounds(client):
-    sid = _session(client, quest="thing-in-the-pit", party=("tahlia",), sheets={"tahlia": {"wounds": 12}})
-    [thing] = _placed(client, sid, {"monster": "chaos beast", "named": "thing-in-the-pit", "wounds": 30})
-    light = _act(client, sid, type="attack", attacker="tahlia", target=thing, attack_type="melee", faces={"red": ["3D 1R", "1D 2R 1S"]})
-    assert _change(light, "AttackMade")["wounds"] == 3 and light["state"]["game"]["heroes"]["tahlia"]["curses"] == 0  # 4 damage, 1 armour (L388)
-    heavy = _act(client, sid, type="attack", attacker="tahlia", target=thing, attack_type="melee", faces={"red": ["4D 0R", "1D 2R 1S"]})
-    assert _change(heavy, "AttackMade")["wounds"] == 4 and heavy["state"]["game"]["heroes"]["tahlia"]["curses"] == 1
+    sid = in_combat(client, quest="thing-in-the-pit", party=("tahlia",), sheets={"tahlia": {"wounds": 12}})
+    [thing] = placed(client, sid, {"monster": "chaos beast", "named": "thing-in-the-pit", "wounds": 30})
+    light = act(client, sid, type="attack", attacker="tahlia", target=thing, attack_type="melee", faces={"red": ["3D 1R", "1D 2R 1S"]})
+    assert change(light, "AttackMade")["wounds"] == 3 and light["state"]["game"]["heroes"]["tahlia"]["curses"] == 0  # 4 damage, 1 armour (L388)
+    heavy = act(client, sid, type="attack", attacker="tahlia", target=thing, attack_type="melee", faces={"red": ["4D 0R", "1D 2R 1S"]})
+    assert change(heavy, "AttackMade")["wounds"] == 4 and heavy["state"]["game"]["heroes"]["tahlia"]["curses"] == 1
 
 
 def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat():
@@ -248,42 +243,42 @@ def test_a_campaign_pinned_to_descent_1_4_0_still_resolves_to_its_published_cont
 
 
 def test_zoreks_gaze_takes_6_wounds_after_its_curse_and_kills_monster_figures_by_id(client):
-    sid = _session(client, quest="altar-of-despair", party=("runewitch-astarra", "tahlia"),
+    sid = in_combat(client, quest="altar-of-despair", party=("runewitch-astarra", "tahlia"),
                    sheets={"runewitch-astarra": {"wounds": 6}, "tahlia": {"wounds": 12}})
-    [ape] = _placed(client, sid, {"monster": "blood ape"})
+    [ape] = placed(client, sid, {"monster": "blood ape"})
     assert _refused(client, sid, type="zorek-gaze", face="0D 1R", figures_killed=["ape-7"])["title"] == "'ape-7' is not a figure in play"
-    gazed = _act(client, sid, type="zorek-gaze", face="0D 1R", heroes_hit=["runewitch-astarra", "tahlia"], figures_killed=[ape])
+    gazed = act(client, sid, type="zorek-gaze", face="0D 1R", heroes_hit=["runewitch-astarra", "tahlia"], figures_killed=[ape])
     game = gazed["state"]["game"]
     assert game["heroes"]["tahlia"]["wounds"] == 6 and game["heroes"]["tahlia"]["curses"] == 1  # a curse, then 6 wounds ignoring armour (L685)
-    killed = _change(gazed, "HeroKilled")
+    killed = change(gazed, "HeroKilled")
     assert killed["hero"] == "runewitch-astarra" and killed["conquest_value"] == 2 + 1  # the gaze's curse counts (L192)
     assert game["monsters"][ape]["killed"] is True and game["conquest"] == 10 - 3
 
 
 def test_restoring_a_glyph_costs_the_hero_a_wound_that_can_kill_him(client):
-    sid = _session(client, quest="hold-the-position", party=("aurim",), sheets={"aurim": {"wounds": 2}}, glyphs=2)
-    _act(client, sid, type="damage-glyph", glyph="north", wounds=5)
-    restored = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim")
+    sid = in_combat(client, quest="hold-the-position", party=("aurim",), sheets={"aurim": {"wounds": 2}}, glyphs=2)
+    act(client, sid, type="damage-glyph", glyph="north", wounds=5)
+    restored = act(client, sid, type="restore-glyph", glyph="north", hero="aurim")
     assert restored["state"]["game"]["heroes"]["aurim"]["wounds"] == 1  # 1 wound per heal, which cannot be prevented (L524)
     assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim")["title"] == "Say aurim's conquest value"
-    died = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim", death={"conquest_value": 2})
-    assert _change(died, "HeroKilled")["hero"] == "aurim"
+    died = act(client, sid, type="restore-glyph", glyph="north", hero="aurim", death={"conquest_value": 2})
+    assert change(died, "HeroKilled")["hero"] == "aurim"
 
 
 def test_a_digital_attack_rolls_from_the_stream_with_supplied_faces_and_verifies(client):
     pack = descent.community_components()["components"]
-    cid = _campaign(client, ["tahlia"], components=pack)
-    sid = _start(client, cid, "mists-of-time", {"hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
-    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 30, "armor": 1})
-    rolled = _act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", dice={"red": 2})
-    made = _change(rolled, "AttackMade")
+    cid = campaign(client, ["tahlia"], components=pack)
+    sid = start(client, cid, "mists-of-time", {"hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
+    [troll] = placed(client, sid, {"monster": "troll", "wounds": 30, "armor": 1})
+    rolled = act(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", dice={"red": 2})
+    made = change(rolled, "AttackMade")
     assert made["hit"] == (made["rolled"]["misses"] == 0)  # melee: only an X misses
     expected = max(0, made["rolled"]["damage"] - 1) if made["hit"] else 0  # troll armour 1
     assert made["wounds"] == expected and rolled["state"]["game"]["monsters"][troll]["wounds"] == 30 - expected
-    unknown = _session(client)  # no faces supplied: a digital roll is refused, nothing appended
-    [ape] = _placed(client, unknown, {"monster": "blood ape", "wounds": 5, "armor": 0})
+    unknown = in_combat(client)  # no faces supplied: a digital roll is refused, nothing appended
+    [ape] = placed(client, unknown, {"monster": "blood ape", "wounds": 5, "armor": 0})
     assert _refused(client, unknown, type="attack", attacker="tahlia", target=ape, attack_type="melee", dice={"red": 1})["title"] == "The faces of die 'red' are unknown, so it cannot be rolled digitally"
-    _verified(client, sid)  # the verifier re-derives the attack from the revealed seed
+    verified(client, sid)  # the verifier re-derives the attack from the revealed seed
 
 
 @pytest.mark.parametrize(("faces", "params", "armour", "hit", "wounds"), [
@@ -316,9 +311,9 @@ def test_sessions_pinned_before_1_2_0_record_no_combat():
 
 
 def test_a_monsters_attack_needs_the_overlords_token_and_a_heroes_attack_the_heroes(client):
-    cid = _campaign(client, ["tahlia"])
-    sid = _start(client, cid, "mists-of-time", {"hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
-    heroes, overlord = (bearer(_mint(client, cid, role="player", side=side)) for side in ("heroes", "overlord"))
+    cid = campaign(client, ["tahlia"])
+    sid = start(client, cid, "mists-of-time", {"hero_sheets": {"tahlia": {"wounds": 12, "armor": 2}}})
+    heroes, overlord = (bearer(mint(client, cid, role="player", side=side)) for side in ("heroes", "overlord"))
     assert client.post(f"/sessions/{sid}/actions", json={"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 1}], "source": "zone 1"}, headers=heroes).status_code == 403
     assert client.post(f"/sessions/{sid}/actions", json={"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 1}], "source": "zone 1"}, headers=overlord).status_code == 201
     swing = {"type": "attack", "attacker": "troll-1", "target": "tahlia", "attack_type": "melee", "faces": {"red": ["3D 1R"]}}
@@ -333,11 +328,11 @@ def test_a_monsters_attack_needs_the_overlords_token_and_a_heroes_attack_the_her
 
 def test_a_hero_killed_in_combat_shows_in_the_conquest_history_and_the_views_rebuild_the_same(app, client):
     runner = app.extensions["tracker_views"]
-    cid = _campaign(client, ["runewitch-astarra"])
-    sid = _start(client, cid, "mists-of-time", {"hero_sheets": {"runewitch-astarra": {"wounds": 3, "armor": 0}}})
-    [troll] = _placed(client, sid, {"monster": "troll", "wounds": 4, "armor": 0})
-    _act(client, sid, type="attack", attacker="runewitch-astarra", target=troll, attack_type="melee", faces={"red": ["4D 0R"]})
-    _act(client, sid, type="attack", attacker=_placed(client, sid, {"monster": "troll"})[0], target="runewitch-astarra", attack_type="melee", faces={"red": ["3D 1R"]})
+    cid = campaign(client, ["runewitch-astarra"])
+    sid = start(client, cid, "mists-of-time", {"hero_sheets": {"runewitch-astarra": {"wounds": 3, "armor": 0}}})
+    [troll] = placed(client, sid, {"monster": "troll", "wounds": 4, "armor": 0})
+    act(client, sid, type="attack", attacker="runewitch-astarra", target=troll, attack_type="melee", faces={"red": ["4D 0R"]})
+    act(client, sid, type="attack", attacker=placed(client, sid, {"monster": "troll"})[0], target="runewitch-astarra", attack_type="melee", faces={"red": ["3D 1R"]})
     runner.catch_up()
     history = {q["quest"]: q for q in client.get(f"/campaigns/{cid}/conquest").json["quests"]}
     assert [step["reason"] for step in history["mists-of-time"]["conquest"]] == ["starting conquest", "hero-killed"]

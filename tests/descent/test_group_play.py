@@ -6,8 +6,8 @@ token reads nothing of the overlord's secrets while the quest is played, and the
 
 from __future__ import annotations
 
-from tests.test_descent_api import TEST_OVERLORD_DECK, _campaign
-from tests.test_secrets import _mint, bearer, compact, readable
+from tests.kit.descent import TEST_OVERLORD_DECK, campaign
+from tests.kit.secrets import bearer, compact, mint, readable
 
 PARTY = ["tahlia", "sir-valadir"]
 # The heroes' sheets are not transcribed (the rules document's characters show null stats): the table states them
@@ -21,9 +21,9 @@ class Table:
         self.client = client
         self.doc = client.get("/rulesets/descent").json
         self.actions = {a["type"]: a for a in self.doc["actions"]}
-        self.cid = _campaign(client, PARTY, components=components)
-        self.overlord = bearer(_mint(client, self.cid, role="player", side="overlord"))
-        self.heroes = bearer(_mint(client, self.cid, role="player", side="heroes"))
+        self.cid = campaign(client, PARTY, components=components)
+        self.overlord = bearer(mint(client, self.cid, role="player", side="overlord"))
+        self.heroes = bearer(mint(client, self.cid, role="player", side="heroes"))
         started = client.post(f"/campaigns/{self.cid}/sessions", json={"quest": quest, "setup": {"hero_sheets": SHEETS}}, headers=self.overlord)
         assert started.status_code == 201, started.json
         self.sid = started.json["id"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.test_descent_api import _act, _campaign
+from tests.kit.descent import act, campaign
 
 PARTY = ["tahlia", "sir-valadir"]
 
@@ -46,17 +46,17 @@ def _win(client, doc, sid, quest):
         for altar in quest["altars"]["ids"]:
             while altar not in _state(client, sid)["game"].get("altars_destroyed", []):
                 dice = roll["fatigue"] + 3
-                _act(client, sid, type="prolonged-roll", task=task["id"], altar=altar, half_action="order", faces=["enhancement"] * (dice - 1) + ["surge"], **roll)
-                _act(client, sid, type="end-turn")
+                act(client, sid, type="prolonged-roll", task=task["id"], altar=altar, half_action="order", faces=["enhancement"] * (dice - 1) + ["surge"], **roll)
+                act(client, sid, type="end-turn")
         return _state(client, sid)
     for _ in range(victory.get("turn_at_least", 1) - _state(client, sid)["turn"]):
-        _act(client, sid, type="end-turn")
+        act(client, sid, type="end-turn")
     needed = victory.get("conquest_at_least")
     cells = iter(cell["id"] for cell in (quest.get("prisoners") or {}).get("cells", []))
     while needed is not None and _state(client, sid)["game"]["conquest"] + final["conquest"] < needed:
-        _act(client, sid, type="open-cell", cell=next(cells), hero="tahlia")  # the villagers saved bring their conquest
+        act(client, sid, type="open-cell", cell=next(cells), hero="tahlia")  # the villagers saved bring their conquest
     stated = {fact["fact"]: True for fact in final.get("requires_stated", [])}
-    return _act(client, sid, type="award-conquest", award=final["id"], **({"stated": stated} if stated else {}))["state"]
+    return act(client, sid, type="award-conquest", award=final["id"], **({"stated": stated} if stated else {}))["state"]
 
 
 def _lose(client, sid, quest, by):
@@ -66,16 +66,16 @@ def _lose(client, sid, quest, by):
         for glyph in range(state["game"]["glyphs"]["count"]):
             hit = {} if glyphs.get("wounds_per_attack") else {"wounds": glyphs["wounds"]}
             for _ in range(glyphs["wounds"] // (glyphs.get("wounds_per_attack") or glyphs["wounds"])):
-                state = _act(client, sid, type="damage-glyph", glyph=f"glyph-{glyph + 1}", **hit)["state"]
+                state = act(client, sid, type="damage-glyph", glyph=f"glyph-{glyph + 1}", **hit)["state"]
         return state
     while _state(client, sid)["verdict"] is None:  # Sir Valadir's conquest value is not transcribed: the table states it
-        state = _act(client, sid, type="hero-killed", hero="sir-valadir", conquest_value=3)["state"]
+        state = act(client, sid, type="hero-killed", hero="sir-valadir", conquest_value=3)["state"]
     return state
 
 
 def _play_the_chain(client, app, doc, path):
     quests = {q["id"]: q for q in doc["quests"]}
-    cid = _campaign(client, PARTY)
+    cid = campaign(client, PARTY)
     outcomes = []
     for quest_id in doc["rules"]["campaign"]["chain"]:
         if path == "won":  # the chain moves on after a win (a lost quest is offered again: the campaign's own rule)

@@ -7,61 +7,18 @@ import json
 
 import pytest
 
+from tests.kit.descent import (
+    EVANS_PURCHASES,
+    TEST_OVERLORD_DECK,
+    act,
+    campaign,
+    game as _game,
+    refused as _refused,
+    start as _start,
+    verified,
+)
+from tests.kit.session import PROBLEM
 from tracker.rulesets import descent
-
-PROBLEM = "application/problem+json"
-KNOWN_BASE = ["Danger", "Dark Balm", "Crushing Block", "Paralyzing Gas", "Blood Ape Tribe", "Black Order",
-              "Aim", "Gust of Wind", "Hordes of the Things", "Dark Charm", "Dodge", "Explosive Rune"]
-# A base overlord deck a group might supply as component data so the tracker can draw digitally.
-# The names past the twelve known ones are test inputs, not facts about the real deck.
-TEST_OVERLORD_DECK = {"decks": {"overlord": {"cards": KNOWN_BASE + [f"Base card {n}" for n in range(1, 13)]}}}
-EVANS_PURCHASES = [
-    {"card": "Dance of the Monkey God", "remove": "Aim"},
-    {"card": "Dark Power", "remove": "Gust of Wind"},
-    {"card": "Time Slips Away", "remove": "Hordes of the Things"},
-]
-
-
-def _campaign(client, party, components=None, options=None):
-    body = {"ruleset": "descent", "name": "Thursday dungeon", "party": party}
-    if components is not None:
-        body["components"] = components
-    if options is not None:
-        body["options"] = options
-    response = client.post("/campaigns", json=body)
-    assert response.status_code == 201, response.json
-    return response.json["id"]
-
-
-def _start(client, cid, quest, setup=None):
-    response = client.post(f"/campaigns/{cid}/sessions", json={"quest": quest, "setup": setup or {}})
-    assert response.status_code == 201, response.json
-    return response.json["id"]
-
-
-def _act(client, sid, **action):
-    response = client.post(f"/sessions/{sid}/actions", json=action)
-    assert response.status_code == 201, response.json
-    return response.json
-
-
-def _refused(client, sid, **action):
-    before = client.get(f"/sessions/{sid}/events?limit=1000").json["total"]
-    response = client.post(f"/sessions/{sid}/actions", json=action)
-    assert response.status_code == 422 and response.mimetype == PROBLEM, response.json
-    assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
-    return response.json
-
-
-def _game(client, sid, view=None):
-    return client.get(f"/sessions/{sid}" + (f"?view={view}" if view else "")).json
-
-
-def _verified(client, sid):
-    assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"}).status_code == 200
-    report = client.get(f"/sessions/{sid}/verification").json
-    assert report["status"] == "verified", report
-
 
 # -- rules data ---------------------------------------------------------------------------------------------------
 
@@ -97,16 +54,16 @@ def test_the_community_die_faces_are_an_optional_labelled_pack_that_a_campaign_m
     pack = doc["component_packs"][0]
     assert "single source" in pack["label"] and any("Kmac1027" in s for s in pack["sources"])
     assert "red" not in {d["id"] for d in doc["dice"] if d["faces"]}  # not built-in truth
-    plain = _campaign(client, ["aurim"])
+    plain = campaign(client, ["aurim"])
     sid = _start(client, plain, "thing-in-the-pit")
     refused = client.post(f"/sessions/{sid}/rolls", json={"dice": {"red": 1}})
     assert refused.status_code == 422 and "components" in refused.json["detail"]
-    with_pack = _campaign(client, ["aurim"], components=pack["components"])
+    with_pack = campaign(client, ["aurim"], components=pack["components"])
     sid = _start(client, with_pack, "thing-in-the-pit")
     rolled = client.post(f"/sessions/{sid}/rolls", json={"dice": {"red": 2, "power": 3}})
     assert rolled.status_code == 201
     assert all(face in pack["components"]["dice"]["red"]["faces"] for face in rolled.json["results"]["red"])
-    _verified(client, sid)
+    verified(client, sid)
 
 
 # -- treachery at set-up ------------------------------------------------------------------------------------------
@@ -114,7 +71,7 @@ def test_the_community_die_faces_are_an_optional_labelled_pack_that_a_campaign_m
 
 def test_evans_treachery_purchase_leaves_e0_t3_m2_and_an_opening_hand_of_five(client):
     # The Trapped Ruins grants E2/T6/M2, the example's treachery (L106, L130).
-    cid = _campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
     sid = _start(client, cid, "the-trapped-ruins", {"starting_conquest": 8, "purchases": EVANS_PURCHASES})
     state = _game(client, sid)
     assert state["game"]["treachery"]["remaining"] == {"event": 0, "trap": 3, "monster": 2}
@@ -122,12 +79,12 @@ def test_evans_treachery_purchase_leaves_e0_t3_m2_and_an_opening_hand_of_five(cl
     deck = state["decks"]["overlord"]
     assert len(deck["held"]["overlord"]) == 5 and deck["draw_pile"] == 24 - 5  # one removal per card added
     assert sorted(deck["removed_from_game"]) == ["Aim", "Gust of Wind", "Hordes of the Things"]
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_three_unspent_treachery_give_an_opening_hand_of_four(client):
     # L120: with T3/M2 left, Evan buys a Sundered glyph with trap and monster treachery: 3 unspent, 4 cards (L130).
-    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK, options={"dark_glyph_payment": "any"})
+    cid = campaign(client, ["aurim"], components=TEST_OVERLORD_DECK, options={"dark_glyph_payment": "any"})
     sid = _start(client, cid, "the-trapped-ruins", {"starting_conquest": 8, "purchases": EVANS_PURCHASES,
                                                      "dark_glyphs": [{"glyph": "sundered", "paid": {"trap": 1, "monster": 1}}]})
     game = _game(client, sid)["game"]
@@ -148,7 +105,7 @@ def test_three_unspent_treachery_give_an_opening_hand_of_four(client):
     ],
 )
 def test_a_set_up_the_rules_forbid_is_refused_and_appends_nothing(client, app, setup, title):
-    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
     before = app.extensions["tracker"].recorder.max_notification_id()
     response = client.post(f"/campaigns/{cid}/sessions", json={"quest": "thing-in-the-pit", "setup": setup})  # E3/T2/M2
     assert response.status_code == 422 and response.mimetype == PROBLEM
@@ -158,7 +115,7 @@ def test_a_set_up_the_rules_forbid_is_refused_and_appends_nothing(client, app, s
 
 
 def test_the_overlord_deck_is_restored_for_the_next_quest(client):
-    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
     first = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}]})
     client.post(f"/sessions/{first}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     second = _start(client, cid, "hall-of-the-monkey-kings")
@@ -176,94 +133,94 @@ def test_the_overlord_deck_is_restored_for_the_next_quest(client):
 
 @pytest.mark.parametrize(("replaces", "total"), [("copper", 15), ("silver", 19), ("gold", 23)])
 def test_the_black_ring_costs_15_19_or_23_threat(client, replaces, total):
-    cid = _campaign(client, ["aurim"])
+    cid = campaign(client, ["aurim"])
     sid = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Relic", "colour": "trap", "cost": 2, "remove": "Aim"}]})
     assert client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "cards": ["Dark Relic"], "holder": "overlord"}).status_code == 201
-    _act(client, sid, type="gain-threat", source="other", amount=total - 1)
+    act(client, sid, type="gain-threat", source="other", amount=total - 1)
     refused = _refused(client, sid, type="play-dark-relic", hero="aurim", relic="Black Ring", replaces=replaces)
     assert refused["title"] == f"The overlord has {total - 1} threat, not {total}"
-    _act(client, sid, type="gain-threat", source="corrupted-fatigue", count=1)
-    played = _act(client, sid, type="play-dark-relic", hero="aurim", relic="Black Ring", replaces=replaces)
+    act(client, sid, type="gain-threat", source="corrupted-fatigue", count=1)
+    played = act(client, sid, type="play-dark-relic", hero="aurim", relic="Black Ring", replaces=replaces)
     spent = next(e for e in played["events"] if e["type"] == "ThreatSpent")["payload"]["change"]
     assert spent["amount"] == total and spent["relic_cost"] == 11
     assert played["state"]["game"]["threat"] == 0 and played["state"]["game"]["heroes"]["aurim"]["dark_relics"] == ["Black Ring"]
 
 
 def test_threat_from_corrupted_terrain_surges_and_cards_runs_as_a_ledger(client):
-    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
     sid = _start(client, cid, "mists-of-time")
-    _act(client, sid, type="gain-threat", source="corrupted-fatigue", count=3)  # +3
-    _act(client, sid, type="gain-threat", source="corrupted-wound", count=2)  # +4
-    _act(client, sid, type="hero-killed", hero="aurim", conquest_value=3, corrupted_instant_death_wounds=5)  # +10
-    _act(client, sid, type="gain-threat", source="monster-surges", count=5)  # +2
-    _act(client, sid, type="gain-threat", source="monster-surges", count=3, dark_prayer=True)  # +3
+    act(client, sid, type="gain-threat", source="corrupted-fatigue", count=3)  # +3
+    act(client, sid, type="gain-threat", source="corrupted-wound", count=2)  # +4
+    act(client, sid, type="hero-killed", hero="aurim", conquest_value=3, corrupted_instant_death_wounds=5)  # +10
+    act(client, sid, type="gain-threat", source="monster-surges", count=5)  # +2
+    act(client, sid, type="gain-threat", source="monster-surges", count=3, dark_prayer=True)  # +3
     hand = _game(client, sid)["decks"]["overlord"]["held"]["overlord"]
-    _act(client, sid, type="discard-for-threat", card=hand[0], threat_value=2)  # +2
+    act(client, sid, type="discard-for-threat", card=hand[0], threat_value=2)  # +2
     assert _game(client, sid)["game"]["threat"] == 24
-    _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    act(client, sid, type="spend-threat", purpose="troll-ambush")
     # L577: "Twice during this quest (and no more than once per turn)"
     assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "A troll ambush was already sprung on turn 1"
-    _act(client, sid, type="end-turn")
-    sprung = _act(client, sid, type="spend-threat", purpose="troll-ambush")
+    act(client, sid, type="end-turn")
+    sprung = act(client, sid, type="spend-threat", purpose="troll-ambush")
     assert next(e for e in sprung["events"] if e["type"] == "TrollAmbushSprung")["payload"]["change"] == {"kind": "troll-ambush-sprung", "turn": 2, "ambush": 2, "of": 2}
     assert sorted(sprung["state"]["game"]["monsters"]) == ["troll-1", "troll-2"]  # each ambush generates a troll (L577), a figure with an id
-    _act(client, sid, type="end-turn")
+    act(client, sid, type="end-turn")
     assert _refused(client, sid, type="spend-threat", purpose="troll-ambush")["title"] == "Both troll ambushes are used"
-    _act(client, sid, type="play-overlord-card", card=hand[1], threat_cost=4, card_type="trap", tricksters=2)  # 4 - 2
+    act(client, sid, type="play-overlord-card", card=hand[1], threat_cost=4, card_type="trap", tricksters=2)  # 4 - 2
     assert _game(client, sid)["game"]["threat"] == 24 - 18 - 2
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_the_power_glyph_draws_two_keeps_one_and_discards_the_other_for_threat(client):
-    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
     sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "power"}]})  # T4 -> T2
     _refused(client, sid, type="power-glyph-draw")
-    _act(client, sid, type="place-glyph", glyph="power")
-    _act(client, sid, type="activate-glyph", glyph="power", conquest=3)
-    drawn = _act(client, sid, type="power-glyph-draw")
+    act(client, sid, type="place-glyph", glyph="power")
+    act(client, sid, type="activate-glyph", glyph="power", conquest=3)
+    drawn = act(client, sid, type="power-glyph-draw")
     looked = drawn["state"]["decks"]["overlord"]["looking_at"]
     assert len(looked) == 2
-    kept = _act(client, sid, type="power-glyph-keep", keep=looked[0], threat_value=1)
+    kept = act(client, sid, type="power-glyph-keep", keep=looked[0], threat_value=1)
     assert looked[0] in kept["state"]["decks"]["overlord"]["held"]["overlord"]
     assert kept["state"]["decks"]["overlord"]["discard_pile"] == [looked[1]] and kept["state"]["game"]["threat"] == 1
     # L125: two cards "when this glyph is activated, as well as each time a hero uses it to move to or from town": one draw each
     assert _refused(client, sid, type="power-glyph-draw")["title"] == "The Power glyph's draw is used"
-    _act(client, sid, type="town-travel", hero="aurim", glyph="power", direction="to-town")
-    again = _act(client, sid, type="power-glyph-draw")
+    act(client, sid, type="town-travel", hero="aurim", glyph="power", direction="to-town")
+    again = act(client, sid, type="power-glyph-draw")
     assert again["events"][-1]["payload"]["change"] == {"kind": "power-glyph-used", "draws_left": 0}
     assert _refused(client, sid, type="power-glyph-draw")["title"] == "The Power glyph's draw is used"
-    _verified(client, sid)
+    verified(client, sid)
 
 
 # -- conquest ----------------------------------------------------------------------------------------------------
 
 
 def test_runewitch_astarra_with_two_curses_costs_the_heroes_four_conquest(client):
-    cid = _campaign(client, ["runewitch-astarra", "aurim"])
+    cid = campaign(client, ["runewitch-astarra", "aurim"])
     sid = _start(client, cid, "thing-in-the-pit")
-    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
-    _act(client, sid, type="equip-cursed-item", hero="aurim", item="Cursed Blade")
+    act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
+    act(client, sid, type="equip-cursed-item", hero="aurim", item="Cursed Blade")
     refused = _refused(client, sid, type="hero-killed", hero="runewitch-astarra", conquest_value=3)
     assert refused["title"] == "runewitch-astarra's conquest value is 2, not 3"
-    died = _act(client, sid, type="hero-killed", hero="runewitch-astarra")
+    died = act(client, sid, type="hero-killed", hero="runewitch-astarra")
     killed = next(e for e in died["events"] if e["type"] == "HeroKilled")["payload"]["change"]
     assert killed["conquest_value"] == 4 and died["state"]["game"]["conquest"] == 8 - 4
     assert died["state"]["game"]["heroes"]["runewitch-astarra"]["curses"] == 0
     assert _refused(client, sid, type="hero-killed", hero="aurim", conquest_value=3)["title"] == "Decide each cursed item: discard or re-equip"
-    again = _act(client, sid, type="hero-killed", hero="aurim", conquest_value=3, cursed_items=[{"item": "Cursed Blade", "choice": "re-equip"}])
+    again = act(client, sid, type="hero-killed", hero="aurim", conquest_value=3, cursed_items=[{"item": "Cursed Blade", "choice": "re-equip"}])
     aurim = again["state"]["game"]["heroes"]["aurim"]
     assert aurim["curses"] == 1 and aurim["cursed_items"] == ["Cursed Blade"]
     assert again["state"]["game"]["conquest"] == 0 and again["state"]["game"]["lost"] == "conquest-exhausted"
-    _verified(client, sid)
+    verified(client, sid)
 
 
 # -- hidden information --------------------------------------------------------------------------------------------
 
 
 def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_quest_ends(client):
-    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
     sid = _start(client, cid, "altar-of-despair", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}]})
-    _act(client, sid, type="place-glyph", glyph="summoning")
+    act(client, sid, type="place-glyph", glyph="summoning")
     full = _game(client, sid)
     hand = full["decks"]["overlord"]["held"]["overlord"]
     heroes = _game(client, sid, "heroes")
@@ -272,7 +229,7 @@ def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_que
     assert heroes["game"]["treachery"] == {"granted": {"event": 4, "trap": 4, "monster": 4}, "cards_swapped": 1, "dark_glyphs_bought": 1}
     assert heroes["game"]["glyphs_placed"] == 1 and "opening_hand" not in heroes["game"]
     assert _game(client, sid, "overlord")["decks"]["overlord"]["held"]["overlord"] == hand
-    _act(client, sid, type="discard-for-threat", card=hand[0], threat_value=1)
+    act(client, sid, type="discard-for-threat", card=hand[0], threat_value=1)
 
     listing = client.get(f"/sessions/{sid}/events?view=heroes&limit=1000").json["events"]
     secret = {e["type"] for e in listing if e.get("secret")}
@@ -294,7 +251,7 @@ def test_the_heroes_view_hides_the_overlords_hand_swaps_and_glyphs_until_the_que
 
 def test_a_dark_glyph_bought_but_not_placed_stays_out_of_the_heroes_view(client):
     """The overlord's pool of unplaced dark glyphs is a secret: the heroes see how many, never which."""
-    cid = _campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim"], components=TEST_OVERLORD_DECK)
     sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "summoning"}]})
     assert _game(client, sid, "overlord")["game"]["glyph_pool"] == ["summoning"]
     heroes = _game(client, sid, "heroes")
@@ -309,42 +266,42 @@ def test_a_dark_glyph_bought_but_not_placed_stays_out_of_the_heroes_view(client)
 
 def test_aurims_prolonged_search_rolls_one_die_per_half_action_and_loses_progress_when_disrupted(client):
     # L155: Magic (2), disrupted if he moves away; magic 1, no fatigue: 1 die on Order, 1 on Concentrate.
-    cid = _campaign(client, ["aurim", "tahlia"])
+    cid = campaign(client, ["aurim", "tahlia"])
     sid = _start(client, cid, "hall-of-the-monkey-kings")
     search = {"hero": "aurim", "task": "secret-door", "trait": "magic", "difficulty": 2, "disruptable": True}
-    order = _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement"], **search)
+    order = act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement"], **search)
     assert order["state"]["game"]["prolonged"]["secret-door:aurim"]["progress"] == 1
     assert next(e for e in order["events"] if e["type"] == "DiceRolled")["payload"]["roll"]["dice"] == {"power": 1}
-    concentrate = _act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["blank"], **search)
+    concentrate = act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["blank"], **search)
     assert concentrate["state"]["game"]["prolonged"]["secret-door:aurim"]["progress"] == 1
     _refused(client, sid, type="prolonged-roll", half_action="order", faces=["blank", "blank"], **search)  # 1 die, not 2
     assert _refused(client, sid, type="prolonged-roll", half_action="order", fatigue=5, **search)["title"] == "At most 5 power dice"
-    _act(client, sid, type="disrupt-prolonged", hero="aurim", task="secret-door", reason="moved away")
+    act(client, sid, type="disrupt-prolonged", hero="aurim", task="secret-door", reason="moved away")
     assert _game(client, sid)["game"]["prolonged"] == {}
     # Tahlia (melee 3) frees the Zone 5 villager, Melee (3), not disruptable: progress kept across her death.
     free = {"hero": "tahlia", "task": "free-villager-zone-5", "trait": "melee"}
-    _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "enhancement", "blank"], **free)
+    act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "enhancement", "blank"], **free)
     assert _refused(client, sid, type="disrupt-prolonged", hero="tahlia", task="free-villager-zone-5", reason="moved")["title"] == "'free-villager-zone-5' cannot be disrupted"
-    _act(client, sid, type="hero-killed", hero="tahlia", conquest_value=4)
+    act(client, sid, type="hero-killed", hero="tahlia", conquest_value=4)
     assert _game(client, sid)["game"]["prolonged"]["free-villager-zone-5:tahlia"]["progress"] == 2
-    done = _act(client, sid, type="prolonged-roll", half_action="concentrate", fatigue=0, faces=["surge", "enhancement", "blank"], **free)
+    done = act(client, sid, type="prolonged-roll", half_action="concentrate", fatigue=0, faces=["surge", "enhancement", "blank"], **free)
     assert [e["type"] for e in done["events"]][-1] == "ProlongedActionCompleted" and done["state"]["game"]["prolonged"] == {}
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_group_and_continuous_prolonged_actions(client):
-    cid = _campaign(client, ["aurim", "tahlia", "kirga"])
+    cid = campaign(client, ["aurim", "tahlia", "kirga"])
     sid = _start(client, cid, "altar-of-despair")
     altar = {"task": "destroy-altar", "altar": "altar-1", "half_action": "order"}
-    _act(client, sid, type="prolonged-roll", hero="aurim", trait="magic", faces=["enhancement"], **altar)
-    both = _act(client, sid, type="prolonged-roll", hero="tahlia", trait="melee", faces=["enhancement"] * 3, **altar)
+    act(client, sid, type="prolonged-roll", hero="aurim", trait="magic", faces=["enhancement"], **altar)
+    both = act(client, sid, type="prolonged-roll", hero="tahlia", trait="melee", faces=["enhancement"] * 3, **altar)
     assert both["state"]["game"]["prolonged"]["destroy-altar:altar-1"]["progress"] == 4
     assert _refused(client, sid, type="prolonged-roll", hero="kirga", trait="ranged", trait_value=2, faces=["blank"] * 2, **altar)["title"] == "'destroy-altar' is not open to another hero"
     lock = {"hero": "kirga", "task": "pick-lock", "trait": "ranged", "trait_value": 2, "difficulty": 5, "disruptable": True, "continuous": True}
-    _act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "blank"], **lock)
-    _act(client, sid, type="end-turn")
-    _act(client, sid, type="end-turn")  # a turn without Concentrate: the continuous action is lost
-    again = _act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["enhancement", "blank"], **lock)
+    act(client, sid, type="prolonged-roll", half_action="order", faces=["enhancement", "blank"], **lock)
+    act(client, sid, type="end-turn")
+    act(client, sid, type="end-turn")  # a turn without Concentrate: the continuous action is lost
+    again = act(client, sid, type="prolonged-roll", half_action="concentrate", faces=["enhancement", "blank"], **lock)
     assert [e["type"] for e in again["events"]][1] == "ProlongedActionDisrupted"
     assert again["state"]["game"]["prolonged"]["pick-lock:kirga"]["progress"] == 1
 
@@ -353,35 +310,35 @@ def test_group_and_continuous_prolonged_actions(client):
 
 
 def test_frost_potions_chests_and_the_shop(client):
-    cid = _campaign(client, ["aurim", "tahlia"])
+    cid = campaign(client, ["aurim", "tahlia"])
     sid = _start(client, cid, "thing-in-the-pit")
-    _act(client, sid, type="gain-frost", hero="tahlia", count=2)
-    start = _act(client, sid, type="frost-turn-start", hero="tahlia", faces=["surge", "blank"])
+    act(client, sid, type="gain-frost", hero="tahlia", count=2)
+    start = act(client, sid, type="frost-turn-start", hero="tahlia", faces=["surge", "blank"])
     assert start["state"]["game"]["heroes"]["tahlia"]["frost"] == 1
-    safe = _act(client, sid, type="frost-check", hero="tahlia", item="Shield", trigger="shield-exhausted", faces=["surge"])
+    safe = act(client, sid, type="frost-check", hero="tahlia", item="Shield", trigger="shield-exhausted", faces=["surge"])
     assert safe["state"]["game"]["heroes"]["tahlia"]["shattered"] == []
     _refused(client, sid, type="frost-check", hero="tahlia", item="Chain Mail", trigger="armour-hit", wounds_before_armour=4, faces=["blank"])
-    broke = _act(client, sid, type="frost-check", hero="tahlia", item="Chain Mail", trigger="armour-hit", wounds_before_armour=5, faces=["blank"])
+    broke = act(client, sid, type="frost-check", hero="tahlia", item="Chain Mail", trigger="armour-hit", wounds_before_armour=5, faces=["blank"])
     assert broke["state"]["game"]["heroes"]["tahlia"]["shattered"] == ["Chain Mail"]
 
     assert _refused(client, sid, type="buy-treasure", hero="aurim", card="Any", colour="copper", price=0)["title"] == "No copper chest has been opened this quest"
     _refused(client, sid, type="open-chest", chest="copper-3", opener="aurim")  # who takes the potion?
-    opened = _act(client, sid, type="open-chest", chest="copper-3", opener="aurim", given_to={"potions": "aurim"},
+    opened = act(client, sid, type="open-chest", chest="copper-3", opener="aurim", given_to={"potions": "aurim"},
                   treasure={"aurim": ["Copper A"], "tahlia": ["Copper B"]})
     game = opened["state"]["game"]
     assert game["conquest"] == 10 and game["heroes"]["aurim"]["potions"] == {"invulnerability": 1}
     assert game["heroes"]["tahlia"]["items"] == ["Copper B"] and game["shop_unlocked"] == ["copper"]
     assert _refused(client, sid, type="open-chest", chest="copper-3", opener="aurim")["title"] == "Chest 'copper-3' is already open"
-    sold = _act(client, sid, type="sell-chest-treasure", hero="tahlia", card="Copper B", value=150)
+    sold = act(client, sid, type="sell-chest-treasure", hero="tahlia", card="Copper B", value=150)
     assert sold["state"]["game"]["heroes"]["tahlia"]["coins"] == 75
-    _act(client, sid, type="buy-treasure", hero="tahlia", card="Copper C", colour="copper", price=75)
-    _act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
-    _act(client, sid, type="gain-potion", hero="aurim", potion="healing")
+    act(client, sid, type="buy-treasure", hero="tahlia", card="Copper C", colour="copper", price=75)
+    act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
+    act(client, sid, type="gain-potion", hero="aurim", potion="healing")
     assert _refused(client, sid, type="drink-potion", hero="aurim", potion="healing")["title"] == "aurim already drank a potion this turn"
-    used = _act(client, sid, type="use-invulnerability", hero="aurim")
+    used = act(client, sid, type="use-invulnerability", hero="aurim")
     assert used["events"][-1]["payload"]["change"]["armour_bonus"] == 10
     _refused(client, sid, type="use-invulnerability", hero="aurim")
-    _verified(client, sid)
+    verified(client, sid)
 
 
 # -- a campaign of quests 1 and 2: ledger, conquest history, rebuild -----------------------------------------------
@@ -389,20 +346,20 @@ def test_frost_potions_chests_and_the_shop(client):
 
 def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_history_and_rebuilds_the_same(client, app):
     runner = app.extensions["tracker_views"]
-    cid = _campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
     q1 = _start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "power"}]})
-    _act(client, q1, type="open-cell", cell="cell-1", hero="aurim")  # 10: prisoner 1 saved (L350)
-    _act(client, q1, type="open-chest", chest="copper-2", opener="aurim", treasure={"runewitch-astarra": ["Copper A"], "aurim": ["Copper B"]})  # 13
-    _act(client, q1, type="gain-curses", hero="runewitch-astarra", count=2, source="silver chest")
-    _act(client, q1, type="hero-killed", hero="runewitch-astarra")  # 9
-    _act(client, q1, type="sacrifice-clock")  # turn 1: a cell was opened, no wound token (L345)
+    act(client, q1, type="open-cell", cell="cell-1", hero="aurim")  # 10: prisoner 1 saved (L350)
+    act(client, q1, type="open-chest", chest="copper-2", opener="aurim", treasure={"runewitch-astarra": ["Copper A"], "aurim": ["Copper B"]})  # 13
+    act(client, q1, type="gain-curses", hero="runewitch-astarra", count=2, source="silver chest")
+    act(client, q1, type="hero-killed", hero="runewitch-astarra")  # 9
+    act(client, q1, type="sacrifice-clock")  # turn 1: a cell was opened, no wound token (L345)
     for _ in range(9):  # turns 2-10 with no cell opened: every third token sacrifices the next villager, 2, 3 and 4 (L345)
-        _act(client, q1, type="end-turn")
-        ticked = _act(client, q1, type="sacrifice-clock")
+        act(client, q1, type="end-turn")
+        ticked = act(client, q1, type="sacrifice-clock")
     assert ticked["state"]["game"]["prisoners"]["sacrificed"] == [2, 3, 4] and ticked["state"]["game"]["thing_extra_wounds"] == 8 + 3 * 4  # L388
-    _act(client, q1, type="open-cell", cell="zone-2-cell", hero="aurim")  # 5 and 6 alive: 2 x 2 + 1 for the mayor's daughter (L374): 14
-    _act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
-    finished = _act(client, q1, type="award-conquest", award="thing-defeated", unrescued=3)  # 4 + 3 x 2 (L401): 24
+    act(client, q1, type="open-cell", cell="zone-2-cell", hero="aurim")  # 5 and 6 alive: 2 x 2 + 1 for the mayor's daughter (L374): 14
+    act(client, q1, type="gain-threat", source="corrupted-wound", count=2)
+    finished = act(client, q1, type="award-conquest", award="thing-defeated", unrescued=3)  # 4 + 3 x 2 (L401): 24
     assert [e["type"] for e in finished["events"][-2:]] == ["QuestWon", "QuestDecided"] and finished["events"][-2]["payload"]["change"] == {
         "kind": "quest-won", "award": "thing-defeated", "conquest": 24, "needed": 12}
     runner.catch_up()
@@ -410,8 +367,8 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
     assert hidden["swaps"] == [] and hidden["granted"] == {"event": 3, "trap": 2, "monster": 2} and hidden["opening_hand"] is None
     client.post(f"/sessions/{q1}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     q2 = _start(client, cid, "hall-of-the-monkey-kings", {"purchases": [{"card": "Dark Power", "remove": "Dodge"}, {"card": "Time Slips Away", "remove": "Dark Charm"}]})
-    _act(client, q2, type="award-conquest", award="villager-killed", villager="zone-2-master-skeleton", hero="aurim")  # 6
-    _act(client, q2, type="award-conquest", award="monkey-kings-defeated")  # 10
+    act(client, q2, type="award-conquest", award="villager-killed", villager="zone-2-master-skeleton", hero="aurim")  # 6
+    act(client, q2, type="award-conquest", award="monkey-kings-defeated")  # 10
     client.post(f"/sessions/{q2}/end", json={"outcome": "victory", "ruling": "the test ends the quest here"})
     runner.catch_up()
 
@@ -444,63 +401,63 @@ def test_a_campaign_of_quests_1_and_2_shows_the_treachery_ledger_and_conquest_hi
 
 
 def test_the_thing_in_the_pit_finished_below_twelve_conquest_is_lost(client):
-    cid = _campaign(client, ["runewitch-astarra", "aurim"])
+    cid = campaign(client, ["runewitch-astarra", "aurim"])
     sid = _start(client, cid, "thing-in-the-pit")
-    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
-    _act(client, sid, type="hero-killed", hero="runewitch-astarra")  # 8 - 4
-    finished = _act(client, sid, type="award-conquest", award="thing-defeated")  # + 4 = 8, short of 12
+    act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
+    act(client, sid, type="hero-killed", hero="runewitch-astarra")  # 8 - 4
+    finished = act(client, sid, type="award-conquest", award="thing-defeated")  # + 4 = 8, short of 12
     assert [e["type"] for e in finished["events"][-2:]] == ["QuestLost", "QuestDecided"] and finished["state"]["game"]["lost"] == "finished-below"
     # L402-L406: the rules decided it as it happened; the end must agree, or be the owner's ruling
     assert finished["state"]["verdict"] == {"outcome": "defeat", "position": finished["version"], "reason": finished["events"][-1]["payload"]["change"]["reason"]}
     claimed = client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
     assert claimed.status_code == 409 and "decided" in claimed.json["title"]
     assert _refused(client, sid, type="award-conquest", award="thing-defeated")["title"] == "This quest is already decided"
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_hold_the_position_major_monsters_turn_ten_victory_and_its_glyphs(client):
-    cid = _campaign(client, ["aurim", "tahlia"])
+    cid = campaign(client, ["aurim", "tahlia"])
     response = client.post(f"/campaigns/{cid}/sessions", json={"quest": "hold-the-position", "setup": {}})
     assert response.status_code == 422 and response.json["title"] == "Say how many glyphs Hold the Position has"
     sid = _start(client, cid, "hold-the-position", {"glyphs": 2})
-    assert _act(client, sid, type="award-conquest", award="major-monster-killed")["state"]["game"]["conquest"] == 16
+    assert act(client, sid, type="award-conquest", award="major-monster-killed")["state"]["game"]["conquest"] == 16
     assert _refused(client, sid, type="award-conquest", award="temple-defended")["title"] == "Hold the Position is won on turn 10 or later"
-    _act(client, sid, type="damage-glyph", glyph="north", wounds=6)
-    restored = _act(client, sid, type="restore-glyph", glyph="north", hero="aurim", count=3)
+    act(client, sid, type="damage-glyph", glyph="north", wounds=6)
+    restored = act(client, sid, type="restore-glyph", glyph="north", hero="aurim", count=3)
     assert restored["state"]["game"]["glyphs"]["wounds"] == {"north": 22}
     assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim", count=4)["title"] == "A glyph has at most 25 wounds"
-    destroyed = _act(client, sid, type="damage-glyph", glyph="north", wounds=22)
+    destroyed = act(client, sid, type="damage-glyph", glyph="north", wounds=22)
     assert [e["type"] for e in destroyed["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed"]
-    assert _act(client, sid, type="gain-threat", source="destroyed-glyphs", count=1)["state"]["game"]["threat"] == 2
+    assert act(client, sid, type="gain-threat", source="destroyed-glyphs", count=1)["state"]["game"]["threat"] == 2
     for _ in range(9):
-        _act(client, sid, type="end-turn")
+        act(client, sid, type="end-turn")
     # L564: "If it is turn 10 (or later) and the heroes have defeated all the major monsters on the board": the board is the table's to state
     assert _refused(client, sid, type="award-conquest", award="temple-defended")["title"] == (
         "'temple-defended' needs the heroes have defeated all the major monsters on the board (L564)")
-    won = _act(client, sid, type="award-conquest", award="temple-defended", stated={"all_major_monsters_defeated": True})
+    won = act(client, sid, type="award-conquest", award="temple-defended", stated={"all_major_monsters_defeated": True})
     assert won["events"][-2]["payload"]["change"] == {"kind": "quest-won", "award": "temple-defended", "conquest": 20}
     assert won["events"][-3]["payload"]["change"]["stated"] == {"all_major_monsters_defeated": True}
     assert won["state"]["verdict"]["outcome"] == "victory"
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_the_altar_of_despair_is_lost_when_zorek_destroys_the_last_glyph(client):
-    cid = _campaign(client, ["aurim"])
+    cid = campaign(client, ["aurim"])
     sid = _start(client, cid, "altar-of-despair")
     assert _refused(client, sid, type="restore-glyph", glyph="1", hero="aurim")["title"] == "The heroes cannot heal the glyphs of The Altar of Despair"
     for hit in range(24):
-        last = _act(client, sid, type="damage-glyph", glyph=str(hit // 6 + 1))  # Zorek hits for 1 wound
+        last = act(client, sid, type="damage-glyph", glyph=str(hit // 6 + 1))  # Zorek hits for 1 wound
     assert [e["type"] for e in last["events"]] == ["ActionTaken", "GlyphDamaged", "GlyphDestroyed", "QuestLost", "QuestDecided"]
     assert last["state"]["game"]["lost"] == "last-glyph-destroyed" and last["state"]["game"]["conquest"] == 10
     assert _refused(client, sid, type="damage-glyph", glyph="5")["title"] == "This quest has 4 glyphs"
-    _verified(client, sid)
+    verified(client, sid)
 
 
 # -- sides: a token bound to the heroes cannot act for the overlord -------------------------------------------------
 
 
 def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token(client):
-    cid = _campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
+    cid = campaign(client, ["aurim", "tahlia"], components=TEST_OVERLORD_DECK)
     sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "power"}]})
 
     def token(side):
@@ -524,7 +481,7 @@ def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token
     assert client.post(f"/sessions/{sid}/actions", json={"type": "damage-glyph", "glyph": "1"}, headers=overlord).status_code == 201
     assert client.post(f"/sessions/{sid}/actions", json=roll, headers=heroes).status_code == 201
     assert client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"}, headers=heroes).status_code == 201  # either side ends a turn
-    _verified(client, sid)
+    verified(client, sid)
 
 
 # -- the Summoning glyph, Zorek's gaze and the great stone doors ----------------------------------------------------
@@ -532,24 +489,24 @@ def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token
 
 def test_summoning_spawns_zoreks_gaze_and_the_stone_doors_through_the_api(client):
     community = descent.community_components()["components"]
-    cid = _campaign(client, ["aurim", "tahlia"], components=community)
+    cid = campaign(client, ["aurim", "tahlia"], components=community)
     sid = _start(client, cid, "altar-of-despair", {"dark_glyphs": [{"glyph": "summoning"}]})
-    _act(client, sid, type="place-glyph", glyph="summoning")
-    _act(client, sid, type="activate-glyph", glyph="summoning", conquest=3)
+    act(client, sid, type="place-glyph", glyph="summoning")
+    act(client, sid, type="activate-glyph", glyph="summoning", conquest=3)
     assert _refused(client, sid, type="summoning-spawn", monsters=["troll"])["title"] == "The Summoning glyph cannot spawn troll"
-    _act(client, sid, type="summoning-spawn", monsters=["razorwing", "sorcerer"])
+    act(client, sid, type="summoning-spawn", monsters=["razorwing", "sorcerer"])
     assert _refused(client, sid, type="summoning-spawn", monsters=["skeleton"])["title"] == "The Summoning glyph has not been triggered"
-    _act(client, sid, type="town-travel", hero="aurim", glyph="summoning", direction="to-town")
+    act(client, sid, type="town-travel", hero="aurim", glyph="summoning", direction="to-town")
     assert _game(client, sid)["game"]["glyph_triggers"] == {"summoning": 1}
 
-    gazed = _act(client, sid, type="zorek-gaze", face="0D 3R", heroes_hit=["tahlia"])  # north + 3 quarter turns right
+    gazed = act(client, sid, type="zorek-gaze", face="0D 3R", heroes_hit=["tahlia"])  # north + 3 quarter turns right
     assert gazed["state"]["game"]["zorek"]["facing"] == "west" and gazed["state"]["game"]["heroes"]["tahlia"]["curses"] == 1
-    digital = _act(client, sid, type="zorek-gaze")  # the community pack's yellow die, from the session's stream
+    digital = act(client, sid, type="zorek-gaze")  # the community pack's yellow die, from the session's stream
     roll = next(e for e in digital["events"] if e["type"] == "DiceRolled")["payload"]["roll"]
     points = int(roll["results"]["yellow"][0].split("R")[0][-1])
     assert digital["state"]["game"]["zorek"]["facing"] == ["north", "east", "south", "west"][(3 + points) % 4]
-    _act(client, sid, type="close-stone-door", hero="aurim", door="north-corridor")
-    opened = _act(client, sid, type="roll-stone-doors", faces=["blank"])
+    act(client, sid, type="close-stone-door", hero="aurim", door="north-corridor")
+    opened = act(client, sid, type="roll-stone-doors", faces=["blank"])
     assert opened["state"]["game"]["zorek"]["doors_opened"] == ["north-corridor"]
     assert _refused(client, sid, type="close-stone-door", hero="tahlia", door="north-corridor")["title"] == "Stone door 'north-corridor' opened again and can no longer close"
-    _verified(client, sid)
+    verified(client, sid)

@@ -5,39 +5,23 @@ from __future__ import annotations
 
 import json
 
-from tests.test_journey_play import ORDER, PILGRIMS, Q2_COMPONENTS, _act, _campaign, _start
+from tests.kit.journey import (
+    ORDER,
+    PILGRIMS,
+    Q2_COMPONENTS,
+    Q3_ORDER,
+    act,
+    campaign,
+    play_q1,
+    start,
+)
+from tests.kit.session import end
 from tracker.cli import main as tracker_cli
-
-Q3_ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # Tripitaka holds Initiative Token 4 in Q3
-
-
-def _end(client, sid, outcome, **body):
-    ended = client.post(f"/sessions/{sid}/end", json={"outcome": outcome, **body})
-    assert ended.status_code == 200, ended.json
-    assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
-    return ended.json
-
-
-def _play_q1(client, cid):
-    sid, _ = _start(client, cid, "q1-meeting")
-    _act(client, sid, type="maintenance")
-    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
-    for berrok in ("berrok-1", "berrok-2"):  # 6 + 6 Bad Karma: weapon level 2, a Corruption Card, 2 left
-        _act(client, sid, type="pilgrim-attack", hero="monkey-king", target=berrok, faces={"attack": ["1", "X"], "pilgrim": ["X"]}, outcome="kill")
-    _act(client, sid, type="activate-pilgrim", hero="tripitaka")
-    _act(client, sid, type="rescue-villager", hero="tripitaka", villager="villager-1")
-    _act(client, sid, type="meditate", hero="tripitaka", spin="black", drawn={"misfortune": ["Lose 2 Good Karma"]})
-    cho = _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")["state"]["game"]["heroes"]["cho-hakkai"]
-    _act(client, sid, type="play-card", hero="cho-hakkai", deck="skill-cho-hakkai", card=cho["skills"][0]["name"])
-    _act(client, sid, type="demon-phase")
-    # Q1's Heroic Victory (L711): the Villager rescued, Tripitaka Meditated, a Skill Card played, and the house
-    # cleared, which only the table sees: stated with the end.
-    return sid, _end(client, sid, "heroic-victory", reported={"house_cleared": True})
 
 
 def test_a_linked_campaign_q1_to_q3_carries_karma_weapons_and_corruption(client, database_url):
-    cid = _campaign(client, mode="linked", components=Q2_COMPONENTS)  # Q2 hands out named cards in linked play too (L741)
-    q1, ended = _play_q1(client, cid)
+    cid = campaign(client, mode="linked", components=Q2_COMPONENTS)  # Q2 hands out named cards in linked play too (L741)
+    q1, ended = play_q1(client, cid)
     assert ended["next_quest"] == "q2-rescue"
     q1_monkey = client.get(f"/sessions/{q1}").json["game"]["heroes"]["monkey-king"]
 
@@ -50,15 +34,15 @@ def test_a_linked_campaign_q1_to_q3_carries_karma_weapons_and_corruption(client,
     assert heroes["tripitaka"]["good"] == 3 and heroes["cho-hakkai"]["status"] == "face-down"
     assert "Shining Seal" in [card["name"] for card in heroes["tripitaka"]["skills"]]  # L741, carried Tripitaka too
     assert client.get(f"/sessions/{q2_id}").json["decks"]["corruption"]["held"] == {"monkey-king": q1_monkey["corruption"]}
-    _act(client, q2_id, type="maintenance")
-    _act(client, q2_id, type="activate-pilgrim", hero="monkey-king")
-    _act(client, q2_id, type="rescue-villager", hero="monkey-king", villager="villager-1")
+    act(client, q2_id, type="maintenance")
+    act(client, q2_id, type="activate-pilgrim", hero="monkey-king")
+    act(client, q2_id, type="rescue-villager", hero="monkey-king", villager="villager-1")
     # Damage and conditions stay behind: the next quest refills Health and discards conditions.
-    _act(client, q2_id, type="demon-attack", demon="berrok-1", target="monk-sha", faces={"attack": ["3", "3"], "defense": ["X", "X"]})
+    act(client, q2_id, type="demon-attack", demon="berrok-1", target="monk-sha", faces={"attack": ["3", "3"], "defense": ["X", "X"]})
     # This test is about what carries over, not Q2's conditions: the owner ends Q2 by a table ruling.
-    assert _end(client, q2_id, "victory", ruling="test: carry-over only")["next_quest"] == "q3-village-fields"
+    assert end(client, q2_id, "victory", ruling="test: carry-over only")["next_quest"] == "q3-village-fields"
 
-    q3_id, game = _start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
+    q3_id, game = start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
     assert game["heroes"]["monk-sha"]["hp"] == 10 and game["heroes"]["monkey-king"]["good"] == 3
 
     # Hero progress is a view: read it once the views hold the log as far as the last command wrote it.
@@ -92,11 +76,11 @@ def test_a_linked_campaign_q1_to_q3_carries_karma_weapons_and_corruption(client,
 
 
 def test_individual_quests_start_fresh(client):
-    cid = _campaign(client, mode="individual")
-    _play_q1(client, cid)
+    cid = campaign(client, mode="individual")
+    play_q1(client, cid)
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q2-rescue"})
     assert sid.status_code == 422 and "Shining Seal" in sid.json["title"]  # fresh set-up deals Q2's named cards
-    q3_id, game = _start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
+    q3_id, game = start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
     monkey = game["heroes"]["monkey-king"]
     assert (monkey["good"], monkey["bad"], monkey["weapon_level"], monkey["corruption"], len(monkey["skills"])) == (0, 0, 1, [], 2)
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q3-village-fields", "setup": {"initiative": ORDER}})
@@ -104,25 +88,25 @@ def test_individual_quests_start_fresh(client):
 
 
 def test_q10_part_2_continues_part_1_with_the_sutras_given_to_tripitaka(client):
-    cid = _campaign(client, mode="individual")
+    cid = campaign(client, mode="individual")
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q10-part-2-seal-the-gate"})
     assert refused.status_code == 422 and "continues Part 1" in refused.json["title"]
     upgrades = {p: ["good", "bad"] for p in PILGRIMS}
-    sid, _ = _start(client, cid, "q10-part-1-the-lair", {"karma_upgrades": upgrades})
-    _act(client, sid, type="maintenance")
-    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
-    _act(client, sid, type="collect-sutra", hero="monkey-king", sutra="sutra-1")
-    _act(client, sid, type="collect-sutra", hero="monkey-king", sutra="sutra-2")
-    _act(client, sid, type="activate-pilgrim", hero="tripitaka")
-    _act(client, sid, type="collect-sutra", hero="tripitaka", sutra="sutra-3")
-    _act(client, sid, type="rescue-villager", hero="tripitaka", villager="villager-1")
-    _act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
-    _act(client, sid, type="collect-sutra", hero="cho-hakkai", sutra="sutra-4")
+    sid, _ = start(client, cid, "q10-part-1-the-lair", {"karma_upgrades": upgrades})
+    act(client, sid, type="maintenance")
+    act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    act(client, sid, type="collect-sutra", hero="monkey-king", sutra="sutra-1")
+    act(client, sid, type="collect-sutra", hero="monkey-king", sutra="sutra-2")
+    act(client, sid, type="activate-pilgrim", hero="tripitaka")
+    act(client, sid, type="collect-sutra", hero="tripitaka", sutra="sutra-3")
+    act(client, sid, type="rescue-villager", hero="tripitaka", villager="villager-1")
+    act(client, sid, type="activate-pilgrim", hero="cho-hakkai")
+    act(client, sid, type="collect-sutra", hero="cho-hakkai", sutra="sutra-4")
     end_of_part_1 = client.get(f"/sessions/{sid}").json["game"]["heroes"]
     # L1061: all 4 Sutras held, then a Pilgrim steps onto the Fiery Bridge, which the table states.
-    assert _end(client, sid, "heroic-victory", reported={"fiery_bridge_reached": True})["next_quest"] == "q10-part-2-seal-the-gate"
+    assert end(client, sid, "heroic-victory", reported={"fiery_bridge_reached": True})["next_quest"] == "q10-part-2-seal-the-gate"
 
-    part_2, game = _start(client, cid, "q10-part-2-seal-the-gate", initiative=None)
+    part_2, game = start(client, cid, "q10-part-2-seal-the-gate", initiative=None)
     assert game["initiative"] == ORDER
     tripitaka = game["heroes"]["tripitaka"]
     assert sorted(tripitaka["sutras"]) == ["sutra-1", "sutra-2", "sutra-3", "sutra-4"] and tripitaka["villagers"] == []
@@ -131,8 +115,8 @@ def test_q10_part_2_continues_part_1_with_the_sutras_given_to_tripitaka(client):
         for key in ("good", "bad", "weapon_level", "skills", "corruption", "hp", "chi"):
             assert game["heroes"][hero][key] == end_of_part_1[hero][key], (hero, key)
     assert tripitaka["good"] == end_of_part_1["tripitaka"]["good"]
-    _act(client, part_2, type="maintenance")
-    _act(client, part_2, type="activate-pilgrim", hero="monkey-king")
-    allowed = {entry["type"]: entry for entry in _act(client, part_2, type="activate-pilgrim", hero="tripitaka")["state"]["allowed"]}
+    act(client, part_2, type="maintenance")
+    act(client, part_2, type="activate-pilgrim", hero="monkey-king")
+    allowed = {entry["type"]: entry for entry in act(client, part_2, type="activate-pilgrim", hero="tripitaka")["state"]["allowed"]}
     assert allowed["sealing-ritual"]["heroes"] == ["tripitaka"]  # the quest that has it lists it (L1096)
-    _end(client, part_2, "heroic-victory", ruling="test: the continuation only; tests/test_journey_outcomes.py plays the Sealing Ritual")
+    end(client, part_2, "heroic-victory", ruling="test: the continuation only; tests/journey/test_quest_outcomes.py plays the Sealing Ritual")

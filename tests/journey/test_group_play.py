@@ -10,7 +10,7 @@ import io
 import json
 import re
 
-from tests import schema_checks
+from tests.kit import schema_checks
 from tracker.cli import main as tracker_cli
 
 # What the group types in from its own boxes (test inputs, not facts about the real components).

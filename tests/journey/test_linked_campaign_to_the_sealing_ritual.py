@@ -8,7 +8,7 @@ import contextlib
 import io
 import json
 
-from tests.test_journey_play import DEMON_DECK
+from tests.kit.journey import DEMON_DECK
 from tracker.cli import main as tracker_cli
 
 ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # drawn at the table; Tripitaka last suits Q3 and Q5

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from tests.kit import session
+
+S1, S2, S3 = "shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"
+
 # Component data a group might supply: the heroes' Health from their control panels.
 # These are test inputs, not facts about the real components.
 YOKAI_TEST_COMPONENTS = {"characters": {"ryo": {"stats": {"health": 6}}, "ami": {"stats": {"health": 5}}}}
@@ -184,3 +188,31 @@ def clear(client, session_id, hero="ryo"):
             yokai_phase(client, session_id)
             return clear(client, session_id, hero)
         strike(client, session_id, who, left)
+
+
+def refused(client, session_id, action, title_part):
+    """An action the rules refuse: a 422 problem whose title holds ``title_part``, nothing appended."""
+    return session.refused(client, session_id, action, title_part)
+
+
+def refused_saying(client, session_id, action, words):
+    """An action the rules refuse, its title or detail saying ``words`` (in any case), nothing appended."""
+    return session.refused(client, session_id, action, words, or_detail=True)
+
+
+verified = session.verified
+
+
+def turns(client, session_id, count):
+    """Whole turns with a Yōkai phase in which the appearance cards place nothing."""
+    answer = None
+    for _ in range(count):
+        answer = yokai_phase(client, session_id)
+    return answer
+
+
+def win_scene(client, session_id, **body):
+    """The scene ended in victory, the treasure owed drawn, and the session ended so."""
+    act(client, session_id, {"type": "end-scene", "outcome": "victory", **body})
+    draw_owed(client, session_id)
+    return end(client, session_id, "victory")

@@ -1,13 +1,13 @@
 """Campaigns pinned to Yōkai Quest 1.0.0, played step by step through the REST API: the plays recorded in
 tests/fixtures/yokai_1_0_0_plays.json (tests/fixtures/make_yokai_1_0_0_plays.py) with what 1.0.0's resolvers
-answered, which tests/rulesets/test_yokai_1_0_0_plays.py replays under today's code."""
+answered, which tests/yokai_quest/test_pinned_1_0_0_plays.py replays under today's code."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from tests.rulesets.yokai_play import YOKAI_TEST_COMPONENTS
+from tests.kit.yokai_quest import YOKAI_TEST_COMPONENTS
 from tracker import rulesets
 
 PIN_1_0_0 = {"id": "yokai-quest", "version": "1.0.0", "hash": "sha256:f13a772fc8ff2023e9f0f506b73ed5b21e93cd8aa73e5366fea943e8c8728653"}

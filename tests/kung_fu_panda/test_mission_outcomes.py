@@ -4,7 +4,14 @@ the board rules the missions state (Fight Back on Tai Lung, Bridges, Great Walls
 
 from __future__ import annotations
 
-from tests.test_kung_fu_panda import _act, _campaign, _game, _kinds, _refused, _start
+from tests.kit.kung_fu_panda import (
+    act,
+    campaign,
+    game as _game,
+    kinds,
+    refused as _refused,
+    start,
+)
 from tracker import rulesets
 
 PAIR = {"po": "A", "tigress": "B"}
@@ -24,9 +31,9 @@ def _end_refused(client, sid, outcome, title_part):
 
 
 def _mission(client, mission, setup, party=("po", "tigress")):
-    cid = _campaign(client, {"length": "single", "mission": mission}, party=party)
+    cid = campaign(client, {"length": "single", "mission": mission}, party=party)
     cards = {hero: f"Card {n}" for n, hero in enumerate(party)}
-    return cid, _start(client, cid, mission, {"special_moves": cards, **setup})
+    return cid, start(client, cid, mission, {"special_moves": cards, **setup})
 
 
 # -- outcomes follow the rules ---------------------------------------------------
@@ -48,10 +55,10 @@ def test_an_undecided_mission_ends_only_as_its_text_allows(client):
 def test_a_villager_with_three_enemies_loses_mission_1_1_at_once(client):
     """'If a villager is sharing a tile with 3 enemies of any type, you lose the game immediately' (L246)."""
     cid, sid = _mission(client, "m1-1", {"start_tile": "t", "spawn_points": {"1": "n"}, "villagers": {"mei": "n"}, "enemies": {"n": {"wolf-spearman": 1, "ox-grunt": 1}}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
-    lost = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-slasher", "spawn_point": 1}]})
-    assert _kinds(lost)[-2:] == ["MissionLost", "QuestDecided"]
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
+    lost = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-slasher", "spawn_point": 1}]})
+    assert kinds(lost)[-2:] == ["MissionLost", "QuestDecided"]
     assert lost["events"][-2]["payload"]["change"]["condition"] == "villager-overrun"
     verdict = lost["state"]["verdict"]
     assert verdict["outcome"] == "defeat" and "L246" in verdict["reason"] and verdict["position"] == lost["version"]
@@ -69,17 +76,17 @@ def test_escape_tai_lung_fight_back_on_his_tile_and_the_loss_when_he_reaches_the
     tile first loses the mission (L353)."""
     cid, sid = _mission(client, "m2-3", {"start_tile": "t", "end_tile": "s", "figures": {"tai-lung": "m"}})
     assert _game(client, sid)["enemies"] == {"m": {"tai-lung": 1}}
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Move"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Move"]})
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}]}, "Say which tile the tai-lung moves to")
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "Z"}]}, "Mission 2.3 has no tile 'Z'")
-    moved = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "t"}]})
+    moved = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "t"}]})
     assert moved["state"]["game"]["enemies"] == {"t": {"tai-lung": 1}} and moved["state"]["game"]["figures"]["tai-lung"] == "t"
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Claws", "Claws", "Kick", "Move"]})
-    hit = _act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "fight-back"}, {"space": "play", "to": "s"}]})
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Claws", "Claws", "Kick", "Move"]})
+    hit = act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "fight-back"}, {"space": "play", "to": "s"}]})
     damage = next(e for e in hit["events"] if e["type"] == "HeroDamaged")["payload"]["change"]
     assert damage["amount"] == 2 and damage["health"] == 2
-    assert _kinds(hit)[-2:] == ["MissionLost", "QuestDecided"] and "L353" in hit["state"]["verdict"]["reason"]
+    assert kinds(hit)[-2:] == ["MissionLost", "QuestDecided"] and "L353" in hit["state"]["verdict"]["reason"]
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 
@@ -87,30 +94,30 @@ def test_escape_tai_lung_fight_back_on_his_tile_and_the_loss_when_he_reaches_the
 def test_tai_lung_showdown_won_by_the_scroll_and_the_prison_cell_and_lost_by_the_scroll(client):
     """3.3: read the Dragon Scroll before Tai Lung reaches it, then push him into the Prison Cell (L415, L420)."""
     cid, won = _mission(client, "m3-3", {"start_tile": "j", "figures": {"tai-lung": "N"}})
-    _act(client, won, {"type": "start-round"})
-    _act(client, won, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
-    _act(client, won, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Punch", "Punch"]})
+    act(client, won, {"type": "start-round"})
+    act(client, won, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
+    act(client, won, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Punch", "Punch"]})
     _refused(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "wound-tai-lung", "to": "T"}, "before the Dragon Scroll is read")
-    _act(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "dragon-scroll"})
-    _act(client, won, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
-    _act(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "j"}]})  # the scroll is read: no loss
+    act(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "dragon-scroll"})
+    act(client, won, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
+    act(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "j"}]})  # the scroll is read: no loss
     # now on the heroes' tile, he stops there (L418)
-    _act(client, won, {"type": "roll", "hero": "po", "reroll": [], "faces": ["Claws"]})
+    act(client, won, {"type": "roll", "hero": "po", "reroll": [], "faces": ["Claws"]})
     _refused(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "N"}]}, "stops on j: a hero is there")
-    stopped = _act(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}]})
+    stopped = act(client, won, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}]})
     assert stopped["events"][-1]["payload"]["change"]["stopped"] is True and stopped["state"]["game"]["figures"]["tai-lung"] == "j"
-    _act(client, won, {"type": "roll", "hero": "po", "reroll": [], "faces": ["Chi"]})
-    _act(client, won, {"type": "roll", "hero": "tigress", "reroll": [], "faces": ["Chi", "Chi"]})
+    act(client, won, {"type": "roll", "hero": "po", "reroll": [], "faces": ["Chi"]})
+    act(client, won, {"type": "roll", "hero": "tigress", "reroll": [], "faces": ["Chi", "Chi"]})
     _refused(client, won, {"type": "mission-won"}, "tai-lung is on j, not T")
-    _act(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 3, "tigress": ["Chi", "Chi", "Punch"]}, "for": "wound-tai-lung", "to": "T"})
-    decided = _act(client, won, {"type": "mission-won"})
+    act(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 3, "tigress": ["Chi", "Chi", "Punch"]}, "for": "wound-tai-lung", "to": "T"})
+    decided = act(client, won, {"type": "mission-won"})
     assert decided["state"]["verdict"]["outcome"] == "victory" and "L415" in decided["state"]["verdict"]["reason"]
     assert client.post(f"/sessions/{won}/end", json={"outcome": "victory"}).status_code == 200
 
     cid, lost = _mission(client, "m3-3", {"start_tile": "A", "figures": {"tai-lung": "N"}})
-    _act(client, lost, {"type": "start-round"})
-    _act(client, lost, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
-    result = _act(client, lost, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "j"}]})
+    act(client, lost, {"type": "start-round"})
+    act(client, lost, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
+    result = act(client, lost, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "j"}]})
     assert result["events"][-2]["payload"]["change"]["condition"] == "tai-lung-reaches-the-scroll"
     assert "L416" in result["state"]["verdict"]["reason"]
 
@@ -118,11 +125,11 @@ def test_tai_lung_showdown_won_by_the_scroll_and_the_prison_cell_and_lost_by_the
 def test_wolf_boss_attack_villagers_move_together_and_are_imprisoned(client):
     """3.2: a Play space moves ALL villagers toward the Prison Cell (L396); all there loses the mission (L394)."""
     cid, sid = _mission(client, "m3-2", {"start_tile": "a", "villagers": {"ling": "q", "bo": "R"}, "figures": {"wolf-boss": "s"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "villagers": {"ling": "T"}}]}, "Move ALL villagers")
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "villagers": {"ling": "T", "zed": "T"}}]}, "no villager 'zed'")
-    lost = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "villagers": {"ling": "T", "bo": "T"}}]})
+    lost = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "villagers": {"ling": "T", "bo": "T"}}]})
     assert lost["events"][-2]["payload"]["change"]["condition"] == "villagers-imprisoned" and "L394" in lost["state"]["verdict"]["reason"]
 
 
@@ -130,12 +137,12 @@ def test_wolf_boss_attack_villagers_move_together_and_are_imprisoned(client):
 
 
 def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
-    cid = _campaign(client, {"length": "single", "mission": "m1-1"})
+    cid = campaign(client, {"length": "single", "mission": "m1-1"})
     bad = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-1", "setup": {"start_tile": "T", "special_moves": PAIR}})
     assert bad.status_code == 422 and "Mission 1.1 has no tile 'T'" in bad.json["title"] and "'s'" in bad.json["detail"]
-    sid = _start(client, cid, "m1-1", {"start_tile": "t", "villagers": {"mei": "t"}, "special_moves": PAIR})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Punch", "Chi", "Kick"]})
+    sid = start(client, cid, "m1-1", {"start_tile": "t", "villagers": {"mei": "t"}, "special_moves": PAIR})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Punch", "Chi", "Kick"]})
     refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "E"}, "Mission 1.1 has no tile 'E'")
     assert "'a'" in refused["detail"]
     refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "villager", "villager": "li"}, "no villager 'li'")
@@ -154,10 +161,10 @@ def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
 def test_a_long_bridge_costs_what_the_mission_says(client):
     """1.2: 'Bridge: 2x Chi and 1x Move to enter' (L273); E (Long Bridge 1) is its bridge."""
     cid, sid = _mission(client, "m1-2", {"start_tile": "l", "spawn_points": {"2": "l", "4": "O"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi", "Chi", "Kick"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi", "Chi", "Kick"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "E"}, "does not pay")
-    moved = _act(client, sid, {"type": "spend", "heroes": {"po": ["Move", "Chi", "Chi"]}, "for": "move", "to": "E"})
+    moved = act(client, sid, {"type": "spend", "heroes": {"po": ["Move", "Chi", "Chi"]}, "for": "move", "to": "E"})
     assert moved["state"]["game"]["heroes"]["po"]["tile"] == "E"
     doc = client.get("/rulesets/kung-fu-panda").json["rules"]
     assert doc["tiles"]["E"]["terrain"] == "bridge" and "L273" in doc["readings"]["tiles.E.terrain"]
@@ -166,36 +173,36 @@ def test_a_long_bridge_costs_what_the_mission_says(client):
 def test_a_great_wall_is_climbed_only_where_a_cart_stands(client):
     """'a cart token on the tile they are moving from or to' (L107, L312); a cart is pushed for 4x Move and 2x Chi (L315)."""
     cid, sid = _mission(client, "m2-1", {"start_tile": "h", "end_tile": "s", "carts": {"cart-1": "h"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Move", "Move"]})
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Kick"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Move", "Move"]})
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Kick"]})
     _refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "c"}, "No cart on c")
-    pushed = _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart-1", "to": "c"})
-    assert _kinds(pushed)[-1] == "CartPushed" and pushed["state"]["game"]["carts"] == {"cart-1": "c"}
+    pushed = act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart-1", "to": "c"})
+    assert kinds(pushed)[-1] == "CartPushed" and pushed["state"]["game"]["carts"] == {"cart-1": "c"}
     assert pushed["state"]["game"]["heroes"]["po"]["tile"] == "h"  # the heroes do not move with the cart (L458)
-    climbed = _act(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "c"})
+    climbed = act(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "c"})
     assert climbed["state"]["game"]["heroes"]["tigress"]["tile"] == "c"
-    _act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Kick"], "faces": ["Move", "Move", "Move", "Move"]})
+    act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Kick"], "faces": ["Move", "Move", "Move", "Move"]})
     # from c (cart) onto D (no cart): the cart on the tile moved from is enough (L107 'from or to')
-    assert _act(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "D"})["state"]["game"]["heroes"]["tigress"]["tile"] == "D"
+    assert act(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "D"})["state"]["game"]["heroes"]["tigress"]["tile"] == "D"
 
 
 def test_mission_1_1_pause_changes_chi_and_sends_a_rescued_villager_off(client):
     """'Any Chi rolled may be changed ... However, if players collectively roll a total of 4x Claws or more, one
     rescued villager has wandered off ... placed back on the board on spawn point 4' (L258)."""
     cid, sid = _mission(client, "m1-1", {"start_tile": "n", "spawn_points": {"4": "d"}, "villagers": {"mei": "n", "li": "O"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Punch", "Chi", "Kick", "Kick"]})
-    _act(client, sid, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "villager", "villager": "mei"})
-    _act(client, sid, {"type": "end-round"})
-    paused = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws", "Claws", "Chi", "Chi"], "tigress": ["Claws", "Claws"]}, "convert": {"po": ["Move", "Move"]}})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Punch", "Chi", "Kick", "Kick"]})
+    act(client, sid, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "villager", "villager": "mei"})
+    act(client, sid, {"type": "end-round"})
+    paused = act(client, sid, {"type": "pause", "faces": {"po": ["Claws", "Claws", "Chi", "Chi"], "tigress": ["Claws", "Claws"]}, "convert": {"po": ["Move", "Move"]}})
     change = paused["events"][-1]["payload"]["change"]
     assert change["outcome"] == "unfavourable" and change["kept"] == {"po": ["Move", "Move"]}
     assert change["wandered_off"] == "mei" and change["wandered_to"] == "d"
     game = paused["state"]["game"]
     assert game["villagers"]["mei"] == {"tile": "d", "rescued": False}
     assert sum(v["rescued"] for v in game["villagers"].values()) == 0
-    assert _act(client, sid, {"type": "start-round"})["state"]["game"]["pools"] == {"po": ["Move", "Move"]}
+    assert act(client, sid, {"type": "start-round"})["state"]["game"]["pools"] == {"po": ["Move", "Move"]}
 
 
 # -- missing until now ---------------------------------------------------------------
@@ -205,23 +212,23 @@ def test_village_attacked_carts_close_spawn_points_and_win_the_mission(client):
     """3.1: 'When the cart is moved to a spawn point, no more enemies may subsequently spawn on that tile' (L377);
     'Move the cart to all the spawn points within 3 rounds' (L374); never onto a Rooftop (L377)."""
     cid, sid = _mission(client, "m3-1", {"start_tile": "n", "spawn_points": {"1": "d"}, "carts": {"cart": "n"}, "villagers": {"v": "K"}})
-    _act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "start-round"})
     _refused(client, sid, {"type": "mission-won"}, "no cart has reached the spawn points on ['d']")
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move"] * 4})
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Claws", "Kick"]})
-    _act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "blank"}]})
-    _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart", "to": "d"})
-    _act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Kick"], "faces": ["Claws", "Punch", "Punch", "Punch"]})
-    skipped = _act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move"] * 4})
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Claws", "Kick"]})
+    act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "blank"}]})
+    act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart", "to": "d"})
+    act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Kick"], "faces": ["Claws", "Punch", "Punch", "Punch"]})
+    skipped = act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
     assert skipped["events"][-1]["payload"]["change"]["reason"] == "cart-on-spawn-point"
-    won = _act(client, sid, {"type": "mission-won"})
+    won = act(client, sid, {"type": "mission-won"})
     assert won["state"]["verdict"]["outcome"] == "victory" and "L374" in won["state"]["verdict"]["reason"]
 
 
 def test_spawns_in_a_round_summary_respect_the_tile_limit(client):
     """'A tile cannot contain more than 3 enemies of any type. Any further enemies ... do not spawn' (L256)."""
     cid, sid = _mission(client, "m1-1", {"start_tile": "t", "enemies": {"n": {"wolf-spearman": 1}}})
-    summary = _act(client, sid, {"type": "round-summary", "spawned": [{"enemy": "wolf-spearman", "tile": "n", "count": 4}, {"enemy": "ox-grunt", "tile": "n", "count": 1}]})
+    summary = act(client, sid, {"type": "round-summary", "spawned": [{"enemy": "wolf-spearman", "tile": "n", "count": 4}, {"enemy": "ox-grunt", "tile": "n", "count": 1}]})
     assert summary["state"]["game"]["enemies"]["n"] == {"wolf-spearman": 3, "ox-grunt": 1}  # Ox Grunts do not count (L126)
     skipped = [e["payload"]["change"] for e in summary["events"] if e["type"] == "SpawnSkipped"]
     assert skipped == [{"kind": "spawn-skipped", "enemy": "wolf-spearman", "count": 2, "reason": "tile-full", "tile": "n", "cause": "summary"}]
@@ -231,9 +238,9 @@ def test_crane_replaces_any_and_all_other_results_with_one_chi(client):
     """Crane: '1x Chi ... to replace any and all other dice results ... onto a tile marked with a Hard Going symbol'
     (L163), the enemies' extra Moves included (the data's reading crane.hard_going)."""
     cid, sid = _mission(client, "m1-1", {"start_tile": "n", "enemies": {"n": {"wolf-spearman": 2}}}, party=("crane", "po"))
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "crane", "faces": ["Chi", "Kick", "Kick", "Kick"]})
-    moved = _act(client, sid, {"type": "spend", "heroes": {"crane": ["Chi"]}, "for": "move", "to": "I"})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "crane", "faces": ["Chi", "Kick", "Kick", "Kick"]})
+    moved = act(client, sid, {"type": "spend", "heroes": {"crane": ["Chi"]}, "for": "move", "to": "I"})
     assert moved["state"]["game"]["heroes"]["crane"]["tile"] == "I"
     reading = client.get("/rulesets/kung-fu-panda").json["rules"]["readings"]["crane.hard_going"]
     assert "L163" in reading
@@ -242,21 +249,21 @@ def test_crane_replaces_any_and_all_other_results_with_one_chi(client):
 def test_the_wolf_boss_ko_cost_comes_from_component_data_or_is_marked_unchecked(client):
     """The Wolf Boss's KO cost was printed on a reference board the text lost (L151-L153)."""
     cid, sid = _mission(client, "m1-3", {"start_tile": "q", "figures": {"wolf-boss": "q"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Kick", "Move", "Move", "Move"]})
-    ko = _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick"]}, "for": "knock-out", "enemy": "wolf-boss"})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Kick", "Move", "Move", "Move"]})
+    ko = act(client, sid, {"type": "spend", "heroes": {"po": ["Kick"]}, "for": "knock-out", "enemy": "wolf-boss"})
     knocked = next(e for e in ko["events"] if e["type"] == "EnemyKnockedOut")["payload"]["change"]
     assert knocked["cost_known"] is False  # the table's spend, marked unchecked
-    won = _act(client, sid, {"type": "mission-won"})  # "Knocking out the Wolf Boss" (L286)
+    won = act(client, sid, {"type": "mission-won"})  # "Knocking out the Wolf Boss" (L286)
     assert won["state"]["verdict"]["outcome"] == "victory" and "L286" in won["state"]["verdict"]["reason"]
 
     supplied = {"tables": {"wolf-boss-ko-cost": {"Kick": 2, "Punch": 2}}}
-    cid = _campaign(client, {"length": "single", "mission": "m1-3"}, components=supplied)
-    sid = _start(client, cid, "m1-3", {"start_tile": "q", "figures": {"wolf-boss": "q"}, "special_moves": PAIR})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Kick", "Kick", "Punch", "Punch"]})
+    cid = campaign(client, {"length": "single", "mission": "m1-3"}, components=supplied)
+    sid = start(client, cid, "m1-3", {"start_tile": "q", "figures": {"wolf-boss": "q"}, "special_moves": PAIR})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Kick", "Kick", "Punch", "Punch"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Kick"]}, "for": "knock-out", "enemy": "wolf-boss"}, "does not pay")
-    ko = _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
+    ko = act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
     knocked = next(e for e in ko["events"] if e["type"] == "EnemyKnockedOut")["payload"]["change"]
     assert knocked["cost_known"] is True and "wolf-boss" not in ko["state"]["game"]["figures"]
 
@@ -265,17 +272,17 @@ def test_the_break_in_stairs_open_only_after_both_levers(client):
     """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers – located
     on the Flagstone tiles which contain spawn points 2 and 4 ... 1x Chi and 2x Punch' (L268)."""
     cid, sid = _mission(client, "m1-2", {"tiles": {"po": "l", "tigress": "O"}, "spawn_points": {"2": "l", "4": "O"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch", "Move"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch", "Move"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"}, "locked until both levers")
-    _act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch"]})
+    act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"}, "no lever left to activate on l")
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"}, "locked until both levers")
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Punch", "Punch", "Kick"]})
-    opened = _act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Punch", "Punch", "Kick"]})
+    opened = act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
     assert sorted(opened["state"]["game"]["levers"]) == ["O", "l"]
-    assert _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"})["state"]["game"]["heroes"]["po"]["tile"] == "m"
+    assert act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"})["state"]["game"]["heroes"]["po"]["tile"] == "m"
 
 
 def test_change_of_guard_gongs_the_guard_wall_pause_and_no_spawns_on_the_wall(client):
@@ -284,15 +291,15 @@ def test_change_of_guard_gongs_the_guard_wall_pause_and_no_spawns_on_the_wall(cl
     setup = {"start_tile": "I", "end_tile": "t", "guard_wall": "c", "spawn_points": {"6": "N", "3": "c"}, "enemies": {"c": {"ox-grunt": 3, "wolf-boss": 1}}}
     cid, sid = _mission(client, "m2-2", setup)
     assert _game(client, sid)["figures"] == {"wolf-boss": "c"}
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Claws", "Move"]})
-    skipped = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 3}]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Claws", "Move"]})
+    skipped = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 3}]})
     assert skipped["events"][-1]["payload"]["change"]["reason"] == "guard-wall"
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "s"}, "not to s")
-    struck = _act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "N"})
-    assert _kinds(struck)[-1] == "OxGruntMoved" and struck["state"]["game"]["enemies"]["N"] == {"ox-grunt": 1}
-    _act(client, sid, {"type": "end-round"})
-    paused = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    struck = act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "N"})
+    assert kinds(struck)[-1] == "OxGruntMoved" and struck["state"]["game"]["enemies"]["N"] == {"ox-grunt": 1}
+    act(client, sid, {"type": "end-round"})
+    paused = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
     moved = paused["events"][-1]["payload"]["change"]
     assert moved == {"kind": "ox-grunt-moved", "from": "N", "to": "c", "count": 1, "cause": "pause"}  # only one was on 6
     assert paused["state"]["game"]["enemies"] == {"c": {"ox-grunt": 3, "wolf-boss": 1}}
@@ -302,15 +309,15 @@ def test_young_masters_may_ignore_claws_effects_but_still_use_the_play_space(cli
     """'You can also choose to ignore Claws effects and use the Play space on the Dial of Destiny if you want to' (L204)."""
     setup = {"start_tile": "n", "enemies": {"n": {"wolf-spearman": 2}}}
     cid, standard = _mission(client, "m1-1", setup)
-    _act(client, standard, {"type": "start-round"})
-    _act(client, standard, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
+    act(client, standard, {"type": "start-round"})
+    act(client, standard, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
     _refused(client, standard, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}], "ignore_effects": True}, "Only Young Masters")
-    young = _campaign(client, {"length": "single", "mission": "m1-1", "mode": "young-masters"})
-    sid = _start(client, young, "m1-1", {**setup, "special_moves": PAIR})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
-    ignored = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}], "ignore_effects": True})
-    assert _kinds(ignored) == ["ActionTaken", "DialAdvanced"] and ignored["events"][-1]["payload"]["change"]["ignored"] is True
+    young = campaign(client, {"length": "single", "mission": "m1-1", "mode": "young-masters"})
+    sid = start(client, young, "m1-1", {**setup, "special_moves": PAIR})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Kick", "Kick", "Move"]})
+    ignored = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}], "ignore_effects": True})
+    assert kinds(ignored) == ["ActionTaken", "DialAdvanced"] and ignored["events"][-1]["payload"]["change"]["ignored"] is True
     assert ignored["state"]["game"]["heroes"]["po"]["health"] == 4
 
 
@@ -320,11 +327,11 @@ def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(app, client):
     dumplings (L291); a pause moves him back toward the beginning (L303)."""
     setup = {"start_tile": "d", "line": ["d", "J", "q", "R", "n"], "figures": {"wolf-boss": "R"}, "enemies": {"d": {"wolf-spearman": 1}}}
     cid, sid = _mission(client, "m1-3", setup)
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Chi", "Chi"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Chi", "Chi"]})
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "q"}, {"space": "blank"}]}, "moves forward to n, not q")
-    shifted = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}, {"space": "play"}]})
-    assert _kinds(shifted) == ["ActionTaken", "DialAdvanced", "PlayEffectResolved", "DialAdvanced", "TileCycled", "KitchenLost", "PlayEffectResolved"]
+    shifted = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}, {"space": "play"}]})
+    assert kinds(shifted) == ["ActionTaken", "DialAdvanced", "PlayEffectResolved", "DialAdvanced", "TileCycled", "KitchenLost", "PlayEffectResolved"]
     cycled = shifted["events"][4]["payload"]["change"]
     assert cycled["discarded"] == {"wolf-spearman": 1} and cycled["heroes_moved"] == {"po": "J", "tigress": "J"}
     lost = shifted["events"][5]["payload"]["change"]
@@ -332,11 +339,11 @@ def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(app, client):
     game = shifted["state"]["game"]
     assert game["line"] == ["q", "R", "n", "d"] and game["figures"]["wolf-boss"] == "d" and game["enemies"] == {"d": {"wolf-boss": 1}}
     assert game["heroes"]["po"]["tile"] == "q"
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Move", "Chi", "Chi", "Kick"]})
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Move", "Chi", "Chi", "Kick"]})
     _refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "J"}, "no longer on the board")
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Chi"]}, "for": "token", "token": "dumplings"}, "Kitchen was lost")
-    _act(client, sid, {"type": "end-round"})
-    back = _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    act(client, sid, {"type": "end-round"})
+    back = act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
     assert back["state"]["game"]["figures"]["wolf-boss"] == "n" and back["state"]["game"]["enemies"] == {"n": {"wolf-boss": 1}}
     app.extensions["tracker_views"].catch_up()
     lines = [e["summary"] for e in client.get(f"/sessions/{sid}/timeline?limit=1000").json["entries"]]
@@ -348,10 +355,10 @@ def test_village_attacked_all_ox_grunts_move_toward_the_villagers(client):
     """3.1: 'move ALL Ox Grunts one space closer to the villagers' (L384); an enemy on a villager's tile loses it (L375)."""
     setup = {"start_tile": "n", "villagers": {"v": "q"}, "enemies": {"s": {"ox-grunt": 2}, "R": {"ox-grunt": 1}}}
     cid, sid = _mission(client, "m3-1", setup)
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "grunts": [{"from": "s", "to": "R", "count": 2}]}]}, "Move ALL Ox Grunts")
-    lost = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "grunts": [{"from": "s", "to": "R", "count": 2}, {"from": "R", "to": "q"}]}]})
+    lost = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "grunts": [{"from": "s", "to": "R", "count": 2}, {"from": "R", "to": "q"}]}]})
     assert lost["state"]["game"]["enemies"] == {"R": {"ox-grunt": 2}, "q": {"ox-grunt": 1}}
     assert lost["events"][-2]["payload"]["change"]["condition"] == "enemy-with-villager" and "L375" in lost["state"]["verdict"]["reason"]
 
@@ -361,24 +368,24 @@ def test_village_attacked_overflow_keeps_selecting_tiles_toward_the_villagers(cl
     one gets filled up' (L385); elsewhere a full tile with no room around means no spawn (L126)."""
     setup = {"start_tile": "n", "spawn_points": {"1": "d"}, "villagers": {"v": "q"}, "enemies": {"d": {"wolf-spearman": 3}, "L": {"wolf-slasher": 3}}}
     cid, sid = _mission(client, "m3-1", setup)
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
     spawn = {"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]}, "Tile d is full: name the next tile toward the villagers")
     _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "L"}]}, "Tile L is full too")
-    spread = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "R"}]})
+    spread = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "R"}]})
     assert spread["state"]["game"]["enemies"]["R"] == {"wolf-spearman": 1}
 
     cid, other = _mission(client, "m1-1", {**setup, "villagers": {}})
-    _act(client, other, {"type": "start-round"})
-    _act(client, other, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
-    skipped = _act(client, other, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]})
+    act(client, other, {"type": "start-round"})
+    act(client, other, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
+    skipped = act(client, other, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]})
     assert skipped["events"][-1]["payload"]["change"]["reason"] == "tile-full"
     _refused(client, other, {"type": "correct", "refers_to": 1, "reason": "moved", "amend": {"tiles": {"po": "E"}}}, "Mission 1.1 has no tile 'E'")
 
 
 def test_a_board_laid_out_already_failing_is_a_set_up_mistake(client):
-    cid = _campaign(client, {"length": "single", "mission": "m3-1"})
+    cid = campaign(client, {"length": "single", "mission": "m3-1"})
     setup = {"start_tile": "n", "villagers": {"v": "q"}, "enemies": {"q": {"ox-grunt": 1}}, "special_moves": PAIR}
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m3-1", "setup": setup})
     assert refused.status_code == 422 and "already fails Mission 3.1" in refused.json["title"] and "L375" in refused.json["detail"]
@@ -387,16 +394,16 @@ def test_a_board_laid_out_already_failing_is_a_set_up_mistake(client):
 def test_the_tiles_a_missions_specials_act_on_are_placed_at_set_up(client):
     """1.2's levers are on the tiles of spawn points 2 and 4 (L268); 2.2's gongs and pause act on the guard wall and
     spawn point 6 (L334, L346): the lost map would show them, so the table names them before the first round."""
-    cid = _campaign(client, {"length": "single", "mission": "m1-2"})
+    cid = campaign(client, {"length": "single", "mission": "m1-2"})
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {"start_tile": "l", "spawn_points": {"2": "l"}, "special_moves": PAIR}})
     assert refused.status_code == 422 and refused.json["title"] == "Place spawn points 4 of Mission 1.2"
-    cid = _campaign(client, {"length": "single", "mission": "m2-2"})
+    cid = campaign(client, {"length": "single", "mission": "m2-2"})
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": {"start_tile": "I", "end_tile": "t", "spawn_points": {"6": "N"}, "special_moves": PAIR}})
     assert refused.status_code == 422 and "guard wall" in refused.json["title"]
 
 
 def _won(client, sid, line):
-    decided = _act(client, sid, {"type": "mission-won"})
+    decided = act(client, sid, {"type": "mission-won"})
     assert decided["state"]["verdict"]["outcome"] == "victory" and line in decided["state"]["verdict"]["reason"]
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
@@ -405,43 +412,43 @@ def _won(client, sid, line):
 def test_adventure_two_and_wolf_boss_attack_won_in_detail(client):
     # 2.1: both heroes over the Great Wall by the cart to the end tile (L309, L312)
     cid, sid = _mission(client, "m2-1", {"start_tile": "h", "end_tile": "D", "carts": {"cart-1": "h"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Move", "Move"]})
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Move"]})
-    _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart-1", "to": "c"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Kick", "Kick"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Move", "Move"]})
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Move"]})
+    act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart-1", "to": "c"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Kick", "Kick"]})
     for hero in ("po", "tigress"):
-        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "c"})
-        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "D"})
+        act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "c"})
+        act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "D"})
     _won(client, sid, "L309")
 
     # 2.2: the scroll read by both heroes, then both on the end tile (L329)
     cid, sid = _mission(client, "m2-2", {"start_tile": "t", "end_tile": "s", "guard_wall": "c", "spawn_points": {"6": "N"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Kick"]})
-    _act(client, sid, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "scroll"})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Kick"]})
+    act(client, sid, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "scroll"})
     _refused(client, sid, {"type": "mission-won"}, "not on the end tile s")
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Kick"]})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Kick"]})
     for hero in ("po", "tigress"):
-        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "s"})
+        act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "s"})
     _won(client, sid, "L329")
 
     # 2.3: all players on the end tile before Tai Lung (L352)
     cid, sid = _mission(client, "m2-3", {"start_tile": "t", "end_tile": "s", "figures": {"tai-lung": "m"}})
-    _act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "start-round"})
     for hero in ("po", "tigress"):
-        _act(client, sid, {"type": "roll", "hero": hero, "faces": ["Move", "Kick", "Kick", "Kick"]})
-        _act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "s"})
+        act(client, sid, {"type": "roll", "hero": hero, "faces": ["Move", "Kick", "Kick", "Kick"]})
+        act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "s"})
     _won(client, sid, "L352")
 
     # 3.2: reach the Wolf Boss and KO him (L393); his KO cost is lost, so the table's spend stands, marked unchecked
     cid, sid = _mission(client, "m3-2", {"start_tile": "a", "villagers": {"ling": "R"}, "figures": {"wolf-boss": "q"}})
-    _act(client, sid, {"type": "start-round"})
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Punch"]})
+    act(client, sid, {"type": "start-round"})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Punch"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-boss"}, "There are 0 wolf-boss on tile a")
-    _act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "q"})
-    _act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
+    act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "q"})
+    act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
     _won(client, sid, "L393")
 
 
@@ -450,29 +457,29 @@ def test_a_pause_spawns_where_the_mission_text_says(client):
     (L323); 3.1: 'spawn 1x Ox Grunt on either the Rooftops or the Flagstones tile' (L387): the table names no
     other tile."""
     cid, sid = _mission(client, "m1-2", {"start_tile": "i", "spawn_points": {"2": "l", "4": "O"}})
-    _act(client, sid, {"type": "round-summary"})
+    act(client, sid, {"type": "round-summary"})
     _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "l"}, "The ox-grunt spawn on C, not l")
-    grunt = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    grunt = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
     assert grunt["state"]["game"]["enemies"] == {"C": {"ox-grunt": 1}}
 
     cid, sid = _mission(client, "m2-1", {"start_tile": "h", "end_tile": "R"})
-    _act(client, sid, {"type": "round-summary"})
+    act(client, sid, {"type": "round-summary"})
     _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "s"}, "The wolf-slasher spawn on R, not s")
-    slashers = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
+    slashers = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
     assert slashers["state"]["game"]["enemies"] == {"R": {"wolf-slasher": 2}}
 
     # 3.1 lists no Rooftops tile (its tiles end in GAP-31), so the Flagstones tile (O) is the one left
     cid, sid = _mission(client, "m3-1", {"start_tile": "n", "villagers": {"v": "K"}})
-    _act(client, sid, {"type": "round-summary"})
+    act(client, sid, {"type": "round-summary"})
     _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}, "tile": "d"}, "The ox-grunt spawn on O, not d")
-    on_flagstones = _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}})
+    on_flagstones = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}})
     assert on_flagstones["state"]["game"]["enemies"] == {"O": {"ox-grunt": 1}}
 
 
 def test_the_guard_wall_is_a_great_wall_tile(client):
     """2.2: 'the guard wall (the leftmost Great Wall tile)' (L334): which Great Wall is leftmost is the lost map's to
     say, but no other kind of tile can be it."""
-    cid = _campaign(client, {"length": "single", "mission": "m2-2"})
+    cid = campaign(client, {"length": "single", "mission": "m2-2"})
     setup = {"start_tile": "t", "end_tile": "s", "guard_wall": "N", "spawn_points": {"6": "l"}, "special_moves": PAIR}
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": setup})
     assert refused.status_code == 422 and refused.json["title"] == "The guard wall of Mission 2.2 is a Great Wall tile, not N"
@@ -487,19 +494,19 @@ def test_levers_activated_in_a_round_summary_open_the_stairs(client):
     cid, sid = _mission(client, "m1-2", {"tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O", "5": "f"}})
     _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "The stairs (m) are locked until both levers are activated")
     _refused(client, sid, {"type": "round-summary", "moved": {"po": "l"}, "tokens": [{"token": "lever", "by": "tigress"}]}, "no lever left to activate where tigress stood")
-    one = _act(client, sid, {"type": "round-summary", "moved": {"po": "l", "tigress": "O"}, "tokens": [{"token": "lever", "by": "po"}]})
+    one = act(client, sid, {"type": "round-summary", "moved": {"po": "l", "tigress": "O"}, "tokens": [{"token": "lever", "by": "po"}]})
     assert one["state"]["game"]["levers"] == ["l"]
-    _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
     _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "po"}]}, "no lever left to activate where po stood")
     _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "locked until both levers")
     # Tigress pulls hers on O, then the two climb the stairs in the same round
-    both = _act(client, sid, {"type": "round-summary", "moved": {"po": "m", "tigress": "m"}, "tokens": [{"token": "lever", "by": "tigress"}]})
+    both = act(client, sid, {"type": "round-summary", "moved": {"po": "m", "tigress": "m"}, "tokens": [{"token": "lever", "by": "tigress"}]})
     game = both["state"]["game"]
     assert sorted(game["levers"]) == ["O", "l"] and {h["tile"] for h in game["heroes"].values()} == {"m"}
     lever = next(e for e in both["events"] if e["type"] == "TokenCollected")["payload"]["change"]
     assert lever == {"kind": "token-collected", "token": "lever", "tile": "O", "by": "tigress", "entry": "summary"}
-    _act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
-    lost = _act(client, sid, {"type": "round-summary"})  # the scroll still unread: "You lose if you run out of time" (L265)
+    act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    lost = act(client, sid, {"type": "round-summary"})  # the scroll still unread: "You lose if you run out of time" (L265)
     assert lost["state"]["verdict"]["outcome"] == "defeat" and "L193" in lost["state"]["verdict"]["reason"]
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
@@ -522,8 +529,8 @@ def test_a_campaign_pinned_to_1_0_0_is_judged_by_1_0_0_s_missions(client, monkey
     assert client.get(f"/campaigns/{cid}").json["ruleset"] == old.pin
     # today's m1-3 would refuse it as "the wolf-boss is not knocked out" (L286), a condition 1.0.0 does not state
     _end_refused(client, sid, "victory", "Mission 1.3's win is not recorded: declare it with mission-won")
-    _act(client, sid, {"type": "start-round"})
-    decided = _act(client, sid, {"type": "mission-won"})["state"]["verdict"]
+    act(client, sid, {"type": "start-round"})
+    decided = act(client, sid, {"type": "mission-won"})["state"]["verdict"]
     # 1.0.0 states the mission's win alone, not today's "Knocking out the Wolf Boss (L286)"
     assert decided["outcome"] == "victory" and decided["reason"] == "Mission 1.3 won in round 1: KO the Wolf Boss before the end of 3 rounds. (L282-L304)"
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "victory"}).status_code == 200

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.test_kung_fu_panda import _act, _campaign, _kinds, _refused, _start
+from tests.kit.kung_fu_panda import (
+    act as _act,
+    campaign,
+    kinds as _kinds,
+    refused as _refused,
+    start as _start,
+)
 
 PARTY = ("po", "tigress")
 DICE = 4  # each player takes 4 Action Dice (L52)
@@ -24,7 +30,7 @@ class Table:
         doc = client.get("/rulesets/kung-fu-panda").json
         self.rules = doc["rules"]
         self.mission = next(q for q in doc["quests"] if q["id"] == quest)
-        cid = _campaign(client, {"length": "single", "mission": quest}, party=PARTY)
+        cid = campaign(client, {"length": "single", "mission": quest}, party=PARTY)
         cards = {hero: f"Card {n}" for n, hero in enumerate(PARTY)}  # a single mission draws one per player (L179)
         self.sid = _start(client, cid, quest, {"special_moves": cards, **setup})
         self.last: dict = {}

@@ -6,7 +6,7 @@ in the verdict the rules recorded, and `tracker rebuild` reproduces the same vie
 
 from __future__ import annotations
 
-from tests.test_kung_fu_panda import _act, _campaign, _start
+from tests.kit.kung_fu_panda import act, campaign as _campaign, start as _start
 
 FIGURES = ("tai-lung", "wolf-boss")
 
@@ -99,12 +99,12 @@ def test_the_story_lost_and_won_mission_by_mission_from_the_published_rules(app,
         lost = _start(client, cid, quest, setup)
         failing = _failing_round(mission, setup, placed)
         if failing:
-            result = _act(client, lost, failing)
+            result = act(client, lost, failing)
         else:
             for round_no in range(1, mission["round_limit"] + 1):
-                result = _act(client, lost, {"type": "round-summary"})
+                result = act(client, lost, {"type": "round-summary"})
                 if round_no < mission["round_limit"]:
-                    _act(client, lost, _pause(mission, setup, party))
+                    act(client, lost, _pause(mission, setup, party))
         verdict = result["state"]["verdict"]
         assert verdict["outcome"] == "defeat", (quest, result["state"]["game"]["result"])
         assert ("failed" in verdict["reason"]) == bool(failing) and "(L" in verdict["reason"]
@@ -116,7 +116,7 @@ def test_the_story_lost_and_won_mission_by_mission_from_the_published_rules(app,
         won = _start(client, cid, quest, setup)
         early = client.post(f"/sessions/{won}/end", json={"outcome": "victory"})
         assert early.status_code == 409 and "not met" in early.json["title"], (quest, early.json)
-        result = _act(client, won, _won_round(mission, setup, placed, party))
+        result = act(client, won, _won_round(mission, setup, placed, party))
         verdict = result["state"]["verdict"]
         assert verdict["outcome"] == "victory", (quest, result["state"]["game"]["result"])
         for condition in mission["win_conditions"]:

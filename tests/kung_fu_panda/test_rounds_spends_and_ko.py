@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
-
+from tests.kit.kung_fu_panda import (
+    TEST_COMPONENTS,
+    act,
+    campaign as _campaign,
+    game as _game,
+    kinds as _kinds,
+    refused,
+    start,
+)
 from tracker import rulesets
-from tracker.rulesets.kung_fu_panda import costs, standing
-from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda import costs, standing, state as game_state
 
-PROBLEM = "application/problem+json"
 # A face layout a group might supply as component data, to exercise digital rolls (a test input, not a fact).
-TEST_COMPONENTS = {"dice": {"action-die": {"faces": ["Punch", "Kick", "Claws", "Chi", "Move", "Chi"]}}}
 KFP = rulesets.get("kung-fu-panda")
 
 
@@ -49,44 +53,6 @@ def test_standing_counts_corrections_and_keeps_cards_until_the_mission_is_won():
 
 
 # -- through the API ------------------------------------------------------------
-
-
-def _campaign(client, options, party=("po", "tigress"), components=None) -> str:
-    body = {"ruleset": "kung-fu-panda", "name": "Valley of Peace", "party": list(party), "options": options}
-    if components:
-        body["components"] = components
-    response = client.post("/campaigns", json=body)
-    assert response.status_code == 201, response.json
-    return response.json["id"]
-
-
-def _start(client, cid, quest, setup) -> str:
-    response = client.post(f"/campaigns/{cid}/sessions", json={"quest": quest, "setup": setup})
-    assert response.status_code == 201, response.json
-    return response.json["id"]
-
-
-def _act(client, sid, body, status=201):
-    response = client.post(f"/sessions/{sid}/actions", json=body)
-    assert response.status_code == status, response.json
-    return response.json
-
-
-def _refused(client, sid, body, title_part):
-    before = client.get(f"/sessions/{sid}/events?limit=1").json["total"]
-    response = client.post(f"/sessions/{sid}/actions", json=body)
-    assert response.status_code == 422, response.json
-    assert response.mimetype == PROBLEM and title_part in response.json["title"], response.json
-    assert client.get(f"/sessions/{sid}/events?limit=1").json["total"] == before
-    return response.json
-
-
-def _game(client, sid):
-    return client.get(f"/sessions/{sid}").json["game"]
-
-
-def _kinds(result):
-    return [e["type"] for e in result["events"]]
 
 
 SETUP_1_1 = {
@@ -130,25 +96,25 @@ def test_the_rules_data_says_what_the_book_says_and_what_it_lost(client):
 
 def test_a_round_in_detail_claws_first_spawns_fight_back_and_spends(client):
     cid = _campaign(client, {"length": "single", "mission": "m1-1"})
-    sid = _start(client, cid, "m1-1", SETUP_1_1)
+    sid = start(client, cid, "m1-1", SETUP_1_1)
     game = _game(client, sid)
     assert game["heroes"]["po"] == {"tile": "t", "health": 4, "ko": False, "dial": 0, "dial_number": 1}
     assert game["special_moves"] == {"po": "Card A", "tigress": "Card B"}
-    _refused(client, sid, {"type": "roll", "hero": "po", "faces": ["Punch"] * 4}, "No round is under way")
-    _act(client, sid, {"type": "start-round"})
-    _refused(client, sid, {"type": "roll", "hero": "po", "faces": ["Punch"]}, "report 4 faces")
-    rolled = _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Punch", "Chi"]})
+    refused(client, sid, {"type": "roll", "hero": "po", "faces": ["Punch"] * 4}, "No round is under way")
+    act(client, sid, {"type": "start-round"})
+    refused(client, sid, {"type": "roll", "hero": "po", "faces": ["Punch"]}, "report 4 faces")
+    rolled = act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Punch", "Chi"]})
     assert _kinds(rolled) == ["ActionTaken", "DiceRolled", "DicePoolRolled"]
     # Claws must be resolved before anything else is spent
-    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"}, "resolve the Claws")
-    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "blank"}]}, "name 2 dial spaces")
+    refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"}, "resolve the Claws")
+    refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "blank"}]}, "name 2 dial spaces")
     # a Spearman spawns at spawn point 1 (tile n has 3 that count: full, so it spreads), then the enemies on t fight back
-    _refused(
+    refused(
         client, sid,
         {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 2, "spread_to": "L"}, {"space": "blank"}]},
         "is not full",
     )
-    resolved = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [
+    resolved = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [
         {"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1, "spread_to": "t"},
         {"space": "fight-back"},
     ]})
@@ -157,53 +123,53 @@ def test_a_round_in_detail_claws_first_spawns_fight_back_and_spends(client):
     assert game["enemies"]["t"] == {"wolf-spearman": 2} and game["heroes"]["po"]["health"] == 2 and game["heroes"]["po"]["dial"] == 2
     assert game["pools"]["po"] == ["Punch", "Chi"]
     # Tigress rolls; Po and Tigress are on one tile and KO a Spearman together? A Spearman costs exactly 1 Punch.
-    _act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Kick", "Move", "Move"]})
-    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch"], "tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"}, "does not pay")
-    ko = _act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"})  # her Chi is a Punch
+    act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Kick", "Move", "Move"]})
+    refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch"], "tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"}, "does not pay")
+    ko = act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"})  # her Chi is a Punch
     assert _kinds(ko) == ["ActionTaken", "DiceSpent", "EnemyKnockedOut"]
-    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi"], "tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"}, "does not hold")
+    refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi"], "tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"}, "does not hold")
     # a Special Move is never paid by a group
-    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi"], "tigress": ["Kick"]}, "for": "special-move", "card": "Card A"}, "own dice only")
+    refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi"], "tigress": ["Kick"]}, "for": "special-move", "card": "Card A"}, "own dice only")
     # Po's heal: 1 Chi, one health
-    healed = _act(client, sid, {"type": "spend", "heroes": {"po": ["Chi"]}, "for": "heal"})
+    healed = act(client, sid, {"type": "spend", "heroes": {"po": ["Chi"]}, "for": "heal"})
     assert healed["state"]["game"]["heroes"]["po"]["health"] == 3
     # moving off a tile with one enemy costs 2 Move
-    _refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "n"}, "does not pay")
-    _act(client, sid, {"type": "spend", "heroes": {"tigress": ["Move", "Move"]}, "for": "move", "to": "n"})
+    refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "n"}, "does not pay")
+    act(client, sid, {"type": "spend", "heroes": {"tigress": ["Move", "Move"]}, "for": "move", "to": "n"})
     # rerolling: the spent dice plus the saved ones named
-    rerolled = _act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Kick"], "faces": ["Punch", "Punch", "Punch", "Punch"]})
+    rerolled = act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Kick"], "faces": ["Punch", "Punch", "Punch", "Punch"]})
     assert rerolled["state"]["game"]["pools"]["tigress"] == ["Punch"] * 4
-    ended = _act(client, sid, {"type": "end-round"})
+    ended = act(client, sid, {"type": "end-round"})
     assert ended["state"]["game"]["pools"] == {} and ended["state"]["game"]["phase"] == "pause"
     assert [e["type"] for e in ended["events"]] == ["ActionTaken", "RoundEnded"]
 
 
 def test_ko_revival_full_ko_and_a_digital_roll(client):
     cid = _campaign(client, {"length": "single", "mission": "m2-1"}, components=TEST_COMPONENTS)
-    sid = _start(client, cid, "m2-1", {"start_tile": "F", "end_tile": "s", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}})
-    _act(client, sid, {"type": "start-round"})
-    digital = _act(client, sid, {"type": "roll", "hero": "tigress"})
+    sid = start(client, cid, "m2-1", {"start_tile": "F", "end_tile": "s", "enemies": {"F": {"ox-grunt": 1}}, "special_moves": {"po": "A", "tigress": "B"}})
+    act(client, sid, {"type": "start-round"})
+    digital = act(client, sid, {"type": "roll", "hero": "tigress"})
     roll = next(e for e in digital["events"] if e["type"] == "DiceRolled")["payload"]["roll"]
     assert roll["source"] == "digital" and len(roll["results"]["action-die"]) == 4
     # Ox Grunt hits for 2 and the Mountain Path adds 1: 3 damage; twice KOs Po
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Chi", "Chi"]})
-    hit = _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}, {"space": "fight-back"}]})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Chi", "Chi"]})
+    hit = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}, {"space": "fight-back"}]})
     assert _kinds(hit) == ["ActionTaken", "DialAdvanced", "HeroDamaged", "DialAdvanced", "HeroDamaged", "HeroKnockedOut"]
     assert hit["state"]["game"]["heroes"]["po"]["ko"] is True
-    _refused(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi"] * 4}, "KO'd")
+    refused(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi"] * 4}, "KO'd")
     pool = _game(client, sid)["pools"]["tigress"]
     if "Claws" in pool:
-        _act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "blank"}] * pool.count("Claws")})
-    _act(client, sid, {"type": "roll", "hero": "tigress", "reroll": [r for r in pool if r != "Claws"], "faces": ["Chi", "Chi", "Claws", "Move"]})
-    _refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Chi"]}, "for": "revive", "hero": "po"}, "resolve the Claws")
-    _act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "blank"}]})
-    revived = _act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Chi"]}, "for": "revive", "hero": "po"})
+        act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "blank"}] * pool.count("Claws")})
+    act(client, sid, {"type": "roll", "hero": "tigress", "reroll": [r for r in pool if r != "Claws"], "faces": ["Chi", "Chi", "Claws", "Move"]})
+    refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Chi"]}, "for": "revive", "hero": "po"}, "resolve the Claws")
+    act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "blank"}]})
+    revived = act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Chi"]}, "for": "revive", "hero": "po"})
     assert revived["state"]["game"]["heroes"]["po"] == {**revived["state"]["game"]["heroes"]["po"], "ko": False, "health": 4}
     # now both fall: a full KO loses the mission
-    _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Kick", "Kick"]})
-    _act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}, {"space": "fight-back"}]})
-    _act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Move"], "faces": ["Claws", "Claws", "Claws", "Kick"]})
-    lost = _act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "fight-back"}] * 3})
+    act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Kick", "Kick"]})
+    act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "fight-back"}, {"space": "fight-back"}]})
+    act(client, sid, {"type": "roll", "hero": "tigress", "reroll": ["Move"], "faces": ["Claws", "Claws", "Claws", "Kick"]})
+    lost = act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "fight-back"}] * 3})
     assert [e["type"] for e in lost["events"]][-2:] == ["MissionLost", "QuestDecided"] and lost["events"][-2]["payload"]["change"]["loss"] == "full-ko"
     assert lost["state"]["verdict"]["outcome"] == "defeat" and "L194" in lost["state"]["verdict"]["reason"]
     bad_end = client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
@@ -214,12 +180,12 @@ def test_ko_revival_full_ko_and_a_digital_roll(client):
 
 def test_summary_rounds_pauses_corrections_and_times_up(client):
     cid = _campaign(client, {"length": "single", "mission": "m1-2"})
-    sid = _start(client, cid, "m1-2", {
+    sid = start(client, cid, "m1-2", {
         "tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O", "5": "f"},
         "enemies": {"l": {"wolf-slasher": 1, "wolf-spearman": 2}, "C": {"ox-grunt": 1}},
         "special_moves": {"po": "A", "tigress": "B"},
     })
-    summary = _act(client, sid, {
+    summary = act(client, sid, {
         "type": "round-summary",
         "knocked_out": [{"enemy": "wolf-spearman", "tile": "l", "count": 2}],
         "spawned": [{"enemy": "ox-grunt", "tile": "C", "count": 4}],
@@ -231,33 +197,33 @@ def test_summary_rounds_pauses_corrections_and_times_up(client):
     game = summary["state"]["game"]
     assert game["rounds"] == [{"round": 1, "entry": "summary"}] and game["knocked_out"] == {"wolf-spearman": 2}
     assert game["enemies"]["C"] == {"ox-grunt": 4} and game["heroes"]["tigress"]["dial"] == 3
-    _refused(client, sid, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "l", "count": 2}]}, "not 2")
+    refused(client, sid, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "l", "count": 2}]}, "not 2")
     # the pause: Chi against Claws over the table; Chi kept as chosen results for the next round
-    _refused(client, sid, {"type": "pause", "faces": {"po": ["Chi"]}}, "tigress must roll")
-    paused = _act(client, sid, {"type": "pause", "faces": {"po": ["Chi", "Chi"], "tigress": ["Claws"]}, "convert": {"po": ["Punch", "Kick"]}})
+    refused(client, sid, {"type": "pause", "faces": {"po": ["Chi"]}}, "tigress must roll")
+    paused = act(client, sid, {"type": "pause", "faces": {"po": ["Chi", "Chi"], "tigress": ["Claws"]}, "convert": {"po": ["Punch", "Kick"]}})
     change = paused["events"][-1]["payload"]["change"]
     assert (change["chi"], change["claws"], change["outcome"], change["kept"]) == (2, 1, "favourable", {"po": ["Punch", "Kick"]})
-    _refused(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}}, "already resolved")
-    started = _act(client, sid, {"type": "start-round"})
+    refused(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}}, "already resolved")
+    started = act(client, sid, {"type": "start-round"})
     assert started["state"]["game"]["pools"] == {"po": ["Punch", "Kick"]}
-    rolled = _act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi"]})
+    rolled = act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi"]})
     assert rolled["state"]["game"]["pools"]["po"] == ["Punch", "Kick", "Move", "Chi"]
     # a correction amends the board and the knock-outs, and deletes nothing
     total = client.get(f"/sessions/{sid}/events?limit=1").json["total"]
-    _refused(client, sid, {"type": "correct", "refers_to": 3, "reason": "r", "amend": {"enemies": {"l": {"wolf-spearman": 13}}}}, "more enemies than there are miniatures")
-    corrected = _act(client, sid, {"type": "correct", "refers_to": 3, "reason": "only one Spearman was knocked out", "agreed_by": ["po", "tigress"],
+    refused(client, sid, {"type": "correct", "refers_to": 3, "reason": "r", "amend": {"enemies": {"l": {"wolf-spearman": 13}}}}, "more enemies than there are miniatures")
+    corrected = act(client, sid, {"type": "correct", "refers_to": 3, "reason": "only one Spearman was knocked out", "agreed_by": ["po", "tigress"],
                                    "amend": {"knocked_out": {"wolf-spearman": -1}, "enemies": {"l": {"wolf-slasher": 1, "wolf-spearman": 1}}}})
     assert _kinds(corrected) == ["ActionTaken", "EntryCorrected"]
     assert corrected["state"]["game"]["knocked_out"] == {"wolf-spearman": 1}
     assert client.get(f"/sessions/{sid}/events?limit=1").json["total"] == total + 2
-    _act(client, sid, {"type": "end-round"})
-    _act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "C"})  # 2 Claws > 0 Chi: an Ox Grunt, none left
-    _act(client, sid, {"type": "start-round", "entry": "summary"})
-    _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "tigress"}]}, "There is no lever left to activate where tigress stood")
-    last = _act(client, sid, {"type": "round-summary", "tokens": [{"token": "wall", "by": "po"}]})
+    act(client, sid, {"type": "end-round"})
+    act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "C"})  # 2 Claws > 0 Chi: an Ox Grunt, none left
+    act(client, sid, {"type": "start-round", "entry": "summary"})
+    refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "tigress"}]}, "There is no lever left to activate where tigress stood")
+    last = act(client, sid, {"type": "round-summary", "tokens": [{"token": "wall", "by": "po"}]})
     assert last["events"][-2]["payload"]["change"] == {"kind": "mission-lost", "loss": "times-up", "round": 3}
     assert last["state"]["verdict"]["outcome"] == "defeat" and "L193" in last["state"]["verdict"]["reason"]
-    _refused(client, sid, {"type": "start-round"}, "The mission is over")
+    refused(client, sid, {"type": "start-round"}, "The mission is over")
     events = client.get(f"/sessions/{sid}/events?limit=200").json["events"]
     entries = [e["payload"]["change"]["entry"] for e in events if e["type"] == "RoundStarted"]
     assert entries == ["summary", "detail", "summary"]
@@ -277,22 +243,22 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
 
     # Mission 1.1 in detail: the villager rescued, dumplings collected on the Kitchen, enemies knocked out, both heroes
     # on the gatehouse (s): won in round 1 (L245)
-    s1 = _start(client, cid, "m1-1", {**base, "enemies": {"J": {"wolf-spearman": 1, "wolf-slasher": 1}}, "villagers": {"mei": "J"}})
-    _act(client, s1, {"type": "start-round"})
-    _act(client, s1, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Kick", "Kick"]})
-    rescued = _act(client, s1, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "villager", "villager": "mei"})
+    s1 = start(client, cid, "m1-1", {**base, "enemies": {"J": {"wolf-spearman": 1, "wolf-slasher": 1}}, "villagers": {"mei": "J"}})
+    act(client, s1, {"type": "start-round"})
+    act(client, s1, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Kick", "Kick"]})
+    rescued = act(client, s1, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "villager", "villager": "mei"})
     assert _kinds(rescued)[-1] == "VillagerRescued" and rescued["state"]["game"]["villagers"]["mei"] == {"tile": None, "rescued": True}
-    _act(client, s1, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-slasher"})
-    _act(client, s1, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Move", "Move"]})
-    _act(client, s1, {"type": "spend", "heroes": {"po": ["Chi", "Chi"]}, "for": "token", "token": "dumplings"})
-    _act(client, s1, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Move", "Claws", "Punch"]})
-    _act(client, s1, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
-    _act(client, s1, {"type": "spend", "heroes": {"tigress": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
-    _act(client, s1, {"type": "spend", "heroes": {"tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"})  # her Chi is a Punch
-    _refused(client, s1, {"type": "mission-won"}, "not on the end tile s")
-    _act(client, s1, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "s"})
-    _act(client, s1, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "s"})
-    _act(client, s1, {"type": "mission-won"})
+    act(client, s1, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-slasher"})
+    act(client, s1, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Move", "Move"]})
+    act(client, s1, {"type": "spend", "heroes": {"po": ["Chi", "Chi"]}, "for": "token", "token": "dumplings"})
+    act(client, s1, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Move", "Claws", "Punch"]})
+    act(client, s1, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
+    act(client, s1, {"type": "spend", "heroes": {"tigress": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
+    act(client, s1, {"type": "spend", "heroes": {"tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"})  # her Chi is a Punch
+    refused(client, s1, {"type": "mission-won"}, "not on the end tile s")
+    act(client, s1, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "s"})
+    act(client, s1, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "s"})
+    act(client, s1, {"type": "mission-won"})
     early = client.post(f"/sessions/{s1}/end", json={"outcome": "defeat"})
     assert early.status_code == 409 and "victory" in early.json["title"]
     assert client.post(f"/sessions/{s1}/end", json={"outcome": "victory"}).json["next_quest"] == "m1-2"
@@ -302,46 +268,46 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {**base, "spawn_points": {"1": "J", "2": "l", "4": "O"}}})
     assert missing.status_code == 422 and "reported" in missing.json["title"]
     levers = {"spawn_points": {"1": "J", "2": "l", "4": "O"}}  # the levers' tiles (L268)
-    s2 = _start(client, cid, "m1-2", {**base, **levers, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
+    s2 = start(client, cid, "m1-2", {**base, **levers, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
     assert _game(client, s2)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
     for round_no in (1, 2, 3):
-        result = _act(client, s2, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]} if round_no == 1 else {"type": "round-summary", "damage": {"tigress": 1}})
+        result = act(client, s2, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]} if round_no == 1 else {"type": "round-summary", "damage": {"tigress": 1}})
         if round_no < 3:
-            _act(client, s2, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Move"]}})
+            act(client, s2, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Move"]}})
     assert result["state"]["game"]["result"] == {"result": "lost", "loss": "times-up", "condition": None, "round": 3}
     assert client.post(f"/sessions/{s2}/end", json={"outcome": "defeat"}).json["next_quest"] == "m1-2"
 
     # the retry keeps the cards held; won with a Special Move and round summaries plus one detailed round
-    s3 = _start(client, cid, "m1-2", {**base, "spawn_points": {"1": "J", "2": "l", "4": "O", "5": "J"}})
+    s3 = start(client, cid, "m1-2", {**base, "spawn_points": {"1": "J", "2": "l", "4": "O", "5": "J"}})
     assert _game(client, s3)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
-    _act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
-    _act(client, s3, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
-    _act(client, s3, {"type": "start-round"})
-    _act(client, s3, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Punch"]})
-    _act(client, s3, {"type": "spend", "heroes": {"po": ["Chi", "Chi", "Chi"]}, "for": "special-move", "card": "Crane Kick"})
-    _act(client, s3, {"type": "spend", "heroes": {"po": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
-    _act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]})  # the rest of round 2
+    act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
+    act(client, s3, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
+    act(client, s3, {"type": "start-round"})
+    act(client, s3, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Punch"]})
+    act(client, s3, {"type": "spend", "heroes": {"po": ["Chi", "Chi", "Chi"]}, "for": "special-move", "card": "Crane Kick"})
+    act(client, s3, {"type": "spend", "heroes": {"po": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
+    act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]})  # the rest of round 2
     # round 3: the scroll tile (spawn point 5) is clear; the scroll is read with 6 Chi from both heroes (L264, L267)
-    _act(client, s3, {"type": "start-round"})
-    _refused(client, s3, {"type": "mission-won"}, "the scroll is not read")
-    _act(client, s3, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
-    _act(client, s3, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Kick", "Move"]})
-    _act(client, s3, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "scroll"})
-    _act(client, s3, {"type": "mission-won"})
+    act(client, s3, {"type": "start-round"})
+    refused(client, s3, {"type": "mission-won"}, "the scroll is not read")
+    act(client, s3, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
+    act(client, s3, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Kick", "Move"]})
+    act(client, s3, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "scroll"})
+    act(client, s3, {"type": "mission-won"})
     assert client.post(f"/sessions/{s3}/end", json={"outcome": "victory"}).json["next_quest"] == "m1-3"
 
     # Mission 1.3: no dumplings this time, so no cards earned; it fails by a full KO entered as a summary
-    s4 = _start(client, cid, "m1-3", base)
+    s4 = start(client, cid, "m1-3", base)
     assert _game(client, s4)["special_moves"] == {}
-    ko = _act(client, s4, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J", "count": 2}], "damage": {"po": 4, "tigress": 4}})
+    ko = act(client, s4, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J", "count": 2}], "damage": {"po": 4, "tigress": 4}})
     assert ko["state"]["game"]["result"]["loss"] == "full-ko"
     client.post(f"/sessions/{s4}/end", json={"outcome": "defeat"})
-    s5 = _start(client, cid, "m1-3", {**base, "figures": {"wolf-boss": "q"}})
-    _act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
-    _act(client, s5, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}, "to": "d"})  # Wolf Boss one tile back (L303)
-    _refused(client, s5, {"type": "mission-won"}, "wolf-boss is not knocked out")
-    _act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-boss", "tile": "d"}]})
-    _act(client, s5, {"type": "mission-won"})
+    s5 = start(client, cid, "m1-3", {**base, "figures": {"wolf-boss": "q"}})
+    act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
+    act(client, s5, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}, "to": "d"})  # Wolf Boss one tile back (L303)
+    refused(client, s5, {"type": "mission-won"}, "wolf-boss is not knocked out")
+    act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-boss", "tile": "d"}]})
+    act(client, s5, {"type": "mission-won"})
     ended = client.post(f"/sessions/{s5}/end", json={"outcome": "victory"}).json
     assert ended["next_quest"] is None
     assert client.get(f"/campaigns/{cid}").json["completed"] is True
@@ -372,7 +338,7 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
 def test_game_lengths_and_modes(client):
     story = _campaign(client, {"length": "story", "mode": "awesome"})
     assert client.get(f"/campaigns/{story}").json["chain"] == ["m1-1", "m1-2", "m1-3", "m2-1", "m2-2", "m2-3", "m3-1", "m3-2", "m3-3"]
-    sid = _start(client, story, "m1-1", {"start_tile": "t"})
+    sid = start(client, story, "m1-1", {"start_tile": "t"})
     game = _game(client, sid)
     assert game["dial_side"] == "awesome" and game["special_moves"] == {}  # cards are earned in multi-mission play
     bad = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "x", "options": {"length": "adventure"}})
@@ -382,12 +348,12 @@ def test_game_lengths_and_modes(client):
 
     # Young Masters: no round limit, pause actions during a round, earned cards chosen by name
     young = _campaign(client, {"length": "single", "mission": "m2-1", "mode": "young-masters"}, party=("monkey", "viper", "crane"))
-    sid = _start(client, young, "m2-1", {"start_tile": "t", "end_tile": "s", "special_moves": {"monkey": "A", "viper": "B", "crane": "C"}})
+    sid = start(client, young, "m2-1", {"start_tile": "t", "end_tile": "s", "special_moves": {"monkey": "A", "viper": "B", "crane": "C"}})
     assert _game(client, sid)["heroes"]["crane"]["dial_number"] == 3
     for _ in range(3):
-        result = _act(client, sid, {"type": "round-summary"})
+        result = act(client, sid, {"type": "round-summary"})
     assert result["state"]["game"]["result"] is None and result["state"]["game"]["round"] == 3
-    _act(client, sid, {"type": "start-round"})
-    paused = _act(client, sid, {"type": "pause", "faces": {"monkey": ["Claws"], "viper": ["Claws"], "crane": ["Chi"]}, "tile": "s"})
+    act(client, sid, {"type": "start-round"})
+    paused = act(client, sid, {"type": "pause", "faces": {"monkey": ["Claws"], "viper": ["Claws"], "crane": ["Chi"]}, "tile": "s"})
     assert [e["type"] for e in paused["events"]][-2:] == ["PauseResolved", "EnemySpawned"]
     assert paused["state"]["game"]["enemies"]["s"] == {"wolf-slasher": 2}

@@ -9,8 +9,21 @@ to perform a run, a basic attack, use an ability or use an item."
 
 from __future__ import annotations
 
-from tests.rulesets.test_yokai_verdicts import _refused, _verified
-from tests.rulesets.yokai_play import HIT, MISS, act, create_campaign, end, finish_hero_phase, game, spawn, start, strike, yokai_phase
+from tests.kit.yokai_quest import (
+    HIT,
+    MISS,
+    act,
+    create_campaign,
+    end,
+    finish_hero_phase,
+    game,
+    refused_saying as _refused,
+    spawn,
+    start,
+    strike,
+    verified,
+    yokai_phase,
+)
 from tracker import rulesets
 
 S1 = "shake-them-skeleton-bones-1"
@@ -97,7 +110,7 @@ def test_one_hero_at_a_time_each_once_a_hero_phase_and_a_new_turn_resets(client)
     assert [(c["hero"], c["actions_used"]) for c in _acted(strike(client, sid, "ryo", ["hone-bushi"]))] == [("ryo", 1)]
     act(client, sid, {"type": "end-scene", "outcome": "failed", "reason": "the table stops"})
     end(client, sid, "defeat")
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_an_ability_or_item_cost_is_stated_and_its_attack_names_it(client):

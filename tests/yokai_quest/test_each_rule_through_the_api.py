@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, enter, game, spawn, start, strike, yokai_phase
-
-S1 = "shake-them-skeleton-bones-1"
+from tests.kit.yokai_quest import (
+    S1,
+    act,
+    begin_yokai_phase,
+    clear,
+    create_campaign,
+    defeat,
+    draw_owed,
+    end,
+    enter,
+    game,
+    refused as _refused,
+    spawn,
+    start,
+    strike,
+    yokai_phase,
+)
 
 
 def _version(client, sid):
     return client.get(f"/sessions/{sid}").json["version"]
-
-
-def _refused(client, sid, action, title_part):
-    before = _version(client, sid)
-    answer = act(client, sid, action, status=422)
-    assert title_part in answer["title"], answer
-    assert _version(client, sid) == before  # nothing appended
-    return answer
 
 
 def _scene(client, options=None, scene=S1):
@@ -297,7 +303,7 @@ def test_a_player_records_a_yokai_attack_on_their_hero_but_never_acts_for_anothe
     """Yōkai Quest is played together: the yōkai's attacks are the table's to record (L192: the yōkai act in the
     Yōkai phase), so a token bound to Ryo may record the Yūrei's attack on Ryo. ``attacker`` names a hero or a
     yōkai; only a hero of the party is an act for someone, and naming Ami is still refused."""
-    from tests.rulesets.yokai_play import LOADOUTS, create_campaign
+    from tests.kit.yokai_quest import LOADOUTS, create_campaign
 
     made = create_campaign(client)
     cid = made["id"]

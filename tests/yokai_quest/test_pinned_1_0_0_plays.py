@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.rulesets.yokai_1_0_0_plays import pinned_to_1_0_0, play
+from tests.kit.yokai_quest_1_0_0 import pinned_to_1_0_0, play
 
 RECORDED = json.loads((Path(__file__).parents[1] / "fixtures" / "yokai_1_0_0_plays.json").read_text(encoding="utf-8"))
 

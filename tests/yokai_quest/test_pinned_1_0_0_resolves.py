@@ -1,12 +1,12 @@
 """Campaigns pinned to Yōkai Quest 1.0.0 still resolve to it and re-derive as they were played, on SQLite and
 PostgreSQL: its data and published contract are archived (tracker/rulesets/versions/yokai-quest/), and where 1.1.0
 changed what a scene asks, today's resolvers keep 1.0.0's way under its data (tracker/rulesets/yokai_quest/
-yokai_phase.py: kept and tracked; tests/rulesets/test_yokai_1_0_0_plays.py replays four campaigns recorded with
+yokai_phase.py: kept and tracked; tests/yokai_quest/test_pinned_1_0_0_plays.py replays four campaigns recorded with
 the resolvers as published)."""
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, create_campaign, draw_owed, strike
+from tests.kit.yokai_quest import act, create_campaign, draw_owed, strike
 from tracker import rulesets
 
 PIN_1_0_0 = {"id": "yokai-quest", "version": "1.0.0", "hash": "sha256:f13a772fc8ff2023e9f0f506b73ed5b21e93cd8aa73e5366fea943e8c8728653"}

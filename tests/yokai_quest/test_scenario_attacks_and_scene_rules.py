@@ -4,8 +4,18 @@ the facts the transcription lost declared as unknowns."""
 
 from __future__ import annotations
 
-from tests.rulesets.test_yokai_verdicts import _refused, _turns, _verified, _win_scene
-from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, end, game, start
+from tests.kit.yokai_quest import (
+    act,
+    begin_yokai_phase,
+    clear,
+    create_campaign,
+    end,
+    game,
+    refused_saying as _refused,
+    start,
+    verified,
+    win_scene,
+)
 
 S1 = "shake-them-skeleton-bones-1"
 BLOWS = {"attack_faces": {"red": ["katana", "katana"]}, "defense_faces": {"blue": []}}
@@ -46,12 +56,12 @@ def _to_final_showdown(client):
     sid = start(client, cid, "final-destination-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
     clear(client, sid)
-    _win_scene(client, sid, achievements=["champion-before-turn-12"])
+    win_scene(client, sid, achievements=["champion-before-turn-12"])
     started = client.post(f"/campaigns/{cid}/sessions", json={"quest": "final-destination-2", "setup": {"objectives": {"pillar-of-energy": 2}}})
     sid = started.json["id"]
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
     act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": [{"defender": f"pillar-of-energy-{n}", "attack_faces": {"red": ["katana"] * 8}, "defense_faces": {"blue": []}} for n in (1, 2)]})
-    assert _win_scene(client, sid, victory_condition="destroy-pillars-before-turn-15")["next_quest"] == "final-destination-3"
+    assert win_scene(client, sid, victory_condition="destroy-pillars-before-turn-15")["next_quest"] == "final-destination-3"
     return cid, start(client, cid, "final-destination-3")
 
 
@@ -72,7 +82,7 @@ def test_the_tengu_recovers_4_health_up_to_its_30(client):
     won = act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert won["state"]["verdict"]["outcome"] == "victory" and "(L1097)" in won["state"]["verdict"]["reason"]
     assert end(client, sid, "victory")["next_quest"] is None
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_the_table_states_each_heros_health_at_set_up(client):

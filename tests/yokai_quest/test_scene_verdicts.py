@@ -8,50 +8,37 @@ engaged" (L763). The session's verdict is the scene's end; an end of the session
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, finish_hero_phase, game, spawn, start, strike, yokai_phase
+from tests.kit.session import PROBLEM, total
+from tests.kit.yokai_quest import (
+    act,
+    begin_yokai_phase,
+    clear,
+    create_campaign,
+    defeat,
+    draw_owed,
+    end,
+    finish_hero_phase,
+    game,
+    refused_saying as _refused,
+    spawn,
+    start,
+    strike,
+    turns,
+    verified,
+    win_scene,
+    yokai_phase,
+)
 
-PROBLEM = "application/problem+json"
 S1, S2, S3 = "shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"
 
 
-def _total(client, sid):
-    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
-
-
-def _refused(client, sid, action, title_part):
-    before = _total(client, sid)
-    answer = act(client, sid, action, status=422)
-    assert title_part.lower() in (answer["title"] + " " + answer.get("detail", "")).lower(), answer
-    assert _total(client, sid) == before  # nothing appended
-    return answer
-
-
 def _end_refused(client, sid, outcome, title_part):
-    before = _total(client, sid)
+    before = total(client, sid)
     refused = client.post(f"/sessions/{sid}/end", json={"outcome": outcome})
     assert refused.status_code == 409 and refused.mimetype == PROBLEM, refused.json
     assert title_part in refused.json["title"], refused.json["title"]
-    assert _total(client, sid) == before and client.get(f"/sessions/{sid}").json["status"] == "in-progress"
+    assert total(client, sid) == before and client.get(f"/sessions/{sid}").json["status"] == "in-progress"
     return refused.json
-
-
-def _turns(client, sid, count):
-    """Whole turns with a Yōkai phase in which the appearance cards place nothing."""
-    answer = None
-    for _ in range(count):
-        answer = yokai_phase(client, sid)
-    return answer
-
-
-def _win_scene(client, sid, **body):
-    act(client, sid, {"type": "end-scene", "outcome": "victory", **body})
-    draw_owed(client, sid)
-    return end(client, sid, "victory")
-
-
-def _verified(client, sid):
-    report = client.get(f"/sessions/{sid}/verification").json
-    assert report["status"] == "verified", report["first_mismatch"]
 
 
 def test_the_scene_won_is_the_verdict_and_a_contradicting_end_is_a_409(client):
@@ -72,7 +59,7 @@ def test_the_scene_won_is_the_verdict_and_a_contradicting_end_is_a_409(client):
     draw_owed(client, sid)
     ended = end(client, sid, "victory")
     assert ended["verdict"] == verdict and ended["ruling"] is None
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_a_turn_limit_passed_fails_the_scene_as_the_turn_begins(client):
@@ -80,7 +67,7 @@ def test_a_turn_limit_passed_fails_the_scene_as_the_turn_begins(client):
     cid = create_campaign(client)["id"]
     sid = start(client, cid, S1)
     defeat(client, sid, "hone-bushi", 11)  # eight on turn 2, three on turn 3
-    _turns(client, sid, 5)
+    turns(client, sid, 5)
     assert client.get(f"/sessions/{sid}").json["turn"] == 8 and client.get(f"/sessions/{sid}").json["verdict"] is None
     ninth = yokai_phase(client, sid)
     assert ninth["state"]["turn"] == 9
@@ -90,7 +77,7 @@ def test_a_turn_limit_passed_fails_the_scene_as_the_turn_begins(client):
     _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", "attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}]}, "The scene has ended")
     _end_refused(client, sid, "victory", "the rules decided this quest")
     assert end(client, sid, "defeat")["next_quest"] == S1  # the reattempt
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_twelve_defeats_before_turn_nine_hold_past_it_and_stop_the_appearances(client):
@@ -99,13 +86,13 @@ def test_twelve_defeats_before_turn_nine_hold_past_it_and_stop_the_appearances(c
     defeat(client, sid, "hone-bushi", 8)
     spawn(client, sid, {"hone-bushi": 4})
     strike(client, sid, "ryo", ["hone-bushi"] * 3)
-    _turns(client, sid, 5)
+    turns(client, sid, 5)
     strike(client, sid, "ryo", ["hone-bushi"])  # turn 8: the twelfth
     finish_hero_phase(client, sid)
     began = act(client, sid, {"type": "begin-yokai-phase"})["state"]["game"]
     assert began["appearances_left"] == [] and began["spawns_left"] == []  # "the appearance points stop working" (L753)
     act(client, sid, {"type": "end-turn"})
-    _turns(client, sid, 2)
+    turns(client, sid, 2)
     assert client.get(f"/sessions/{sid}").json["verdict"] is None  # met before turn 9; the table ends it when the board is clear
     assert act(client, sid, {"type": "end-scene", "outcome": "victory"})["state"]["verdict"]["outcome"] == "victory"
 
@@ -116,14 +103,14 @@ def _to_shake_3(client):
         sid = start(client, cid, scene)
         defeat(client, sid, yokai, count)
         draw_owed(client, sid)
-        _win_scene(client, sid)
+        win_scene(client, sid)
     return cid, start(client, cid, S3)
 
 
 def test_the_chief_not_defeated_before_turn_15_loses_the_scene_and_the_story_restarts(client):
     """L837 "The heroes do not defeat the chief before turn 15." Penalty: "Start over the game from scene 1." (L838)"""
     cid, sid = _to_shake_3(client)
-    _turns(client, sid, 13)
+    turns(client, sid, 13)
     assert client.get(f"/sessions/{sid}").json["verdict"] is None
     fifteenth = yokai_phase(client, sid)
     kinds = [e["type"] for e in fifteenth["events"]]
@@ -137,7 +124,7 @@ def test_the_chief_not_defeated_before_turn_15_loses_the_scene_and_the_story_res
 
 def test_the_chief_defeated_on_turn_14_holds_past_turn_15(client):
     cid, sid = _to_shake_3(client)
-    _turns(client, sid, 13)
+    turns(client, sid, 13)
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "undead-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
     assert yokai_phase(client, sid)["state"]["verdict"] is None
     act(client, sid, {"type": "end-scene", "outcome": "victory"})
@@ -156,7 +143,7 @@ def test_every_hero_defeated_fails_the_scene_at_once(client):
     verdict = last["state"]["verdict"]
     assert verdict["outcome"] == "defeat" and "L763" in verdict["reason"]
     assert end(client, sid, "defeat")["next_quest"] == S1
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def test_the_owner_may_overrule_by_a_table_ruling_and_the_campaign_follows_it(client):
@@ -191,7 +178,7 @@ def test_several_victory_bullets_all_needed_and_facts_the_table_states(client):
     assert "(L960)" in won["state"]["verdict"]["reason"] and "(L961)" in won["state"]["verdict"]["reason"]
     draw_owed(client, sid)
     end(client, sid, "victory")
-    _verified(client, sid)
+    verified(client, sid)
 
 
 def _to_final_destination_2(client, setup):
@@ -199,7 +186,7 @@ def _to_final_destination_2(client, setup):
     sid = start(client, cid, "final-destination-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
     clear(client, sid)
-    _win_scene(client, sid, achievements=["champion-before-turn-12"])
+    win_scene(client, sid, achievements=["champion-before-turn-12"])
     return cid, client.post(f"/campaigns/{cid}/sessions", json={"quest": "final-destination-2", **({"setup": setup} if setup is not None else {})})
 
 
@@ -219,7 +206,7 @@ def test_the_pillars_must_all_be_destroyed_before_turn_15_their_number_stated_at
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
     act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": [{"defender": f"pillar-of-energy-{n}", **smash} for n in (1, 2)]})
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "destroy-pillars-before-turn-15"}, "the log records 2")
-    _turns(client, sid, 14)
+    turns(client, sid, 14)
     assert client.get(f"/sessions/{sid}").json["verdict"] is None  # the pillars are out of reach, the Tengu is not ("either")
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "destroy-pillars-before-turn-15"}, "the log records 2")
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
@@ -236,7 +223,7 @@ def test_achievements_the_log_can_check_are_checked(client):
     sid = start(client, cid, S1)
     defeat(client, sid, "hone-bushi", 12)
     draw_owed(client, sid)
-    _win_scene(client, sid)
+    win_scene(client, sid)
     sid = start(client, cid, S2)
     act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 2})
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "energy": 1})
@@ -248,11 +235,11 @@ def test_achievements_the_log_can_check_are_checked(client):
     sid = start(client, cid, "the-true-culprits-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
     clear(client, sid)
-    _win_scene(client, sid)
+    win_scene(client, sid)
     sid = start(client, cid, "the-true-culprits-2")
     spawn(client, sid, {"yoroi": 2})
     strike(client, sid, "ryo", ["yoroi"])
-    _turns(client, sid, 2)
+    turns(client, sid, 2)
     strike(client, sid, "ryo", ["yoroi"])
     refused = _refused(client, sid, {"type": "end-scene", "outcome": "victory", "achievements": ["both-yoroi-same-turn"]}, "defeated on one turn")
     assert "{2: {'yoroi': 1}, 4: {'yoroi': 1}}" in refused["detail"]
@@ -264,7 +251,7 @@ def test_both_yoroi_on_one_turn_earn_the_achievement(client):
     sid = start(client, cid, "the-true-culprits-1")
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
     clear(client, sid)
-    _win_scene(client, sid)
+    win_scene(client, sid)
     sid = start(client, cid, "the-true-culprits-2")
     spawn(client, sid, {"yoroi": 2})
     strike(client, sid, "ryo", ["yoroi", "yoroi"])

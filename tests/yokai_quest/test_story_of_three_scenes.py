@@ -8,15 +8,24 @@ import contextlib
 import io
 import json
 
-from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, defeat, draw_owed, end, game, spawn, start, strike, yokai_phase
+from tests.kit.yokai_quest import (
+    act,
+    begin_yokai_phase,
+    clear,
+    create_campaign,
+    defeat,
+    draw_owed,
+    end,
+    game,
+    spawn,
+    start,
+    strike,
+    verified,
+    yokai_phase,
+)
 from tracker.cli import main as tracker_cli
 
 SHAKE = ["shake-them-skeleton-bones-1", "shake-them-skeleton-bones-2", "shake-them-skeleton-bones-3"]
-
-
-def _verified(client, session_id):
-    report = client.get(f"/sessions/{session_id}/verification").json
-    assert report["status"] == "verified", report["first_mismatch"]
 
 
 def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
@@ -59,7 +68,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     assert state["heroes"]["ami"]["health"] == 2  # back with 1 health, plus the scene's 1
     assert state["heroes"]["ryo"]["health"] == 6
     assert end(client, s1, "victory")["next_quest"] == SHAKE[1]
-    _verified(client, s1)
+    verified(client, s1)
 
     # Scene 2, first attempt: Ryo is wounded and spends energy, then the scene fails.
     s2 = start(client, cid, SHAKE[1])
@@ -73,7 +82,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     assert game(client, s2)["heroes"]["ryo"]["health"] == 5
     act(client, s2, {"type": "end-scene", "outcome": "failed", "reason": "15 yōkai can no longer be defeated before turn 9"})
     assert end(client, s2, "defeat")["next_quest"] == SHAKE[1]
-    _verified(client, s2)
+    verified(client, s2)
 
     # Scene 2, the reattempt: the heroes stand as they began the scene; the reserve is empty.
     s2b = start(client, cid, SHAKE[1])
@@ -94,7 +103,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": "Maki sushi", "discard": "Nigiri"})
     act(client, s2b, {"type": "draw-treasure", "hero": "ami", "card": "Uro", "discard": "Hinote"})
     end(client, s2b, "victory")
-    _verified(client, s2b)
+    verified(client, s2b)
 
     # Scene 3: the Undead Dark Champion (Health 15) loses all his life points.
     s3 = start(client, cid, SHAKE[2])
@@ -107,7 +116,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     act(client, s3, {"type": "draw-treasure", "hero": "ami", "card": "Omamori", "discard": "Soba"})
     ended = end(client, s3, "victory")
     assert ended["next_quest"] == "the-true-culprits-1"
-    _verified(client, s3)
+    verified(client, s3)
 
     progress = client.get(f"/campaigns/{cid}").json["progress"]
     ryo, ami = progress["heroes"]["ryo"], progress["heroes"]["ami"]
@@ -135,7 +144,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     heroes = game(client, t1b)["heroes"]
     assert heroes["ryo"]["hand"] == [] and heroes["ami"]["hand"] == []
     assert heroes["ryo"]["equipped"]["enchantment"] == "Hibana"  # the hand is gone, the equipment stays
-    _verified(client, t1)  # the failed attempt verifies like any other session
+    verified(client, t1)  # the failed attempt verifies like any other session
 
     # Scenes 1 and 2 won; scene 3 failed: its penalty discards the objects equipped at the scene's start.
     act(client, t1b, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "akatsume-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 2}, "defense_faces": {"blue": []}}]})
@@ -172,7 +181,7 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
 
 
 def test_the_standing_view_follows_the_log_and_rebuilds_the_same(client, app):
-    from tests.rulesets.yokai_play import create_campaign
+    from tests.kit.yokai_quest import create_campaign
 
     cid = create_campaign(client)["id"]
     s1 = start(client, cid, SHAKE[0])

@@ -5,25 +5,23 @@ as they began."""
 
 from __future__ import annotations
 
-from tests.rulesets.yokai_play import act, begin_yokai_phase, create_campaign, end, finish_hero_phase, game, spawn, start, yokai_phase
+from tests.kit.yokai_quest import (
+    S1,
+    act,
+    begin_yokai_phase,
+    create_campaign,
+    end,
+    finish_hero_phase,
+    game,
+    refused as _refused,
+    spawn,
+    start,
+    yokai_phase,
+)
 from tracker import rulesets
 
-S1 = "shake-them-skeleton-bones-1"
 MISS = {"attack_faces": {"red": ["blank"]}, "defense_faces": {"blue": []}}
 HIT = {"attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}
-
-
-def _total(client, sid):
-    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
-
-
-def _refused(client, sid, action, title_part):
-    before = _total(client, sid)
-    response = client.post(f"/sessions/{sid}/actions", json=action)
-    assert response.status_code == 422 and response.mimetype == "application/problem+json", response.json
-    assert title_part in response.json["title"], response.json
-    assert _total(client, sid) == before  # nothing appended
-    return response.json
 
 
 def test_one_energy_card_per_hero_drawn_first_in_the_hero_phase(client):

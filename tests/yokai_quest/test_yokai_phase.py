@@ -3,8 +3,20 @@ the miniature cap, scripted spawns and the refill, yōkai in play, initiative, a
 
 from __future__ import annotations
 
-from tests.rulesets.test_yokai_verdicts import _refused
-from tests.rulesets.yokai_play import act, begin_yokai_phase, clear, create_campaign, enter, finish_hero_phase, game, spawn, start, strike, yokai_phase
+from tests.kit.yokai_quest import (
+    act,
+    begin_yokai_phase,
+    clear,
+    create_campaign,
+    enter,
+    finish_hero_phase,
+    game,
+    refused_saying as _refused,
+    spawn,
+    start,
+    strike,
+    yokai_phase,
+)
 
 S1 = "shake-them-skeleton-bones-1"
 HIT = {"attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}
@@ -190,7 +202,7 @@ def test_a_scene_ends_when_no_yokai_are_left_unless_the_next_keeps_the_board(cli
 def test_the_chief_a_scene_brings_in_arrives_on_its_turn_once(client):
     """Frozen Tracks 2, L1014 "On turn 5 an Undead Dark Champion and two Hone Bushi appear on the Hero entrance point";
     the Crystal Sphere is there from the beginning (L1015), and scripted appearances come in the Yōkai phase (L166)."""
-    from tests.rulesets.test_yokai_group_play import Table
+    from tests.kit.yokai_quest_table import Table
 
     table = Table(client)
     sid = table.reach("frozen-tracks-2")
@@ -212,7 +224,7 @@ def test_the_chief_a_scene_brings_in_arrives_on_its_turn_once(client):
 def test_minions_stop_them_places_a_yoroi_and_an_obake_dono(client):
     """Final Destination 2, L1081 "Minions! Stop them!: A Yoroi and an Obake Dono appear on the blue and red appearance
     points respectively": the Tengu's call, whose timing its lost flowchart decided, is due in every Yōkai phase."""
-    from tests.rulesets.test_yokai_group_play import Table
+    from tests.kit.yokai_quest_table import Table
 
     table = Table(client)
     sid = table.reach("final-destination-2")
