@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from tests.kit import session
 from tests.kit.descent import act, campaign
 
 PARTY = ["tahlia", "sir-valadir"]
@@ -18,10 +19,10 @@ def _state(client, sid):
 
 
 def _start(client, cid, quest, setup):
-    started = client.post(f"/campaigns/{cid}/sessions", json={"quest": quest["id"], "setup": setup})
-    assert started.status_code == 201, started.json
-    assert started.json["state"]["game"]["conquest"] == quest["starting_conquest"]
-    return started.json["id"]
+    """A session of the published ``quest``, which starts at the conquest its document states."""
+    started = session.start(client, cid, quest["id"], setup)
+    assert started["state"]["game"]["conquest"] == quest["starting_conquest"]
+    return started["id"]
 
 
 def _setup(quest):
