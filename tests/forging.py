@@ -14,7 +14,7 @@ from typing import Any
 
 from api import create_app
 from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
-from tests.rulesets import yokai_play
+from tests.kit import yokai_quest as yokai_play
 from tracker import verify_export
 from tracker.verify_export import event_hash, verify_lines
 

@@ -11,11 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from tests import audit_ruleset
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.forgery_kit import NDJSON, StoredRows
-from tests.forgery_kit import export as _export, lines_of as _lines, notifications as _notifications, play_journey as _play_journey
-from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
+from tests.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
+    NDJSON,
+    StoredRows,
+    empty_postgres_url,
+    export as _export,
+    lines_of as _lines,
+    notifications as _notifications,
+    play_journey as _play_journey,
+    target,
+)
+from tests.kit import audit_ruleset
 from tracker import rulesets
 from tracker.rulesets import archive
 

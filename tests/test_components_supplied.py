@@ -6,10 +6,10 @@ export into another database. Journey serves as the example: its rules lost most
 from __future__ import annotations
 
 from tests.forgery_kit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
+from tests.kit import journey
 from tracker.rulesets.data import content_hash
 from tracker.verify_export import verify_lines
 
-ORDER = ["monkey-king", "tripitaka", "cho-hakkai", "monk-sha"]
 MONKEY_HP = {"characters": {"monkey-king": {"stats": {"HP": 10}}}}
 ATTACK = {"type": "demon-attack", "demon": "kogaiji-1", "target": "monkey-king", "faces": {"attack": ["3", "1"], "demon": ["X"], "defense": ["1", "1"]}}
 
@@ -21,9 +21,8 @@ def _bare(client):
 
 
 def _start(client, cid):
-    started = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q4-the-village", "setup": {"initiative": ORDER}})
-    assert started.status_code == 201, started.json
-    return started.json["id"], started.json["state"]["game"]
+    """A session of Journey's Quest 4, the Pilgrims in Initiative order: its id and game state."""
+    return journey.start(client, cid, "q4-the-village")
 
 
 def _version(client, cid):

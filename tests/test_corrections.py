@@ -1,6 +1,6 @@
 """The `correct` action: a value recorded wrongly is corrected by a new event that says what was wrong, what it
 should be and why, and the sheet shows it as a correction wherever the value appears (Journey here; Kung Fu
-Panda keeps its own amendment of the board, tests/test_kung_fu_panda*.py)."""
+Panda keeps its own amendment of the board, tests/kung_fu_panda/)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_a_pilgrims_health_recorded_wrongly_is_corrected_and_shown_as_a_correcti
 
 
 def test_descent_and_yokai_correct_a_heros_sheet_the_same_way(client):
-    from tests.rulesets import yokai_play
+    from tests.kit import yokai_quest as yokai_play
 
     cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim"]})["id"]
     sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "thing-in-the-pit"})["id"]

@@ -23,7 +23,7 @@ import psycopg
 import pytest
 
 from tests.conftest import REQUIRE_POSTGRES
-from tests.test_server import OWNER_TOKENS, _free_port, _start, _stop, call
+from tests.kit.server import OWNER_TOKENS, free_port as _free_port, start as _start, stop as _stop, call
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

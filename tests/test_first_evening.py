@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests import schema_checks
+from tests.kit import schema_checks
 
 
 class Table:

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from api.front.launcher import NginxMissing, find_nginx, render
-from tests.test_server import BIN, _free_port, _start, _stop, call
+from tests.kit.server import BIN, free_port as _free_port, start as _start, stop as _stop, call
 
 pytestmark = pytest.mark.server
 

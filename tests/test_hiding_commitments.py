@@ -17,11 +17,10 @@ import json
 import re
 from uuid import UUID
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_secrets import _mint, _ok, _verifier, bearer, readable
+from tests.kit.descent import TEST_OVERLORD_DECK
+from tests.kit.secrets import bearer, mint, ok, readable, verifier
 from tracker import hash_chain
 from tracker.verify_export import canonical_json, event_hash
 
@@ -134,19 +133,19 @@ def guesses(app, client, cid, sid, token, also=()):
 
 
 def _descent(client):
-    cid = _ok(client.post("/campaigns", json={"ruleset": "descent", "name": "Pit", "party": ["kirga", "aurim"],
+    cid = ok(client.post("/campaigns", json={"ruleset": "descent", "name": "Pit", "party": ["kirga", "aurim"],
                                                "components": TEST_OVERLORD_DECK})).json["id"]
-    sid = _ok(client.post(f"/campaigns/{cid}/sessions", json={"quest": "thing-in-the-pit"})).json["id"]
+    sid = ok(client.post(f"/campaigns/{cid}/sessions", json={"quest": "thing-in-the-pit"})).json["id"]
     return cid, sid
 
 
 def test_the_heroes_cannot_test_a_guess_of_the_overlords_draws_or_the_secret_rooms_die_against_any_hash(app, client):
     cid, sid = _descent(client)
-    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
-    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
-    _ok(client.post(f"/sessions/{sid}/actions", json={"type": "secret-room-roll", "face": "blank"}, headers=overlord))
-    one = _ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 1, "holder": "overlord"}, headers=overlord))
-    two = _ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 2, "holder": "overlord"}, headers=overlord))
+    overlord = bearer(mint(client, cid, role="player", side="overlord"))
+    heroes = bearer(mint(client, cid, role="player", side="heroes"))
+    ok(client.post(f"/sessions/{sid}/actions", json={"type": "secret-room-roll", "face": "blank"}, headers=overlord))
+    one = ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 1, "holder": "overlord"}, headers=overlord))
+    two = ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 2, "holder": "overlord"}, headers=overlord))
     assert one.json["cards"] and len(two.json["cards"]) == 2
     assert guesses(app, client, cid, sid, heroes) == []
 
@@ -170,8 +169,8 @@ JOURNEY_STEPS = st.lists(st.sampled_from(["roll", "draw", "shuffle", "undo"]), m
 @given(steps=DESCENT_STEPS)
 def test_no_value_hidden_from_the_heroes_can_be_tested_against_anything_they_read(app, client, steps):
     cid, sid = _descent(client)
-    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
-    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
+    overlord = bearer(mint(client, cid, role="player", side="overlord"))
+    heroes = bearer(mint(client, cid, role="player", side="heroes"))
     answers = []
     for number, step in enumerate(steps):
         if step in ("draw-1", "draw-2"):
@@ -195,8 +194,8 @@ def test_no_value_hidden_from_the_heroes_can_be_tested_against_anything_they_rea
 def test_no_sealed_value_of_a_journey_session_can_be_tested_against_anything_a_viewer_reads(app, client, steps):
     from tests.conftest import JOURNEY_TEST_COMPONENTS
 
-    cid = _ok(client.post("/campaigns", json={"ruleset": "journey", "name": "J", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})).json["id"]
-    sid = _ok(client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"})).json["id"]
+    cid = ok(client.post("/campaigns", json={"ruleset": "journey", "name": "J", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})).json["id"]
+    sid = ok(client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"})).json["id"]
     for step in steps:
         if step == "roll":
             client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1}})
@@ -206,7 +205,7 @@ def test_no_sealed_value_of_a_journey_session_can_be_tested_against_anything_a_v
             client.post(f"/sessions/{sid}/actions", json={"type": "shuffle", "deck": "fortune"})
         else:
             client.post(f"/sessions/{sid}/undo")
-    viewer = bearer(_mint(client, cid, role="viewer"))
+    viewer = bearer(mint(client, cid, role="viewer"))
     assert guesses(app, client, cid, sid, viewer) == [], steps
     # the seed, each shuffle's order, each undo's piles: not in any hash a viewer reads, whatever is tried
     text = readable(app, client, viewer, cid, sid)
@@ -219,23 +218,23 @@ def test_no_sealed_value_of_a_journey_session_can_be_tested_against_anything_a_v
 
 
 def test_a_value_changed_in_the_store_without_its_commitment_is_found_by_the_service_verifier_and_import(app, client, database_url, tmp_path):
-    from tests.test_audit import StoredRows
+    from tests.forgery_kit import StoredRows
 
     cid, sid = _descent(client)
-    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
+    overlord = bearer(mint(client, cid, role="player", side="overlord"))
     # The opening hand is dealt from the session's stream: the card reported drawn is one still in the pile.
     dealt = client.get(f"/sessions/{sid}").json["decks"]["overlord"]["held"].get("overlord", [])
     card, other = [c for c in TEST_OVERLORD_DECK["decks"]["overlord"]["cards"] if c not in dealt][:2]
-    _ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "cards": [card], "holder": "overlord"}, headers=overlord))
+    ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "cards": [card], "holder": "overlord"}, headers=overlord))
     text = client.get(f"/campaigns/{cid}/export").get_data(as_text=True)  # the owner's, in play: the secrets opened
-    assert _verifier(text, client).returncode == 0
+    assert verifier(text, client).returncode == 0
     lines = [json.loads(line) for line in text.splitlines()]
     drawn = [line["event"] for line in lines[1:-1] if line["event"]["topic"].endswith("CardsDrawn")][-1]
     assert drawn["opened"]["change"]["value"]["cards"] == [card] and "change" not in drawn["state"]
     # a reported card changed to another the deck holds: only the commitment tells (the hashes still hold)
     drawn["opened"]["change"]["value"]["cards"] = [other]
     forged = "".join(json.dumps(line) + "\n" for line in lines)
-    checked = _verifier(forged, client)
+    checked = verifier(forged, client)
     assert checked.returncode == 1 and "does not match the commitment" in checked.stdout, checked.stdout
     refused = client.post("/campaigns/import", data=forged, headers={"Content-Type": "application/x-ndjson", "Authorization": ""})
     assert refused.status_code == 422 and "commitment" in refused.json["detail"]
@@ -246,12 +245,12 @@ def test_a_value_changed_in_the_store_without_its_commitment_is_found_by_the_ser
 
 
 def test_a_descent_backup_in_play_moves_with_its_salts_and_the_revealed_values_verify_after_the_end(app, client, database_url, tmp_path):
-    from tests.test_secrets import _cli
+    from tests.kit.secrets import cli as _cli
 
     cid, sid = _descent(client)
-    overlord = bearer(_mint(client, cid, role="player", side="overlord"))
-    heroes = bearer(_mint(client, cid, role="player", side="heroes"))
-    _ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 2, "holder": "overlord"}, headers=overlord))
+    overlord = bearer(mint(client, cid, role="player", side="overlord"))
+    heroes = bearer(mint(client, cid, role="player", side="heroes"))
+    ok(client.post(f"/sessions/{sid}/draws", json={"deck": "overlord", "count": 2, "holder": "overlord"}, headers=overlord))
     backup = tmp_path / "backup.jsonl"
     assert _cli("--database-url", database_url, "export", cid, "--backup", "-o", str(backup)).returncode == 0
     target = f"sqlite:///{tmp_path}/target.sqlite3"
@@ -270,10 +269,10 @@ def test_a_descent_backup_in_play_moves_with_its_salts_and_the_revealed_values_v
     finally:
         there.extensions["tracker"].close()
         there.extensions["tracker_views"].store.datastore.close()
-    _ok(client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the table stops here"}), 200)
+    ok(client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the table stops here"}), 200)
     shown = client.get(f"/sessions/{sid}/events?limit=1000", headers=heroes).json["events"]
     drawn = [e for e in shown if e["type"] == "CardsDrawn" and e["payload"]["change"].get("deck") == "overlord"]
     assert drawn and all(e["meta"]["salts"]["change"] and len(e["payload"]["change"]["cards"]) >= 1 for e in drawn)
     text = client.get(f"/campaigns/{cid}/export", headers=heroes).get_data(as_text=True)
-    verified = _verifier(text, client)
+    verified = verifier(text, client)
     assert verified.returncode == 0 and "VERIFIED" in verified.stdout, verified.stdout

@@ -13,7 +13,7 @@ import re
 
 import jsonschema
 
-from tests import schema_checks
+from tests.kit import schema_checks
 from tracker import hints, rulesets
 
 PLACEHOLDERS = ("x", 1, "<card>", "<hero>")  # the stand-ins a hint's text leaves for the table's own values

@@ -5,9 +5,8 @@ code's), and where the example's stand-in values are real faces, it is posted an
 
 from __future__ import annotations
 
-from tests import schema_checks
-from tests.rulesets import yokai_play
-from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.kit import schema_checks, yokai_quest as yokai_play
+from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 
 
 def _post(client, path: str, body: dict, status: int = 201) -> dict:

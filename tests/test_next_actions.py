@@ -6,11 +6,10 @@ and a game's phase action that is not listed is refused."""
 from __future__ import annotations
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.rulesets import yokai_play
-from tests.test_journey_play import COMPONENTS as JOURNEY_COMPONENTS
-from tests.test_journey_play import PILGRIMS
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.kit import yokai_quest as yokai_play
+from tests.kit.descent import TEST_OVERLORD_DECK
+from tests.kit.journey import COMPONENTS as JOURNEY_COMPONENTS, PILGRIMS
+from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 
 
 def _post(client, path: str, body: dict, status: int = 201) -> dict:

@@ -4,9 +4,11 @@ secrets hidden from the heroes' pages until the quest ends. (tests/test_pages_br
 
 from __future__ import annotations
 
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_descent_api import _act as descent_act
-from tests.test_descent_api import _start as descent_start
+from tests.kit.descent import (
+    TEST_OVERLORD_DECK,
+    act as descent_act,
+    start as descent_start,
+)
 
 NO_AUTH = {"Authorization": ""}  # the OwnerClient sends no bearer token with this: pages use the cookie
 
@@ -125,8 +127,7 @@ def test_a_game_without_hero_sheets_shows_its_standing(client, app):
 
 
 def test_a_roll_reported_with_an_action_reads_as_a_person_would_say_it(client, app):
-    from tests.test_journey_campaigns import _play_q1
-    from tests.test_journey_play import _campaign
+    from tests.kit.journey import campaign as _campaign, play_q1 as _play_q1
 
     cid = _campaign(client, mode="linked")
     q1, _ = _play_q1(client, cid)
@@ -148,7 +149,7 @@ def test_the_timeline_keeps_the_overlords_set_up_choices_from_the_heroes_until_t
 
 
 def test_a_lost_quest_played_again_shows_as_replayed_with_both_outcomes(client, app):
-    from tests.test_journey_play import COMPONENTS, PILGRIMS, _start
+    from tests.kit.journey import COMPONENTS, PILGRIMS, start as _start
 
     made = client.post("/campaigns", json={"ruleset": "journey", "name": "Unlucky", "party": PILGRIMS, "components": COMPONENTS, "options": {"mode": "linked"}})
     cid, token = made.json["id"], made.json["owner_token"]
@@ -171,7 +172,14 @@ def test_a_lost_quest_played_again_shows_as_replayed_with_both_outcomes(client, 
 
 
 def test_the_standing_of_a_game_without_hero_sheets_shows_what_was_played(client, app):
-    from tests.rulesets.yokai_play import act, create_campaign, defeat, draw_owed, end, start
+    from tests.kit.yokai_quest import (
+        act,
+        create_campaign,
+        defeat,
+        draw_owed,
+        end,
+        start,
+    )
 
     campaign = create_campaign(client)
     cid, token = campaign["id"], campaign["owner_token"]

@@ -9,10 +9,18 @@ import re
 
 import pytest
 
-from tests.pages_browser import LAPTOP, PHONE, chromium, fits_the_width, live_server, screenshot, sign_in  # noqa: F401
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_journey_campaigns import Q3_ORDER, _end, _play_q1
-from tests.test_journey_play import PILGRIMS, Q2_COMPONENTS, _act, _start
+from tests.kit.descent import TEST_OVERLORD_DECK
+from tests.kit.journey import PILGRIMS, Q2_COMPONENTS, Q3_ORDER, act, play_q1, start
+from tests.kit.pages_browser import (  # noqa: F401
+    LAPTOP,
+    PHONE,
+    chromium,
+    fits_the_width,
+    live_server,
+    screenshot,
+    sign_in,
+)
+from tests.kit.session import end
 
 pytestmark = pytest.mark.browser
 
@@ -22,17 +30,17 @@ def _journey_campaign_of_three_quests(client) -> dict:
                                            "components": Q2_COMPONENTS, "options": {"mode": "linked"}})  # Q2 hands out named cards (L741)
     assert made.status_code == 201, made.json
     cid, token = made.json["id"], made.json["owner_token"]
-    q1, _ = _play_q1(client, cid)  # Monkey King: 6 + 6 Bad Karma, traded 10 for weapon level 2 and a Corruption Card
+    q1, _ = play_q1(client, cid)  # Monkey King: 6 + 6 Bad Karma, traded 10 for weapon level 2 and a Corruption Card
     q2 = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q2-rescue"}).json["id"]
-    _act(client, q2, type="maintenance")
-    _act(client, q2, type="activate-pilgrim", hero="monkey-king")
-    _act(client, q2, type="rescue-villager", hero="monkey-king", villager="villager-1")
+    act(client, q2, type="maintenance")
+    act(client, q2, type="activate-pilgrim", hero="monkey-king")
+    act(client, q2, type="rescue-villager", hero="monkey-king", villager="villager-1")
     # The pages are under test, not Q2's conditions (L749): the owner ends it by a table ruling, shown as one.
-    _end(client, q2, "victory", ruling="the table agreed the rescue was enough")
-    q3, _ = _start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
+    end(client, q2, "victory", ruling="the table agreed the rescue was enough")
+    q3, _ = start(client, cid, "q3-village-fields", initiative=Q3_ORDER)
     rolled = client.post(f"/sessions/{q3}/rolls", json={"dice": {"d6": 3}, "purpose": "initiative"})
     assert rolled.status_code == 201
-    _act(client, q3, type="maintenance")
+    act(client, q3, type="maintenance")
     undone = client.post(f"/sessions/{q3}/undo")
     assert undone.status_code == 201, undone.json
     client.application.extensions["tracker_views"].catch_up()
@@ -150,8 +158,7 @@ def test_a_linked_journey_campaign_of_three_quests_in_chromium(client, live_serv
 
 
 def test_a_descent_quests_treachery_ledger_in_chromium(client, live_server, chromium, database_url):  # noqa: F811
-    from tests.test_descent_api import _act as descent_act
-    from tests.test_descent_api import _start as descent_start
+    from tests.kit.descent import act as descent_act, start as descent_start
 
     db = "postgres" if database_url.startswith("postgresql") else "sqlite"
     made = client.post("/campaigns", json={"ruleset": "descent", "name": "Thursday dungeon", "party": ["runewitch-astarra", "aurim"],

@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from projections import store as view_store
-from projections import views as registered_views
-from tests import audit_ruleset
+from projections import store as view_store, views as registered_views
+from tests.kit import audit_ruleset
 from tracker import rulesets
 from tracker.rulesets.view import At, CampaignFold
 

@@ -9,9 +9,11 @@ import re
 
 import pytest
 
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_descent_api import _act as descent_act
-from tests.test_descent_api import _start as descent_start
+from tests.kit.descent import (
+    TEST_OVERLORD_DECK,
+    act as descent_act,
+    start as descent_start,
+)
 
 NO_AUTH = {"Authorization": ""}
 PAGES = ["campaign", "session", "play", "replay", "replay-start", "hero", "dice"]

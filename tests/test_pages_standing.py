@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tests.rulesets.yokai_play import create_campaign, start
-from tests.test_kung_fu_panda import _act as kfp_act
-from tests.test_kung_fu_panda import _start as kfp_start
+from tests.kit.kung_fu_panda import act as kfp_act, start as kfp_start
+from tests.kit.yokai_quest import create_campaign, start
 
 NO_AUTH = {"Authorization": ""}
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

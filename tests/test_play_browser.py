@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages_browser import (  # noqa: F401
+from tests.kit.descent import TEST_OVERLORD_DECK
+from tests.kit.journey import COMPONENTS, ORDER, PILGRIMS
+from tests.kit.pages_browser import (  # noqa: F401  (fixtures)
     PHONE,
     chromium,
     fits_the_width,
@@ -17,9 +19,7 @@ from tests.pages_browser import (  # noqa: F401
     sign_in,
     smallest_chart_text,
 )
-from tests.rulesets.yokai_play import LOADOUTS, YOKAI_TEST_COMPONENTS
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_journey_play import COMPONENTS, ORDER, PILGRIMS
+from tests.kit.yokai_quest import LOADOUTS, YOKAI_TEST_COMPONENTS
 
 pytestmark = pytest.mark.browser
 

@@ -8,9 +8,8 @@ import re
 
 import pytest
 
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_descent_api import _start as descent_start
-from tests.test_journey_play import COMPONENTS, PILGRIMS, _start
+from tests.kit.descent import TEST_OVERLORD_DECK, start as descent_start
+from tests.kit.journey import COMPONENTS, PILGRIMS, start
 
 NO_AUTH = {"Authorization": ""}
 HERE = {**NO_AUTH, "Origin": "http://localhost"}
@@ -20,7 +19,7 @@ def _journey(client):
     made = client.post("/campaigns", json={"ruleset": "journey", "name": "Phones", "party": PILGRIMS, "components": COMPONENTS})
     assert made.status_code == 201, made.json
     cid, owner = made.json["id"], made.json["owner_token"]
-    sid, _ = _start(client, cid, "q1-meeting")
+    sid, _ = start(client, cid, "q1-meeting")
     return cid, owner, sid
 
 
@@ -206,7 +205,7 @@ def test_the_actions_allowed_now_are_read_from_either_shape():
 
 def test_a_yokai_on_the_board_may_attack_from_the_page_and_a_kind_with_none_left_is_not_offered(client):
     """The attacker field names a hero or a figure: the yōkai on the board are offered beside the heroes."""
-    from tests.rulesets.yokai_play import LOADOUTS, YOKAI_TEST_COMPONENTS
+    from tests.kit.yokai_quest import LOADOUTS, YOKAI_TEST_COMPONENTS
 
     made = client.post("/campaigns", json={"ruleset": "yokai-quest", "name": "Friday", "party": ["ryo", "ami"], "components": YOKAI_TEST_COMPONENTS}).json
     first = client.get(f"/campaigns/{made['id']}").json["next_quest"]

@@ -15,7 +15,7 @@ import pytest
 
 from tests import forging
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.test_kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 from tracker.verify_export import verify_lines
 
 

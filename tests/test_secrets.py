@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.test_descent_api import EVANS_PURCHASES, TEST_OVERLORD_DECK
+from tests.kit.descent import EVANS_PURCHASES, TEST_OVERLORD_DECK
 
 NDJSON = {"Content-Type": "application/x-ndjson"}
 

@@ -5,95 +5,36 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
+from tests.kit.server import BIN, ROOT, call, free_port, start as _start, stop
 
 pytestmark = pytest.mark.server
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-OWNER_TOKENS: dict[str, str] = {}  # per server: the owner token of the campaign created last
-
-
-def call(base: str, method: str, path: str, body: object | None = None, headers: dict | None = None) -> tuple[int, dict]:
-    """One HTTP request; acts as the owner of the campaign last created on that server unless told otherwise."""
-    data = json.dumps(body).encode() if body is not None else None
-    headers = {"Content-Type": "application/json", **(headers or {})}
-    if "Authorization" not in headers and base in OWNER_TOKENS:
-        headers["Authorization"] = f"Bearer {OWNER_TOKENS[base]}"
-    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            status, answer = response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-    if status == 201 and isinstance(answer, dict) and answer.get("owner_token"):
-        OWNER_TOKENS[base] = answer["owner_token"]
-    return status, answer
-
-
-def _start(command: list[str], env: dict[str, str], tmp_path: Path, port: int):
-    log_path = tmp_path / "server.log"
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log_path.open("w"), stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if call(base, "GET", "/health")[0] == 200:
-                break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("the server did not start:\n" + log_path.read_text())
-        time.sleep(0.1)
-    return process, base, log_path
-
-
-def _stop(process: subprocess.Popen, log_path: Path, request: pytest.FixtureRequest) -> None:
-    died = process.poll()
-    process.terminate()
-    process.wait(timeout=15)
-    assert died is None, "the server exited during the test:\n" + log_path.read_text()
-    report = getattr(request.node, "report_call", None)
-    if report is not None and report.failed:
-        print("server log:\n" + log_path.read_text())
 
 
 @pytest.fixture
 def server(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
     """gunicorn with two workers of four threads each, as `tracker front` starts it behind nginx."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "WEB_CONCURRENCY": "2", "TRACKER_PROJECTIONS_IN_PROCESS": "1"}
     process, base, log_path = _start([str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], env, tmp_path, port)
     yield base
-    _stop(process, log_path, request)
+    stop(process, log_path, request)
 
 
 @pytest.fixture
 def served(database_url: str, tmp_path: Path, request: pytest.FixtureRequest):
     """`tracker serve`, which is what `make run` starts."""
-    port = _free_port()
+    port = free_port()
     command = [str(BIN / "tracker"), "serve", "--port", str(port), "--database-url", database_url]  # global options go after too
     process, base, log_path = _start(command, dict(os.environ), tmp_path, port)
     yield base, log_path
-    _stop(process, log_path, request)
+    stop(process, log_path, request)
 
 
 def test_twenty_concurrent_rolls_on_one_session(server):

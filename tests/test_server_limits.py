@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.test_server import BIN, _free_port, _start, _stop, call
+from tests.kit.server import BIN, call, free_port, start, stop
 
 pytestmark = pytest.mark.server
 
@@ -21,9 +21,9 @@ IMPORT_LIMIT = 256 * 1024  # small, so a test can send more than it without send
 
 
 def _gunicorn(database_url: str, tmp_path: Path, request: pytest.FixtureRequest, **env: str):
-    port = _free_port()
+    port = free_port()
     environment = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "TRACKER_PROJECTIONS_IN_PROCESS": "1", **env}
-    return _start([str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], environment, tmp_path, port)
+    return start([str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], environment, tmp_path, port)
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def one_worker(database_url: str, tmp_path: Path, request: pytest.FixtureRequest
         TRACKER_STREAM_HEARTBEAT_SECONDS="1",
     )
     yield base
-    _stop(process, log_path, request)
+    stop(process, log_path, request)
 
 
 def _connection(base: str) -> http.client.HTTPConnection:

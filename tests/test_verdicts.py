@@ -9,7 +9,7 @@ the final award (L402-L406).
 
 from __future__ import annotations
 
-from tests.test_descent_api import _act, _campaign, _start
+from tests.kit.descent import act, campaign, start
 
 PROBLEM = "application/problem+json"
 
@@ -30,13 +30,13 @@ def _total(client, sid: str) -> int:
 
 def _lost_on_conquest(client):
     """Thing in the Pit (start 8 conquest): Astarra (conquest value 2) with 2 curses dies twice: 8 - 4 - 4 = 0."""
-    cid = _campaign(client, ["runewitch-astarra", "aurim"])
-    sid = _start(client, cid, "thing-in-the-pit")
-    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
-    _act(client, sid, type="hero-killed", hero="runewitch-astarra")
+    cid = campaign(client, ["runewitch-astarra", "aurim"])
+    sid = start(client, cid, "thing-in-the-pit")
+    act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
+    act(client, sid, type="hero-killed", hero="runewitch-astarra")
     assert client.get(f"/sessions/{sid}").json["verdict"] is None  # 4 conquest left: undecided
-    _act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
-    died = _act(client, sid, type="hero-killed", hero="runewitch-astarra")
+    act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
+    died = act(client, sid, type="hero-killed", hero="runewitch-astarra")
     return cid, sid, died
 
 
@@ -60,8 +60,8 @@ def test_an_end_that_contradicts_the_verdict_is_a_409_that_appends_nothing(clien
 
 
 def test_an_undecided_quest_does_not_end_in_what_the_state_denies(client):
-    cid = _campaign(client, ["aurim"])
-    sid = _start(client, cid, "thing-in-the-pit", {"starting_conquest": 8})
+    cid = campaign(client, ["aurim"])
+    sid = start(client, cid, "thing-in-the-pit", {"starting_conquest": 8})
     before = _total(client, sid)
     won = client.post(f"/sessions/{sid}/end", json={"outcome": "victory"})
     assert won.status_code == 409 and "final award is not recorded" in won.json["title"] and "8 conquest" in won.json["title"]
@@ -108,7 +108,7 @@ def test_undoing_the_deciding_action_undecides_the_quest(client):
     undone = client.post(f"/sessions/{sid}/undo")
     assert undone.status_code == 201 and undone.json["state"]["verdict"] is None
     assert client.get(f"/sessions/{sid}").json["game"]["conquest"] == 4
-    _act(client, sid, type="open-cell", cell="cell-1", hero="aurim")  # prisoner 1 saved: +2 (L350)
+    act(client, sid, type="open-cell", cell="cell-1", hero="aurim")  # prisoner 1 saved: +2 (L350)
     assert client.post(f"/sessions/{sid}/end", json={"outcome": "defeat", "ruling": "the group stops here"}).status_code == 200
     assert client.get(f"/sessions/{sid}/verification").json["status"] == "verified"
 

@@ -19,20 +19,25 @@ import pytest
 from projections import views as registered_views
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
-from tests.rulesets.test_yokai_api import S1
-from tests.rulesets.yokai_play import LOADOUTS, spawn, strike
-from tests.rulesets.yokai_play import act as yokai_act
-from tests.rulesets.yokai_play import create_campaign as yokai_campaign
-from tests.rulesets.yokai_play import defeat as yokai_defeat
-from tests.rulesets.yokai_play import end as yokai_end
-from tests.rulesets.yokai_play import start as yokai_start
-from tests.test_descent_api import TEST_OVERLORD_DECK
-from tests.test_descent_api import _act as descent_act
-from tests.test_descent_api import _campaign as descent_campaign
-from tests.test_descent_api import _start as descent_start
-from tests.test_journey_campaigns import _play_q1
-from tests.test_journey_play import PILGRIMS, Q2_COMPONENTS, _act, _campaign, _start
-from tests.test_secrets import _mint, bearer
+from tests.kit.descent import (
+    TEST_OVERLORD_DECK,
+    act as descent_act,
+    campaign as descent_campaign,
+    start as descent_start,
+)
+from tests.kit.journey import PILGRIMS, Q2_COMPONENTS, act, campaign, play_q1, start
+from tests.kit.secrets import bearer, mint
+from tests.kit.yokai_quest import (
+    LOADOUTS,
+    S1,
+    act as yokai_act,
+    create_campaign as yokai_campaign,
+    defeat as yokai_defeat,
+    end as yokai_end,
+    spawn,
+    start as yokai_start,
+    strike,
+)
 from tracker.config import persistence_env
 from tracker.rulesets.view import CampaignFold
 
@@ -65,11 +70,11 @@ def test_every_command_answer_carries_the_log_position_it_reached(client):
 
 def test_a_read_with_min_position_sees_the_write_it_names_without_anyone_catching_up(client, app):
     runner = app.extensions["tracker_views"]
-    cid = _campaign(client, components=Q2_COMPONENTS)
-    sid, _ = _start(client, cid, "q2-rescue", initiative=None)
-    _act(client, sid, type="maintenance")
-    _act(client, sid, type="activate-pilgrim", hero="monkey-king")
-    rescued = _act(client, sid, type="rescue-villager", hero="monkey-king", villager="villager-1")
+    cid = campaign(client, components=Q2_COMPONENTS)
+    sid, _ = start(client, cid, "q2-rescue", initiative=None)
+    act(client, sid, type="maintenance")
+    act(client, sid, type="activate-pilgrim", hero="monkey-king")
+    rescued = act(client, sid, type="rescue-villager", hero="monkey-king", villager="villager-1")
     assert runner.position < rescued["log_position"]  # nothing projected these yet
     stale = client.get(f"/campaigns/{cid}/heroes")
     assert stale.status_code == 200 and stale.json["heroes"] == {}  # without min_position: what the views hold now
@@ -82,7 +87,7 @@ def test_a_read_with_min_position_sees_the_write_it_names_without_anyone_catchin
 
 def test_a_read_the_views_cannot_bring_up_to_date_in_time_is_a_503_with_retry_after(client, app):
     app.config["VIEWS_WAIT_SECONDS"] = 0.3
-    cid = _campaign(client)
+    cid = campaign(client)
     beyond = _written(client) + 1000  # a position the log has not reached
     for path in (f"/campaigns/{cid}/heroes", f"/campaigns/{cid}/standing", f"/campaigns/{cid}/dice-statistics"):
         late = client.get(f"{path}?min_position={beyond}")
@@ -97,8 +102,8 @@ def test_a_read_the_views_cannot_bring_up_to_date_in_time_is_a_503_with_retry_af
 
 
 def test_journey_hero_progress_is_a_view_and_names_the_events_behind_each_value(client, app):
-    cid = _campaign(client, mode="linked", components=Q2_COMPONENTS)
-    q1, ended = _play_q1(client, cid)
+    cid = campaign(client, mode="linked", components=Q2_COMPONENTS)
+    q1, ended = play_q1(client, cid)
     monkey = client.get(f"/campaigns/{cid}/heroes/monkey-king?min_position={ended['log_position']}").json
     assert (monkey["bad_karma"], monkey["weapon_level"], monkey["quests_won"]) == (2, 2, ["q1-meeting"])
     behind = monkey["events_behind"]
@@ -125,7 +130,7 @@ def test_journey_pages_draw_karma_and_link_the_sheet_from_the_views_alone(client
     made = client.post("/campaigns", json={"ruleset": "journey", "name": "Table", "party": PILGRIMS, "components": Q2_COMPONENTS,
                                            "options": {"mode": "linked"}}).json
     cid, owner = made["id"], made["owner_token"]
-    q1, _ = _play_q1(client, cid)
+    q1, _ = play_q1(client, cid)
     assert client.post("/pages/sign-in", data={"token": owner}, headers=NO_AUTH).status_code == 303
     # Nothing is folded from the log per request: until the views reach the quest, the page shows no Karma.
     assert 'id="karma-monkey-king"' not in client.get(f"/pages/campaigns/{cid}", headers=NO_AUTH).get_data(as_text=True)
@@ -203,7 +208,7 @@ def test_descent_ledger_rows_keep_the_overlords_secrets_from_the_heroes_until_th
     cid = descent_campaign(client, ["runewitch-astarra", "aurim"], components=TEST_OVERLORD_DECK)
     sid = descent_start(client, cid, "thing-in-the-pit", {"purchases": [{"card": "Dark Power", "remove": "Aim"}]})
     played = descent_act(client, sid, type="gain-threat", source="corrupted-wound", count=2)
-    heroes, overlord = bearer(_mint(client, cid, role="player", side="heroes")), bearer(_mint(client, cid, role="player", side="overlord"))
+    heroes, overlord = bearer(mint(client, cid, role="player", side="heroes")), bearer(mint(client, cid, role="player", side="overlord"))
     at = played["log_position"]
     shown = client.get(f"/campaigns/{cid}/treachery-ledger?min_position={at}", headers=heroes)
     assert shown.status_code == 200 and shown.json["quests"][0]["swaps"] == []
@@ -236,8 +241,8 @@ def test_every_game_view_is_declared_in_its_games_package_and_registered():
 
 def test_the_rebuild_digest_covers_the_games_views(client, app, database_url):
     runner = app.extensions["tracker_views"]
-    cid = _campaign(client, mode="linked", components=Q2_COMPONENTS)
-    _play_q1(client, cid)
+    cid = campaign(client, mode="linked", components=Q2_COMPONENTS)
+    play_q1(client, cid)
     digest = runner.rebuild()
     store = runner.store
     with store.datastore.transaction(commit=True) as cursor:  # a hero's progress changed behind the runner's back
@@ -248,8 +253,8 @@ def test_the_rebuild_digest_covers_the_games_views(client, app, database_url):
 
 def test_a_rebuild_killed_part_way_finishes_with_the_same_digest(client, app, database_url):
     runner = app.extensions["tracker_views"]
-    cid = _campaign(client, mode="linked", components=Q2_COMPONENTS)
-    _play_q1(client, cid)
+    cid = campaign(client, mode="linked", components=Q2_COMPONENTS)
+    play_q1(client, cid)
     end = _written(client)
     digest = runner.rebuild()
     command = [sys.executable, "-m", "tracker.cli", "--database-url", database_url, "rebuild", "--batch-size", "2", "--pause", "0.2"]
