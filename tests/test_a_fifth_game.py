@@ -31,8 +31,6 @@ RULESET = {
     "name": "Lantern Race (a test's fifth game)",
     "version": "1.0.0",
     "unknowns": {},
-    "dice": [],  # the lists GET /rulesets/{id} answers: the document requires them, data.validate does not
-    "decks": [],
     "characters": [{"id": "moth", "name": "Moth", "source": ["test"], "unknowns": {}},
                    {"id": "firefly", "name": "Firefly", "source": ["test"], "unknowns": {}}],
     "quests": [{"id": "the-long-night", "name": "The Long Night", "source": ["test"], "unknowns": {}}],
@@ -160,5 +158,6 @@ def test_the_registry_openapi_and_timeline_tests_pass_with_a_fifth_game_and_no_o
     cases = [line for line in collected.stdout.splitlines() if "lantern-race" in line]
     assert any("test_game_registry.py" in line for line in cases), collected.stdout[-2000:]
     assert any("test_timeline_sentences.py" in line and "lantern-race-lantern-carried" in line for line in cases), collected.stdout[-2000:]
-    ran = _pytest(copy_with_a_fifth_game, "-k", "not postgres", *SUITES)
+    # The fifth game's own cases and every case that goes through all games; another game's own cases hold no fifth
+    ran = _pytest(copy_with_a_fifth_game, "-k", "not postgres and (lantern or not (journey or descent or yokai or kung))", *SUITES)
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]

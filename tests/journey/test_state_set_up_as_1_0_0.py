@@ -8,7 +8,7 @@ from tracker.rulesets.journey import state as journey_state
 
 def test_a_state_set_up_as_1_0_0_recorded_it_takes_every_change_later_code_makes():
     """A quest set up under rules data 1.0.0 keeps 1.0.0's state (no banished Lords, no Turn Tokens, no replaced
-    Villagers: setup.PUBLISHED_1_0_0), while today's resolvers may still record those changes for its session:
+    Villagers: versions.PUBLISHED_1_0_0), while today's resolvers may still record those changes for its session:
     the fold starts each part as it is first needed instead of failing (a KeyError was a 500)."""
     set_up = {"kind": "quest-set-up", "quest": "q1-meeting", "mode": "individual", "initiative": ["tripitaka"],
               "demons": {"berrok-1": "berrok"}, "gates": {"gate-1": "active"}}

@@ -12,7 +12,7 @@ from tracker.dice import DieSpec
 from tracker.errors import Unprocessable
 from tracker.rulesets import allowed
 from tracker.rulesets import components as component_data
-from tracker.rulesets.data import content_hash
+from tracker.rulesets.data import ENTITY_LISTS, content_hash
 
 PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
 
@@ -361,6 +361,7 @@ class Ruleset:
         listed = ("id", "name", "version", "source", "dice", "decks", "characters", "quests")
         return {
             **{key: self.data.get(key) for key in listed},
+            **{key: self.data.get(key, []) for key in ENTITY_LISTS if key in listed},  # a list the data leaves out holds none
             "rules": {key: value for key, value in self.data.items() if key not in listed},
             "hash": self.hash,
             "plain_dice": plain_dice(),

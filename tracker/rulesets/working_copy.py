@@ -10,7 +10,7 @@ What a change does to the working copy is the same in every game:
 - any other change is folded into the game state by the game's own ``fold``, and then the game may add what
   follows from it automatically (``follows``: Kung Fu Panda's missions are lost the moment the board shows it).
 A game's working copy subclasses this one to read its state in its own words (a Pilgrim, a hero, a tile); it
-never changes how changes are recorded (tests/rulesets/test_working_copy.py holds every game to that).
+never changes how changes are recorded (tests/test_working_copy.py holds every game to that).
 """
 
 from __future__ import annotations
