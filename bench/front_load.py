@@ -9,33 +9,15 @@ What it answers: what nginx in front costs in throughput and latency, so the slo
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
 import psycopg
-from http_load import BIN, ROOT, SESSIONS, SECONDS, WARM_UP_SECONDS, _call, _free_port, _stop, run_wrk, wrk_path
+from http_load import BIN, SECONDS, WARM_UP_SECONDS, _free_port, _stop, run_wrk, sessions_to_roll_on, start_and_wait, wrk_path
 
 CLIENTS = (1, 8, 32)
-
-
-def _start(command: list[str], database_url: str, port: int, log: Path) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "TRACKER_PROJECTIONS_IN_PROCESS": ""}
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            _call(port, "GET", "/health")
-            return process
-        except OSError:
-            if process.poll() is not None:
-                break
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("the server did not start:\n" + log.read_text())
 
 
 def measure(database_url: str) -> dict[str, list]:
@@ -48,12 +30,10 @@ def measure(database_url: str) -> dict[str, list]:
         directory = Path(tmp)
         for name, command in fronts.items():
             port = _free_port()
-            process = _start(command, database_url, port, directory / "server.log")
+            env = {"DATABASE_URL": database_url, "PORT": str(port), "TRACKER_PROJECTIONS_IN_PROCESS": ""}
+            process = start_and_wait(command, port, directory / "server.log", env, name)
             try:
-                campaign = _call(port, "POST", "/campaigns", {"ruleset": "journey", "name": f"Front bench: {name}"})
-                token = campaign["owner_token"]
-                sessions = [_call(port, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"}, token)["id"]
-                            for _ in range(SESSIONS)]
+                token, sessions = sessions_to_roll_on(port, f"Front bench: {name}")
                 run_wrk(port, sessions, token, 8, WARM_UP_SECONDS, directory)
                 results[name] = []
                 for clients in CLIENTS:

@@ -104,20 +104,10 @@ def _call(port: int, method: str, path: str, body: dict | None = None, token: st
     return answer
 
 
-def _start_server(database_url: str, port: int, workers: int, threads: int, log: Path, app: str = "api.wsgi:app") -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "PORT": str(port),
-        "WEB_CONCURRENCY": str(workers),
-        "GUNICORN_THREADS": str(threads),
-        "TRACKER_PROJECTIONS_IN_PROCESS": "",  # the projector is its own process (Procfile), not measured here
-    }
-    process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--pythonpath", str(ROOT / "bench"), app],
-        cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 60
+def start_and_wait(command: list[str], port: int, log: Path, env: dict[str, str], what: str = "the server") -> subprocess.Popen:
+    """``command`` started in the repository with ``env`` added to this environment, once GET /health answers on ``port``."""
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env}, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
             _call(port, "GET", "/health")
@@ -127,7 +117,25 @@ def _start_server(database_url: str, port: int, workers: int, threads: int, log:
                 break
             time.sleep(0.2)
     process.kill()
-    raise RuntimeError("gunicorn did not start:\n" + log.read_text())
+    raise RuntimeError(f"{what} did not start:\n" + log.read_text())
+
+
+def _start_server(database_url: str, port: int, workers: int, threads: int, log: Path, app: str = "api.wsgi:app") -> subprocess.Popen:
+    env = {
+        "DATABASE_URL": database_url,
+        "PORT": str(port),
+        "WEB_CONCURRENCY": str(workers),
+        "GUNICORN_THREADS": str(threads),
+        "TRACKER_PROJECTIONS_IN_PROCESS": "",  # the projector is its own process (Procfile), not measured here
+    }
+    return start_and_wait([str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--pythonpath", str(ROOT / "bench"), app], port, log, env, "gunicorn")
+
+
+def sessions_to_roll_on(port: int, name: str) -> tuple[str, list[str]]:
+    """A campaign made on the server at ``port`` and SESSIONS sessions of it: its owner token and the session ids."""
+    campaign = _call(port, "POST", "/campaigns", {"ruleset": "journey", "name": name})
+    token = campaign["owner_token"]
+    return token, [_call(port, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"}, token)["id"] for _ in range(SESSIONS)]
 
 
 def _worker_pids(master: int) -> list[int]:
@@ -292,12 +300,7 @@ def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
         port = _free_port()
         process = _start_server(database_url, port, workers, threads, directory / "gunicorn.log")
         try:
-            campaign = _call(port, "POST", "/campaigns", {"ruleset": "journey", "name": "HTTP bench"})
-            token = campaign["owner_token"]
-            sessions = [
-                _call(port, "POST", f"/campaigns/{campaign['id']}/sessions", {"quest": "q1-meeting"}, token)["id"]
-                for _ in range(SESSIONS)
-            ]
+            token, sessions = sessions_to_roll_on(port, "HTTP bench")
             run(port, sessions, token, 8, WARM_UP_SECONDS, directory)  # warm-up: imports, pools, caches
             pids = _worker_pids(process.pid)
             for clients in () if profile_only else CLIENTS:

@@ -7,16 +7,8 @@ import json
 
 import pytest
 
-from api import create_app
-from tests.conftest import OwnerClient, fresh_schema
-from tests.forgery_kit import lines_of, resign, text_of
-
-PROBLEM = "application/problem+json"
-NDJSON = {"Content-Type": "application/x-ndjson"}
-
-
-def _notifications(app) -> int:
-    return app.extensions["tracker"].recorder.max_notification_id() or 0
+from tests.forgery_kit import NDJSON, PROBLEM, edited, export, lines_of, notifications as _notifications, rechain, resign, text_of
+from tests.forgery_kit import fresh_target as target  # noqa: F401  (fixture: an empty database of the test's backend)
 
 
 def _refused(response, status: int, title: str) -> None:
@@ -97,42 +89,14 @@ def test_descent_reads_on_another_games_campaign_are_a_404_with_a_title(app, cli
 # -- an import with an event forged into the wrong stream ----------------------------------
 
 
-@pytest.fixture
-def target(database_url, tmp_path, request):
-    """An empty database of the same kind to import into."""
-    if database_url.startswith("sqlite"):
-        url_context = None
-        url = f"sqlite:///{tmp_path}/target.sqlite3"
-    else:
-        url_context = fresh_schema(request.getfixturevalue("postgres_base_url"), pool="pool_size=2")
-        url = url_context.__enter__()
-    flask_app = create_app({"TESTING": True, "DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
-    flask_app.test_client_class = OwnerClient
-    yield flask_app
-    flask_app.extensions["tracker"].close()
-    flask_app.extensions["tracker_views"].store.datastore.close()
-    if url_context is not None:
-        url_context.__exit__(None, None, None)
-
-
 def _borrowed(event: dict) -> dict:
     """The fields every stored event has, copied from a real one."""
     return json.loads(json.dumps({k: v for k, v in event["state"].items() if k in ("originator_id", "timestamp", "meta")}))
 
 
 def _rechained(lines: list[dict]) -> str:
-    """The file with every hash, link and head recomputed: what a forger who knows the format writes."""
-    from tracker.verify_export import event_hash
-
-    events = [line["event"] for line in lines if "event" in line]
-    heads: dict[str, str] = {}
-    for event in events:
-        event["state"]["meta"]["prev_hash"] = heads.get(event["stream"])
-        if event["state"].get("session_id") in heads and "session_head" in event["state"]["meta"]:
-            event["state"]["meta"]["session_head"] = heads[event["state"]["session_id"]]
-        heads[event["stream"]] = event["hash"] = event_hash(event)
-    lines[-1]["trailer"] = {"events": len(events), "heads": heads}
-    return "\n".join(json.dumps(line) for line in lines) + "\n"
+    """The file with every hash, link and head recomputed, unsigned, every character past ASCII escaped (a NUL stays JSON)."""
+    return text_of(rechain(lines, unsigned=True), ensure_ascii=True)
 
 
 @pytest.mark.parametrize(
@@ -142,7 +106,7 @@ def _rechained(lines: list[dict]) -> str:
 )
 def test_an_import_with_a_foreign_event_forged_into_a_session_stream_is_a_422(client, target, journey_campaign, session_id, topic):
     client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 1}})
-    lines = [json.loads(line) for line in client.get(f"/campaigns/{journey_campaign['id']}/export").get_data(as_text=True).splitlines()]
+    lines = lines_of(export(client, journey_campaign["id"]))
     session_events = [line["event"] for line in lines if "event" in line and line["event"]["stream"] == session_id]
     last = session_events[-1]
     forged = {
@@ -160,7 +124,7 @@ def test_an_import_with_a_foreign_event_forged_into_a_session_stream_is_a_422(cl
 
 def test_an_import_with_a_session_event_forged_into_the_campaign_stream_is_a_422(client, target, journey_campaign, session_id):
     cid = journey_campaign["id"]
-    lines = [json.loads(line) for line in client.get(f"/campaigns/{cid}/export").get_data(as_text=True).splitlines()]
+    lines = lines_of(export(client, cid))
     campaign_events = [line["event"] for line in lines if "event" in line and line["event"]["stream"] == cid]
     last = campaign_events[-1]
     forged = {
@@ -178,10 +142,6 @@ def test_an_import_with_a_session_event_forged_into_the_campaign_stream_is_a_422
 # -- import files that would crash the parser or stop the views -----------------------------
 
 
-def _export_lines(client, cid: str) -> list[dict]:
-    return [json.loads(line) for line in client.get(f"/campaigns/{cid}/export").get_data(as_text=True).splitlines()]
-
-
 def test_an_import_line_nested_past_any_export_is_a_422_not_a_recursion_error(client, target, journey_campaign):
     lines = client.get(f"/campaigns/{journey_campaign['id']}/export").get_data(as_text=True).splitlines()
     lines.insert(1, '{"event": ' + _nested(100_000) + "}")
@@ -194,7 +154,7 @@ def test_an_import_line_nested_past_any_export_is_a_422_not_a_recursion_error(cl
 def test_an_import_whose_events_hold_text_no_store_keeps_is_a_422(client, target, journey_campaign, session_id, text):
     """Even with every hash recomputed: such an event would stop PostgreSQL's views for good."""
     client.post(f"/sessions/{session_id}/draws", json={"deck": "fortune", "cards": ["Fortune 3"], "holder": "monkey-king"})
-    lines = _export_lines(client, journey_campaign["id"])
+    lines = lines_of(export(client, journey_campaign["id"]))
     drawn = next(line["event"] for line in lines if "event" in line and line["event"]["topic"].endswith("CardsDrawn"))
     drawn["state"]["meta"]["correlation_id"] = text
     # a lone surrogate has no UTF-8 form, so no hash can be computed over it: the file carries the old ones
@@ -221,11 +181,7 @@ def test_a_stream_wait_past_the_cap_is_a_422(client, journey_campaign):
 
 def _edited_import(client, target, cid: str, edit, resigned: bool = False) -> object:
     """``resigned``: the forged trailer signed with the service's own key, as an operator holding it could."""
-    lines = _export_lines(client, cid)
-    for line in lines:
-        if "event" in line:
-            edit(line["event"])
-    text = _rechained(lines)
+    text = edited(client, cid, edit)
     if resigned:
         text = text_of(resign(lines_of(text), client.application.extensions["tracker"].signing))
     return target.test_client().post("/campaigns/import", data=text, headers=NDJSON)

@@ -20,22 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from api import create_app
-from tests.conftest import OwnerClient, fresh_schema
+from tests.forgery_kit import PROBLEM, edited, notifications as _total
+from tests.forgery_kit import fresh_target as target  # noqa: F401  (fixture: an empty database of the test's backend)
 from tracker.application import Request
 from tracker.errors import Unprocessable
-from tracker.verify_export import event_hash
 
-PROBLEM = "application/problem+json"
 TRACKER = str(Path(sys.executable).with_name("tracker"))
 HERE = {"Authorization": "", "Origin": "http://localhost"}
 NUL_TITLE = "NUL character"
 LONG = "x" * 201  # a purpose, a name or a label: the JSON API has always taken 200 characters at most
 SAID_LONG = "x" * 1001  # a ruling or a reason: 1000
-
-
-def _total(app) -> int:
-    return app.extensions["tracker"].recorder.max_notification_id() or 0
 
 
 def _problem(response, title: str, status: int = 422) -> None:
@@ -174,44 +168,6 @@ def test_the_command_line_refuses_a_label_no_store_keeps_or_too_long(database_ur
 # -- an import of a file carrying them ---------------------------------------------------------
 
 
-@pytest.fixture
-def target(database_url, tmp_path, request):
-    """An empty database of the same kind to import into."""
-    if database_url.startswith("sqlite"):
-        context, url = None, f"sqlite:///{tmp_path}/target.sqlite3"
-    else:
-        context = fresh_schema(request.getfixturevalue("postgres_base_url"), pool="pool_size=2")
-        url = context.__enter__()
-    flask_app = create_app({"TESTING": True, "DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
-    flask_app.test_client_class = OwnerClient
-    yield flask_app
-    flask_app.extensions["tracker"].close()
-    flask_app.extensions["tracker_views"].store.datastore.close()
-    if context is not None:
-        context.__exit__(None, None, None)
-
-
-def _rechained(lines: list[dict]) -> str:
-    """The file with every hash, link and head recomputed, as a forger who knows the format writes it."""
-    events = [line["event"] for line in lines if "event" in line]
-    heads: dict[str, str] = {}
-    for event in events:
-        event["state"]["meta"]["prev_hash"] = heads.get(event["stream"])
-        if event["state"].get("session_id") in heads and "session_head" in event["state"]["meta"]:
-            event["state"]["meta"]["session_head"] = heads[event["state"]["session_id"]]
-        heads[event["stream"]] = event["hash"] = event_hash(event)
-    lines[-1]["trailer"] = {"events": len(events), "heads": heads}
-    return "\n".join(json.dumps(line) for line in lines) + "\n"
-
-
-def _edited(client, campaign_id: str, edit) -> str:
-    lines = [json.loads(line) for line in client.get(f"/campaigns/{campaign_id}/export").get_data(as_text=True).splitlines()]
-    for line in lines:
-        if "event" in line:
-            edit(line["event"])
-    return _rechained(lines)
-
-
 def _named(event: dict) -> str:
     return event["topic"].rpartition(".")[2]
 
@@ -229,7 +185,7 @@ def test_an_import_carrying_a_value_no_command_takes_is_refused(client, target, 
     assert client.post(f"/sessions/{session_id}/rolls", json={"faces": {"d6": [3]}, "purpose": "initiative"}).status_code == 201
     assert client.post(f"/sessions/{session_id}/draws", json={"deck": "fortune", "cards": ["Fortune 1"], "holder": "monkey-king"}).status_code == 201
     change, title = EDITS[edit]
-    text = _edited(client, journey_campaign["id"], change)
+    text = edited(client, journey_campaign["id"], change)
     answer = target.test_client().post("/campaigns/import", data=text, headers={"Content-Type": "application/x-ndjson"})
     assert answer.status_code == 422 and answer.mimetype == PROBLEM, answer.get_data(as_text=True)[:400]
     assert "nothing was imported" in answer.json["title"] and title in answer.json["detail"], answer.json
@@ -244,7 +200,7 @@ def test_an_import_of_a_descent_party_of_ten_aurim_is_refused(client, target):
         if _named(event) == "CampaignCreated":
             event["state"]["party"] = ["aurim"] * 10
 
-    text = _edited(client, made.json["id"], ten)
+    text = edited(client, made.json["id"], ten)
     answer = target.test_client().post("/campaigns/import", data=text, headers={"Content-Type": "application/x-ndjson"})
     assert answer.status_code == 422 and "names aurim more than once" in answer.json["title"], answer.json
     assert _total(target) == 0
@@ -252,7 +208,7 @@ def test_an_import_of_a_descent_party_of_ten_aurim_is_refused(client, target):
 
 def test_an_import_carrying_a_nul_is_refused(client, target, journey_campaign, session_id):
     assert client.post(f"/sessions/{session_id}/rolls", json={"faces": {"d6": [3]}, "purpose": "initiative"}).status_code == 201
-    text = _edited(client, journey_campaign["id"], lambda e: _named(e) == "DiceRolled" and e["state"]["roll"].update(purpose="a\x00b"))
+    text = edited(client, journey_campaign["id"], lambda e: _named(e) == "DiceRolled" and e["state"]["roll"].update(purpose="a\x00b"))
     answer = target.test_client().post("/campaigns/import", data=text, headers={"Content-Type": "application/x-ndjson"})
     assert answer.status_code == 422 and answer.mimetype == PROBLEM and "NUL" in json.dumps(answer.json), answer.json
     assert _total(target) == 0

@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests import forging
-from tests.forging import GAMES
+from tests import forgery_kit as forging
+from tests.forgery_kit import GAMES
 from tracker.verify_export import verify_lines
 
 

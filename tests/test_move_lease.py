@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -22,8 +21,8 @@ import psycopg
 import pytest
 from psycopg.sql import SQL, Identifier
 
-from api import create_app
-from tests.conftest import fresh_schema
+from tests.kit.shards import campaign as _campaign, holds as _holds, session as _session
+from tests.kit.shards import shard_urls, sharded  # noqa: F401  (fixtures: a home database and the shard "b", a service on them)
 from tracker.application import Tracker
 from tracker.cli import main as cli
 from tracker.config import persistence_env
@@ -40,39 +39,10 @@ RECORDED = {"before-copy": "fenced", "during-copy": "copying", "before-flip": "c
 WAITS = 600  # polls of 0.05 s: bounded waits for a process or a lease, counted, not timed
 
 
-@pytest.fixture
-def shard_urls(postgres_base_url: str, second_postgres_url: str) -> Iterator[tuple[str, str]]:
-    with fresh_schema(postgres_base_url) as home, fresh_schema(second_postgres_url) as other:
-        Tracker(env=persistence_env(home)).close()
-        assert cli(["--database-url", home, "shards", "add", "b", other]) == 0
-        yield home, other
-
-
-@pytest.fixture
-def sharded(shard_urls: tuple[str, str]):
-    home, _ = shard_urls
-    flask_app = create_app({"TESTING": True, "DATABASE_URL": home, "PROJECTIONS_IN_PROCESS": False})
-    yield flask_app
-    flask_app.extensions["tracker_router"].close()
-
-
 @pytest.fixture(autouse=True)
 def short_lease(monkeypatch) -> None:
     monkeypatch.setenv("TRACKER_MOVE_LEASE_SECONDS", OWN_LEASE_SECONDS)
     monkeypatch.delenv("TRACKER_MOVE_PAUSE_AT", raising=False)
-
-
-def _campaign(client, name: str) -> tuple[str, dict[str, str]]:
-    created = client.post("/campaigns", json={"ruleset": "journey", "name": name})
-    assert created.status_code == 201, created.get_json()
-    body = created.get_json()
-    return body["id"], {"Authorization": f"Bearer {body['owner_token']}"}
-
-
-def _session(client, campaign_id: str, owner: dict[str, str]) -> str:
-    started = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": "q1-meeting"}, headers=owner)
-    assert started.status_code == 201, started.get_json()
-    return started.get_json()["id"]
 
 
 def _rolls_on(url: str, session_id: str) -> list[dict] | None:
@@ -82,17 +52,6 @@ def _rolls_on(url: str, session_id: str) -> list[dict] | None:
         return [e for e in app.session_events(session_id, limit=10_000)["events"] if e["type"] == "DiceRolled"]
     except NotFound:
         return None
-    finally:
-        app.close()
-
-
-def _holds(url: str, campaign_id: str) -> bool:
-    app = Tracker(env=persistence_env(url))
-    try:
-        app.get_campaign(campaign_id)
-        return True
-    except NotFound:
-        return False
     finally:
         app.close()
 
@@ -172,15 +131,20 @@ class Table:
             assert verified.status_code == 200 and verified.get_json()["status"] in ("verified", "pending"), verified.get_json()
 
 
+def _where(sharded, table: Table) -> tuple[Placement, str, str]:
+    """The service's placement, the shard the table's campaign is on, and the other one (where a move takes it)."""
+    placement: Placement = sharded.extensions["tracker_router"].placement
+    source = placement.of(table.campaign_id).shard
+    return placement, source, "home" if source == "b" else "b"
+
+
 @pytest.mark.parametrize("step", ["before-copy", "during-copy", "before-flip"])
 def test_a_mover_killed_at_each_step_lets_writes_resume_on_the_old_shard_and_the_next_move_completes(sharded, shard_urls, step, tmp_path, capsys):
     home, other = shard_urls
     urls = {"home": home, "b": other}
     client = sharded.test_client()
     table = Table(client, "Interrupted move")
-    placement: Placement = sharded.extensions["tracker_router"].placement
-    source = placement.of(table.campaign_id).shard
-    target = "home" if source == "b" else "b"
+    placement, source, target = _where(sharded, table)
     table.roll_each()
     keyed = table.roll(table.sessions[0], **{"Idempotency-Key": "before-the-move"})
     assert keyed.status_code == 201
@@ -237,9 +201,7 @@ def test_a_mover_held_up_past_its_lease_does_not_flip_and_leaves_the_writes_it_m
     urls = {"home": home, "b": other}
     client = sharded.test_client()
     table = Table(client, "Stalled mover")
-    placement: Placement = sharded.extensions["tracker_router"].placement
-    source = placement.of(table.campaign_id).shard
-    target = "home" if source == "b" else "b"
+    placement, source, target = _where(sharded, table)
     table.roll_each()
     pause = tmp_path / "pause"
     mover = _mover(home, table.campaign_id, target, "before-flip", pause)
@@ -269,9 +231,7 @@ def test_a_move_with_an_expired_lease_is_cleared_by_a_move_to_its_own_shard(shar
     home, _ = shard_urls
     client = sharded.test_client()
     table = Table(client, "Cleared")
-    placement: Placement = sharded.extensions["tracker_router"].placement
-    source = placement.of(table.campaign_id).shard
-    target = "home" if source == "b" else "b"
+    placement, source, target = _where(sharded, table)
     placement.begin_move(table.campaign_id, target, NewLease("gone-host", 4242, "dead-mover", 0.5))
     table.roll_once_writable(table.sessions[0])
     capsys.readouterr()
@@ -289,9 +249,7 @@ def test_a_campaign_left_moving_by_a_mover_from_before_leases_is_writable_and_mo
     home, other = shard_urls
     client = sharded.test_client()
     table = Table(client, "Stuck before leases")
-    placement: Placement = sharded.extensions["tracker_router"].placement
-    source = placement.of(table.campaign_id).shard
-    target = "home" if source == "b" else "b"
+    placement, source, target = _where(sharded, table)
     info, schema = conninfo(home)
     with psycopg.connect(info, autocommit=True) as conn:
         conn.execute(SQL("UPDATE {} SET moving = true WHERE campaign_id = %s").format(Identifier(schema, "tracker_placement")), (table.campaign_id,))

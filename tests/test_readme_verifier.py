@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import forging
+from tests import forgery_kit as forging
 
 README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").replace("**", "").split())
 
@@ -174,7 +174,7 @@ def readme_verifier(parsed: list[dict]) -> list[str]:
 
 # -- against real files ---------------------------------------------------------------------------------------
 
-PLAYS = [  # (game, steps as tests/forging.py plays them, ending)
+PLAYS = [  # (game, steps as tests/forgery_kit.py plays them, ending)
     ("journey", [(2, 1), (4, 1), (5, 0), (2, 2), (6, 0)], "ended"),
     ("journey", [(0, 0), (2, 0), (4, 0), (5, 0), (2, 1)], "in play"),
     ("descent", [(2, 0), (3, 2), (4, 0), (5, 0), (8, 0)], "in play"),
@@ -202,9 +202,9 @@ def test_a_verifier_written_from_the_readme_passes_real_exports_and_backups_of_e
     files = []
     for game, steps, ending in PLAYS:
         cid, _ = forging.play(client, game, steps, ending)
-        files += [forging.lines(forging.export(client, cid)), forging.lines(forging.backup(app, cid))]
+        files += [forging.lines_of(forging.export(client, cid)), forging.lines_of(forging.backup(app, cid))]
     cid, _ = _lost_and_ended(client)
-    files.append(forging.lines(forging.export(client, cid)))
+    files.append(forging.lines_of(forging.export(client, cid)))
     for parsed in files:
         assert readme_verifier(parsed) == [], parsed[0]["header"]["ruleset"]
     kinds = {name(e["topic"]) for parsed in files for e in forging.events(parsed)}
@@ -218,12 +218,12 @@ def test_the_readme_verifier_finds_what_the_standalone_verifier_finds(app, clien
 
     if forgery == "verdict":
         cid, sid = _lost_and_ended(client)
-        forged = forging.lines(forging.export(client, cid))
+        forged = forging.lines_of(forging.export(client, cid))
         forging.of(forged, "SessionEnded", sid)[0]["state"]["outcome"] = "victory"
         next(e for e in forging.of(forged, "QuestEnded") if e["state"]["session_id"] == sid)["state"]["outcome"] = "victory"
     else:
         cid, sid = forging.play(client, "journey", [(0, 0), (2, 2), (0, 1)], "in play" if forgery == "in-play roll" else "ended")
-        forged = copy.deepcopy(forging.lines(forging.backup(app, cid)))
+        forged = copy.deepcopy(forging.lines_of(forging.backup(app, cid)))
         if forgery == "sealed order":
             order = forging.of(forged, "DeckShuffled", sid)[0]["sealed"]["change.order"]
             order[0], order[1] = order[1], order[0]
@@ -232,4 +232,4 @@ def test_the_readme_verifier_finds_what_the_standalone_verifier_finds(app, clien
             roll["results"]["d6"][0] = 7 - roll["results"]["d6"][0]
     forging.rechain(forged)
     assert readme_verifier(forged), forgery
-    assert verify_lines(forging.text(forged).splitlines())["status"] == "failed", forgery
+    assert verify_lines(forging.text_of(forged).splitlines())["status"] == "failed", forgery

@@ -5,7 +5,7 @@
 - backups: a sealed shuffle order against the seed, and a session in play checked with the seed the backup carries;
 - a genuine file always imports, the reshuffle a public import of a session in play cannot order included.
 
-Each forgery is built as a forger with the README would: edit, then recompute every hash (tests/forging.py)."""
+Each forgery is built as a forger with the README would: edit, then recompute every hash (tests/forgery_kit.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import copy
 
 import pytest
 
-from tests import forging
+from tests import forgery_kit as forging
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 from tracker.verify_export import verify_lines
@@ -59,22 +59,22 @@ def _won_instead(lines: list[dict], sid: str, campaign_too: bool = True) -> list
 def test_an_end_rewritten_against_the_rules_verdict_is_refused_by_the_verifier_and_the_import(app, client):
     cid, sid = _lost_on_the_board(client)
     _post(client, f"/sessions/{sid}/end", {"outcome": "defeat"}, 200)
-    genuine = forging.lines(forging.export(client, cid))
-    assert verify_lines(forging.text(genuine).splitlines())["status"] == "verified"
+    genuine = forging.lines_of(forging.export(client, cid))
+    assert verify_lines(forging.text_of(genuine).splitlines())["status"] == "verified"
 
     forged = _won_instead(genuine, sid)
     ended = forging.of(forged, "SessionEnded", sid)[0]
-    failure = forging.refused_by_verifier(forging.text(forged), "but the rules decided the quest at event")
+    failure = forging.refused_by_verifier(forging.text_of(forged), "but the rules decided the quest at event")
     assert (failure["stream"], failure["position"]) == (sid, ended["position"])
-    forging.refused_by_import(app, client, forging.text(forged), "the rules decided the quest")
+    forging.refused_by_import(app, client, forging.text_of(forged), "the rules decided the quest")
 
     # Only the campaign's record rewritten: the session still says defeat.
     campaign_only = copy.deepcopy(genuine)
     next(e for e in forging.of(campaign_only, "QuestEnded") if e["state"]["session_id"] == sid)["state"]["outcome"] = "victory"
     forging.rechain(campaign_only)
-    failure = forging.refused_by_verifier(forging.text(campaign_only), "records the quest of session")
+    failure = forging.refused_by_verifier(forging.text_of(campaign_only), "records the quest of session")
     assert failure["stream"] == cid
-    forging.refused_by_import(app, client, forging.text(campaign_only))
+    forging.refused_by_import(app, client, forging.text_of(campaign_only))
 
 
 def test_a_verdict_removed_with_the_end_rewritten_is_found_by_the_imports_re_run_of_the_action(app, client):
@@ -82,11 +82,11 @@ def test_a_verdict_removed_with_the_end_rewritten_is_found_by_the_imports_re_run
     action that decided the quest and finds its verdict missing."""
     cid, sid = _lost_on_the_board(client)
     _post(client, f"/sessions/{sid}/end", {"outcome": "defeat"}, 200)
-    forged = _won_instead(forging.lines(forging.export(client, cid)), sid)
+    forged = _won_instead(forging.lines_of(forging.export(client, cid)), sid)
     decided = {id(e) for e in forging.of(forged, "QuestDecided", sid)}
     forged = forging.rechain([line for line in forged if id(line.get("event")) not in decided])
-    assert verify_lines(forging.text(forged).splitlines())["status"] == "verified"  # the file alone cannot tell
-    refused = forging.refused_by_import(app, client, forging.text(forged), "does not re-derive")
+    assert verify_lines(forging.text_of(forged).splitlines())["status"] == "verified"  # the file alone cannot tell
+    refused = forging.refused_by_import(app, client, forging.text_of(forged), "does not re-derive")
     assert "QuestDecided" in refused["detail"] or "quest-decided" in refused["detail"], refused
 
 
@@ -102,10 +102,10 @@ def test_a_genuine_ruling_over_the_verdict_and_a_genuine_abandon_import(request,
             response = forging.imported(target, text)
             assert response.status_code == 201 and response.json["sessions"] == {session: "verified"}, response.json
     # A ruling's outcome is the one the end records: rewriting the end alone is found.
-    forged = _won_instead(forging.lines(forging.export(client, cid)), sid)
+    forged = _won_instead(forging.lines_of(forging.export(client, cid)), sid)
     forging.of(forged, "SessionEnded", sid)[0]["state"]["outcome"] = "defeat"
     next(e for e in forging.of(forged, "QuestEnded") if e["state"]["session_id"] == sid)["state"]["outcome"] = "defeat"
-    forging.refused_by_verifier(forging.text(forging.rechain(forged)), "but the owner's ruling before it says victory")
+    forging.refused_by_verifier(forging.text_of(forging.rechain(forged)), "but the owner's ruling before it says victory")
 
 
 # -- 2. backups --------------------------------------------------------------------------------------------
@@ -120,15 +120,15 @@ def test_a_backups_sealed_shuffle_order_of_an_ended_session_is_checked_against_t
     _post(client, f"/sessions/{ended}/end", {"outcome": "victory", "reported": {"house_cleared": True}}, 200)
     in_play = _post(client, f"/campaigns/{cid}/sessions", {"quest": "q2-rescue"})["id"]
     _post(client, f"/sessions/{in_play}/rolls", {"dice": {"d6": 1}})
-    genuine = forging.lines(forging.backup(app, cid))
-    assert verify_lines(forging.text(genuine).splitlines())["status"] == "pending"
+    genuine = forging.lines_of(forging.backup(app, cid))
+    assert verify_lines(forging.text_of(genuine).splitlines())["status"] == "pending"
     forged = copy.deepcopy(genuine)
     shuffled = forging.of(forged, "DeckShuffled", ended)[0]
     order = shuffled["sealed"]["change.order"]
     order[0], order[-1] = order[-1], order[0]
-    failure = forging.refused_by_verifier(forging.text(forged), "The seed shuffles the cards into a different order")
+    failure = forging.refused_by_verifier(forging.text_of(forged), "The seed shuffles the cards into a different order")
     assert (failure["stream"], failure["position"]) == (ended, shuffled["position"])
-    forging.refused_by_import(app, client, forging.text(forged))
+    forging.refused_by_import(app, client, forging.text_of(forged))
 
 
 def test_a_backup_of_a_session_in_play_has_every_digital_roll_checked_with_the_seed_it_carries(app, client, request):
@@ -136,8 +136,8 @@ def test_a_backup_of_a_session_in_play_has_every_digital_roll_checked_with_the_s
     sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "q1-meeting"})["id"]
     for _ in range(3):
         _post(client, f"/sessions/{sid}/rolls", {"dice": {"d6": 2, "attack": 1}})
-    genuine = forging.lines(forging.backup(app, cid))
-    report = verify_lines(forging.text(genuine).splitlines())
+    genuine = forging.lines_of(forging.backup(app, cid))
+    report = verify_lines(forging.text_of(genuine).splitlines())
     assert report["status"] == "pending"
     assert report["sessions"][sid]["seed"] == "carried by the backup" and report["sessions"][sid]["checked"]["digital_rolls"] == 3
     forged = copy.deepcopy(genuine)
@@ -145,12 +145,12 @@ def test_a_backup_of_a_session_in_play_has_every_digital_roll_checked_with_the_s
     results = roll["state"]["roll"]["results"]["d6"]
     results[0] = "6" if results[0] != "6" else "1"
     forging.rechain(forged)
-    failure = forging.refused_by_verifier(forging.text(forged), "The seed rolls")
+    failure = forging.refused_by_verifier(forging.text_of(forged), "The seed rolls")
     assert (failure["stream"], failure["position"]) == (sid, roll["position"])
-    forging.refused_by_import(app, client, forging.text(forged))
+    forging.refused_by_import(app, client, forging.text_of(forged))
     # The genuine backup imports, its session still in play.
     with forging.fresh_app(request) as target:
-        response = forging.imported(target, forging.text(genuine))
+        response = forging.imported(target, forging.text_of(genuine))
         assert response.status_code == 201 and response.json["sessions"] == {sid: "pending"}, response.json
 
 
@@ -163,11 +163,11 @@ def test_a_random_actions_effect_in_a_backup_of_a_session_in_play_is_re_derived_
     sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "m2-1", "setup": setup})["id"]
     _post(client, f"/sessions/{sid}/actions", {"type": "start-round"})
     _post(client, f"/sessions/{sid}/actions", {"type": "roll", "hero": "tigress"})
-    forged = forging.lines(forging.backup(app, cid))
+    forged = forging.lines_of(forging.backup(app, cid))
     pool = forging.of(forged, "DicePoolRolled", sid)[0]["state"]["change"]
     faces = KUNG_FU_PANDA_COMPONENTS["dice"]["action-die"]["faces"]
     pool["pool"] = pool["results"] = [next(face for face in faces if face != pool["pool"][0])] + pool["pool"][1:]
-    forged_text = forging.text(forging.rechain(forged))
+    forged_text = forging.text_of(forging.rechain(forged))
     assert verify_lines(forged_text.splitlines())["status"] == "pending"  # the dice themselves are as the seed rolls
     forging.refused_by_import(app, client, forged_text, "does not re-derive")
 
@@ -199,10 +199,10 @@ def test_the_progress_a_quest_end_carries_over_is_re_derived_on_import(app, clie
     it again from the session's final state with the rules, so a file cannot carry on what its session did not give."""
     cid, sid = _lost_on_the_board(client)
     _post(client, f"/sessions/{sid}/end", {"outcome": "defeat"}, 200)
-    forged = forging.lines(forging.export(client, cid))
+    forged = forging.lines_of(forging.export(client, cid))
     quest_end = next(e for e in forging.of(forged, "QuestEnded") if e["state"]["session_id"] == sid)
     assert quest_end["state"]["progress"] is not None
     quest_end["state"]["progress"] = {**quest_end["state"]["progress"], "carried": "a mission nobody played"}
-    forged_text = forging.text(forging.rechain(forged))
+    forged_text = forging.text_of(forging.rechain(forged))
     assert verify_lines(forged_text.splitlines())["status"] == "verified"  # the verifier has no rules to carry it over
     forging.refused_by_import(app, client, forged_text, "the progress the campaign carries over is not what the rules give")

@@ -10,98 +10,17 @@ a face-down pile, or a card in the hand of a side the token does not play.
 from __future__ import annotations
 
 import json
-import subprocess
-import tempfile
-import sys
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.secrets import NDJSON, assert_keeps_secrets, bearer, compact, hand_of, readable, secrets_of
+from tests.kit.secrets import cli as _cli, mint as _mint, ok as _ok, verifier as _verifier
 from tests.kit.descent import EVANS_PURCHASES, TEST_OVERLORD_DECK
-
-NDJSON = {"Content-Type": "application/x-ndjson"}
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _mint(client, cid: str, **body) -> str:
-    response = client.post(f"/campaigns/{cid}/tokens", json=body)
-    assert response.status_code == 201, response.json
-    return response.json["token"]
-
-
-def _ok(response, status=201):
-    assert response.status_code == status, response.get_data(as_text=True)
-    return response
 
 
 # -- what a token can read ----------------------------------------------------------------------------------------
-
-
-def readable(app, client, headers: dict[str, str], cid: str, sid: str) -> str:
-    """Everything ``headers``' token can read about campaign ``cid`` and session ``sid``, as one text."""
-    app.extensions["tracker_views"].catch_up()
-    total = client.get(f"/sessions/{sid}/events?limit=1000", headers=headers).json["total"]
-    paths = [
-        f"/campaigns/{cid}", f"/sessions/{sid}", f"/sessions/{sid}/events?limit=1000", f"/sessions/{sid}/timeline?limit=1000",
-        f"/sessions/{sid}/verification", "/events?limit=1000", "/events/stream?limit=1000&wait=0",
-        f"/campaigns/{cid}/standing", f"/campaigns/{cid}/heroes", f"/campaigns/{cid}/dice-statistics", f"/campaigns/{cid}/export",
-    ] + [f"/sessions/{sid}/state?at={n}" for n in range(1, total + 1)] + [f"/campaigns/{cid}/state?at=1"]
-    if app.extensions["tracker"].get_campaign(cid)["ruleset"]["id"] == "descent":
-        paths += [f"/campaigns/{cid}/treachery-ledger", f"/campaigns/{cid}/conquest"]
-    texts = [client.get(path, headers=headers).get_data(as_text=True) for path in paths]
-    pages = app.test_client()  # the pages sign in with a cookie
-    token = headers["Authorization"].removeprefix("Bearer ")
-    pages.post("/pages/sign-in", data={"token": token}, headers={"Origin": "http://localhost"})
-    texts += [pages.get(path).get_data(as_text=True) for path in (f"/pages/sessions/{sid}", f"/pages/campaigns/{cid}", f"/pages/campaigns/{cid}/export")]
-    return "\n".join(texts)
-
-
-def secrets_of(app, sid: str, side: str | None) -> list[str]:
-    """What must not be readable by a token of ``side`` (None: any token) while the session is in play."""
-    tracker = app.extensions["tracker"]
-    session = tracker._session(sid)
-    found = [session.seed]
-    # a shuffle's order, an undo's restored pile: whatever of them is still face down is the pile now
-    for deck in session.decks.values():
-        if len(deck["draw"]) > 2 and not deck["needs_shuffle"]:  # an unshuffled pile lies in the card list's order
-            found.append(json.dumps(deck["draw"][:3])[1:-1])  # the next three face-down cards, in order
-    if side == "heroes" and "overlord" in session.decks:
-        found.append(_hand(session))
-    return found
-
-
-def _hand(session) -> str:
-    """The overlord's hand as it would appear in any answer (the cards in the order held; the names alone are
-    public: they are the deck's card list)."""
-    hand = session.decks["overlord"]["held"].get("overlord", [])
-    assert len(hand) >= 2
-    return json.dumps(hand)[1:-1]
-
-
-def without_card_lists(app, cid: str, text: str) -> str:
-    """``text`` without the campaign's public card lists: a hand that happens to be a run of a deck's list, in
-    the list's order, is otherwise "found" inside the list that every token may read."""
-    decks = app.extensions["tracker"].get_campaign(cid).get("components", {}).get("decks", {})
-    for deck in decks.values():
-        text = text.replace(compact(json.dumps(deck.get("cards", []))), "[]")
-    return text
-
-
-def compact(text: str) -> str:
-    """Without spaces, so a secret is found whatever separators an answer's JSON uses."""
-    return text.replace(" ", "")
-
-
-def assert_keeps_secrets(app, client, headers, cid, sid, side):
-    text = without_card_lists(app, cid, compact(readable(app, client, headers, cid, sid)))
-    for secret in secrets_of(app, sid, side):
-        assert compact(secret) not in text, f"{secret!r} can be read"
 
 
 # -- Journey: the seed and the face-down piles, for every role ------------------------------------------------------
@@ -202,7 +121,7 @@ def test_the_heroes_own_command_answers_and_the_standing_hold_no_overlord_secret
     setup = {"starting_conquest": 8, "purchases": EVANS_PURCHASES, "dark_glyphs": [{"glyph": "sundered", "paid": {"trap": 1, "monster": 1}}]}
     started = _ok(client.post(f"/campaigns/{cid}/sessions", json={"quest": "the-trapped-ruins", "setup": setup}, headers=heroes))
     sid = started.json["id"]
-    hand = _hand(app.extensions["tracker"]._session(sid))
+    hand = hand_of(app.extensions["tracker"]._session(sid))
     assert compact(hand) not in compact(started.get_data(as_text=True))
     assert "Dance of the Monkey God" not in started.get_data(as_text=True)  # a swap the overlord bought
     rolled = _ok(client.post(f"/sessions/{sid}/rolls", json={"faces": {"red": ["X"]}}, headers=heroes))
@@ -322,19 +241,6 @@ def test_nothing_a_viewer_reads_before_the_end_predicts_the_next_digital_result(
 
 
 # -- backups: moving a campaign between servers with its secrets -------------------------------------------------
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tracker.cli", *args], capture_output=True, text=True, timeout=120)
-
-
-def _verifier(text: str, client) -> subprocess.CompletedProcess:
-    """The standalone verifier reading the file from its standard input, with the service's key set saved beside."""
-    verifier = Path(__file__).resolve().parents[1] / "tracker" / "verify_export.py"
-    with tempfile.NamedTemporaryFile("wb", suffix=".json") as jwks:
-        jwks.write(client.get("/.well-known/jwks.json").data)
-        jwks.flush()
-        return subprocess.run([sys.executable, str(verifier), "/dev/stdin", "--jwks", jwks.name], input=text, capture_output=True, text=True, timeout=60)
 
 
 def test_a_backup_moves_a_session_in_play_with_its_stream_and_its_tokens(app, client, database_url, tmp_path):

@@ -20,13 +20,14 @@ import pytest
 from api import create_app
 from projections import every_shard
 from tests.conftest import fresh_schema, started_or_skipped
+from tests.kit.shards import campaign as _campaign, holds as _on, session as _session
+from tests.kit.shards import shard_urls, sharded  # noqa: F401  (fixtures: a home database and the shard "b", a service on them)
 from tests.second_cluster import streaming_replica
 from tests.forgery_kit import resign
 from tracker import moving, stored_answers
 from tracker.application import Tracker
 from tracker.cli import main as cli
 from tracker.config import persistence_env
-from tracker.errors import NotFound
 from tracker.placement import NewLease, Placement
 from tracker.signing import KeyRing
 
@@ -34,46 +35,6 @@ pytestmark = pytest.mark.postgres
 
 ROLL = {"dice": {"d6": 2}}
 LONG_LEASE = NewLease("test-host", 1, "held-by-the-test", 600)  # a move the test holds open, outliving the test
-
-
-@pytest.fixture
-def shard_urls(postgres_base_url: str, second_postgres_url: str) -> Iterator[tuple[str, str]]:
-    with fresh_schema(postgres_base_url) as home, fresh_schema(second_postgres_url) as other:
-        Tracker(env=persistence_env(home)).close()  # the home database as it was before shards
-        assert cli(["--database-url", home, "shards", "add", "b", other]) == 0
-        yield home, other
-
-
-@pytest.fixture
-def sharded(shard_urls: tuple[str, str]):
-    home, _ = shard_urls
-    flask_app = create_app({"TESTING": True, "DATABASE_URL": home, "PROJECTIONS_IN_PROCESS": False})
-    yield flask_app
-    flask_app.extensions["tracker_router"].close()
-
-
-def _campaign(client, name: str) -> tuple[str, dict[str, str]]:
-    created = client.post("/campaigns", json={"ruleset": "journey", "name": name})
-    assert created.status_code == 201, created.get_json()
-    body = created.get_json()
-    return body["id"], {"Authorization": f"Bearer {body['owner_token']}"}
-
-
-def _session(client, campaign_id: str, owner: dict[str, str]) -> str:
-    started = client.post(f"/campaigns/{campaign_id}/sessions", json={"quest": "q1-meeting"}, headers=owner)
-    assert started.status_code == 201, started.get_json()
-    return started.get_json()["id"]
-
-
-def _on(url: str, campaign_id: str) -> bool:
-    app = Tracker(env=persistence_env(url))
-    try:
-        app.get_campaign(campaign_id)
-        return True
-    except NotFound:
-        return False
-    finally:
-        app.close()
 
 
 def test_new_campaigns_go_to_the_least_loaded_shard_and_requests_follow_them(sharded, shard_urls):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from api import create_app
-from tests.conftest import fresh_schema
+from tests.kit.shards import two_shards
 from tests.test_access import (  # noqa: F401 - collected here again, on the sharded app
     secret_ruleset,
     test_a_campaign_outside_the_tokens_reach_is_404_as_if_missing,
@@ -22,18 +22,13 @@ from tests.test_access import (  # noqa: F401 - collected here again, on the sha
     test_the_owner_mints_lists_and_revokes_tokens,
     test_without_a_valid_token_reads_and_writes_are_401,
 )
-from tracker.application import Tracker
-from tracker.cli import main as cli
-from tracker.config import persistence_env
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
 def app(postgres_base_url: str, second_postgres_url: str):
-    with fresh_schema(postgres_base_url) as home, fresh_schema(second_postgres_url) as other:
-        Tracker(env=persistence_env(home)).close()
-        assert cli(["--database-url", home, "shards", "add", "b", other]) == 0
+    with two_shards(postgres_base_url, second_postgres_url) as (home, _):
         flask_app = create_app({"TESTING": True, "DATABASE_URL": home, "PROJECTIONS_IN_PROCESS": False})
         yield flask_app
         placed = {p.shard for p in flask_app.extensions["tracker_router"].placement.placed()}

@@ -58,11 +58,11 @@ def secrets_of(app, sid: str, side: str | None) -> list[str]:
         if len(deck["draw"]) > 2 and not deck["needs_shuffle"]:  # an unshuffled pile lies in the card list's order
             found.append(json.dumps(deck["draw"][:3])[1:-1])  # the next three face-down cards, in order
     if side == "heroes" and "overlord" in session.decks:
-        found.append(_hand(session))
+        found.append(hand_of(session))
     return found
 
 
-def _hand(session) -> str:
+def hand_of(session) -> str:
     """The overlord's hand as it would appear in any answer (the cards in the order held; the names alone are
     public: they are the deck's card list)."""
     hand = session.decks["overlord"]["held"].get("overlord", [])
