@@ -7,7 +7,7 @@ that starts from the aggregates as this process last saved them (tracker/command
 them, and saves the resulting events together with the Idempotency-Key's answer in one transaction.
 An optimistic-concurrency conflict is retried from a fresh load (so a retry never reuses a random
 counter), unless the caller made the command conditional with If-Match, which then fails with 412.
-This module builds the one class from them and gives the domain its rules and its clock.
+This module builds the one class from them, and what it gives each aggregate it makes or loads (its clock, a session's rules).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from eventsourcing.utils import strtobool
 from tracker import rulesets
 from tracker.commands import OUTCOMES, Commands, _meta
 from tracker.domain import Campaign, Session
-from tracker.domain.events import LIBRARY_CLOCK, given_clock
+from tracker.domain.events import LIBRARY_CLOCK, Given
 from tracker.errors import TrackerError
 from tracker.queries import Queries
 from tracker.randomness import new_seed
@@ -56,12 +56,12 @@ class Tracker(Commands, Queries, WritePath, Application[UUID]):
         keys exports and receipts are signed with (tracker/signing.py; by default TRACKER_SIGNING_KEYS's file);
         ``public_url``: where this service is reached, which exports name so a verifier can fetch its key set
         (a request's own address is used where there is one)."""
+        # What each aggregate this application makes or loads is given: the clock, and a session's game rules.
+        self.given = Given(clock=clock or LIBRARY_CLOCK, rules_for=rules_for or pinned_rules)
         super().__init__(*args, **kwargs)
         self.seed_source = seed_source
         self.signing = signing or KeyRing()
         self.public_url = public_url
-        Session.given_rules(rules_for or pinned_rules)
-        given_clock(clock or LIBRARY_CLOCK)
 
     def construct_repository(self) -> TrackerRepository:
         """The library's repository, configured from the env as the library does, without its per-event
@@ -74,6 +74,7 @@ class Tracker(Commands, Queries, WritePath, Application[UUID]):
             fastforward=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y")),
             fastforward_skipping=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD_SKIPPING, "n")),
             deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
+            given=self.given,
         )
 
 

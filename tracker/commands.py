@@ -50,7 +50,8 @@ class Commands(Loading):
             party_rules.check(ruleset, party or [], whole=True)
             ruleset.validate_components(components or {})
             _validate(ruleset.rules.options_schema, options or {}, "The campaign options do not fit this ruleset", "options")
-            campaign = Campaign(
+            campaign = Campaign.made(
+                self.given,
                 name=name,
                 ruleset=ruleset.pin,
                 chain=ruleset.chain(options or {}),
@@ -156,7 +157,8 @@ class Commands(Loading):
             deck_specs = ruleset.decks(campaign.components)
             seed = self.seed_source()
             meta = _meta(request, ruleset)
-            session = Session(
+            session = Session.made(
+                self.given,
                 campaign_id=str(campaign.id),
                 quest=quest,
                 ruleset=dict(campaign.ruleset),
@@ -448,7 +450,7 @@ class Commands(Loading):
 
         def owner_grant(campaign_id: str) -> list[Grant]:
             meta = make_meta(request.issued_by, request.correlation_id, None)
-            return [Grant(campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
+            return [Grant.made(self.given, campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
                           heroes=[], side=None, label="imported", meta=meta)]
 
         body = portability.import_text(self, text, also=owner_grant, continuing=continuing, placing=placing,
@@ -464,8 +466,8 @@ def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, la
     token = new_token()
     digest = token_hash(token)
     token_id = "tok_" + digest[:16]
-    grant = Grant(
-        campaign_id=str(campaign.id), token_id=token_id, token_hash=digest, role=role, heroes=heroes, side=side, label=label, meta=meta
+    grant = Grant.made(
+        campaign.given, campaign_id=str(campaign.id), token_id=token_id, token_hash=digest, role=role, heroes=heroes, side=side, label=label, meta=meta
     )
     campaign.mint_token(token_id=token_id, grant_id=str(grant.id), role=role, heroes=heroes, side=side, label=label, meta=meta)
     return token, grant

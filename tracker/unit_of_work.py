@@ -204,7 +204,8 @@ class WritePath:
             to_save = list(outcome.aggregates)
             if key:
                 to_save.append(
-                    IdempotencyRecord(
+                    IdempotencyRecord.made(
+                        self.given,
                         scope=scope,
                         key=key,
                         fingerprint=fingerprint,

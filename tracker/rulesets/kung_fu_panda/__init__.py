@@ -11,7 +11,6 @@ from tracker.rulesets import data as rules_data
 from tracker.rulesets.kung_fu_panda import allowed as next_actions
 from tracker.rulesets.kung_fu_panda import campaign, destiny, outcome, pauses, rounds, setup, spends, standing, summary, verdict
 from tracker.rulesets.kung_fu_panda import state as game_state
-from tracker.rulesets.kung_fu_panda.events import EVENTS
 from tracker.rulesets.kung_fu_panda.schemas import (
     AMEND,
     HERO,
@@ -128,7 +127,7 @@ SET_UP = ActionType(
 
 
 class KungFuPandaRules(GameRules):
-    events = EVENTS
+    events = game_state.CHANGES.events
     actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
     # spends.py: knocking out the Wolf Boss; while its cost is lost the table's spend stands, recorded as cost unknown
