@@ -9,7 +9,8 @@ hands the change to its game's ``fold``: ``Changes.fold`` here.
 
 A fold takes the game state (a copy of its own to change) and the change, and changes the state in place; one that
 sets up a whole new state may instead return it. Kinds folded alike are declared on one function, one decorator each.
-A kind declared without a fold (``declare``) is recorded and changes nothing: a record the log keeps for its own sake.
+A kind declared without a fold (``declare``) is recorded and changes nothing of its own: a record the log keeps for its
+own sake, or a change wholly done by what the game does with every change (``every``: Journey's Pilgrim sheets).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ def _unchanged(game: dict[str, Any], change: Mapping[str, Any]) -> None:
 class Changes:
     """The kinds of change one game declares: kind -> fold, kind -> event class (``events``), name -> event class."""
 
-    def __init__(self, events_module: str) -> None:
+    def __init__(self, events_module: str, every: Fold | None = None) -> None:
         self.module = events_module  # where stored events name the classes: tracker.rulesets.<game>.events
+        self.every = every  # what every change of the game does before its own fold (Journey: the Pilgrim's sheet)
         self.events: dict[str, type[GameEvent]] = {}
         self.folds: dict[str, Fold] = {}
         self.named: dict[str, type[GameEvent]] = {}
@@ -63,6 +65,8 @@ class Changes:
         except KeyError:
             raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset") from None
         new = copy.deepcopy(dict(game))
+        if self.every is not None:
+            self.every(new, change)
         made = fold(new, change)
         return new if made is None else made
 

@@ -12,6 +12,7 @@ from tracker.dice import DieSpec
 from tracker.errors import Unprocessable
 from tracker.rulesets import allowed
 from tracker.rulesets import components as component_data
+from tracker.rulesets.changes import Changes
 from tracker.rulesets.data import content_hash
 
 PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
@@ -106,8 +107,9 @@ QUEST_DECIDED = "quest-decided"  # the change that records the verdict the rules
 class GameRules:
     """A ruleset's own bookkeeping beyond dice and decks: pure functions over plain JSON.
 
-    - ``events`` maps a change ``kind`` to the event class that records it;
-    - ``fold(game, change)`` returns the session's game state after that change;
+    - ``changes``: the game's kinds of change, each declared once with its fold (tracker/rulesets/changes.py);
+      ``events`` maps each ``kind`` to the event class that records it, ``fold(game, change)`` returns the
+      session's game state after that change;
     - ``carry_over(progress, game, quest, outcome, options)`` returns the campaign's
       progress after a quest ends (what the next quest starts from);
     - ``options_schema`` is the JSON Schema of the campaign options (e.g. a mode);
@@ -118,7 +120,7 @@ class GameRules:
     The defaults keep no game state and carry nothing over.
     """
 
-    events: dict[str, type] = {}
+    changes: Changes = Changes("tracker.rulesets.ruleset")  # a game without game events declares none
     # What each lost fact blocks and how the table states it per use instead (tracker/missing_facts.py):
     # "hero.<stat>", "other.<stat>" or "tables.<id>" -> {"actions": [...], "quest_setup": bool, "per_use": str}.
     lost_fact_uses: dict[str, dict[str, Any]] = {}
@@ -126,11 +128,15 @@ class GameRules:
     setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
     @property
+    def events(self) -> dict[str, type]:
+        return self.changes.events
+
+    @property
     def events_by_name(self) -> dict[str, type]:
-        return {cls.__name__: cls for cls in self.events.values()}
+        return self.changes.named
 
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset")
+        return self.changes.fold(game, change)
 
     sides: tuple[str, ...] = ("heroes",)
     """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""

@@ -17,8 +17,7 @@ from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.descent import combat, familiars, figures, monster_turn, movement, ready, wounds
 from tracker.rulesets.descent import conditions, conquest, crushing_trap, fissures, glyphs, hidden, monkey_kings, prisoners, prolonged, secret_room, shop, sides, spirits, summoning, temple, threat, tokens, treachery, verdict, zorek
 from tracker.rulesets.descent.describe import describe
-from tracker.rulesets.descent.events import EVENTS
-from tracker.rulesets.descent.fold import fold
+from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.descent.views import VIEWS
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType, GameRules, Ruleset, action_schema
 
@@ -26,7 +25,7 @@ HERE = Path(__file__).parent
 
 
 class DescentRules(GameRules):
-    events = EVENTS
+    changes = CHANGES
     sides = ("heroes", "overlord")
     # "Simply shuffle the new heroes in with the others when choosing heroes at the start of the game" (L69): the heroes
     # are chosen from the box, one sheet and one figure each ("6 Hero Sheets", "6 Plastic Heroes", L34-L35), so a party
@@ -50,9 +49,6 @@ class DescentRules(GameRules):
         "additionalProperties": False,
     }
     setup_schema = treachery.SETUP_SCHEMA
-
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        return fold(game, change)
 
     def secret_to(self, change: Mapping[str, Any]) -> str | None:
         return hidden.secret_to(change)

@@ -8,7 +8,6 @@ from typing import Any
 from tracker.rulesets.journey import allowed as next_actions
 from tracker.rulesets.journey import lost_facts, state
 from tracker.rulesets.journey import verdict as quest_verdict
-from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.journey.setup import SCHEMA as SETUP_SCHEMA
 from tracker.rulesets import correction
@@ -82,7 +81,7 @@ _LINES = {
 
 
 class JourneyRules(GameRules):
-    events = EVENTS
+    changes = state.CHANGES
     actor_fields = ("hero", "pilgrim", "character")  # character: the Demon a quest rule places
     options_schema = {
         "type": "object",
@@ -115,11 +114,6 @@ class JourneyRules(GameRules):
         if quest not in self.outcomes or "record" not in game:
             return None
         return quest_verdict.end_refusal(game, self.outcomes[quest], outcome, reported)
-
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        if change["kind"] not in EVENTS:
-            return super().fold(game, change)
-        return state.fold(game, change)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         if change["kind"] == correction.KIND:

@@ -127,7 +127,7 @@ SET_UP = ActionType(
 
 
 class KungFuPandaRules(GameRules):
-    events = game_state.CHANGES.events
+    changes = game_state.CHANGES
     actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
     # spends.py: knocking out the Wolf Boss; while its cost is lost the table's spend stands, recorded as cost unknown
@@ -146,9 +146,6 @@ class KungFuPandaRules(GameRules):
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(self.missions[quest], game, outcome)
-
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        return game_state.fold(game, change)
 
     def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         return campaign.chain(data, options)

@@ -20,7 +20,6 @@ from tracker.rulesets.yokai_quest import allowed as next_actions
 from tracker.rulesets.yokai_quest import campaign, describe, state, yokai_phase
 from tracker.rulesets.yokai_quest import outcome as decided
 from tracker.rulesets.yokai_quest.actions import ACTIONS, SET_UP, SETUP_SCHEMA
-from tracker.rulesets.yokai_quest.events import EVENTS
 from tracker.rulesets.yokai_quest.views import VIEWS
 
 
@@ -50,7 +49,7 @@ def _played_before(game: Mapping[str, Any]) -> bool:
 
 
 class YokaiQuestRules(GameRules):
-    events = EVENTS
+    changes = state.CHANGES
     actor_fields = ("hero", "attacker")
     setup_schema = SETUP_SCHEMA
     # lookup.py: a hero's Health is needed from the set-up on (L278-L280); the table may state it there.
@@ -59,9 +58,6 @@ class YokaiQuestRules(GameRules):
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
         self.options_schema = campaign.options_schema([story["id"] for story in data["stories"]])
-
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        return state.fold(game, change)
 
     def carry_over(self, progress, game, quest, outcome, options) -> dict[str, Any]:
         if not _played_before(game):
