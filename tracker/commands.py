@@ -22,7 +22,7 @@ from tracker.randomness import commitment
 from tracker.resolving import action_context, apply_changes, session_stream
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
-from tracker.rulesets.ruleset import SET_UP_QUEST, Ruleset
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, Ruleset
 from tracker.session_log import event_view
 from tracker.unit_of_work import Request, Result, UnitOfWork, _Outcome
 
@@ -298,7 +298,7 @@ class Commands(Loading):
                     detail="It runs when a session starts; send the set-up in POST /campaigns/{cid}/sessions.",
                     errors={"type": ["Not an action a client may post."]},
                 )
-            self._resolve(session, ruleset, components, action, _meta(request, ruleset))
+            self._resolve(session, ruleset, components, action, _meta(request, ruleset), action_type)
             body = {
                 "events": [event_view(e) for e in session.pending_events],
                 "state": session.state(),
@@ -308,16 +308,18 @@ class Commands(Loading):
 
         return self._execute(f"session:{session_id}", "act", action, request, work)
 
-    def _resolve(self, session: Session, ruleset: Ruleset, components: Mapping[str, Any], action: dict[str, Any], meta: dict[str, Any]) -> None:
-        """Validate an action, resolve it on the session's state with its stream, and record it and its effects."""
-        action_type = ruleset.action(str(action.get("type")))
+    def _resolve(self, session: Session, ruleset: Ruleset, components: Mapping[str, Any], action: dict[str, Any], meta: dict[str, Any],
+                 action_type: ActionType | None = None) -> None:
+        """Validate an action, resolve it on the session's state with its stream, and record it and its effects
+        (``action_type``: the action's type, when the command has looked it up already)."""
+        action_type = action_type or ruleset.action(str(action.get("type")))
         _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
         if "holder" in action:  # the deck actions' holder, in every game
             party_rules.check_holder(session.party, ruleset, action["holder"])
         ctx = action_context(session, ruleset, components)
         stream = session_stream(session)
         counter_start = stream.counter
-        changes = ruleset.resolve(ctx, action, stream)
+        changes = ruleset.resolve(ctx, action, stream, action_type)
         session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
         apply_changes(session, changes, meta)
 

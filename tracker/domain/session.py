@@ -8,7 +8,7 @@ from typing import Any
 from eventsourcing.domain import decorated_func_callers, event
 
 from tracker import decks
-from tracker.domain.events import GameEvent, Given, Shared, TrackerAggregate, TrackerCreated, TrackerEvent
+from tracker.domain.events import NOTHING_GIVEN, GameEvent, Given, Shared, TrackerAggregate, TrackerCreated, TrackerEvent
 
 ABANDONED = "abandoned"  # the outcome a SessionEnded records for a session the table stopped without one
 
@@ -18,7 +18,7 @@ class Session(TrackerAggregate):
     and a game's events (``change_game``, which folds them with the game rules the session was given for the
     ruleset it pinned: the domain never looks rules up itself)."""
 
-    __slots__ = ("_rules",)
+    __slots__ = ("_rules", "_taken")
 
     class SessionStarted(TrackerCreated):
         campaign_id: str
@@ -160,6 +160,29 @@ class Session(TrackerAggregate):
     def record_action(self, action: dict[str, Any], counter_start: int, meta: dict[str, Any]) -> None:
         pass  # the action's inputs; its effects follow as their own events
 
+    def record_changes(self, changes: list[dict[str, Any]], meta: dict[str, Any],
+                       game: dict[str, Any] | None = None, decks: dict[str, Any] | None = None) -> None:
+        """Record an action's changes, each by the ``@event`` method for its kind. ``game`` (and ``decks``): the state
+        the resolver folded them to from this session's, which the session takes once they are recorded instead of
+        folding each a second time (a load folds each of their events, to the same state)."""
+        self._taken = Shared((game is not None, decks is not None))
+        try:
+            for change in changes:
+                self.record_change(change, meta)
+        finally:
+            del self._taken
+        if game is not None:
+            self.game = game
+        if decks is not None:
+            self.decks = decks
+
+    def _folds(self, part: int) -> bool:
+        """Whether this session folds its changes itself (else it takes the state the resolver folded: record_changes)."""
+        try:
+            return not self._taken.value[part]
+        except AttributeError:
+            return True
+
     def record_change(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
         """Record one resolved change by the ``@event`` method for its kind: a deck change, the end of a turn, a roll,
         the rules' verdict, or one of the ruleset's game events."""
@@ -176,12 +199,15 @@ class Session(TrackerAggregate):
             self.trigger_event(self.rules.events[kind], change=change, meta=meta)
 
     def give(self, given: Given) -> None:
-        """The clock, and the game rules of the ruleset this session pinned (looked up when first needed, once)."""
+        """The clock, and the game rules of the ruleset this session pinned, looked up once, here: the copies the
+        library's cache hands out share them."""
         super().give(given)
         try:
             del self._rules
         except AttributeError:
             pass
+        if given is not NOTHING_GIVEN:
+            self._rules = Shared(given.rules_for(self.ruleset))
 
     @property
     def rules(self) -> Any:
@@ -197,7 +223,8 @@ class Session(TrackerAggregate):
         """The game's fold of one of its own changes. Each game declares an event class per kind of change
         (tracker/rulesets/changes.py), and every one of them is applied by this method (GameEvent.applied_by, below);
         the library's own GameChanged class for it is never recorded."""
-        self.game = self.rules.fold(self.game, change)
+        if self._folds(0):
+            self.game = self.rules.fold(self.game, change)
         if "counter_end" in change:  # a game change that drew from the stream (e.g. a random initiative order)
             self.counter = change["counter_end"]
 
@@ -206,7 +233,8 @@ class Session(TrackerAggregate):
         self.verdict = {"outcome": change["outcome"], "reason": change["reason"], "position": self.version + 1}
 
     def _change_deck(self, change: dict[str, Any]) -> None:
-        self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
+        if self._folds(1):
+            self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
         if change["kind"] == "shuffled":
             self.counter = change["counter_end"]
 
@@ -292,7 +320,9 @@ class Session(TrackerAggregate):
             return "in-progress"
         return "abandoned" if self.__dict__.get("abandoned") else "ended"
 
-    def state(self) -> dict[str, Any]:
+    def state(self, next_actions: bool = True) -> dict[str, Any]:
+        """The session's state; with the phase and the actions legal now unless ``next_actions`` is False (what a
+        resolver reads has no use for them: tracker/resolving.py)."""
         state = {
             "id": str(self.id),
             "campaign_id": self.campaign_id,
@@ -313,7 +343,7 @@ class Session(TrackerAggregate):
             "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
             "version": self.version,
         }
-        return {**state, **self.rules.next_actions(state)}
+        return {**state, **self.rules.next_actions(state)} if next_actions else state
 
 
     @classmethod

@@ -60,15 +60,20 @@ class Changes:
 
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         """The game state after ``change``: a copy of ``game`` with the fold of the change's kind applied."""
+        return self.fold_into(copy.deepcopy(dict(game)), change)
+
+    def fold_into(self, game: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """``game`` (the caller's own) changed in place by ``change``, or the new state a set-up makes. The fold reads
+        a copy of the change, so the state never shares a list or a dict with an event that records it."""
         try:
             fold = self.folds[change["kind"]]
         except KeyError:
             raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset") from None
-        new = copy.deepcopy(dict(game))
+        change = copy.deepcopy(change)
         if self.every is not None:
-            self.every(new, change)
-        made = fold(new, change)
-        return new if made is None else made
+            self.every(game, change)
+        made = fold(game, change)
+        return game if made is None else made
 
     def event_named(self, name: str) -> type[GameEvent]:
         """For the events module's ``__getattr__``: the class a stored topic names, when its module is imported."""
