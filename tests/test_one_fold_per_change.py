@@ -1,6 +1,6 @@
 """A command folds each change once (issue 33): the resolver returns its changes with the state it folded them to, so
 neither the verdict nor the session folds them again, and no state is deep-copied per change; one Descent attack looks
-its action type up once and its pinned rules once."""
+its action type up once and its pinned rules once, and works out the actions legal now once (for its answer)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tracker.application import Tracker
 from tracker.config import persistence_env
 from tracker.domain import Session
 from tracker.rulesets.changes import Changes
-from tracker.rulesets.ruleset import Resolved, Ruleset
+from tracker.rulesets.ruleset import GameRules, Resolved, Ruleset
 
 SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "aurim": {"wounds": 8, "fatigue": 5, "armor": 1}}
 ATTACK = {"type": "attack", "attacker": "tahlia", "attack_type": "melee", "faces": {"red": ["3D 1R 1S", "4D 0R"]},
@@ -32,7 +32,8 @@ class Trace:
         self.folded: Counter[int] = Counter()  # by the change's identity
         self.copied: Counter[int] = Counter()
         self.recorded: list[dict] = []
-        action, pinned, record_change = Ruleset.action, rulesets.pinned, Session.record_change
+        self.next_actions = 0  # the phase and the actions legal now, worked out for a session's state
+        action, pinned, record_change, next_actions = Ruleset.action, rulesets.pinned, Session.record_change, GameRules.next_actions
         fold_into, fold = Changes.fold_into, Changes.fold
 
         def counted_action(ruleset: Ruleset, name: str):
@@ -51,6 +52,10 @@ class Trace:
             self.copied[id(change)] += 1
             return fold(changes, game, change)
 
+        def counted_next_actions(rules, state):
+            self.next_actions += 1
+            return next_actions(rules, state)
+
         def traced_record(session, change, meta):
             self.recorded.append(change)
             return record_change(session, change, meta)
@@ -60,6 +65,7 @@ class Trace:
         monkeypatch.setattr(Changes, "fold_into", counted_fold_into)
         monkeypatch.setattr(Changes, "fold", counted_fold)
         monkeypatch.setattr(Session, "record_change", traced_record)
+        monkeypatch.setattr(GameRules, "next_actions", counted_next_actions)
 
     def game_changes(self) -> list[dict]:
         kinds = set(rulesets.get("descent").rules.events)
@@ -92,6 +98,7 @@ def test_one_descent_attack_looks_up_its_action_and_rules_once_and_folds_each_ch
         assert [c["kind"] for c in changes] == ["attack-made"]
         assert all(trace.folded[id(c)] == 1 for c in changes)  # once, in place on the action's one copy of the state
         assert not any(trace.copied[id(c)] for c in changes)  # never a copy of the whole state for a change
+        assert trace.next_actions == 1  # for the answer's state: the resolver reads the state without them
         assert tracker.repository.get(UUID(session)).game == result.body["state"]["game"]  # what a load folds, the same
     finally:
         first.close()
