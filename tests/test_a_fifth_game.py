@@ -24,7 +24,7 @@ SKIPPED = shutil.ignore_patterns(".git", ".venv", "venv", "node_modules", "__pyc
 
 # The tests that must find the fifth game with no edit of theirs: the registry, OpenAPI and timeline tests, and the two
 # others that go through every game (the missing facts, the export format).
-SUITES = ["tests/test_game_registry.py", "tests/test_openapi.py", "tests/test_timeline_sentences.py", "tests/test_missing_facts.py", "tests/test_export_format.py"]
+SUITES = ["tests/test_game_skeleton.py", "tests/test_game_registry.py", "tests/test_openapi.py", "tests/test_timeline_sentences.py", "tests/test_missing_facts.py", "tests/test_export_format.py"]
 
 RULESET = {
     "id": "lantern-race",
@@ -42,32 +42,44 @@ FILES = {
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from tracker.rulesets import data as rules_data
-from tracker.rulesets.lantern_race.actions import ACTIONS
-from tracker.rulesets.lantern_race.rules import LanternRules
+from tracker.rulesets import skeleton
 from tracker.rulesets.ruleset import Ruleset
-
-DATA = Path(__file__).with_name("ruleset.json")
 
 
 def load(data: dict[str, Any] | None = None) -> Ruleset:
-    return Ruleset(data if data is not None else rules_data.load(DATA), ACTIONS, LanternRules())
+    return skeleton.load(__name__, data)
 ''',
-    "events.py": '''"""Lantern Race's own events."""
+    "state.py": '''"""How far each lantern has been carried: the one kind of change, declared with its fold."""
 
 from __future__ import annotations
 
-from tracker.domain.events import GameEvent
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.rulesets.changes import Changes
+
+CHANGES = Changes("tracker.rulesets.lantern_race.events")
+fold = CHANGES.fold
 
 
-class LanternCarried(GameEvent):
-    class_version = 1
+@CHANGES("lantern-carried", "LanternCarried")
+def _lantern_carried(game: dict[str, Any], change: Mapping[str, Any]) -> None:
+    carried = game.setdefault("carried", {})
+    carried[change["runner"]] = carried.get(change["runner"], 0) + change["spaces"]
+''',
+    "events.py": '''"""Where stored events find Lantern Race's event classes."""
+
+from __future__ import annotations
+
+from tracker.rulesets.lantern_race.state import CHANGES
+
+__all__ = ["CHANGES"]
 
 
-EVENTS = {"lantern-carried": LanternCarried}
+def __getattr__(name: str) -> type:
+    return CHANGES.event_named(name)
 ''',
     "rules.py": '''"""Lantern Race's rules: how far each lantern has been carried."""
 
@@ -76,25 +88,57 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.lantern_race.events import EVENTS
+from tracker.rulesets.lantern_race import describe, setup, state
 from tracker.rulesets.ruleset import GameRules
+
+
+class Rules(GameRules):
+    changes = state.CHANGES
+    setup_schema = setup.SCHEMA
+    actor_fields = ("runner",)
+
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        return describe.describe(change)
+''',
+    "describe.py": '''"""Lantern Race's timeline lines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 NAMES = {"moth": "Moth", "firefly": "Firefly"}
 
 
-class LanternRules(GameRules):
-    events = EVENTS
-    actor_fields = ("runner",)
+def describe(change: Mapping[str, Any]) -> str | None:
+    if change.get("kind") == "lantern-carried":
+        return f"{NAMES.get(change['runner'], change['runner'])} carried the lantern {change['spaces']} spaces"
+    return None
+''',
+    "verdict.py": '''"""Lantern Race imposes no outcome: the table says who won."""
 
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        carried = dict(game.get("carried", {}))
-        carried[change["runner"]] = carried.get(change["runner"], 0) + change["spaces"]
-        return {**game, "carried": carried}
+from __future__ import annotations
 
-    def describe(self, change: Mapping[str, Any]) -> str | None:
-        if change.get("kind") == "lantern-carried":
-            return f"{NAMES.get(change['runner'], change['runner'])} carried the lantern {change['spaces']} spaces"
-        return None
+
+def verdict(game: object) -> None:
+    return None
+
+
+def end_refusal(game: object, outcome: str) -> None:
+    return None
+''',
+    "setup.py": '''"""Lantern Race's set-up: nothing to lay out."""
+
+from __future__ import annotations
+
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType
+
+SCHEMA = {"type": "object", "additionalProperties": False}
+SET_UP = ActionType(SET_UP_QUEST, "Quest set-up: nothing to lay out.", {"type": "object"}, lambda ctx, params, rng: [], internal=True)
+''',
+    "views.py": '''"""Lantern Race keeps no read views of its own."""
+
+VIEWS: list = []
 ''',
     "actions.py": '''"""Lantern Race's one action."""
 

@@ -4,18 +4,17 @@ points, built the same way. The packages are discovered (rulesets.games()), so a
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.kit.timeline import samples_of
 from tracker import rulesets
 from tracker.rulesets import skeleton
 from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules
 
 RULESETS = Path(rulesets.__file__).parent
-SAMPLES = json.loads((Path(__file__).parent / "fixtures" / "timeline_samples.json").read_text())
 GAMES = rulesets.games()
 
 
@@ -38,8 +37,8 @@ def _package(game: str) -> str:
     return f"{rulesets.__name__}.{game}"
 
 
-def test_the_games_are_found_and_are_the_four() -> None:
-    assert GAMES == ["descent", "journey", "kung_fu_panda", "yokai_quest"]
+def test_the_games_are_found_the_four_among_them() -> None:
+    assert {"descent", "journey", "kung_fu_panda", "yokai_quest"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -80,8 +79,9 @@ def test_each_game_s_rules_are_built_from_the_data_they_judge_by(game: str) -> N
 def test_each_game_s_timeline_sentence_is_its_describe_module_s(game: str) -> None:
     ruleset = importlib.import_module(_package(game)).load()
     describe = skeleton.module(_package(game), "describe").describe
-    changes = [change for kind in ruleset.rules.events for change in SAMPLES.get(ruleset.id, {}).get(kind, [])]
-    assert changes, f"no recorded change of {game} in tests/fixtures/timeline_samples.json"
+    samples = samples_of(ruleset)
+    changes = [change for kind in ruleset.rules.events for change in samples.get(kind, [])]
+    assert changes, f"no change of {game} recorded in tests/fixtures/timeline_samples.json nor made on a fresh quest"
     assert [ruleset.rules.describe(change) for change in changes] == [describe(change) for change in changes]
     assert any(describe(change) for change in changes)
 
@@ -106,7 +106,7 @@ def test_each_game_has_one_action_list_that_gathers_every_action_it_writes(game:
             for module, values in _written(game).items()}
     assert {module: items for module, items in held.items() if any(not isinstance(item, ActionType) for item in items)} == {}
     names = {item.name for items in held.values() for item in items}
-    assert len(names) > 5 and names - gathered == set()
+    assert names and names - gathered == set()
 
 
 def test_a_game_package_without_a_piece_of_the_skeleton_is_named_with_what_it_lacks(tmp_path: Path,

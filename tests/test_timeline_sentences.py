@@ -7,24 +7,19 @@ not met yet says the changes its own resolvers make on a fresh quest, so a new g
 from __future__ import annotations
 
 import inspect
-import json
 import re
 from datetime import UTC, datetime
-from pathlib import Path
 from uuid import uuid4
 
 import pytest
 
 from projections import timeline
+from tests.kit.timeline import SAMPLES, samples_of
 from tracker import rulesets
 from tracker.domain import Session
 from tracker.domain.events import TrackerEvent
 from tracker.domain.session import DECK_EVENTS
-from tracker.errors import Unprocessable
-from tracker.randomness import RandomStream
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext
 
-SAMPLES = json.loads((Path(__file__).parent / "fixtures" / "timeline_samples.json").read_text())
 SESSION_EVENTS = {name: cls for name, cls in vars(Session).items() if inspect.isclass(cls) and issubclass(cls, TrackerEvent)}
 
 REPR = re.compile(r"[{}\[\]]|(?<![<>!])=(?!>)|\bNone\b|\bTrue\b|\bFalse\b|'\w+':|\w+\(\w+=")
@@ -37,29 +32,9 @@ def _event(cls, ruleset_id: str, **fields):
                meta={"issued_by": None, "correlation_id": None, "ruleset_version": "x", "ruleset_id": ruleset_id}, **fields)
 
 
-def _resolved(ruleset) -> dict[str, list[dict]]:
-    """The changes of a game the samples file has not met yet (a new game package), as its own resolvers record them:
-    its first quest set up for its first character, then each of its actions that takes no field but its type."""
-    quest, party = ruleset.chain()[0], [ruleset.data["characters"][0]["id"]]
-    stream, game, found = RandomStream(b"\x05" * 32), {}, {}
-    setup = {"type": SET_UP_QUEST, "quest": quest, "setup": {}, "campaign": {"party": party, "options": {}, "progress": {}}}
-    plain = [{"type": name} for name, action in sorted(ruleset.actions.items())
-             if not action.internal and not set(action.schema.get("required", [])) - {"type"}]
-    for action in [setup, *plain]:
-        context = ActionContext({"game": game, "turn": 1, "quest": quest, "decks": {}}, ruleset, ruleset.decks({}), ruleset.dice({}), {})
-        try:
-            changes = ruleset.resolve(context, action, stream)
-        except Unprocessable:
-            continue  # it needs more than a fresh quest offers
-        for change in changes:
-            found.setdefault(change["kind"], []).append(change)
-            game = ruleset.rules.fold(game, change) if change["kind"] in ruleset.rules.events else game
-    return found
-
-
 def _cases():
     for ruleset_id, ruleset in sorted(rulesets.registry().items()):
-        samples = SAMPLES[ruleset_id] if ruleset_id in SAMPLES else _resolved(ruleset)
+        samples = samples_of(ruleset)
         for kind, cls in sorted(ruleset.rules.events.items()):
             yield pytest.param(ruleset_id, cls, kind, "change", samples.get(kind), id=f"{ruleset_id}-{kind}")
         for kind, cls in sorted(DECK_EVENTS.items()):

@@ -8,7 +8,7 @@ explicit unit of work that starts from the aggregates as this process last saved
 answer in one transaction. An optimistic-concurrency conflict is retried from a fresh load (so a retry never
 reuses a random counter), unless the caller made the command conditional with If-Match, which then fails with
 412. This module builds them, saves every session and campaign event into its stream's hash chain, and gives
-the domain its rules and its clock.
+each aggregate it makes or loads its clock (a session, its rules).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tracker import hash_chain, rulesets
 from tracker.command_cache import CommandCache, Turns
 from tracker.commands import OUTCOMES, Commands, _meta
 from tracker.domain import Campaign, Grant, Session
-from tracker.domain.events import LIBRARY_CLOCK, given_clock
+from tracker.domain.events import LIBRARY_CLOCK, Given
 from tracker.errors import TrackerError
 from tracker.loading import Loading
 from tracker.queries import Queries, grant_cache
@@ -76,6 +76,8 @@ class Tracker(Application[UUID]):
         keys exports and receipts are signed with (tracker/signing.py; tracker/bootstrap.py gives the settings' file);
         ``public_url``: where this service is reached, which exports name so a verifier can fetch its key set
         (a request's own address is used where there is one)."""
+        # What each aggregate this application makes or loads is given: the clock, and a session's game rules.
+        self.given = Given(clock=clock or LIBRARY_CLOCK, rules_for=rules_for or pinned_rules)
         super().__init__(*args, **kwargs)
         self.seed_source = seed_source
         self.signing = signing or KeyRing()
@@ -86,8 +88,6 @@ class Tracker(Application[UUID]):
         self.write_path = WritePath(self, self.loading)
         self.commands = Commands(self, self.loading, self.write_path, seed_source, self.grants)
         self.queries = Queries(self, self.loading, self.grants, self.signing, public_url)
-        Session.given_rules(rules_for or pinned_rules)
-        given_clock(clock or LIBRARY_CLOCK)
 
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
         """The library's settings from the ``env`` this application is given (tracker/config.py's persistence_env, from
@@ -111,6 +111,7 @@ class Tracker(Application[UUID]):
             fastforward=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y")),
             fastforward_skipping=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD_SKIPPING, "n")),
             deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
+            given=self.given,
         )
 
     def close(self) -> None:

@@ -22,7 +22,7 @@ from tracker.randomness import commitment
 from tracker.resolving import action_context, apply_changes, session_stream
 from tracker.rulesets import components as component_data
 from tracker.rulesets.data import content_hash
-from tracker.rulesets.ruleset import SET_UP_QUEST, Ruleset
+from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, Ruleset
 from tracker.session_log import event_view
 from tracker.grant_cache import GrantCache
 from tracker.unit_of_work import Request, Result, UnitOfWork, WritePath, _Outcome
@@ -61,7 +61,8 @@ class Commands:
             party_rules.check(ruleset, party or [], whole=True)
             ruleset.validate_components(components or {})
             _validate(ruleset.rules.options_schema, options or {}, "The campaign options do not fit this ruleset", "options")
-            campaign = Campaign(
+            campaign = Campaign.made(
+                self.store.given,
                 name=name,
                 ruleset=ruleset.pin,
                 chain=ruleset.chain(options or {}),
@@ -171,7 +172,8 @@ class Commands:
             deck_specs = ruleset.decks(campaign.components)
             seed = self.seed_source()
             meta = _meta(request, ruleset)
-            session = Session(
+            session = Session.made(
+                self.store.given,
                 campaign_id=str(campaign.id),
                 quest=quest,
                 ruleset=dict(campaign.ruleset),
@@ -313,7 +315,7 @@ class Commands:
                     detail="It runs when a session starts; send the set-up in POST /campaigns/{cid}/sessions.",
                     errors={"type": ["Not an action a client may post."]},
                 )
-            self._resolve(session, ruleset, components, action, _meta(request, ruleset))
+            self._resolve(session, ruleset, components, action, _meta(request, ruleset), action_type)
             body = {
                 "events": [event_view(e) for e in session.pending_events],
                 "state": session.state(),
@@ -323,16 +325,18 @@ class Commands:
 
         return self.write_path.execute(f"session:{session_id}", "act", action, request, work)
 
-    def _resolve(self, session: Session, ruleset: Ruleset, components: Mapping[str, Any], action: dict[str, Any], meta: dict[str, Any]) -> None:
-        """Validate an action, resolve it on the session's state with its stream, and record it and its effects."""
-        action_type = ruleset.action(str(action.get("type")))
+    def _resolve(self, session: Session, ruleset: Ruleset, components: Mapping[str, Any], action: dict[str, Any], meta: dict[str, Any],
+                 action_type: ActionType | None = None) -> None:
+        """Validate an action, resolve it on the session's state with its stream, and record it and its effects
+        (``action_type``: the action's type, when the command has looked it up already)."""
+        action_type = action_type or ruleset.action(str(action.get("type")))
         _validate(action_type.schema, action, f"The action does not fit the schema of '{action_type.name}'", "action")
         if "holder" in action:  # the deck actions' holder, in every game
             party_rules.check_holder(session.party, ruleset, action["holder"])
         ctx = action_context(session, ruleset, components)
         stream = session_stream(session)
         counter_start = stream.counter
-        changes = ruleset.resolve(ctx, action, stream)
+        changes = ruleset.resolve(ctx, action, stream, action_type)
         session.record_action(action=dict(action), counter_start=counter_start, meta=meta)
         apply_changes(session, changes, meta)
 
@@ -465,7 +469,7 @@ class Commands:
 
         def owner_grant(campaign_id: str) -> list[Grant]:
             meta = make_meta(request.issued_by, request.correlation_id, None)
-            return [Grant(campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
+            return [Grant.made(self.store.given, campaign_id=campaign_id, token_id="tok_" + digest[:16], token_hash=digest, role="owner",
                           heroes=[], side=None, label="imported", meta=meta)]
 
         body = portability.import_text(self.store, text, also=owner_grant, continuing=continuing, placing=placing,
@@ -481,8 +485,8 @@ def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, la
     token = new_token()
     digest = token_hash(token)
     token_id = "tok_" + digest[:16]
-    grant = Grant(
-        campaign_id=str(campaign.id), token_id=token_id, token_hash=digest, role=role, heroes=heroes, side=side, label=label, meta=meta
+    grant = Grant.made(
+        campaign.given, campaign_id=str(campaign.id), token_id=token_id, token_hash=digest, role=role, heroes=heroes, side=side, label=label, meta=meta
     )
     campaign.mint_token(token_id=token_id, grant_id=str(grant.id), role=role, heroes=heroes, side=side, label=label, meta=meta)
     return token, grant

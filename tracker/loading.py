@@ -102,8 +102,9 @@ class Loading:
         return pickle.loads(kept)
 
     def rules_for_session(self, session: Session) -> Ruleset:
-        """A session's pinned ruleset (this server's copy of that version, else its current one)."""
-        return rulesets.pinned(session.ruleset)
+        """A session's pinned ruleset (this server's copy of that version, else its current one): the one whose rules
+        the session was given when it was made or loaded, so it is not looked up again."""
+        return session.rules.ruleset
 
 
 def _components_key(session: Session) -> str:

@@ -36,6 +36,7 @@ from tracker.domain import Campaign, Grant, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
 from tracker.domain.session import GameEvent
 from tracker.errors import Conflict, Unprocessable
+from tracker.repository import mutate_each
 from tracker.rulesets.data import content_hash
 
 
@@ -196,7 +197,7 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
         if report["status"] == "verified":
             # Ended and wholly re-derived, so folding it cannot meet an effect nobody checked: the state its quest's
             # end is judged by (_check_quest_ends). A session in play has no QuestEnded to judge.
-            finals[session_id] = _folded(events)
+            finals[session_id] = mutate_each(None, events, app.given)
         del events
         statuses[session_id] = report["status"]
     _check_quest_ends(ruleset, campaign_events, finals)
@@ -219,13 +220,6 @@ def import_text(app: Any, text: str | Iterable[str], also: Any = None, continuin
         except IntegrityError:
             raise _already_here(campaign_id) from None
     return {"campaign_id": campaign_id, "events": len(stored), "sessions": statuses, "backup": backup}
-
-
-def _folded(events: list[Any]) -> Session:
-    session = None
-    for event in events:
-        session = event.mutate(session)
-    return session
 
 
 def _check_quest_ends(ruleset: Any, campaign_events: list[Any], finals: dict[str, Session]) -> None:
@@ -374,7 +368,7 @@ def _grants(app: Any, header: dict[str, Any], campaign_id: str) -> list[Grant]:
                 grants.append(held)
             continue
         try:
-            grant = Grant(campaign_id=campaign_id, token_id=listed["token_id"], token_hash=listed["token_hash"], role=listed["role"],
+            grant = Grant.made(app.given, campaign_id=campaign_id, token_id=listed["token_id"], token_hash=listed["token_hash"], role=listed["role"],
                           heroes=list(listed["heroes"]), side=listed["side"], label=listed["label"], meta={"issued_by": "import:backup"})
         except (KeyError, TypeError):
             raise Unprocessable("The backup's token grants are damaged; nothing was imported", detail="Export the backup again.") from None

@@ -10,7 +10,7 @@ from typing import Any
 from tracker.domain import Session
 from tracker.errors import Conflict
 from tracker.randomness import RandomStream
-from tracker.rulesets.ruleset import ActionContext, Ruleset
+from tracker.rulesets.ruleset import ActionContext, Resolved, Ruleset
 
 
 def action_context(session: Session, ruleset: Ruleset, components: Mapping[str, Any]) -> ActionContext:
@@ -41,10 +41,12 @@ def session_stream(session: Session) -> Any:
 
 
 def session_state(session: Session) -> dict[str, Any]:
-    """What resolvers read: the full deck states (not just the public summary)."""
-    return {**session.state(), "decks": session.decks, "turn": session.turn, "game": session.game}
+    """What resolvers read: the full deck states (not just the public summary); not the actions legal now."""
+    return {**session.state(next_actions=False), "decks": session.decks, "turn": session.turn, "game": session.game}
 
 
 def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
-    for change in changes:
-        session.record_change(change=change, meta=meta)
+    """Record the changes on the session; those a resolver returned with the state they fold to from the session's
+    (``Ruleset.resolve``) are not folded again."""
+    whole = isinstance(changes, Resolved) and changes.whole(session.game)
+    session.record_changes(changes, meta, changes.game if whole else None, changes.decks if whole else None)

@@ -171,7 +171,8 @@ class WritePath:
             to_save = list(outcome.aggregates)
             if key:
                 to_save.append(
-                    IdempotencyRecord(
+                    IdempotencyRecord.made(
+                        self.store.given,
                         scope=scope,
                         key=key,
                         fingerprint=fingerprint,

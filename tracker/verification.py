@@ -26,6 +26,7 @@ import jsonschema
 
 from tracker import decks, inputs, rulesets, undo
 from tracker import party as party_rules
+from tracker.domain.events import Given
 from tracker.domain.session import ABANDONED, DECK_EVENTS, Session
 from tracker.errors import TrackerError, Unprocessable
 from tracker.randomness import RandomStream, commitment
@@ -129,6 +130,7 @@ def _carried(started: Any) -> bytes | None:
 def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, components: Mapping[str, Any], report: dict[str, Any]) -> None:
     dice = ruleset.dice(components)
     deck_specs = ruleset.decks(components)
+    judged_by = Given(rules_for=lambda pin: ruleset.rules)
     session: Session | None = None
     expected: list[dict[str, Any]] = []  # changes an action said would follow
     effects = _DECK_EVENT_NAMES | {"TurnEnded", "DiceRolled", "QuestDecided"} | set(ruleset.rules.events_by_name)
@@ -186,6 +188,8 @@ def _replay(events: Sequence[Any], seed: bytes | None, ruleset: Ruleset, compone
                 expected, unchecked_action = rerun or [], rerun is None
         try:
             session = event.mutate(session)
+            if index == 0:
+                session.give(judged_by)  # its game events are folded by the rules it is verified with
         except ValueError as error:  # e.g. a reported draw of a card the pile does not hold: the log was edited
             raise Mismatch(position, name, f"The event cannot follow the ones before it: {error}") from None
         except (KeyError, TypeError, IndexError, AttributeError) as error:

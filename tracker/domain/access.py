@@ -11,9 +11,9 @@ import secrets
 import uuid
 from typing import Any
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import event
 
-from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.domain.events import TrackerAggregate, TrackerCreated, TrackerEvent
 
 _NAMESPACE = uuid.UUID("2f7c1d8e-5a94-4b6e-9c1f-3e8a0d6b7f21")
 
@@ -29,7 +29,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Grant(Aggregate):
+class Grant(TrackerAggregate):
     class GrantIssued(TrackerCreated):
         campaign_id: str
         token_id: str
@@ -45,6 +45,10 @@ class Grant(Aggregate):
     @staticmethod
     def create_id(token_hash: str, **_: Any) -> uuid.UUID:
         return uuid.uuid5(_NAMESPACE, token_hash)
+
+    @classmethod
+    def created_event(cls) -> type[Any]:
+        return cls.GrantIssued
 
     @event(GrantIssued)
     def __init__(

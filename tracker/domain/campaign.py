@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import event
 
-from tracker.domain.events import TrackerCreated, TrackerEvent
+from tracker.domain.events import TrackerAggregate, TrackerCreated, TrackerEvent
 from tracker.supplements import supplement
 
 WINS = ("victory", "heroic-victory")
 
 
-class Campaign(Aggregate):
+class Campaign(TrackerAggregate):
     class CampaignCreated(TrackerCreated):
         class_version = 2
         name: str
@@ -72,6 +72,10 @@ class Campaign(Aggregate):
         session_id: str
         quest: str
         reason: str
+
+    @classmethod
+    def created_event(cls) -> type[Any]:
+        return cls.CampaignCreated
 
     @event(CampaignCreated)
     def __init__(

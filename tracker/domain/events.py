@@ -1,56 +1,131 @@
-"""What every event carries besides its payload.
+"""What every event carries besides its payload, and what every aggregate is given by the application.
 
 ``meta`` holds who issued the event (a token id, never the token), the
 request's correlation id and the ruleset version in force. Event classes
 declare ``class_version`` explicitly; a change of shape bumps it and adds an
 ``upcast_vN_vM`` static method so stored events keep loading.
+
+Each aggregate is given, by the application that makes or loads it (``TrackerAggregate.made``, ``give``, and the
+repository on each load), the clock its new events are timed by and, for a session, the game rules of the ruleset it pinned
+(``Given``): nothing is set on a class, so two applications in one process keep their own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from eventsourcing.domain import Aggregate, DomainEvent
+from eventsourcing.domain import Aggregate, DecoratedFuncCaller, DomainEvent, decorated_funcs
 
-# The clock every event's timestamp is read from: the library's (the time now, in its time zone) unless
-# the application is given another (Tracker(clock=...), tracker/bootstrap.py Settings.clock).
+# The library's clock (the time now, in its time zone): an aggregate's events are timed by it unless it was given another.
 LIBRARY_CLOCK: Callable[[], datetime] = DomainEvent.create_timestamp
-_clock: list[Callable[[], datetime]] = [LIBRARY_CLOCK]
 
 
-def given_clock(clock: Callable[[], datetime]) -> None:
-    _clock[0] = clock
+def _no_rules(pin: Mapping[str, str]) -> Any:
+    raise RuntimeError(
+        f"No game rules were given to this {pin.get('id')} session, so it cannot fold its game events: load it through "
+        "the application's repository (or give it its rules: session.give(Given(rules_for=...)))"
+    )
 
 
-def _now() -> datetime:
-    return _clock[0]()
+@dataclass(frozen=True)
+class Given:
+    """What the application gives each aggregate it makes or loads: the clock its new events record, and the game
+    rules a session folds its game events with (``rules_for(pin)``: the rules of the ruleset it pinned)."""
+
+    clock: Callable[[], datetime] = LIBRARY_CLOCK
+    rules_for: Callable[[Mapping[str, str]], Any] = _no_rules
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Given:
+        return self  # shared, never copied: the library's cache deep-copies the aggregates that hold it
+
+
+NOTHING_GIVEN = Given()
+
+
+class Shared:
+    """A value an aggregate holds beside its state (the rules it was given): its copies share it, never copy it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
+        return self
+
+
+class TrackerAggregate(Aggregate):
+    """The base of this service's aggregates: each is given its clock (and a session its rules) when it is made or
+    loaded, and holds them beside its state (in a slot: never in a snapshot, never compared, never copied)."""
+
+    __slots__ = ("_given",)
+
+    @classmethod
+    def made(cls, given: Given, **fields: Any) -> Any:
+        """A new aggregate made from ``fields`` as its constructor makes one, its first event timed by ``given.clock``."""
+        aggregate = cls._create(cls.created_event(), timestamp=given.clock(), **fields)
+        aggregate.give(given)
+        return aggregate
+
+    @classmethod
+    def created_event(cls) -> type[Any]:
+        raise NotImplementedError  # each aggregate names the event that makes it
+
+    def give(self, given: Given) -> None:
+        self._given = given
+
+    @property
+    def given(self) -> Given:
+        """What this aggregate was given (nothing: the library's clock, and no game rules)."""
+        return getattr(self, "_given", NOTHING_GIVEN)
+
+    def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
+        """As the library's, the event timed by the clock this aggregate was given."""
+        if kwargs.get("timestamp") is None:
+            kwargs["timestamp"] = self.given.clock()
+        super().trigger_event(event_class, **kwargs)
 
 
 class TrackerEvent(Aggregate.Event):
     class_version = 1
     meta: dict[str, Any]
-    create_timestamp = staticmethod(_now)
 
 
 class TrackerCreated(Aggregate.Created):
     class_version = 1
     meta: dict[str, Any]
-    create_timestamp = staticmethod(_now)
 
 
-class GameEvent(TrackerEvent):
-    """Base of a ruleset's own events (KarmaGained, WeaponUpgraded, ...): the session folds them with its game rules.
+class GameEvent(DecoratedFuncCaller, TrackerEvent):
+    """Base of a ruleset's own events (KarmaGained, WeaponUpgraded, ...): each records one ``change`` of the game state.
 
-    Subclasses live in their ruleset's package, each with its own class_version. Rulesets take this
-    base from here, never from the aggregates, so the domain and the rulesets import each other not at all.
+    Every game declares its kinds of change in its own package (tracker/rulesets/changes.py makes each event class
+    there), taking this base from here, never from the aggregates, so the domain and the rulesets import each other
+    not at all. The session applies them all by one ``@event`` method (``Session.change_game``): each class is entered
+    in the library's table of decorated methods (``applied_by``), as the library enters a class given to ``@event``.
     """
 
     change: dict[str, Any]
 
-    def apply(self, aggregate: Any) -> None:
-        aggregate._apply_game_change(self.change)  # noqa: SLF001
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _GAME_EVENT_CLASSES.append(cls)
+        for method in _APPLIED_BY:
+            decorated_funcs[cls] = method
+
+    @staticmethod
+    def applied_by(method: Callable[..., None]) -> None:
+        """Every game event class, made now or later, is applied by ``method`` (the session's ``@event`` method)."""
+        _APPLIED_BY[:] = [method]
+        for cls in _GAME_EVENT_CLASSES:
+            decorated_funcs[cls] = method
+
+
+_GAME_EVENT_CLASSES: list[type[GameEvent]] = []
+_APPLIED_BY: list[Callable[..., None]] = []
 
 
 def make_meta(

@@ -5,14 +5,14 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import event
 
-from tracker.domain.events import TrackerCreated
+from tracker.domain.events import TrackerAggregate, TrackerCreated
 
 _NAMESPACE = uuid.UUID("6b0f5a52-3c1e-4d0b-9d5e-8f2d1a7c4e90")
 
 
-class IdempotencyRecord(Aggregate):
+class IdempotencyRecord(TrackerAggregate):
     class Recorded(TrackerCreated):
         scope: str
         key: str
@@ -23,6 +23,10 @@ class IdempotencyRecord(Aggregate):
     @staticmethod
     def create_id(scope: str, key: str, **_: Any) -> uuid.UUID:
         return uuid.uuid5(_NAMESPACE, f"{scope}\n{key}")
+
+    @classmethod
+    def created_event(cls) -> type[Any]:
+        return cls.Recorded
 
     @event(Recorded)
     def __init__(self, scope: str, key: str, fingerprint: str, status: int, body: dict[str, Any], meta: dict[str, Any]) -> None:

@@ -3,33 +3,22 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import decorated_func_callers, event
 
 from tracker import decks
-from tracker.domain.events import GameEvent, TrackerCreated, TrackerEvent
-
-
-def _no_rules_given(pin: Mapping[str, str]) -> Any:
-    raise RuntimeError(
-        f"No game rules were given to sessions, so a {pin.get('id')} session cannot fold its game events: "
-        "build the application through tracker.bootstrap (or Tracker), which gives them"
-    )
-
+from tracker.domain.events import NOTHING_GIVEN, GameEvent, Given, Shared, TrackerAggregate, TrackerCreated, TrackerEvent
 
 ABANDONED = "abandoned"  # the outcome a SessionEnded records for a session the table stopped without one
 
 
-class Session(Aggregate):
-    # The game rules a session folds its game events with, for the ruleset it pinned (id, version, hash).
-    # Given by the application that loads sessions (Tracker.__init__): the domain never looks rules up itself.
-    rules_for: ClassVar[Callable[[Mapping[str, str]], Any]] = staticmethod(_no_rules_given)
+class Session(TrackerAggregate):
+    """Every change of a session is one of its ``@event`` methods below: its own events, each kind of deck change,
+    and a game's events (``change_game``, which folds them with the game rules the session was given for the
+    ruleset it pinned: the domain never looks rules up itself)."""
 
-    @classmethod
-    def given_rules(cls, rules_for: Callable[[Mapping[str, str]], Any]) -> None:
-        cls.rules_for = staticmethod(rules_for)  # type: ignore[assignment]
+    __slots__ = ("_rules", "_taken")
 
     class SessionStarted(TrackerCreated):
         campaign_id: str
@@ -98,9 +87,6 @@ class Session(Aggregate):
 
         change: dict[str, Any]
 
-        def apply(self, aggregate: Session) -> None:
-            aggregate.verdict = {"outcome": self.change["outcome"], "reason": self.change["reason"], "position": self.originator_version}
-
     class OutcomeRuled(TrackerEvent):
         """The owner ended the quest by a table ruling: ``ruling`` says why; ``overrules``, what the rules said."""
 
@@ -118,9 +104,6 @@ class Session(Aggregate):
         reveals the seed, so the session verifies like any other; the campaign counts it as not played."""
 
         reason: str
-
-        def apply(self, aggregate: Session) -> None:
-            aggregate.abandoned = {"reason": self.reason, "position": self.originator_version}
 
     class SessionComponentsSupplied(TrackerEvent):
         """Component data the owner supplied while the session was in play (``components``: only what was supplied),
@@ -177,32 +160,120 @@ class Session(Aggregate):
     def record_action(self, action: dict[str, Any], counter_start: int, meta: dict[str, Any]) -> None:
         pass  # the action's inputs; its effects follow as their own events
 
+    def record_changes(self, changes: list[dict[str, Any]], meta: dict[str, Any],
+                       game: dict[str, Any] | None = None, decks: dict[str, Any] | None = None) -> None:
+        """Record an action's changes, each by the ``@event`` method for its kind. ``game`` (and ``decks``): the state
+        the resolver folded them to from this session's, which the session takes once they are recorded instead of
+        folding each a second time (a load folds each of their events, to the same state)."""
+        self._taken = Shared((game is not None, decks is not None))
+        try:
+            for change in changes:
+                self.record_change(change, meta)
+        finally:
+            del self._taken
+        if game is not None:
+            self.game = game
+        if decks is not None:
+            self.decks = decks
+
+    def _folds(self, part: int) -> bool:
+        """Whether this session folds its changes itself (else it takes the state the resolver folded: record_changes)."""
+        try:
+            return not self._taken.value[part]
+        except AttributeError:
+            return True
+
     def record_change(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
-        """Record one resolved change: a deck change, the end of a turn, or one of the ruleset's game events."""
+        """Record one resolved change by the ``@event`` method for its kind: a deck change, the end of a turn, a roll,
+        the rules' verdict, or one of the ruleset's game events."""
         kind = change["kind"]
         if kind in DECK_EVENTS:
-            self.trigger_event(DECK_EVENTS[kind], change=change, meta=meta)
+            getattr(self, _DECK_METHODS[kind])(change=change, meta=meta)
         elif kind == "turn-ended":
             self.end_turn(turn=change["turn"], meta=meta)
         elif kind == "rolled":
             self.record_roll(roll=change["roll"], meta=meta)
         elif kind == "quest-decided":
-            self.trigger_event(Session.QuestDecided, change=change, meta=meta)
-        else:
-            self.trigger_event(self._rules().events[kind], change=change, meta=meta)
+            self.decide_quest(change=change, meta=meta)
+        else:  # recorded as the event class the game declared for this kind, and applied by change_game
+            self.trigger_event(self.rules.events[kind], change=change, meta=meta)
 
-    def _rules(self) -> Any:
-        return type(self).rules_for(self.ruleset)
+    def give(self, given: Given) -> None:
+        """The clock, and the game rules of the ruleset this session pinned, looked up once, here: the copies the
+        library's cache hands out share them."""
+        super().give(given)
+        try:
+            del self._rules
+        except AttributeError:
+            pass
+        if given is not NOTHING_GIVEN:
+            self._rules = Shared(given.rules_for(self.ruleset))
 
-    def _apply_game_change(self, change: dict[str, Any]) -> None:
-        self.game = self._rules().fold(self.game, change)
+    @property
+    def rules(self) -> Any:
+        """The game rules this session was given for the ruleset it pinned (id, version, hash)."""
+        try:
+            return self._rules.value
+        except AttributeError:
+            self._rules = Shared(self.given.rules_for(self.ruleset))
+            return self._rules.value
+
+    @event("GameChanged")
+    def change_game(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        """The game's fold of one of its own changes. Each game declares an event class per kind of change
+        (tracker/rulesets/changes.py), and every one of them is applied by this method (GameEvent.applied_by, below);
+        the library's own GameChanged class for it is never recorded."""
+        if self._folds(0):
+            self.game = self.rules.fold(self.game, change)
         if "counter_end" in change:  # a game change that drew from the stream (e.g. a random initiative order)
             self.counter = change["counter_end"]
 
-    def _apply_deck_change(self, change: dict[str, Any]) -> None:
-        self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
+    @event(QuestDecided)
+    def decide_quest(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self.verdict = {"outcome": change["outcome"], "reason": change["reason"], "position": self.version + 1}
+
+    def _change_deck(self, change: dict[str, Any]) -> None:
+        if self._folds(1):
+            self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
         if change["kind"] == "shuffled":
             self.counter = change["counter_end"]
+
+    # One event for each kind of deck change tracker/decks.py applies (DECK_EVENTS below names each kind's).
+    @event(DeckShuffled)
+    def shuffle_deck(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(CardsDrawn)
+    def draw_cards(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(TopCardsLooked)
+    def look_at_top_cards(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(CardsKept)
+    def keep_cards(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(CardsDiscarded)
+    def discard_cards(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(CardsRemovedFromGame)
+    def remove_cards_from_game(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(CardsReturnedToDeck)
+    def return_cards_to_deck(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(CardsAddedToDeck)
+    def add_cards_to_deck(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
+
+    @event(DeckListed)
+    def list_deck(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._change_deck(change)
 
     @event(TurnEnded)
     def end_turn(self, turn: int, meta: dict[str, Any]) -> None:
@@ -234,8 +305,9 @@ class Session(Aggregate):
         """What the owner supplied in play, in order (sessions from before this was possible have none)."""
         return self.__dict__.get("supplied_components", [])
 
+    @event(SessionAbandoned)
     def abandon(self, reason: str, meta: dict[str, Any]) -> None:
-        self.trigger_event(Session.SessionAbandoned, reason=reason, meta=meta)
+        self.abandoned = {"reason": reason, "position": self.version + 1}
 
     @event(SessionEnded)
     def end(self, outcome: str, seed: str, counter_end: int | None, meta: dict[str, Any]) -> None:
@@ -248,7 +320,9 @@ class Session(Aggregate):
             return "in-progress"
         return "abandoned" if self.__dict__.get("abandoned") else "ended"
 
-    def state(self) -> dict[str, Any]:
+    def state(self, next_actions: bool = True) -> dict[str, Any]:
+        """The session's state; with the phase and the actions legal now unless ``next_actions`` is False (what a
+        resolver reads has no use for them: tracker/resolving.py)."""
         state = {
             "id": str(self.id),
             "campaign_id": self.campaign_id,
@@ -269,30 +343,22 @@ class Session(Aggregate):
             "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
             "version": self.version,
         }
-        return {**state, **self._rules().next_actions(state)}
+        return {**state, **self.rules.next_actions(state)} if next_actions else state
 
 
-def _deck_mutator(event_class: type[TrackerEvent]) -> None:
-    def apply(self: TrackerEvent, aggregate: Session) -> None:
-        aggregate._apply_deck_change(self.change)  # noqa: SLF001
-
-    event_class.apply = apply  # type: ignore[method-assign]
+    @classmethod
+    def created_event(cls) -> type[Any]:
+        return cls.SessionStarted
 
 
 __all__ = ["DECK_EVENTS", "GameEvent", "Session"]  # GameEvent lives in tracker.domain.events; named here too
 
-# One event class for each kind of deck change tracker/decks.py applies.
-DECK_EVENTS: dict[str, type[TrackerEvent]] = {
-    "shuffled": Session.DeckShuffled,
-    "drawn": Session.CardsDrawn,
-    "looked": Session.TopCardsLooked,
-    "kept": Session.CardsKept,
-    "discarded": Session.CardsDiscarded,
-    "removed": Session.CardsRemovedFromGame,
-    "returned": Session.CardsReturnedToDeck,
-    "added": Session.CardsAddedToDeck,
-    "listed": Session.DeckListed,
+# The @event method that records each kind of deck change tracker/decks.py applies, and the event class it records.
+_DECK_METHODS = {
+    "shuffled": "shuffle_deck", "drawn": "draw_cards", "looked": "look_at_top_cards", "kept": "keep_cards",
+    "discarded": "discard_cards", "removed": "remove_cards_from_game", "returned": "return_cards_to_deck",
+    "added": "add_cards_to_deck", "listed": "list_deck",
 }
-for _event_class in DECK_EVENTS.values():
-    _deck_mutator(_event_class)
+DECK_EVENTS: dict[str, type[TrackerEvent]] = {kind: decorated_func_callers[vars(Session)[method]] for kind, method in _DECK_METHODS.items()}
 assert set(DECK_EVENTS) == set(decks.CHANGE_KINDS), "every kind of deck change has its event"
+GameEvent.applied_by(vars(Session)["change_game"].decorated_func)

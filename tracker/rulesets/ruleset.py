@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -12,6 +13,7 @@ from tracker.dice import DieSpec
 from tracker.errors import Unprocessable
 from tracker.rulesets import allowed
 from tracker.rulesets import components as component_data
+from tracker.rulesets.changes import Changes
 from tracker.rulesets.data import ENTITY_LISTS, content_hash
 
 PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
@@ -76,6 +78,26 @@ def action_schema(properties: Mapping[str, Any], required: list[str]) -> dict[st
 Resolver = Callable[[ActionContext, Mapping[str, Any], Any], list[dict[str, Any]]]
 
 
+class Resolved(list):
+    """An action's changes, with the game state they fold to from the session's (``game``), and its deck states where
+    the resolver moved the cards itself (``decks``; None: the session moves them). A working copy's ``changes`` is one,
+    kept up to date as it folds (``folded``: how many of the changes it has folded); ``Ruleset.resolve`` returns one,
+    so neither the verdict nor the session folds a change a second time."""
+
+    def __init__(self, changes: Sequence[dict[str, Any]] = (), game: dict[str, Any] | None = None,
+                 decks: dict[str, Any] | None = None, start: Mapping[str, Any] | None = None) -> None:
+        super().__init__(changes)
+        self.game = game
+        self.decks = decks
+        self.start = start  # the game state the changes were folded from
+        self.folded = len(self) if game is not None else 0
+
+    def whole(self, start: Mapping[str, Any]) -> bool:
+        """Whether ``game`` is the state every change here leads to from ``start`` (folded from it, and nothing added
+        to the list past the working copy)."""
+        return self.game is not None and self.folded == len(self) and self.start is start
+
+
 @dataclass(frozen=True)
 class ActionType:
     name: str
@@ -106,8 +128,9 @@ QUEST_DECIDED = "quest-decided"  # the change that records the verdict the rules
 class GameRules:
     """A ruleset's own bookkeeping beyond dice and decks: pure functions over plain JSON.
 
-    - ``events`` maps a change ``kind`` to the event class that records it;
-    - ``fold(game, change)`` returns the session's game state after that change;
+    - ``changes``: the game's kinds of change, each declared once with its fold (tracker/rulesets/changes.py);
+      ``events`` maps each ``kind`` to the event class that records it, ``fold(game, change)`` returns the
+      session's game state after that change;
     - ``carry_over(progress, game, quest, outcome, options)`` returns the campaign's
       progress after a quest ends (what the next quest starts from);
     - ``options_schema`` is the JSON Schema of the campaign options (e.g. a mode);
@@ -118,7 +141,7 @@ class GameRules:
     The defaults keep no game state and carry nothing over.
     """
 
-    events: dict[str, type] = {}
+    changes: Changes = Changes("tracker.rulesets.ruleset")  # a game without game events declares none
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         # The rules data these rules judge by (an archived version's, for its campaigns): every game's rules are
@@ -132,11 +155,21 @@ class GameRules:
     setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
     @property
+    def events(self) -> dict[str, type]:
+        return self.changes.events
+
+    @property
     def events_by_name(self) -> dict[str, type]:
-        return {cls.__name__: cls for cls in self.events.values()}
+        return self.changes.named
 
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        raise ValueError(f"no game event of kind {change.get('kind')!r} in this ruleset")
+        return self.changes.fold(game, change)
+
+    def fold_into(self, game: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """``fold`` on the caller's own copy of the state, changed in place (a working copy's, a resolution's)."""
+        return self.changes.fold_into(game, change)
+
+    ruleset: Ruleset | None = None  # the ruleset these rules are part of (set by it): what a session given them plays
 
     sides: tuple[str, ...] = ("heroes",)
     """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""
@@ -243,6 +276,7 @@ class Ruleset:
         )
         self.actions = {action.name: action for action in [*actions, setup]}
         self.rules.client_actions = tuple(name for name, action in self.actions.items() if not action.internal)
+        self.rules.ruleset = self
 
     @property
     def id(self) -> str:
@@ -326,25 +360,34 @@ class Ruleset:
             )
         return specs
 
-    def resolve(self, ctx: ActionContext, action: Mapping[str, Any], stream: Any) -> list[dict[str, Any]]:
+    def resolve(self, ctx: ActionContext, action: Mapping[str, Any], stream: Any, action_type: ActionType | None = None) -> Resolved:
         """An action's changes, followed by the quest's verdict when they decide it (``quest-decided``): the rules
-        impose an outcome as it happens, and verification re-derives it with the action."""
-        action_type = self.action(str(action.get("type")))
+        impose an outcome as it happens, and verification re-derives it with the action. Returned with the game state
+        they fold to: the working copy's, or folded here, once, where the resolver kept none (``action_type``: the
+        action's type when the caller has looked it up already)."""
+        action_type = action_type or self.action(str(action.get("type")))
         try:
-            changes = list(action_type.resolve(ctx, action, stream))
+            returned = action_type.resolve(ctx, action, stream)
         except Unprocessable as refusal:
             raise hints.for_action(refusal, action_type, action, ctx) from None
+        if isinstance(returned, Resolved) and returned.whole(ctx.game):
+            changes = Resolved(returned, returned.game, returned.decks, ctx.game)
+        else:
+            game = copy.deepcopy(dict(ctx.game))
+            for change in returned:
+                if change.get("kind") in self.rules.events:
+                    game = self.rules.fold_into(game, change)
+            changes = Resolved(returned, game, None, ctx.game)
         if ctx.state.get("verdict") is not None:
             return changes
-        game, turn = dict(ctx.game), int(ctx.state.get("turn") or 1)
+        turn = int(ctx.state.get("turn") or 1)
         for change in changes:
-            if change.get("kind") in self.rules.events:
-                game = self.rules.fold(game, change)
-            elif change.get("kind") == "turn-ended":
+            if change.get("kind") == "turn-ended":
                 turn = change["turn"] + 1
-        decided = self.rules.verdict(str(ctx.state.get("quest")), game, turn)
-        if decided is not None:
+        decided = self.rules.verdict(str(ctx.state.get("quest")), changes.game, turn)
+        if decided is not None:  # the verdict changes no game state: the state folded stays the state after all of them
             changes.append({"kind": QUEST_DECIDED, "outcome": decided["outcome"], "reason": decided["reason"]})
+            changes.folded += 1
         return changes
 
     def action(self, name: str) -> ActionType:

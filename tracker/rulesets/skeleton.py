@@ -21,7 +21,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "rules": ("Rules",),  # the game's GameRules subclass, built from the rules data it judges by: Rules(data)
     "actions": ("ACTIONS",),  # the game's one ActionType list, deck actions included, in the order it publishes them
     "state": ("fold",),  # fold(game, change) -> game: the session's game state after one of the game's changes
-    "events": (),  # the game's event classes (tracker.domain.events.GameEvent), one per kind of change
+    "events": ("CHANGES",),  # where stored events find the event classes its kinds of change declare (tracker/rulesets/changes.py)
     "views": ("VIEWS",),  # the read views it keeps for its campaigns (tracker/rulesets/view.py)
     "describe": ("describe",),  # describe(change) -> str | None: the change's line on the session timeline
     "verdict": ("verdict", "end_refusal"),  # the outcome the rules impose, and why an end the table asks for contradicts it

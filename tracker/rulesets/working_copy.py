@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from tracker import decks
 from tracker import dice as dice_rolls
 from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.ruleset import ActionContext, Resolved
 
 DECK_KINDS = frozenset(decks.CHANGE_KINDS)
 # Changes the session records without a game state of their own: a roll's results, a turn's end.
@@ -30,14 +30,17 @@ NOT_FOLDED = frozenset({"rolled", "turn-ended"})
 
 
 class WorkingCopy:
-    fold: ClassVar[Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]]  # the game's fold of one change
+    # The game's fold of one change. It makes a new state: a resolver may hold a part of the state it read before a
+    # change and read it after (Yōkai Quest's defeat_hero reads the hand the defeat empties), so it is not folded in place.
+    fold: ClassVar[Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]]
 
     def __init__(self, ctx: ActionContext, rng: Any = None, reported: Mapping[str, Sequence[str]] | None = None) -> None:
         self.ctx = ctx
         self.rng = rng  # the session's stream, for resolvers that may roll, draw or shuffle
-        self.changes: list[dict[str, Any]] = []
         self.game: dict[str, Any] = copy.deepcopy(dict(ctx.game))
         self.decks: dict[str, Any] = copy.deepcopy(dict(ctx.state.get("decks", {})))
+        # The changes, with the state they lead to: what the resolver returns, so nothing folds them again.
+        self.changes: Resolved = Resolved([], self.game, self.decks, ctx.game)
         self.turn: int = ctx.state.get("turn", 0)
         # Cards drawn from the physical decks, reported in the request: used first, in order.
         self.reported = {deck: list(cards) for deck, cards in (reported or {}).items()}
@@ -51,7 +54,10 @@ class WorkingCopy:
             self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
         elif kind not in NOT_FOLDED:
             self.game = self.fold(self.game, change)
+            self.changes.game = self.game
+            self.changes.folded = len(self.changes)
             self.follows(change)
+        self.changes.folded = len(self.changes)
         return change
 
     def extend(self, changes: Sequence[dict[str, Any]]) -> None:

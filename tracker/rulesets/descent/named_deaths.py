@@ -18,7 +18,7 @@ from typing import Any
 
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.common import quest
-from tracker.rulesets.descent.events import EVENTS
+from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.descent.spirit_standing import angered_standing
 from tracker.rulesets.ruleset import ActionContext
@@ -51,7 +51,7 @@ def award(ctx: ActionContext, target: Mapping[str, Any], changes: list[dict[str,
     rule = _rule(ctx, target)
     if rule is None:
         return []
-    own = [c for c in changes if c["kind"] in EVENTS]
+    own = [c for c in changes if c["kind"] in CHANGES.events]
     after = dataclasses.replace(ctx, state={**ctx.state, "game": reduce(fold, own, ctx.game)})
     if after.game.get("won") or after.game.get("lost"):
         return []

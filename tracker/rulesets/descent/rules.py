@@ -6,14 +6,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets import allowed
-from tracker.rulesets.descent import hidden, setup, sides, state, verdict, versions
+from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
-from tracker.rulesets.descent.events import EVENTS
+from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.ruleset import GameRules
 
 
 class Rules(GameRules):
-    events = EVENTS
+    changes = CHANGES
     sides = ("heroes", "overlord")
     # "Simply shuffle the new heroes in with the others when choosing heroes at the start of the game" (L69): the heroes
     # are chosen from the box, one sheet and one figure each ("6 Hero Sheets", "6 Plastic Heroes", L34-L35), so a party
@@ -38,8 +38,6 @@ class Rules(GameRules):
     }
     setup_schema = setup.SCHEMA
 
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        return state.fold(game, change)
 
     def secret_to(self, change: Mapping[str, Any]) -> str | None:
         return hidden.secret_to(change)

@@ -9,11 +9,11 @@ from typing import Any
 
 from tracker.rulesets.descent import ledger
 from tracker.rulesets.descent.common import OVERLORD
-from tracker.rulesets.descent.events import EVENTS
+from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.view import At, CampaignFold
 
 DESCENT = "descent"
-GAME_EVENTS = tuple(dict.fromkeys(EVENTS.values()))
+GAME_EVENTS = tuple(CHANGES.events.values())
 HEROES = "heroes"
 
 

@@ -10,7 +10,6 @@ from tracker.rulesets.journey import allowed as next_actions
 from tracker.rulesets.journey import lost_facts, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
-from tracker.rulesets.journey.events import EVENTS
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
 from tracker.rulesets.ruleset import GameRules
 
@@ -19,7 +18,7 @@ CARRIED = ("good", "bad", "weapon_level", *CARRIED_HANDS)
 
 
 class Rules(GameRules):
-    events = EVENTS
+    changes = state.CHANGES
     actor_fields = ("hero", "pilgrim", "character")  # character: the Demon a quest rule places
     options_schema = {
         "type": "object",
@@ -55,10 +54,6 @@ class Rules(GameRules):
             return None
         return quest_verdict.end_refusal(game, self.outcomes[quest], outcome, reported)
 
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        if change["kind"] not in EVENTS:
-            return super().fold(game, change)
-        return state.fold(game, change)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets import correction
+from tracker.rulesets.changes import Changes
 
 UNCONSCIOUS = ("face-down", "side", "back")
 ROTATION = {"face-down": "side", "side": "back", "back": "dead"}
@@ -138,114 +139,219 @@ def _record(g: dict[str, Any], change: Mapping[str, Any]) -> None:
         record["sealing_ritual"] = True
 
 
-# Changes that touch the session as a whole, not one Pilgrim's sheet.
-def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-    g = copy.deepcopy(dict(game))
-    kind = change["kind"]
+def _every_change(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    """What any change does besides its own fold: what the quest's record keeps of it, the sheet of the Pilgrim it names
+    (the activation's start and end name the Pilgrim without changing its sheet; turn tokens go on every Pilgrim's),
+    and the action points it spent."""
     g.setdefault("heroes", {})
-    if kind == "quest-set-up":
-        g.update(
-            quest=change["quest"],
-            mode=change["mode"],
-            initiative=list(change["initiative"]),
-            demons=dict(change["demons"]),
-            gates=dict(change["gates"]),
-            phase="maintenance",
-            activated=[],
-            active=None,
-            ap=0,
-            activation={},
-            rage=False,
-            demon_ap=DEMON_ACTION_POINTS,
-            special_cards=[],
-            reached_ten=[],
-            spawned=change.get("spawned", 0),
-        )
-        if "tokens" not in change:
-            return g  # a set-up as rules data 1.0.0 recorded it (no tokens named: versions.PUBLISHED_1_0_0) keeps 1.0.0's state
-        g.update(
-            tokens=copy.deepcopy(change.get("tokens") or {}),
-            gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),
-            record=new_record(),
-            kogaiji_spell=change.get("kogaiji_spell", False),
-            villagers_replaced=[],
-            banished={},
-            rage_until=None,
-            villager_turn_tokens=dict(change.get("villager_turn_tokens") or {}),
-            kei_lun=copy.deepcopy(change.get("kei_lun")),
-        )
-        return g
     _record(g, change)
-    if kind == "turn-tokens-added":
-        for hero_id in list(g["heroes"]):
-            g["heroes"][hero_id] = fold_hero(g["heroes"][hero_id], change)
-        return g
     hero_id = change.get("hero")
-    if hero_id is not None and kind not in ("pilgrim-activated", "activation-ended"):
+    if hero_id is not None and change["kind"] not in ("pilgrim-activated", "activation-ended"):
         g["heroes"][hero_id] = fold_hero(g["heroes"].get(hero_id, {}), change)
     if change.get("ap"):
         g["ap"] = g.get("ap", 0) - change["ap"]
-    if kind == "karma-threshold-reached":
-        g["reached_ten"].append({"hero": hero_id, "wheel": change["wheel"], "value": change["value"]})
-    elif kind == "rested":
-        g["activation"]["rests"] = g["activation"].get("rests", 0) + 1
-    elif kind in ("prayed", "meditated"):
-        g["activation"]["mystical_box"] = True
-        if kind == "meditated" and change["result"] == "white":
-            g["fortune_choice"] = hero_id
-    elif kind == "fortune-kept":
-        g.pop("fortune_choice", None)
-    elif kind == "karma-traded" and change["trade"] == "master-skill":
+
+
+# Each kind of change Journey records, declared once with what it does to the session as a whole (tracker/rulesets/changes.py).
+CHANGES = Changes("tracker.rulesets.journey.events", every=_every_change)
+fold = CHANGES.fold
+
+
+@CHANGES("quest-set-up", "QuestSetUp")
+def _quest_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.update(
+        quest=change["quest"],
+        mode=change["mode"],
+        initiative=list(change["initiative"]),
+        demons=dict(change["demons"]),
+        gates=dict(change["gates"]),
+        phase="maintenance",
+        activated=[],
+        active=None,
+        ap=0,
+        activation={},
+        rage=False,
+        demon_ap=DEMON_ACTION_POINTS,
+        special_cards=[],
+        reached_ten=[],
+        spawned=change.get("spawned", 0),
+    )
+    if "tokens" not in change:
+        return  # a set-up as rules data 1.0.0 recorded it (no tokens named: versions.PUBLISHED_1_0_0) keeps 1.0.0's state
+    g.update(
+        tokens=copy.deepcopy(change.get("tokens") or {}),
+        gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),
+        record=new_record(),
+        kogaiji_spell=change.get("kogaiji_spell", False),
+        villagers_replaced=[],
+        banished={},
+        rage_until=None,
+        villager_turn_tokens=dict(change.get("villager_turn_tokens") or {}),
+        kei_lun=copy.deepcopy(change.get("kei_lun")),
+    )
+
+
+# Changes wholly of one Pilgrim's sheet (fold_hero, by _every_change), or records the log keeps for their own sake.
+for _kind, _name in (
+    ("pilgrim-set-up", "PilgrimSetUp"), ("karma-gained", "KarmaGained"), ("karma-lost", "KarmaLost"),
+    ("weapon-upgraded", "WeaponUpgraded"), ("corruption-drawn", "CorruptionDrawn"), ("card-taken", "CardTaken"),
+    ("skill-draws-owed", "SkillDrawsOwed"), ("starting-skills-reported", "StartingSkillsReported"), ("card-given-up", "CardGivenUp"),
+    ("card-played", "CardPlayed"), ("damage-taken", "DamageTaken"), ("health-restored", "HealthRestored"),
+    ("health-reported", "HealthReported"), ("chi-changed", "ChiChanged"), ("pilgrim-fell-unconscious", "PilgrimFellUnconscious"),
+    ("unconscious-pilgrim-turned", "UnconsciousPilgrimTurned"), ("pilgrim-died", "PilgrimDied"),  # a dead Pilgrim keeps its place; activation skips it
+    ("pilgrim-revived", "PilgrimRevived"), ("condition-applied", "ConditionApplied"), ("condition-removed", "ConditionRemoved"),
+    ("well-used", "WellUsed"), ("villager-rescued", "VillagerRescued"), ("sutra-collected", "SutraCollected"),
+    ("door-broken", "DoorBroken"), ("sutras-given", "SutrasGiven"), ("attack-resolved", "AttackResolved"),
+    ("cleanse-backfired", "CleanseBackfired"), ("rescue-attempted", "RescueAttempted"),
+    ("sealing-ritual-completed", "SealingRitualCompleted"), ("kei-lun-calmed", "KeiLunCalmed"),
+):
+    CHANGES.declare(_kind, _name)
+CHANGES.declare(correction.KIND, "ValueCorrected",
+                doc="The table corrected a value on a Pilgrim's sheet: what it was, what it is, and why (tracker/rulesets/correction.py).")
+
+
+@CHANGES("karma-threshold-reached", "KarmaThresholdReached")
+def _karma_threshold_reached(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["reached_ten"].append({"hero": change.get("hero"), "wheel": change["wheel"], "value": change["value"]})
+
+
+@CHANGES("karma-traded", "KarmaTraded")
+def _karma_traded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    if change["trade"] == "master-skill":
         g["activation"]["master_skill"] = True
-    elif kind == "phase-started":
-        g["phase"] = change["phase"]
-        if change["phase"] == "pilgrim":
-            g["activated"] = []
-        g["active"] = None
-        g["ap"] = 0
-    elif kind == "pilgrim-activated":
-        g.update(active=hero_id, ap=change["ap"], activation={})
-        g["activated"].append(hero_id)
-    elif kind == "activation-ended":
-        g.update(active=None, ap=0, activation={})
-    elif kind == "gate-closed":
-        g["gates"][change["gate"]] = "closed"
-    elif kind == "gate-state-changed":
-        g["gates"][change["gate"]] = change["to"]
-    elif kind == "demon-spawned":
-        g["demons"][change["demon"]] = change["character"]
-        g["spawned"] = g.get("spawned", 0) + 1
-    elif kind in ("demon-removed", "demon-killed", "demon-cleansed"):
-        g["demons"].pop(change["demon"], None)
-    elif kind == "demon-card-resolved" and change["outcome"] == "special":
+
+
+@CHANGES("turn-tokens-added", "TurnTokensAdded")
+def _turn_tokens_added(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    for hero_id in list(g["heroes"]):
+        g["heroes"][hero_id] = fold_hero(g["heroes"][hero_id], change)
+
+
+@CHANGES("rested", "Rested")
+def _rested(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["activation"]["rests"] = g["activation"].get("rests", 0) + 1
+
+
+@CHANGES("prayed", "Prayed")
+@CHANGES("meditated", "Meditated")
+def _mystical_box(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["activation"]["mystical_box"] = True
+    if change["kind"] == "meditated" and change["result"] == "white":
+        g["fortune_choice"] = change.get("hero")
+
+
+@CHANGES("fortune-kept", "FortuneKept")
+def _fortune_kept(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.pop("fortune_choice", None)
+
+
+@CHANGES("phase-started", "PhaseStarted")
+def _phase_started(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["phase"] = change["phase"]
+    if change["phase"] == "pilgrim":
+        g["activated"] = []
+    g["active"] = None
+    g["ap"] = 0
+
+
+@CHANGES("pilgrim-activated", "PilgrimActivated")
+def _pilgrim_activated(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.update(active=change.get("hero"), ap=change["ap"], activation={})
+    g["activated"].append(change.get("hero"))
+
+
+@CHANGES("activation-ended", "ActivationEnded")
+def _activation_ended(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.update(active=None, ap=0, activation={})
+
+
+@CHANGES("gate-closed", "GateClosed")
+def _gate_closed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["gates"][change["gate"]] = "closed"
+
+
+@CHANGES("gate-state-changed", "GateStateChanged")
+def _gate_state_changed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["gates"][change["gate"]] = change["to"]
+
+
+@CHANGES("demon-spawned", "DemonSpawned")
+def _demon_spawned(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["demons"][change["demon"]] = change["character"]
+    g["spawned"] = g.get("spawned", 0) + 1
+
+
+@CHANGES("demon-removed", "DemonRemoved")
+@CHANGES("demon-killed", "DemonKilled")
+@CHANGES("demon-cleansed", "DemonCleansed")
+def _demon_gone(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["demons"].pop(change["demon"], None)
+
+
+@CHANGES("demon-card-resolved", "DemonCardResolved")
+def _demon_card_resolved(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    if change["outcome"] == "special":
         g["special_cards"].append(change["card"])
-    elif kind == "special-demon-cards-discarded":
-        g["special_cards"] = [c for c in g["special_cards"] if c not in change["cards"]]
-    elif kind == "demon-rage-started":
-        g.update(rage=True, demon_ap=change["demon_action_points"], rage_until=change.get("until"))
-    elif kind == "demon-rage-ended":
-        g.update(rage=False, demon_ap=DEMON_ACTION_POINTS, rage_until=None)
-    elif kind == "villager-token-replaced":
-        g.setdefault("villagers_replaced", []).append(change["villager"])
-    elif kind == "kei-lun-damaged":
-        g["kei_lun"]["hp"] = change["hp_after"]
-    elif kind == "kei-lun-killed":
-        g["kei_lun"]["status"] = "killed"
-    elif kind == "villager-turn-token-removed":
-        g.setdefault("villager_turn_tokens", {})[change["villager"]] = change["left"]
-    elif kind == "kogaiji-spell-ended":
-        g["kogaiji_spell"] = False
-    elif kind == "gate-turn-token-removed":
-        g.setdefault("gate_turn_tokens", {})[change["gate"]] = change["left"]
-    elif kind == "demon-lord-banished":
-        g.setdefault("banished", {})[change["character"]] = change["turn_tokens"]  # (a 1.0.0 set-up kept none: versions.PUBLISHED_1_0_0)
-    elif kind == "demon-lord-turn-token-removed":
-        g.setdefault("banished", {})[change["character"]] = change["left"]
-    elif kind == "demon-lord-returned":
-        g.setdefault("banished", {}).pop(change["character"], None)
-    elif kind == "pilgrim-died" and hero_id in g.get("initiative", []):
-        pass  # a dead Pilgrim keeps its place; activation skips it
-    return g
+
+
+@CHANGES("special-demon-cards-discarded", "SpecialDemonCardsDiscarded")
+def _special_demon_cards_discarded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["special_cards"] = [c for c in g["special_cards"] if c not in change["cards"]]
+
+
+@CHANGES("demon-rage-started", "DemonRageStarted")
+def _demon_rage_started(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.update(rage=True, demon_ap=change["demon_action_points"], rage_until=change.get("until"))
+
+
+@CHANGES("demon-rage-ended", "DemonRageEnded")
+def _demon_rage_ended(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.update(rage=False, demon_ap=DEMON_ACTION_POINTS, rage_until=None)
+
+
+@CHANGES("villager-token-replaced", "VillagerTokenReplaced")
+def _villager_token_replaced(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("villagers_replaced", []).append(change["villager"])
+
+
+@CHANGES("kei-lun-damaged", "KeiLunDamaged")
+def _kei_lun_damaged(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["kei_lun"]["hp"] = change["hp_after"]
+
+
+@CHANGES("kei-lun-killed", "KeiLunKilled")
+def _kei_lun_killed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["kei_lun"]["status"] = "killed"
+
+
+@CHANGES("villager-turn-token-removed", "VillagerTurnTokenRemoved")
+def _villager_turn_token_removed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("villager_turn_tokens", {})[change["villager"]] = change["left"]
+
+
+@CHANGES("kogaiji-spell-ended", "KogaijiSpellEnded")
+def _kogaiji_spell_ended(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["kogaiji_spell"] = False
+
+
+@CHANGES("gate-turn-token-removed", "GateTurnTokenRemoved")
+def _gate_turn_token_removed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("gate_turn_tokens", {})[change["gate"]] = change["left"]
+
+
+@CHANGES("demon-lord-banished", "DemonLordBanished")
+def _demon_lord_banished(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("banished", {})[change["character"]] = change["turn_tokens"]  # (a 1.0.0 set-up kept none: versions.PUBLISHED_1_0_0)
+
+
+@CHANGES("demon-lord-turn-token-removed", "DemonLordTurnTokenRemoved")
+def _demon_lord_turn_token_removed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("banished", {})[change["character"]] = change["left"]
+
+
+@CHANGES("demon-lord-returned", "DemonLordReturned")
+def _demon_lord_returned(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("banished", {}).pop(change["character"], None)
 
 
 HERO_KINDS = {

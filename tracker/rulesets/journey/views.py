@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.journey.events import EVENTS
+from tracker.rulesets.journey.events import CHANGES
 from tracker.rulesets.journey.progress import hero_progress
 from tracker.rulesets.journey.state import HERO_KINDS
 from tracker.rulesets.view import At, CampaignFold
 
 JOURNEY = "journey"
-GAME_EVENTS = tuple(dict.fromkeys(EVENTS.values()))
+GAME_EVENTS = tuple(CHANGES.events.values())
 
 
 class HeroProgress(CampaignFold):

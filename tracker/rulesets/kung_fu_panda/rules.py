@@ -9,13 +9,12 @@ from typing import Any
 from tracker.rulesets.kung_fu_panda import allowed as next_actions
 from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, verdict, versions
 from tracker.rulesets.kung_fu_panda import state as game_state
-from tracker.rulesets.kung_fu_panda.events import EVENTS
 from tracker.rulesets.kung_fu_panda.schemas import OPTIONS
 from tracker.rulesets.ruleset import GameRules
 
 
 class Rules(GameRules):
-    events = EVENTS
+    changes = game_state.CHANGES
     actor_fields = ("hero", "heroes")
     options_schema = OPTIONS
     # spends.py: knocking out the Wolf Boss; while its cost is lost the table's spend stands, recorded as cost unknown
@@ -37,8 +36,6 @@ class Rules(GameRules):
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(self.missions[quest], game, outcome)
 
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        return game_state.fold(game, change)
 
     def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         return campaign.chain(data, options)

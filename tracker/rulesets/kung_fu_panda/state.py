@@ -10,6 +10,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.changes import Changes
+
 RESERVE_ENEMIES = ("wolf-spearman", "wolf-slasher", "ox-grunt")
 
 
@@ -71,123 +73,202 @@ def _remove(pool: list[str], results: list[str]) -> list[str]:
     return left
 
 
-def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-    kind = change["kind"]
-    if kind == "mission-set-up":
-        return {key: copy.deepcopy(value) for key, value in change.items() if key != "kind"} | {
-            "round": 0,
-            "phase": "ready",
-            "entry": None,
-            "rounds": [],
-            "pools": {},
-            "knocked_out": {},
-            "tokens": {},
-            "dumplings": None,
-            "result": None,
-            "villagers": {v: {"tile": tile, "rescued": False} for v, tile in change.get("villagers", {}).items()},
-            "carts": dict(change.get("carts", {})),
-            "carts_reached": [],
-        }
-    g = copy.deepcopy(dict(game))
-    heroes = g.get("heroes", {})
-    if kind == "round-started":
-        g["round"] = change["round"]
-        g["phase"] = "round"
-        g["entry"] = change["entry"]
-        g["pools"] = {hero: list(results) for hero, results in g.pop("kept", {}).items()}
-        g["rounds"].append({"round": change["round"], "entry": change["entry"]})
-    elif kind == "pool-rolled":
-        g["pools"][change["hero"]] = list(change["pool"])
-        if g["entry"] == "summary":
-            g["entry"] = "mixed"
-            g["rounds"][-1]["entry"] = "mixed"
-    elif kind == "dial-advanced":
-        heroes[change["hero"]]["dial"] = change["position"]
-        if change.get("claws_spent"):
-            g["pools"][change["hero"]] = [r for r in g["pools"].get(change["hero"], []) if r != "Claws"]
-    elif kind == "enemy-spawned":
-        _add_enemies(g, change["tile"], change["enemy"], change.get("count", 1))
-    elif kind == "hero-damaged":
-        heroes[change["hero"]]["health"] = change["health"]
-    elif kind == "hero-knocked-out":
-        heroes[change["hero"]]["ko"] = True
-        g["pools"].pop(change["hero"], None)
-    elif kind == "play-effect-resolved":
-        if change.get("to"):
-            _move_figure(g, change["figure"], change["to"])
-        for villager, tile in change.get("villagers", {}).items():
-            g["villagers"][villager]["tile"] = tile
-        for move in change.get("grunts", []):
-            _add_enemies(g, move["from"], "ox-grunt", -move["count"])
-            _add_enemies(g, move["to"], "ox-grunt", move["count"])
-    elif kind == "dice-spent":
-        for hero, results in change["heroes"].items():
-            g["pools"][hero] = _remove(g["pools"].get(hero, []), results)
-    elif kind == "enemy-knocked-out":
-        _add_enemies(g, change["tile"], change["enemy"], -change["count"])
-        if change["enemy"] in FIGURES_ON_THE_BOARD:
-            g.get("figures", {}).pop(change["enemy"], None)
-        g["knocked_out"][change["enemy"]] = g["knocked_out"].get(change["enemy"], 0) + change["count"]
-    elif kind == "hero-revived":
-        heroes[change["hero"]].update(ko=False, health=change["health"])
-    elif kind == "health-regained":
-        heroes[change["hero"]]["health"] = change["health"]
-    elif kind == "hero-moved":
-        heroes[change["hero"]]["tile"] = change["to"]
-    elif kind == "token-collected":
-        g["tokens"][change["token"]] = g["tokens"].get(change["token"], 0) + change.get("count", 1)
-        if change["token"] == "dumplings":
-            g["dumplings"] = change["by"]
-        if change["token"] == "lever" and change.get("tile"):
-            g.setdefault("levers", []).append(change["tile"])
-    elif kind == "tai-lung-wounded":
-        _move_figure(g, "tai-lung", change["to"])
-    elif kind == "villager-rescued":
-        g["villagers"][change["villager"]] = {"tile": None, "rescued": True}  # off the board, to safety
-    elif kind == "ox-grunt-moved":
-        _add_enemies(g, change["from"], "ox-grunt", -change["count"])
-        _add_enemies(g, change["to"], "ox-grunt", change["count"])
-    elif kind in ("tile-cycled", "kitchen-lost"):
-        for enemy, n in change["discarded"].items():
-            _add_enemies(g, change["tile"], enemy, -n)
-        for hero, tile in change["heroes_moved"].items():
-            heroes[hero]["tile"] = tile
-        g["line"] = list(change["line"])
-        if kind == "kitchen-lost":
-            g["kitchen_lost"] = True
-    elif kind == "cart-pushed":
-        g["carts"][change["cart"]] = change["to"]
-        if change["to"] in g["spawn_points"].values() and change["to"] not in g.setdefault("carts_reached", []):
-            g["carts_reached"].append(change["to"])
-    elif kind == "special-move-used":
-        g.setdefault("special_moves_used", []).append({"hero": change["hero"], "card": change["card"]})
-    elif kind == "round-summarised":
-        if g["entry"] == "detail":
-            g["entry"] = "mixed"
-            g["rounds"][-1]["entry"] = "mixed"
-    elif kind == "round-ended":
-        g["phase"] = "pause" if g["result"] is None else "over"
-        g["pools"] = {}
-    elif kind == "pause-resolved":
-        g["paused_after"] = change["after_round"]
-        if change.get("kept"):
-            g["kept"] = {hero: list(results) for hero, results in change["kept"].items()}
-        if change.get("figure") and change.get("to"):
-            _move_figure(g, change["figure"], change["to"])
-        for villager, tile in change.get("villagers", {}).items():
-            g["villagers"][villager]["tile"] = tile
-        if change.get("wandered_off"):
-            g["villagers"][change["wandered_off"]] = {"tile": change["wandered_to"], "rescued": False}
-    elif kind == "entry-corrected":
-        _correct(g, change["amend"])
-    elif kind == "mission-won":
-        g["result"] = {"result": "won", "round": change["round"]}
-        g["phase"] = "over"
-    elif kind == "mission-lost":
-        g["result"] = {"result": "lost", "loss": change["loss"], "condition": change.get("condition"), "round": change["round"]}
-        g["phase"] = "over"
-    # dice-rolled-style records that change nothing else: spawn-skipped
-    return g
+# Each kind of change Kung Fu Panda records, declared once with its fold (tracker/rulesets/changes.py).
+CHANGES = Changes("tracker.rulesets.kung_fu_panda.events")
+fold = CHANGES.fold
+
+
+@CHANGES("mission-set-up", "MissionSetUp")
+def _mission_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: copy.deepcopy(value) for key, value in change.items() if key != "kind"} | {
+        "round": 0,
+        "phase": "ready",
+        "entry": None,
+        "rounds": [],
+        "pools": {},
+        "knocked_out": {},
+        "tokens": {},
+        "dumplings": None,
+        "result": None,
+        "villagers": {v: {"tile": tile, "rescued": False} for v, tile in change.get("villagers", {}).items()},
+        "carts": dict(change.get("carts", {})),
+        "carts_reached": [],
+    }
+
+
+def _heroes(g: dict[str, Any]) -> dict[str, Any]:
+    return g.get("heroes", {})
+
+
+@CHANGES("round-started", "RoundStarted")
+def _round_started(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["round"] = change["round"]
+    g["phase"] = "round"
+    g["entry"] = change["entry"]
+    g["pools"] = {hero: list(results) for hero, results in g.pop("kept", {}).items()}
+    g["rounds"].append({"round": change["round"], "entry": change["entry"]})
+
+
+@CHANGES("pool-rolled", "DicePoolRolled")
+def _pool_rolled(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["pools"][change["hero"]] = list(change["pool"])
+    if g["entry"] == "summary":
+        g["entry"] = "mixed"
+        g["rounds"][-1]["entry"] = "mixed"
+
+
+@CHANGES("dial-advanced", "DialAdvanced")
+def _dial_advanced(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _heroes(g)[change["hero"]]["dial"] = change["position"]
+    if change.get("claws_spent"):
+        g["pools"][change["hero"]] = [r for r in g["pools"].get(change["hero"], []) if r != "Claws"]
+
+
+@CHANGES("enemy-spawned", "EnemySpawned")
+def _enemy_spawned(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _add_enemies(g, change["tile"], change["enemy"], change.get("count", 1))
+
+
+CHANGES.declare("spawn-skipped", "SpawnSkipped")  # a record of a spawn that did not happen: nothing else changes
+
+
+@CHANGES("hero-damaged", "HeroDamaged")
+@CHANGES("health-regained", "HealthRegained")
+def _health(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _heroes(g)[change["hero"]]["health"] = change["health"]
+
+
+@CHANGES("hero-knocked-out", "HeroKnockedOut")
+def _hero_knocked_out(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _heroes(g)[change["hero"]]["ko"] = True
+    g["pools"].pop(change["hero"], None)
+
+
+@CHANGES("play-effect-resolved", "PlayEffectResolved")
+def _play_effect_resolved(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    if change.get("to"):
+        _move_figure(g, change["figure"], change["to"])
+    for villager, tile in change.get("villagers", {}).items():
+        g["villagers"][villager]["tile"] = tile
+    for move in change.get("grunts", []):
+        _add_enemies(g, move["from"], "ox-grunt", -move["count"])
+        _add_enemies(g, move["to"], "ox-grunt", move["count"])
+
+
+@CHANGES("dice-spent", "DiceSpent")
+def _dice_spent(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    for hero, results in change["heroes"].items():
+        g["pools"][hero] = _remove(g["pools"].get(hero, []), results)
+
+
+@CHANGES("enemy-knocked-out", "EnemyKnockedOut")
+def _enemy_knocked_out(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _add_enemies(g, change["tile"], change["enemy"], -change["count"])
+    if change["enemy"] in FIGURES_ON_THE_BOARD:
+        g.get("figures", {}).pop(change["enemy"], None)
+    g["knocked_out"][change["enemy"]] = g["knocked_out"].get(change["enemy"], 0) + change["count"]
+
+
+@CHANGES("hero-revived", "HeroRevived")
+def _hero_revived(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _heroes(g)[change["hero"]].update(ko=False, health=change["health"])
+
+
+@CHANGES("hero-moved", "HeroMoved")
+def _hero_moved(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _heroes(g)[change["hero"]]["tile"] = change["to"]
+
+
+@CHANGES("token-collected", "TokenCollected")
+def _token_collected(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["tokens"][change["token"]] = g["tokens"].get(change["token"], 0) + change.get("count", 1)
+    if change["token"] == "dumplings":
+        g["dumplings"] = change["by"]
+    if change["token"] == "lever" and change.get("tile"):
+        g.setdefault("levers", []).append(change["tile"])
+
+
+@CHANGES("tai-lung-wounded", "TaiLungWounded")
+def _tai_lung_wounded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _move_figure(g, "tai-lung", change["to"])
+
+
+@CHANGES("villager-rescued", "VillagerRescued")
+def _villager_rescued(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["villagers"][change["villager"]] = {"tile": None, "rescued": True}  # off the board, to safety
+
+
+@CHANGES("ox-grunt-moved", "OxGruntMoved")
+def _ox_grunt_moved(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _add_enemies(g, change["from"], "ox-grunt", -change["count"])
+    _add_enemies(g, change["to"], "ox-grunt", change["count"])
+
+
+@CHANGES("tile-cycled", "TileCycled")
+@CHANGES("kitchen-lost", "KitchenLost")
+def _tile_left(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    for enemy, n in change["discarded"].items():
+        _add_enemies(g, change["tile"], enemy, -n)
+    for hero, tile in change["heroes_moved"].items():
+        _heroes(g)[hero]["tile"] = tile
+    g["line"] = list(change["line"])
+    if change["kind"] == "kitchen-lost":
+        g["kitchen_lost"] = True
+
+
+@CHANGES("cart-pushed", "CartPushed")
+def _cart_pushed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["carts"][change["cart"]] = change["to"]
+    if change["to"] in g["spawn_points"].values() and change["to"] not in g.setdefault("carts_reached", []):
+        g["carts_reached"].append(change["to"])
+
+
+@CHANGES("special-move-used", "SpecialMoveUsed")
+def _special_move_used(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("special_moves_used", []).append({"hero": change["hero"], "card": change["card"]})
+
+
+@CHANGES("round-summarised", "RoundSummarised")
+def _round_summarised(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    if g["entry"] == "detail":
+        g["entry"] = "mixed"
+        g["rounds"][-1]["entry"] = "mixed"
+
+
+@CHANGES("round-ended", "RoundEnded")
+def _round_ended(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["phase"] = "pause" if g["result"] is None else "over"
+    g["pools"] = {}
+
+
+@CHANGES("pause-resolved", "PauseResolved")
+def _pause_resolved(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["paused_after"] = change["after_round"]
+    if change.get("kept"):
+        g["kept"] = {hero: list(results) for hero, results in change["kept"].items()}
+    if change.get("figure") and change.get("to"):
+        _move_figure(g, change["figure"], change["to"])
+    for villager, tile in change.get("villagers", {}).items():
+        g["villagers"][villager]["tile"] = tile
+    if change.get("wandered_off"):
+        g["villagers"][change["wandered_off"]] = {"tile": change["wandered_to"], "rescued": False}
+
+
+@CHANGES("entry-corrected", "EntryCorrected")
+def _entry_corrected(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _correct(g, change["amend"])
+
+
+@CHANGES("mission-won", "MissionWon")
+def _mission_won(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["result"] = {"result": "won", "round": change["round"]}
+    g["phase"] = "over"
+
+
+@CHANGES("mission-lost", "MissionLost")
+def _mission_lost(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["result"] = {"result": "lost", "loss": change["loss"], "condition": change.get("condition"), "round": change["round"]}
+    g["phase"] = "over"
 
 
 def _correct(g: dict[str, Any], amend: Mapping[str, Any]) -> None:

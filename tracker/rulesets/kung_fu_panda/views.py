@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.kung_fu_panda import said
-from tracker.rulesets.kung_fu_panda.events import EVENTS
+from tracker.rulesets.kung_fu_panda.events import CHANGES
 from tracker.rulesets.kung_fu_panda.standing import standing
 from tracker.rulesets.view import At, CampaignFold
 
@@ -19,7 +19,7 @@ class Standing(CampaignFold):
     name = "kung-fu-panda-standing"
     kind = "standing"
     game = "kung-fu-panda"
-    handles = tuple(dict.fromkeys(EVENTS.values()))
+    handles = tuple(CHANGES.events.values())
 
     def keep(self, event: Any, at: At) -> dict[str, Any] | None:
         return {"change": event.change} if event.change["kind"] in READS else None

@@ -8,11 +8,10 @@ from typing import Any
 
 from tracker.rulesets.ruleset import GameRules
 from tracker.rulesets.yokai_quest import campaign, describe, setup, state, versions
-from tracker.rulesets.yokai_quest.events import EVENTS
 
 
 class Rules(GameRules):
-    events = EVENTS
+    changes = state.CHANGES
     actor_fields = ("hero", "attacker")
     setup_schema = setup.SCHEMA
     # lookup.py: a hero's Health is needed from the set-up on (L278-L280); the table may state it there.
@@ -23,8 +22,6 @@ class Rules(GameRules):
         self.version = versions.of(data["version"])  # the rules of the version the campaign pinned
         self.options_schema = campaign.options_schema([story["id"] for story in data["stories"]])
 
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        return state.fold(game, change)
 
     def carry_over(self, progress, game, quest, outcome, options) -> dict[str, Any]:
         return self.version.carry_over(self.data, progress, game, quest, outcome, options)

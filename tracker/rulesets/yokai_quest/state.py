@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets import correction
+from tracker.rulesets.changes import Changes
 
 ENERGY_MAX = 7
 HAND_LIMIT = 4
@@ -39,25 +40,28 @@ def new_standing(max_health: int, energy: int = 0) -> dict[str, Any]:
     }
 
 
-def fold(game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-    kind = change["kind"]
-    if kind == "scene-set-up":
-        return copy.deepcopy(dict(change["game"]))
-    new = copy.deepcopy(dict(game))
-    _FOLDS[kind](new, change)
-    return new
+# Each kind of change Yōkai Quest records, declared once with its fold (tracker/rulesets/changes.py).
+CHANGES = Changes("tracker.rulesets.yokai_quest.events")
+fold = CHANGES.fold
+
+
+@CHANGES("scene-set-up", "SceneSetUp")
+def _scene_set_up(game, change):
+    return copy.deepcopy(dict(change["game"]))
 
 
 def _hero(game: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
     return game["heroes"][change["hero"]]
 
 
+@CHANGES("energy-gained", "EnergyGained")
 def _energy_gained(game, change):
     _hero(game, change)["energy"] = change["energy"]
     if change.get("energy_card") and "energy_drawn" in game:  # the Hero phase's one card (L156)
         game["energy_drawn"].append(change["hero"])
 
 
+@CHANGES("energy-lost", "EnergyLost")
 def _energy_lost(game, change):
     hero = _hero(game, change)
     hero["energy"] = change["energy"]
@@ -65,6 +69,7 @@ def _energy_lost(game, change):
         game["energy_spent"] += change["amount"]
 
 
+@CHANGES("health-lost", "HealthLost")
 def _health_lost(game, change):
     _hero(game, change)["health"] = change["health"]
     conversion = change.get("blows_remove")
@@ -73,20 +78,24 @@ def _health_lost(game, change):
         lost[conversion] = lost.get(conversion, 0) + change["amount"]
 
 
+@CHANGES("health-recovered", "HealthRecovered")
 def _health_recovered(game, change):
     _hero(game, change)["health"] = change["health"]
 
 
+@CHANGES("attack-resolved", "AttackResolved")
 def _attack_resolved(game, change):
     # the roll and its blows; health, energy and defeats follow as their own changes
     if change.get("initiative") is not None and "initiative_acted" in game:  # its group is acting (L586, L588)
         game["initiative_acted"] = change["initiative"]
 
 
+@CHANGES("chief-wounded", "ChiefWounded")
 def _chief_wounded(game, change):
     game["foes"][change["foe"]]["health"] = change["health"]
 
 
+@CHANGES("yokai-defeated", "YokaiDefeated")
 def _yokai_defeated(game, change):
     game["defeated_yokai"].append({"yokai": change["yokai"], "turn": change["turn"]})
     if change.get("foe"):
@@ -98,6 +107,7 @@ def _yokai_defeated(game, change):
                 held[change["yokai"]] = change["in_play"]
 
 
+@CHANGES("yokai-phase-began", "YokaiPhaseBegan")
 def _yokai_phase_began(game, change):
     game.update(phase="yokai", coins=dict(change["coins"]), appearances_left=list(change["appearance_points"]))
     game.update(spawns_left=list(change["spawns_due"]), refill_left=change["refill_due"], pending_appearances=[])
@@ -105,11 +115,13 @@ def _yokai_phase_began(game, change):
         game["initiative_acted"] = None
 
 
+@CHANGES("appearance-drawn", "AppearanceDrawn")
 def _appearance_drawn(game, change):
     game["appearances_left"].remove(change["point"])
     game["pending_appearances"].append({"point": change["point"], "card": change["card"]})
 
 
+@CHANGES("yokai-appeared", "YokaiAppeared")
 def _yokai_appeared(game, change):
     for yokai, count in change["yokai"].items():
         game["in_play"][yokai] = game["in_play"].get(yokai, 0) + count
@@ -121,15 +133,18 @@ def _yokai_appeared(game, change):
         game["spawns_left"].remove(change["by"])
 
 
+@CHANGES("yokai-token-placed", "YokaiTokenPlaced")
 def _yokai_token_placed(game, change):
     held = game["yokai_tokens"][change["token"]]
     held[change["yokai"]] = held.get(change["yokai"], 0) + change["count"]
 
 
+@CHANGES("coin-turned", "CoinTurned")
 def _coin_turned(game, change):
     game["coins"][change["coin"]] = change["face"]
 
 
+@CHANGES("yokai-phase-ended", "YokaiPhaseEnded")
 def _yokai_phase_ended(game, change):
     game.update(phase="hero", appearances_left=[], spawns_left=[], refill_left=0)
     if "initiative_acted" in game:
@@ -137,23 +152,28 @@ def _yokai_phase_ended(game, change):
     game["yokai_tokens"] = {name: {} for name in game["yokai_tokens"]}
 
 
+@CHANGES("foe-appeared", "FoeAppeared")
 def _foe_appeared(game, change):
     game["foes"][change["foe"]] = {"character": change["character"], "health": change["health"]}
 
 
+@CHANGES("foe-recovered", "FoeRecovered")
 def _foe_recovered(game, change):
     game["foes"][change["foe"]]["health"] = change["health"]
 
 
+@CHANGES("treasure-token-added", "TreasureTokenAdded")
 def _treasure_token_added(game, change):
     game["treasure_reserve"] = change["reserve"]
 
 
+@CHANGES("treasure-found", "TreasureFound")
 def _treasure_found(game, change):
     game["treasure_reserve"] = 0
     game["treasure_owed"].extend({"hero": hero, "reason": "treasure reserve reached 5", "search": None} for hero in change["heroes"])
 
 
+@CHANGES("treasure-card-drawn", "TreasureCardDrawn")
 def _treasure_card_drawn(game, change):
     hero = _hero(game, change)
     hero["hand"].append(change["card"])
@@ -163,6 +183,7 @@ def _treasure_card_drawn(game, change):
         game["treasure_owed"].pop(owed)
 
 
+@CHANGES("treasure-card-discarded", "TreasureCardDiscarded")
 def _treasure_card_discarded(game, change):
     hero = _hero(game, change)
     if change["from"] == "hand":
@@ -171,6 +192,7 @@ def _treasure_card_discarded(game, change):
         hero["equipped"][change["from"]] = None
 
 
+@CHANGES("item-equipped", "ItemEquipped")
 def _item_equipped(game, change):
     hero = _hero(game, change)
     hero["hand"].remove(change["card"])
@@ -181,12 +203,14 @@ def _item_equipped(game, change):
     hero["equipped"][change["slot"]] = change["card"]
 
 
+@CHANGES("item-unequipped", "ItemUnequipped")
 def _item_unequipped(game, change):
     hero = _hero(game, change)
     hero["equipped"][change["slot"]] = None
     hero["hand"].append(change["card"])
 
 
+@CHANGES("ability-used", "AbilityUsed")
 def _ability_used(game, change):
     hero = _hero(game, change)
     if change["reload"]:
@@ -207,6 +231,7 @@ def _used(game, hero_id, name):
         game["used_this_turn"].setdefault(hero_id, []).append(name)
 
 
+@CHANGES("item-used", "ItemUsed")
 def _item_used(game, change):
     hero = _hero(game, change)
     if change["consumed"]:
@@ -218,20 +243,24 @@ def _item_used(game, change):
     _used(game, change["hero"], change["item"])
 
 
+@CHANGES("altered-state-received", "AlteredStateReceived")
 def _altered_state_received(game, change):
     _hero(game, change)["altered_states"][change["state"]] += 1
 
 
+@CHANGES("activation-began", "ActivationBegan")
 def _activation_began(game, change):
     game["activation"] = {"hero": change["hero"], "actions_used": 0, "taken": [], "basic_movement": False}
 
 
+@CHANGES("hero-acted", "HeroActed")
 def _hero_acted(game, change):
     activation = game["activation"]
     activation["actions_used"] = change["actions_used"]
     activation["taken"].append(change["name"] or change["action"])
 
 
+@CHANGES("hero-moved", "HeroMoved")
 def _hero_moved(game, change):
     if change["movement"] == "basic":
         game["activation"]["basic_movement"] = True
@@ -247,6 +276,7 @@ def _activation_over(game, hero_id):
             game["activated"].append(hero_id)
 
 
+@CHANGES("activation-ended", "ActivationEnded")
 def _activation_ended(game, change):
     _activation_over(game, change["hero"])
     hero = _hero(game, change)
@@ -258,6 +288,7 @@ def _activation_ended(game, change):
             del hero["reload"][ability]
 
 
+@CHANGES("hero-defeated", "HeroDefeated")
 def _hero_defeated(game, change):
     if (game.get("activation") or {}).get("hero") == change["hero"]:  # its miniature leaves the board (L176): no more to do
         _activation_over(game, change["hero"])
@@ -270,6 +301,7 @@ def _hero_defeated(game, change):
     hero["defeats"] += 1
 
 
+@CHANGES("hero-revived", "HeroRevived")
 def _hero_revived(game, change):
     hero = _hero(game, change)
     hero.update(health=change["health"], defeated=False)
@@ -278,6 +310,7 @@ def _hero_revived(game, change):
         game["at_entrance"].append(change["hero"])
 
 
+@CHANGES("turn-effects-expired", "TurnEffectsExpired")
 def _turn_effects_expired(game, change):
     for hero in game["heroes"].values():
         hero["empowerments"] = []
@@ -289,10 +322,12 @@ def _turn_effects_expired(game, change):
         game["energy_drawn"] = []
 
 
+@CHANGES("achievement-earned", "AchievementEarned")
 def _achievement_earned(game, change):
     game["achievements"].append(change["achievement"])
 
 
+@CHANGES("scene-ended", "SceneEnded")
 def _scene_ended(game, change):
     game["scene_result"] = {
         "outcome": change["outcome"],
@@ -306,11 +341,13 @@ def _scene_ended(game, change):
     game["treasure_owed"] = [] if change["outcome"] == "failed" else game["treasure_owed"] + list(change["treasure_owed"])
 
 
+@CHANGES("hero-returned", "HeroReturned")
 def _hero_returned(game, change):
     hero = _hero(game, change)
     hero.update(health=change["health"], defeated=False)
 
 
+@CHANGES("defeat-penalty-applied", "DefeatPenaltyApplied")
 def _defeat_penalty_applied(game, change):
     """Applied to the standing the heroes started the scene with: the one a reattempt restores."""
     if change["penalty"] == "restart-story":
@@ -325,45 +362,7 @@ def _defeat_penalty_applied(game, change):
                     hero["equipped"][slot] = None
 
 
+@CHANGES(correction.KIND, "ValueCorrected", doc="The table corrected a number on a hero's control panel: what it was, what it is, and why (tracker/rulesets/correction.py).")
 def _value_corrected(game, change):
     game["heroes"][change["hero"]] = correction.apply(game["heroes"][change["hero"]], change)
 
-
-_FOLDS = {
-    correction.KIND: _value_corrected,
-    "energy-gained": _energy_gained,
-    "energy-lost": _energy_lost,
-    "health-lost": _health_lost,
-    "health-recovered": _health_recovered,
-    "attack-resolved": _attack_resolved,
-    "chief-wounded": _chief_wounded,
-    "yokai-defeated": _yokai_defeated,
-    "foe-appeared": _foe_appeared,
-    "foe-recovered": _foe_recovered,
-    "yokai-phase-began": _yokai_phase_began,
-    "appearance-drawn": _appearance_drawn,
-    "yokai-appeared": _yokai_appeared,
-    "yokai-token-placed": _yokai_token_placed,
-    "coin-turned": _coin_turned,
-    "yokai-phase-ended": _yokai_phase_ended,
-    "treasure-token-added": _treasure_token_added,
-    "treasure-found": _treasure_found,
-    "treasure-card-drawn": _treasure_card_drawn,
-    "treasure-card-discarded": _treasure_card_discarded,
-    "item-equipped": _item_equipped,
-    "item-unequipped": _item_unequipped,
-    "ability-used": _ability_used,
-    "item-used": _item_used,
-    "altered-state-received": _altered_state_received,
-    "activation-began": _activation_began,
-    "hero-acted": _hero_acted,
-    "hero-moved": _hero_moved,
-    "activation-ended": _activation_ended,
-    "hero-defeated": _hero_defeated,
-    "hero-revived": _hero_revived,
-    "turn-effects-expired": _turn_effects_expired,
-    "achievement-earned": _achievement_earned,
-    "scene-ended": _scene_ended,
-    "hero-returned": _hero_returned,
-    "defeat-penalty-applied": _defeat_penalty_applied,
-}

@@ -8,7 +8,7 @@ from typing import Any
 
 from tracker.rulesets.view import At, CampaignFold
 from tracker.rulesets.yokai_quest import said
-from tracker.rulesets.yokai_quest.events import EVENTS
+from tracker.rulesets.yokai_quest.events import CHANGES
 from tracker.rulesets.yokai_quest.standing import standing
 
 
@@ -18,7 +18,7 @@ class Standing(CampaignFold):
     name = "yokai-quest-standing"
     kind = "standing"
     game = "yokai-quest"
-    handles = tuple(dict.fromkeys(EVENTS.values()))
+    handles = tuple(CHANGES.events.values())
 
     def keep(self, event: Any, at: At) -> dict[str, Any] | None:
         return {"change": event.change}

@@ -1,0 +1,156 @@
+"""One way to change a session, one declaration per kind of change, and what each aggregate is given (issue 33).
+
+- Every event a session records, its own and every game's, is applied by one of the session's ``@event`` methods
+  (the library's DecoratedFuncCaller), never by an ``apply`` of the event's own.
+- A game's kind of change is declared once, with its fold: the declaration makes the event class under the name
+  stored events give it, registers the fold, and the ruleset's ``events`` and ``fold`` come from it.
+- The clock and the game rules are given to each aggregate by the application that makes or loads it, so two
+  applications in one process keep their own.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from datetime import datetime, timezone
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+from eventsourcing.domain import CommandMethodDecorator, DecoratedFuncCaller, decorated_funcs
+from eventsourcing.utils import get_topic, resolve_topic
+
+from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tracker import rulesets
+from tracker.application import Tracker
+from tracker.config import persistence_env
+from tracker.domain import Session
+from tracker.domain.events import GameEvent, Given, TrackerCreated, TrackerEvent
+from tracker.repository import mutate_each
+from tracker.rulesets.changes import Changes
+
+TRACKER = Path(__file__).resolve().parents[1] / "tracker"
+
+
+def _session_methods() -> dict[object, str]:
+    """The functions of the session's @event methods, by the method's name."""
+    return {value.decorated_func: name for name, value in vars(Session).items() if isinstance(value, CommandMethodDecorator)}
+
+
+def _game_event_classes() -> list[type]:
+    return [cls for ruleset in rulesets.registry().values() for cls in ruleset.rules.events.values()]
+
+
+def test_every_session_event_is_applied_by_one_of_its_event_methods():
+    own = [cls for cls in vars(Session).values() if isinstance(cls, type) and issubclass(cls, (TrackerEvent, TrackerCreated))]
+    games = _game_event_classes()
+    assert len(games) == 204  # Descent 78, Journey 61, Kung Fu Panda 28, Yōkai Quest 37
+    methods = _session_methods()
+    for cls in own + games:
+        if issubclass(cls, TrackerCreated):
+            continue  # the SessionStarted event makes the session by its decorated __init__
+        assert cls.apply is DecoratedFuncCaller.apply, f"{cls.__qualname__} applies itself"
+        assert decorated_funcs[cls] in methods, f"{cls.__qualname__} is not applied by an @event method of Session"
+    assert {methods[decorated_funcs[cls]] for cls in games} == {"change_game"}
+
+
+def test_no_event_class_in_the_service_defines_its_own_apply():
+    offenders = [
+        f"{path.relative_to(TRACKER.parent)}:{number}"
+        for path in TRACKER.rglob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.startswith("        def apply(self") or ".apply = " in line
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("game", rulesets.games())
+def test_each_game_event_keeps_the_topic_stored_events_name_and_is_found_by_it(game):
+    package = f"tracker.rulesets.{game}"
+    events_module = importlib.import_module(f"{package}.events")
+    ruleset = next(r for r in rulesets.registry().values() if type(r.rules).__module__.startswith(package))
+    assert ruleset.rules.changes is events_module.CHANGES
+    for kind, cls in ruleset.rules.events.items():
+        topic = f"{package}.events:{cls.__name__}"
+        assert get_topic(cls) == topic
+        assert resolve_topic(topic) is cls
+        assert getattr(events_module, cls.__name__) is cls  # found by importing the module, as the library does first time
+        assert ruleset.rules.events_by_name[cls.__name__] is cls
+        assert cls.class_version == 1 and issubclass(cls, GameEvent)
+        assert kind in ruleset.rules.changes.folds
+
+
+def test_a_declaration_makes_the_event_registers_its_fold_and_refuses_a_second():
+    changes = Changes("tests.test_one_declaration_per_change")
+
+    @changes("gold-found", "GoldFound")
+    def _gold_found(game, change):
+        game["gold"] = game.get("gold", 0) + change["amount"]
+
+    changes.declare("noted", "Noted")
+    game = {"gold": 1, "nested": {"kept": [1]}}
+    after = changes.fold(game, {"kind": "gold-found", "amount": 2})
+    assert after == {"gold": 3, "nested": {"kept": [1]}} and game["gold"] == 1  # the state folded is a copy
+    assert changes.fold(after, {"kind": "noted"}) == after
+    cls = changes.events["gold-found"]
+    assert (cls.__name__, get_topic(cls), resolve_topic(get_topic(cls))) == ("GoldFound", "tests.test_one_declaration_per_change:GoldFound", cls)
+    assert decorated_funcs[cls] is vars(Session)["change_game"].decorated_func
+    with pytest.raises(ValueError, match="declared twice"):
+        changes.declare("gold-found", "GoldFoundAgain")
+    with pytest.raises(ValueError, match="no game event of kind 'lost'"):
+        changes.fold(game, {"kind": "lost"})
+
+
+def _played(tracker: Tracker) -> str:
+    campaign = tracker.create_campaign("journey", "Given", party=["tripitaka"], components=JOURNEY_TEST_COMPONENTS).body["id"]
+    session = tracker.start_session(campaign, "q1-meeting").body["id"]
+    tracker.roll(session, dice={"d6": 1})
+    return session
+
+
+def test_two_applications_in_one_process_keep_their_own_clock_and_rules(tmp_path):
+    """The clock and the rules were once set on the classes by the last Tracker built: the first one's sessions then
+    recorded the second one's time. Each aggregate is now given them by the application that makes or loads it."""
+    first_moment, second_moment = datetime(2031, 1, 1, tzinfo=timezone.utc), datetime(2032, 2, 2, tzinfo=timezone.utc)
+    asked: list[str] = []
+
+    def counting_rules(pin):
+        asked.append(pin["id"])
+        return rulesets.pinned(pin).rules
+
+    first = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/first.sqlite3"), clock=lambda: first_moment, rules_for=counting_rules)
+    second = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/second.sqlite3"), clock=lambda: second_moment)
+    try:
+        in_first = _played(first)  # made after the second application was built
+        in_second = _played(second)
+        first.roll(in_first, dice={"d6": 1})
+        for tracker, session, moment in ((first, in_first, first_moment), (second, in_second, second_moment)):
+            events = tracker.session_events(session)["events"]
+            assert {event["timestamp"] for event in events} == {moment.isoformat()}
+            campaign = tracker.get_session(session)["campaign_id"]
+            assert {e.timestamp for e in tracker.events.get(UUID(campaign))} == {moment}
+        assert asked and set(asked) == {"journey"}  # the first application's sessions used its rules, the second's did not ask them
+        loaded = first.repository.get(UUID(in_first))
+        assert loaded.given is first.given and loaded.rules is rulesets.pinned(loaded.ruleset).rules
+        assert copy.deepcopy(loaded).rules is loaded.rules  # the library's cache copies sessions; the rules are shared
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_session_folded_outside_an_application_is_given_its_rules_explicitly(tmp_path):
+    tracker = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/t.sqlite3"))
+    try:
+        session_id = _played(tracker)
+        events = list(tracker.events.get(UUID(session_id)))
+        alone = None
+        for event in events:
+            alone = event.mutate(alone)
+            break
+        with pytest.raises(RuntimeError, match="No game rules were given"):
+            for event in events[1:]:
+                alone = event.mutate(alone)
+        given = mutate_each(None, events, Given(rules_for=lambda pin: rulesets.pinned(pin).rules))
+        assert given.state() == tracker.repository.get(UUID(session_id)).state()
+    finally:
+        tracker.close()

@@ -1,0 +1,140 @@
+"""A command folds each change once (issue 33): the resolver returns its changes with the state it folded them to, so
+neither the verdict nor the session folds them again, and no state is deep-copied per change; one Descent attack looks
+its action type up once and its pinned rules once, and works out the actions legal now once (for its answer)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from uuid import UUID
+
+import pytest
+
+from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tracker import rulesets
+from tracker.application import Tracker
+from tracker.config import persistence_env
+from tracker.domain import Session
+from tracker.rulesets.changes import Changes
+from tracker.rulesets.ruleset import GameRules, Resolved, Ruleset
+
+SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "aurim": {"wounds": 8, "fatigue": 5, "armor": 1}}
+ATTACK = {"type": "attack", "attacker": "tahlia", "attack_type": "melee", "faces": {"red": ["3D 1R 1S", "4D 0R"]},
+          "surges": [{"ability": "+1 Damage and Pierce 1", "count": 1, "damage": 1, "pierce": 1}]}
+
+
+class Trace:
+    """What one command does, counted: action look-ups, pinned-rules look-ups, and for each change it records, how
+    often it is folded in place and how often the whole game state is copied to fold it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.actions: Counter[str] = Counter()
+        self.pins = 0
+        self.folded: Counter[int] = Counter()  # by the change's identity
+        self.copied: Counter[int] = Counter()
+        self.recorded: list[dict] = []
+        self.next_actions = 0  # the phase and the actions legal now, worked out for a session's state
+        action, pinned, record_change, next_actions = Ruleset.action, rulesets.pinned, Session.record_change, GameRules.next_actions
+        fold_into, fold = Changes.fold_into, Changes.fold
+
+        def counted_action(ruleset: Ruleset, name: str):
+            self.actions[name] += 1
+            return action(ruleset, name)
+
+        def counted_pin(pin):
+            self.pins += 1
+            return pinned(pin)
+
+        def counted_fold_into(changes, game, change):
+            self.folded[id(change)] += 1
+            return fold_into(changes, game, change)
+
+        def counted_fold(changes, game, change):
+            self.copied[id(change)] += 1
+            return fold(changes, game, change)
+
+        def counted_next_actions(rules, state):
+            self.next_actions += 1
+            return next_actions(rules, state)
+
+        def traced_record(session, change, meta):
+            self.recorded.append(change)
+            return record_change(session, change, meta)
+
+        monkeypatch.setattr(Ruleset, "action", counted_action)
+        monkeypatch.setattr(rulesets, "pinned", counted_pin)
+        monkeypatch.setattr(Changes, "fold_into", counted_fold_into)
+        monkeypatch.setattr(Changes, "fold", counted_fold)
+        monkeypatch.setattr(Session, "record_change", traced_record)
+        monkeypatch.setattr(GameRules, "next_actions", counted_next_actions)
+
+    def game_changes(self) -> list[dict]:
+        kinds = set(rulesets.get("descent").rules.events)
+        return [change for change in self.recorded if change["kind"] in kinds]
+
+
+def _descent_session(tracker: Tracker) -> tuple[str, str]:
+    campaign = tracker.create_campaign("descent", "Traced", party=["tahlia", "aurim"]).body["id"]
+    session = tracker.start_session(campaign, "mists-of-time", setup={"hero_sheets": SHEETS}).body["id"]
+    placed = tracker.act(session, {"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 2}], "source": "zone 1 revealed"})
+    troll = next(e for e in placed.body["events"] if e["type"] == "MonstersPlaced")["payload"]["change"]["figures"][0]["id"]
+    return session, troll
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["the session kept by the process", "the session loaded afresh"])
+def test_one_descent_attack_looks_up_its_action_and_rules_once_and_folds_each_change_once(tmp_path, monkeypatch, kept):
+    url = f"sqlite:///{tmp_path}/trace.sqlite3"
+    first = Tracker(env=persistence_env(url))
+    session, troll = _descent_session(first)
+    tracker = first if kept else Tracker(env=persistence_env(url))  # a new process: nothing kept, the session is loaded
+    try:
+        trace = Trace(monkeypatch)
+        result = tracker.act(session, {**ATTACK, "target": troll})
+        assert result.status == 201
+        assert [e["type"] for e in result.body["events"]][:3] == ["ActionTaken", "DiceRolled", "AttackMade"]
+        assert result.body["state"]["game"]["monsters"][troll]["wounds"] == 2  # 9 less 7 wounds (the test above, by the API)
+        assert trace.actions == {"attack": 1}
+        assert trace.pins == (0 if kept else 1)  # (kept: the session holds the rules it was given when it was loaded)
+        changes = trace.game_changes()
+        assert [c["kind"] for c in changes] == ["attack-made"]
+        assert all(trace.folded[id(c)] == 1 for c in changes)  # once, in place on the action's one copy of the state
+        assert not any(trace.copied[id(c)] for c in changes)  # never a copy of the whole state for a change
+        assert trace.next_actions == 1  # for the answer's state: the resolver reads the state without them
+        assert tracker.repository.get(UUID(session)).game == result.body["state"]["game"]  # what a load folds, the same
+    finally:
+        first.close()
+        if tracker is not first:
+            tracker.close()
+
+
+def test_a_working_copy_hands_the_session_the_state_it_folded(tmp_path, monkeypatch):
+    """Journey's maintenance, on its working copy (Resolution): each game change folds once, there, and the session
+    takes the state the working copy reached; a load of the session from the store folds to the same state."""
+    url = f"sqlite:///{tmp_path}/copy.sqlite3"
+    tracker = Tracker(env=persistence_env(url))
+    try:
+        campaign = tracker.create_campaign("journey", "x", party=["tripitaka"], components=JOURNEY_TEST_COMPONENTS).body["id"]
+        session = tracker.start_session(campaign, "q1-meeting").body["id"]
+        trace = Trace(monkeypatch)
+        result = tracker.act(session, {"type": "maintenance"})
+        game_changes = [c for c in trace.recorded if c["kind"] in rulesets.get("journey").rules.events]
+        assert game_changes
+        # (the working copy folds with the game's fold, which copies the state: its resolvers read parts of the state
+        # they held before a change; each change is folded by it once, and by nothing else)
+        assert all(trace.copied[id(c)] + trace.folded[id(c)] == 1 for c in game_changes)
+        assert trace.actions == {"maintenance": 1}
+        loaded = Tracker(env=persistence_env(url))
+        try:
+            assert loaded.get_session(session)["game"] == result.body["state"]["game"]
+        finally:
+            loaded.close()
+    finally:
+        tracker.close()
+
+
+def test_a_resolution_is_taken_only_whole_and_from_the_state_it_was_folded_from():
+    start: dict = {}
+    resolved = Resolved([{"kind": "x"}], {"a": 1}, None, start)
+    assert resolved.whole(start) and not resolved.whole({})  # folded from another state: the session folds itself
+    resolved.append({"kind": "y"})  # a change added past the working copy: its state no longer covers them all
+    assert not resolved.whole(start)
+    assert rulesets.get("kung-fu-panda").rules.ruleset is rulesets.get("kung-fu-panda")
