@@ -1,13 +1,14 @@
 """Memory of a campaign import: the peak resident size a worker adds while it imports an export file.
 
-    .venv/bin/python bench/import_memory.py [MEGABYTES] [--against OTHER_CHECKOUT]
+    .venv/bin/python bench/import_memory.py [MEGABYTES] [--against OTHER_CHECKOUT [--label NAME]]
 
 Builds two Journey campaigns on SQLite files in a temporary directory until each export reaches
 about MEGABYTES (default 61, the files of issues 14 and 29): one of many short sessions (digital and
 reported rolls, draws and turns, ended, and one still in play), one of a single long session. Then,
-for each file, in a fresh process per run, posts the file to
-POST /campaigns/import of an empty database through Flask's test client, as a worker would
-receive it, and reports the peak resident size the import added next to the file's size.
+for each file, in a fresh process per run, imports it into an empty database two ways: posted to
+POST /campaigns/import through Flask's test client, as a worker would receive it, and read from
+disk by the service's import, as `tracker import` runs it; it reports the peak resident size each
+import added next to the file's size.
 With --against, the same file is imported with another checkout's code too (say, main before a
 change), side by side. Nothing here asserts a figure; bench/RESULTS.md keeps the last run's.
 """
@@ -75,30 +76,51 @@ def high_water_mb() -> float:
     raise RuntimeError("no VmHWM in /proc/self/status (this benchmark needs Linux)")
 
 
-def measure(export: Path, database: Path) -> dict[str, float]:
-    """In this (fresh) process: the resident size the import adds at its peak."""
-    from api import create_app
+def measure(export: Path, database: Path, way: str = "route") -> dict[str, float]:
+    """In this (fresh) process: the resident size the import adds at its peak. ``way``: "route", POST
+    /campaigns/import through Flask's test client as a worker receives it; "direct", the service's own import
+    of the file read from disk, as `tracker import` runs it."""
+    url = f"sqlite:///{database}"
+    if way == "route":
+        from api import create_app
 
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}", "PROJECTIONS_IN_PROCESS": False})
-    client = app.test_client()
-    client.get("/health")
-    before = high_water_mb()
-    with export.open("rb") as body:
-        response = client.post("/campaigns/import", data=body, headers={"Content-Type": "application/x-ndjson", "Content-Length": str(export.stat().st_size)})
-    peak = high_water_mb()
-    assert response.status_code == 201, response.get_data(as_text=True)[:500]
-    return {"file_mb": export.stat().st_size / MB, "before_mb": before, "peak_mb": peak, "added_mb": peak - before, "events": response.json["events"]}
+        app = create_app({"TESTING": True, "DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
+        client = app.test_client()
+        client.get("/health")
+        before = high_water_mb()
+        with export.open("rb") as body:
+            response = client.post("/campaigns/import", data=body, headers={"Content-Type": "application/x-ndjson", "Content-Length": str(export.stat().st_size)})
+        peak = high_water_mb()
+        assert response.status_code == 201, response.get_data(as_text=True)[:500]
+        events = response.json["events"]
+    else:
+        from tracker.application import Tracker
+        from tracker.config import persistence_env
+        from tracker.export_file import ExportLines
+
+        tracker = Tracker(env=persistence_env(url))
+        before = high_water_mb()
+        with export.open("rb") as file:
+            events = tracker.import_campaign(ExportLines(file)).body["events"]
+        peak = high_water_mb()
+        tracker.close()
+    return {"file_mb": export.stat().st_size / MB, "before_mb": before, "peak_mb": peak, "added_mb": peak - before, "events": events}
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--measure":
-        print(json.dumps(measure(Path(sys.argv[2]), Path(sys.argv[3]))))
+        print(json.dumps(measure(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "route")))
         return
     args = sys.argv[1:]
     against = None
     if "--against" in args:  # another checkout (say, before this change), measured on the same file in the same run
         at = args.index("--against")
         against = Path(args[at + 1]).resolve()
+        del args[at : at + 2]
+    label = None
+    if "--label" in args:  # what to call the other checkout (a copy made by git archive has no commit to name)
+        at = args.index("--label")
+        label = args[at + 1]
         del args[at : at + 2]
     megabytes = float(args[0]) if args else 61.0
     keep = os.environ.get("IMPORT_MEMORY_KEEP")  # a directory to keep the exports in (and to reuse them from)
@@ -109,8 +131,9 @@ def main() -> None:
             export = Path(tmp) / ("long.jsonl" if long else "campaign.jsonl")
             if not export.exists():
                 export = build(Path(tmp), megabytes, long=long)
-            runs = [("this checkout", ROOT)] + ([(f"{against.name} at {_commit(against)}", against)] if against else [])
-            results += [(f"{label}, {shape}", _measure_in_child(export, Path(tmp), code)) for label, code in runs]
+            runs = [(_commit(ROOT), ROOT)] + ([(label or _commit(against), against)] if against else [])
+            for way, name in WAYS:
+                results += [(f"{label}, {name}, {shape}", _measure_in_child(export, Path(tmp), code, way)) for label, code in runs]
     for label, result in results:
         print(
             f"{label}: import of a {result['file_mb']:.1f} MB export ({result['events']} events): the worker's peak resident size "
@@ -120,19 +143,23 @@ def main() -> None:
     write_results(results)
 
 
-def _measure_in_child(export: Path, tmp: Path, code: Path) -> dict[str, float]:
+WAYS = (("route", "POST /campaigns/import"), ("direct", "tracker import"))
+
+
+def _measure_in_child(export: Path, tmp: Path, code: Path, way: str) -> dict[str, float]:
     """A fresh process importing with the code of ``code`` (first on its path) into an empty database."""
     for name in ("target.sqlite3", "target.sqlite3-wal", "target.sqlite3-shm"):
         (tmp / name).unlink(missing_ok=True)
     child = subprocess.run(
-        [sys.executable, __file__, "--measure", str(export), str(tmp / "target.sqlite3")],
+        [sys.executable, __file__, "--measure", str(export), str(tmp / "target.sqlite3"), way],
         capture_output=True, text=True, check=True, env={**os.environ, "TRACKER_CREATE_TABLES": "y", "IMPORT_MEMORY_CODE": str(code)},  # (older code read TRACKER_CREATE_TABLES)
     )
     return json.loads(child.stdout.strip().splitlines()[-1])
 
 
 def _commit(checkout: Path) -> str:
-    return subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "?"
+    commit = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "?"
+    return f"{checkout.name} ({commit})"
 
 
 SECTION = "## Import memory"
