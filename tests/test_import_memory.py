@@ -1,8 +1,12 @@
-"""An import holds at most 3x the file's size, however long its sessions (issue 29), on SQLite and PostgreSQL.
+"""An import holds well under 3x the file's size, however long its sessions (issue 29), on SQLite and PostgreSQL.
 
 Measured with tracemalloc (what Python allocates, not the time it takes) while a generated campaign of one
-long session is imported from disk, as `tracker import` and POST /campaigns/import read it. A worker's
-resident size is measured the same way, over a 61 MB file, by bench/import_memory.py (bench/RESULTS.md)."""
+long session is imported, read from disk as `tracker import` reads it, and posted to POST /campaigns/import
+as a worker receives it. A worker's resident size is measured over 20-60 MB files by bench/import_memory.py
+(bench/RESULTS.md). What the import holds at its peak is the stored form of every event, about the file's
+size (written in one transaction); the whole-file check before it holds a few dozen bytes an event
+(tracker/verify_export.py). Before the check read one event at a time it held 2.5x the file, and so
+did both ways in."""
 
 from __future__ import annotations
 
@@ -16,7 +20,16 @@ from tracker.application import Tracker
 from tracker.config import persistence_env
 from tracker.export_file import ExportLines
 
-TURNS = 700  # about 2,800 events, a 1.6 MB file: long enough that holding every event's state many times shows
+TURNS = 700  # about 2,800 events, a 2.9 MB file: long enough that holding every event's state many times shows
+# The bound: the issue's 3x, tightened to what the import holds now with a margin. Both ways in measure 1.1x on
+# SQLite, 1.8x on PostgreSQL (whose insert dumps a batch of 2,000 events' parameters, most of this small file,
+# beside the stored forms: tracker/postgres.py INSERT_BATCH, the same size for a file of any length); the
+# whole-file check that kept every event's checked fields peaked at 2.5x, and fails the SQLite bound.
+BOUND = {"sqlite": 1.6, "postgres": 2.3}
+
+
+def _bound(database_url: str) -> float:
+    return BOUND["sqlite" if database_url.startswith("sqlite") else "postgres"]
 
 
 def _campaign(app: Tracker, turns: int) -> str:
@@ -49,17 +62,36 @@ def _import(app: Tracker, path: Path) -> dict:
         return app.import_campaign(lines).body
 
 
-def test_importing_one_long_session_holds_at_most_three_times_the_file(tracker, exports):
-    _import(tracker, exports["small"])  # the import's code paths once, so the modules they load are not counted
-    size = exports["long"].stat().st_size
+def _post(client, path: Path) -> dict:
+    with path.open("rb") as body:
+        # As a worker's server hands the body over: given as data=, werkzeug's test client reads the whole file first.
+        response = client.post("/campaigns/import", input_stream=body, headers={"Content-Type": "application/x-ndjson", "Content-Length": str(path.stat().st_size)})
+    assert response.status_code == 201, response.get_data(as_text=True)[:500]
+    return response.json
+
+
+def _peak(load, exports: dict[str, Path]) -> tuple[dict, float]:
+    """What loading the long file returns, and the most Python held meanwhile, as a multiple of the file's size."""
+    load(exports["small"])  # the import's code paths once, so the modules they load are not counted
     tracemalloc.start()
     try:
-        body = _import(tracker, exports["long"])
+        body = load(exports["long"])
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
+    return body, peak / exports["long"].stat().st_size
+
+
+def test_importing_one_long_session_from_disk_holds_little_more_than_the_file(tracker, database_url, exports):
+    body, peak = _peak(lambda path: _import(tracker, path), exports)
     assert body["events"] > 4 * TURNS and list(body["sessions"].values()) == ["verified"]
-    assert peak < 3 * size, f"the import's peak was {peak / size:.1f}x the {size / 1e6:.1f} MB file"
+    assert peak < _bound(database_url), f"the import's peak was {peak:.2f}x the {exports['long'].stat().st_size / 1e6:.1f} MB file"
+
+
+def test_posting_one_long_session_holds_little_more_than_the_file(client, database_url, exports):
+    body, peak = _peak(lambda path: _post(client, path), exports)
+    assert body["events"] > 4 * TURNS and list(body["sessions"].values()) == ["verified"]
+    assert peak < _bound(database_url), f"POST /campaigns/import peaked at {peak:.2f}x the {exports['long'].stat().st_size / 1e6:.1f} MB file"
 
 
 def test_an_insert_in_batches_is_still_one_transaction(tracker, monkeypatch):

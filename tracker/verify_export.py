@@ -51,6 +51,7 @@ import hmac
 import json
 import sys
 import urllib.request
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -170,68 +171,24 @@ def event_name(topic: str) -> str:
     return topic.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
 
 
-# What the checks read of an event's state; ``parse(..., slim=True)`` keeps only these (and a change that drew
-# from the stream), with each event's hash computed first, so a large file is checked in less memory.
-_CHECKED = ("meta", "session_id", "seed_commitment", "seed", "counter_start", "counter_end", "roll", "ruleset", "components", "components_hash", "outcome")
-
-
-def _slim(topic: str, state: dict[str, Any]) -> dict[str, Any]:
-    kept = {key: state[key] for key in _CHECKED if key in state}
-    if isinstance(kept.get("meta"), dict):  # of its meta, the checks read the chain's links only
-        kept["meta"] = {key: kept["meta"][key] for key in ("prev_hash", "session_head") if key in kept["meta"]}
-    change = state.get("change")
-    name = event_name(topic)
-    if isinstance(change, dict) and (name in ("DeckShuffled", "QuestDecided") or "counter_start" in change):
-        kept["change"] = change
-    if name == "ActionUndone" and isinstance(state.get("restored"), dict):
-        kept["restored"] = {key: value for key, value in state["restored"].items() if key == "verdict"}  # what check_ends reads
-    return kept
-
-
-def parse(
-    lines: Iterable[str], loads: Callable[[str], Any] = json.loads, slim: bool = False
-) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
-    """Header, events (each with its line number) and trailer; Failure names the first line that is not right."""
+def parse(lines: Iterable[str], loads: Callable[[str], Any], check: FileCheck) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Header and trailer; each event (with its line number and hash) is handed to ``check`` as it is read, and
+    not kept. Failure names the first line that is not right."""
     header: dict[str, Any] | None = None
     trailer: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = []
     number = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         if trailer is not None:
             raise Failure("There are lines after the trailer", line=number)
-        try:
-            item = loads(line)
-        except ValueError as error:
-            raise Failure(f"Line {number} is not JSON ({getattr(error, 'msg', error)}): the file is damaged or cut short", line=number) from None
-        except RecursionError:  # json.loads recurses once per level: no export nests near Python's limit
-            raise Failure(f"Line {number} nests deeper than any export does", line=number) from None
-        if not isinstance(item, dict) or len(item) != 1:
-            raise Failure(f"Line {number} is not a header, event or trailer", line=number)
-        kind, value = next(iter(item.items()))
+        kind, value = _item(line, number, loads)
         if kind == "header" and header is None and number == 1:
             if not isinstance(value, dict):
                 raise Failure("The header line holds no header", line=number)
-            header = value
+            header = check.header = value
         elif kind == "event" and header is not None:
-            _check_event_shape(value, number)
-            _check_fields(value, number)
-            record = {**value, "line": number}
-            record.pop("_hash", None)  # only ever the hash computed here, never one the file brings
-            record.pop("_unopened", None)
-            _open(record)
-            if "opened" in record:  # the values it revealed, read as the checks read them
-                _check_fields(record, number)
-            if slim:
-                # Every line repeats its stream and topic: one copy of each is kept (sys.intern), not one per event.
-                record["stream"], record["topic"] = sys.intern(record["stream"]), sys.intern(record["topic"])
-                try:
-                    record["_hash"] = line_hash(record)
-                except UnicodeEncodeError:  # a lone surrogate (\ud800) is JSON, but no UTF-8 text: nothing hashes it
-                    raise Failure("The event holds text that is not Unicode", line=number, stream=record["stream"], position=record["position"]) from None
-                record["state"] = _slim(record["topic"], record["state"])
-            events.append(record)
+            check.add(_event_record(value, number))
         elif kind == "trailer" and header is not None:
             if not isinstance(value, dict):
                 raise Failure("The trailer line holds no trailer", line=number)
@@ -244,7 +201,63 @@ def parse(
         raise Failure(f"Not a {FORMAT} file of format version {FORMAT_VERSION}", line=1)
     if trailer is None:
         raise Failure("The file ends before its trailer: it was cut short", line=number + 1)
-    return header, events, trailer
+    return header, trailer
+
+
+def _item(line: str, number: int, loads: Callable[[str], Any]) -> tuple[str, Any]:
+    """One line's kind (header, event, trailer) and value."""
+    try:
+        item = loads(line)
+    except ValueError as error:
+        raise Failure(f"Line {number} is not JSON ({getattr(error, 'msg', error)}): the file is damaged or cut short", line=number) from None
+    except RecursionError:  # json.loads recurses once per level: no export nests near Python's limit
+        raise Failure(f"Line {number} nests deeper than any export does", line=number) from None
+    if not isinstance(item, dict) or len(item) != 1:
+        raise Failure(f"Line {number} is not a header, event or trailer", line=number)
+    return next(iter(item.items()))
+
+
+def _event_record(value: Any, number: int) -> dict[str, Any]:
+    """An event line's event, checked for the fields the checks read, with its line number and hash (``_hash``, of its
+    public form) and the values it reveals put back."""
+    _check_event_shape(value, number)
+    _check_fields(value, number)
+    record = {**value, "line": number}
+    record.pop("_hash", None)  # only ever the hash computed here, never one the file brings
+    record.pop("_unopened", None)
+    _open(record)
+    if "opened" in record:  # the values it revealed, read as the checks read them
+        _check_fields(record, number)
+    if "_hash" not in record:
+        try:
+            record["_hash"] = line_hash(record)
+        except UnicodeEncodeError:  # a lone surrogate (\ud800) is JSON, but no UTF-8 text: nothing hashes it
+            raise Failure("The event holds text that is not Unicode", line=number, stream=record["stream"], position=record["position"]) from None
+    return record
+
+
+def revealed_seeds(lines: Iterable[str], loads: Callable[[str], Any]) -> dict[str, bytes]:
+    """A first reading of the file: the seed each session's SessionEnded reveals (the last copy, as the check of
+    the seed copies takes it), so that the one reading that checks everything recomputes each roll and shuffle as
+    it reads it. Only the lines that may hold a SessionEnded are decoded (its name, or a \\u escape that could spell
+    it); a line that does not read is left to that reading, which names it."""
+    seeds: dict[str, bytes] = {}
+    for number, line in enumerate(lines, start=1):
+        if "SessionEnded" not in line and "\\u" not in line:
+            continue
+        try:
+            kind, value = _item(line, number, loads)
+            record = _event_record(value, number) if kind == "event" else None
+        except Failure:
+            continue
+        if record is None or event_name(record["topic"]) != "SessionEnded":
+            continue
+        for copy in (record["state"].get("seed"), (record.get("sealed") or {}).get("seed")):
+            try:
+                seeds[record["stream"]] = bytes.fromhex(copy)
+            except (TypeError, ValueError):
+                continue  # not a seed: the check of the seed copies says so
+    return seeds
 
 
 def _open(record: dict[str, Any]) -> None:
@@ -292,7 +305,7 @@ def _field_problem(name: str, state: dict[str, Any]) -> str | None:
     hidden = {path for path in (meta.get("commitments") or {}) if path not in state}
     if "change" in hidden or "roll" in hidden:
         return None
-
+    if meta.get("prev_hash") is not None and not isinstance(meta["prev_hash"], str):
         return "its prev_hash is not a hash"
     if "session_head" in meta and not isinstance(meta["session_head"], str):
         return "its session_head is not a hash"
@@ -365,101 +378,124 @@ def _check_fields(event: dict[str, Any], line: int) -> None:
 
 
 # -- checking ----------------------------------------------------------------
+#
+# Every check reads the file one event at a time (``FileCheck.add``, as ``parse`` reads each line) and keeps only
+# what later events and the file's end need: each stream's hashes and line numbers, its random counter, the
+# campaign's component data, what each session and quest ended as. No event is kept, so a file of any length is
+# checked in memory that grows by a few dozen bytes an event. Each check keeps its first failure; they are reported
+# in the order the checks were made one after the other over the whole file (the hash chain, the lines' hashes,
+# the header, the randomness, the ends), so a file breaking several is refused for the same one as before.
 
 
-def blame(hashes: Sequence[str], prevs: Sequence[Any], index: int) -> int:
-    """Which event to name when event ``index`` does not record the hash of event ``index - 1``.
+class Hashes:
+    """One stream's event hashes in position order, 32 bytes each (a list of hex strings took four times as much).
+    A hash as a withheld line gives it (taken on trust, so maybe not a SHA-256 in hex) is kept aside as given."""
 
-    If the next event still links to this one, this one is as it was saved, so its predecessor
-    changed; if this one records the hash of another event of the stream, it was moved there;
-    otherwise this one changed (its recorded previous hash is part of its own content).
-    """
-    if index + 1 < len(hashes):
-        return index - 1 if prevs[index + 1] == hashes[index] else index
-    return index if prevs[index] in hashes else index - 1
+    def __init__(self) -> None:
+        self.packed = bytearray()
+        self.given: dict[int, str] = {}
+
+    def append(self, hex_hash: str) -> None:
+        packed = _packed(hex_hash)
+        if packed is None:
+            self.given[len(self)] = hex_hash
+            packed = bytes(32)
+        self.packed += packed
+
+    def __len__(self) -> int:
+        return len(self.packed) // 32
+
+    def __getitem__(self, index: int) -> str:
+        index = index + len(self) if index < 0 else index
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self.given[index] if index in self.given else self.packed[32 * index : 32 * index + 32].hex()
+
+    def __contains__(self, value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        if value in self.given.values():
+            return True
+        packed = _packed(value)
+        at = self.packed.find(packed) if packed is not None else -1
+        while at >= 0:
+            if at % 32 == 0 and at // 32 not in self.given:
+                return True
+            at = self.packed.find(packed, at + 1)
+        return False
+
+
+def _packed(hex_hash: str) -> bytes | None:
+    try:
+        packed = bytes.fromhex(hex_hash)
+    except (TypeError, ValueError):
+        return None
+    return packed if len(packed) == 32 and packed.hex() == hex_hash else None
+
+
+class Chain:
+    """What the checks keep of one stream: its hashes and lines, its chain's first break, its first and last event."""
+
+    def __init__(self, stream: str) -> None:
+        self.stream = stream
+        self.hashes = Hashes()
+        self.lines = array("Q")
+        self.pending: tuple[int, Any] | None = None  # a break at this index, named once the next event (or none) shows where
+        self.broken: Failure | None = None
+        self.first_commitment: Any = None
+        self.last: dict[str, Any] = {}
+
+    def where(self, index: int) -> dict[str, Any]:
+        return {"line": self.lines[index], "stream": self.stream, "position": index + 1}
+
+    def add(self, event: dict[str, Any], name: str) -> None:
+        """Positions run 1, 2, 3... and each event records its predecessor's hash. At a break, which event to name:
+        if the next event still links to this one, this one is as it was saved, so its predecessor changed; if this
+        one records the hash of another event of the stream, it was moved there; otherwise this one changed (its
+        recorded previous hash is part of its own content)."""
+        index = len(self.hashes)
+        self.hashes.append(line_hash(event))
+        self.lines.append(event["line"])
+        state = event["state"]
+        if index == 0:
+            self.first_commitment = state.get("seed_commitment")
+        self.last = {"name": name, "line": event["line"], "position": event["position"], "outcome": state.get("outcome"), "counter_end": state.get("counter_end")}
+        if self.broken is not None:
+            return
+        prev = (state.get("meta") or {}).get("prev_hash", "absent")
+        if self.pending is not None:
+            broken_at = self.pending[0]
+            self._break(broken_at - 1 if prev == self.hashes[broken_at] else broken_at, broken_at)
+        elif event["position"] != index + 1:
+            self.broken = Failure(f"Event {index + 1} is missing, or events were inserted or reordered (found event {event['position']} in its place)", **self.where(index))
+        elif prev == "absent":
+            self.broken = Failure("The event records no prev_hash: it is not part of a hash chain", **self.where(index))
+        elif prev != (self.hashes[index - 1] if index else None):
+            if index == 0:
+                self.broken = Failure("The first event of the stream records a previous hash", **self.where(index))
+            else:
+                self.pending = (index, prev)
+
+    def finish(self) -> Failure | None:
+        if self.pending is not None and self.broken is None:
+            broken_at, prev = self.pending
+            self._break(broken_at if prev in self.hashes else broken_at - 1, broken_at)
+        return self.broken
+
+    def _break(self, named: int, index: int) -> None:
+        self.pending = None
+        self.broken = Failure(f"Event {named + 1} is not the event that was saved there: the chain breaks between events {index} and {index + 1}", **self.where(named))
 
 
 def chain_break(stream: Sequence[dict[str, Any]]) -> tuple[int, str] | None:
-    """The first break of one stream's chain: (index into ``stream`` of the event to name, reason)."""
-    hashes = [line_hash(event) for event in stream]
-    prevs = [(event["state"].get("meta") or {}).get("prev_hash", "absent") for event in stream]
+    """The first break of one stream's chain, its events given in a list: (index of the event to name, reason)."""
+    chain = Chain("")
     for index, event in enumerate(stream):
-        if event["position"] != index + 1:
-            return index, f"Event {index + 1} is missing, or events were inserted or reordered (found event {event['position']} in its place)"
-        if prevs[index] == "absent":
-            return index, "The event records no prev_hash: it is not part of a hash chain"
-        wanted = hashes[index - 1] if index else None
-        if prevs[index] != wanted:
-            if index == 0:
-                return 0, "The first event of the stream records a previous hash"
-            named = blame(hashes, prevs, index)
-            return named, f"Event {named + 1} is not the event that was saved there: the chain breaks between events {index} and {index + 1}"
-    return None
-
-
-def check_chain(events: Sequence[dict[str, Any]], trailer: dict[str, Any]) -> dict[str, str]:
-    """Positions run 1, 2, 3... per stream and each event records its predecessor's hash; returns the heads."""
-    streams: dict[str, list[dict[str, Any]]] = {}
-    for event in events:
-        streams.setdefault(event["stream"], []).append(event)
-    failures = []
-    for stream, stream_events in streams.items():
-        found = chain_break(stream_events)
-        if found:
-            index, reason = found
-            event = stream_events[index]
-            failures.append(Failure(reason, line=event["line"], stream=stream, position=index + 1))
-    if failures:
-        raise min(failures, key=lambda failure: failure.report["line"])
-    heads = {stream: line_hash(stream_events[-1]) for stream, stream_events in streams.items()}
-    for event in events:
-        session_head = (event["state"].get("meta") or {}).get("session_head")
-        session = event["state"].get("session_id")
-        if session_head is None or session not in streams:
-            continue
-        hashes = [line_hash(e) for e in streams[session]]
-        # A quest's end records the session's last event; its start, the session's set-up.
-        ended = event_name(event["topic"]) in QUEST_ENDS
-        last = streams[session][-1]
-        if session_head not in hashes or (ended and session_head != hashes[-1]):
-            raise Failure(
-                f"The campaign recorded a last event of session {session} (at line {event['line']}) that the session does not have: it was changed or cut",
-                line=last["line"],
-                stream=session,
-                position=last["position"],
-            )
-        if ended and event_name(last["topic"]) != "SessionEnded":
-            # Cut back and re-hashed, an ended session would pass for one still in play.
-            raise Failure(
-                f"The campaign recorded the end of session {session} (at line {event['line']}), but the session's events stop before its SessionEnded: it was cut back",
-                line=last["line"],
-                stream=session,
-                position=last["position"],
-            )
-    ended_quests = {event["state"].get("session_id") for event in events if event_name(event["topic"]) in QUEST_ENDS}
-    for session, stream_events in streams.items():
-        last = stream_events[-1]
-        if event_name(last["topic"]) == "SessionEnded" and session not in ended_quests:
-            # The campaign's QuestEnded is saved with the session's end: without it the file says both
-            # that the session ended and that its quest is still being played.
-            raise Failure(
-                f"Session {session} ended, but the campaign records no end of its quest: the campaign's record of it was removed",
-                line=last["line"],
-                stream=session,
-                position=last["position"],
-            )
-    if trailer.get("events") != len(events):
-        raise Failure(f"The trailer counts {trailer.get('events')} events but the file holds {len(events)}")
-    if trailer.get("heads") != heads:
-        raise Failure("The trailer's head hashes differ from the events: an event was changed, added or removed at the end of a stream")
-    return heads
-
-
-def check_line_hashes(events: Sequence[dict[str, Any]]) -> None:
-    """Each line's ``hash`` is the hash of its event: a reader taking it on trust is not misled."""
-    for event in events:
-        if event.get("hash") != line_hash(event):  # a withheld line's hash is taken as given
-            raise Failure("The line's hash field is not the hash of its event", line=event["line"], stream=event["stream"], position=event["position"])
+        chain.add({**event, "line": index + 1}, event_name(event["topic"]))
+        if chain.broken is not None:
+            break
+    broken = chain.finish()
+    return None if broken is None else (broken.report["position"] - 1, broken.report["reason"])
 
 
 def merge_components(known: dict[str, Any], supplied: dict[str, Any], path: str = "components") -> dict[str, Any]:
@@ -478,48 +514,6 @@ def merge_components(known: dict[str, Any], supplied: dict[str, Any], path: str 
 
 def components_hash(components: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(components)).hexdigest()
-
-
-def check_header(header: dict[str, Any], events: Sequence[dict[str, Any]]) -> None:
-    """The header's ruleset and components are what the campaign's own (hash-chained) events pin:
-    CampaignCreated's components, merged with each ComponentsSupplied, each step matching its hash."""
-    campaign = [event for event in events if event["stream"] == header.get("campaign_id")]
-    if not campaign or event_name(campaign[0]["topic"]) != "CampaignCreated":
-        raise Failure("The file holds no event creating the campaign its header names", line=1)
-    created = campaign[0]["state"]
-    if header.get("ruleset") != created.get("ruleset"):
-        raise Failure("The header's ruleset is not the one the campaign pinned when it was created", line=1)
-    components = created.get("components")
-    for event in campaign:
-        where = {"line": event["line"], "stream": event["stream"], "position": event["position"]}
-        state = event["state"]
-        if event is not campaign[0]:
-            if event_name(event["topic"]) != "ComponentsSupplied":
-                continue
-            try:
-                components = merge_components(components, state.get("components") or {})
-            except ValueError as error:
-                raise Failure(str(error), **where) from None
-        if state.get("components_hash") != components_hash(components):
-            raise Failure("The campaign's component data does not hash to the pin recorded with it", **where)
-        pin = state["components_hash"]
-    if header.get("components") != components or header.get("components_hash") != pin:
-        raise Failure("The header's components are not the ones the campaign's events pin", line=1)
-
-
-def check_randomness(events: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per session: the seed against its commitment, every digital roll and shuffle, counters without gaps."""
-    sessions: dict[str, dict[str, Any]] = {}
-    for event in events:
-        name, state = event_name(event["topic"]), event["state"]
-        if name == "SessionStarted":
-            sessions[event["stream"]] = {"commitment": state["seed_commitment"], "started": event, "events": []}
-        elif event["stream"] in sessions:
-            sessions[event["stream"]]["events"].append(event)
-    verdicts: dict[str, dict[str, Any]] = {}
-    for stream, session in sessions.items():
-        verdicts[stream] = _check_session(stream, session)
-    return verdicts
 
 
 def check_seed_copies(stream: str, commitment: str, events: Sequence[dict[str, Any]]) -> bytes | None:
@@ -570,16 +564,46 @@ def sealed_order(event: dict[str, Any]) -> Any:
     return change["order"] if "order" in change else (event.get("sealed") or {}).get("change.order")
 
 
-def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
-    revealed = check_seed_copies(stream, session["commitment"], [session["started"], *session["events"]])
-    seed = revealed or carried_seed(session["started"])
-    counter = 0
-    checked = {"digital_rolls": 0, "shuffles": 0}
-    if any(event.get("_unopened") for event in session["events"]):
-        return {"status": "pending", "checked": checked}  # a value the file keeps hidden: its draws cannot be followed
-    for event in session["events"]:
-        name, state = event_name(event["topic"]), event["state"]
-        where = {"line": event["line"], "stream": stream, "position": event["position"]}
+class SessionDraws:
+    """One session's randomness: the seed against its commitment, every digital roll and shuffle recomputed, the
+    counters running on without gaps. ``seed``: the one its SessionEnded reveals (``revealed_seeds``), if any."""
+
+    def __init__(self, started: dict[str, Any], seed: bytes | None) -> None:
+        self.stream, self.commitment = started["stream"], started["state"]["seed_commitment"]
+        self.seed_failure: Failure | None = None
+        self.revealed: bytes | None = None
+        self.copies(started)
+        self.expected = seed
+        self.seed = seed or (carried_seed(started) if self.seed_failure is None else None)
+        self.unopened = False  # a value the file keeps hidden: the session's draws cannot be followed
+        self.failure: Failure | None = None
+        self.counter = 0
+        self.checked = {"digital_rolls": 0, "shuffles": 0}
+
+    def copies(self, event: dict[str, Any]) -> None:
+        if self.seed_failure is not None:
+            return
+        try:
+            revealed = check_seed_copies(self.stream, self.commitment, [event])
+        except Failure as failure:
+            self.seed_failure = failure
+            return
+        if revealed is not None:
+            self.revealed = revealed
+
+    def add(self, event: dict[str, Any], name: str) -> None:
+        self.copies(event)
+        self.unopened = self.unopened or bool(event.get("_unopened"))
+        if self.unopened or self.failure is not None:
+            return
+        try:
+            self._draws(event, name)
+        except Failure as failure:
+            self.failure = failure
+
+    def _draws(self, event: dict[str, Any], name: str) -> None:
+        state, seed, counter = event["state"], self.seed, self.counter
+        where = {"line": event["line"], "stream": self.stream, "position": event["position"]}
         if name == "ActionTaken":
             if state["counter_start"] != counter:
                 raise Failure(f"The action starts at random counter {state['counter_start']}, not {counter}", **where)
@@ -599,8 +623,8 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
                     results[die] = [layout[rng.uniform(len(layout))] for _ in range(roll["dice"][die])]
                 if results != roll["results"] or rng.counter != roll["counter_end"]:
                     raise Failure(f"The seed rolls {results}, the file records {roll['results']}", **where)
-            counter = roll["counter_end"]
-            checked["digital_rolls"] += 1
+            self.counter = roll["counter_end"]
+            self.checked["digital_rolls"] += 1
         elif name == "DeckShuffled":
             change = state["change"]
             if change["counter_start"] != counter:
@@ -612,8 +636,8 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
                 recorded = sealed_order(event)
                 if (recorded is not None and recorded != order) or rng.counter != change["counter_end"]:
                     raise Failure("The seed shuffles the cards into a different order", **where)
-            counter = change["counter_end"]
-            checked["shuffles"] += 1
+            self.counter = change["counter_end"]
+            self.checked["shuffles"] += 1
         elif isinstance(state.get("change"), dict) and "counter_start" in state["change"]:
             # A ruleset's own change that drew from the stream records the draw as a shuffle
             # (before, order, counters), so it is recomputed like any other.
@@ -627,62 +651,185 @@ def _check_session(stream: str, session: dict[str, Any]) -> dict[str, Any]:
                 rng = Stream(seed, counter)
                 if rng.shuffle(shuffle["before"]) != shuffle["order"] or rng.counter != change["counter_end"]:
                     raise Failure(f"The seed shuffles the {name} draw into a different order", **where)
-            counter = change["counter_end"]
-            checked["shuffles"] += 1
+            self.counter = change["counter_end"]
+            self.checked["shuffles"] += 1
         elif name == "SessionEnded" and state.get("counter_end") not in (None, counter):
             # Absent in sessions ended before it was recorded. Without it a last digital roll could be
             # relabelled as reported (no counters) and nothing after it would show the counters skipped.
             raise Failure(f"The session ended with the random counter at {state['counter_end']}, but its recorded draws end at {counter}", **where)
-    # A session in play stays pending (its seed is not revealed) even when a backup's seed checked its rolls.
-    return {"status": "verified" if revealed is not None else "pending", "checked": checked,
-            "seed": "revealed" if revealed is not None else "carried by the backup" if seed is not None else None}
+
+    def verdict(self) -> dict[str, Any]:
+        if self.seed_failure is not None:
+            raise self.seed_failure
+        if self.unopened:
+            return {"status": "pending", "checked": {"digital_rolls": 0, "shuffles": 0}}
+        if self.failure is not None:
+            raise self.failure
+        if self.revealed != self.expected:  # the first reading found another seed than this one: never, unless a bug
+            raise Failure("The seed the session's end reveals is not the one a first reading of the file found", stream=self.stream)
+        revealed = self.revealed
+        # A session in play stays pending (its seed is not revealed) even when a backup's seed checked its rolls.
+        return {"status": "verified" if revealed is not None else "pending", "checked": self.checked,
+                "seed": "revealed" if revealed is not None else "carried by the backup" if self.seed is not None else None}
 
 
 # What a SessionEnded records for a session the table stopped without an outcome (after its SessionAbandoned).
 ABANDONED = "abandoned"
 
 
-def check_ends(events: Sequence[dict[str, Any]]) -> None:
-    """Each end agrees with what the file records the rules decided. A session's verdict is its last QuestDecided
-    (``change.outcome``), or what an undo put back (``restored.verdict``, none if it names none); a session that
-    has one ends with that outcome, unless the owner overruled the rules (an OutcomeRuled, whose outcome the end
-    then records) or abandoned it (a SessionAbandoned, then ``outcome`` "abandoned"). The campaign's QuestEnded
-    records the outcome its session's SessionEnded does, and a QuestAbandoned an abandoned session. (That the
-    verdict itself follows from the actions needs the rules: the import and the service re-run them.)"""
-    verdicts: dict[str, dict[str, Any] | None] = {}
-    ruled: dict[str, Any] = {}
-    abandoned: set[str] = set()
-    ended: dict[str, Any] = {}
-    for event in events:
-        name, state, stream = event_name(event["topic"]), event["state"], event["stream"]
+class FileCheck:
+    """The whole file's checks, fed one event at a time (``add``), then judged at its end (``finish``):
+
+    - the hash chain: each stream's positions and links; each quest end's ``meta.session_head`` against the
+      session's last event (which must be its SessionEnded), and a SessionEnded needs its quest's end; the trailer's
+      count and heads;
+    - each line's ``hash`` is the hash of its event, so a reader taking it on trust is not misled;
+    - the header's ruleset and components are what the campaign's own (hash-chained) events pin: CampaignCreated's
+      components, merged with each ComponentsSupplied, each step matching its hash;
+    - per session (``SessionDraws``), the seed, the rolls and shuffles, the counters;
+    - the ends: each agrees with what the file records the rules decided. A session's verdict is its last
+      QuestDecided (``change.outcome``), or what an undo put back (``restored.verdict``, none if it names none); a
+      session that has one ends with that outcome, unless the owner overruled the rules (an OutcomeRuled, whose
+      outcome the end then records) or abandoned it (a SessionAbandoned, then ``outcome`` "abandoned"). The
+      campaign's QuestEnded records the outcome its session's SessionEnded does, and a QuestAbandoned an abandoned
+      session. (That the verdict itself follows from the actions needs the rules: the import and the service re-run
+      them.)"""
+
+    def __init__(self, seeds: dict[str, bytes]) -> None:
+        self.seeds = seeds
+        self.header: dict[str, Any] = {}
+        self.events = 0
+        self.streams: dict[str, Chain] = {}
+        self.session_heads: list[tuple[str, str, int, bool]] = []  # (head, session, line, whether a quest's end)
+        self.ended_quests: set[Any] = set()
+        self.line_hash_failure: Failure | None = None
+        self.campaign_seen, self.components, self.pin, self.header_failure = False, None, None, None
+        self.sessions: dict[str, SessionDraws] = {}
+        self.verdicts: dict[str, dict[str, Any] | None] = {}
+        self.ruled: dict[str, Any] = {}
+        self.abandoned: set[str] = set()
+        self.ended: dict[str, Any] = {}
+        self.ends_failure: Failure | None = None
+        self.quest_ends: list[tuple[Any, Any, dict[str, Any]]] = []  # (session, outcome recorded, where)
+
+    def add(self, event: dict[str, Any]) -> None:
+        self.events += 1
+        name, stream, state = event_name(event["topic"]), event["stream"], event["state"]
+        if stream not in self.streams:
+            self.streams[stream] = Chain(stream)
+        self.streams[stream].add(event, name)
+        session_head = (state.get("meta") or {}).get("session_head")
+        if session_head is not None:
+            self.session_heads.append((session_head, state.get("session_id"), event["line"], name in QUEST_ENDS))
+        if name in QUEST_ENDS:
+            self.ended_quests.add(state.get("session_id"))
+        if self.line_hash_failure is None and event.get("hash") != line_hash(event):  # a withheld line's hash is taken as given
+            self.line_hash_failure = Failure("The line's hash field is not the hash of its event", line=event["line"], stream=stream, position=event["position"])
+        if stream == self.header.get("campaign_id") and self.header_failure is None:
+            try:
+                self._pins(event, name)
+            except Failure as failure:
+                self.header_failure = failure
+        if name == "SessionStarted":
+            self.sessions[stream] = SessionDraws(event, self.seeds.get(stream))
+        elif stream in self.sessions:
+            self.sessions[stream].add(event, name)
+        if self.ends_failure is None:
+            try:
+                self._end(event, name)
+            except Failure as failure:
+                self.ends_failure = failure
+
+    def _pins(self, event: dict[str, Any], name: str) -> None:
+        state = event["state"]
+        where = {"line": event["line"], "stream": event["stream"], "position": event["position"]}
+        if not self.campaign_seen:
+            self.campaign_seen = True
+            if name != "CampaignCreated":
+                raise Failure("The file holds no event creating the campaign its header names", line=1)
+            if self.header.get("ruleset") != state.get("ruleset"):
+                raise Failure("The header's ruleset is not the one the campaign pinned when it was created", line=1)
+            self.components = state.get("components")
+        elif name != "ComponentsSupplied":
+            return
+        else:
+            try:
+                self.components = merge_components(self.components, state.get("components") or {})
+            except ValueError as error:
+                raise Failure(str(error), **where) from None
+        if state.get("components_hash") != components_hash(self.components):
+            raise Failure("The campaign's component data does not hash to the pin recorded with it", **where)
+        self.pin = state["components_hash"]
+
+    def _end(self, event: dict[str, Any], name: str) -> None:
+        state, stream = event["state"], event["stream"]
         where = {"line": event["line"], "stream": stream, "position": event["position"]}
         if name == "QuestDecided" and isinstance(state.get("change"), dict):
-            verdicts[stream] = {"outcome": state["change"].get("outcome"), "position": event["position"]}
+            self.verdicts[stream] = {"outcome": state["change"].get("outcome"), "position": event["position"]}
         elif name == "ActionUndone" and isinstance(state.get("restored"), dict):
-            verdicts[stream] = state["restored"].get("verdict")
+            self.verdicts[stream] = state["restored"].get("verdict")
         elif name == "OutcomeRuled":
-            ruled[stream] = state.get("outcome")
+            self.ruled[stream] = state.get("outcome")
         elif name == "SessionAbandoned":
-            abandoned.add(stream)
+            self.abandoned.add(stream)
         elif name == "SessionEnded":
-            outcome, verdict = state.get("outcome"), verdicts.get(stream)
-            if (outcome == ABANDONED) != (stream in abandoned):
-                raise Failure(f"The session ended as {outcome!r}, but it was {'' if stream in abandoned else 'not '}abandoned", **where)
-            if stream in ruled and ruled[stream] != outcome:
-                raise Failure(f"The session ended in {outcome}, but the owner's ruling before it says {ruled[stream]}", **where)
-            if verdict and outcome != ABANDONED and stream not in ruled and verdict.get("outcome") != outcome:
+            outcome, verdict = state.get("outcome"), self.verdicts.get(stream)
+            if (outcome == ABANDONED) != (stream in self.abandoned):
+                raise Failure(f"The session ended as {outcome!r}, but it was {'' if stream in self.abandoned else 'not '}abandoned", **where)
+            if stream in self.ruled and self.ruled[stream] != outcome:
+                raise Failure(f"The session ended in {outcome}, but the owner's ruling before it says {self.ruled[stream]}", **where)
+            if verdict and outcome != ABANDONED and stream not in self.ruled and verdict.get("outcome") != outcome:
                 raise Failure(f"The session ended in {outcome}, but the rules decided the quest at event {verdict.get('position')}: {verdict.get('outcome')}", **where)
-            ended[stream] = outcome
-    for event in events:
-        name, state = event_name(event["topic"]), event["state"]
-        if name not in QUEST_ENDS or state.get("session_id") not in ended:
-            continue  # a quest end without its session's end is the hash chain's finding
-        recorded = ABANDONED if name == "QuestAbandoned" else state.get("outcome")
-        if recorded != ended[state["session_id"]]:
-            raise Failure(
-                f"The campaign records the quest of session {state['session_id']} as {recorded}, but the session ended as {ended[state['session_id']]}",
-                line=event["line"], stream=event["stream"], position=event["position"],
-            )
+            self.ended[stream] = outcome
+        elif name in QUEST_ENDS:
+            self.quest_ends.append((state.get("session_id"), ABANDONED if name == "QuestAbandoned" else state.get("outcome"), where))
+
+    def finish(self, trailer: dict[str, Any]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+        """The first failure, in the order the checks come; else the heads and each session's verdict."""
+        heads = self._chain_end(trailer)
+        if self.line_hash_failure is not None:
+            raise self.line_hash_failure
+        if not self.campaign_seen:
+            raise Failure("The file holds no event creating the campaign its header names", line=1)
+        if self.header_failure is not None:
+            raise self.header_failure
+        if self.header.get("components") != self.components or self.header.get("components_hash") != self.pin:
+            raise Failure("The header's components are not the ones the campaign's events pin", line=1)
+        verdicts = {stream: session.verdict() for stream, session in self.sessions.items()}
+        if self.ends_failure is not None:
+            raise self.ends_failure
+        for session, recorded, where in self.quest_ends:
+            if session in self.ended and recorded != self.ended[session]:  # a quest end without its session's end is the chain's finding
+                raise Failure(f"The campaign records the quest of session {session} as {recorded}, but the session ended as {self.ended[session]}", **where)
+        return heads, verdicts
+
+    def _chain_end(self, trailer: dict[str, Any]) -> dict[str, str]:
+        failures = [failure for failure in (chain.finish() for chain in self.streams.values()) if failure is not None]
+        if failures:
+            raise min(failures, key=lambda failure: failure.report["line"])
+        heads = {stream: chain.hashes[-1] for stream, chain in self.streams.items()}
+        for session_head, session, line, ended in self.session_heads:
+            if session not in self.streams:
+                continue
+            chain = self.streams[session]
+            last = {"line": chain.last["line"], "stream": session, "position": chain.last["position"]}
+            # A quest's end records the session's last event; its start, the session's set-up.
+            if session_head not in chain.hashes or (ended and session_head != chain.hashes[-1]):
+                raise Failure(f"The campaign recorded a last event of session {session} (at line {line}) that the session does not have: it was changed or cut", **last)
+            if ended and chain.last["name"] != "SessionEnded":
+                # Cut back and re-hashed, an ended session would pass for one still in play.
+                raise Failure(f"The campaign recorded the end of session {session} (at line {line}), but the session's events stop before its SessionEnded: it was cut back", **last)
+        for session, chain in self.streams.items():
+            if chain.last["name"] == "SessionEnded" and session not in self.ended_quests:
+                # The campaign's QuestEnded is saved with the session's end: without it the file says both
+                # that the session ended and that its quest is still being played.
+                raise Failure(f"Session {session} ended, but the campaign records no end of its quest: the campaign's record of it was removed",
+                              line=chain.last["line"], stream=session, position=chain.last["position"])
+        if trailer.get("events") != self.events:
+            raise Failure(f"The trailer counts {trailer.get('events')} events but the file holds {self.events}")
+        if trailer.get("heads") != heads:
+            raise Failure("The trailer's head hashes differ from the events: an event was changed, added or removed at the end of a stream")
+        return heads
 
 
 # -- Ed25519 signature verification (RFC 8032) ----------------------------------
@@ -852,15 +999,14 @@ def check_trailer_signature(signed: dict[str, Any], keys: dict[str, bytes], allo
     return {"status": "verified", "kid": trailer["signature"]["kid"]}
 
 
-def _receipt_failure(name: str, reason: str, event: dict[str, Any] | None = None, line: int | None = None) -> Failure:
-    if event is None:
-        return Failure(f"Receipt {name}: {reason}", line=line)
-    return Failure(f"Receipt {name}: {reason}", line=event["line"], stream=event["stream"], position=event["position"])
+def _receipt_failure(name: str, reason: str, where: dict[str, Any] | None = None, line: int | None = None) -> Failure:
+    return Failure(f"Receipt {name}: {reason}", **(where or {"line": line}))
 
 
-def check_receipt(name: str, receipt: Any, header: dict[str, Any], events: Sequence[dict[str, Any]], keys: dict[str, bytes]) -> dict[str, Any]:
-    """A receipt the service signed at a session's start or end, against the file: the file must still hold what the
-    receipt recorded (its commitment, its head hashes, how it ended), whoever rewrote and re-signed the file since."""
+def check_receipt(name: str, receipt: Any, header: dict[str, Any], streams: dict[str, Chain], keys: dict[str, bytes]) -> dict[str, Any]:
+    """A receipt the service signed at a session's start or end, against the file (``streams``: what its check kept of
+    each stream): the file must still hold what the receipt recorded (its commitment, its head hashes, how it ended),
+    whoever rewrote and re-signed the file since."""
     if not isinstance(receipt, dict) or receipt.get("receipt") not in RECEIPT_KINDS:
         raise _receipt_failure(name, "it is not a session receipt")
     problem = signature_problem(receipt, keys)
@@ -869,33 +1015,33 @@ def check_receipt(name: str, receipt: Any, header: dict[str, Any], events: Seque
     if receipt.get("campaign_id") != header.get("campaign_id"):
         raise _receipt_failure(name, f"it is a receipt of campaign {receipt.get('campaign_id')}; the file holds campaign {header.get('campaign_id')}", line=1)
     sid = receipt.get("session_id")
-    session = [event for event in events if event["stream"] == sid]
-    campaign = [event for event in events if event["stream"] == header.get("campaign_id")]
-    if not session:
+    session = streams.get(sid) if isinstance(sid, str) else None
+    campaign = streams[header["campaign_id"]]  # the file's check found the campaign's events
+    if session is None:
         raise _receipt_failure(name, f"the file has no session {sid}, which the receipt shows was played: it was removed", line=1)
-    started = session[0]
-    if started["state"].get("seed_commitment") != receipt.get("seed_commitment"):
-        raise _receipt_failure(name, "the session's seed commitment is not the one the receipt recorded: its seed was replaced", started)
+    if session.first_commitment != receipt.get("seed_commitment"):
+        raise _receipt_failure(name, "the session's seed commitment is not the one the receipt recorded: its seed was replaced", session.where(0))
     ended = receipt["receipt"] == "session-ended"
+    last = session.where(len(session.hashes) - 1)
     if ended:
-        last = session[-1]
-        state = last["state"]
-        if event_name(last["topic"]) != "SessionEnded":
+        if session.last["name"] != "SessionEnded":
             raise _receipt_failure(name, "the receipt shows the session ended, but the file's session does not end", last)
-        if state.get("outcome") != receipt.get("outcome"):
-            raise _receipt_failure(name, f"the session ends in {state.get('outcome')}, but the receipt recorded {receipt.get('outcome')}", last)
-        if state.get("counter_end") != receipt.get("counter_end"):
-            raise _receipt_failure(name, f"the session's random stream ends at {state.get('counter_end')}, but the receipt recorded {receipt.get('counter_end')}", last)
+        if session.last["outcome"] != receipt.get("outcome"):
+            raise _receipt_failure(name, f"the session ends in {session.last['outcome']}, but the receipt recorded {receipt.get('outcome')}", last)
+        if session.last["counter_end"] != receipt.get("counter_end"):
+            raise _receipt_failure(name, f"the session's random stream ends at {session.last['counter_end']}, but the receipt recorded {receipt.get('counter_end')}", last)
     position = receipt.get("session_position")
-    held = session[position - 1] if isinstance(position, int) and 0 < position <= len(session) else None
-    if held is None or line_hash(held) != receipt.get("session_head"):
-        raise _receipt_failure(name, f"the session's event {position} is not the one the receipt recorded (hash {receipt.get('session_head')}): the session was rewritten", held or session[-1])
-    if ended and held is not session[-1]:
-        raise _receipt_failure(name, "the session goes on past the end the receipt recorded", session[-1])
+    held = position - 1 if isinstance(position, int) and 0 < position <= len(session.hashes) else None
+    if held is None or session.hashes[held] != receipt.get("session_head"):
+        raise _receipt_failure(name, f"the session's event {position} is not the one the receipt recorded (hash {receipt.get('session_head')}): the session was rewritten",
+                               session.where(held) if held is not None else last)
+    if ended and held != len(session.hashes) - 1:
+        raise _receipt_failure(name, "the session goes on past the end the receipt recorded", last)
     position = receipt.get("campaign_position")
-    held = campaign[position - 1] if isinstance(position, int) and 0 < position <= len(campaign) else None
-    if held is None or line_hash(held) != receipt.get("campaign_head"):
-        raise _receipt_failure(name, f"the campaign's event {position} is not the one the receipt recorded: the campaign's record of the session was rewritten", held or (campaign[-1] if campaign else None))
+    held = position - 1 if isinstance(position, int) and 0 < position <= len(campaign.hashes) else None
+    if held is None or campaign.hashes[held] != receipt.get("campaign_head"):
+        raise _receipt_failure(name, f"the campaign's event {position} is not the one the receipt recorded: the campaign's record of the session was rewritten",
+                               campaign.where(held if held is not None else len(campaign.hashes) - 1))
     return {"receipt": receipt["receipt"], "session": sid, "kid": receipt["signature"]["kid"]}
 
 
@@ -908,24 +1054,24 @@ def verify_lines(
 ) -> dict[str, Any]:
     """The whole check; returns a report with status "verified", "pending" or "failed" (with the first failure).
 
+    ``lines``: a list, or a file (read twice, from its start: a first reading finds each session's revealed seed).
     ``keys``: the trusted key set (a JSON Web Key Set) the trailer's signature and each receipt's must verify
     against, after the file's own checks; None checks the file's content only and leaves the signature to the
     caller (the report's ``signed``, for ``check_trailer_signature``: the import checks it once it has re-derived
     every session). ``receipts``: (name, receipt) pairs. ``allow_unsigned``: a file made before exports were signed."""
+    if iter(lines) is lines and not hasattr(lines, "seek"):
+        lines = list(lines)  # read once only (a generator): held, to be read twice
     try:
-        header, events, trailer = parse(lines, loads, slim=True)
-        heads = check_chain(events, trailer)
-        check_line_hashes(events)
-        check_header(header, events)
-        sessions = check_randomness(events)
-        check_ends(events)
+        check = FileCheck(revealed_seeds(_from_start(lines), loads))
+        header, trailer = parse(_from_start(lines), loads, check)
+        heads, sessions = check.finish(trailer)
         signed = signed_part(header, trailer)
         signature = {"status": "not checked", "kid": None}
         checked_receipts = []
         if keys is not None:
             trusted = trusted_keys(keys)
             signature = check_trailer_signature(signed, trusted, allow_unsigned)
-            checked_receipts = [check_receipt(name, receipt, header, events, trusted) for name, receipt in receipts]
+            checked_receipts = [check_receipt(name, receipt, header, check.streams, trusted) for name, receipt in receipts]
     except Failure as failure:
         return {"status": "failed", "failure": failure.report}
     pending = [stream for stream, verdict in sessions.items() if verdict["status"] == "pending"]
@@ -933,7 +1079,7 @@ def verify_lines(
         "status": "pending" if pending else "verified",
         "campaign": header.get("campaign_id"),
         "ruleset": header.get("ruleset"),
-        "events": len(events),
+        "events": check.events,
         "sessions": sessions,
         "heads": heads,
         "signed": signed,
@@ -941,6 +1087,12 @@ def verify_lines(
         "receipts": checked_receipts,
         "failure": None,
     }
+
+
+def _from_start(lines: Iterable[str]) -> Iterable[str]:
+    if hasattr(lines, "seek"):
+        lines.seek(0)
+    return lines
 
 
 JWKS_PATH = "/.well-known/jwks.json"
