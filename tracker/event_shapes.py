@@ -16,15 +16,19 @@ with what the rules give before they are folded (tracker/verification.py).
 
 from __future__ import annotations
 
+import sys
 import types
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 from uuid import UUID
 
+from eventsourcing.utils import get_topic
+
 from tracker import hiding, sealing
 from tracker.domain.events import GameEvent, TrackerCreated
 from tracker.domain.session import DECK_EVENTS, Session
+from tracker.rulesets.ruleset import SET_UP_QUEST
 
 _COUNTER_LIMIT = 1 << 64  # a random counter is sent as 8 bytes
 _DECK_KIND = {cls: kind for kind, cls in DECK_EVENTS.items()}
@@ -32,6 +36,9 @@ _DECK_KIND = {cls: kind for kind, cls in DECK_EVENTS.items()}
 _LIBRARY_FIELDS = {"originator_id": UUID, "originator_version": int, "timestamp": datetime}
 _ZONES = ("draw", "discard", "peeked", "held", "removed")
 _hints: dict[type, dict[str, Any]] = {}
+# The set-up's inputs, copied from the campaign when the session started (tracker/commands.py start_session), so
+# that re-deriving it reads them from the log alone.
+_SET_UP_INPUTS = {"quest": str, "setup": dict, "campaign": dict[str, Any]}
 
 
 def problem(event: Any, game_events: Mapping[str, type] | None) -> str | None:
@@ -55,6 +62,11 @@ def problem(event: Any, game_events: Mapping[str, type] | None) -> str | None:
             return f"its '{field}' is not {_named(hint)}"
     if state["originator_version"] < 1:
         return "its position is not a position"
+    if issubclass(cls, TrackerCreated) and not _starts(cls, state.get("originator_topic")):
+        return "its 'originator_topic' does not name the aggregate its type starts"
+    command = state["meta"].get("command") if isinstance(state.get("meta"), dict) else None
+    if command is not None and not (_fits(command, int) and 1 <= command <= state["originator_version"]):
+        return "its 'meta.command' is not the position of an event at or before it"
     if cls is Session.SessionStarted:
         return _decks_problem(state["decks"], "its decks")
     if cls is Session.DiceRolled:
@@ -62,6 +74,8 @@ def problem(event: Any, game_events: Mapping[str, type] | None) -> str | None:
     if cls is Session.ActionTaken:
         if not isinstance(state["action"].get("type"), str) or not _is_counter(state["counter_start"]):
             return "its action names no type, or its random counter is not a count"
+        if state["action"]["type"] == SET_UP_QUEST and not all(_fits(state["action"].get(k), hint) for k, hint in _SET_UP_INPUTS.items()):
+            return "its quest set-up lacks the quest, set-up or campaign inputs it is re-derived from"
     elif cls in _DECK_KIND:
         return _deck_change_problem(state["change"], _DECK_KIND[cls])
     elif cls is Session.QuestDecided:
@@ -78,6 +92,14 @@ def problem(event: Any, game_events: Mapping[str, type] | None) -> str | None:
     elif cls is Session.TurnEnded and state["turn"] < 0:
         return "its turn is not a turn"
     return None
+
+
+def _starts(cls: type, topic: Any) -> bool:
+    """Whether ``topic`` names the aggregate class a created event of ``cls`` starts (Campaign for
+    Campaign.CampaignCreated): mutating it would otherwise build whatever the file names, or fail. Compared as
+    text: a name from a file is never imported to find out."""
+    owner = getattr(sys.modules[cls.__module__], cls.__qualname__.split(".")[0], None)
+    return owner is not None and topic == get_topic(owner)
 
 
 def _declared(cls: type) -> dict[str, Any]:

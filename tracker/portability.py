@@ -409,9 +409,18 @@ def _game_events(header: dict[str, Any]) -> dict[str, type] | None:
     return dict(ruleset.rules.events) if ruleset is not None else None
 
 
+EVENT_PACKAGES = ("tracker.domain.", "tracker.rulesets.")  # where every event class of the service is declared
+
+
 def _decode(app: Any, stored: StoredEvent, record: dict[str, Any], campaign_id: str | None, game_events: dict[str, type] | None) -> Any:
     """The line's domain event, refused (naming the line) unless this server can read it, it belongs in its stream,
     and it holds what its type needs (tracker/event_shapes.py): nothing folds an event before this has passed it."""
+    if not isinstance(record["topic"], str) or not record["topic"].startswith(EVENT_PACKAGES):
+        # Resolving a topic imports the module it names: a file's topic is looked up only among the service's own events.
+        raise Unprocessable(
+            f"Line {record['line']} holds an event this server cannot read",
+            detail=f"{record['topic']}: not an event of this service (its events live in {', '.join(EVENT_PACKAGES)}).",
+        )
     try:
         event = app.mapper.to_domain_event(stored)
     except (TopicError, ValueError, TypeError, KeyError) as error:
