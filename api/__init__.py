@@ -18,9 +18,9 @@ from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, keys, rulesets, sessions, verifier
-from tracker import safe_json
+from tracker.core import safe_json
 from tracker.bootstrap import Served, Settings, wire
-from tracker.errors import TrackerError
+from tracker.core.errors import TrackerError
 
 log = logging.getLogger(__name__)
 

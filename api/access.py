@@ -21,10 +21,10 @@ from flask_smorest import Blueprint
 
 from api import json_body, problems
 from api.context import authenticate, tracker
-from tracker import authorization
-from tracker.errors import NotFound
-from tracker.rate_limits import TokenBuckets
-from tracker.safe_json import MAX_DEPTH
+from tracker.application import authorization
+from tracker.core.errors import NotFound
+from tracker.adapters.rate_limits import TokenBuckets
+from tracker.core.safe_json import MAX_DEPTH
 
 MAX_ARRAY = 1000
 ATTRIBUTE = "__access__"  # where a view keeps its declaration
@@ -36,7 +36,7 @@ class Access:
     cookie grants itself, api/pages/signin.py); owner (the campaign's owner token only); reader (any
     token of the campaign, integration tokens included, reads only: the event log); player (the owner
     and player tokens; viewers read only; a player bound to heroes or a side acts only for them, which the
-    command refuses: tracker/authorization.py)."""
+    command refuses: tracker/application/authorization.py)."""
 
     who: str
 
@@ -126,7 +126,7 @@ def _bearer() -> str | None:
 
 
 def _role_refusal(grant: Any, needed: Access) -> str | None:
-    """What the token's role may not do by the route's declaration (tracker/authorization.py decides); which heroes
+    """What the token's role may not do by the route's declaration (tracker/application/authorization.py decides); which heroes
     and side a player's write is for, the command itself refuses (403, api/problems.py)."""
     return authorization.route_refusal(grant.role, needed.who, reads=request.method == "GET")
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from api.sharding import token_shard
 from projections import replica as replica_views
-from tracker import disclosure
-from tracker.application import Request, Result, Tracker
-from tracker.errors import NotFound, TrackerError
+from tracker.integrity import disclosure
+from tracker.application.service import Request, Result, Tracker
+from tracker.core.errors import NotFound, TrackerError
 
 
 class BadHeader(TrackerError):
@@ -156,7 +156,7 @@ def assign_correlation_id() -> None:
 
 def door() -> Callable[[Any], Any]:
     """The one redaction on the way out, bound to this request's token: what its side may see of any answer
-    (tracker/disclosure.py). Built while the request is current, so a stream can use it after."""
+    (tracker/integrity/disclosure.py). Built while the request is current, so a stream can use it after."""
     grant = g.get("grant")
     if grant is None:
         return lambda value: value  # public routes answer nothing of a campaign's play

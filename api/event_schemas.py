@@ -17,10 +17,10 @@ from typing import Any
 
 from tracker.domain.campaign import Campaign
 from tracker.domain.session import DECK_EVENTS, Session
-from tracker.sealing import SEALED
+from tracker.core.sealing import SEALED
 
 REF = "#/components/schemas/"
-_NOT_PAYLOAD = {"originator_id", "originator_version", "timestamp", "meta", "originator_topic"}  # tracker/session_log.py
+_NOT_PAYLOAD = {"originator_id", "originator_version", "timestamp", "meta", "originator_topic"}  # tracker/application/session_log.py
 # Payloads that may be withheld from another side until the quest ends (tracker/hidden_information.py).
 _MAY_BE_SECRET = {"change", "action", "roll"}
 
@@ -89,7 +89,7 @@ def payload_schema(event_class: type) -> dict[str, Any]:
         if name == "change" and event_class in DECK_EVENTS.values():
             schema = _DECK_CHANGE
         properties[name] = schema
-    # A sealed field is left out of the event's public form until its session ends (tracker/sealing.py).
+    # A sealed field is left out of the event's public form until its session ends (tracker/core/sealing.py).
     sealed = {path for path in SEALED.get(event_class.__name__, ()) if "." not in path}
     return {"type": "object", "properties": properties, "required": sorted(set(properties) - sealed)}
 

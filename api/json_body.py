@@ -14,11 +14,11 @@ from flask import g, request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from tracker import safe_json
+from tracker.core import safe_json
 
 
 def decoded() -> Any:
-    """The body, decoded by tracker/safe_json.py's rules: json.JSONDecodeError (a ValueError) for what is not JSON,
+    """The body, decoded by tracker/core/safe_json.py's rules: json.JSONDecodeError (a ValueError) for what is not JSON,
     UnsafeJson (a ValueError too) for a document no store can keep."""
     raw = request.get_data(cache=True)
     kept = g.get("json_body")

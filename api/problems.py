@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, json, request
 from werkzeug.exceptions import HTTPException
 
-from tracker.errors import TrackerError
+from tracker.core.errors import TrackerError
 
 PROBLEM = "application/problem+json"
 

@@ -750,7 +750,7 @@ class Jwks(Answer):
 
 
 class Receipt(Answer):
-    """What a player keeps of a session: tracker/receipts.py; the verifier's --receipt checks an export against it."""
+    """What a player keeps of a session: tracker/integrity/receipts.py; the verifier's --receipt checks an export against it."""
 
     OPTIONAL = ("service", "outcome", "counter_end", "verdict", "ruling")
 

@@ -1,4 +1,4 @@
-"""Each request to its campaign's shard (tracker/shards.py), and a write held against a move while it runs.
+"""Each request to its campaign's shard (tracker/sharding/shards.py), and a write held against a move while it runs.
 
 Runs before the access check, so the token is checked on the shard that holds its campaign. It
 decides nothing about access: an id no shard knows, or a token none holds, leaves the request on
@@ -13,11 +13,11 @@ from uuid import UUID
 from flask import current_app, g, request
 
 from api import problems
-from tracker import stored_answers
+from tracker.portability import stored_answers
 from tracker.domain.access import token_hash
-from tracker.errors import NotFound
-from tracker.placement import Moving
-from tracker.shards import Router, Shard
+from tracker.core.errors import NotFound
+from tracker.sharding.placement import Moving
+from tracker.sharding.shards import Router, Shard
 
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 NEW_CAMPAIGNS = {"campaigns.Campaigns", "campaigns.CampaignImport"}
@@ -81,7 +81,7 @@ def _campaign_of_request(found: Router) -> str | None:
 
 def _creation_answers() -> list[UUID]:
     """Where a keyed POST /campaigns may have been answered before: its scope with no token, or with the bearer's
-    token id ("tok_" + the first 16 hex digits of its SHA-256, as tracker/commands.py mints it)."""
+    token id ("tok_" + the first 16 hex digits of its SHA-256, as tracker/application/commands.py mints it)."""
     key = request.headers.get("Idempotency-Key")
     if not key or request.endpoint != "campaigns.Campaigns":
         return []
@@ -106,7 +106,7 @@ def token_shard(token: str) -> Shard | None:
 
 def import_placing():
     """With shards, what an import writes in: its campaign placed on this request's shard first, or refused when
-    another shard holds it (tracker/placement.py ``Placement.placing``); None without shards."""
+    another shard holds it (tracker/sharding/placement.py ``Placement.placing``); None without shards."""
     found, shard = router(), g.get("shard")
     if found is None or shard is None:
         return None

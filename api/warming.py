@@ -31,8 +31,8 @@ from werkzeug.exceptions import HTTPException
 from api import sharding
 from projections import standing
 from projections import views as registered_views
-from tracker.errors import NotFound, TrackerError
-from tracker.rulesets.view import CampaignFold
+from tracker.core.errors import NotFound, TrackerError
+from tracker.rulesets.engine.view import CampaignFold
 
 NOBODY = str(UUID(int=0))  # no campaign has the nil id: campaign ids are uuid4
 PRIMED_CAMPAIGNS = 100  # each with its few grants: a few hundred aggregates of the cache's 1,000
@@ -43,7 +43,7 @@ SPECIALISED_AFTER = 8  # CPython 3.11's warm-up: a code object's calls before it
 def warm(app: Flask) -> None:
     service = app.extensions["tracker_service"]
     # The campaigns played lately and their grants, as their first request would load them (bounded well within
-    # the aggregate cache, tracker/config.py): that request then reads only what is newer, as every later one does.
+    # the aggregate cache, tracker/adapters/config.py): that request then reads only what is newer, as every later one does.
     latest = standing.latest_campaigns(service.store, PRIMED_CAMPAIGNS)
     owners = _one_owner_per_game(service.tracker, service.tracker.prime(latest))
     # Each statement a request makes, a few times over on each pooled connection: on PostgreSQL psycopg prepares a

@@ -40,10 +40,10 @@ from timing import median_ms
 from projections import views as registered_views
 from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
 from projections.store import open_view_store
-from tracker import dice as dice_rolls
-from tracker.application import Tracker, _meta
-from tracker.config import persistence_env
-from tracker.randomness import RandomStream, new_seed
+from tracker.core import dice as dice_rolls
+from tracker.application.service import Tracker, _meta
+from tracker.adapters.config import persistence_env
+from tracker.core.randomness import RandomStream, new_seed
 
 HISTORY_SHORT = 100
 HISTORY_LONG = 100_000
@@ -99,7 +99,7 @@ def new_history(app: Tracker, events: int) -> tuple[str, str]:
 
 
 def app_request() -> Any:
-    from tracker.application import Request
+    from tracker.application.service import Request
 
     return Request(issued_by="bench")
 

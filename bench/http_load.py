@@ -323,8 +323,8 @@ def measure_application(database_url: str) -> tuple[float, float]:
     """Commands/s and CPU ms a command of the application layer alone (Tracker.roll from APPLICATION_WRITERS threads,
     each on a session of its own), on the same database, just before the roll route's runs: the issue's bound
     needs the two measured under the same load of the machine."""
-    from tracker.application import Tracker
-    from tracker.config import persistence_env
+    from tracker.application.service import Tracker
+    from tracker.adapters.config import persistence_env
 
     app = Tracker(env=persistence_env(database_url))
     try:

@@ -37,8 +37,8 @@ COMPONENTS = {
 def build(path: Path, megabytes: float, long: bool = False) -> Path:
     """A campaign whose export is about ``megabytes`` MB; returns the export file. Many short sessions (400 events
     each, ended, and one still in play), or with ``long`` one long session ended (issue 29: 63,593 events)."""
-    from tracker.application import Tracker
-    from tracker.config import persistence_env
+    from tracker.application.service import Tracker
+    from tracker.adapters.config import persistence_env
 
     app = Tracker(env=persistence_env(f"sqlite:///{path / 'source.sqlite3'}"))
     cid = app.create_campaign("journey", "Memory", ["tripitaka", "monkey-king"], COMPONENTS).body["id"]
@@ -95,9 +95,9 @@ def measure(export: Path, database: Path, way: str = "route") -> dict[str, float
         assert response.status_code == 201, response.get_data(as_text=True)[:500]
         events = response.json["events"]
     else:
-        from tracker.application import Tracker
-        from tracker.config import persistence_env
-        from tracker.export_file import ExportLines
+        from tracker.application.service import Tracker
+        from tracker.adapters.config import persistence_env
+        from tracker.portability.export_file import ExportLines
 
         tracker = Tracker(env=persistence_env(url))
         before = high_water_mb()
@@ -194,7 +194,7 @@ def write_results(results: list[tuple[str, dict[str, float]]]) -> None:
         "sessions' length. What an import holds at its peak now: the stored form of every event, written in one transaction "
         "(the bytes written, about two thirds of the file's size, one UUID per stream), and the events unsealing needs whole "
         "(starts, ends, shuffles, undos); a session is re-derived one decoded event at a time, keeping the state before a "
-        "command only for the commands an undo names. The whole-file check before it (tracker/verify_export.py) reads the "
+        "command only for the commands an undo names. The whole-file check before it (tracker/integrity/verify_export.py) reads the "
         "file one event at a time and keeps, per stream, each event's hash (32 bytes) and line number, its random counter "
         "and its first and last event, plus the campaign's component data: about 0.1x the file under tracemalloc, where "
         "keeping every event's checked fields took 2.5x. A first reading decodes only the lines that may hold a "

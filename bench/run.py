@@ -49,11 +49,11 @@ from import_memory import SECTION as IMPORT_MEMORY_SECTION
 from view_reads import SECTION as VIEW_READS_SECTION
 from targets import target_rows
 from timing import median_ms
-from tracker.application import Tracker
-from tracker.config import persistence_env
-from tracker.errors import Conflict
-from tracker.randomness import RandomStream
-from tracker.rulesets.data import content_hash
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
+from tracker.core.errors import Conflict
+from tracker.core.randomness import RandomStream
+from tracker.rulesets.engine.data import content_hash
 
 N_ROLLS = 1500  # commands per write-path case and round, on each backend (a 300-command burst was too short to measure steadily)
 N_SESSIONS = 20  # sessions of one campaign for the round-robin case
@@ -681,7 +681,7 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
         f"{service.per_second / raw.per_second:.2f}: the roll waits {service.wait_ms_each:.2f} ms for the "
         f"database against the raw insert's {raw.wait_ms_each:.2f} ms, and spends "
         f"{service.cpu_ms_each - raw.cpu_ms_each:+.2f} ms more CPU (the command's own work, the hash chain, the library's "
-        f"insert path). A roll loads nothing: it starts from the session this process saved last (tracker/command_cache.py) "
+        f"insert path). A roll loads nothing: it starts from the session this process saved last (tracker/application/command_cache.py) "
         f"and reads the session's dice from memory. A load happens on a worker's first command for a session, after another "
         f"process wrote it, or for a read: a session is then a snapshot plus on average ~50 events ({typical:.2f} ms; the "
         f"{result.session_version}-event session from its snapshot {as_configured:.2f} ms against {full:.2f} ms by full replay; "
@@ -747,7 +747,7 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                     for w in sorted(r.library_default)
                 )
                 + ". The default sends SET lock_timeout, LOCK TABLE, NOTIFY, INSERT and COMMIT as separate statements; "
-                "the stored function does the same in one statement (tracker/postgres.py).",
+                "the stored function does the same in one statement (tracker/adapters/postgres.py).",
                 "",
             ]
     if http is not None:
@@ -785,7 +785,7 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                 f"into the Flask application, no socket; CPU time, so the machine's other load hardly moves it): "
                 f"{http.layers.request_ms:.2f} ms a request = {http.layers.command_ms:.2f} ms the command (`Tracker.roll` alone) + "
                 f"{http.layers.token_check_ms:.2f} ms the token check (`Tracker.authenticate`: on PostgreSQL the grant from memory, "
-                f"dropped when any process revokes it, tracker/grant_cache.py) + {http.layers.framework_ms:.2f} ms Flask, its hooks, webargs, marshmallow and JSON. The workers' CPU "
+                f"dropped when any process revokes it, tracker/adapters/grant_cache.py) + {http.layers.framework_ms:.2f} ms Flask, its hooks, webargs, marshmallow and JSON. The workers' CPU "
                 "per request in the table adds gunicorn's own work to that.",
                 "",
             ] if http.layers else []),
@@ -914,8 +914,8 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
         "(unless the process environment or the env passed in says otherwise), so a snapshot store exists "
         f"({', '.join(f'{r.name}: ' + ('yes' if r.snapshots_enabled else 'no') for r in results)}) and `save` snapshots a session "
         "whenever it records a version divisible by 100 (taken from the aggregate just saved, not reloaded). Reads use the "
-        "library's aggregate cache (tracker/config.py: 1,000 aggregates, fast-forward), so a read queries only the events "
-        "newer than its cached copy; commands start from the command cache (tracker/command_cache.py) and load only when "
+        "library's aggregate cache (tracker/adapters/config.py: 1,000 aggregates, fast-forward), so a read queries only the events "
+        "newer than its cached copy; commands start from the command cache (tracker/application/command_cache.py) and load only when "
         "it has nothing, or another process wrote since: the load figures above are what that costs.",
         "",
         "## Machine",

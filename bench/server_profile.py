@@ -45,7 +45,7 @@ STAGES = [
     ("the command (Tracker.roll)", re.compile(r"^Tracker\.roll \(")),
     ("the token check (Tracker.authenticate)", re.compile(r"^Tracker\.authenticate \(")),
     ("the view's schemas: webargs parsing, marshmallow dumping", re.compile(r"^(Parser\.parse|Schema\.dump|Schema\.load|ResponseMixin\._prepare_response_content) \(")),
-    ("the disclosure on the way out (tracker/disclosure.py)", re.compile(r"\(.*tracker/disclosure\.py")),
+    ("the disclosure on the way out (tracker/integrity/disclosure.py)", re.compile(r"\(.*tracker/disclosure\.py")),
     ("gunicorn parsing the request (gunicorn/http/)", re.compile(r"\(.*gunicorn/http/")),
 ]
 OUTSIDE = "outside the Flask application: gunicorn (accept, parse, write, hand-offs between threads)"

@@ -1,6 +1,6 @@
 """Commands/s on two shards against one: the same gunicorn, the same clients, spread over campaigns.
 
-Both runs route by placement (tracker/placement.py), so both pay the write fence; they differ only in
+Both runs route by placement (tracker/sharding/placement.py), so both pay the write fence; they differ only in
 how many PostgreSQL servers hold the campaigns. One: the home database alone. Two: the home database
 and a second server, a throwaway cluster on this machine (tests/second_cluster.py), the campaigns
 placed on the least loaded, so alternately. CAMPAIGNS campaigns of SESSIONS_EACH sessions are created
@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 from http_load import _call, _cpu_seconds, _free_port, _start_server, _stop, _worker_pids, wrk_path  # noqa: E402
 from tests.second_cluster import NoCluster, throwaway_cluster  # noqa: E402
-from tracker.application import Tracker  # noqa: E402
-from tracker.config import persistence_env  # noqa: E402
-from tracker.placement import Placement  # noqa: E402
+from tracker.application.service import Tracker  # noqa: E402
+from tracker.adapters.config import persistence_env  # noqa: E402
+from tracker.sharding.placement import Placement  # noqa: E402
 
 CAMPAIGNS = 16
 SESSIONS_EACH = 4

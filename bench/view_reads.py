@@ -50,9 +50,9 @@ READS = [  # (what, game, path)
 
 def long_campaign(app: Any, game: str, events: int) -> tuple[str, str]:
     """A campaign of ``game`` whose one session holds ``events`` events; returns its id and owner token."""
-    from tracker import dice as dice_rolls
-    from tracker.application import Request, _meta
-    from tracker.randomness import RandomStream
+    from tracker.core import dice as dice_rolls
+    from tracker.application.service import Request, _meta
+    from tracker.core.randomness import RandomStream
 
     spec = GAMES[game]
     created = app.create_campaign(game, f"{game} at {events}", party=spec["party"]).body
@@ -83,9 +83,9 @@ def measure(database_url: str, events: int) -> dict[str, tuple[float, float]]:
     from api import create_app
     from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
     from projections.store import open_view_store
-    from tracker.application import Tracker
+    from tracker.application.service import Tracker
     from tracker.bootstrap import Settings
-    from tracker.config import persistence_env
+    from tracker.adapters.config import persistence_env
 
     env = persistence_env(database_url)
     app = Tracker(env=env)
@@ -163,7 +163,7 @@ def statement_reads(database_url: str) -> tuple[float, float]:
     STATEMENT_ROUNDS alternating rounds of STATEMENT_READS each, on one store."""
     from projections import views
     from projections.store import ViewStore, open_view_store
-    from tracker.config import persistence_env
+    from tracker.adapters.config import persistence_env
 
     store = open_view_store(persistence_env(database_url))
     table = views.of_game("journey", "hero-progress").table

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tracker import rulesets
-from tracker.disclosure import undone_for
+from tracker.integrity.disclosure import undone_for
 from tracker.domain import Session
-from tracker.rulesets.view import At, Table, View
+from tracker.rulesets.engine.view import At, Table, View
 
 
 def rows(event: Any, campaign_id: str, session_id: str = "") -> list[tuple[Any, ...]]:

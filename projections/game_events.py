@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from tracker.domain.events import GameEvent
-from tracker.rulesets.view import At, Table, View
+from tracker.rulesets.engine.view import At, Table, View
 
 
 def rows(event: Any, campaign_id: str, notification_id: int, session_id: str | None = None) -> list[tuple[Any, ...]]:

@@ -29,7 +29,7 @@ from projections.store import LostRace, ViewStore
 from projections.timeline import SESSION_EVENTS
 from tracker.domain import Campaign, Session
 from tracker.domain.events import GameEvent
-from tracker.rulesets.view import At, CampaignFold, View
+from tracker.rulesets.engine.view import At, CampaignFold, View
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +247,7 @@ class ProjectionRunner:
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
         """Project batch after batch until ``stop``. Caught up, it waits for the log to grow: on PostgreSQL
-        it LISTENs on the events table's channel (every insert NOTIFYs it, tracker/postgres.py) and wakes
+        it LISTENs on the events table's channel (every insert NOTIFYs it, tracker/adapters/postgres.py) and wakes
         when a commit lands; on SQLite it polls every ``interval`` seconds."""
         self.running = True
         try:

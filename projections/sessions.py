@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.domain import Session
-from tracker.rulesets.view import At, Table, View
+from tracker.rulesets.engine.view import At, Table, View
 
 
 class Sessions(View):

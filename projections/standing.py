@@ -9,7 +9,7 @@ from typing import Any
 from tracker import rulesets
 from tracker.domain import Campaign, Session
 from tracker.domain.events import GameEvent
-from tracker.rulesets.view import At, Table, View
+from tracker.rulesets.engine.view import At, Table, View
 
 
 class Standing(View):

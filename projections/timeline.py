@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tracker import wording
+from tracker.core import wording
 from tracker import rulesets
 from tracker.domain.events import GameEvent
 from tracker.domain.session import DECK_EVENTS, Session
-from tracker.rulesets.view import At, Table, View
+from tracker.rulesets.engine.view import At, Table, View
 
 # The session's own events (a ruleset's game events are GameEvent subclasses).
 SESSION_EVENTS = (
@@ -175,7 +175,7 @@ def _name(event: Any, character: str) -> str:
 
 def secret_of(event: Any) -> str | None:
     """The side an event is secret to (its ruleset says, for a change or an action's inputs,
-    as tracker.disclosure does for the event log), or None."""
+    as tracker.integrity.disclosure does for the event log), or None."""
     recorded = _recorded(event)
     if recorded is None:
         return None
@@ -189,7 +189,7 @@ def _recorded(event: Any) -> dict[str, Any] | None:
         value = getattr(event, name, None)
         if isinstance(value, dict):
             return value
-    if isinstance(getattr(event, "roll", None), dict):  # a roll, as tracker.disclosure shows it to the ruleset
+    if isinstance(getattr(event, "roll", None), dict):  # a roll, as tracker.integrity.disclosure shows it to the ruleset
         return {"kind": "rolled", "roll": event.roll}
     return None
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from projections import dice_statistics, game_events, sessions, standing, timeline
 from tracker import rulesets
-from tracker.rulesets.view import Table, View
+from tracker.rulesets.engine.view import Table, View
 
 # In this order: the digest reads the tables in it, as it did before views were modules.
 CORE: tuple[View, ...] = (sessions.VIEW, timeline.VIEW, dice_statistics.VIEW, game_events.VIEW, standing.VIEW)

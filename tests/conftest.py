@@ -30,8 +30,8 @@ from flask import Flask
 
 from tests.contract import ContractClient
 from tests.second_cluster import NoCluster, throwaway_cluster
-from tracker.application import Tracker
-from tracker.config import persistence_env
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
 
 TEST_DB = "campaign_tracker_test"
 REQUIRE_POSTGRES = os.environ.get("TRACKER_REQUIRE_POSTGRES") == "1"

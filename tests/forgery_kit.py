@@ -22,8 +22,9 @@ import pytest
 from api import create_app
 from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
 from tests.kit import yokai_quest as yokai_play
-from tracker import sealing, signing, verify_export
-from tracker.verify_export import event_hash, verify_lines
+from tracker.core import sealing
+from tracker.integrity import signing, verify_export
+from tracker.integrity.verify_export import event_hash, verify_lines
 
 NDJSON = {"Content-Type": "application/x-ndjson"}
 PROBLEM = "application/problem+json"

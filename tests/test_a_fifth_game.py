@@ -3,7 +3,7 @@ the four (tracker/rulesets/lantern_race/: its data, rules, events and one action
 timeline tests run there as they are, finding it, without a line edited outside the package.
 
 What today's registry asks of a package (tracker/rulesets/__init__.py): an ``__init__.py`` whose ``load(data=None)``
-returns a ``Ruleset`` over its ``ruleset.json`` (validated by tracker/rulesets/data.py: ``id``, ``name``, ``version``,
+returns a ``Ruleset`` over its ``ruleset.json`` (validated by tracker/rulesets/engine/data.py: ``id``, ``name``, ``version``,
 ``unknowns``, entity lists with ids and ``unknowns``); the registry tests then ask for ``GameRules.actor_fields`` that
 its actions have, and the timeline tests for a sentence from ``GameRules.describe`` for each of its ``events``."""
 
@@ -44,8 +44,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rulesets import skeleton
-from tracker.rulesets.ruleset import Ruleset
+from tracker.rulesets.engine import skeleton
+from tracker.rulesets.engine.ruleset import Ruleset
 
 
 def load(data: dict[str, Any] | None = None) -> Ruleset:
@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.changes import Changes
+from tracker.rulesets.engine.changes import Changes
 
 CHANGES = Changes("tracker.rulesets.lantern_race.events")
 fold = CHANGES.fold
@@ -89,7 +89,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.lantern_race import describe, setup, state
-from tracker.rulesets.ruleset import GameRules
+from tracker.rulesets.engine.ruleset import GameRules
 
 
 class Rules(GameRules):
@@ -131,7 +131,7 @@ def end_refusal(game: object, outcome: str) -> None:
 
 from __future__ import annotations
 
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType
+from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType
 
 SCHEMA = {"type": "object", "additionalProperties": False}
 SET_UP = ActionType(SET_UP_QUEST, "Quest set-up: nothing to lay out.", {"type": "object"}, lambda ctx, params, rng: [], internal=True)
@@ -147,8 +147,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.core import dice
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 SCHEMA = {
     "type": "object",

@@ -4,7 +4,7 @@ And a group that starts a quest other than the campaign's next one is told so (a
 
 from __future__ import annotations
 
-from tracker.verify_export import verify_lines
+from tracker.integrity.verify_export import verify_lines
 
 
 def _post(client, path: str, body: dict, status: int = 201, **kwargs) -> dict:

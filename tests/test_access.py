@@ -11,8 +11,9 @@ import pytest
 import webargs.core
 
 from api import access
-from tracker import rulesets, safe_json
-from tracker.rulesets.ruleset import ActionType, GameRules, Ruleset
+from tracker import rulesets
+from tracker.core import safe_json
+from tracker.rulesets.engine.ruleset import ActionType, GameRules, Ruleset
 
 PROBLEM = "application/problem+json"
 NONE = {"Authorization": ""}  # the OwnerClient sends no token for this request
@@ -170,7 +171,7 @@ class SecretRules(GameRules):
 
 @pytest.fixture
 def secret_ruleset():
-    from tracker.rulesets.deck_actions import ACTIONS
+    from tracker.rulesets.engine.deck_actions import ACTIONS
 
     data = {
         "id": "secret-test", "name": "Secrets", "version": "1", "unknowns": {},
@@ -280,8 +281,8 @@ def test_the_feed_state_at_and_export_keep_secrets_too(client, secret_ruleset):
 def test_a_revocation_by_one_worker_is_seen_at_once_by_another(tracker, database_url):
     """Two applications on one store, as two gunicorn workers are: a grant the other one has already
     checked (and so holds) stops working there with the very next check, without any expiry."""
-    from tracker.application import Tracker
-    from tracker.config import persistence_env
+    from tracker.application.service import Tracker
+    from tracker.adapters.config import persistence_env
 
     other = Tracker(env={**persistence_env(database_url), "CREATE_TABLE": "n"})
     try:
@@ -299,12 +300,12 @@ def test_a_revocation_by_one_worker_is_seen_at_once_by_another(tracker, database
 
 def test_a_worker_whose_revocation_listener_was_cut_asks_the_store_again(postgres_url):
     """On PostgreSQL a worker answers grants it has read from memory while it listens for revocations
-    (tracker/grant_cache.py); when that connection is lost, a revocation saved by another process
+    (tracker/adapters/grant_cache.py); when that connection is lost, a revocation saved by another process
     (the operator's command line here) must still be seen by the very next check."""
     import psycopg
 
-    from tracker.application import Tracker
-    from tracker.config import persistence_env
+    from tracker.application.service import Tracker
+    from tracker.adapters.config import persistence_env
 
     worker = Tracker(env=persistence_env(postgres_url))
     try:

@@ -9,9 +9,9 @@ import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
-from tracker.application import Request, Tracker
-from tracker.errors import Conflict, NotFound, PreconditionFailed, Unprocessable
-from tracker.randomness import RandomStream
+from tracker.application.service import Request, Tracker
+from tracker.core.errors import Conflict, NotFound, PreconditionFailed, Unprocessable
+from tracker.core.randomness import RandomStream
 
 JOURNEY_VERSION = rulesets.get("journey").version
 

@@ -24,7 +24,7 @@ from tests.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to
 )
 from tests.kit import audit_ruleset
 from tracker import rulesets
-from tracker.rulesets import archive
+from tracker.rulesets.engine import archive
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -245,7 +245,7 @@ def test_an_edited_file_is_refused_naming_the_event(client, target, journey_camp
 
 def test_an_edited_action_whose_hashes_were_recomputed_is_still_refused_by_re_derivation(app, client, target, journey_campaign):
     """Recomputing the whole chain hides an edit from the hashes, not from the rules: the import re-runs every action."""
-    from tracker.verify_export import event_hash
+    from tracker.integrity.verify_export import event_hash
 
     sid = _play_journey(client, journey_campaign["id"], "q1-meeting")
     lines = _lines(_export(client, journey_campaign["id"]))
@@ -282,7 +282,7 @@ def test_the_standalone_verifier_accepts_the_export_and_names_an_edited_byte_in_
     served = client.get("/verifier.py")
     assert served.status_code == 200
     verifier.write_bytes(served.data)
-    assert served.data == (ROOT / "tracker" / "verify_export.py").read_bytes()
+    assert served.data == (ROOT / "tracker" / "integrity" / "verify_export.py").read_bytes()
     export = tmp_path / "campaign.jsonl"
     text = _export(client, cid)
     export.write_text(text, encoding="utf-8")
@@ -309,13 +309,13 @@ def test_the_standalone_verifier_checks_a_rulesets_own_events_too(client, marker
     export = tmp_path / "race.jsonl"
     text = _export(client, cid)
     export.write_text(text, encoding="utf-8")
-    result = _run_verifier(ROOT / "tracker" / "verify_export.py", export, client)
+    result = _run_verifier(ROOT / "tracker" / "integrity" / "verify_export.py", export, client)
     assert result.returncode == 0 and "3 digital rolls" in result.stdout, result.stdout
     lines = _lines(text)
     moved = next(line["event"] for line in lines if "event" in line and line["event"]["topic"].endswith("MarkerMoved"))
     moved["state"]["change"]["steps"] += 1
     export.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
-    result = _run_verifier(ROOT / "tracker" / "verify_export.py", export)
+    result = _run_verifier(ROOT / "tracker" / "integrity" / "verify_export.py", export)
     assert result.returncode == 1 and f"position {moved['position']}" in result.stdout
 
 
@@ -510,7 +510,7 @@ def test_tracker_export_and_import_from_the_command_line(client, journey_campaig
 
 
 def test_the_standalone_verifier_finds_a_session_end_cut_from_the_file(client, journey_campaign):
-    from tracker.verify_export import event_hash, verify_lines
+    from tracker.integrity.verify_export import event_hash, verify_lines
 
     sid = _play_journey(client, journey_campaign["id"], "q1-meeting")
     lines = _lines(_export(client, journey_campaign["id"]))
@@ -537,6 +537,6 @@ def test_the_standalone_verifier_recomputes_a_rulesets_own_random_draw(client, j
     lines[line_number - 1] = edited
     export = tmp_path / "campaign.jsonl"
     export.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    rejected = _run_verifier(ROOT / "tracker" / "verify_export.py", export, client)
+    rejected = _run_verifier(ROOT / "tracker" / "integrity" / "verify_export.py", export, client)
     assert rejected.returncode == 1, rejected.stdout
     assert f"line {line_number}, stream {sid}" in rejected.stdout

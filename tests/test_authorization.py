@@ -1,4 +1,4 @@
-"""Authorization is the application's (tracker/authorization.py): every command refuses a token that may not run it,
+"""Authorization is the application's (tracker/application/authorization.py): every command refuses a token that may not run it,
 whatever channel called it. These call the application itself, no HTTP in between, and check that a refusal
 appends nothing (tests/test_access.py shows the same refusals over the REST API)."""
 
@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tracker.application import Request, Tracker
-from tracker.authorization import OWNER_ONLY
-from tracker.errors import Forbidden
+from tracker.application.service import Request, Tracker
+from tracker.application.authorization import OWNER_ONLY
+from tracker.core.errors import Forbidden
 
 DESCENT_DECK = {"decks": {"overlord": {"cards": ["Aim", "Gust of Wind", "Hordes of the Things", "Dodge"] + [f"Base card {n}" for n in range(1, 17)]}}}
 

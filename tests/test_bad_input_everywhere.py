@@ -22,8 +22,8 @@ import pytest
 
 from tests.forgery_kit import PROBLEM, edited, notifications as _total
 from tests.forgery_kit import fresh_target as target  # noqa: F401  (fixture: an empty database of the test's backend)
-from tracker.application import Request
-from tracker.errors import Unprocessable
+from tracker.application.service import Request
+from tracker.core.errors import Unprocessable
 
 TRACKER = str(Path(sys.executable).with_name("tracker"))
 HERE = {"Authorization": "", "Origin": "http://localhost"}

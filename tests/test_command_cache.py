@@ -1,4 +1,4 @@
-"""Commands start from the state their process last saved (tracker/command_cache.py): two applications on one
+"""Commands start from the state their process last saved (tracker/application/command_cache.py): two applications on one
 store, as two gunicorn workers are, so one of them always starts from a state the other has moved past.
 
 A stale start must never show: not as a reused random counter, not as a lost or doubled event, not as a
@@ -14,9 +14,9 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tracker.application import Request, Tracker
-from tracker.config import persistence_env
-from tracker.errors import Conflict, PreconditionFailed
+from tracker.application.service import Request, Tracker
+from tracker.adapters.config import persistence_env
+from tracker.core.errors import Conflict, PreconditionFailed
 
 
 @pytest.fixture

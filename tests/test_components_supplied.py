@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from tests.forgery_kit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
 from tests.kit import journey
-from tracker.rulesets.data import content_hash
-from tracker.verify_export import verify_lines
+from tracker.rulesets.engine.data import content_hash
+from tracker.integrity.verify_export import verify_lines
 
 MONKEY_HP = {"characters": {"monkey-king": {"stats": {"HP": 10}}}}
 ATTACK = {"type": "demon-attack", "demon": "kogaiji-1", "target": "monkey-king", "faces": {"attack": ["3", "1"], "demon": ["X"], "defense": ["1", "1"]}}

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tracker.application import Tracker
-from tracker.command_cache import CommandCache
-from tracker.commands import Commands
+from tracker.application.service import Tracker
+from tracker.application.command_cache import CommandCache
+from tracker.application.commands import Commands
 from tracker.domain import Session
-from tracker.errors import NotFound
-from tracker.loading import Loading
-from tracker.queries import Queries
-from tracker.unit_of_work import UnitOfWork, WritePath
+from tracker.core.errors import NotFound
+from tracker.application.loading import Loading
+from tracker.application.queries import Queries
+from tracker.application.unit_of_work import UnitOfWork, WritePath
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,7 +33,7 @@ def test_every_command_and_query_is_the_trackers_and_goes_to_its_collaborator(pa
     assert public
     for name in public:
         forwarded = getattr(Tracker, name, None)
-        assert forwarded is not None, f"Tracker.{name} is missing: add it to the Tracker's list in tracker/application.py"
+        assert forwarded is not None, f"Tracker.{name} is missing: add it to the Tracker's list in tracker/application/service.py"
         assert forwarded.__wrapped__ is getattr(cls, name), name
         assert inspect.signature(forwarded) == inspect.signature(getattr(cls, name)), name
 
@@ -68,5 +68,5 @@ def test_a_unit_of_work_runs_on_the_loader_and_cache_it_is_given(tracker: Tracke
 
 
 def test_the_write_path_reaches_into_no_application() -> None:
-    source = (ROOT / "tracker" / "unit_of_work.py").read_text(encoding="utf-8")
+    source = (ROOT / "tracker" / "application" / "unit_of_work.py").read_text(encoding="utf-8")
     assert "SLF001" not in source and "self.app" not in source

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracker import decks
-from tracker.errors import Unprocessable
-from tracker.randomness import RandomStream
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
+from tracker.core.randomness import RandomStream
 
 CARDS = ["Heal", "Heal", "Heal", "Nimbus", "Flame", "Flame", "Seal", "Chant"]
 KINDS = {"Heal": "one-time", "Nimbus": "one-time", "Flame": "permanent", "Seal": "permanent", "Chant": "one-time"}

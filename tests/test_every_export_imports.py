@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests import forgery_kit as forging
 from tests.forgery_kit import GAMES
-from tracker.verify_export import verify_lines
+from tracker.integrity.verify_export import verify_lines
 
 
 @settings(max_examples=10, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

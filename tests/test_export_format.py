@@ -34,7 +34,7 @@ from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 from tracker import rulesets
 from tracker.domain import Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
-from tracker.verify_export import event_name, verify_lines
+from tracker.integrity.verify_export import event_name, verify_lines
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 

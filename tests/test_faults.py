@@ -213,8 +213,8 @@ def test_a_worker_killed_mid_burst_leaves_no_half_written_command(postgres_url, 
 def test_a_rebuild_killed_part_way_is_finished_by_the_next_run(postgres_url):
     from projections.runner import ProjectionRunner
     from projections.store import open_view_store
-    from tracker.application import Tracker
-    from tracker.config import persistence_env
+    from tracker.application.service import Tracker
+    from tracker.adapters.config import persistence_env
 
     env = persistence_env(postgres_url)
     app = Tracker(env=env)

@@ -1,6 +1,6 @@
 """Forgeries an auditor tried, each built with every hash recomputed, on SQLite and on PostgreSQL.
 
-Each is shown refused three ways: by the standalone verifier (tracker/verify_export.py) reading the
+Each is shown refused three ways: by the standalone verifier (tracker/integrity/verify_export.py) reading the
 file, by the import (POST /campaigns/import, which re-checks the file and re-derives every session),
 and by the service's verification (GET /sessions/{sid}/verification) after the same forgery was
 written into the stored rows past the application. What the file alone cannot show is stated in the
@@ -22,8 +22,8 @@ from tests.forgery_kit import events as _events, export as _export, lines_of as 
 from tests.forgery_kit import play_journey as _play_journey, rechain as _rechain, store_forgery as _store_forgery, text_of as _text
 from tests.forgery_kit import jwks_of, reseed, retarget
 from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
-from tracker import verify_export
-from tracker.verify_export import verify_lines
+from tracker.integrity import verify_export
+from tracker.integrity.verify_export import verify_lines
 
 PROBLEM = "application/problem+json"
 

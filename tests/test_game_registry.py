@@ -11,14 +11,17 @@ import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.kit import audit_ruleset
-from tracker import actors, rulesets
+from tracker.core import actors
+from tracker import rulesets
 
 RULESETS = Path(rulesets.__file__).parent
 
 
 def test_the_registry_finds_every_game_package() -> None:
-    """Each package beside the registry is a game, known by the id its own data gives (its ruleset.json)."""
-    packages = sorted(path.parent.name for path in RULESETS.glob("*/__init__.py"))
+    """Each package beside the registry with its rules data is a game, known by the id that data gives (its
+    ruleset.json); the engine the games are built on (rulesets/engine/) is not one."""
+    packages = sorted(path.parent.name for path in RULESETS.glob("*/ruleset.json"))
+    assert "engine" not in rulesets.games()
     assert rulesets.games() == packages
     ids = sorted(json.loads((RULESETS / package / "ruleset.json").read_text(encoding="utf-8"))["id"] for package in packages)
     assert sorted(rulesets.registry()) == ids and len(ids) >= 4

@@ -1,4 +1,4 @@
-"""Every game package has the one game skeleton (tracker/rulesets/skeleton.py): the same modules, with the same entry
+"""Every game package has the one game skeleton (tracker/rulesets/engine/skeleton.py): the same modules, with the same entry
 points, built the same way. The packages are discovered (rulesets.games()), so a fifth game is held to it too."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 from tests.kit.timeline import samples_of
 from tracker import rulesets
-from tracker.rulesets import skeleton
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType, GameRules
+from tracker.rulesets.engine import skeleton
+from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType, GameRules
 
 RULESETS = Path(rulesets.__file__).parent
 GAMES = rulesets.games()

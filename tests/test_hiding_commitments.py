@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.kit.descent import TEST_OVERLORD_DECK
 from tests.kit.secrets import bearer, mint, ok, readable, verifier
-from tracker import hash_chain
-from tracker.verify_export import canonical_json, event_hash
+from tracker.integrity import hash_chain
+from tracker.integrity.verify_export import canonical_json, event_hash
 
 HEX = re.compile(r"[0-9a-f]{64}")
 

@@ -1,6 +1,6 @@
 """Every hint the rulesets can give validates against the published schema of what it names (issue 20).
 
-Two kinds of hint exist: the example body a refusal for a lost die or deck carries (tracker/hints.py builds it from
+Two kinds of hint exist: the example body a refusal for a lost die or deck carries (tracker/core/hints.py builds it from
 the action's own reporting field), and each game's word on how a lost fact is stated per use
 (``GameRules.lost_fact_uses``, shown by GET /campaigns/{cid}/components/missing and in refusals). Both are enumerated
 here for every game, every action and every die and deck, and checked against the schemas GET /rulesets/{id}
@@ -14,7 +14,8 @@ import re
 import jsonschema
 
 from tests.kit import schema_checks
-from tracker import hints, rulesets
+from tracker.core import hints
+from tracker import rulesets
 
 PLACEHOLDERS = ("x", 1, "<card>", "<hero>")  # the stand-ins a hint's text leaves for the table's own values
 

@@ -11,10 +11,11 @@ import pytest
 
 from tests.forgery_kit import events, rechain, text_of
 from tests.kit.hostile_files import LINE, genuine  # noqa: F401  (genuine: a fixture)
-from tracker import portability, verify_export
-from tracker.application import Tracker
-from tracker.config import persistence_env
-from tracker.errors import Unprocessable
+from tracker.portability import campaign_files as portability
+from tracker.integrity import verify_export
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
+from tracker.core.errors import Unprocessable
 
 DROP = object()
 

@@ -2,7 +2,7 @@
 
 A forger with the README swaps an event's topic for another of the same game, drops a field or gives it
 another type, then renumbers, re-links and re-hashes everything, so the chain checks pass (tests/kit/hostile_files.py).
-Whatever the edit, the import's check answers with a refusal naming a line (tracker.errors.Unprocessable, a 422)
+Whatever the edit, the import's check answers with a refusal naming a line (tracker.core.errors.Unprocessable, a 422)
 or accepts a file the edit left meaningful, and never raises anything else. Hypothesis makes the edits (seeded:
 derandomized, bounded in examples); most go straight to the import's checking function, some through
 POST /campaigns/import on SQLite and PostgreSQL. The standalone verifier on the same files:
@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 
 from tests.forgery_kit import NDJSON, events, rechain, text_of as _text  # the Hypothesis tests' source keeps its names: their examples are derived from it
 from tests.kit.hostile_files import LINE, checked_by_the_verifier as _checked_by_the_verifier, genuine, hostile  # noqa: F401  (genuine: a fixture)
-from tracker import portability, verify_export
-from tracker.application import Tracker
-from tracker.config import persistence_env
-from tracker.errors import Conflict, Unprocessable
+from tracker.portability import campaign_files as portability
+from tracker.integrity import verify_export
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
+from tracker.core.errors import Conflict, Unprocessable
 
 
 @pytest.fixture(scope="module")

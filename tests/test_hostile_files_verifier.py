@@ -1,4 +1,4 @@
-"""No hostile file gets a traceback from the standalone verifier (tracker/verify_export.py): it reports FAILED
+"""No hostile file gets a traceback from the standalone verifier (tracker/integrity/verify_export.py): it reports FAILED
 naming the line. The files are those of tests/test_hostile_files.py (tests/kit/hostile_files.py: a topic swapped,
 a field dropped or given another type, every hash recomputed), checked in process on the public export and the
 backup, and through the verifier as a program. Hypothesis makes the edits (seeded: derandomized, bounded)."""
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.forgery_kit import events, rechain, text_of as _text  # the Hypothesis tests' source keeps its names: their examples are derived from it
 from tests.kit.hostile_files import checked_by_the_verifier as _checked_by_the_verifier, genuine, hostile  # noqa: F401  (genuine: a fixture)
-from tracker import verify_export
+from tracker.integrity import verify_export
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,7 +36,7 @@ def _verify(path) -> subprocess.CompletedProcess:
     only on its signature, which no trusted key made."""
     keys = path.with_name("no-keys.json")
     keys.write_text('{"keys": []}', encoding="utf-8")
-    return subprocess.run([sys.executable, str(ROOT / "tracker" / "verify_export.py"), str(path), "--jwks", str(keys)], capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, str(ROOT / "tracker" / "integrity" / "verify_export.py"), str(path), "--jwks", str(keys)], capture_output=True, text=True, timeout=60)
 
 
 def _verdict(ran: subprocess.CompletedProcess) -> str:

@@ -1,7 +1,7 @@
 """A move that outlives its mover: `tracker shards move` killed (SIGKILL) at each step, then writes and a second move.
 
 The mover is a real `tracker shards move` process, stopped at a named step by its own documented setting
-(TRACKER_MOVE_PAUSE_AT with TRACKER_MOVE_PAUSE_FILE, tracker/moving.py), with a lease of one second
+(TRACKER_MOVE_PAUSE_AT with TRACKER_MOVE_PAUSE_FILE, tracker/sharding/moving.py), with a lease of one second
 (TRACKER_MOVE_LEASE_SECONDS). The home database and the shard "b" are the suite's two PostgreSQL servers
 (tests/second_cluster.py), the writes go through the API as a client sends them.
 """
@@ -23,11 +23,11 @@ from psycopg.sql import SQL, Identifier
 
 from tests.kit.shards import campaign as _campaign, holds as _holds, session as _session
 from tests.kit.shards import shard_urls, sharded  # noqa: F401  (fixtures: a home database and the shard "b", a service on them)
-from tracker.application import Tracker
+from tracker.application.service import Tracker
 from tracker.cli import main as cli
-from tracker.config import persistence_env
-from tracker.errors import NotFound
-from tracker.placement import NewLease, Placement, conninfo
+from tracker.adapters.config import persistence_env
+from tracker.core.errors import NotFound
+from tracker.sharding.placement import NewLease, Placement, conninfo
 
 pytestmark = pytest.mark.postgres
 

@@ -22,12 +22,12 @@ from eventsourcing.utils import get_topic, resolve_topic
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
-from tracker.application import Tracker
-from tracker.config import persistence_env
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
 from tracker.domain import Session
 from tracker.domain.events import GameEvent, Given, TrackerCreated, TrackerEvent
-from tracker.repository import mutate_each
-from tracker.rulesets.changes import Changes
+from tracker.adapters.repository import mutate_each
+from tracker.rulesets.engine.changes import Changes
 
 TRACKER = Path(__file__).resolve().parents[1] / "tracker"
 

@@ -11,11 +11,11 @@ import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
-from tracker.application import Tracker
-from tracker.config import persistence_env
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
 from tracker.domain import Session
-from tracker.rulesets.changes import Changes
-from tracker.rulesets.ruleset import GameRules, Resolved, Ruleset
+from tracker.rulesets.engine.changes import Changes
+from tracker.rulesets.engine.ruleset import GameRules, Resolved, Ruleset
 
 SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "aurim": {"wounds": 8, "fatigue": 5, "armor": 1}}
 ATTACK = {"type": "attack", "attacker": "tahlia", "attack_type": "melee", "faces": {"red": ["3D 1R 1S", "4D 0R"]},

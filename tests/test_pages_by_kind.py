@@ -15,7 +15,7 @@ import pytest
 from projections import store as view_store, views as registered_views
 from tests.kit import audit_ruleset
 from tracker import rulesets
-from tracker.rulesets.view import At, CampaignFold
+from tracker.rulesets.engine.view import At, CampaignFold
 
 API = Path(__file__).resolve().parent.parent / "api"
 NO_AUTH = {"Authorization": ""}

@@ -18,8 +18,8 @@ from projections.runner import Folded, ProjectionRunner
 from projections.store import open_view_store
 from projections.views import CORE
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tracker.application import Request, Tracker
-from tracker.config import persistence_env
+from tracker.application.service import Request, Tracker
+from tracker.adapters.config import persistence_env
 from tracker.domain import Campaign, Session
 
 FIXTURES = sorted(Path(__file__).with_name("fixtures").glob("stored_events_v*.json"))

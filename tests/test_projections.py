@@ -22,8 +22,8 @@ from eventsourcing.utils import get_topic
 from projections.runner import PROJECTED, ProjectionRunner
 from projections.store import ViewStore, open_view_store
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tracker.application import Request, Tracker
-from tracker.config import persistence_env
+from tracker.application.service import Request, Tracker
+from tracker.adapters.config import persistence_env
 
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE_SECONDS = 10.0

@@ -1,7 +1,7 @@
 """Every JSON Schema the application checks a request against is published, where a client can reach it.
 
 The application validates a campaign's options, its component data, a session's set-up and each action's
-body against the ruleset's own JSON Schemas (tracker/application.py). Each of them must be found, as it is,
+body against the ruleset's own JSON Schemas (tracker/application/service.py). Each of them must be found, as it is,
 in GET /rulesets/{id}, and in the OpenAPI document from the operation that takes it: createCampaign's
 options and components, supplyComponents' components, startSession's set-up and takeAction's body (a oneOf
 discriminated by ``type``).

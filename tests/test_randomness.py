@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracker import randomness, verify_export
-from tracker.randomness import RandomStream, commitment
+from tracker.core import randomness
+
+from tracker.integrity import verify_export
+from tracker.core.randomness import RandomStream, commitment
 
 seeds = st.binary(min_size=32, max_size=32)
 layouts = st.lists(st.one_of(st.integers(0, 20), st.sampled_from(["X", "1", "2", "3", "white", "black"])), min_size=1, max_size=20)
@@ -88,7 +90,7 @@ def test_sixty_thousand_d6_rolls_show_no_bias_at_p_0_001():
 # one swap too many) or to rejection sampling changes them, in either implementation.
 
 KNOWN_SEED = bytes(range(32))
-STREAMS = {"tracker.randomness": RandomStream, "tracker.verify_export": verify_export.Stream}
+STREAMS = {"tracker.core.randomness": RandomStream, "tracker.integrity.verify_export": verify_export.Stream}
 
 
 @pytest.mark.parametrize("stream", STREAMS.values(), ids=STREAMS.keys())

@@ -1,6 +1,6 @@
 """The README is enough to write a verifier (issue 30), on SQLite and on PostgreSQL.
 
-A small verifier written here from the README's sentences alone, not from tracker/verify_export.py: each fact it
+A small verifier written here from the README's sentences alone, not from tracker/integrity/verify_export.py: each fact it
 relies on is first looked up in the README, word for word, then applied to real exports and backups of every game
 (in play, ended by the rules' verdict or a ruling, abandoned). It must pass them all, and it must find the forged
 verdict the standalone verifier finds."""
@@ -214,7 +214,7 @@ def test_a_verifier_written_from_the_readme_passes_real_exports_and_backups_of_e
 
 @pytest.mark.parametrize("forgery", ["verdict", "sealed order", "in-play roll"])
 def test_the_readme_verifier_finds_what_the_standalone_verifier_finds(app, client, forgery):
-    from tracker.verify_export import verify_lines
+    from tracker.integrity.verify_export import verify_lines
 
     if forgery == "verdict":
         cid, sid = _lost_and_ended(client)

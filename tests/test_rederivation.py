@@ -16,7 +16,7 @@ import pytest
 from tests import forgery_kit as forging
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
-from tracker.verify_export import verify_lines
+from tracker.integrity.verify_export import verify_lines
 
 
 def _post(client, path: str, body: dict, status: int = 201) -> dict:

@@ -112,8 +112,8 @@ def test_descent_1_0_0_words_its_verdicts_as_it_did_and_1_1_0_per_quest():
 
 
 def test_a_rule_a_version_does_not_record_is_refused_with_the_version_it_came_with():
-    from tracker.errors import Unprocessable
-    from tracker.rulesets.ruleset import ActionContext
+    from tracker.core.errors import Unprocessable
+    from tracker.rulesets.engine.ruleset import ActionContext
 
     old = next(r for r in rulesets.archived("descent") if r.version == "1.2.0")
     ctx = ActionContext(state={"game": {}}, ruleset=old, decks={})

@@ -1,4 +1,4 @@
-"""The archive of earlier ruleset versions (tracker/rulesets/archive.py): each version stored once, as its difference
+"""The archive of earlier ruleset versions (tracker/rulesets/engine/archive.py): each version stored once, as its difference
 from the one before it, rebuilt exactly to the hash its campaigns pinned."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tracker import rulesets
-from tracker.rulesets import archive, keep
-from tracker.rulesets.data import RulesDataError
+from tracker.rulesets.engine import archive, keep
+from tracker.rulesets.engine.data import RulesDataError
 
 GAMES = sorted(rulesets.registry())
 

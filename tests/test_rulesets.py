@@ -7,9 +7,9 @@ import copy
 import pytest
 
 from tracker import rulesets
-from tracker.errors import Unprocessable
-from tracker.rulesets import components
-from tracker.rulesets.data import RulesDataError, content_hash, validate
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine import components
+from tracker.rulesets.engine.data import RulesDataError, content_hash, validate
 from tracker.rulesets.journey import load as load_journey
 
 MINIMAL = {

@@ -24,12 +24,13 @@ from tests.kit.shards import campaign as _campaign, holds as _on, session as _se
 from tests.kit.shards import shard_urls, sharded  # noqa: F401  (fixtures: a home database and the shard "b", a service on them)
 from tests.second_cluster import streaming_replica
 from tests.forgery_kit import resign
-from tracker import moving, stored_answers
-from tracker.application import Tracker
+from tracker.sharding import moving
+from tracker.portability import stored_answers
+from tracker.application.service import Tracker
 from tracker.cli import main as cli
-from tracker.config import persistence_env
-from tracker.placement import NewLease, Placement
-from tracker.signing import KeyRing
+from tracker.adapters.config import persistence_env
+from tracker.sharding.placement import NewLease, Placement
+from tracker.integrity.signing import KeyRing
 
 pytestmark = pytest.mark.postgres
 

@@ -22,12 +22,12 @@ from api import create_app
 from tests.conftest import OwnerClient
 from tests.forgery_kit import NDJSON, StoredRows, events, export, jwks_of, lines_of, notifications, of, play_journey, rechain, resign, text_of
 from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
-from tracker import signing
+from tracker.integrity import signing
 from tracker.bootstrap import Settings
-from tracker.verify_export import _ED_L, b64url_decode, ed25519_verify, header_hash, verify_lines
+from tracker.integrity.verify_export import _ED_L, b64url_decode, ed25519_verify, header_hash, verify_lines
 
 ROOT = Path(__file__).resolve().parents[1]
-VERIFIER = ROOT / "tracker" / "verify_export.py"
+VERIFIER = ROOT / "tracker" / "integrity" / "verify_export.py"
 PROBLEM = "application/problem+json"
 NOT_TRUSTED = "The export file is not signed by a key this server trusts; nothing was imported"
 
@@ -289,7 +289,7 @@ def test_a_receipt_finds_a_session_the_operator_rewrote_in_the_database_and_re_c
 
 def _keep_sealed(stored: dict, public: dict) -> None:
     """The row takes the forged public form and keeps the sealed values it held (the seed, a shuffle's order)."""
-    from tracker import sealing
+    from tracker.core import sealing
 
     new = sealing.restore(public, sealing.values(stored))
     stored.clear()
@@ -406,8 +406,8 @@ def test_a_stored_fixtures_campaign_exports_signed_and_verifies_and_its_unsigned
 
     from eventsourcing.persistence import StoredEvent
 
-    from tracker.application import Tracker
-    from tracker.config import persistence_env
+    from tracker.application.service import Tracker
+    from tracker.adapters.config import persistence_env
 
     data = json.loads(fixture.read_text())
     app = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/fixture.sqlite3"), signing=signing.KeyRing(tmp_path / "keys.json"))

@@ -10,11 +10,11 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from tracker.application import Tracker
-from tracker.config import persistence_env
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
 from tracker.domain import Campaign, IdempotencyRecord, Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
-from tracker.repository import mutate_each
+from tracker.adapters.repository import mutate_each
 
 FIXTURES = sorted(Path(__file__).with_name("fixtures").glob("stored_events_v*.json"))
 

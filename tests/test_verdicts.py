@@ -115,7 +115,7 @@ def test_undoing_the_deciding_action_undecides_the_quest(client):
 
 def test_a_forged_verdict_does_not_re_derive(tracker):
     """The verdict is an effect of the action that decided it: verification re-derives it like any other."""
-    from tracker.application import Request
+    from tracker.application.service import Request
 
     cid = tracker.create_campaign("descent", "Forgery", ["runewitch-astarra", "aurim"]).body["id"]
     sid = tracker.start_session(cid, "thing-in-the-pit").body["id"]

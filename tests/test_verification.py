@@ -8,7 +8,8 @@ import dataclasses
 import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tracker import rulesets, verification
+from tracker import rulesets
+from tracker.integrity import verification
 
 
 @pytest.fixture

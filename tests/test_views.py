@@ -38,8 +38,8 @@ from tests.kit.yokai_quest import (
     start as yokai_start,
     strike,
 )
-from tracker.config import persistence_env
-from tracker.rulesets.view import CampaignFold
+from tracker.adapters.config import persistence_env
+from tracker.rulesets.engine.view import CampaignFold
 
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE_SECONDS = 20.0

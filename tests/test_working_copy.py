@@ -1,4 +1,4 @@
-"""One working copy for resolving actions in every game (tracker/rulesets/working_copy.py).
+"""One working copy for resolving actions in every game (tracker/rulesets/engine/working_copy.py).
 
 A game reads its state through a subclass in its own words, but what a change does to the working copy
 (decks moved, rolls kept out of the state, everything else folded, then what follows from it) is the same
@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 import tracker.rulesets
-from tracker import decks
+from tracker.core import decks
 from tracker.domain.session import DECK_EVENTS
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
-from tracker.rulesets.working_copy import WorkingCopy
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import ActionContext
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 RECORDING = ("add", "extend", "finish", "roll", "draw", "draw_until_kind")
 

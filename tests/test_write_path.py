@@ -15,9 +15,9 @@ from uuid import UUID
 
 from projections.runner import ProjectionRunner
 from projections.store import open_view_store
-from tracker import hash_chain
-from tracker.application import Tracker
-from tracker.config import persistence_env
+from tracker.integrity import hash_chain
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
 
 CAMPAIGNS = 6
 SESSIONS_PER_CAMPAIGN = 2

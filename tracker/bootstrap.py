@@ -22,14 +22,14 @@ from gunicorn.app.base import Application as GunicornApplication
 from projections.every_shard import SHARD_WATCH_SECONDS, EveryShard
 from projections.runner import REBUILD_BATCH_SIZE, ProjectionRunner
 from projections.store import ViewStore, open_view_store
-from tracker import placement
-from tracker.application import Tracker
-from tracker.config import persistence_env
-from tracker.placement import HOME, Placement
-from tracker.rate_limits import TokenBuckets, parse_rate_limit
+from tracker.sharding import placement
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
+from tracker.sharding.placement import HOME, Placement
+from tracker.adapters.rate_limits import TokenBuckets, parse_rate_limit
 from tracker.settings import Settings
-from tracker.shards import Router, Shard
-from tracker.signing import KeyRing
+from tracker.sharding.shards import Router, Shard
+from tracker.integrity.signing import KeyRing
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "gunicorn.conf.py"

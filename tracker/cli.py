@@ -15,16 +15,16 @@ from typing import Any
 
 from api import create_app
 from api.front import launcher as front_launcher
-from tracker import moving
-from tracker.application import Request
+from tracker.sharding import moving
+from tracker.application.service import Request
 from tracker.bootstrap import REBUILD_BATCH_SIZE, SHARD_WATCH_SECONDS, EveryShard, Service, Settings, bootstrap, create_tables
 from tracker.bootstrap import serve as serve_under_gunicorn
-from tracker.config import describe, persistence_env
-from tracker.errors import Conflict, NotFound, TrackerError
-from tracker.export_file import ExportLines
-from tracker.placement import HOME, Moving, Placement, conninfo, enabled, is_postgres
+from tracker.adapters.config import describe, persistence_env
+from tracker.core.errors import Conflict, NotFound, TrackerError
+from tracker.portability.export_file import ExportLines
+from tracker.sharding.placement import HOME, Moving, Placement, conninfo, enabled, is_postgres
 from tracker.settings import ServerSettings, database_url, move_settings, process_environment
-from tracker.signing import KeyRing, KeysFileError
+from tracker.integrity.signing import KeyRing, KeysFileError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,7 +278,7 @@ def _token(args: argparse.Namespace, url: str) -> int:
 @contextmanager
 def _campaign_app(url: str, campaign_id: str, write: bool = False) -> Iterator[Any]:
     """The application of the shard holding the campaign (the one database without shards); a write holds the
-    campaign's move lock while it runs, as the API's writes do (tracker/placement.py)."""
+    campaign's move lock while it runs, as the API's writes do (tracker/sharding/placement.py)."""
 
     if not (is_postgres(url) and enabled(url)):
         with _closing(_service(url)) as service:

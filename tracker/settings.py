@@ -17,12 +17,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tracker.randomness import new_seed
+from tracker.core.randomness import new_seed
 
 DEFAULT_SQLITE_PATH = Path("var") / "tracker.sqlite3"
 IMPORT_MAX_BYTES = 64 * 1024 * 1024  # an export of a long campaign can exceed the 1 MB that other requests may send
 GUNICORN_THREADS = 4
-LEASE_SECONDS = 30.0  # a dead mover holds its campaign's writes back this long at most (tracker/moving.py)
+LEASE_SECONDS = 30.0  # a dead mover holds its campaign's writes back this long at most (tracker/sharding/moving.py)
 PAUSE_STEPS = ("before-copy", "during-copy", "before-flip")  # before the export; in the import, its write not committed; before the flip
 
 
@@ -49,7 +49,7 @@ def process_environment() -> dict[str, str]:
 class Settings:
     """How to build the service and serve it. ``create_tables``: False in gunicorn's workers, whose master made
     them (workers replacing the same PostgreSQL functions at once fail with "tuple concurrently updated").
-    ``seed_source`` makes each new session's secret seed (tracker/randomness.py; the bench fixes them);
+    ``seed_source`` makes each new session's secret seed (tracker/core/randomness.py; the bench fixes them);
     ``clock`` is the time events record (None: the time now). The HTTP fields are the REST API's
     (api/__init__.py puts each in the Flask config under its upper-case name, where a test may override it)."""
 
@@ -60,8 +60,8 @@ class Settings:
     clock: Callable[[], datetime] | None = None
     batch_size: int = 500  # notifications per projection batch
     warm_at_boot: bool = False  # a server's worker: pay the first request's one-time costs before serving (api/warming.py)
-    signing_keys: str | None = None  # the signing key file (tracker/signing.py); None: var/signing-keys.json
-    trusted_jwks: tuple[str, ...] = ()  # key sets of other servers an import trusts (tracker/signing.py)
+    signing_keys: str | None = None  # the signing key file (tracker/integrity/signing.py); None: var/signing-keys.json
+    trusted_jwks: tuple[str, ...] = ()  # key sets of other servers an import trusts (tracker/integrity/signing.py)
     public_url: str | None = None  # the service's public address, named in exports made outside a request (the CLI)
     # -- the REST API --
     rate_limit: str = ""  # '30/10': writes per seconds per token (api/access.py); empty or 'off': none
@@ -132,7 +132,7 @@ class ServerSettings:
 
 @dataclass(frozen=True)
 class MoveSettings:
-    """A campaign's move between shards (tracker/moving.py): its lease, and where a test pauses it."""
+    """A campaign's move between shards (tracker/sharding/moving.py): its lease, and where a test pauses it."""
 
     lease_seconds: float = LEASE_SECONDS
     pause_at: str | None = None
@@ -140,7 +140,7 @@ class MoveSettings:
 
 
 def move_settings(environ: Mapping[str, str] | None = None) -> MoveSettings:
-    """TRACKER_MOVE_LEASE_SECONDS, TRACKER_MOVE_PAUSE_AT and TRACKER_MOVE_PAUSE_FILE (tracker/moving.py); ValueError,
+    """TRACKER_MOVE_LEASE_SECONDS, TRACKER_MOVE_PAUSE_AT and TRACKER_MOVE_PAUSE_FILE (tracker/sharding/moving.py); ValueError,
     worded for the operator, for a value that cannot be used."""
     env = _environment(environ)
     raw = env.get("TRACKER_MOVE_LEASE_SECONDS", "").strip()

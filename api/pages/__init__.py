@@ -28,7 +28,7 @@ from api.pages.blueprint import bp
 from api.routes.campaigns import CampaignExport
 from projections import views as registered_views
 from tracker import rulesets
-from tracker.errors import NotFound, TrackerError
+from tracker.core.errors import NotFound, TrackerError
 
 __all__ = ["bp"]
 

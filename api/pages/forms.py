@@ -21,9 +21,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.wording import key_said
-from tracker.actors import DECK_ACTOR_FIELDS
-from tracker.errors import Unprocessable
+from tracker.core.wording import key_said
+from tracker.core.actors import DECK_ACTOR_FIELDS
+from tracker.core.errors import Unprocessable
 
 # Fields that name a hero in every game (who takes the cards) and in most (the hero acting); each game adds its
 # own (GameRules.actor_fields), passed in as ``hero_fields``.

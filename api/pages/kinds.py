@@ -13,7 +13,7 @@ from typing import Any
 
 from api.pages import charts, reads
 from api.pages import standing as standing_said
-from tracker.rulesets.view import View
+from tracker.rulesets.engine.view import View
 
 
 class Shown:

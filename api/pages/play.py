@@ -24,10 +24,11 @@ from api import access, query
 from api.context import door, tracker, views
 from api.pages import forms, reads, signin
 from api.pages.blueprint import bp
-from tracker import wording
-from tracker import authorization, rulesets
-from tracker.application import Request
-from tracker.errors import TrackerError
+from tracker.core import wording
+from tracker.application import authorization
+from tracker import rulesets
+from tracker.application.service import Request
+from tracker.core.errors import TrackerError
 
 OUTCOMES = (("victory", "Victory"), ("heroic-victory", "Heroic victory"), ("defeat", "Defeat"))
 
@@ -47,7 +48,7 @@ def _check_form(session_id: str) -> tuple[str, Any]:
     sent = request.form.get("csrf", "")
     if token is None or not hmac.compare_digest(sent, csrf_token(token, session_id)):
         raise FormRefused("This form is out of date or not from this page", detail="Reload the play page and send the form again.")
-    refused = authorization.route_refusal(grant.role, "player", reads=False)  # (the commands refuse the rest: tracker/authorization.py)
+    refused = authorization.route_refusal(grant.role, "player", reads=False)  # (the commands refuse the rest: tracker/application/authorization.py)
     if refused:
         raise FormRefused(refused, detail="Ask the campaign's owner for a player token to play.")
     return campaign_id, grant

@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from projections import timeline
-from tracker import wording
+from tracker.core import wording
 from projections.store import ViewStore
-from tracker.rulesets.ruleset import Ruleset
+from tracker.rulesets.engine.ruleset import Ruleset
 
 WINS = ("victory", "heroic-victory")
 OUTCOME_WORDS = {"victory": "Victory", "heroic-victory": "Heroic victory", "defeat": "Defeat", None: "In play"}

@@ -14,7 +14,7 @@ from flask import Response, g, request
 
 from api.context import authenticate, tracker
 from tracker.domain import Grant
-from tracker.errors import NotFound, TrackerError
+from tracker.core.errors import NotFound, TrackerError
 
 COOKIE = "tracker_tokens"
 MAX_TOKENS = 20  # a few campaigns; cookies hold 4 kB and a token is 43 characters

@@ -1,6 +1,6 @@
 """A campaign's standing as a player reads it at a glance: sentences and small tables, never a nested dump.
 
-The wording is the game's own: its standing view's ``said`` (tracker/rulesets/view.py) turns the answer into
+The wording is the game's own: its standing view's ``said`` (tracker/rulesets/engine/view.py) turns the answer into
 sections of ``{"title", "sentences", "tables"}``; a table is ``{"caption", "headers", "rows"}`` of plain words and
 numbers. A view that says nothing of its own (or progress a quest's end carried over, for a game that keeps no
 standing view) still reads as a table of words (keys as words, ids as names, yes / no).
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.view import View
-from tracker.wording import key_said, value_said
+from tracker.rulesets.engine.view import View
+from tracker.core.wording import key_said, value_said
 
 
 def sections(view: View | None, standing: Mapping[str, Any], names: Mapping[str, str], progress: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:

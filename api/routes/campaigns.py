@@ -11,7 +11,7 @@ from api.blueprint import Blueprint
 from api.sharding import import_placing, place_new_campaign
 from api.context import WrongSide, command_request, projected, respond, tracker, viewer_for, views
 from projections import dice_statistics, standing, views as registered_views
-from tracker.export_file import ExportLines
+from tracker.portability.export_file import ExportLines
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
 
@@ -155,7 +155,7 @@ class CampaignExport(MethodView):
     @blp.doc(operationId="exportCampaign")
     @blp.doc(responses={"200": {"description": "JSON Lines: header, every event, trailer", "content": {EXPORT_TYPE: {"schema": {"type": "string", "format": "binary"}}}}})
     def get(self, campaign_id: str):
-        """The campaign and its sessions as JSON Lines, for another server or tracker/verify_export.py.
+        """The campaign and its sessions as JSON Lines, for another server or tracker/integrity/verify_export.py.
         A token that may not see every side's secrets cannot export while a quest with secrets is being played."""
         if viewer_for(None) is not None and tracker().has_secrets_in_play(campaign_id):
             raise WrongSide(

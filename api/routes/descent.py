@@ -11,8 +11,9 @@ from api import access, contract, schemas
 from api.blueprint import Blueprint
 from api.context import projected, tracker, viewer_for, views
 from projections import views as registered_views
-from tracker import disclosure, rulesets
-from tracker.errors import NotFound
+from tracker.integrity import disclosure
+from tracker import rulesets
+from tracker.core.errors import NotFound
 
 blp = Blueprint("descent", __name__, url_prefix="/campaigns", description="Descent: treachery, conquest, threat and heroes per campaign")
 

@@ -15,8 +15,8 @@ from api.blueprint import Blueprint
 from api.sharding import shard_name
 from api.context import LAST_EVENT_ID, BadHeader, door, tracker
 from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
-from tracker.application import Tracker
-from tracker.errors import TrackerError
+from tracker.application.service import Tracker
+from tracker.core.errors import TrackerError
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
 

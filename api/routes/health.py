@@ -9,7 +9,7 @@ from api import access, schemas
 from api.blueprint import Blueprint
 from api.context import tracker, views
 from api.sharding import router
-from tracker.placement import HOME
+from tracker.sharding.placement import HOME
 
 blp = Blueprint("health", __name__, url_prefix="/health", description="Is the service up")
 

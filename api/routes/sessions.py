@@ -7,7 +7,7 @@ from api import access, contract, schemas
 from api.blueprint import Blueprint
 from api.context import command_request, projected, respond, tracker, viewer_side, views
 from projections import timeline
-from tracker.randomness import __doc__ as DERIVATION
+from tracker.core.randomness import __doc__ as DERIVATION
 
 blp = Blueprint("sessions", __name__, url_prefix="/sessions", description="Playing a quest: rolls, draws, actions")
 
@@ -41,7 +41,7 @@ class Rolls(MethodView):
 
 @blp.route("/<session_id>/draws")
 class Draws(MethodView):
-    @access.player  # a player's draw for another's hero or side: the command refuses it (tracker/authorization.py)
+    @access.player  # a player's draw for another's hero or side: the command refuses it (tracker/application/authorization.py)
     @blp.doc(operationId="drawCards")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Draw)
@@ -56,7 +56,7 @@ class Draws(MethodView):
 
 @blp.route("/<session_id>/actions")
 class Actions(MethodView):
-    @access.player  # a player's action for another's hero or side: the command refuses it (tracker/authorization.py)
+    @access.player  # a player's action for another's hero or side: the command refuses it (tracker/application/authorization.py)
     @blp.doc(operationId="takeAction")
     @contract.headers("IfMatch")
     @blp.arguments(schemas.Action)

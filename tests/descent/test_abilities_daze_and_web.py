@@ -210,9 +210,9 @@ def test_a_campaign_pinned_to_descent_1_2_0_still_resolves_and_plays_its_attacks
     import pytest
 
     from tracker import rulesets
-    from tracker.errors import Unprocessable
+    from tracker.core.errors import Unprocessable
     from tracker.rulesets.descent import combat, figures
-    from tracker.rulesets.ruleset import ActionContext
+    from tracker.rulesets.engine.ruleset import ActionContext
 
     rulesets.archived.cache_clear()
     pin = {"id": "descent", "version": "1.2.0", "hash": "sha256:4114f104350dcb054ec88b2754e187e1e934804e6a1e9da388763bcfd9425654"}

@@ -22,10 +22,10 @@ from tests.kit.descent import (
 from tests.kit.secrets import assert_keeps_secrets, bearer, mint
 from tests.kit.session import change
 from tracker import rulesets
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 from tracker.rulesets import descent
 from tracker.rulesets.descent import combat, figures
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext
 
 
 def test_heroes_start_with_their_sheets_wounds_and_fatigue(client):

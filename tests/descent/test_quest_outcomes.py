@@ -468,12 +468,12 @@ def test_the_power_glyphs_draw_stays_the_overlords_until_the_quest_ends_and_new_
 def test_sessions_pinned_to_descent_1_0_0_re_derive_as_they_were_played():
     """Verification re-runs each action under the rules data its campaign pinned: the 1.1.0 fixes apply to 1.1.0
     campaigns, and a 1.0.0 session's second ambush in a turn, repeated Power draws and a fourth potion still re-derive."""
-    from tracker import decks
-    from tracker.randomness import RandomStream
+    from tracker.core import decks
+    from tracker.core.randomness import RandomStream
     from tracker.rulesets.descent import conditions, threat
     from tracker.rulesets.descent.setup import set_up
     from tracker.rulesets.descent.fold import fold
-    from tracker.rulesets.ruleset import ActionContext
+    from tracker.rulesets.engine.ruleset import ActionContext
 
     rulesets.archived.cache_clear()
     old = rulesets.resolve({"id": "descent", "version": "1.0.0", "hash": "sha256:43526d82cdd4ad782784ab57d864cc992db9a19dde42ed547bbb32256275d65a"})

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from tracker import decks, rulesets
-from tracker.errors import Unprocessable
-from tracker.randomness import RandomStream
+from tracker.core import decks
+
+from tracker import rulesets
+from tracker.core.errors import Unprocessable
+from tracker.core.randomness import RandomStream
 from tracker.rulesets.descent import conquest, glyphs, prolonged, sides, summoning, threat, zorek
 from tracker.rulesets.descent.setup import opening_hand, set_up
 from tracker.rulesets.descent.fold import fold
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext
 
 DESCENT = rulesets.get("descent")
 BASE_DECK = ["Aim", "Gust of Wind", "Hordes of the Things", "Dodge", "Dark Charm"] + [f"Base card {n}" for n in range(1, 16)]

@@ -1,12 +1,12 @@
-"""Descent through the application (tracker.application.Tracker), on SQLite and on PostgreSQL: set-up, play, refusals
+"""Descent through the application (tracker.application.service.Tracker), on SQLite and on PostgreSQL: set-up, play, refusals
 that append nothing, the heroes' redacted view and verification after the quest ends."""
 
 from __future__ import annotations
 
 import pytest
 
-from tracker.application import Tracker
-from tracker.errors import Unprocessable
+from tracker.application.service import Tracker
+from tracker.core.errors import Unprocessable
 
 BASE_DECK = {"decks": {"overlord": {"cards": ["Aim", "Gust of Wind", "Hordes of the Things", "Dodge"] + [f"Base card {n}" for n in range(1, 17)]}}}
 

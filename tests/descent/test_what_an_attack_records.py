@@ -115,9 +115,9 @@ def test_a_campaign_pinned_to_descent_1_4_0_plays_its_attacks_as_they_were():
     import pytest
 
     from tracker import rulesets
-    from tracker.errors import Unprocessable
+    from tracker.core.errors import Unprocessable
     from tracker.rulesets.descent import combat, figures
-    from tracker.rulesets.ruleset import ActionContext
+    from tracker.rulesets.engine.ruleset import ActionContext
 
     rulesets.archived.cache_clear()
     old = rulesets.resolve({"id": "descent", "version": "1.4.0", "hash": "sha256:3f3ec90eed198342f37b77685995b5ae38067176e2351f02b17571d9ab64111b"})

@@ -5,20 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
-from tracker.domain.session import GameEvent
-from tracker.rulesets.ruleset import ActionContext, ActionType, GameRules, Ruleset
+from tracker.core import dice
+from tracker.rulesets.engine.changes import Changes
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules, Ruleset
+
+CHANGES = Changes(__name__)
 
 
-class MarkerMoved(GameEvent):
-    class_version = 1
+@CHANGES("marker-moved", "MarkerMoved")
+def _marker_moved(game: dict[str, Any], change: Mapping[str, Any]) -> None:
+    game["marker"] = game.get("marker", 0) + change["steps"]
+
+
+MarkerMoved = CHANGES.event_named("MarkerMoved")
 
 
 class MarkerRules(GameRules):
-    events = {"marker-moved": MarkerMoved}
-
-    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        return {**game, "marker": game.get("marker", 0) + change["steps"]}
+    changes = CHANGES
 
 
 def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

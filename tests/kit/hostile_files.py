@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.forgery_kit import events, rechain
-from tracker import verify_export
-from tracker.application import Tracker
-from tracker.config import persistence_env
+from tracker.integrity import verify_export
+from tracker.application.service import Tracker
+from tracker.adapters.config import persistence_env
 
 LINE = re.compile(r"\bline (\d+)", re.IGNORECASE)
 # Values of every JSON type, and numbers no counter or position can be.

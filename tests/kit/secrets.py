@@ -97,7 +97,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 def verifier(text: str, client) -> subprocess.CompletedProcess:
     """The standalone verifier reading the file from its standard input, with the service's key set saved beside."""
-    verify_export = Path(__file__).resolve().parents[2] / "tracker" / "verify_export.py"
+    verify_export = Path(__file__).resolve().parents[2] / "tracker" / "integrity" / "verify_export.py"
     with tempfile.NamedTemporaryFile("wb", suffix=".json") as jwks:
         jwks.write(client.get("/.well-known/jwks.json").data)
         jwks.flush()

@@ -10,10 +10,10 @@ import pytest
 
 from api import create_app
 from tests.conftest import fresh_schema
-from tracker.application import Tracker
+from tracker.application.service import Tracker
 from tracker.cli import main as cli
-from tracker.config import persistence_env
-from tracker.errors import NotFound
+from tracker.adapters.config import persistence_env
+from tracker.core.errors import NotFound
 
 
 @contextmanager

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tracker.errors import Unprocessable
-from tracker.randomness import RandomStream
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext
+from tracker.core.errors import Unprocessable
+from tracker.core.randomness import RandomStream
+from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext
 
 SAMPLES = json.loads((Path(__file__).parents[1] / "fixtures" / "timeline_samples.json").read_text())
 

@@ -7,7 +7,7 @@ from typing import Any
 from eventsourcing.domain import event
 
 from tracker.domain.events import TrackerAggregate, TrackerCreated, TrackerEvent
-from tracker.supplements import supplement
+from tracker.core.supplements import supplement
 
 WINS = ("victory", "heroic-victory")
 

@@ -102,7 +102,7 @@ class TrackerCreated(Aggregate.Created):
 class GameEvent(DecoratedFuncCaller, TrackerEvent):
     """Base of a ruleset's own events (KarmaGained, WeaponUpgraded, ...): each records one ``change`` of the game state.
 
-    Every game declares its kinds of change in its own package (tracker/rulesets/changes.py makes each event class
+    Every game declares its kinds of change in its own package (tracker/rulesets/engine/changes.py makes each event class
     there), taking this base from here, never from the aggregates, so the domain and the rulesets import each other
     not at all. The session applies them all by one ``@event`` method (``Session.change_game``): each class is entered
     in the library's table of decorated methods (``applied_by``), as the library enters a class given to ``@event``.

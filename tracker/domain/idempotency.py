@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.domain import event
 
@@ -35,3 +36,13 @@ class IdempotencyRecord(TrackerAggregate):
         self.fingerprint = fingerprint
         self.status = status
         self.body = body
+
+
+def canonical_scope(scope: str) -> str:
+    """``session:<id>``/``campaign:<id>`` with the id in one spelling: upper case, no hyphens and ``urn:uuid:``
+    forms of one id are one session, so they take turns and share Idempotency-Keys."""
+    kind, _, raw = scope.partition(":")
+    try:
+        return f"{kind}:{UUID(raw)}" if raw else scope
+    except ValueError:
+        return scope  # not an id: the command's own load refuses it

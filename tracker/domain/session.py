@@ -7,7 +7,7 @@ from typing import Any
 
 from eventsourcing.domain import decorated_func_callers, event
 
-from tracker import decks
+from tracker.core import decks
 from tracker.domain.events import NOTHING_GIVEN, GameEvent, Given, Shared, TrackerAggregate, TrackerCreated, TrackerEvent
 
 ABANDONED = "abandoned"  # the outcome a SessionEnded records for a session the table stopped without one
@@ -221,7 +221,7 @@ class Session(TrackerAggregate):
     @event("GameChanged")
     def change_game(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
         """The game's fold of one of its own changes. Each game declares an event class per kind of change
-        (tracker/rulesets/changes.py), and every one of them is applied by this method (GameEvent.applied_by, below);
+        (tracker/rulesets/engine/changes.py), and every one of them is applied by this method (GameEvent.applied_by, below);
         the library's own GameChanged class for it is never recorded."""
         if self._folds(0):
             self.game = self.rules.fold(self.game, change)
@@ -238,7 +238,7 @@ class Session(TrackerAggregate):
         if change["kind"] == "shuffled":
             self.counter = change["counter_end"]
 
-    # One event for each kind of deck change tracker/decks.py applies (DECK_EVENTS below names each kind's).
+    # One event for each kind of deck change tracker/core/decks.py applies (DECK_EVENTS below names each kind's).
     @event(DeckShuffled)
     def shuffle_deck(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
         self._change_deck(change)
@@ -322,7 +322,7 @@ class Session(TrackerAggregate):
 
     def state(self, next_actions: bool = True) -> dict[str, Any]:
         """The session's state; with the phase and the actions legal now unless ``next_actions`` is False (what a
-        resolver reads has no use for them: tracker/resolving.py)."""
+        resolver reads has no use for them: tracker/play/resolving.py)."""
         state = {
             "id": str(self.id),
             "campaign_id": self.campaign_id,
@@ -353,7 +353,7 @@ class Session(TrackerAggregate):
 
 __all__ = ["DECK_EVENTS", "GameEvent", "Session"]  # GameEvent lives in tracker.domain.events; named here too
 
-# The @event method that records each kind of deck change tracker/decks.py applies, and the event class it records.
+# The @event method that records each kind of deck change tracker/core/decks.py applies, and the event class it records.
 _DECK_METHODS = {
     "shuffled": "shuffle_deck", "drawn": "draw_cards", "looked": "look_at_top_cards", "kept": "keep_cards",
     "discarded": "discard_cards", "removed": "remove_cards_from_game", "returned": "return_cards_to_deck",

@@ -8,19 +8,20 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from tracker.errors import NotFound, Unprocessable
-from tracker.rulesets import archive
-from tracker.rulesets.ruleset import Ruleset
+from tracker.core.errors import NotFound, Unprocessable
+from tracker.rulesets.engine import archive
+from tracker.rulesets.engine.ruleset import Ruleset
 
 # Earlier versions of each ruleset, kept so campaigns pinned to them still play and verify: versions/<ruleset id>/,
-# each version stored once, as its difference from the one before it (tracker/rulesets/archive.py).
+# each version stored once, as its difference from the one before it (tracker/rulesets/engine/archive.py).
 ARCHIVE = archive.ROOT
 
 
 def games() -> list[str]:
     """The games this server plays: every package beside this file whose ``__init__`` offers ``load()``.
     A fifth game is its own package and nothing else (README.md here); no list names them."""
-    return sorted(found.name for found in pkgutil.iter_modules(__path__) if found.ispkg)
+    return sorted(found.name for found in pkgutil.iter_modules(__path__)
+                  if found.ispkg and callable(getattr(importlib.import_module(f"{__name__}.{found.name}"), "load", None)))
 
 
 def _loads() -> list[Callable[..., Ruleset]]:

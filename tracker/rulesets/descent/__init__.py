@@ -2,7 +2,7 @@
 
 Two sides in one session: the heroes and the overlord. The overlord's hand, deck customisation and chosen
 glyphs are recorded like everything else and marked secret to him until the quest ends (hidden.py).
-In the one game skeleton (tracker/rulesets/skeleton.py).
+In the one game skeleton (tracker/rulesets/engine/skeleton.py).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tracker.rulesets import skeleton
-from tracker.rulesets.ruleset import Ruleset
+from tracker.rulesets.engine import skeleton
+from tracker.rulesets.engine.ruleset import Ruleset
 
 HERE = Path(__file__).parent
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets import correction
-from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
+from tracker.rulesets.engine import correction
+from tracker.rulesets.engine.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.descent import combat, conditions, conquest, crushing_trap, familiars, figures, fissures, glyphs, monkey_kings, monster_turn
 from tracker.rulesets.descent import movement, prisoners, prolonged, ready, secret_room, shop, spirits, summoning, temple, threat, tokens, wounds, zorek
-from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType, action_schema
 
-# The numbers on a hero's sheet the table may correct (tracker/rulesets/correction.py).
+# The numbers on a hero's sheet the table may correct (tracker/rulesets/engine/correction.py).
 CORRECTABLE = ("wounds", "fatigue", "armor", "coins", "curses", "frost")
 
 

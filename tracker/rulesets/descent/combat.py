@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
+from tracker.core import dice
 from tracker.rulesets.descent import (
     abilities,
     conquest,
@@ -28,7 +28,7 @@ from tracker.rulesets.descent import (
 )
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": {"type": "integer", "minimum": -20, "maximum": 20},
          "pierce": {"type": "integer", "minimum": 0, "maximum": 20}}

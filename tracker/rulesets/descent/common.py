@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext, action_schema
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import ActionContext, action_schema
 
 COLOURS = ("event", "trap", "monster")  # green, purple, red treachery
 OVERLORD = "overlord"

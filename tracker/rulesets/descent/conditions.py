@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
+from tracker.core import dice
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.wounds import recovery
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 _POTION = {"enum": ["invulnerability", "healing", "vitality"]}
 _STOW = {"to": {"enum": ["equipped", "pack"]}, "pack_items": {"type": "integer", "minimum": 0, "maximum": 3}}

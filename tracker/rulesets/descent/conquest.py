@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
+from tracker.core import decks
 from tracker.rulesets.descent.common import (
     AMOUNT,
     COUNT,
@@ -18,7 +18,7 @@ from tracker.rulesets.descent.common import (
     stat,
 )
 from tracker.rulesets.descent.spirit_standing import angered_standing
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 GLYPHS = ("normal", "summoning", "sundered", "power")
 

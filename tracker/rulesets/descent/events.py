@@ -1,5 +1,5 @@
 """Descent's own session events, named in the game's words: one for each kind of change (a plain JSON dict), declared
-once with its fold (fold.py and, for combat, fold_combat.py: tracker/rulesets/changes.py). Stored events name each class
+once with its fold (fold.py and, for combat, fold_combat.py: tracker/rulesets/engine/changes.py). Stored events name each class
 in this module (``tracker.rulesets.descent.events:QuestSetUp``), so each is found here by its name."""
 
 from __future__ import annotations

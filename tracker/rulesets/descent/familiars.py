@@ -17,7 +17,7 @@ from typing import Any
 from tracker.rulesets.descent import combat, conquest
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import combat_rules, require_figure
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 DARK = ("summoning", "sundered", "power")
 

@@ -14,7 +14,7 @@ from typing import Any
 from tracker.rulesets.descent import spirit_figures
 from tracker.rulesets.descent.abilities import stated_abilities
 from tracker.rulesets.descent.common import NAME, refuse, schema
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 STAT = {"type": "integer", "minimum": 0, "maximum": 200}
 SHEET = {"type": "object", "properties": {"wounds": {"type": "integer", "minimum": 1, "maximum": 100}, "fatigue": STAT, "armor": STAT},

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets import correction
-from tracker.rulesets.changes import Changes
+from tracker.rulesets.engine import correction
+from tracker.rulesets.engine.changes import Changes
 
 
 def new_hero() -> dict[str, Any]:
@@ -18,13 +18,13 @@ def hero(game: dict[str, Any], hero_id: str) -> dict[str, Any]:
     return game["heroes"].setdefault(hero_id, new_hero())
 
 
-# Each kind of change Descent records, declared once with its fold (tracker/rulesets/changes.py); the combat kinds are
+# Each kind of change Descent records, declared once with its fold (tracker/rulesets/engine/changes.py); the combat kinds are
 # declared in fold_combat.py, and events.py imports both, so every kind is declared before a session folds one.
 CHANGES = Changes("tracker.rulesets.descent.events")
 fold = CHANGES.fold
 
 
-@CHANGES(correction.KIND, "ValueCorrected", doc="The table corrected a number on a hero's sheet: what it was, what it is, and why (tracker/rulesets/correction.py).")
+@CHANGES(correction.KIND, "ValueCorrected", doc="The table corrected a number on a hero's sheet: what it was, what it is, and why (tracker/rulesets/engine/correction.py).")
 def _value_corrected(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g["heroes"][change["hero"]] = correction.apply(g["heroes"][change["hero"]], change)
 

@@ -1,5 +1,5 @@
 """The combat part of the Descent state after one change: figures in play, wounds, fatigue and order tokens. Each kind
-is declared with its fold, like the rest of the game's (fold.py, tracker/rulesets/changes.py)."""
+is declared with its fold, like the rest of the game's (fold.py, tracker/rulesets/engine/changes.py)."""
 
 from __future__ import annotations
 

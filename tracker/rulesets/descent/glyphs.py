@@ -10,7 +10,7 @@ from typing import Any
 from tracker.rulesets.descent.common import COUNT, NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.harm import deaths_after
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.descent.fold import fold
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext
 
 
 def deaths_after(ctx: ActionContext, changes: list[dict[str, Any]], heroes: list[str], deaths: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

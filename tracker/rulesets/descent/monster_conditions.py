@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import refuse
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext
 
 ON_MONSTERS = ("burn", "bleed", "daze", "stun", "web")
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from tracker.rulesets.descent.common import refuse
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 
 def _web(ctx: ActionContext) -> Mapping[str, Any]:

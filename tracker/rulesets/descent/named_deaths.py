@@ -21,7 +21,7 @@ from tracker.rulesets.descent.common import quest
 from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.descent.spirit_standing import angered_standing
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext
 
 
 def _rule(ctx: ActionContext, target: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.conquest import award_amount
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:

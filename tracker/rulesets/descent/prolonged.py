@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
+from tracker.core import dice
 from tracker.rulesets.descent import secret_room
 from tracker.rulesets.descent.common import (
     NAME,
@@ -18,7 +18,7 @@ from tracker.rulesets.descent.common import (
     schema,
     stat,
 )
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 TRAITS = ("melee", "ranged", "magic")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import combat_rules
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 
 def _stunned_now(hero: Mapping[str, Any], turn: int) -> bool:

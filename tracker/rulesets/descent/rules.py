@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets import allowed
+from tracker.rulesets.engine import allowed
 from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
-from tracker.rulesets.ruleset import GameRules
+from tracker.rulesets.engine.ruleset import GameRules
 
 
 class Rules(GameRules):

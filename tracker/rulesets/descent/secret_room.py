@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
+from tracker.core import dice
 from tracker.rulesets.descent.common import quest, refuse, schema
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 PURPOSE = "the secret room's power die"  # the roll's purpose: hidden.secret_to knows a secret-room roll by it
 

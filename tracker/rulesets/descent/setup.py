@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
+from tracker.core import decks
 from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, refuse
 from tracker.rulesets.descent.figures import SHEET
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext, ActionType
 
 TREACHERY = {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 20} for c in COLOURS}, "additionalProperties": False}
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import AMOUNT, NAME, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 
 def buy_treasure(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

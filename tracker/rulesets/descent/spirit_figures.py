@@ -18,7 +18,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import quest, refuse
 from tracker.rulesets.descent.spirit_standing import standing
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext
 
 SUPERIOR_UNDYING = "superior-undying"  # the Special Abilities' name of the rule L618 gives every spirit
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 
 def read_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

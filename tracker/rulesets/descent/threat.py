@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
+from tracker.core import decks
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, OVERLORD, quest, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 SOURCES = ("corrupted-fatigue", "corrupted-wound", "corrupted-instant-death", "monster-surges", "destroyed-glyphs", "other")
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
+from tracker.core import dice
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, schema
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 TOKENS = ("burn", "bleed", "daze", "web", "stun", "poison")
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from tracker.rulesets.descent import figures, verdict
 from tracker.rulesets.descent.common import refuse
-from tracker.rulesets.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext
 
 # The reasons rules data 1.0.0 recorded: one per kind of end, not yet per quest. Its sessions re-derive, and verify,
 # with the words they were played with (the data holds no mark of this: the wording lived in the code).

@@ -1,5 +1,5 @@
 """Descent's read views: the treachery ledger, conquest and threat per quest, and each hero's standing, folded by
-the projections as the log grows (tracker/rulesets/view.py). The overlord's choices stay hidden from the heroes
+the projections as the log grows (tracker/rulesets/engine/view.py). The overlord's choices stay hidden from the heroes
 until their quest ends: each answer is kept in full and as the heroes may see it, secret to the overlord."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from tracker.rulesets.descent import ledger
 from tracker.rulesets.descent.common import OVERLORD
 from tracker.rulesets.descent.events import CHANGES
-from tracker.rulesets.view import At, CampaignFold
+from tracker.rulesets.engine.view import At, CampaignFold
 
 DESCENT = "descent"
 GAME_EVENTS = tuple(CHANGES.events.values())

@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import combat_rules
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 SHARR_HEALS = 2  # L200: a friendly figure Sharr ends her movement with recovers 2 wounds
 

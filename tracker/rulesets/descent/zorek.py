@@ -12,12 +12,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
+from tracker.core import dice
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.figures import require_figure
 from tracker.rulesets.descent.harm import deaths_after
-from tracker.rulesets.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 CLOCKWISE = ("north", "east", "south", "west")
 

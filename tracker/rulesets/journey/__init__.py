@@ -1,11 +1,11 @@
-"""Journey: Wrath of Demons: its rules data and pure resolvers, in the one game skeleton (tracker/rulesets/skeleton.py)."""
+"""Journey: Wrath of Demons: its rules data and pure resolvers, in the one game skeleton (tracker/rulesets/engine/skeleton.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tracker.rulesets import skeleton
-from tracker.rulesets.ruleset import Ruleset
+from tracker.rulesets.engine import skeleton
+from tracker.rulesets.engine.ruleset import Ruleset
 
 
 def load(data: dict[str, Any] | None = None) -> Ruleset:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
-from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
-from tracker.rulesets import correction
-from tracker.rulesets.ruleset import ActionContext, ActionType, action_schema
+from tracker.rulesets.engine import correction
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType, action_schema
 
 PILGRIM = {"enum": ["tripitaka", "monkey-king", "cho-hakkai", "monk-sha"]}
 NAME = {"type": "string", "minLength": 1, "maxLength": 100}

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets import allowed
-from tracker.rulesets.deck_actions import NAMES as DECK_ACTIONS
+from tracker.rulesets.engine import allowed
+from tracker.rulesets.engine.deck_actions import NAMES as DECK_ACTIONS
 
 # L362: "Pilgrims activate one at a time in initiative order"; the active Pilgrim's actions cost AP.
 ACTIVE_PILGRIM = (

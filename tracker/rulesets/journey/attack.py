@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import (
     conditions,
     health,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets import correction
+from tracker.rulesets.engine import correction
 
 _LINES = {
     "karma-gained": "{hero} gained {amount} {wheel} Karma ({source}): {before} → {after}",

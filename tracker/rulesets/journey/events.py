@@ -1,5 +1,5 @@
 """Journey's own session events, named in the game's words: one for each kind of change, declared once with
-its fold (state.py, tracker/rulesets/changes.py). Stored events name each class in this module
+its fold (state.py, tracker/rulesets/engine/changes.py). Stored events name each class in this module
 (``tracker.rulesets.journey.events:<Name>``), so each is found here by its name."""
 
 from __future__ import annotations

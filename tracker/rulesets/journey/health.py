@@ -7,7 +7,7 @@ rules lost a Pilgrim's HP, the service asks for it rather than guess.
 
 from __future__ import annotations
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey.resolution import Resolution
 
 CHI_MAX = 10

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import karma
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.setup import RAGE_CARD

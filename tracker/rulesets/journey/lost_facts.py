@@ -1,4 +1,4 @@
-"""What each of Journey's lost facts blocks, and how the table states it instead (tracker/missing_facts.py).
+"""What each of Journey's lost facts blocks, and how the table states it instead (tracker/core/missing_facts.py).
 
 Read from the resolvers: each entry names the actions that read the fact, and the field the table may
 send instead when there is one.

@@ -1,14 +1,14 @@
-"""A Journey action being resolved: the one working copy (tracker/rulesets/working_copy.py), read in
+"""A Journey action being resolved: the one working copy (tracker/rulesets/engine/working_copy.py), read in
 Journey's words (a Pilgrim, a character's profile stat, a trade table)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tracker.errors import Unprocessable
-from tracker.rulesets import components as component_data
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine import components as component_data
 from tracker.rulesets.journey import state as game_state
-from tracker.rulesets.working_copy import WorkingCopy
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 GAME_PHASES = ("maintenance", "pilgrim", "demon", "end")
 

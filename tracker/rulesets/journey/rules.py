@@ -11,7 +11,7 @@ from tracker.rulesets.journey import lost_facts, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
-from tracker.rulesets.ruleset import GameRules
+from tracker.rulesets.engine.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
 CARRIED = ("good", "bad", "weapon_level", *CARRIED_HANDS)

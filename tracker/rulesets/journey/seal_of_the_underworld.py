@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey.lair import lords, quest_of
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend

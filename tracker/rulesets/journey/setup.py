@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import karma, kei_lun, transformation
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionContext, ActionType
+from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext, ActionType
 
 PILGRIMS = ("tripitaka", "monkey-king", "cho-hakkai", "monk-sha")
 CHI_MAX = 10

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
-from tracker.rulesets import components as component_data
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine import components as component_data
 from tracker.rulesets.journey import lair
 from tracker.rulesets.journey.attack import demon_in_play
 from tracker.rulesets.journey.resolution import Resolution

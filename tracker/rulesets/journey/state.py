@@ -11,8 +11,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets import correction
-from tracker.rulesets.changes import Changes
+from tracker.rulesets.engine import correction
+from tracker.rulesets.engine.changes import Changes
 
 UNCONSCIOUS = ("face-down", "side", "back")
 ROTATION = {"face-down": "side", "side": "back", "back": "dead"}
@@ -152,7 +152,7 @@ def _every_change(g: dict[str, Any], change: Mapping[str, Any]) -> None:
         g["ap"] = g.get("ap", 0) - change["ap"]
 
 
-# Each kind of change Journey records, declared once with what it does to the session as a whole (tracker/rulesets/changes.py).
+# Each kind of change Journey records, declared once with what it does to the session as a whole (tracker/rulesets/engine/changes.py).
 CHANGES = Changes("tracker.rulesets.journey.events", every=_every_change)
 fold = CHANGES.fold
 
@@ -207,7 +207,7 @@ for _kind, _name in (
 ):
     CHANGES.declare(_kind, _name)
 CHANGES.declare(correction.KIND, "ValueCorrected",
-                doc="The table corrected a value on a Pilgrim's sheet: what it was, what it is, and why (tracker/rulesets/correction.py).")
+                doc="The table corrected a value on a Pilgrim's sheet: what it was, what it is, and why (tracker/rulesets/engine/correction.py).")
 
 
 @CHANGES("karma-threshold-reached", "KarmaThresholdReached")

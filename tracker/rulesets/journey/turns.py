@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import conditions, iron_fan, lair, transformation
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.setup import RAGE_CARD

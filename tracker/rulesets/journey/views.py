@@ -1,5 +1,5 @@
 """Journey's read views: each Pilgrim's progress across the campaign, and the Karma on both wheels after every
-change. Folded by the projections as the log grows (tracker/rulesets/view.py), never per request."""
+change. Folded by the projections as the log grows (tracker/rulesets/engine/view.py), never per request."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from tracker.rulesets.journey.events import CHANGES
 from tracker.rulesets.journey.progress import hero_progress
 from tracker.rulesets.journey.state import HERO_KINDS
-from tracker.rulesets.view import At, CampaignFold
+from tracker.rulesets.engine.view import At, CampaignFold
 
 JOURNEY = "journey"
 GAME_EVENTS = tuple(CHANGES.events.values())

@@ -1,12 +1,12 @@
 """Kung Fu Panda: The Board Game: real-time rounds, Dials of Destiny, pooled dice spends,
-missions, adventures and the nine-mission story. In the one game skeleton (tracker/rulesets/skeleton.py)."""
+missions, adventures and the nine-mission story. In the one game skeleton (tracker/rulesets/engine/skeleton.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tracker.rulesets import skeleton
-from tracker.rulesets.ruleset import Ruleset
+from tracker.rulesets.engine import skeleton
+from tracker.rulesets.engine.ruleset import Ruleset
 
 
 def load(data: dict[str, Any] | None = None) -> Ruleset:

@@ -16,7 +16,7 @@ from tracker.rulesets.kung_fu_panda.schemas import (
     TILE,
     action,
 )
-from tracker.rulesets.ruleset import ActionType
+from tracker.rulesets.engine.ruleset import ActionType
 
 PAUSE_DICE = {"type": "object", "propertyNames": HERO, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4}}
 PAUSE_FACES = {"type": "object", "propertyNames": HERO, "additionalProperties": POOL}

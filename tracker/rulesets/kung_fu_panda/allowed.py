@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets import allowed
+from tracker.rulesets.engine import allowed
 
 IN_A_ROUND = ("roll", "resolve-claws", "spend")  # each hero for themselves, while not KO'd
 DECIDING = ("mission-won", "mission-failed")

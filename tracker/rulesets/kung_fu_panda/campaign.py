@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 
 OUTCOME_OF = {"victory": "won", "defeat": "lost"}
 

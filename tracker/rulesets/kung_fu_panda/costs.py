@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 
 
 def chi_counts_as(data: Mapping[str, Any], hero: str) -> str | None:

@@ -1,5 +1,5 @@
 """Kung Fu Panda's own session events, named in the game's words: one for each kind of change, declared once with
-its fold (state.py, tracker/rulesets/changes.py). Stored events name each class in this module
+its fold (state.py, tracker/rulesets/engine/changes.py). Stored events name each class in this module
 (``tracker.rulesets.kung_fu_panda.events:RoundStarted``), so each is found here by its name."""
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
-from tracker.errors import Unprocessable
+from tracker.core import dice
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.destiny import figure_moves
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain

@@ -1,4 +1,4 @@
-"""A Kung Fu Panda action being resolved: the one working copy (tracker/rulesets/working_copy.py), each change
+"""A Kung Fu Panda action being resolved: the one working copy (tracker/rulesets/engine/working_copy.py), each change
 folded as it is planned so each step sees the last, plus the checks every action makes (the mission still on,
 a round open, a hero able to act) and the mission's own failure, which follows a change the moment the board
 shows it."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.verdict import failure
-from tracker.rulesets.working_copy import WorkingCopy
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 MISSION_TOKENS = ("scroll", "dragon-scroll", "lever", "gong", "wall", "villager")  # dumplings and carts are checked by place

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
-from tracker.errors import Unprocessable
+from tracker.core import dice
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda.plan import Plan
 
 DIE = "action-die"

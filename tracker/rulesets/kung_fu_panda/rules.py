@@ -10,7 +10,7 @@ from tracker.rulesets.kung_fu_panda import allowed as next_actions
 from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, verdict, versions
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.schemas import OPTIONS
-from tracker.rulesets.ruleset import GameRules
+from tracker.rulesets.engine.ruleset import GameRules
 
 
 class Rules(GameRules):

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import check_tile
 from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS, SETUP
 from tracker.rulesets.kung_fu_panda.verdict import failure
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType
+from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType
 
 SCHEMA = SETUP  # the JSON Schema of a session's "setup" (schemas.py)
 HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
-from tracker.rulesets.components import table as component_table
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.components import table as component_table
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.costs import require_payment
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain

@@ -10,7 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.changes import Changes
+from tracker.rulesets.engine.changes import Changes
 
 RESERVE_ENEMIES = ("wolf-spearman", "wolf-slasher", "ox-grunt")
 
@@ -73,7 +73,7 @@ def _remove(pool: list[str], results: list[str]) -> list[str]:
     return left
 
 
-# Each kind of change Kung Fu Panda records, declared once with its fold (tracker/rulesets/changes.py).
+# Each kind of change Kung Fu Panda records, declared once with its fold (tracker/rulesets/engine/changes.py).
 CHANGES = Changes("tracker.rulesets.kung_fu_panda.events")
 fold = CHANGES.fold
 

@@ -1,5 +1,5 @@
 """Kung Fu Panda's read view: the campaign's standing (missions won and lost, Special Moves held, enemies knocked
-out, rounds per mission, faces rolled), folded by the projections as the log grows (tracker/rulesets/view.py)."""
+out, rounds per mission, faces rolled), folded by the projections as the log grows (tracker/rulesets/engine/view.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from tracker.rulesets.kung_fu_panda import said
 from tracker.rulesets.kung_fu_panda.events import CHANGES
 from tracker.rulesets.kung_fu_panda.standing import standing
-from tracker.rulesets.view import At, CampaignFold
+from tracker.rulesets.engine.view import At, CampaignFold
 
 # The kinds the standing reads; every other change leaves it as it was.
 READS = frozenset({"mission-set-up", "round-started", "pool-rolled", "round-summarised", "enemy-knocked-out", "entry-corrected", "mission-won", "mission-lost"})

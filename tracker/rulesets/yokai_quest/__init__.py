@@ -1,15 +1,15 @@
 """Yōkai Quest: its rules data and pure resolvers.
 
 A quest of the tracker is one scene; a story is a chain of scenes (the data's "stories"), and the
-campaign's chain is the stories' scenes in the narrated order, or one story on its own. In the one game skeleton (tracker/rulesets/skeleton.py).
+campaign's chain is the stories' scenes in the narrated order, or one story on its own. In the one game skeleton (tracker/rulesets/engine/skeleton.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tracker.rulesets import skeleton
-from tracker.rulesets.ruleset import Ruleset
+from tracker.rulesets.engine import skeleton
+from tracker.rulesets.engine.ruleset import Ruleset
 
 
 def load(data: dict[str, Any] | None = None) -> Ruleset:

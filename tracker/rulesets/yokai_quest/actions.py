@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.rulesets import correction
-from tracker.rulesets.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.ruleset import ActionType, action_schema
+from tracker.rulesets.engine import correction
+from tracker.rulesets.engine.deck_actions import ACTIONS as DECK_ACTIONS
+from tracker.rulesets.engine.ruleset import ActionType, action_schema
 from tracker.rulesets.yokai_quest import combat, energy, heroes, scenes, treasure, yokai_phase
 from tracker.rulesets.yokai_quest.published import as_published
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
 ID = {"type": "string", "minLength": 1, "maxLength": 100}
-CORRECTABLE = ("health", "max_health", "energy")  # the numbers on a hero's control panel (tracker/rulesets/correction.py)
+CORRECTABLE = ("health", "max_health", "energy")  # the numbers on a hero's control panel (tracker/rulesets/engine/correction.py)
 
 
 def _correct(ctx: Any, params: Any, rng: Any) -> list[dict[str, Any]]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets import allowed
-from tracker.rulesets.deck_actions import NAMES as DECK_ACTIONS
+from tracker.rulesets.engine import allowed
+from tracker.rulesets.engine.deck_actions import NAMES as DECK_ACTIONS
 
 # A hero's activation: the basic movement (entering from the entrance first, L214) and two actions (L398).
 HEROES_ACT = ("move", "attack", "draw-energy", "use-ability", "use-item", "end-activation", "equip", "unequip", "discard-item", "draw-treasure")

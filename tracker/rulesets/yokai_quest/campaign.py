@@ -17,7 +17,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
 WINS = ("victory", "heroic-victory")

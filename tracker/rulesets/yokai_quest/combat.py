@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import dice
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
+from tracker.core import dice
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets import correction
+from tracker.rulesets.engine import correction
 
 
 def _attacker(change: Mapping[str, Any]) -> str:

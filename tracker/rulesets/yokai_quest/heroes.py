@@ -7,8 +7,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, treasure, verdict
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import Ruleset
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import Ruleset
 
 
 def story_of(data: Mapping[str, Any], scene_id: str) -> Mapping[str, Any]:

@@ -1,4 +1,4 @@
-"""A Yōkai Quest action being resolved: the one working copy (tracker/rulesets/working_copy.py), each change
+"""A Yōkai Quest action being resolved: the one working copy (tracker/rulesets/engine/working_copy.py), each change
 folded as it is added so the next step sees what the previous steps did, read in the game's words."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.errors import Unprocessable
+from tracker.core.errors import Unprocessable
 from tracker.rulesets.yokai_quest import state
-from tracker.rulesets.working_copy import WorkingCopy
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 class Plan(WorkingCopy):

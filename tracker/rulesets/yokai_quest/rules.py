@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.ruleset import GameRules
+from tracker.rulesets.engine.ruleset import GameRules
 from tracker.rulesets.yokai_quest import campaign, describe, setup, state, versions
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.wording import key_said, value_said
+from tracker.core.wording import key_said, value_said
 
 RESULT = {"won": "Won", "lost": "Lost", "victory": "Victory", "failed": "Failed", "completed": "Completed", "in-progress": "In progress"}
 

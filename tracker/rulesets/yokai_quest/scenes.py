@@ -7,9 +7,9 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import energy, heroes, lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tracker.rulesets.ruleset import SET_UP_QUEST, ActionType
+from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType
 from tracker.rulesets.yokai_quest import scenes
 from tracker.rulesets.yokai_quest.actions import COINS, ID
 from tracker.rulesets.yokai_quest.published import as_published

@@ -3,7 +3,7 @@ story, attempt, the rules' result and the session's outcome), scenes played and 
 used, the achievements earned, and each hero's abilities, treasure cards and defeats as the scenes recorded them.
 
 Each session's changes are folded by the rules' own ``state.fold``, so every figure is what the session's game state
-says; records come without the changes an undo reverted and without abandoned sessions (tracker/rulesets/view.py).
+says; records come without the changes an undo reverted and without abandoned sessions (tracker/rulesets/engine/view.py).
 """
 
 from __future__ import annotations

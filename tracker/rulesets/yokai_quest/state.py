@@ -11,8 +11,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets import correction
-from tracker.rulesets.changes import Changes
+from tracker.rulesets.engine import correction
+from tracker.rulesets.engine.changes import Changes
 
 ENERGY_MAX = 7
 HAND_LIMIT = 4
@@ -40,7 +40,7 @@ def new_standing(max_health: int, energy: int = 0) -> dict[str, Any]:
     }
 
 
-# Each kind of change Yōkai Quest records, declared once with its fold (tracker/rulesets/changes.py).
+# Each kind of change Yōkai Quest records, declared once with its fold (tracker/rulesets/engine/changes.py).
 CHANGES = Changes("tracker.rulesets.yokai_quest.events")
 fold = CHANGES.fold
 
@@ -362,7 +362,7 @@ def _defeat_penalty_applied(game, change):
                     hero["equipped"][slot] = None
 
 
-@CHANGES(correction.KIND, "ValueCorrected", doc="The table corrected a number on a hero's control panel: what it was, what it is, and why (tracker/rulesets/correction.py).")
+@CHANGES(correction.KIND, "ValueCorrected", doc="The table corrected a number on a hero's control panel: what it was, what it is, and why (tracker/rulesets/engine/correction.py).")
 def _value_corrected(game, change):
     game["heroes"][change["hero"]] = correction.apply(game["heroes"][change["hero"]], change)
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext, ActionType, GameRules
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules
 from tracker.rulesets.yokai_quest import allowed as next_actions
 from tracker.rulesets.yokai_quest import activation, activation_order, campaign, energy, entrance, scenes, yokai_phase
 from tracker.rulesets.yokai_quest import verdict as decided

@@ -1,12 +1,12 @@
 """Yōkai Quest's read view: the campaign's standing (scenes played and won per story, reattempts, achievements, each
-hero's abilities and treasure cards), folded by the projections as the log grows (tracker/rulesets/view.py)."""
+hero's abilities and treasure cards), folded by the projections as the log grows (tracker/rulesets/engine/view.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.view import At, CampaignFold
+from tracker.rulesets.engine.view import At, CampaignFold
 from tracker.rulesets.yokai_quest import said
 from tracker.rulesets.yokai_quest.events import CHANGES
 from tracker.rulesets.yokai_quest.standing import standing

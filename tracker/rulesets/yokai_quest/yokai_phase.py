@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker import decks
-from tracker.errors import Unprocessable
-from tracker.rulesets.ruleset import ActionContext
+from tracker.core import decks
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import lookup, verdict
 from tracker.rulesets.yokai_quest.plan import Plan
 

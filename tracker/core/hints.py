@@ -1,0 +1,147 @@
+"""An action refused for a fact the rulebooks lost gets a hint in its own terms: the body that reports it.
+
+A digital roll of a die whose faces were lost, or a digital draw from a deck whose cards were lost, is
+refused where it happens (tracker/core/dice.py, tracker/core/decks.py) without knowing which action asked. Here the
+refusal is given an ``example``: the action's body with the field that reports what the table rolled or
+drew, found in the action's own schema. An action names that field in ``ActionType.reports`` where its name
+says nothing ("spin" for Journey's spinner); otherwise ``faces`` (a flat list, or one list per die), ``face``
+(one die's one face) and ``drawn`` (one list per deck) are looked for. When the action has no such field, no example is made: the
+detail then says to supply the fact as component data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jsonschema
+
+from tracker.core import missing_facts
+from tracker.core.errors import TrackerError
+
+CARD = "<the card drawn>"
+
+
+def for_action(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any) -> TrackerError:
+    """A refusal inside an action, with its example and, when a lost fact refused it, every lost fact the request reads."""
+    return with_all_missing(with_example(refusal, action_type, action, ctx), action, ctx)
+
+
+def with_all_missing(refusal: TrackerError, action: Mapping[str, Any], ctx: Any) -> TrackerError:
+    """A refusal for one lost fact names all of them the request reads, so the group supplies them at once
+    instead of meeting them one refusal at a time."""
+    if refusal.unknown is None and not any(str(key).startswith("components.") for key in (refusal.errors or {})):
+        return refusal
+    needed = missing_facts.needed_by(ctx.ruleset, action, ctx.state, ctx.components)
+    if not needed:
+        return refusal
+    errors = dict(refusal.errors or {})
+    for fact in needed:
+        errors.setdefault(fact["path"], [f"Unknown: {fact['what']}" + (f"; or per use: {fact['how_per_use']}" if fact["how_per_use"] else "") + "."])
+    refusal.errors = errors
+    listed = ", ".join(fact["path"] for fact in needed)
+    refusal.detail = (
+        f"{refusal.detail or ''} This request reads {len(needed)} fact(s) the campaign lacks: {listed}. Supply them together "
+        "(POST /campaigns/{cid}/components; GET /campaigns/{cid}/components/missing lists them all), or state them per use where 'errors' says how."
+    ).strip()
+    return refusal
+
+
+def with_example(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any) -> TrackerError:
+    """``refusal`` with an example body for ``action_type`` that reports the lost fact, when one fits its schema."""
+    if refusal.unknown is None or refusal.example is not None:
+        return refusal
+    example = example_body(action_type, action, refusal.unknown, ctx)
+    if example is None:
+        return refusal
+    field = next(key for key in example if key not in action or example[key] != action[key])
+    refusal.example = example
+    refusal.detail = f"{refusal.detail or ''} With '{action_type.name}', report it in \"{field}\" as the example shows.".strip()
+    return refusal
+
+
+def example_body(action_type: Any, action: Mapping[str, Any], unknown: Mapping[str, Any], ctx: Any) -> dict[str, Any] | None:
+    value = _reported(action_type, unknown, ctx, action)
+    if value is None:
+        return None
+    field, reported = value
+    body = {**{k: v for k, v in action.items() if k not in ("dice",)}, field: reported}
+    return body if jsonschema.Draft202012Validator(action_type.schema).is_valid(body) else None
+
+
+def _reported(action_type: Any, unknown: Mapping[str, Any], ctx: Any, action: Mapping[str, Any] | None = None) -> tuple[str, Any] | None:
+    properties = action_type.schema.get("properties") or {}
+    count = max(1, int(unknown.get("count") or 1))
+    if "die" in unknown:
+        die = unknown["die"]
+        named = (action_type.reports or {}).get(f"die:{die}")
+        for field in ([named] if named else ["faces", "face"] if count == 1 else ["faces"]):
+            shaped = _die_value(properties.get(field), die, count, ctx, action or {})
+            if shaped is not None:
+                return field, shaped
+        return None
+    deck = unknown["deck"]
+    named = (action_type.reports or {}).get(f"deck:{deck}")
+    for field in ([named] if named else ["drawn", "cards"]):
+        shaped = _deck_value(properties.get(field), deck, count)
+        if shaped is not None:
+            return field, shaped
+    return None
+
+
+def _die_value(schema: Mapping[str, Any] | None, die: str, count: int, ctx: Any, action: Mapping[str, Any]) -> Any:
+    if not schema:
+        return None
+    results = list(ctx.die(die).results) if ctx is not None else []
+    if schema.get("type") == "object":
+        inner = (schema.get("properties") or {}).get(die) or schema.get("additionalProperties")
+        if not isinstance(inner, Mapping):
+            return None
+        names = schema.get("propertyNames")
+        if names and not jsonschema.Draft202012Validator(names).is_valid(die):
+            # faces keyed by who rolled ({hero: [...]}, Kung Fu Panda's pause): one list per roller the request counts in "dice"
+            rollers = action.get("dice")
+            if not isinstance(rollers, Mapping) or not rollers:
+                return None
+            return {who: [_face(inner.get("items") or {}, results)] * int(n) for who, n in rollers.items()}
+        return {die: [_face(inner.get("items") or {}, results)] * count}
+    if schema.get("type") == "array":
+        return [_face(schema.get("items") or {}, results)] * count
+    return _face(schema, results)  # one face, as the field itself (a spin)
+
+
+def _face(schema: Mapping[str, Any], results: list[Any]) -> Any:
+    allowed = schema.get("enum")
+    if allowed:
+        return next((face for face in results if face in allowed), allowed[0])
+    return results[0] if results else None
+
+
+def _deck_value(schema: Mapping[str, Any] | None, deck: str, count: int) -> Any:
+    if not schema:
+        return None
+    if schema.get("type") == "object":
+        return {deck: [CARD] * count}
+    if schema.get("type") == "array":
+        return [CARD] * count
+    if schema.get("type") == "string":
+        return CARD if count == 1 else None
+    return None
+
+
+def for_set_up(refusal: TrackerError, ruleset: Any, party: list[str], components: Mapping[str, Any], quest: str) -> TrackerError:
+    """A quest's set-up refused for a lost fact names every lost fact that blocks setting it up, all at once."""
+    if not any(str(key).startswith("components.") for key in (refusal.errors or {})):
+        return refusal
+    blocking = missing_facts.missing(ruleset, party, components, [quest])["facts"]
+    needed = [fact for fact in blocking if quest in fact["blocks"]["quest_setup"]]
+    if not needed:
+        return refusal
+    errors = dict(refusal.errors or {})
+    for fact in needed:
+        errors.setdefault(fact["path"], [f"Unknown: {fact['what']}" + (f"; or: {fact['how_per_use']}" if fact["how_per_use"] else "") + "."])
+    refusal.errors = errors
+    refusal.detail = (
+        f"{refusal.detail or ''} Setting up {quest} needs {len(needed)} fact(s) the campaign lacks: {', '.join(f['path'] for f in needed)}."
+    ).strip()
+    return refusal

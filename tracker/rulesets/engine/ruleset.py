@@ -1,0 +1,417 @@
+"""A ruleset: validated rules data plus pure action resolvers."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from tracker.core import hints
+from tracker.core.dice import DieSpec
+from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine import allowed
+from tracker.rulesets.engine import components as component_data
+from tracker.rulesets.engine.changes import Changes
+from tracker.rulesets.engine.data import ENTITY_LISTS, content_hash
+
+PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    id: str
+    name: str
+    size: int | None
+    cards: list[str] | None
+    kind_of: dict[str, str | None]
+    shuffled: bool
+
+
+@dataclass(frozen=True)
+class ActionContext:
+    """What a resolver may read: the session's state and the campaign's rules."""
+
+    state: Mapping[str, Any]
+    ruleset: Ruleset
+    decks: Mapping[str, DeckSpec]
+    dice: Mapping[str, DieSpec] = field(default_factory=dict)
+    components: Mapping[str, Any] = field(default_factory=dict)  # the campaign's pinned component data
+
+    @property
+    def game(self) -> Mapping[str, Any]:
+        """The ruleset's own part of the session state (folded from its game events)."""
+        return self.state.get("game", {})
+
+    def die(self, die_id: str) -> DieSpec:
+        try:
+            return self.dice[die_id]
+        except KeyError:
+            raise Unprocessable(
+                f"Unknown die '{die_id}'",
+                detail=f"Dice of {self.ruleset.name}: {sorted(self.dice)}.",
+                errors={"dice": [f"Unknown die: {die_id}"]},
+            ) from None
+
+    def deck(self, deck_id: str) -> DeckSpec:
+        try:
+            return self.decks[deck_id]
+        except KeyError:
+            raise Unprocessable(
+                f"Unknown deck '{deck_id}'",
+                detail=f"Decks of {self.ruleset.name}: {sorted(self.decks)}.",
+                errors={"deck": [f"Unknown deck: {deck_id}"]},
+            ) from None
+
+
+def action_schema(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any]:
+    """The JSON Schema of an action's request body: its ``type``, these properties, nothing else."""
+    return {
+        "type": "object",
+        "properties": {"type": {"type": "string"}, **properties},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+Resolver = Callable[[ActionContext, Mapping[str, Any], Any], list[dict[str, Any]]]
+
+
+class Resolved(list):
+    """An action's changes, with the game state they fold to from the session's (``game``), and its deck states where
+    the resolver moved the cards itself (``decks``; None: the session moves them). A working copy's ``changes`` is one,
+    kept up to date as it folds (``folded``: how many of the changes it has folded); ``Ruleset.resolve`` returns one,
+    so neither the verdict nor the session folds a change a second time."""
+
+    def __init__(self, changes: Sequence[dict[str, Any]] = (), game: dict[str, Any] | None = None,
+                 decks: dict[str, Any] | None = None, start: Mapping[str, Any] | None = None) -> None:
+        super().__init__(changes)
+        self.game = game
+        self.decks = decks
+        self.start = start  # the game state the changes were folded from
+        self.folded = len(self) if game is not None else 0
+
+    def whole(self, start: Mapping[str, Any]) -> bool:
+        """Whether ``game`` is the state every change here leads to from ``start`` (folded from it, and nothing added
+        to the list past the working copy)."""
+        return self.game is not None and self.folded == len(self) and self.start is start
+
+
+@dataclass(frozen=True)
+class ActionType:
+    name: str
+    description: str
+    schema: dict[str, Any]
+    resolve: Resolver = field(compare=False)
+    random: bool = False  # whether the resolver may draw from the session's stream
+    internal: bool = False  # run by the service itself (e.g. quest set-up), never posted by clients
+    # The body field that reports a lost fact at the table, where its name says nothing ("die:spinner" -> "spin");
+    # tracker/core/hints.py builds a refusal's example from it. Not part of the contract: the schema already holds the field.
+    reports: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def describe(self) -> dict[str, Any]:
+        return {"type": self.name, "description": self.description, "schema": self.schema, "uses_randomness": self.random}
+
+
+def plain_dice() -> list[dict[str, Any]]:
+    return [
+        {"id": f"d{n}", "name": f"d{n}", "kind": "numbered", "sides": n, "results": list(range(1, n + 1)), "faces": list(range(1, n + 1))}
+        for n in PLAIN_DICE_SIDES
+    ]
+
+
+SET_UP_QUEST = "set-up-quest"
+QUEST_DECIDED = "quest-decided"  # the change that records the verdict the rules impose
+
+
+class GameRules:
+    """A ruleset's own bookkeeping beyond dice and decks: pure functions over plain JSON.
+
+    - ``changes``: the game's kinds of change, each declared once with its fold (tracker/rulesets/engine/changes.py);
+      ``events`` maps each ``kind`` to the event class that records it, ``fold(game, change)`` returns the
+      session's game state after that change;
+    - ``carry_over(progress, game, quest, outcome, options)`` returns the campaign's
+      progress after a quest ends (what the next quest starts from);
+    - ``options_schema`` is the JSON Schema of the campaign options (e.g. a mode);
+    - ``setup_schema`` is the JSON Schema of a session start's "setup" parameters;
+    - ``chain(chain, options)`` is the campaign's quest chain under its options.
+    ``carry_over`` may set ``next_quest`` in the progress it returns: the campaign then
+    plays that quest next (e.g. a lost story starts again from its first scene).
+    The defaults keep no game state and carry nothing over.
+    """
+
+    changes: Changes = Changes("tracker.rulesets.engine.ruleset")  # a game without game events declares none
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        # The rules data these rules judge by (an archived version's, for its campaigns): every game's rules are
+        # built from it the same way, Rules(data) (tracker/rulesets/engine/skeleton.py).
+        self.data = data if data is not None else {}
+
+    # What each lost fact blocks and how the table states it per use instead (tracker/core/missing_facts.py):
+    # "hero.<stat>", "other.<stat>" or "tables.<id>" -> {"actions": [...], "quest_setup": bool, "per_use": str}.
+    lost_fact_uses: dict[str, dict[str, Any]] = {}
+    options_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+    setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+
+    @property
+    def events(self) -> dict[str, type]:
+        return self.changes.events
+
+    @property
+    def events_by_name(self) -> dict[str, type]:
+        return self.changes.named
+
+    def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        return self.changes.fold(game, change)
+
+    def fold_into(self, game: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """``fold`` on the caller's own copy of the state, changed in place (a working copy's, a resolution's)."""
+        return self.changes.fold_into(game, change)
+
+    ruleset: Ruleset | None = None  # the ruleset these rules are part of (set by it): what a session given them plays
+
+    sides: tuple[str, ...] = ("heroes",)
+    """The sides at the table. Descent adds "overlord", whose information is hidden from the heroes."""
+
+    most_heroes: int | None = None
+    """How many heroes a campaign's party may have at most, where the game's rulebook says; None where the service holds
+    no number of its own (the API's limit of 20 stands). No game's party names a hero twice: each has one sheet and figure."""
+
+    actor_fields: tuple[str, ...] = ()
+    """The fields of this game's actions that name a hero acting or receiving (a player token bound to heroes may
+    name only those, and undo only what it could have done). The deck actions' ``holder`` is every game's."""
+
+    def secret_to(self, change: Mapping[str, Any]) -> str | None:
+        """The side a change is secret to until the quest ends (e.g. the overlord's hand), or None if public."""
+        return None
+
+    def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """The game state as a viewer on ``viewer``'s side may see it (None: everything)."""
+        return dict(game)
+
+    def redact_decks(self, decks: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """The deck summaries a viewer on ``viewer``'s side may see (e.g. counts instead of a hidden hand)."""
+        return dict(decks)
+
+    def acting_side(self, action: Mapping[str, Any]) -> str | None:
+        """The side an action is taken for (tokens bound to a side may only act for it); None: any side."""
+        return None
+
+    def describe(self, change: Mapping[str, Any]) -> str | None:
+        """One line for the session timeline, in the game's words; None for the generic line."""
+        return None
+
+    def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str] | None:
+        """The campaign's quest chain for these options (e.g. one adventure of several); None: the data's chain."""
+        return None
+
+    def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
+        """The outcome the rules impose on this state now, ``{"outcome", "reason"}`` with the reason in the
+        book's words (a defeat when the conquest runs out, a victory when the last altar falls), or None while
+        the quest is undecided. The default decides nothing: the game states no condition the log can check."""
+        return None
+
+    def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
+        """Why ending in ``outcome`` contradicts the recorded state (the condition that is not met), or None when the
+        rules allow it. ``reported`` holds facts the table states at the end (a figure reached a square), recorded with it."""
+        return None
+
+    client_actions: tuple[str, ...] = ()  # the action types a client may post: set by the Ruleset that carries these rules
+
+    def next_actions(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The session's phase and the actions legal now (none once it has ended)."""
+        if state.get("status", "in-progress") != "in-progress":
+            return {"phase": None, "allowed": []}
+        game = state.get("game") or {}
+        return {
+            "phase": self.phase(game),
+            "allowed": self.allowed(str(state.get("quest")), game, int(state.get("turn") or 1), self.client_actions),
+        }
+
+    def phase(self, game: Mapping[str, Any]) -> str | None:
+        """The part of the turn the session is in, in the game's words (None where the game keeps none)."""
+        phase = game.get("phase")
+        return phase if isinstance(phase, str) else None
+
+    def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
+        """The action types legal now among ``actions`` (the ruleset's client actions), each with who may take
+        it (tracker/rulesets/engine/allowed.py). The default keeps no turn order: every action, by the side that takes it."""
+        return [allowed.entry(name, side=self.acting_side({"type": name})) for name in actions]
+
+    def standing(self, records: list[Mapping[str, Any]]) -> dict[str, Any]:
+        """A campaign's standing, folded from its game events in log order
+        (each record: session_id, position, kind, change). The default keeps none."""
+        return {}
+
+    def carry_over(
+        self, progress: Mapping[str, Any], game: Mapping[str, Any], quest: str, outcome: str, options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return dict(progress)
+
+
+def _no_setup(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return []
+
+
+class Ruleset:
+    def __init__(
+        self,
+        data: dict[str, Any],
+        actions: list[ActionType],
+        rules: GameRules | None = None,
+        setup: ActionType | None = None,
+        component_packs: list[dict[str, Any]] | None = None,
+        views: tuple[Any, ...] = (),
+    ) -> None:
+        self.data = data
+        # The read views the game keeps for its campaigns (tracker/rulesets/engine/view.py), projected like the service's own.
+        self.views = tuple(views)
+        # Optional component data from outside the rulebook (e.g. community die faces), labelled with
+        # their sources; a campaign may pass one as its "components". Not rules data: not in the hash.
+        self.component_packs = component_packs or []
+        self.rules = rules or GameRules()
+        setup = setup or ActionType(
+            SET_UP_QUEST, "Quest set-up, run when a session starts.", {"type": "object"}, _no_setup, internal=True
+        )
+        self.actions = {action.name: action for action in [*actions, setup]}
+        self.rules.client_actions = tuple(name for name, action in self.actions.items() if not action.internal)
+        self.rules.ruleset = self
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def name(self) -> str:
+        return self.data["name"]
+
+    @property
+    def version(self) -> str:
+        return self.data["version"]
+
+    published: dict[str, Any] | None = None  # an archived version's contract as it was published (rulesets.archived)
+
+    def contract(self) -> dict[str, Any]:
+        """What the hash covers besides the data: the action contracts, the schemas and the event kinds."""
+        return {
+            "actions": [a.describe() for a in self.actions.values()],
+            "options_schema": self.rules.options_schema,
+            "setup_schema": self.rules.setup_schema,
+            "events": sorted(self.rules.events),
+        }
+
+    @cached_property
+    def hash(self) -> str:
+        """Content hash of the rules: the data and the action contracts."""
+        return content_hash({"data": self.data, **(self.published or self.contract())})
+
+    @property
+    def pin(self) -> dict[str, str]:
+        return {"id": self.id, "version": self.version, "hash": self.hash}
+
+    @cached_property
+    def component_schema(self) -> dict[str, Any]:
+        return component_data.schema(self.data)
+
+    def validate_components(self, components: Mapping[str, Any]) -> None:
+        component_data.validate(self.data, components)
+
+    def quest(self, quest_id: str) -> dict[str, Any]:
+        for quest in self.data.get("quests", []):
+            if quest["id"] == quest_id:
+                return quest
+        raise Unprocessable(
+            f"Unknown quest '{quest_id}'",
+            detail=f"Quests of {self.name}: {[q['id'] for q in self.data.get('quests', [])]}.",
+            errors={"quest": [f"Unknown quest: {quest_id}"]},
+        )
+
+    def chain(self, options: Mapping[str, Any] | None = None) -> list[str]:
+        chosen = self.rules.chain(self.data, options or {})
+        if chosen is not None:
+            return list(chosen)
+        return list(self.data.get("campaign", {}).get("chain") or [q["id"] for q in self.data.get("quests", [])])
+
+    def dice(self, components: Mapping[str, Any]) -> dict[str, DieSpec]:
+        supplied = components.get("dice", {})
+        specs = {}
+        for die in self.data.get("dice", []) + plain_dice():
+            faces = die.get("faces") or supplied.get(die["id"], {}).get("faces")
+            specs[die["id"]] = DieSpec(die["id"], die["name"], list(die["results"]), faces)
+        return specs
+
+    def decks(self, components: Mapping[str, Any]) -> dict[str, DeckSpec]:
+        supplied = components.get("decks", {})
+        specs = {}
+        for deck in self.data.get("decks", []):
+            listed = deck.get("cards") or supplied.get(deck["id"], {}).get("cards")
+            names, kinds = component_data.card_names(listed) if listed else (None, {})
+            for known in deck.get("known_cards", []):
+                if known.get("kind"):
+                    kinds.setdefault(known["name"], known["kind"])
+            specs[deck["id"]] = DeckSpec(
+                id=deck["id"],
+                name=deck["name"],
+                size=len(names) if names is not None else deck.get("size"),
+                cards=names,
+                kind_of=kinds,
+                shuffled=deck.get("shuffled", True),
+            )
+        return specs
+
+    def resolve(self, ctx: ActionContext, action: Mapping[str, Any], stream: Any, action_type: ActionType | None = None) -> Resolved:
+        """An action's changes, followed by the quest's verdict when they decide it (``quest-decided``): the rules
+        impose an outcome as it happens, and verification re-derives it with the action. Returned with the game state
+        they fold to: the working copy's, or folded here, once, where the resolver kept none (``action_type``: the
+        action's type when the caller has looked it up already)."""
+        action_type = action_type or self.action(str(action.get("type")))
+        try:
+            returned = action_type.resolve(ctx, action, stream)
+        except Unprocessable as refusal:
+            raise hints.for_action(refusal, action_type, action, ctx) from None
+        if isinstance(returned, Resolved) and returned.whole(ctx.game):
+            changes = Resolved(returned, returned.game, returned.decks, ctx.game)
+        else:
+            game = copy.deepcopy(dict(ctx.game))
+            for change in returned:
+                if change.get("kind") in self.rules.events:
+                    game = self.rules.fold_into(game, change)
+            changes = Resolved(returned, game, None, ctx.game)
+        if ctx.state.get("verdict") is not None:
+            return changes
+        turn = int(ctx.state.get("turn") or 1)
+        for change in changes:
+            if change.get("kind") == "turn-ended":
+                turn = change["turn"] + 1
+        decided = self.rules.verdict(str(ctx.state.get("quest")), changes.game, turn)
+        if decided is not None:  # the verdict changes no game state: the state folded stays the state after all of them
+            changes.append({"kind": QUEST_DECIDED, "outcome": decided["outcome"], "reason": decided["reason"]})
+            changes.folded += 1
+        return changes
+
+    def action(self, name: str) -> ActionType:
+        try:
+            return self.actions[name]
+        except KeyError:
+            raise Unprocessable(
+                f"Unknown action type '{name}'",
+                detail=f"Action types of {self.name}: {sorted(self.actions)}.",
+                errors={"type": [f"Unknown action type: {name}"]},
+            ) from None
+
+    def describe(self) -> dict[str, Any]:
+        listed = ("id", "name", "version", "source", "dice", "decks", "characters", "quests")
+        return {
+            **{key: self.data.get(key) for key in listed},
+            **{key: self.data.get(key, []) for key in ENTITY_LISTS if key in listed},  # a list the data leaves out holds none
+            "rules": {key: value for key, value in self.data.items() if key not in listed},
+            "hash": self.hash,
+            "plain_dice": plain_dice(),
+            "actions": [action.describe() for action in self.actions.values() if not action.internal],
+            "component_schema": self.component_schema,
+            "options_schema": self.rules.options_schema,
+            "setup_schema": self.rules.setup_schema,
+            "sides": list(self.rules.sides),
+            "component_packs": self.component_packs,
+        }
