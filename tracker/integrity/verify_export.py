@@ -50,6 +50,7 @@ import hashlib
 import hmac
 import json
 import sys
+import tempfile
 import urllib.request
 from array import array
 from collections.abc import Callable, Iterable, Sequence
@@ -1059,8 +1060,8 @@ def verify_lines(
     against, after the file's own checks; None checks the file's content only and leaves the signature to the
     caller (the report's ``signed``, for ``check_trailer_signature``: the import checks it once it has re-derived
     every session). ``receipts``: (name, receipt) pairs. ``allow_unsigned``: a file made before exports were signed."""
-    if iter(lines) is lines and not hasattr(lines, "seek"):
-        lines = list(lines)  # read once only (a generator): held, to be read twice
+    if iter(lines) is lines and not _seekable(lines):
+        lines = _spooled(lines)  # read once only (a pipe, a generator): copied to a temporary file, to be read twice
     try:
         check = FileCheck(revealed_seeds(_from_start(lines), loads))
         header, trailer = parse(_from_start(lines), loads, check)
@@ -1089,8 +1090,21 @@ def verify_lines(
     }
 
 
+def _seekable(lines: Any) -> bool:
+    return callable(getattr(lines, "seekable", None)) and lines.seekable()
+
+
+def _spooled(lines: Iterable[str]) -> Any:
+    """The lines of a source that can be read once only (standard input, a pipe), in a temporary file that can be
+    read again: kept in memory up to 8 MB, on disk beyond."""
+    spool = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8")
+    spool.writelines(lines)
+    spool.seek(0)
+    return spool
+
+
 def _from_start(lines: Iterable[str]) -> Iterable[str]:
-    if hasattr(lines, "seek"):
+    if _seekable(lines):
         lines.seek(0)
     return lines
 
