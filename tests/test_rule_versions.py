@@ -69,9 +69,13 @@ def version_checks(source: str) -> list[str]:
 
 # Keys of the rules data that came with a version, whose presence once told a resolver which version was playing
 # (the version classes answer now): anywhere they are probed; and the parts of the game a version records (combat,
-# abilities), probed on the rules data itself.
-CAME_WITH_A_VERSION = {"pack_holds", "draws_per_trigger", "per_turn_recorded", "surges_buy_threat", "dodge_rerolls"}
-PARTS = {"combat", "abilities"}
+# abilities) or a part's rules (a scene's end, the yōkai's phase), probed on the rules data or a part of it (a quest's
+# own condition may still say "before_turn").
+CAME_WITH_A_VERSION = {"pack_holds", "draws_per_trigger", "per_turn_recorded", "surges_buy_threat", "dodge_rerolls", "all_four_play"}
+PARTS = {"combat", "abilities", "before_turn", "board_clear", "all_heroes_defeated", "acts_in"}
+# Keys of the state an older version's set-up did not record: asking whether they are there tells the version (reading
+# their value is the game's own question).
+KEPT_FROM_A_VERSION = {"kogaiji_spell"}
 
 
 def _probes(node: ast.AST) -> list[str]:
@@ -81,8 +85,11 @@ def _probes(node: ast.AST) -> list[str]:
         probed = [(node.left.value, node.comparators[0])]
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant):
         probed = [(node.args[0].value, node.func.value)]
-    return [f"line {node.lineno}: probes the data for {key!r}" for key, inside in probed
-            if key in CAME_WITH_A_VERSION or (key in PARTS and _is_rules_data(inside))]
+    found = [f"line {node.lineno}: probes the data for {key!r}" for key, inside in probed
+             if key in CAME_WITH_A_VERSION or (key in PARTS and _is_rules_data(inside))]
+    if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and node.left.value in KEPT_FROM_A_VERSION:
+        found.append(f"line {node.lineno}: probes the state for {node.left.value!r}")
+    return found
 
 
 def _is_rules_data(node: ast.AST, part: bool = True) -> bool:
@@ -140,6 +147,11 @@ def test_the_live_rules_ask_no_version_which_it_is(path):
         'if "abilities" in ctx.ruleset.data["combat"]:\n    pass',
         'if "abilities" in (ctx.ruleset.data.get("combat") or {}):\n    pass',
         'if "combat" not in ctx.ruleset.data:\n    pass',
+        'rule = ctx.ruleset.data["pilgrim_rules"].get("all_four_play")',
+        'trapped = "kogaiji_spell" in res.game',
+        'if "board_clear" not in plan.ctx.ruleset.data["scene_rules"]:\n    return',
+        'if ctx.ruleset.data["yokai_rules"].get("acts_in"):\n    pass',
+        'lost = 1 if "before_turn" in ctx.ruleset.data["scene_rules"] else None',
     ],
 )
 def test_a_version_check_creeping_back_is_found(check):
@@ -147,6 +159,8 @@ def test_a_version_check_creeping_back_is_found(check):
     assert version_checks("refers_to = 1\nif refers_to > ctx.state['version']:\n    pass") == []  # the session's own version is no rules version
     assert version_checks("of_attacker = dict(attacker.get('abilities') or {})\nif 'combat' in named:\n    pass") == []  # a figure's own abilities are no version
     assert version_checks("of_class = data['classes'].get(hero['class'], {}).get('abilities', [])") == []  # nor a class's, deeper in the data
+    assert version_checks("if res.game.get('kogaiji_spell'):\n    pass") == []  # whether the spell lasts is the game's question
+    assert version_checks("before = condition.get('before_turn')") == []  # a scene's own turn limit is no version
 
 
 def test_descent_1_0_0_words_its_verdicts_as_it_did_and_1_1_0_per_quest():
