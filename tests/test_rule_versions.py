@@ -63,7 +63,49 @@ def version_checks(source: str) -> list[str]:
             found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")  # the state's or data's shape telling the version
         if isinstance(node, ast.FunctionDef) and node.name in ("tracked", "_played_before"):
             found.append(f"line {node.lineno}: def {node.name}")
+        found += _probes(node)
     return found
+
+
+# Keys of the rules data that came with a version, whose presence once told a resolver which version was playing
+# (the version classes answer now): anywhere they are probed; and the parts of the game a version records (combat,
+# abilities) or a part's rules (a scene's end, the yōkai's phase), probed on the rules data or a part of it (a quest's
+# own condition may still say "before_turn").
+CAME_WITH_A_VERSION = {"pack_holds", "draws_per_trigger", "per_turn_recorded", "surges_buy_threat", "dodge_rerolls", "all_four_play"}
+PARTS = {"combat", "abilities", "before_turn", "board_clear", "all_heroes_defeated", "acts_in"}
+# Keys of the state an older version's set-up did not record: asking whether they are there tells the version (reading
+# their value is the game's own question).
+KEPT_FROM_A_VERSION = {"kogaiji_spell"}
+
+
+def _probes(node: ast.AST) -> list[str]:
+    """``"key" in x`` / ``"key" not in x`` and ``x.get("key")`` for a key above: the data's shape telling the version."""
+    probed = []
+    if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops):
+        probed = [(node.left.value, node.comparators[0])]
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant):
+        probed = [(node.args[0].value, node.func.value)]
+    found = [f"line {node.lineno}: probes the data for {key!r}" for key, inside in probed
+             if key in CAME_WITH_A_VERSION or (key in PARTS and _is_rules_data(inside))]
+    if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and node.left.value in KEPT_FROM_A_VERSION:
+        found.append(f"line {node.lineno}: probes the state for {node.left.value!r}")
+    return found
+
+
+def _is_rules_data(node: ast.AST, part: bool = True) -> bool:
+    """The rules data or one part of it: ``data``, ``rules``, ``<...>.data``, ``<...>.data["combat"]``,
+    ``<...>.data.get("combat") or {}`` (not what lies deeper, such as a class's or a figure's abilities)."""
+    if isinstance(node, ast.Name):
+        return node.id in ("data", "rules")
+    if isinstance(node, ast.Attribute):
+        return node.attr == "data"
+    if part and isinstance(node, ast.Subscript):
+        return _is_rules_data(node.value, part=False)
+    if part and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        return _is_rules_data(node.func.value, part=False)
+    if part and isinstance(node, ast.BoolOp):
+        return any(_is_rules_data(value) for value in node.values)
+    return False
 
 
 def _is_rules_version(node: ast.AST) -> bool:
@@ -96,11 +138,29 @@ def test_the_live_rules_ask_no_version_which_it_is(path):
         "counted = yokai_phase.tracked(plan.game)",
         "if activation.tracked(plan.game):\n    pass",
         "def tracked(game):\n    return 'energy_drawn' in game",
+        'if "pack_holds" not in rules:\n    pass',
+        'if not ambush.get("per_turn_recorded"):\n    pass',
+        'if "draws_per_trigger" not in rule:\n    pass',
+        'rule = ctx.ruleset.data["combat"].get("surges_buy_threat")',
+        'if "dodge_rerolls" in rule:\n    pass',
+        "known = rules.get('abilities')",
+        'if "abilities" in ctx.ruleset.data["combat"]:\n    pass',
+        'if "abilities" in (ctx.ruleset.data.get("combat") or {}):\n    pass',
+        'if "combat" not in ctx.ruleset.data:\n    pass',
+        'rule = ctx.ruleset.data["pilgrim_rules"].get("all_four_play")',
+        'trapped = "kogaiji_spell" in res.game',
+        'if "board_clear" not in plan.ctx.ruleset.data["scene_rules"]:\n    return',
+        'if ctx.ruleset.data["yokai_rules"].get("acts_in"):\n    pass',
+        'lost = 1 if "before_turn" in ctx.ruleset.data["scene_rules"] else None',
     ],
 )
 def test_a_version_check_creeping_back_is_found(check):
     assert version_checks(check)
     assert version_checks("refers_to = 1\nif refers_to > ctx.state['version']:\n    pass") == []  # the session's own version is no rules version
+    assert version_checks("of_attacker = dict(attacker.get('abilities') or {})\nif 'combat' in named:\n    pass") == []  # a figure's own abilities are no version
+    assert version_checks("of_class = data['classes'].get(hero['class'], {}).get('abilities', [])") == []  # nor a class's, deeper in the data
+    assert version_checks("if res.game.get('kogaiji_spell'):\n    pass") == []  # whether the spell lasts is the game's question
+    assert version_checks("before = condition.get('before_turn')") == []  # a scene's own turn limit is no version
 
 
 def test_descent_1_0_0_words_its_verdicts_as_it_did_and_1_1_0_per_quest():

@@ -32,11 +32,6 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def table(rules: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The abilities the rules data applies (None for data before 1.3.0, whose attacks re-derive as played)."""
-    return rules.get("abilities")
-
-
 def known_names(rules: Mapping[str, Any]) -> list[str]:
     return sorted(set(rules["abilities"]) | set(rules["abilities_as_used"]["names"]))
 
@@ -139,9 +134,9 @@ def immune_to(data: Mapping[str, Any], target: Mapping[str, int]) -> set[str]:
 
 
 def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: Mapping[str, Any], results: Mapping[str, list[str]],
-         rule: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+         dodge_rerolls: int | None = None) -> dict[str, Any] | None:
     """One Leap attack per turn (L224): a second record in the same turn is another figure the same roll affects.
-    Rules 1.5.0 on (``dodge_rerolls`` in the leap's data): L224 "If a Leap attack is dodged by more than one figure, only
+    Rules 1.5.0 on (``dodge_rerolls``, versions.py): L224 "If a Leap attack is dodged by more than one figure, only
     one re-roll may be made"; L225 "Either Aurim or Sahla may dodge this attack, but not both of them." A reading: the
     example's, one dodge order used per leap."""
     if not attacker_has(params, attacker.get("abilities") or {}, "leap"):
@@ -154,9 +149,9 @@ def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: M
         if params["target"] in earlier["targets"]:
             raise refuse(f"The leap already affected {params['target']}", "Each figure in the spaces moved through is affected once (L224).", "target")
     made = {"turn": ctx_turn, "results": {k: list(v) for k, v in results.items()}}
-    if rule is not None and "dodge_rerolls" in rule and "dodge" in params.get("orders_used", []):
+    if dodge_rerolls is not None and "dodge" in params.get("orders_used", []):
         dodged = (earlier.get("dodged_by") or []) if same_leap else []
-        if len(dodged) >= rule["dodge_rerolls"]:
+        if len(dodged) >= dodge_rerolls:
             raise refuse(f"{', '.join(dodged)} already dodged {attacker_id}'s leap",
                          "Only one re-roll may be made for a Leap attack, whoever it affects (L224); either hero may dodge it, not both (L225): leave dodge out of orders_used.",
                          "orders_used")

@@ -65,7 +65,7 @@ def _armour(ctx: ActionContext, side: str, figure: Mapping[str, Any], params: Ma
 def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_surges: int, armour: int | None,
             known: Mapping[str, Any] | None = None, attacker: Mapping[str, int] | None = None, target: Mapping[str, int] | None = None) -> dict[str, Any]:
     """The arithmetic of one attack, pure: hit or miss, damage and pierce, wounds after armour (None where a fact is missing).
-    ``known`` is the rules data's abilities (1.3.0 on), ``attacker`` and ``target`` the abilities on record ({name: rank})."""
+    ``known`` is the abilities the version applies (1.3.0 on, versions.py), ``attacker`` and ``target`` the abilities on record ({name: rank})."""
     attacker, target = attacker or {}, target or {}
     attack = shown([f for die, faces in rolled.items() if die != "power" for f in faces])
     power = rolled.get("power", [])
@@ -139,7 +139,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         raise refuse(f"Say the distance to the target of a {params['attack_type']} attack", 'Send "range" in spaces: the range rolled must reach it (L215).', "range")
     if params.get("invulnerability") and not (target_side == "hero" and target.get("invulnerable")):
         raise refuse(f"{params['target']} has no invulnerability potion in effect", "Drink one first (L185).", "invulnerability")
-    known = abilities.table(rules)
+    known = ctx.ruleset.rules.version.abilities(rules)
     if params.get("target_abilities") or params.get("undying_face") or params.get("dice_without_daze"):
         ctx.ruleset.rules.version.require(ctx, "abilities", "This campaign's rules data applies no abilities or daze", "They are applied", "target_abilities")
     of_attacker = dict(attacker.get("abilities") or {}) if attacker_side == "monster" else {}
@@ -152,7 +152,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if attacker_side == "monster":
             monster_conditions.may_attack(ctx, params["attacker"], attacker)
         abilities.before_roll(known, params, attacker, of_target, results)
-        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results, known.get("leap"))
+        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results, ctx.ruleset.rules.version.leap_dodge_rerolls(known))
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
     result = resolve(results, params, free, armour, known, of_attacker, of_target)
@@ -212,13 +212,13 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
 
 
 def _surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int]) -> list[dict[str, Any]]:
-    """The threat a monster's surges buy, gained with the attack (rules 1.5.0 on, ``combat.surges_buy_threat``).
+    """The threat a monster's surges buy, gained with the attack (rules 1.5.0 on, versions.py).
     L218: "A monster with the Dark Prayer ability generates 1 threat for the overlord for every surge it rolls when
     attacking, instead of for every 2 surges." The base rate is the one the text implies; the surges are those the
     attack spends on "threat" (a reading: the text does not say whether surges spent on abilities count)."""
-    rule = ctx.ruleset.data["combat"].get("surges_buy_threat")
+    rule = ctx.ruleset.rules.version.surges_buying_threat(ctx.ruleset.data["combat"])
     if rule is None:
-        return []  # rules before 1.5.0 gained it through gain-threat: their attacks re-derive as played
+        return []  # rules before 1.5.0 gained it through gain-threat (versions.py): their attacks re-derive as played
     count = abilities.spent_on(params, rule["ability"])
     if not count:
         return []
@@ -307,7 +307,7 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
             changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": "poison", "count": lost, "source": f"attack by {params['attacker']}"})
         if "frost" in named:
             changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
-    if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1 and "abilities" in ctx.ruleset.data["combat"]:
+    if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1 and "abilities" in ctx.ruleset.rules.version.records:
         changes += monster_conditions.placed(params, target, named)
     if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
         changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})

@@ -56,7 +56,7 @@ def _stow(ctx: ActionContext, params: Mapping[str, Any], count: int, source: str
     states how many it holds ("pack_items")."""
     hero = require_hero(ctx, params["hero"])
     rules = ctx.ruleset.data["potions"]
-    if "pack_holds" not in rules:  # rules data 1.0.0 kept no limit: its sessions re-derive as played
+    if not ctx.ruleset.rules.version.limits_the_pack:  # rules data 1.0.0 kept no limit (versions.py): its sessions re-derive as played
         return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
     if params.get("to", "equipped") == "equipped":
         equipped = sum(hero["potions"].values())
@@ -102,7 +102,7 @@ def drink_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         raise refuse(f"{params['hero']} already drank a potion this turn", "One potion of any type per hero per turn (L186, L247).", "potion")
     drunk: list[dict[str, Any]] = [{"kind": "potion-drunk", "hero": params["hero"], "potion": params["potion"], "turn": turn}]
     if params.get("recovers"):  # what a healing or vitality potion restores is on page 20 of the original Quest Guide: stated
-        if params["potion"] == "invulnerability" or "combat" not in ctx.ruleset.data:
+        if params["potion"] == "invulnerability" or "combat" not in ctx.ruleset.rules.version.records:
             raise refuse(f"A {params['potion']} potion records no recovery here", "Leave recovers out.", "recovers")
         drunk.append(recovery(ctx, params["hero"], params["recovers"].get("wounds", 0), params["recovers"].get("fatigue", 0), f"{params['potion']} potion"))
     return drunk

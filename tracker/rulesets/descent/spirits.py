@@ -54,7 +54,7 @@ def kill(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     if params["spirit"] not in s["angered"]:
         changes.append({"kind": "spirit-angered", "spirit": params["spirit"], "cause": "attacked"})
     changes.append({"kind": "spirit-killed", "spirit": params["spirit"], "result": result, "destroyed": result == rule["destroyed_on"]})
-    if result == rule["destroyed_on"] and "abilities" in (ctx.ruleset.data.get("combat") or {}):
+    if result == rule["destroyed_on"] and "abilities" in ctx.ruleset.rules.version.records:
         changes += named_deaths.when_spirits_fall(ctx, changes)  # the last angered spirit may be all the leaders' award waited for (L662)
     return changes
 

@@ -109,7 +109,7 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
             raise refuse("No troll ambushes in this quest", "Only The Mists of Time has them (L576–L579).", "purpose")
         if ctx.game["spent"].get("troll-ambush", 0) >= ambush["per_quest"]:
             raise refuse("Both troll ambushes are used", f"At most {ambush['per_quest']} per quest (L577).", "purpose")
-        if not ambush.get("per_turn_recorded"):  # rules data 1.0.0 did not record the turn: its sessions re-derive as played
+        if not ctx.ruleset.rules.version.troll_ambush_once_per_turn:  # rules data 1.0.0 did not record the turn (versions.py): re-derived as played
             return [_spend(ctx, ambush["threat"], purpose)]
         turn = ctx.state["turn"]
         sprung = ctx.game.get("troll_ambush_turns", [])
@@ -133,7 +133,7 @@ def power_glyph_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any) ->
     if "power" not in ctx.game["glyphs_activated"] and not ctx.game.get("glyph_triggers", {}).get("power"):
         raise refuse("No Power glyph has been activated", "The draw happens when a Power dark glyph is activated or used for town travel.", "type")
     rule = next(g for g in ctx.ruleset.data["dark_glyphs"] if g["id"] == "power")
-    if "draws_per_trigger" not in rule:  # rules data 1.0.0 let a draw follow any activation: its sessions re-derive as played
+    if not ctx.ruleset.rules.version.power_draw_per_trigger:  # rules data 1.0.0 let a draw follow any activation (versions.py): re-derived as played
         return _power_draw(ctx, params, rng, rule)
     triggers = ctx.game.get("glyph_triggers", {}).get("power", 0)
     if triggers < 1:

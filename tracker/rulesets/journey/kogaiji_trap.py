@@ -31,8 +31,8 @@ RAGE_ACTION_POINTS = 3
 
 
 def in_play(res: Resolution) -> bool:
-    """Whether this session is Quest 9 with the trap set (its set-up recorded the spell)."""
-    return "kogaiji_spell" in res.game and bool(res.ctx.ruleset.quest(res.game["quest"]).get("rescue_spin"))
+    """Whether this session is Quest 9 with the trap set (a version whose set-up casts the spell, versions.py)."""
+    return res.ctx.ruleset.rules.version.casts_kogaiji_spell and bool(res.ctx.ruleset.quest(res.game["quest"]).get("rescue_spin"))
 
 
 def tokens_left(res: Resolution) -> list[str]:

@@ -4,7 +4,7 @@ later version overriding only what changed from the one before. The archive keep
 (``JourneyRules.version``), so today's resolvers ask it and hold no version checks of their own.
 
 1.0.0's code recorded less of a quest's set-up; 1.1.0's began naming tokens (and later Turn Tokens, Kei Lun,
-Kogaiji's spell); 1.2.0 and 1.3.0 (the code's own) changed the contract only: their data is 1.1.0's.
+Kogaiji's spell) and stated that every quest sets up all 4 Pilgrims; 1.2.0 and 1.3.0 (the code's own) changed the contract only: their data is 1.1.0's.
 """
 
 from __future__ import annotations
@@ -22,19 +22,31 @@ class V1_0_0:
     """Rules data 1.0.0."""
 
     number = "1.0.0"
+    # L1015: Kogaiji's deception spell, set with Quest 9's set-up; 1.0.0's set-up recorded none, so its Rescues in
+    # Kogaiji's Trap re-derive as played (no spin first).
+    casts_kogaiji_spell = False
 
     def quest_set_up(self, change: Mapping[str, Any]) -> dict[str, Any]:
         """The quest-set-up change as this version's code recorded it, so its sessions re-derive as they were played."""
         return {key: value for key, value in change.items() if key in PUBLISHED_1_0_0}
 
+    def all_four_play(self, pilgrim_rules: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The rule that the game always plays all 4 Pilgrims (L73, L216-L220): 1.0.0 did not state it, so its set-ups
+        recorded no such counter."""
+        return None
+
 
 class V1_1_0(V1_0_0):
-    """Rules data 1.1.0: the set-up names the tokens on the board."""
+    """Rules data 1.1.0: the set-up names the tokens on the board, casts Kogaiji's spell, and sets up all 4 Pilgrims."""
 
     number = "1.1.0"
+    casts_kogaiji_spell = True
 
     def quest_set_up(self, change):
         return dict(change)
+
+    def all_four_play(self, pilgrim_rules):
+        return pilgrim_rules["all_four_play"]
 
 
 class V1_2_0(V1_1_0):

@@ -47,7 +47,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
                 detail=f"{attacker} is not a hero; name a yōkai's ability in \"source\".",
                 errors={named[0]: ["Not a hero's attack."]},
             )
-        if ctx.ruleset.data["yokai_rules"].get("acts_in"):
+        if ctx.ruleset.rules.version.yokai_act_in_their_phase:  # from 1.2.0 (versions.py)
             _require_yokai_activation(plan, attacker)
     # The attacker's initiative, where the scene keeps the yōkai's order (L586, L588): recorded with each attack it makes.
     initiative = ctx.ruleset.rules.version.initiative_turn(plan, attacker) if not hero_attacks else None

@@ -119,7 +119,7 @@ def fail(plan: Plan, scene: Mapping[str, Any], reason: str) -> None:
 def settle(plan: Plan) -> None:
     """After blows or losses: a scene whose heroes are all defeated fails at once (L763)."""
     game = plan.game
-    if "all_heroes_defeated" not in plan.ctx.ruleset.data["scene_rules"]:  # it came with 1.1.0: 1.0.0 left it to the table
+    if not plan.ctx.ruleset.rules.version.fails_with_all_heroes_defeated:  # it came with 1.1.0: 1.0.0 left it to the table (versions.py)
         return
     if game.get("scene_result") is None and game["heroes"] and all(hero["defeated"] for hero in game["heroes"].values()):
         fail(plan, plan.ctx.ruleset.quest(game["scene"]), ALL_DEFEATED)

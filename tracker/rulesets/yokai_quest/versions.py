@@ -31,6 +31,12 @@ class V1_0_0:
     chooses_abilities = False  # its heroes chose no abilities: any of a hero's abilities could be used
     counts_in_play = False  # it counted no basic yōkai in play: any yōkai could attack or be defeated
     drops_names_not_reloading = True  # an ability named in reduce_reload that had no reload tokens was dropped
+    # Its scenes ended as the table said (end-scene): a turn limit passed (scene_rules.before_turn), the heroes all
+    # defeated (L763) and yōkai left on the board (L753) were the table's to judge, so its sessions re-derive as played.
+    fails_past_turn_limit = False
+    fails_with_all_heroes_defeated = False
+    ends_with_board_clear = False
+    yokai_act_in_their_phase = False  # until 1.2.0 (yokai_rules.acts_in, L192, L936) a yōkai attacked without activating
 
     # -- the game's rules (GameRules) --
     def allowed(self, rules: GameRules, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
@@ -131,6 +137,9 @@ class V1_1_0(V1_0_0):
     chooses_abilities = True
     counts_in_play = True
     drops_names_not_reloading = False  # a mistake to fix, refused
+    fails_past_turn_limit = True
+    fails_with_all_heroes_defeated = True
+    ends_with_board_clear = True
 
     def allowed(self, rules, quest, game, turn, actions):
         return next_actions.allowed_now(game, actions)
@@ -179,9 +188,11 @@ class V1_1_0(V1_0_0):
 
 
 class V1_2_0(V1_1_0):
-    """Rules data 1.2.0: the heroes' activations (hero_rules.activation, L398-L423)."""
+    """Rules data 1.2.0: the heroes' activations (hero_rules.activation, L398-L423); a yōkai attacks in the Yōkai phase,
+    activated (yokai_rules.acts_in, L192, L936)."""
 
     number = "1.2.0"
+    yokai_act_in_their_phase = True
 
     def kept_at_set_up(self, data, party):
         return activation.at_set_up(data)
