@@ -1,12 +1,13 @@
 """Hero progress across a campaign: each Pilgrim's sheet and the events behind every change.
 
-The same ``fold_hero`` the sessions use, over every session's game events in campaign order, so
+The same sheet folds the sessions use (``fold_hero``, state.py), over every session's game events in campaign order, so
 what a Pilgrim carries is what the log says happened to them. Weapon levels and Corruption
 Cards come with the events that changed them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tracker.rulesets.journey.state import HERO_KINDS, fold_hero
@@ -26,6 +27,35 @@ BEHIND = {
 }
 
 
+def _quest_started(record: dict[str, Any], entry: dict[str, Any], change: dict[str, Any]) -> None:
+    if change["start"] != "carried":
+        record["cards"] = {}  # a fresh start holds none of the cards taken before
+    record["quests"].append({"session_id": entry["session_id"], "quest": entry["quest"], "outcome": entry["outcome"], "start": change["start"]})
+    if change["start"] != "carried" and change.get("weapon_level"):
+        record["weapon_history"].append({**_ref(entry), "level": change["weapon_level"], "start": change["start"]})
+
+
+def _weapon_upgraded(record: dict[str, Any], entry: dict[str, Any], change: dict[str, Any]) -> None:
+    record["weapon_history"].append({**_ref(entry), "level": change["to_level"], "from_level": change["from_level"]})
+
+
+def _corruption_drawn(record: dict[str, Any], entry: dict[str, Any], change: dict[str, Any]) -> None:
+    record["corruption_history"].append({**_ref(entry), "card": change["card"], "reason": change["reason"]})
+
+
+def _karma_threshold_reached(record: dict[str, Any], entry: dict[str, Any], change: dict[str, Any]) -> None:
+    record["karma_thresholds"].append({**_ref(entry), "wheel": change["wheel"], "value": change["value"]})
+
+
+# What the progress lists beside the sheet, by the kind of change that makes it: quests, weapon, Corruption, Karma thresholds.
+HISTORY: dict[str, Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], None]] = {
+    "pilgrim-set-up": _quest_started,
+    "weapon-upgraded": _weapon_upgraded,
+    "corruption-drawn": _corruption_drawn,
+    "karma-threshold-reached": _karma_threshold_reached,
+}
+
+
 def hero_progress(history: list[dict[str, Any]]) -> dict[str, Any]:
     heroes: dict[str, dict[str, Any]] = {}
     for entry in history:
@@ -42,18 +72,9 @@ def hero_progress(history: list[dict[str, Any]]) -> dict[str, Any]:
                 record["behind"].setdefault(shown, []).append(_ref(entry))
         if change["kind"] in ("card-taken", "corruption-drawn") and isinstance(change.get("card"), str):
             record["cards"][change["card"]] = _ref(entry)  # the event that put the card in the Pilgrim's hand
-        if change["kind"] == "pilgrim-set-up":
-            if change["start"] != "carried":
-                record["cards"] = {}  # a fresh start holds none of the cards taken before
-            record["quests"].append({"session_id": entry["session_id"], "quest": entry["quest"], "outcome": entry["outcome"], "start": change["start"]})
-            if change["start"] != "carried" and change.get("weapon_level"):
-                record["weapon_history"].append({**_ref(entry), "level": change["weapon_level"], "start": change["start"]})
-        elif change["kind"] == "weapon-upgraded":
-            record["weapon_history"].append({**_ref(entry), "level": change["to_level"], "from_level": change["from_level"]})
-        elif change["kind"] == "corruption-drawn":
-            record["corruption_history"].append({**_ref(entry), "card": change["card"], "reason": change["reason"]})
-        elif change["kind"] == "karma-threshold-reached":
-            record["karma_thresholds"].append({**_ref(entry), "wheel": change["wheel"], "value": change["value"]})
+        listed = HISTORY.get(change["kind"])
+        if listed is not None:
+            listed(record, entry, change)
     return {hero: _view(hero, record) for hero, record in sorted(heroes.items())}
 
 

@@ -1,18 +1,19 @@
 """The Journey game state: what each change does to the session's bookkeeping (pure, plain JSON).
 
-``fold_hero`` is one Pilgrim's sheet after one change; ``fold`` is the whole game. The hero
-progress view folds the same changes with ``fold_hero``, so the session and the campaign's
-view can never disagree about a Pilgrim.
+Each kind of change is declared once, with its fold: of the whole game (``@CHANGES``), of the sheet of the Pilgrim it
+names (``@SHEET``), or of the quest's record (``@RECORD``); ``.of(kind)`` adds a part's fold to a kind declared with
+another. ``fold`` is the whole game; ``fold_hero`` is one Pilgrim's sheet after one change, by the same sheet folds
+the session uses, so the hero progress view and the session can never disagree about a Pilgrim.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tracker.rulesets.engine import correction
-from tracker.rulesets.engine.changes import Changes
+from tracker.rulesets.engine.changes import Changes, Fold
 
 UNCONSCIOUS = ("face-down", "side", "back")
 ROTATION = {"face-down": "side", "side": "back", "back": "dead"}
@@ -54,59 +55,46 @@ def _take(cards: list[Any], name: str) -> None:
             return
 
 
+class Part:
+    """What each kind of change does to one part of the session besides the game's own fold: a Pilgrim's sheet, or
+    the quest's record. ``@PART(kind, Name)`` declares the kind (its event, tracker/rulesets/engine/changes.py) with
+    this fold as all it does; ``@PART.of(kind)`` adds this part's fold to a kind declared with a fold of its own."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.folds: dict[str, Fold] = {}
+
+    def __call__(self, kind: str, name: str, doc: str | None = None) -> Callable[[Fold], Fold]:
+        def declare(fold: Fold) -> Fold:
+            CHANGES.declare(kind, name, doc=doc)
+            return self.of(kind)(fold)
+
+        return declare
+
+    def of(self, kind: str) -> Callable[[Fold], Fold]:
+        def add(fold: Fold) -> Fold:
+            if kind in self.folds:
+                raise ValueError(f"{self.what}: the kind {kind!r} is folded twice")
+            self.folds[kind] = fold
+            return fold
+
+        return add
+
+
+SHEET = Part("a Pilgrim's sheet")  # each fold takes the sheet and the change; changes the sheet, or returns a new one
+RECORD = Part("the quest's record")  # each fold takes the game state (whose record it changes) and the change
+
+
+def _unchanged(target: dict[str, Any], change: Mapping[str, Any]) -> None:
+    """Nothing of the sheet or the record changes by it."""
+
+
 def fold_hero(hero: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-    """One Pilgrim's sheet after a change that names them."""
-    h = copy.deepcopy(dict(hero)) if hero else new_hero()
-    kind = change["kind"]
-    if kind == correction.KIND:
-        return correction.apply(h, change)
-    if kind == "pilgrim-set-up":
-        h = new_hero()
-        h.update({k: copy.deepcopy(change[k]) for k in h if k in change})
-    elif kind in ("karma-gained", "karma-lost", "karma-traded"):
-        h[change["wheel"]] = change["after"]
-    elif kind == "weapon-upgraded":
-        h["weapon_level"] = change["to_level"]
-    elif kind == "corruption-drawn":
-        h["corruption"].append(change["card"])
-    elif kind == "card-taken":
-        hand = _hand(change)
-        h[hand].append({"name": change["card"], "kind": change.get("card_kind")} if hand == "skills" else change["card"])
-    elif kind == "card-given-up":
-        _take(h[_hand(change)], change["card"])
-    elif kind in ("damage-taken", "health-restored", "health-reported", "well-used"):
-        h["hp"] = change["hp_after"]
-        if kind == "well-used":
-            h["wells_used"].append(change["well"])
-    elif kind in ("chi-changed", "rested"):
-        h["chi"] = change["chi_after"]
-    elif kind == "pilgrim-fell-unconscious":
-        h["status"] = "face-down"
-    elif kind == "unconscious-pilgrim-turned":
-        h["status"] = change["to"]
-    elif kind == "pilgrim-revived":
-        h.update(status="conscious", hp=change["hp"], chi=change["chi"])
-    elif kind == "condition-applied":
-        h["conditions"] = [c for c in h["conditions"] if c["id"] != change["condition"]]
-        h["conditions"].append({"id": change["condition"], "tokens": 0})
-    elif kind == "condition-removed":
-        h["conditions"] = [c for c in h["conditions"] if c["id"] != change["condition"]]
-    elif kind == "turn-tokens-added":
-        for condition in h["conditions"]:
-            condition["tokens"] += 1
-    elif kind == "skill-draws-owed":
-        h["skill_draws_owed"] = change["count"]
-    elif kind == "starting-skills-reported":
-        h["skill_draws_owed"] -= len(change["cards"])
-    elif kind == "villager-rescued":
-        h["villagers"].append(change["villager"])
-    elif kind == "sutra-collected":
-        h["sutras"].append(change["sutra"])
-    elif kind == "gate-closed":
-        h["sutras"].remove(change["sutra"])
-    elif kind == "sutras-given":
-        h["sutras"].extend(change["sutras"])
-    return h
+    """One Pilgrim's sheet after a change that names them (a copy): the sheet fold of the change's kind, if it has one.
+    The session folds its sheets with these (``_every_change``), and the hero progress view with this."""
+    sheet = copy.deepcopy(dict(hero)) if hero else new_hero()
+    made = SHEET.folds.get(change["kind"], _unchanged)(sheet, change)
+    return sheet if made is None else made
 
 
 def new_record() -> dict[str, Any]:
@@ -114,40 +102,19 @@ def new_record() -> dict[str, Any]:
     return {"defeated": [], "revived": [], "meditated": [], "skills_played": [], "attacked": [], "defeats": {}, "kei_lun_calmed": False, "sealing_ritual": False}
 
 
-def _record(g: dict[str, Any], change: Mapping[str, Any]) -> None:
-    record = g.get("record")
-    if record is None:
-        return  # a session set up before the record existed keeps none
-    kind = change["kind"]
-    if kind == "pilgrim-fell-unconscious" and change.get("cause") != "quest-set-up":
-        record["defeated"].append(change["hero"])  # a Defeated Pilgrim is one reduced to 0 Health (L556-L557)
-    elif kind == "pilgrim-revived":
-        record["revived"].append(change["hero"])
-    elif kind == "meditated":
-        record["meditated"].append(change["hero"])
-    elif kind == "card-played" and change["deck"].startswith("skill-"):
-        record["skills_played"].append(change["card"])
-    elif kind == "attack-resolved" and change["attacker"] in g["heroes"] and change["target"] in g.get("demons", {}):
-        record["attacked"].append(g["demons"][change["target"]])
-    elif kind in ("demon-removed", "demon-killed", "demon-cleansed"):
-        record["defeats"][change["character"]] = record["defeats"].get(change["character"], 0) + 1
-    elif kind == "kei-lun-calmed":
-        record["kei_lun_calmed"] = True
-    elif kind == "kei-lun-killed":
-        record["kei_lun_killed"] = True
-    elif kind == "sealing-ritual-completed":
-        record["sealing_ritual"] = True
-
-
 def _every_change(g: dict[str, Any], change: Mapping[str, Any]) -> None:
-    """What any change does besides its own fold: what the quest's record keeps of it, the sheet of the Pilgrim it names
-    (the activation's start and end name the Pilgrim without changing its sheet; turn tokens go on every Pilgrim's),
-    and the action points it spent."""
+    """What any change does besides its own fold: what the quest's record keeps of it (a session set up before the
+    record existed keeps none), the sheet of the Pilgrim it names (the activation's start and end name the Pilgrim
+    without changing its sheet; a Pilgrim first named gets a new sheet), and the action points it spent."""
     g.setdefault("heroes", {})
-    _record(g, change)
+    kind = change["kind"]
+    if g.get("record") is not None:
+        RECORD.folds.get(kind, _unchanged)(g, change)
     hero_id = change.get("hero")
-    if hero_id is not None and change["kind"] not in ("pilgrim-activated", "activation-ended"):
-        g["heroes"][hero_id] = fold_hero(g["heroes"].get(hero_id, {}), change)
+    if hero_id is not None and kind not in ("pilgrim-activated", "activation-ended"):
+        sheet = g["heroes"].get(hero_id) or new_hero()  # the state is the fold's own copy: the sheet changes in place
+        made = SHEET.folds.get(kind, _unchanged)(sheet, change)
+        g["heroes"][hero_id] = sheet if made is None else made
     if change.get("ap"):
         g["ap"] = g.get("ap", 0) - change["ap"]
 
@@ -191,23 +158,160 @@ def _quest_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     )
 
 
-# Changes wholly of one Pilgrim's sheet (fold_hero, by _every_change), or records the log keeps for their own sake.
-for _kind, _name in (
-    ("pilgrim-set-up", "PilgrimSetUp"), ("karma-gained", "KarmaGained"), ("karma-lost", "KarmaLost"),
-    ("weapon-upgraded", "WeaponUpgraded"), ("corruption-drawn", "CorruptionDrawn"), ("card-taken", "CardTaken"),
-    ("skill-draws-owed", "SkillDrawsOwed"), ("starting-skills-reported", "StartingSkillsReported"), ("card-given-up", "CardGivenUp"),
-    ("card-played", "CardPlayed"), ("damage-taken", "DamageTaken"), ("health-restored", "HealthRestored"),
-    ("health-reported", "HealthReported"), ("chi-changed", "ChiChanged"), ("pilgrim-fell-unconscious", "PilgrimFellUnconscious"),
-    ("unconscious-pilgrim-turned", "UnconsciousPilgrimTurned"), ("pilgrim-died", "PilgrimDied"),  # a dead Pilgrim keeps its place; activation skips it
-    ("pilgrim-revived", "PilgrimRevived"), ("condition-applied", "ConditionApplied"), ("condition-removed", "ConditionRemoved"),
-    ("well-used", "WellUsed"), ("villager-rescued", "VillagerRescued"), ("sutra-collected", "SutraCollected"),
-    ("door-broken", "DoorBroken"), ("sutras-given", "SutrasGiven"), ("attack-resolved", "AttackResolved"),
-    ("cleanse-backfired", "CleanseBackfired"), ("rescue-attempted", "RescueAttempted"),
-    ("sealing-ritual-completed", "SealingRitualCompleted"), ("kei-lun-calmed", "KeiLunCalmed"),
-):
-    CHANGES.declare(_kind, _name)
-CHANGES.declare(correction.KIND, "ValueCorrected",
-                doc="The table corrected a value on a Pilgrim's sheet: what it was, what it is, and why (tracker/rulesets/engine/correction.py).")
+# Changes of one Pilgrim's sheet (each folded by _every_change on the sheet of the Pilgrim it names), changes the
+# quest's record keeps, and records the log keeps for their own sake: each declared once, with its fold.
+@SHEET("pilgrim-set-up", "PilgrimSetUp")
+def _pilgrim_set_up(h: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    sheet = new_hero()
+    sheet.update({k: copy.deepcopy(change[k]) for k in sheet if k in change})
+    return sheet
+
+
+@SHEET.of("karma-traded")  # declared below with what the trade does to the activation
+@SHEET("karma-lost", "KarmaLost")
+@SHEET("karma-gained", "KarmaGained")
+def _karma(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h[change["wheel"]] = change["after"]
+
+
+@SHEET("weapon-upgraded", "WeaponUpgraded")
+def _weapon_upgraded(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["weapon_level"] = change["to_level"]
+
+
+@SHEET("corruption-drawn", "CorruptionDrawn")
+def _corruption_drawn(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["corruption"].append(change["card"])
+
+
+@SHEET("card-taken", "CardTaken")
+def _card_taken(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    hand = _hand(change)
+    h[hand].append({"name": change["card"], "kind": change.get("card_kind")} if hand == "skills" else change["card"])
+
+
+@SHEET("skill-draws-owed", "SkillDrawsOwed")
+def _skill_draws_owed(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["skill_draws_owed"] = change["count"]
+
+
+@SHEET("starting-skills-reported", "StartingSkillsReported")
+def _starting_skills_reported(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["skill_draws_owed"] -= len(change["cards"])
+
+
+@SHEET("card-given-up", "CardGivenUp")
+def _card_given_up(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _take(h[_hand(change)], change["card"])
+
+
+@RECORD("card-played", "CardPlayed")
+def _card_played(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    if change["deck"].startswith("skill-"):
+        g["record"]["skills_played"].append(change["card"])
+
+
+@SHEET("health-reported", "HealthReported")
+@SHEET("health-restored", "HealthRestored")
+@SHEET("damage-taken", "DamageTaken")
+def _health(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["hp"] = change["hp_after"]
+
+
+@SHEET.of("rested")  # declared below with the rest it counts
+@SHEET("chi-changed", "ChiChanged")
+def _chi(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["chi"] = change["chi_after"]
+
+
+@SHEET("pilgrim-fell-unconscious", "PilgrimFellUnconscious")
+def _pilgrim_fell_unconscious(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["status"] = "face-down"
+
+
+@RECORD.of("pilgrim-fell-unconscious")
+def _pilgrim_defeated(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    if change.get("cause") != "quest-set-up":
+        g["record"]["defeated"].append(change["hero"])  # a Defeated Pilgrim is one reduced to 0 Health (L556-L557)
+
+
+@SHEET("unconscious-pilgrim-turned", "UnconsciousPilgrimTurned")
+def _unconscious_pilgrim_turned(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["status"] = change["to"]
+
+
+CHANGES.declare("pilgrim-died", "PilgrimDied")  # a dead Pilgrim keeps its place; activation skips it
+
+
+@SHEET("pilgrim-revived", "PilgrimRevived")
+def _pilgrim_revived(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h.update(status="conscious", hp=change["hp"], chi=change["chi"])
+
+
+@RECORD.of("pilgrim-revived")
+def _pilgrim_revived_recorded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["record"]["revived"].append(change["hero"])
+
+
+@SHEET("condition-applied", "ConditionApplied")
+def _condition_applied(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["conditions"] = [c for c in h["conditions"] if c["id"] != change["condition"]]
+    h["conditions"].append({"id": change["condition"], "tokens": 0})
+
+
+@SHEET("condition-removed", "ConditionRemoved")
+def _condition_removed(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["conditions"] = [c for c in h["conditions"] if c["id"] != change["condition"]]
+
+
+@SHEET("well-used", "WellUsed")
+def _well_used(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["hp"] = change["hp_after"]
+    h["wells_used"].append(change["well"])
+
+
+@SHEET("villager-rescued", "VillagerRescued")
+def _villager_rescued(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["villagers"].append(change["villager"])
+
+
+@SHEET("sutra-collected", "SutraCollected")
+def _sutra_collected(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["sutras"].append(change["sutra"])
+
+
+CHANGES.declare("door-broken", "DoorBroken")
+
+
+@SHEET("sutras-given", "SutrasGiven")
+def _sutras_given(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["sutras"].extend(change["sutras"])
+
+
+@RECORD("attack-resolved", "AttackResolved")
+def _attack_resolved(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    if change["attacker"] in g["heroes"] and change["target"] in g.get("demons", {}):
+        g["record"]["attacked"].append(g["demons"][change["target"]])
+
+
+CHANGES.declare("cleanse-backfired", "CleanseBackfired")
+CHANGES.declare("rescue-attempted", "RescueAttempted")
+
+
+@RECORD("sealing-ritual-completed", "SealingRitualCompleted")
+def _sealing_ritual_completed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["record"]["sealing_ritual"] = True
+
+
+@RECORD("kei-lun-calmed", "KeiLunCalmed")
+def _kei_lun_calmed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["record"]["kei_lun_calmed"] = True
+
+
+@SHEET(correction.KIND, "ValueCorrected",
+       doc="The table corrected a value on a Pilgrim's sheet: what it was, what it is, and why (tracker/rulesets/engine/correction.py).")
+def _value_corrected(h: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    return correction.apply(h, change)
 
 
 @CHANGES("karma-threshold-reached", "KarmaThresholdReached")
@@ -223,8 +327,14 @@ def _karma_traded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
 
 @CHANGES("turn-tokens-added", "TurnTokensAdded")
 def _turn_tokens_added(g: dict[str, Any], change: Mapping[str, Any]) -> None:
-    for hero_id in list(g["heroes"]):
+    for hero_id in list(g["heroes"]):  # on every Pilgrim's conditions, none named
         g["heroes"][hero_id] = fold_hero(g["heroes"][hero_id], change)
+
+
+@SHEET.of("turn-tokens-added")
+def _turn_tokens_on_sheet(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    for condition in h["conditions"]:
+        condition["tokens"] += 1
 
 
 @CHANGES("rested", "Rested")
@@ -238,6 +348,11 @@ def _mystical_box(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g["activation"]["mystical_box"] = True
     if change["kind"] == "meditated" and change["result"] == "white":
         g["fortune_choice"] = change.get("hero")
+
+
+@RECORD.of("meditated")
+def _meditated(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["record"]["meditated"].append(change["hero"])
 
 
 @CHANGES("fortune-kept", "FortuneKept")
@@ -270,6 +385,11 @@ def _gate_closed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g["gates"][change["gate"]] = "closed"
 
 
+@SHEET.of("gate-closed")
+def _sutra_spent(h: dict[str, Any], change: Mapping[str, Any]) -> None:
+    h["sutras"].remove(change["sutra"])
+
+
 @CHANGES("gate-state-changed", "GateStateChanged")
 def _gate_state_changed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g["gates"][change["gate"]] = change["to"]
@@ -286,6 +406,14 @@ def _demon_spawned(g: dict[str, Any], change: Mapping[str, Any]) -> None:
 @CHANGES("demon-cleansed", "DemonCleansed")
 def _demon_gone(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g["demons"].pop(change["demon"], None)
+
+
+@RECORD.of("demon-removed")
+@RECORD.of("demon-killed")
+@RECORD.of("demon-cleansed")
+def _demon_defeated(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    defeats = g["record"]["defeats"]
+    defeats[change["character"]] = defeats.get(change["character"], 0) + 1
 
 
 @CHANGES("demon-card-resolved", "DemonCardResolved")
@@ -324,6 +452,11 @@ def _kei_lun_killed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g["kei_lun"]["status"] = "killed"
 
 
+@RECORD.of("kei-lun-killed")
+def _kei_lun_killed_recorded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["record"]["kei_lun_killed"] = True
+
+
 @CHANGES("villager-turn-token-removed", "VillagerTurnTokenRemoved")
 def _villager_turn_token_removed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g.setdefault("villager_turn_tokens", {})[change["villager"]] = change["left"]
@@ -354,34 +487,6 @@ def _demon_lord_returned(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g.setdefault("banished", {}).pop(change["character"], None)
 
 
-HERO_KINDS = {
-    correction.KIND,
-    "pilgrim-set-up",
-    "karma-gained",
-    "karma-lost",
-    "karma-traded",
-    "karma-threshold-reached",
-    "weapon-upgraded",
-    "corruption-drawn",
-    "card-taken",
-    "card-given-up",
-    "damage-taken",
-    "health-restored",
-    "health-reported",
-    "well-used",
-    "chi-changed",
-    "rested",
-    "pilgrim-fell-unconscious",
-    "unconscious-pilgrim-turned",
-    "pilgrim-died",
-    "pilgrim-revived",
-    "condition-applied",
-    "condition-removed",
-    "villager-rescued",
-    "sutra-collected",
-    "gate-closed",
-    "sutras-given",
-    "skill-draws-owed",
-    "starting-skills-reported",
-}
-"""Kinds that change a Pilgrim's sheet (each names its ``hero``): what the hero progress view reads."""
+HERO_KINDS = frozenset(SHEET.folds) | {"karma-threshold-reached", "pilgrim-died"}
+"""Kinds the hero progress view reads (each names its ``hero``): those that change a Pilgrim's sheet, the threshold
+it lists beside the sheet, and the death its records have always kept."""
