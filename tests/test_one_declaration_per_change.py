@@ -216,17 +216,7 @@ def _fold_modules() -> list[Path]:
     return sorted(path for path in modules if path.exists())
 
 
-# Descent's grouped folds still ask the kind inside (Zorek, prisoners, spirits): not this change's to split. Strict, so
-# splitting them fails here until the mark goes.
-_STILL_CHAINED = {"rulesets/descent/fold.py"}
-
-
-@pytest.mark.parametrize(
-    "module",
-    [pytest.param(path, id=str(path.relative_to(TRACKER)),
-                  marks=[pytest.mark.xfail(strict=True, reason="Descent's grouped folds")] if str(path.relative_to(TRACKER)) in _STILL_CHAINED else [])
-     for path in _fold_modules()],
-)
+@pytest.mark.parametrize("module", [pytest.param(path, id=str(path.relative_to(TRACKER))) for path in _fold_modules()])
 def test_no_fold_module_dispatches_on_the_kind_by_an_if_elif_chain(module):
     assert kind_chains(module.read_text(encoding="utf-8")) == [], f"{module.relative_to(TRACKER.parent)}: declare each kind with its own fold"
 

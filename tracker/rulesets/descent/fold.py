@@ -98,23 +98,29 @@ def _glyph_restored(g: dict[str, Any], change: Mapping[str, Any]) -> None:
         h["wounds"] = max(0, h["wounds"] - change["hero_wounds"])
 
 
-@CHANGES("zorek-gazed", "ZorekGazed")
-@CHANGES("stone-door-closed", "StoneDoorClosed")
+def _zorek_state(g: dict[str, Any]) -> dict[str, Any]:
+    return g.setdefault("zorek", {"facing": None, "doors_closed": [], "doors_opened": []})  # None: as he starts
+
+
 @CHANGES("stone-doors-rolled", "StoneDoorsRolled")
-def _zorek(g: dict[str, Any], change: Mapping[str, Any]) -> None:
-    kind = change["kind"]
-    z = g.setdefault("zorek", {"facing": None, "doors_closed": [], "doors_opened": []})  # None: as he starts
-    if kind == "zorek-gazed":
-        z["facing"] = change["facing"]
-        for hero_id in change["heroes_hit"]:  # 6 wounds, ignoring armour (L685), where the hero's wounds are tracked
-            h = g["heroes"][hero_id]
-            if h.get("wounds") is not None:
-                h["wounds"] = max(0, h["wounds"] - change["wounds_each"])
-    elif kind == "stone-door-closed":
-        z["doors_closed"].append(change["door"])
-    else:
-        z["doors_closed"] = [d for d in z["doors_closed"] if d not in change["opened"]]
-        z["doors_opened"] += change["opened"]
+def _stone_doors_rolled(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    z = _zorek_state(g)
+    z["doors_closed"] = [d for d in z["doors_closed"] if d not in change["opened"]]
+    z["doors_opened"] += change["opened"]
+
+
+@CHANGES("stone-door-closed", "StoneDoorClosed")
+def _stone_door_closed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _zorek_state(g)["doors_closed"].append(change["door"])
+
+
+@CHANGES("zorek-gazed", "ZorekGazed")
+def _zorek_gazed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _zorek_state(g)["facing"] = change["facing"]
+    for hero_id in change["heroes_hit"]:  # 6 wounds, ignoring armour (L685), where the hero's wounds are tracked
+        h = g["heroes"][hero_id]
+        if h.get("wounds") is not None:
+            h["wounds"] = max(0, h["wounds"] - change["wounds_each"])
 
 
 @CHANGES("threat-gained", "ThreatGained")
@@ -250,21 +256,28 @@ def _prolonged_action_completed(g: dict[str, Any], change: Mapping[str, Any]) ->
     g.setdefault("completed_progress", []).append({"task": change["task"], "heroes": list(change["heroes"]), "progress": change["progress"]})
 
 
-@CHANGES("cell-opened", "CellOpened")
-@CHANGES("sacrifice-clock-ticked", "SacrificeClockTicked")
+def _prisoners(g: dict[str, Any]) -> dict[str, Any]:
+    return g.setdefault("prisoners", {"wounds": 0, "sacrificed": [], "rescued": [], "cells_opened": {}, "clock_turns": []})
+
+
 @CHANGES("prisoner-sacrificed", "PrisonerSacrificed")
-def _prisoners(g: dict[str, Any], change: Mapping[str, Any]) -> None:
-    kind = change["kind"]
-    p = g.setdefault("prisoners", {"wounds": 0, "sacrificed": [], "rescued": [], "cells_opened": {}, "clock_turns": []})
-    if kind == "cell-opened":
-        p["cells_opened"][change["cell"]] = change["turn"]
-        p["rescued"] += change["saved"]
-    elif kind == "sacrifice-clock-ticked":
-        p["wounds"] = change["wounds"]
-        p["clock_turns"].append(change["turn"])
-    else:
-        p["sacrificed"].append(change["prisoner"])
-        g["thing_extra_wounds"] = change["thing_extra_wounds"]  # 8 + 4 per villager sacrificed (L388)
+def _prisoner_sacrificed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _prisoners(g)["sacrificed"].append(change["prisoner"])
+    g["thing_extra_wounds"] = change["thing_extra_wounds"]  # 8 + 4 per villager sacrificed (L388)
+
+
+@CHANGES("sacrifice-clock-ticked", "SacrificeClockTicked")
+def _sacrifice_clock_ticked(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    p = _prisoners(g)
+    p["wounds"] = change["wounds"]
+    p["clock_turns"].append(change["turn"])
+
+
+@CHANGES("cell-opened", "CellOpened")
+def _cell_opened(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    p = _prisoners(g)
+    p["cells_opened"][change["cell"]] = change["turn"]
+    p["rescued"] += change["saved"]
 
 
 @CHANGES("condition-tokens-placed", "ConditionTokensPlaced")
@@ -326,22 +339,30 @@ def _turn_description_read(g: dict[str, Any], change: Mapping[str, Any]) -> None
     g.setdefault("turns_read", []).append(change["turn"])
 
 
-@CHANGES("spirits-counted", "SpiritsCounted")
-@CHANGES("spirit-angered", "SpiritAngered")
-@CHANGES("spirit-killed", "SpiritKilled")
+def _spirits(g: dict[str, Any]) -> dict[str, Any]:
+    return g.setdefault("spirits", {"ids": [], "angered": [], "destroyed": [], "convinced": []})
+
+
 @CHANGES("spirit-convinced", "SpiritConvinced")
-def _spirits(g: dict[str, Any], change: Mapping[str, Any]) -> None:
-    kind = change["kind"]
-    sp = g.setdefault("spirits", {"ids": [], "angered": [], "destroyed": [], "convinced": []})
-    if kind == "spirits-counted":
-        sp["ids"] = list(change["ids"])
-    elif kind == "spirit-angered":
-        sp["angered"].append(change["spirit"])
-    elif kind == "spirit-killed":
-        if change["destroyed"]:
-            sp["destroyed"].append(change["spirit"])
-    else:
-        sp["convinced"].append(change["spirit"])
+def _spirit_convinced(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _spirits(g)["convinced"].append(change["spirit"])
+
+
+@CHANGES("spirit-killed", "SpiritKilled")
+def _spirit_killed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    sp = _spirits(g)
+    if change["destroyed"]:
+        sp["destroyed"].append(change["spirit"])
+
+
+@CHANGES("spirit-angered", "SpiritAngered")
+def _spirit_angered(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _spirits(g)["angered"].append(change["spirit"])
+
+
+@CHANGES("spirits-counted", "SpiritsCounted")
+def _spirits_counted(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    _spirits(g)["ids"] = list(change["ids"])
 
 
 @CHANGES("crushing-trap-sprung", "CrushingTrapSprung")
