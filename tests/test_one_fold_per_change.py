@@ -4,6 +4,7 @@ its action type up once and its pinned rules once, and works out the actions leg
 
 from __future__ import annotations
 
+import copy as copy_module
 from collections import Counter
 from uuid import UUID
 
@@ -65,9 +66,9 @@ class Trace:
             self.states += 1
             return state(session, *args, **kwargs)
 
-        def counted_apply(deck, change):
+        def counted_apply(deck, change, **how):
             self.moved.append((change["kind"], *change.get("cards", [])))
-            return apply(deck, change)
+            return apply(deck, change, **how)
 
         def traced_record(session, change, meta):
             self.recorded.append(change)
@@ -208,3 +209,17 @@ def test_a_working_copy_takes_the_deck_state_its_draw_reached(monkeypatch):
     assert trace.moved == [("shuffled",), *(("drawn", card) for card in drawn)]  # the engine's one pass, and no other
     assert copy.finish().decks["fortune"]["held"] == {"tripitaka": drawn}
     assert deck == decks.new_deck("fortune", ["a", "b", "c"], None, shuffled=True)  # the session's deck left as it was
+
+
+def test_a_draw_copies_its_deck_once_not_once_a_card(monkeypatch):
+    """The deck engine copies the deck it draws from once, and moves each card on that copy: a draw of five (a shuffle
+    first) deep-copies one deck state, not one per card; the deck it was given is left as it was."""
+    deck = decks.new_deck("fortune", [f"Fortune {n}" for n in range(1, 21)], None, shuffled=True)
+    copies = []
+    deepcopy = copy_module.deepcopy
+    monkeypatch.setattr(copy_module, "deepcopy", lambda value, *rest: copies.append(value) or deepcopy(value, *rest))
+    dealt = decks.resolve_draw(deck, "Fortune", 5, RandomStream(b"\0" * 32), "tripitaka")
+    assert [c["kind"] for c in dealt] == ["shuffled", "drawn"] and len(dealt[1]["cards"]) == 5
+    assert len(copies) == 1
+    assert dealt.state["held"] == {"tripitaka": dealt[1]["cards"]} and len(dealt.state["draw"]) == 15
+    assert deck == decks.new_deck("fortune", [f"Fortune {n}" for n in range(1, 21)], None, shuffled=True)

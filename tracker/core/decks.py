@@ -103,8 +103,10 @@ def _take_from(state: dict[str, Any], zone: str, holder: str, cards: Sequence[st
 CHANGE_KINDS = ("shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added", "listed")
 
 
-def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
-    new = copy.deepcopy(dict(state))
+def apply(state: Mapping[str, Any], payload: Mapping[str, Any], *, in_place: bool = False) -> dict[str, Any]:
+    """The deck state after ``payload``: a new one, or ``state`` itself changed (``in_place``: a state the caller copied
+    once for the payloads it makes, tracker/core/decks.py's _Plan, rather than once per payload)."""
+    new = state if in_place else copy.deepcopy(dict(state))
     kind = payload["kind"]
     cards = payload.get("cards", [])
     holder = payload.get("holder") or TABLE
@@ -201,15 +203,15 @@ class _Plan:
 
     def __init__(self, state: Mapping[str, Any]) -> None:
         self.start = state
-        self.state = dict(state)
+        self.state = copy.deepcopy(dict(state))  # the plan's own, copied once: each payload moves its cards in place
         self.payloads: list[dict[str, Any]] = []
 
     def add(self, payload: dict[str, Any]) -> None:
         self.payloads.append(payload)
-        self.state = apply(self.state, payload)
+        apply(self.state, payload, in_place=True)
 
     def dealt(self, payloads: Sequence[dict[str, Any]]) -> Dealt:
-        return Dealt(payloads, self.start, self.state if self.payloads else copy.deepcopy(dict(self.start)))
+        return Dealt(payloads, self.start, self.state)
 
 
 def _require_digital(state: Mapping[str, Any], name: str, count: int = 1) -> None:
