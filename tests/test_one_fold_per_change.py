@@ -4,6 +4,7 @@ its action type up once and its pinned rules once, and works out the actions leg
 
 from __future__ import annotations
 
+import copy as copy_module
 from collections import Counter
 from uuid import UUID
 
@@ -11,11 +12,14 @@ import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
+from tracker.core import decks
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 from tracker.domain import Session
 from tracker.rulesets.engine.changes import Changes
-from tracker.rulesets.engine.ruleset import GameRules, Resolved, Ruleset
+from tracker.core.randomness import RandomStream
+from tracker.rulesets.engine.ruleset import ActionContext, DeckSpec, GameRules, Resolved, Ruleset
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "aurim": {"wounds": 8, "fatigue": 5, "armor": 1}}
 ATTACK = {"type": "attack", "attacker": "tahlia", "attack_type": "melee", "faces": {"red": ["3D 1R 1S", "4D 0R"]},
@@ -33,8 +37,10 @@ class Trace:
         self.copied: Counter[int] = Counter()
         self.recorded: list[dict] = []
         self.next_actions = 0  # the phase and the actions legal now, worked out for a session's state
+        self.states = 0  # the session's state as the API shows it, worked out (Session.state)
+        self.moved: list[tuple[str, ...]] = []  # each deck change applied to a deck state: its kind and cards
         action, pinned, record_change, next_actions = Ruleset.action, rulesets.pinned, Session.record_change, GameRules.next_actions
-        fold_into, fold = Changes.fold_into, Changes.fold
+        fold_into, fold, state, apply = Changes.fold_into, Changes.fold, Session.state, decks.apply
 
         def counted_action(ruleset: Ruleset, name: str):
             self.actions[name] += 1
@@ -56,6 +62,14 @@ class Trace:
             self.next_actions += 1
             return next_actions(rules, state)
 
+        def counted_state(session, *args, **kwargs):
+            self.states += 1
+            return state(session, *args, **kwargs)
+
+        def counted_apply(deck, change, **how):
+            self.moved.append((change["kind"], *change.get("cards", [])))
+            return apply(deck, change, **how)
+
         def traced_record(session, change, meta):
             self.recorded.append(change)
             return record_change(session, change, meta)
@@ -66,6 +80,8 @@ class Trace:
         monkeypatch.setattr(Changes, "fold", counted_fold)
         monkeypatch.setattr(Session, "record_change", traced_record)
         monkeypatch.setattr(GameRules, "next_actions", counted_next_actions)
+        monkeypatch.setattr(Session, "state", counted_state)
+        monkeypatch.setattr(decks, "apply", counted_apply)  # (the deck functions' own moves included: a module global)
 
     def game_changes(self) -> list[dict]:
         kinds = set(rulesets.get("descent").rules.events)
@@ -99,6 +115,7 @@ def test_one_descent_attack_looks_up_its_action_and_rules_once_and_folds_each_ch
         assert all(trace.folded[id(c)] == 1 for c in changes)  # once, in place on the action's one copy of the state
         assert not any(trace.copied[id(c)] for c in changes)  # never a copy of the whole state for a change
         assert trace.next_actions == 1  # for the answer's state: the resolver reads the state without them
+        assert trace.states == 1  # the answer's: what the resolver reads is the session's full state, not this one
         assert tracker.repository.get(UUID(session)).game == result.body["state"]["game"]  # what a load folds, the same
     finally:
         first.close()
@@ -122,6 +139,7 @@ def test_a_working_copy_hands_the_session_the_state_it_folded(tmp_path, monkeypa
         # they held before a change; each change is folded by it once, and by nothing else)
         assert all(trace.copied[id(c)] + trace.folded[id(c)] == 1 for c in game_changes)
         assert trace.actions == {"maintenance": 1}
+        assert trace.states == 1
         loaded = Tracker(env=persistence_env(url))
         try:
             assert loaded.get_session(session)["game"] == result.body["state"]["game"]
@@ -138,3 +156,70 @@ def test_a_resolution_is_taken_only_whole_and_from_the_state_it_was_folded_from(
     resolved.append({"kind": "y"})  # a change added past the working copy: its state no longer covers them all
     assert not resolved.whole(start)
     assert rulesets.get("kung-fu-panda").rules.ruleset is rulesets.get("kung-fu-panda")
+
+
+def _journey_session(tracker: Tracker) -> str:
+    campaign = tracker.create_campaign("journey", "x", party=["tripitaka"], components=JOURNEY_TEST_COMPONENTS).body["id"]
+    return tracker.start_session(campaign, "q1-meeting").body["id"]
+
+
+def test_a_draw_moves_each_card_once(tmp_path, monkeypatch):
+    """The deck engine moves the cards as it draws them (the second from the pile the first left, a shuffle first when
+    the deck needs one): the session takes the deck state it reached, and moves none of them again; a load of the
+    session folds its events to the same deck."""
+    url = f"sqlite:///{tmp_path}/draw.sqlite3"
+    tracker = Tracker(env=persistence_env(url))
+    try:
+        session = _journey_session(tracker)
+        trace = Trace(monkeypatch)
+        drawn = tracker.draw(session, "fortune", count=2, holder="tripitaka").body
+        assert [e["type"] for e in drawn["events"]] == ["DeckShuffled", "CardsDrawn"]
+        first, second = drawn["cards"]
+        assert trace.moved == [("shuffled",), ("drawn", first), ("drawn", second)]  # one pass, card by card
+        assert trace.states == 0  # a draw answers with its cards, not the session's state
+        trace.moved.clear()
+        looked = tracker.act(session, {"type": "look", "deck": "fortune", "count": 1})  # an action of the deck engine's
+        assert looked.status == 201
+        assert len(trace.moved) == 1 and trace.moved[0][0] == "looked"
+        assert trace.states == 1
+        kept = tracker.repository.get(UUID(session)).decks["fortune"]
+        assert kept["held"] == {"tripitaka": [first, second]} and kept["peeked"] == [trace.moved[0][1]]
+        loaded = Tracker(env=persistence_env(url))
+        try:
+            assert loaded.repository.get(UUID(session)).decks == tracker.repository.get(UUID(session)).decks
+        finally:
+            loaded.close()
+    finally:
+        tracker.close()
+
+
+class _Pile(WorkingCopy):
+    fold = staticmethod(lambda game, change: dict(game))
+
+
+def test_a_working_copy_takes_the_deck_state_its_draw_reached(monkeypatch):
+    """A resolver's draw on its working copy (WorkingCopy.draw): the deck engine moves the cards, the working copy takes
+    the pile it left, and the action's changes carry it to the session (Resolved.decks)."""
+    deck = decks.new_deck("fortune", ["a", "b", "c"], None, shuffled=True)
+    spec = DeckSpec("fortune", "Fortune", 3, ["a", "b", "c"], {}, shuffled=True)
+    ctx = ActionContext(state={"game": {}, "decks": {"fortune": deck}, "turn": 1}, ruleset=None, decks={"fortune": spec})
+    trace = Trace(monkeypatch)
+    copy = _Pile(ctx, RandomStream(b"\0" * 32))
+    drawn = copy.draw("fortune", 2, "tripitaka")
+    assert trace.moved == [("shuffled",), *(("drawn", card) for card in drawn)]  # the engine's one pass, and no other
+    assert copy.finish().decks["fortune"]["held"] == {"tripitaka": drawn}
+    assert deck == decks.new_deck("fortune", ["a", "b", "c"], None, shuffled=True)  # the session's deck left as it was
+
+
+def test_a_draw_copies_its_deck_once_not_once_a_card(monkeypatch):
+    """The deck engine copies the deck it draws from once, and moves each card on that copy: a draw of five (a shuffle
+    first) deep-copies one deck state, not one per card; the deck it was given is left as it was."""
+    deck = decks.new_deck("fortune", [f"Fortune {n}" for n in range(1, 21)], None, shuffled=True)
+    copies = []
+    deepcopy = copy_module.deepcopy
+    monkeypatch.setattr(copy_module, "deepcopy", lambda value, *rest: copies.append(value) or deepcopy(value, *rest))
+    dealt = decks.resolve_draw(deck, "Fortune", 5, RandomStream(b"\0" * 32), "tripitaka")
+    assert [c["kind"] for c in dealt] == ["shuffled", "drawn"] and len(dealt[1]["cards"]) == 5
+    assert len(copies) == 1
+    assert dealt.state["held"] == {"tripitaka": dealt[1]["cards"]} and len(dealt.state["draw"]) == 15
+    assert deck == decks.new_deck("fortune", [f"Fortune {n}" for n in range(1, 21)], None, shuffled=True)

@@ -2,8 +2,9 @@
 
 A deck's state is a plain JSON value derived only from deck events. The
 ``resolve_*`` functions are pure: given a state, a request and a random stream
-(for shuffles) they return the event payloads that carry the request out;
-``apply`` folds one payload into a state. Cards are names; copies of a card are
+(for shuffles) they return the event payloads that carry the request out (those
+that move the cards as they go, a draw, a look, return the state they reached
+with them: ``Dealt``); ``apply`` folds one payload into a state. Cards are names; copies of a card are
 the same name repeated, so conservation is a multiset property: every card is
 in exactly one of the zones draw, discard, peeked, held or removed.
 
@@ -102,8 +103,10 @@ def _take_from(state: dict[str, Any], zone: str, holder: str, cards: Sequence[st
 CHANGE_KINDS = ("shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added", "listed")
 
 
-def apply(state: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
-    new = copy.deepcopy(dict(state))
+def apply(state: Mapping[str, Any], payload: Mapping[str, Any], *, in_place: bool = False) -> dict[str, Any]:
+    """The deck state after ``payload``: a new one, or ``state`` itself changed (``in_place``: a state the caller copied
+    once for the payloads it makes, tracker/core/decks.py's _Plan, rather than once per payload)."""
+    new = state if in_place else copy.deepcopy(dict(state))
     kind = payload["kind"]
     cards = payload.get("cards", [])
     holder = payload.get("holder") or TABLE
@@ -179,16 +182,36 @@ def _shuffle(state: dict[str, Any], rng: Shuffler, *, with_discard: bool, reason
     }
 
 
+class Dealt(list):
+    """A deck function's payloads, with the state of their deck they lead to (``state``) from the one it was given
+    (``start``): the function moved the cards as it resolved them (a second card is drawn from the pile the first
+    left), so whoever records them takes ``state`` instead of moving the cards a second time."""
+
+    def __init__(self, payloads: Sequence[dict[str, Any]], start: Mapping[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(payloads)
+        self.deck: str = start["id"]
+        self.start = start
+        self.state = state
+
+    def moved_from(self, states: Mapping[str, Any]) -> bool:
+        """Whether ``state`` is where these payloads lead from this deck's state among ``states`` (the very one)."""
+        return states.get(self.deck) is self.start
+
+
 class _Plan:
     """Payloads being resolved, each applied to a working state as it is made."""
 
     def __init__(self, state: Mapping[str, Any]) -> None:
-        self.state = dict(state)
+        self.start = state
+        self.state = copy.deepcopy(dict(state))  # the plan's own, copied once: each payload moves its cards in place
         self.payloads: list[dict[str, Any]] = []
 
     def add(self, payload: dict[str, Any]) -> None:
         self.payloads.append(payload)
-        self.state = apply(self.state, payload)
+        apply(self.state, payload, in_place=True)
+
+    def dealt(self, payloads: Sequence[dict[str, Any]]) -> Dealt:
+        return Dealt(payloads, self.start, self.state)
 
 
 def _require_digital(state: Mapping[str, Any], name: str, count: int = 1) -> None:
@@ -219,7 +242,7 @@ def _top_card(plan: _Plan, rng: Shuffler) -> str:
     return plan.state["draw"][0]
 
 
-def resolve_draw(state: Mapping[str, Any], name: str, count: int, rng: Shuffler, holder: str | None = None) -> list[dict[str, Any]]:
+def resolve_draw(state: Mapping[str, Any], name: str, count: int, rng: Shuffler, holder: str | None = None) -> Dealt:
     """Draw ``count`` cards from the top, reshuffling the discard pile when the draw pile runs out."""
     inputs.count(count, "count", 0, inputs.MOST_CARDS, what="cards to draw")  # bounded whoever asks (a request, a resolver)
     _require_digital(state, name, count)
@@ -228,12 +251,12 @@ def resolve_draw(state: Mapping[str, Any], name: str, count: int, rng: Shuffler,
     for _ in range(count):
         card = _top_card(plan, rng)
         plan.add({"kind": "drawn", "deck": state["id"], "cards": [card], "source": "digital", "holder": holder})
-    return _merge_runs(plan.payloads)
+    return plan.dealt(_merge_runs(plan.payloads))
 
 
 def resolve_draw_until_kind(
     state: Mapping[str, Any], name: str, kind: str, kind_of: Mapping[str, str | None], rng: Shuffler, holder: str | None = None
-) -> list[dict[str, Any]]:
+) -> Dealt:
     """Draw until a card of ``kind`` comes up; every other card drawn goes to the discard pile."""
     _require_digital(state, name)
     if kind not in {kind_of.get(card) for card in all_cards(state)}:
@@ -252,7 +275,7 @@ def resolve_draw_until_kind(
         card = _top_card(plan, rng)
         if kind_of.get(card) == kind:
             plan.add({"kind": "drawn", "deck": state["id"], "cards": [card], "source": "digital", "holder": holder})
-            return plan.payloads
+            return plan.dealt(plan.payloads)
         plan.add({"kind": "drawn", "deck": state["id"], "cards": [card], "source": "digital", "holder": holder})
         plan.add({"kind": "discarded", "deck": state["id"], "cards": [card], "from": "held", "holder": holder})
 
@@ -306,7 +329,7 @@ def _require_available(state: Mapping[str, Any], count: int) -> None:
         )
 
 
-def resolve_look(state: Mapping[str, Any], name: str, count: int, rng: Shuffler) -> list[dict[str, Any]]:
+def resolve_look(state: Mapping[str, Any], name: str, count: int, rng: Shuffler) -> Dealt:
     """Look at the top ``count`` cards; they stay out of the draw pile until some are kept."""
     if state["peeked"]:
         raise Unprocessable(
@@ -319,7 +342,7 @@ def resolve_look(state: Mapping[str, Any], name: str, count: int, rng: Shuffler)
     for _ in range(count):
         card = _top_card(plan, rng)
         plan.add({"kind": "looked", "deck": state["id"], "cards": [card]})
-    return _merge_runs(plan.payloads)
+    return plan.dealt(_merge_runs(plan.payloads))
 
 
 def resolve_keep(state: Mapping[str, Any], cards: Sequence[str], rest: str, holder: str | None = None) -> list[dict[str, Any]]:

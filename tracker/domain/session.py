@@ -320,10 +320,19 @@ class Session(TrackerAggregate):
             return "in-progress"
         return "abandoned" if self.__dict__.get("abandoned") else "ended"
 
-    def state(self, next_actions: bool = True) -> dict[str, Any]:
-        """The session's state; with the phase and the actions legal now unless ``next_actions`` is False (what a
-        resolver reads has no use for them: tracker/play/resolving.py)."""
-        state = {
+    def state(self) -> dict[str, Any]:
+        """The session's state as the API shows it: each deck's public summary, the phase and the actions legal now."""
+        state = self._fields({deck_id: decks.summary(deck) for deck_id, deck in self.decks.items()})
+        return {**state, **self.rules.next_actions(state)}
+
+    def full_state(self) -> dict[str, Any]:
+        """The session's state as its rules read it (tracker/play/resolving.py): the full deck states, not their
+        public summary, and not the actions legal now (a resolver has no use for them). Not ``state()`` with parts
+        replaced: a command works that out once, for its answer."""
+        return self._fields(self.decks)
+
+    def _fields(self, shown_decks: dict[str, Any]) -> dict[str, Any]:
+        return {
             "id": str(self.id),
             "campaign_id": self.campaign_id,
             "quest": self.quest,
@@ -340,10 +349,9 @@ class Session(TrackerAggregate):
             "game": self.game,
             "rolls": self.rolls,
             "random_counter": self.counter,
-            "decks": {deck_id: decks.summary(state) for deck_id, state in self.decks.items()},
+            "decks": shown_decks,
             "version": self.version,
         }
-        return {**state, **self.rules.next_actions(state)} if next_actions else state
 
 
     @classmethod

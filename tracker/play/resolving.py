@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.domain import Session
+from tracker.core import decks
 from tracker.core.errors import Conflict
 from tracker.core.randomness import RandomStream
 from tracker.rulesets.engine.ruleset import ActionContext, Resolved, Ruleset
@@ -42,11 +43,15 @@ def session_stream(session: Session) -> Any:
 
 def session_state(session: Session) -> dict[str, Any]:
     """What resolvers read: the full deck states (not just the public summary); not the actions legal now."""
-    return {**session.state(next_actions=False), "decks": session.decks, "turn": session.turn, "game": session.game}
+    return session.full_state()
 
 
 def apply_changes(session: Session, changes: list[dict[str, Any]], meta: dict[str, Any]) -> None:
     """Record the changes on the session; those a resolver returned with the state they fold to from the session's
-    (``Ruleset.resolve``) are not folded again."""
+    (``Ruleset.resolve``), or a deck function with the deck state it moved the cards to (``decks.Dealt``: a draw),
+    are not folded again."""
+    if isinstance(changes, decks.Dealt) and changes.moved_from(session.decks):
+        session.record_changes(changes, meta, None, {**session.decks, changes.deck: changes.state})
+        return
     whole = isinstance(changes, Resolved) and changes.whole(session.game)
     session.record_changes(changes, meta, changes.game if whole else None, changes.decks if whole else None)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tracker.core import hints
+from tracker.core import decks, hints
 from tracker.core.dice import DieSpec
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine import allowed
@@ -250,6 +250,14 @@ class GameRules:
         return dict(progress)
 
 
+def _moved(returned: Sequence[dict[str, Any]], states: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The deck states after a deck function's changes returned as they are (a draw, a look), taken from it rather
+    than moved again; None where the session moves the cards itself."""
+    if isinstance(returned, decks.Dealt) and returned.moved_from(states):
+        return {**states, returned.deck: returned.state}
+    return None
+
+
 def _no_setup(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     return []
 
@@ -377,7 +385,7 @@ class Ruleset:
             for change in returned:
                 if change.get("kind") in self.rules.events:
                     game = self.rules.fold_into(game, change)
-            changes = Resolved(returned, game, None, ctx.game)
+            changes = Resolved(returned, game, _moved(returned, ctx.state.get("decks", {})), ctx.game)
         if ctx.state.get("verdict") is not None:
             return changes
         turn = int(ctx.state.get("turn") or 1)

@@ -61,6 +61,12 @@ class WorkingCopy:
         return change
 
     def extend(self, changes: Sequence[dict[str, Any]]) -> None:
+        if isinstance(changes, decks.Dealt) and changes.moved_from(self.decks):
+            # a deck function's changes, with the deck state it moved the cards to: taken, not moved again
+            self.changes.extend(changes)
+            self.changes.folded = len(self.changes)
+            self.decks[changes.deck] = changes.state
+            return
         for change in changes:
             self.add(change)
 
