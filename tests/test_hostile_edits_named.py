@@ -10,24 +10,23 @@ import sys
 import pytest
 
 from tests.forgery_kit import events, rechain, text_of
-from tests.kit.hostile_files import LINE, genuine  # noqa: F401  (genuine: a fixture)
+from tests.kit.hostile_files import LINE, genuine, holder  # noqa: F401  (genuine: a fixture)
 from tracker.portability import campaign_files as portability
 from tracker.integrity import verify_export
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 from tracker.core.errors import Unprocessable
+from tracker.core.sealing import holds
 
 DROP = object()
 
 
 def _edit(event: dict, path: tuple, value) -> None:
-    holder = event
-    for key in path[:-1]:
-        holder = holder[key]
+    held_in = holder(event, path)
     if value is DROP:
-        del holder[path[-1]]
+        del held_in[path[-1]]
     else:
-        holder[path[-1]] = value
+        held_in[path[-1]] = value
 
 
 EDITS = [
@@ -51,7 +50,7 @@ def importer(genuine):
 @pytest.mark.parametrize(("name", "path", "value"), EDITS, ids=[f"{n}.{'.'.join(p[1:])}={'dropped' if v is DROP else repr(v)}" for n, p, v in EDITS])
 def test_the_edit_is_refused_naming_a_line_and_nothing_is_written(genuine, importer, name, path, value):
     lines = copy.deepcopy(genuine["public"])
-    chosen = [e for e in events(lines) if verify_export.event_name(e["topic"]) == name and _has(e, path[:-1])]
+    chosen = [e for e in events(lines) if verify_export.event_name(e["topic"]) == name and holds(e, ".".join(path[:-1]))]
     assert chosen, f"the genuine file holds no {name} with {path[:-1]}"
     _edit(chosen[0], path, value)
     text = text_of(rechain(lines, unsigned=True))
@@ -60,15 +59,6 @@ def test_the_edit_is_refused_naming_a_line_and_nothing_is_written(genuine, impor
         portability.import_text(importer, text)
     assert LINE.search(f"{refused.value.title} {refused.value.detail}"), (refused.value.title, refused.value.detail)
     assert importer.recorder.max_notification_id() == before
-
-
-def _has(event: dict, path: tuple) -> bool:
-    holder = event
-    for key in path:
-        if not isinstance(holder, dict) or key not in holder:
-            return False
-        holder = holder[key]
-    return isinstance(holder, dict)
 
 
 def test_a_topic_outside_the_service_s_events_is_refused_without_importing_its_module(genuine, importer):

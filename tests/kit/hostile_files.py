@@ -74,7 +74,8 @@ def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
     return found
 
 
-def _holder(value: Any, path: tuple) -> Any:
+def holder(value: Any, path: tuple) -> Any:
+    """The dict or list that holds the last part of ``path`` inside ``value``."""
     for part in path[:-1]:
         value = value[part]
     return value
@@ -100,11 +101,11 @@ def hostile(draw, lines: list[dict], swaps_only: bool = False) -> tuple[str, lis
     else:
         paths = [p for p in _paths(event["state"]) if p[0] != "timestamp"] or [("meta",)]
         path = draw(st.sampled_from(paths))
-        holder = _holder(event["state"], path)
+        held_in = holder(event["state"], path)
         if how == "drop":
-            del holder[path[-1]]
+            del held_in[path[-1]]
         else:
-            holder[path[-1]] = draw(st.sampled_from(OTHER_VALUES))
+            held_in[path[-1]] = draw(st.sampled_from(OTHER_VALUES))
         done = f"{how} {'.'.join(map(str, path))} of line {index + 2} ({verify_export.event_name(event['topic'])})"
     return Forged((done, rechain(forged, unsigned=True), index + 2))
 

@@ -26,8 +26,7 @@ def games() -> list[str]:
 
 def _loads() -> list[Callable[..., Ruleset]]:
     """Each game package's ``load(data=None)``: its ruleset over its own data, or over the data it is given."""
-    packages = [importlib.import_module(f"{__name__}.{game}") for game in games()]
-    return [package.load for package in packages if callable(getattr(package, "load", None))]
+    return [importlib.import_module(f"{__name__}.{game}").load for game in games()]
 
 
 @cache

@@ -411,8 +411,7 @@ class Ruleset:
     def describe(self) -> dict[str, Any]:
         listed = ("id", "name", "version", "source", "dice", "decks", "characters", "quests")
         return {
-            **{key: self.data.get(key) for key in listed},
-            **{key: self.data.get(key, []) for key in ENTITY_LISTS if key in listed},  # a list the data leaves out holds none
+            **{key: self.data.get(key, [] if key in ENTITY_LISTS else None) for key in listed},  # a list the data leaves out holds none
             "rules": {key: value for key, value in self.data.items() if key not in listed},
             "hash": self.hash,
             "plain_dice": plain_dice(),
