@@ -4,25 +4,23 @@ comes first and raises the conquest value, L685, L192)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from functools import reduce
 from typing import Any
 
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.events import CHANGES
-from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.engine.ruleset import ActionContext
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 def deaths_after(ctx: ActionContext, changes: list[dict[str, Any]], heroes: list[str], deaths: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     """hero-killed for each of ``heroes`` at 0 wounds once ``changes`` are folded in; ``deaths`` holds what each needs."""
-    own = [c for c in changes if c["kind"] in CHANGES.events]  # a roll's change is the session's, not the game state's
-    after = dataclasses.replace(ctx, state={**ctx.state, "game": reduce(fold, own, ctx.game)})
+    working = WorkingCopy(ctx)  # the state after them: one copy, each change folded on it in place
+    working.extend([c for c in changes if c["kind"] in CHANGES.events])  # a roll's change is the session's, not the game state's
     killed: list[dict[str, Any]] = []
     for hero_id in heroes:
-        if after.game["heroes"][hero_id].get("wounds") == 0:
-            found = conquest.hero_killed(after, {"hero": hero_id, **(deaths.get(hero_id) or {})}, rng)
+        if working.game["heroes"][hero_id].get("wounds") == 0:
+            found = conquest.hero_killed(working.reading(), {"hero": hero_id, **(deaths.get(hero_id) or {})}, rng)
             killed += found
-            after = dataclasses.replace(after, state={**after.state, "game": reduce(fold, [c for c in found if c["kind"] in CHANGES.events], after.game)})
+            working.extend([c for c in found if c["kind"] in CHANGES.events])
     return killed

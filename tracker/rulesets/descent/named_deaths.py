@@ -11,17 +11,15 @@ A quest already decided records the kill and nothing more."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from functools import reduce
 from typing import Any
 
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.common import quest
 from tracker.rulesets.descent.events import CHANGES
-from tracker.rulesets.descent.fold import fold
 from tracker.rulesets.descent.spirit_standing import angered_standing
 from tracker.rulesets.engine.ruleset import ActionContext
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 def _rule(ctx: ActionContext, target: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -51,8 +49,9 @@ def award(ctx: ActionContext, target: Mapping[str, Any], changes: list[dict[str,
     rule = _rule(ctx, target)
     if rule is None:
         return []
-    own = [c for c in changes if c["kind"] in CHANGES.events]
-    after = dataclasses.replace(ctx, state={**ctx.state, "game": reduce(fold, own, ctx.game)})
+    working = WorkingCopy(ctx)  # the state after them: one copy, each change folded on it in place
+    working.extend([c for c in changes if c["kind"] in CHANGES.events])
+    after = working.reading()
     if after.game.get("won") or after.game.get("lost"):
         return []
     figures = (after.game.get("monsters") or {}).values()

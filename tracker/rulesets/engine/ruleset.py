@@ -2,67 +2,24 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tracker.core import decks, hints
+from tracker.core import hints
 from tracker.core.dice import DieSpec
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine import components as component_data
 from tracker.rulesets.engine.changes import Changes
+from tracker.rulesets.engine.context import ActionContext, DeckSpec, Resolved
 from tracker.rulesets.engine.data import ENTITY_LISTS, content_hash
+from tracker.rulesets.engine.working_copy import WorkingCopy
+
+__all__ = ["ActionContext", "ActionType", "DeckSpec", "GameRules", "Resolved", "Resolver", "Ruleset", "action_schema"]
 
 PLAIN_DICE_SIDES = (4, 6, 8, 10, 12, 20)
-
-
-@dataclass(frozen=True)
-class DeckSpec:
-    id: str
-    name: str
-    size: int | None
-    cards: list[str] | None
-    kind_of: dict[str, str | None]
-    shuffled: bool
-
-
-@dataclass(frozen=True)
-class ActionContext:
-    """What a resolver may read: the session's state and the campaign's rules."""
-
-    state: Mapping[str, Any]
-    ruleset: Ruleset
-    decks: Mapping[str, DeckSpec]
-    dice: Mapping[str, DieSpec] = field(default_factory=dict)
-    components: Mapping[str, Any] = field(default_factory=dict)  # the campaign's pinned component data
-
-    @property
-    def game(self) -> Mapping[str, Any]:
-        """The ruleset's own part of the session state (folded from its game events)."""
-        return self.state.get("game", {})
-
-    def die(self, die_id: str) -> DieSpec:
-        try:
-            return self.dice[die_id]
-        except KeyError:
-            raise Unprocessable(
-                f"Unknown die '{die_id}'",
-                detail=f"Dice of {self.ruleset.name}: {sorted(self.dice)}.",
-                errors={"dice": [f"Unknown die: {die_id}"]},
-            ) from None
-
-    def deck(self, deck_id: str) -> DeckSpec:
-        try:
-            return self.decks[deck_id]
-        except KeyError:
-            raise Unprocessable(
-                f"Unknown deck '{deck_id}'",
-                detail=f"Decks of {self.ruleset.name}: {sorted(self.decks)}.",
-                errors={"deck": [f"Unknown deck: {deck_id}"]},
-            ) from None
 
 
 def action_schema(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any]:
@@ -76,26 +33,6 @@ def action_schema(properties: Mapping[str, Any], required: list[str]) -> dict[st
 
 
 Resolver = Callable[[ActionContext, Mapping[str, Any], Any], list[dict[str, Any]]]
-
-
-class Resolved(list):
-    """An action's changes, with the game state they fold to from the session's (``game``), and its deck states where
-    the resolver moved the cards itself (``decks``; None: the session moves them). A working copy's ``changes`` is one,
-    kept up to date as it folds (``folded``: how many of the changes it has folded); ``Ruleset.resolve`` returns one,
-    so neither the verdict nor the session folds a change a second time."""
-
-    def __init__(self, changes: Sequence[dict[str, Any]] = (), game: dict[str, Any] | None = None,
-                 decks: dict[str, Any] | None = None, start: Mapping[str, Any] | None = None) -> None:
-        super().__init__(changes)
-        self.game = game
-        self.decks = decks
-        self.start = start  # the game state the changes were folded from
-        self.folded = len(self) if game is not None else 0
-
-    def whole(self, start: Mapping[str, Any]) -> bool:
-        """Whether ``game`` is the state every change here leads to from ``start`` (folded from it, and nothing added
-        to the list past the working copy)."""
-        return self.game is not None and self.folded == len(self) and self.start is start
 
 
 @dataclass(frozen=True)
@@ -250,14 +187,6 @@ class GameRules:
         return dict(progress)
 
 
-def _moved(returned: Sequence[dict[str, Any]], states: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The deck states after a deck function's changes returned as they are (a draw, a look), taken from it rather
-    than moved again; None where the session moves the cards itself."""
-    if isinstance(returned, decks.Dealt) and returned.moved_from(states):
-        return {**states, returned.deck: returned.state}
-    return None
-
-
 def _no_setup(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     return []
 
@@ -371,8 +300,8 @@ class Ruleset:
     def resolve(self, ctx: ActionContext, action: Mapping[str, Any], stream: Any, action_type: ActionType | None = None) -> Resolved:
         """An action's changes, followed by the quest's verdict when they decide it (``quest-decided``): the rules
         impose an outcome as it happens, and verification re-derives it with the action. Returned with the game state
-        they fold to: the working copy's, or folded here, once, where the resolver kept none (``action_type``: the
-        action's type when the caller has looked it up already)."""
+        they fold to: the working copy's, or folded here, once, on a working copy, where the resolver returned a plain
+        list (``action_type``: the action's type when the caller has looked it up already)."""
         action_type = action_type or self.action(str(action.get("type")))
         try:
             returned = action_type.resolve(ctx, action, stream)
@@ -380,12 +309,8 @@ class Ruleset:
             raise hints.for_action(refusal, action_type, action, ctx) from None
         if isinstance(returned, Resolved) and returned.whole(ctx.game):
             changes = Resolved(returned, returned.game, returned.decks, ctx.game)
-        else:
-            game = copy.deepcopy(dict(ctx.game))
-            for change in returned:
-                if change.get("kind") in self.rules.events:
-                    game = self.rules.fold_into(game, change)
-            changes = Resolved(returned, game, _moved(returned, ctx.state.get("decks", {})), ctx.game)
+        else:  # a plain list (or a deck function's Dealt): folded once, on the one working copy
+            changes = WorkingCopy.fold_returned(ctx, returned)
         if ctx.state.get("verdict") is not None:
             return changes
         turn = int(ctx.state.get("turn") or 1)

@@ -7,43 +7,56 @@ change the board in any order and still be a pure function of (state, request, s
 What a change does to the working copy is the same in every game:
 - a deck change (``tracker.core.decks.CHANGE_KINDS``) moves the cards of its deck;
 - a roll or the end of a turn changes neither decks nor game state (the session keeps those);
-- any other change is folded into the game state by the game's own ``fold``, and then the game may add what
-  follows from it automatically (``follows``: Kung Fu Panda's missions are lost the moment the board shows it).
-A game's working copy subclasses this one to read its state in its own words (a Pilgrim, a hero, a tile); it
-never changes how changes are recorded (tests/test_working_copy.py holds every game to that).
+- any other change is folded into the game state by the game's own fold (its rules' ``fold_into``), and then the game
+  may add what follows from it automatically (``follows``: Kung Fu Panda's missions are lost the moment the board shows it).
+
+The working copy copies the session's game state once, when the action starts, and folds every change in place on that
+copy (a deck is copied the first time a change moves its cards): nothing is copied per change, and the changes it hands
+back (``changes``, a ``Resolved``) carry the state they fold to, so neither the verdict nor the session folds them again.
+A step that reads a part of the state after adding a change reads it as that change left it; a step that needs what was
+there before (Yōkai Quest's defeat discards the hand the defeat empties) reads it before adding the change.
+
+Every game's resolvers build on it: those that resolve step by step make one (a game's subclass reads its state in its
+own words: a Pilgrim, a hero, a tile), and the changes of a resolver that returns a plain list are folded on one by
+``Ruleset.resolve`` (``fold_returned``). No subclass changes how changes are recorded (tests/test_working_copy.py holds
+every game to that).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tracker.core import decks
 from tracker.core import dice as dice_rolls
 from tracker.core.errors import Unprocessable
-from tracker.rulesets.engine.ruleset import ActionContext, Resolved
+from tracker.rulesets.engine.context import ActionContext, Resolved
 
 DECK_KINDS = frozenset(decks.CHANGE_KINDS)
-# Changes the session records without a game state of their own: a roll's results, a turn's end.
-NOT_FOLDED = frozenset({"rolled", "turn-ended"})
+# Changes the session records without a game state of their own: a roll's results, a turn's end, the rules' verdict.
+NOT_FOLDED = frozenset({"rolled", "turn-ended", "quest-decided"})
 
 
 class WorkingCopy:
-    # The game's fold of one change. It makes a new state: a resolver may hold a part of the state it read before a
-    # change and read it after (Yōkai Quest's defeat_hero reads the hand the defeat empties), so it is not folded in place.
-    fold: ClassVar[Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]]
-
     def __init__(self, ctx: ActionContext, rng: Any = None, reported: Mapping[str, Sequence[str]] | None = None) -> None:
         self.ctx = ctx
         self.rng = rng  # the session's stream, for resolvers that may roll, draw or shuffle
-        self.game: dict[str, Any] = copy.deepcopy(dict(ctx.game))
-        self.decks: dict[str, Any] = copy.deepcopy(dict(ctx.state.get("decks", {})))
+        self.game: dict[str, Any] = copy.deepcopy(dict(ctx.game))  # the action's one copy of the game state
+        self._session_decks: Mapping[str, Any] = ctx.state.get("decks", {})
+        # The deck states: the session's own until a change moves a deck's cards (then that deck's copy, its own).
+        self.decks: dict[str, Any] = dict(self._session_decks)
+        self._own_decks: set[str] = set()
         # The changes, with the state they lead to: what the resolver returns, so nothing folds them again.
         self.changes: Resolved = Resolved([], self.game, self.decks, ctx.game)
         self.turn: int = ctx.state.get("turn", 0)
         # Cards drawn from the physical decks, reported in the request: used first, in order.
         self.reported = {deck: list(cards) for deck, cards in (reported or {}).items()}
+
+    def fold(self, game: dict[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's fold of ``change``, on this copy in place (or the new state a set-up makes)."""
+        return self.ctx.ruleset.rules.fold_into(game, change)
 
     # -- recording ---------------------------------------------------------
 
@@ -51,7 +64,7 @@ class WorkingCopy:
         self.changes.append(change)
         kind = change["kind"]
         if kind in DECK_KINDS:
-            self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
+            decks.apply(self._deck(change["deck"]), change, in_place=True)
         elif kind not in NOT_FOLDED:
             self.game = self.fold(self.game, change)
             self.changes.game = self.game
@@ -61,14 +74,41 @@ class WorkingCopy:
         return change
 
     def extend(self, changes: Sequence[dict[str, Any]]) -> None:
-        if isinstance(changes, decks.Dealt) and changes.moved_from(self.decks):
+        if isinstance(changes, decks.Dealt) and self._dealt_here(changes):
             # a deck function's changes, with the deck state it moved the cards to: taken, not moved again
             self.changes.extend(changes)
             self.changes.folded = len(self.changes)
             self.decks[changes.deck] = changes.state
+            self._own_decks.add(changes.deck)  # (the Dealt's state is a copy of its own)
             return
         for change in changes:
             self.add(change)
+
+    def _deck(self, deck_id: str) -> dict[str, Any]:
+        """This copy's own state of a deck, to move its cards in place: copied from the session's the first time."""
+        if deck_id not in self._own_decks:
+            self.decks[deck_id] = copy.deepcopy(dict(self.decks[deck_id]))
+            self._own_decks.add(deck_id)
+        return self.decks[deck_id]
+
+    def _dealt_here(self, dealt: decks.Dealt) -> bool:
+        """Whether a deck function dealt from this deck as it stands here: the copy's own state, or the session's
+        while no change of this action has moved it."""
+        return dealt.moved_from(self.decks) or (dealt.deck not in self._own_decks and dealt.moved_from(self._session_decks))
+
+    @classmethod
+    def fold_returned(cls, ctx: ActionContext, returned: Sequence[dict[str, Any]]) -> Resolved:
+        """The changes a resolver returned as a plain list (or a deck function's ``Dealt``), folded once on a working
+        copy: the game's changes in place on its one copy of the state, the cards moved once (a Dealt's taken as
+        dealt). Those the game does not record are kept as they are (a resolver's own record among them)."""
+        working = cls(ctx)
+        working.extend(returned)
+        return working.changes
+
+    def reading(self) -> ActionContext:
+        """What a resolver reads once the changes so far are made: the action's context with this copy's game state (the
+        copy itself, no other: a step that asks what the state would be, before its changes are returned)."""
+        return dataclasses.replace(self.ctx, state={**self.ctx.state, "game": self.game})
 
     def follows(self, change: Mapping[str, Any]) -> None:
         """Add what the rules make follow from ``change`` on their own, once it is folded in. By default nothing."""

@@ -7,14 +7,12 @@ from typing import Any
 
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine import components as component_data
-from tracker.rulesets.journey import state as game_state
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
 GAME_PHASES = ("maintenance", "pilgrim", "demon", "end")
 
 
 class Resolution(WorkingCopy):
-    fold = staticmethod(game_state.fold)
 
     def hero(self, hero_id: str) -> dict[str, Any]:
         heroes = self.game.get("heroes", {})

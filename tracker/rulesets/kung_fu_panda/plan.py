@@ -18,7 +18,6 @@ MISSION_TOKENS = ("scroll", "dragon-scroll", "lever", "gong", "wall", "villager"
 
 
 class Plan(WorkingCopy):
-    fold = staticmethod(game_state.fold)
 
     def __init__(self, ctx: Any) -> None:
         super().__init__(ctx)

@@ -238,6 +238,8 @@ def defeat_hero(plan: Plan, hero_id: str, panel_discard: str | None) -> None:
             )
         slot = next(slot for slot, card in equipped.items() if card == panel_discard)
         panel_object = {"slot": slot, "card": panel_discard}
+    # What goes back to the deck, read before the defeat is folded: the fold empties the hand, in place on the plan's state.
+    discarded = list(hero["hand"]) + ([panel_discard] if panel_object else [])
     plan.add(
         {
             "kind": "hero-defeated",
@@ -249,7 +251,6 @@ def defeat_hero(plan: Plan, hero_id: str, panel_discard: str | None) -> None:
             "hand_discarded": list(hero["hand"]),
         }
     )
-    discarded = list(hero["hand"]) + ([panel_discard] if panel_object else [])
     treasure.discard_to_deck(plan, hero_id, discarded)
 
 

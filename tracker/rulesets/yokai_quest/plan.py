@@ -7,12 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core.errors import Unprocessable
-from tracker.rulesets.yokai_quest import state
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 class Plan(WorkingCopy):
-    fold = staticmethod(state.fold)
 
     def require_scene(self) -> None:
         if not self.game.get("scene"):
