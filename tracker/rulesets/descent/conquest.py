@@ -19,6 +19,7 @@ from tracker.rulesets.descent.common import (
 )
 from tracker.rulesets.descent.spirit_standing import angered_standing
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 GLYPHS = ("normal", "summoning", "sundered", "power")
 
@@ -210,7 +211,9 @@ def open_chest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     given = _recipients(chest, params.get("given_to") or {}, ctx)
     heroes = sorted(ctx.game["heroes"])
     treasure: dict[str, list[str]] = {h: [] for h in heroes}
-    draws: list[dict[str, Any]] = []
+    # The treasure is drawn before the chest's record names it: each hero's draw a Dealt from the pile the last one left,
+    # taken as dealt by the working copy below (each card moved once).
+    draws: list[decks.Dealt] = []
     reported = params.get("treasure")
     for tier, count in chest["treasure"].items():  # each hero draws the listed treasure (L272)
         deck = ctx.state["decks"][tier]
@@ -219,31 +222,32 @@ def open_chest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
                 cards = reported.get(h, [])
                 if len(cards) != count:
                     raise refuse(f"Each hero draws {count} {tier} treasure from this chest", f"{h} reported {len(cards)}.", f"treasure.{h}")
-                found = decks.resolve_reported_draw(deck, cards, h)
+                told = decks.resolve_reported_draw(deck, cards, h)
+                found = decks.Dealt(told, deck, decks.apply(deck, told[0]))
             elif deck["unknown"] == 0:
                 found = decks.resolve_draw(deck, f"{tier} treasure deck", count, rng, h)
             else:
                 continue  # drawn from the physical deck and reported with POST /draws
+            deck = found.state
             for change in found:
-                deck = decks.apply(deck, change)
                 if change["kind"] == "drawn":
                     treasure[h].extend(change["cards"])
-            draws += found
-    changes: list[dict[str, Any]] = [
-        {"kind": "chest-opened", "chest": chest["id"], "colour": chest["colour"], "opener": params["opener"], "conquest": chest["conquest"],
-         "coins": chest["coins"], "curses": chest["curses"], "potions": chest["potions"], "given_to": given,
-         "treasure": {h: cards for h, cards in treasure.items() if cards}},
-        *draws,
-    ]
+            draws.append(found)
+    working = WorkingCopy(ctx, rng)
+    working.add({"kind": "chest-opened", "chest": chest["id"], "colour": chest["colour"], "opener": params["opener"], "conquest": chest["conquest"],
+                 "coins": chest["coins"], "curses": chest["curses"], "potions": chest["potions"], "given_to": given,
+                 "treasure": {h: cards for h, cards in treasure.items() if cards}})
+    for found in draws:
+        working.extend(found)
     if "coins" in given:
-        changes.append({"kind": "coins-changed", "hero": given["coins"], "amount": chest["coins"], "reason": f"chest {chest['id']}"})
+        working.add({"kind": "coins-changed", "hero": given["coins"], "amount": chest["coins"], "reason": f"chest {chest['id']}"})
     for potion, n in chest["potions"].items():
-        changes.append({"kind": "potion-gained", "hero": given["potions"], "potion": potion, "count": n, "source": f"chest {chest['id']}"})
+        working.add({"kind": "potion-gained", "hero": given["potions"], "potion": potion, "count": n, "source": f"chest {chest['id']}"})
     for hero_id in given.get("curses", []):
-        changes.append({"kind": "curses-gained", "hero": hero_id, "count": 1, "source": f"chest {chest['id']}"})
+        working.add({"kind": "curses-gained", "hero": hero_id, "count": 1, "source": f"chest {chest['id']}"})
     if chest["conquest"]:
-        changes += conquest_changes(ctx, chest["conquest"], "chest", chest=chest["id"])
-    return changes
+        working.extend(conquest_changes(ctx, chest["conquest"], "chest", chest=chest["id"]))
+    return working.changes
 
 
 def hero_killed(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from tracker.core import decks
 from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, refuse
 from tracker.rulesets.descent.figures import SHEET
 from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext, ActionType
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 TREACHERY = {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 20} for c in COLOURS}, "additionalProperties": False}
 
@@ -176,12 +177,11 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         conquest = setup["starting_conquest"]
     elif setup.get("starting_conquest", conquest) != conquest:
         raise refuse(f"{quest['name']} starts with {conquest} conquest", "Leave starting_conquest out for this quest.", "setup.starting_conquest")
-    changes: list[dict[str, Any]] = [
-        {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
-    ]
-    changes[0].update(ctx.ruleset.rules.version.hero_sheets_at_set_up(ctx, list(campaign["party"]), setup.get("hero_sheets") or {}))
-    changes += _temple_altars(quest, setup) + _spirits(quest, setup)
-    deck = ctx.state["decks"][OVERLORD]
+    working = WorkingCopy(ctx, rng)  # the set-up's changes folded as they are made, its draws moved by the deck engine once
+    set_up_change = {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
+    set_up_change.update(ctx.ruleset.rules.version.hero_sheets_at_set_up(ctx, list(campaign["party"]), setup.get("hero_sheets") or {}))
+    working.add(set_up_change)
+    working.extend(_temple_altars(quest, setup) + _spirits(quest, setup))
     remaining = dict(granted)
     for purchase in setup.get("purchases", []):
         colour, cost = _card_price(ctx, purchase)
@@ -192,20 +192,20 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
                 "setup.purchases.remove",
             )
         remaining = _spend(remaining, {colour: cost}, f"'{purchase['card']}'", "setup.purchases")
-        changes.append({"kind": "treachery-card-swapped", "added": purchase["card"], "colour": colour, "cost": cost,
-                        "removed": purchase["remove"], "remaining": dict(remaining)})
-        for change in decks.resolve_move(deck, "removed", [purchase["remove"]], "draw") + decks.resolve_add(deck, [purchase["card"]], "treachery"):
-            deck = decks.apply(deck, change)
-            changes.append(change)
+        working.add({"kind": "treachery-card-swapped", "added": purchase["card"], "colour": colour, "cost": cost,
+                     "removed": purchase["remove"], "remaining": dict(remaining)})
+        working.extend(decks.resolve_move(working.decks[OVERLORD], "removed", [purchase["remove"]], "draw"))
+        working.extend(decks.resolve_add(working.decks[OVERLORD], [purchase["card"]], "treachery"))
     mode = campaign.get("options", {}).get("dark_glyph_payment", "matching")
     rules = {g["id"]: g for g in ctx.ruleset.data["dark_glyphs"]}
     for glyph in setup.get("dark_glyphs", []):
         paid = _glyph_payment(ctx, glyph, rules[glyph["glyph"]], mode)
         remaining = _spend(remaining, paid, f"a {glyph['glyph']} dark glyph", "setup.dark_glyphs")
-        changes.append({"kind": "dark-glyph-bought", "glyph": glyph["glyph"], "paid": paid, "remaining": dict(remaining)})
+        working.add({"kind": "dark-glyph-bought", "glyph": glyph["glyph"], "paid": paid, "remaining": dict(remaining)})
     hand = opening_hand(ctx, sum(remaining.values()))
-    changes.append({"kind": "opening-hand-set", **hand})
+    working.add({"kind": "opening-hand-set", **hand})
     reported = setup.get("opening_hand")
+    deck = working.decks[OVERLORD]
     if reported is not None:
         if len(reported) != hand["hand_size"]:
             raise refuse(
@@ -213,10 +213,10 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
                 f"3 cards plus 1 per 2 unspent treachery ({hand['unspent']} unspent), at most 8 (L128–L130).",
                 "setup.opening_hand",
             )
-        changes += decks.resolve_reported_draw(deck, reported, OVERLORD)
+        working.extend(decks.resolve_reported_draw(deck, reported, OVERLORD))
     elif deck["unknown"] == 0:
-        changes += decks.resolve_draw(deck, "overlord deck", hand["hand_size"], rng, OVERLORD)
-    return changes
+        working.extend(decks.resolve_draw(deck, "overlord deck", hand["hand_size"], rng, OVERLORD))
+    return working.changes
 
 
 SET_UP = ActionType(SET_UP_QUEST, "Quest set-up: treachery swaps, dark glyphs and the overlord's opening hand (L100–L132).",

@@ -13,6 +13,7 @@ from tracker.rulesets.kung_fu_panda.plan import check_tile
 from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS, SETUP
 from tracker.rulesets.kung_fu_panda.verdict import failure
 from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 SCHEMA = SETUP  # the JSON Schema of a session's "setup" (schemas.py)
 HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}
@@ -118,20 +119,20 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
                 detail="The starting enemies come from the reserve supply, which is finite.",
                 errors={"setup.enemies": [f"Too many {enemy}."]},
             )
-    changes: list[dict[str, Any]] = []
+    working = WorkingCopy(ctx, rng)  # the cards drawn through the deck engine, each moved once; the set-up folded once
     held = dict(progress.get("special_moves") or {})
     how = None
     if _receives_special_moves(mission, options, progress):
         how = "drawn" if options.get("length", "single") == "single" else HOW_EARNED.get(mode, "drawn")
-        changes += _special_moves(ctx, party, setup.get("special_moves"), how, rng)
-        held = {change["holder"]: change["cards"][0] for change in changes if change["kind"] == "drawn"}
+        _special_moves(working, party, setup.get("special_moves"), how)
+        held = {change["holder"]: change["cards"][0] for change in working.changes if change["kind"] == "drawn"}
     elif setup.get("special_moves"):
         raise Unprocessable(
             "No Special Move cards are received before this mission",
             detail="Cards are drawn at set-up of a single mission, or before the next mission once a hero collected the dumplings and the mission was won.",
             errors={"setup.special_moves": ["Not earned."]},
         )
-    changes.append(
+    working.add(
         {
             "kind": "mission-set-up",
             "mission": mission["id"],
@@ -152,7 +153,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             "special_moves_received": how,
         }
     )
-    return changes
+    return working.changes
 
 
 SET_UP = ActionType(
@@ -207,10 +208,9 @@ def _receives_special_moves(mission: Mapping[str, Any], options: Mapping[str, An
     return bool(progress.get("earned_special_moves"))
 
 
-def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | None, how: str, rng: Any) -> list[dict[str, Any]]:
-    spec = ctx.deck("special-moves")
-    state = ctx.state["decks"][spec.id]
-    changes: list[dict[str, Any]] = []
+def _special_moves(working: WorkingCopy, party: list[str], reported: Mapping[str, str] | None, how: str) -> None:
+    """One Special Move card per hero, drawn on the set-up's working copy (reported, or from the session's stream)."""
+    spec = working.ctx.deck("special-moves")
     if reported is not None:
         if sorted(reported) != sorted(party):
             raise Unprocessable(
@@ -219,11 +219,8 @@ def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | Non
                 errors={"setup.special_moves": ["One card per hero."]},
             )
         for hero in party:
-            step = decks.resolve_reported_draw(state, [reported[hero]], hero)
-            for change in step:
-                state = decks.apply(state, change)
-            changes += step
-        return changes
+            working.extend(decks.resolve_reported_draw(working.decks[spec.id], [reported[hero]], hero))
+        return
     if how == "chosen":
         raise Unprocessable(
             "In Young Masters mode each player chooses a Special Move card",
@@ -240,11 +237,7 @@ def _special_moves(ctx: Any, party: list[str], reported: Mapping[str, str] | Non
             errors={"setup.special_moves": ["Missing."]},
         )
     for hero in party:
-        step = decks.resolve_draw(state, spec.name, 1, rng, hero)
-        for change in step:
-            state = decks.apply(state, change)
-        changes += step
-    return changes
+        working.extend(decks.resolve_draw(working.decks[spec.id], spec.name, 1, working.rng, hero))
 
 
 def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any], data: Mapping[str, Any]) -> None:
