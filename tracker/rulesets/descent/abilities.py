@@ -133,27 +133,31 @@ def immune_to(data: Mapping[str, Any], target: Mapping[str, int]) -> set[str]:
     return {c for ability in ("ironskin", "unstoppable") if ability in target for c in data[ability]["immune"]}
 
 
-def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: Mapping[str, Any], results: Mapping[str, list[str]],
-         dodge_rerolls: int | None = None) -> dict[str, Any] | None:
-    """One Leap attack per turn (L224): a second record in the same turn is another figure the same roll affects.
-    Rules 1.5.0 on (``dodge_rerolls``, versions.py): L224 "If a Leap attack is dodged by more than one figure, only
-    one re-roll may be made"; L225 "Either Aurim or Sahla may dodge this attack, but not both of them." A reading: the
-    example's, one dodge order used per leap."""
+def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: Mapping[str, Any], results: Mapping[str, list[str]]) -> dict[str, Any] | None:
+    """One Leap attack per turn (L224): a second record in the same turn is another figure the same roll affects."""
     if not attacker_has(params, attacker.get("abilities") or {}, "leap"):
         return None
     earlier = attacker.get("leap") or {}
-    same_leap = earlier.get("turn") == ctx_turn
-    if same_leap:
+    if earlier.get("turn") == ctx_turn:
         if earlier["results"] != results or params.get("dice"):
             raise refuse(f"{attacker_id} already leapt this turn", "A figure makes one Leap attack per turn (L224); another figure it affects takes the same roll: report the same faces.", "abilities")
         if params["target"] in earlier["targets"]:
             raise refuse(f"The leap already affected {params['target']}", "Each figure in the spaces moved through is affected once (L224).", "target")
-    made = {"turn": ctx_turn, "results": {k: list(v) for k, v in results.items()}}
-    if dodge_rerolls is not None and "dodge" in params.get("orders_used", []):
-        dodged = (earlier.get("dodged_by") or []) if same_leap else []
-        if len(dodged) >= dodge_rerolls:
-            raise refuse(f"{', '.join(dodged)} already dodged {attacker_id}'s leap",
-                         "Only one re-roll may be made for a Leap attack, whoever it affects (L224); either hero may dodge it, not both (L225): leave dodge out of orders_used.",
-                         "orders_used")
-        made["dodged_by"] = [*dodged, params["target"]]
+    return {"turn": ctx_turn, "results": {k: list(v) for k, v in results.items()}}
+
+
+def dodged_once(made: dict[str, Any] | None, params: Mapping[str, Any], attacker: Mapping[str, Any], dodge_rerolls: int) -> dict[str, Any] | None:
+    """A leap's record (``made``, None where the attack is no leap) with the figures that dodged it, rules 1.5.0 on
+    (attack_abilities.py): L224 "If a Leap attack is dodged by more than one figure, only one re-roll may be made"; L225
+    "Either Aurim or Sahla may dodge this attack, but not both of them." A reading: the example's, one dodge order used
+    per leap."""
+    if made is None or "dodge" not in params.get("orders_used", []):
+        return made
+    earlier = attacker.get("leap") or {}
+    dodged = (earlier.get("dodged_by") or []) if earlier.get("turn") == made["turn"] else []
+    if len(dodged) >= dodge_rerolls:
+        raise refuse(f"{', '.join(dodged)} already dodged {params['attacker']}'s leap",
+                     "Only one re-roll may be made for a Leap attack, whoever it affects (L224); either hero may dodge it, not both (L225): leave dodge out of orders_used.",
+                     "orders_used")
+    made["dodged_by"] = [*dodged, params["target"]]
     return made

@@ -18,14 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice
-from tracker.rulesets.descent import (
-    abilities,
-    conquest,
-    dazed,
-    monster_conditions,
-    named_deaths,
-    spirit_figures,
-)
+from tracker.rulesets.descent import abilities, conquest, named_deaths, spirit_figures
+from tracker.rulesets.descent.attack_abilities import NONE as NO_ABILITIES
+from tracker.rulesets.descent.attack_abilities import NoAbilities
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
@@ -63,9 +58,10 @@ def _armour(ctx: ActionContext, side: str, figure: Mapping[str, Any], params: Ma
 
 
 def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_surges: int, armour: int | None,
-            known: Mapping[str, Any] | None = None, attacker: Mapping[str, int] | None = None, target: Mapping[str, int] | None = None) -> dict[str, Any]:
+            steps: NoAbilities = NO_ABILITIES, attacker: Mapping[str, int] | None = None, target: Mapping[str, int] | None = None) -> dict[str, Any]:
     """The arithmetic of one attack, pure: hit or miss, damage and pierce, wounds after armour (None where a fact is missing).
-    ``known`` is the abilities the version applies (1.3.0 on, versions.py), ``attacker`` and ``target`` the abilities on record ({name: rank})."""
+    ``steps`` is what the abilities do to it under the version's rules (attack_abilities.py, picked by versions.py), ``attacker``
+    and ``target`` the abilities on record ({name: rank})."""
     attacker, target = attacker or {}, target or {}
     attack = shown([f for die, faces in rolled.items() if die != "power" for f in faces])
     power = rolled.get("power", [])
@@ -75,17 +71,15 @@ def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_sur
         raise refuse(f"The roll gives {surges} surges, not {spent}", "Attack dice, power surges and free surges are all there is (L280).", "surges")
     bonus = {k: sum(a.get(k, 0) for a in params.get("abilities", [])) + sum(s["count"] * s.get(k, 0) for s in params.get("surges", [])) for k in BONUS}
     applied: list[dict[str, Any]] = []
-    if known:
-        abilities.bonuses(known, params, attacker, target, attack, power, bonus, applied)
+    steps.bonuses(params, attacker, target, attack, power, bonus, applied)
     range_rolled = attack["range"] + bonus["range"]
-    unaffected = abilities.miss(known, params, attacker, target, power) if known else None
+    unaffected = steps.miss(params, attacker, target, power)
     if attack["misses"]:
         hit, why = False, "a die shows X"
     elif unaffected:
         hit, why = False, unaffected
-    elif known and abilities.ignores_range(params, attacker):
+    elif steps.ignores_range(params, attacker, applied):
         hit, why = True, None  # L224: a Leap attack ignores rolled range, only missing on a miss result
-        applied.append({"ability": "leap", "effect": "ignores rolled range", "source": known["leap"]["source"]})
     elif params["attack_type"] != "melee" and range_rolled < params.get("range", 0):
         hit, why = False, f"range {range_rolled} falls short of {params['range']}"
     else:
@@ -93,14 +87,11 @@ def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_sur
     damage = max(0, attack["damage"] + bonus["damage"]) if hit else 0
     if hit and "enhancement" in power:
         damage = None  # an enhancement's effect on an attack is not in the transcription
-    zeroed = abilities.zero_damage(known, params, target) if known and hit else None
-    if zeroed:
+    if hit and steps.zero_damage(params, target, applied):
         damage = 0
-        applied.append({"ability": "ironskin", "effect": zeroed, "source": known["ironskin"]["source"]})
     result = {"hit": hit, "miss": why, "rolled": attack, "power": power, "surges_rolled": surges, "surges_spent": spent, "range_rolled": range_rolled,
               "damage": damage, "pierce": bonus["pierce"], "armour": armour}
-    if known:
-        result["abilities_applied"] = applied
+    steps.record_applied(result, applied)
     if damage is None or armour is None:
         result["wounds"] = 0 if damage == 0 else None
         return result
@@ -139,25 +130,19 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         raise refuse(f"Say the distance to the target of a {params['attack_type']} attack", 'Send "range" in spaces: the range rolled must reach it (L215).', "range")
     if params.get("invulnerability") and not (target_side == "hero" and target.get("invulnerable")):
         raise refuse(f"{params['target']} has no invulnerability potion in effect", "Drink one first (L185).", "invulnerability")
-    known = ctx.ruleset.rules.version.abilities(rules)
+    steps = ctx.ruleset.rules.version.attack_abilities(rules)  # what the abilities do, under the version's rules
     if params.get("target_abilities") or params.get("undying_face") or params.get("dice_without_daze"):
         ctx.ruleset.rules.version.require(ctx, "abilities", "This campaign's rules data applies no abilities or daze", "They are applied", "target_abilities")
     of_attacker = dict(attacker.get("abilities") or {}) if attacker_side == "monster" else {}
-    of_target = _target_abilities(rules, params, target) if known else {}
+    of_target = steps.of_target(rules, params, target)
     rolled = _roll(ctx, params, rng)
     results = rolled["roll"]["results"]
-    daze = dazed.check(ctx, params, attacker_side, attacker, results) if known else None
-    leapt = None
-    if known:
-        if attacker_side == "monster":
-            monster_conditions.may_attack(ctx, params["attacker"], attacker)
-        abilities.before_roll(known, params, attacker, of_target, results)
-        leapt = abilities.leap(ctx.state["turn"], params, params["attacker"], attacker, results, ctx.ruleset.rules.version.leap_dodge_rerolls(known))
+    daze = steps.daze(ctx, params, attacker_side, attacker, results)
+    leapt = steps.before_roll(ctx, params, attacker_side, attacker, of_target, results)
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
-    result = resolve(results, params, free, armour, known, of_attacker, of_target)
-    if known:
-        _named_rules(ctx, params, attacker, target, results, result)
+    result = resolve(results, params, free, armour, steps, of_attacker, of_target)
+    steps.named_rules(ctx, params, attacker, target, results, result)
     said = _stated(params, result)
     before = target.get("wounds")
     left = said.get("wounds_left")
@@ -172,7 +157,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if said.get("killed") and left not in (None, 0):
         raise refuse(f"{params['target']} is left with {left} wounds, so it is not killed", "Leave stated.killed out, or state the wounds the table counts.", "stated.killed")
     killed = left == 0 or bool(said.get("killed"))
-    undying = _undying(ctx, params, target_side, target, of_target, killed, rng) if known else []
+    undying = steps.undying(ctx, params, target_side, target, of_target, killed, rng)
     if undying and undying[-1]["restored"]:
         killed = False
     orders = _orders_used(ctx, params, attacker_side, target_side)
@@ -180,15 +165,14 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             "range": params.get("range"), "surges": list(params.get("surges", [])), "abilities": list(params.get("abilities", [])), "free_surges": free,
             "dark_charm": bool(params.get("dark_charm")), "armour_from": armour_from, "shield": params.get("shield", 0), "invulnerability": bool(params.get("invulnerability")), "orders_used": orders,
             **result, "wounds_before": before, "wounds_left": 0 if (killed or undying) and left is None and before is not None else left, "killed": killed, "stated": said}
-    if known:
-        made["turn"] = ctx.state["turn"]
+    steps.attack_made(ctx, made)
     if daze is not None:
         made["daze"] = daze
     if leapt is not None:
         made["leap"] = leapt
     if of_target:
         made["target_abilities"] = of_target
-    changes: list[dict[str, Any]] = [rolled, made] + undying + _surges_to_threat(ctx, params, attacker_side, of_attacker)
+    changes: list[dict[str, Any]] = [rolled, made] + undying + ctx.ruleset.rules.version.surges_to_threat(ctx, params, attacker_side, of_attacker)
     if target_side == "monster":  # L618-L619: a spirit figure's fight is the quest's spirit record too
         changes += spirit_figures.attacked(ctx, attacker_side, target) + spirit_figures.killed(target, undying)
     if params.get("invulnerability"):
@@ -197,28 +181,21 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if target_side == "hero" and params.get("on_corrupted") and lost:
         per = rules["corrupted_terrain"]["threat_per_wound"]
         changes.append({"kind": "threat-gained", "amount": per * lost, "source": "corrupted-terrain-wounds", "count": lost, "hero": params["target"]})
-    changes += _effects(ctx, params, target_side, target, result, lost, abilities.immune_to(known, of_target) if known else set())
-    if known and lost and abilities.attacker_has(params, of_attacker, "leech"):
-        changes.append(_leeched(params, attacker, target, lost, known["leech"]))
+    changes += _effects(ctx, params, target_side, target, result, lost, steps, of_target)
+    changes += steps.after_wounds(params, attacker, target, of_attacker, lost)
     if killed:
         changes += _killed(ctx, params, target_side, target)
-        if known and "black-curse" in of_target and attacker_side == "hero":  # L216: only if it actually dies
-            changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": known["black-curse"]["killer_curses"], "source": "black-curse"})
-        if known and target_side == "monster":
-            changes += named_deaths.award(ctx, target, changes)
+        changes += steps.after_kill(ctx, params, attacker_side, target_side, target, of_target, changes)
     if any(c["kind"] == "spirit-killed" and c["destroyed"] for c in changes):
         changes += named_deaths.when_spirits_fall(ctx, changes)  # the last angered spirit may be all the leaders' award waited for (L662)
     return changes
 
 
-def _surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int]) -> list[dict[str, Any]]:
-    """The threat a monster's surges buy, gained with the attack (rules 1.5.0 on, versions.py).
+def surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int], rule: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The threat a monster's surges buy, gained with the attack (rules 1.5.0 on: versions.py asks this with its ``rule``).
     L218: "A monster with the Dark Prayer ability generates 1 threat for the overlord for every surge it rolls when
     attacking, instead of for every 2 surges." The base rate is the one the text implies; the surges are those the
     attack spends on "threat" (a reading: the text does not say whether surges spent on abilities count)."""
-    rule = ctx.ruleset.rules.version.surges_buying_threat(ctx.ruleset.data["combat"])
-    if rule is None:
-        return []  # rules before 1.5.0 gained it through gain-threat (versions.py): their attacks re-derive as played
     count = abilities.spent_on(params, rule["ability"])
     if not count:
         return []
@@ -230,75 +207,16 @@ def _surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_si
     return [{"kind": "threat-gained", "amount": count // per, "source": "monster-surges", "count": count, "dark_prayer": dark_prayer, "attacker": params["attacker"]}]
 
 
-def _named(ctx: ActionContext, figure: Mapping[str, Any]) -> Mapping[str, Any]:
-    return next((m for m in ctx.ruleset.data["combat"]["named_monsters"] if m["id"] == figure.get("named")), {}) if figure.get("named") else {}
-
-
-def _named_rules(ctx: ActionContext, params: Mapping[str, Any], attacker: Mapping[str, Any], target: Mapping[str, Any],
-                 rolled: Mapping[str, list[str]], result: dict[str, Any]) -> None:
-    """What the quest text says of a named monster's fights: the power dice it rolls (the Zone 8 ogre's 3, L661; Zorek's 5,
-    L684), and Zorek, whom "No attack can harm" (L684)."""
-    dice_rolled = _named(ctx, attacker).get("power_dice")
-    if dice_rolled is not None and len(rolled.get("power", [])) != dice_rolled and not abilities.named(params.get("abilities", []), "bash"):
-        raise refuse(f"{params['attacker']} rolls {dice_rolled} power dice", f"Rolled {len(rolled.get('power', []))} ({', '.join(s.split(' ')[-1] for s in _named(ctx, attacker)['source'])}).", "faces.power")
-    if _named(ctx, target).get("unharmed"):
-        result.update(hit=False, miss="No attack can harm Zorek, and he is immune to all effects (L684)", damage=0, wounds=0)
-
-
-def _target_abilities(rules: Mapping[str, Any], params: Mapping[str, Any], target: Mapping[str, Any]) -> dict[str, int]:
-    """The target's abilities: on record from when it entered play, or stated for this attack; the two must agree."""
-    recorded = dict(target.get("abilities") or {})
-    stated = abilities.stated_abilities(rules, params.get("target_abilities"), "target_abilities")
-    for name, rank in stated.items():
-        if name in recorded and recorded[name] != rank:
-            raise refuse(f"{params['target']} has {name} {recorded[name]}, not {rank}", "Leave target_abilities out: they are on record.", "target_abilities")
-    return {**stated, **recorded}
-
-
-def _undying(ctx: ActionContext, params: Mapping[str, Any], side: str, target: Mapping[str, Any], of_target: Mapping[str, int], killed: bool, rng: Any) -> list[dict[str, Any]]:
-    """L321: "A figure with Undying rolls 1 power die when killed. On a power surge, the figure is instantly restored to full health."
-    Its full health is the wounds it entered play with, where they are on record."""
-    face = params.get("undying_face")
-    which = next((a for a in ("superior-undying", "undying") if a in of_target), None)
-    if which is None or not killed:
-        if face is not None:
-            raise refuse("Only a figure with Undying that the attack kills rolls for it", "Leave undying_face out (L321).", "undying_face")
-        return []
-    rule = ctx.ruleset.data["combat"]["abilities"][which]
-    if face is None and ctx.dice[rule["die"]].faces is None:
-        raise refuse(f"Say the Undying power die's face for {params['target']}", 'Send "undying_face" as rolled (L321), or supply the power die\'s faces to roll it here.', "undying_face")
-    rolled = dice.roll_change(ctx.dice, {rule["die"]: 1}, {rule["die"]: [face]} if face is not None else None, rng, f"undying: {params['target']}")
-    shown_face = rolled["roll"]["results"][rule["die"]][0]
-    restored = shown_face in rule["restored_on"] if "restored_on" in rule else shown_face not in rule["destroyed_on"]  # Superior Undying: L618
-    return [rolled, {"kind": "undying-rolled", "figure": params["target"], "face": shown_face, "restored": restored,
-                     "wounds": target.get("max_wounds") if restored else 0}]
-
-
-def _leeched(params: Mapping[str, Any], attacker: Mapping[str, Any], target: Mapping[str, Any], lost: int, rule: Mapping[str, Any]) -> dict[str, Any]:
-    """L308: "For every wound token lost due to a Leech attack, the target also loses 1 fatigue, and the attacker is healed of 1 wound."
-    Fatigue and healing go as far as the sheet allows where it is on record."""
-    per = rule["per_wound_lost"]
-    fatigue = target.get("fatigue")
-    if "fatigue" not in target:  # a monster has no fatigue to lose
-        lost_fatigue = 0
-    else:
-        lost_fatigue = min(fatigue, lost * per["target_fatigue"]) if fatigue is not None else lost * per["target_fatigue"]
-    healed = lost * per["attacker_heals"]
-    if attacker.get("wounds") is not None and attacker.get("max_wounds") is not None:
-        healed = min(healed, attacker["max_wounds"] - attacker["wounds"])
-    return {"kind": "leeched", "attacker": params["attacker"], "target": params["target"], "wounds_lost": lost, "fatigue_lost": lost_fatigue, "attacker_healed": healed}
-
-
 CONDITIONS = ("burn", "bleed", "daze", "stun", "web")
 
 
 def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, target: Mapping[str, Any], result: Mapping[str, Any], lost: int | None,
-             immune: set[str] = frozenset()) -> list[dict[str, Any]]:
+             steps: NoAbilities, of_target: Mapping[str, int]) -> list[dict[str, Any]]:
     """What the attack leaves behind on a hero that took at least 1 damage before armour (L325 †): a token per condition
     ability (L294-L323), a frost token (L220), poison tokens for the wounds lost (L312); and the Thing in the Pit's curse on
     a hero who deals it 4 or more wounds after armour in one attack (L388)."""
     changes: list[dict[str, Any]] = []
-    named = {a["ability"].strip().lower() for a in params.get("abilities", [])} - immune  # Ironskin, Unstoppable (L305, L322)
+    named = {a["ability"].strip().lower() for a in params.get("abilities", [])} - steps.immune_to(of_target)  # Ironskin, Unstoppable (L305, L322)
     if target_side == "hero" and result["hit"] and (result["damage"] or 0) >= 1:
         for condition in CONDITIONS:
             if condition in named:
@@ -307,8 +225,8 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
             changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": "poison", "count": lost, "source": f"attack by {params['attacker']}"})
         if "frost" in named:
             changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
-    if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1 and "abilities" in ctx.ruleset.rules.version.records:
-        changes += monster_conditions.placed(params, target, named)
+    if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1:
+        changes += steps.monster_conditions(params, target, named)
     if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
         changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
     return changes

@@ -54,10 +54,14 @@ def _stow(ctx: ActionContext, params: Mapping[str, Any], count: int, source: str
     """Where a new potion goes (L184): equipped for free while the hero has fewer than three equipped potions, else into
     the pack while it holds fewer than three unequipped items. The pack's other items are not in the log: the table
     states how many it holds ("pack_items")."""
+    require_hero(ctx, params["hero"])
+    return ctx.ruleset.rules.version.stow_potion(ctx, params, count, source)  # rules data 1.0.0 kept no limit (versions.py)
+
+
+def stowed_within_limits(ctx: ActionContext, params: Mapping[str, Any], count: int, source: str) -> dict[str, Any]:
+    """Where a new potion goes under the limits of L184 (rules 1.1.0 on: versions.py)."""
     hero = require_hero(ctx, params["hero"])
     rules = ctx.ruleset.data["potions"]
-    if not ctx.ruleset.rules.version.limits_the_pack:  # rules data 1.0.0 kept no limit (versions.py): its sessions re-derive as played
-        return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
     if params.get("to", "equipped") == "equipped":
         equipped = sum(hero["potions"].values())
         if equipped + count > rules["max_equipped"]:
@@ -102,10 +106,20 @@ def drink_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         raise refuse(f"{params['hero']} already drank a potion this turn", "One potion of any type per hero per turn (L186, L247).", "potion")
     drunk: list[dict[str, Any]] = [{"kind": "potion-drunk", "hero": params["hero"], "potion": params["potion"], "turn": turn}]
     if params.get("recovers"):  # what a healing or vitality potion restores is on page 20 of the original Quest Guide: stated
-        if params["potion"] == "invulnerability" or "combat" not in ctx.ruleset.rules.version.records:
-            raise refuse(f"A {params['potion']} potion records no recovery here", "Leave recovers out.", "recovers")
-        drunk.append(recovery(ctx, params["hero"], params["recovers"].get("wounds", 0), params["recovers"].get("fatigue", 0), f"{params['potion']} potion"))
+        drunk.append(ctx.ruleset.rules.version.potion_recovery(ctx, params))  # wounds and fatigue are recorded from 1.2.0 on (versions.py)
     return drunk
+
+
+def no_recovery(params: Mapping[str, Any]) -> Exception:
+    """The refusal of a recovery the potion, or the version's rules, do not record."""
+    return refuse(f"A {params['potion']} potion records no recovery here", "Leave recovers out.", "recovers")
+
+
+def recovered(ctx: ActionContext, params: Mapping[str, Any]) -> dict[str, Any]:
+    """What a healing or vitality potion restores, as the table states it (the rules that record wounds: versions.py)."""
+    if params["potion"] == "invulnerability":
+        raise no_recovery(params)
+    return recovery(ctx, params["hero"], params["recovers"].get("wounds", 0), params["recovers"].get("fatigue", 0), f"{params['potion']} potion")
 
 
 def use_invulnerability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

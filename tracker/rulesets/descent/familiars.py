@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent import combat, conquest
+from tracker.rulesets.descent import attack_abilities, combat, conquest
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import combat_rules, require_figure
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
@@ -53,7 +53,7 @@ def aura_wound(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
             changes += conquest.hero_killed(ctx, {"hero": params["figure"], **(params.get("death") or {})}, rng)
         else:
             of_target = dict(figure.get("abilities") or {})
-            undying = combat._undying(ctx, {"target": params["figure"], "undying_face": params.get("undying_face")}, side, figure, of_target, True, rng)
+            undying = attack_abilities.undying(ctx, {"target": params["figure"], "undying_face": params.get("undying_face")}, side, figure, of_target, True, rng)
             changes += undying
             if not (undying and undying[-1]["restored"]):
                 changes.append({"kind": "monster-killed", "figure": params["figure"], "monster": figure["monster"], "by": params["by"]})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent import combat, named_deaths, tokens
+from tracker.rulesets.descent import attack_abilities, named_deaths, tokens
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import combat_rules, in_play
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
@@ -34,7 +34,7 @@ def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     changes.append({"kind": "monster-tokens-resolved", "figure": params["figure"], "turn": turn, "discarded": {c: n for c, n in discarded.items() if n},
                     "left": {c: n for c, n in left.items() if n}, "wounds": wounds, "ignores_armour": True, "wounds_left": after, "this_turn": effects})
     if after == 0:
-        undying = combat._undying(ctx, {"target": params["figure"], "undying_face": params.get("undying_face")}, "monster", figure, figure.get("abilities") or {}, True, rng)
+        undying = attack_abilities.undying(ctx, {"target": params["figure"], "undying_face": params.get("undying_face")}, "monster", figure, figure.get("abilities") or {}, True, rng)
         changes += undying
         if not (undying and undying[-1]["restored"]):
             changes.append({"kind": "monster-killed", "figure": params["figure"], "monster": figure["monster"], "by": "its condition tokens"})

@@ -24,8 +24,8 @@ SUPERIOR_UNDYING = "superior-undying"  # the Special Abilities' name of the rule
 
 
 def rule(ctx: ActionContext) -> Mapping[str, Any] | None:
-    """The quest's rule for spirit figures, or None (another quest, or rules data before 1.5.0)."""
-    return (quest(ctx).get("spirits") or {}).get("as_figures")
+    """The quest's rule for spirit figures, or None (another quest, or a version without them: versions.py)."""
+    return ctx.ruleset.rules.version.spirit_figures(ctx, quest(ctx))
 
 
 def figure_of(game: Mapping[str, Any], spirit: str) -> str | None:
@@ -38,7 +38,7 @@ def entering(ctx: ActionContext, entry: Mapping[str, Any], taken: set[str]) -> d
     a figure earlier in the same placement."""
     spirit = entry["spirit"]
     if rule(ctx) is None:
-        raise refuse("No figure here can be a spirit", f"Only Into the Heart of Darkness has spirits (L618), as figures from Descent rules 1.5.0 on; this campaign pinned {ctx.ruleset.version}.", "monsters")
+        raise ctx.ruleset.rules.version.no_spirit_figure(ctx)
     s = standing(ctx.game)
     if spirit not in s["ids"]:
         raise refuse(f"'{spirit}' is not a spirit of this quest", f"Spirits: {s['ids']}.", "monsters")

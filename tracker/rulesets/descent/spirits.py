@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice
-from tracker.rulesets.descent import named_deaths, spirit_figures
+from tracker.rulesets.descent import spirit_figures
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.spirit_standing import standing
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
@@ -54,8 +54,8 @@ def kill(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     if params["spirit"] not in s["angered"]:
         changes.append({"kind": "spirit-angered", "spirit": params["spirit"], "cause": "attacked"})
     changes.append({"kind": "spirit-killed", "spirit": params["spirit"], "result": result, "destroyed": result == rule["destroyed_on"]})
-    if result == rule["destroyed_on"] and "abilities" in ctx.ruleset.rules.version.records:
-        changes += named_deaths.when_spirits_fall(ctx, changes)  # the last angered spirit may be all the leaders' award waited for (L662)
+    if result == rule["destroyed_on"]:  # the last angered spirit may be all the leaders' award waited for (L662; 1.3.0 on, versions.py)
+        changes += ctx.ruleset.rules.version.when_spirits_fall(ctx, changes)
     return changes
 
 

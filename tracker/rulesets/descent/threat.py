@@ -109,14 +109,7 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
             raise refuse("No troll ambushes in this quest", "Only The Mists of Time has them (L576–L579).", "purpose")
         if ctx.game["spent"].get("troll-ambush", 0) >= ambush["per_quest"]:
             raise refuse("Both troll ambushes are used", f"At most {ambush['per_quest']} per quest (L577).", "purpose")
-        if not ctx.ruleset.rules.version.troll_ambush_once_per_turn:  # rules data 1.0.0 did not record the turn (versions.py): re-derived as played
-            return [_spend(ctx, ambush["threat"], purpose)]
-        turn = ctx.state["turn"]
-        sprung = ctx.game.get("troll_ambush_turns", [])
-        if sprung.count(turn) >= ambush["per_turn"]:  # "no more than once per turn" (L577)
-            raise refuse(f"A troll ambush was already sprung on turn {turn}", "No more than once per turn (L577): wait for the next turn.", "purpose")
-        changes = [_spend(ctx, ambush["threat"], purpose), {"kind": "troll-ambush-sprung", "turn": turn, "ambush": len(sprung) + 1, "of": ambush["per_quest"]}]
-        return changes + ctx.ruleset.rules.version.figures_entering(ctx, [{"monster": "troll"}], "troll-ambush")  # the troll it generates (L577)
+        return ctx.ruleset.rules.version.spring_troll_ambush(ctx, ambush, purpose)  # rules data 1.0.0 did not record the turn (versions.py)
     if purpose == "extra-card":
         glyphs = q.get("glyphs") or {}
         if "extra_card_threat" not in glyphs:
@@ -127,14 +120,37 @@ def spend_threat(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
     return [_spend(ctx, params["amount"], purpose)]
 
 
+def troll_ambush_any_turn(ctx: ActionContext, ambush: Mapping[str, Any], purpose: str) -> list[dict[str, Any]]:
+    """A troll ambush as rules data 1.0.0 recorded it: its threat spent, the turn not recorded (re-derived as played)."""
+    return [_spend(ctx, ambush["threat"], purpose)]
+
+
+def troll_ambush_once_per_turn(ctx: ActionContext, ambush: Mapping[str, Any], purpose: str) -> list[dict[str, Any]]:
+    """A troll ambush "no more than once per turn" (L577), with the troll it generates (rules 1.1.0 on: versions.py)."""
+    turn = ctx.state["turn"]
+    sprung = ctx.game.get("troll_ambush_turns", [])
+    if sprung.count(turn) >= ambush["per_turn"]:  # "no more than once per turn" (L577)
+        raise refuse(f"A troll ambush was already sprung on turn {turn}", "No more than once per turn (L577): wait for the next turn.", "purpose")
+    changes = [_spend(ctx, ambush["threat"], purpose), {"kind": "troll-ambush-sprung", "turn": turn, "ambush": len(sprung) + 1, "of": ambush["per_quest"]}]
+    return changes + ctx.ruleset.rules.version.figures_entering(ctx, [{"monster": "troll"}], "troll-ambush")  # the troll it generates (L577)
+
+
 def power_glyph_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     """Power dark glyph (L125): "When this glyph is activated, as well as each time a hero uses it to move to or from
     town, the overlord may draw two cards": one draw per activation or town travel, each used once."""
     if "power" not in ctx.game["glyphs_activated"] and not ctx.game.get("glyph_triggers", {}).get("power"):
         raise refuse("No Power glyph has been activated", "The draw happens when a Power dark glyph is activated or used for town travel.", "type")
     rule = next(g for g in ctx.ruleset.data["dark_glyphs"] if g["id"] == "power")
-    if not ctx.ruleset.rules.version.power_draw_per_trigger:  # rules data 1.0.0 let a draw follow any activation (versions.py): re-derived as played
-        return _power_draw(ctx, params, rng, rule)
+    return ctx.ruleset.rules.version.power_glyph_draw(ctx, params, rng, rule)  # rules data 1.0.0 let a draw follow any activation (versions.py)
+
+
+def power_draw_any_activation(ctx: ActionContext, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Power glyph's draw as rules data 1.0.0 played it: after any activation (re-derived as played)."""
+    return _power_draw(ctx, params, rng, rule)
+
+
+def power_draw_per_trigger(ctx: ActionContext, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One draw of two per activation or town travel, each used once (L125; rules 1.1.0 on: versions.py)."""
     triggers = ctx.game.get("glyph_triggers", {}).get("power", 0)
     if triggers < 1:
         raise refuse("The Power glyph's draw is used", "Each activation of a Power glyph, and each town travel by it, gives one draw of two (L125).", "type")

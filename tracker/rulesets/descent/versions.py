@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.descent import figures, verdict
+from tracker.rulesets.descent import attack_abilities, combat, conditions, figures, named_deaths, threat, verdict
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine.ruleset import ActionContext
 
@@ -36,11 +36,34 @@ class V1_0_0:
     records: frozenset[str] = frozenset()  # the parts of the game this version records, beyond 1.0.0's
     # Rules a later version plays otherwise, each overridden by the version that changed it (1.0.0's sessions re-derive as
     # played). L184: the pack "can hold up to three unequipped items" (1.0.0 kept no limit).
-    limits_the_pack = False
-    # L577: a troll ambush "no more than once per turn" (1.0.0 did not record the turn).
-    troll_ambush_once_per_turn = False
-    # L125: "the overlord may draw two cards" per activation or town travel (1.0.0 let a draw follow any activation).
-    power_draw_per_trigger = False
+    def stow_potion(self, ctx: ActionContext, params: Mapping[str, Any], count: int, source: str) -> dict[str, Any]:
+        """Where a new potion goes: anywhere, under 1.0.0 (it kept no limit: its sessions re-derive as played)."""
+        return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
+
+    def potion_recovery(self, ctx: ActionContext, params: Mapping[str, Any]) -> dict[str, Any]:
+        """What a potion restores, as the table states it: nothing recorded before combat (wounds and fatigue, 1.2.0)."""
+        raise conditions.no_recovery(params)
+
+    def spring_troll_ambush(self, ctx: ActionContext, ambush: Mapping[str, Any], purpose: str) -> list[dict[str, Any]]:
+        """L577: a troll ambush "no more than once per turn" (1.0.0 did not record the turn)."""
+        return threat.troll_ambush_any_turn(ctx, ambush, purpose)
+
+    def power_glyph_draw(self, ctx: ActionContext, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """L125: "the overlord may draw two cards" per activation or town travel (1.0.0 let a draw follow any activation)."""
+        return threat.power_draw_any_activation(ctx, params, rng, rule)
+
+    def when_spirits_fall(self, ctx: ActionContext, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The award the last destroyed spirit brings the named leaders' deaths (L662): none before 1.3.0's named monsters."""
+        return []
+
+    def spirit_figures(self, ctx: ActionContext, quest: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The quest's rule for spirits as figures on the board (L618): none before 1.5.0, whose data placed them so."""
+        return None
+
+    def no_spirit_figure(self, ctx: ActionContext) -> Exception:
+        """The refusal of a figure placed as a spirit where the quest, or the version, has none."""
+        came_with = next(v.number for v in CHAIN if v.spirit_figures is not V1_0_0.spirit_figures)  # the version that placed them
+        return refuse("No figure here can be a spirit", f"Only Into the Heart of Darkness has spirits (L618), as figures from Descent rules {came_with} on; this campaign pinned {ctx.ruleset.version}.", "monsters")
 
     def require(self, ctx: ActionContext, part: str, title: str, what: str, field: str) -> None:
         """Refuse an action that needs ``part`` of the game where this version does not record it."""
@@ -64,17 +87,13 @@ class V1_0_0:
         """The figures monsters entering play become (for attacks to name): none, before combat."""
         return []
 
-    def abilities(self, combat: Mapping[str, Any]) -> Mapping[str, Any] | None:
-        """The special abilities an attack applies, from the combat data: none before 1.3.0 (its attacks re-derive as played)."""
-        return None
+    def attack_abilities(self, combat: Mapping[str, Any]) -> attack_abilities.NoAbilities:
+        """What the special abilities do to an attack (attack_abilities.py): nothing before 1.3.0 (its attacks re-derive as played)."""
+        return attack_abilities.NONE
 
-    def surges_buying_threat(self, combat: Mapping[str, Any]) -> Mapping[str, Any] | None:
-        """How a monster's surges buy the overlord threat with its attack (L218): before 1.5.0 through gain-threat, so None."""
-        return None
-
-    def leap_dodge_rerolls(self, abilities: Mapping[str, Any]) -> int | None:
-        """How many dodge re-rolls a Leap attack allows (L224-L225): unlimited before 1.5.0, so None."""
-        return None
+    def surges_to_threat(self, ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int]) -> list[dict[str, Any]]:
+        """The threat a monster's surges buy with its attack (L218): before 1.5.0 through gain-threat, so none here."""
+        return []
 
 
 class V1_1_0(V1_0_0):
@@ -82,12 +101,17 @@ class V1_1_0(V1_0_0):
     Power glyph's draw per trigger."""
 
     number = "1.1.0"
-    limits_the_pack = True
-    troll_ambush_once_per_turn = True
-    power_draw_per_trigger = True
-
     def verdict(self, quest, game):
         return verdict.verdict(quest, game)
+
+    def stow_potion(self, ctx, params, count, source):
+        return conditions.stowed_within_limits(ctx, params, count, source)
+
+    def spring_troll_ambush(self, ctx, ambush, purpose):
+        return threat.troll_ambush_once_per_turn(ctx, ambush, purpose)
+
+    def power_glyph_draw(self, ctx, params, rng, rule):
+        return threat.power_draw_per_trigger(ctx, params, rng, rule)
 
 
 class V1_2_0(V1_1_0):
@@ -102,6 +126,9 @@ class V1_2_0(V1_1_0):
     def figures_entering(self, ctx, entries, source):
         return [figures.figures_entering(ctx, list(entries), source)]
 
+    def potion_recovery(self, ctx, params):
+        return conditions.recovered(ctx, params)
+
 
 class V1_3_0(V1_2_0):
     """Rules data 1.3.0: the figures' special abilities and daze, tokens on monsters, familiars."""
@@ -109,8 +136,11 @@ class V1_3_0(V1_2_0):
     number = "1.3.0"
     records = V1_2_0.records | {"abilities"}
 
-    def abilities(self, combat):
-        return combat["abilities"]
+    def attack_abilities(self, combat):
+        return attack_abilities.Applied(combat["abilities"])
+
+    def when_spirits_fall(self, ctx, changes):
+        return named_deaths.when_spirits_fall(ctx, changes)
 
 
 class V1_4_0(V1_3_0):
@@ -125,11 +155,14 @@ class V1_5_0(V1_4_0):
 
     number = "1.5.0"
 
-    def surges_buying_threat(self, combat):
-        return combat["surges_buy_threat"]
+    def attack_abilities(self, combat):
+        return attack_abilities.AppliedOneDodgePerLeap(combat["abilities"])
 
-    def leap_dodge_rerolls(self, abilities):
-        return abilities["leap"]["dodge_rerolls"]
+    def surges_to_threat(self, ctx, params, attacker_side, of_attacker):
+        return combat.surges_to_threat(ctx, params, attacker_side, of_attacker, ctx.ruleset.data["combat"]["surges_buy_threat"])
+
+    def spirit_figures(self, ctx, quest):
+        return (quest.get("spirits") or {}).get("as_figures")
 
 
 CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0)

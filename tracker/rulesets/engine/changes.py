@@ -58,6 +58,16 @@ class Changes:
         self.events[kind], self.folds[kind], self.named[name] = event_class, fold, event_class
         return event_class
 
+    def otherwise(self, folds: Mapping[str, Fold]) -> Changes:
+        """The same kinds of change and event classes, the kinds in ``folds`` folded as it says: an earlier rules
+        version's fold of a change its code recorded otherwise (a game's versions.py), every other as declared."""
+        unknown = set(folds) - set(self.folds)
+        if unknown:
+            raise ValueError(f"{self.module}: no kind {sorted(unknown)} to fold otherwise")
+        other = Changes(self.module, self.every)
+        other.events, other.named, other.folds = self.events, self.named, {**self.folds, **folds}
+        return other
+
     def fold(self, game: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         """The game state after ``change``: a copy of ``game`` with the fold of the change's kind applied."""
         return self.fold_into(copy.deepcopy(dict(game)), change)

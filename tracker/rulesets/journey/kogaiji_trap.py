@@ -32,13 +32,13 @@ RAGE_ACTION_POINTS = 3
 
 def in_play(res: Resolution) -> bool:
     """Whether this session is Quest 9 with the trap set (a version whose set-up casts the spell, versions.py)."""
-    return res.ctx.ruleset.rules.version.casts_kogaiji_spell and bool(res.ctx.ruleset.quest(res.game["quest"]).get("rescue_spin"))
+    return res.ctx.ruleset.rules.version.kogaiji_trap_set(res.ctx.ruleset.quest(res.game["quest"]))
 
 
 def tokens_left(res: Resolution) -> list[str]:
     rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
     gone = rescued | set(res.game.get("villagers_replaced") or [])
-    return [v for v in res.game.get("tokens", {}).get("villager", []) if v not in gone]  # a 1.0.0 set-up named none
+    return [v for v in res.game["tokens"].get("villager", []) if v not in gone]  # (the trap is set where the set-up named them: in_play)
 
 
 def rescue(res: Resolution, hero: str, villager: str, params: Mapping[str, Any]) -> None:

@@ -39,6 +39,7 @@ class Rules(GameRules):
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived one's, for its campaigns)
+        self.changes = self.version.changes  # its kinds of change, folded as the version's code recorded them
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
         self.outcomes = {quest["id"]: quest["outcomes"] for quest in data["quests"] if quest.get("outcomes")}
         # Each quest's rules data, by id: which actions the quest has at all (allowed.py).

@@ -74,10 +74,9 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         return _continue_part_2(res, quest, mode, progress, setup)
     carried = (progress.get("heroes") or {}) if mode == "linked" else {}
     initiative, counters = _initiative(res, quest, setup.get("initiative"))
-    rule = ctx.ruleset.rules.version.all_four_play(ctx.ruleset.data["pilgrim_rules"])
-    # A party of fewer Pilgrims names who the Players control; the game always plays all 4 (L73, L216-L220).
-    if rule is not None:  # rules data 1.0.0 did not state it (versions.py): its set-ups recorded no such counter
-        counters = {**counters, "pilgrims_in_play": f"all {rule['pilgrims']}: {rule['party']} ({rule['line']})"}
+    # A party of fewer Pilgrims names who the Players control; the game always plays all 4 (L73, L216-L220): a counter
+    # of the set-up from rules data 1.1.0 on (versions.py).
+    counters = ctx.ruleset.rules.version.pilgrims_in_play(counters, ctx.ruleset.data["pilgrim_rules"])
     ally = kei_lun.set_up(quest, ctx.components)
     if ally is not None:
         counters["kei_lun"] = ally  # Q5 hostile, Q7 an ally (L852, L933)

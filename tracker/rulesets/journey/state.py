@@ -124,8 +124,9 @@ CHANGES = Changes("tracker.rulesets.journey.events", every=_every_change)
 fold = CHANGES.fold
 
 
-@CHANGES("quest-set-up", "QuestSetUp")
-def _quest_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+def set_up_board(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    """A quest's set-up as every version records it: the Demons, the Gates, the initiative and the turn's start (rules
+    data 1.0.0's set-up recorded no more: versions.py folds its set-ups with this alone)."""
     g.update(
         quest=change["quest"],
         mode=change["mode"],
@@ -143,8 +144,12 @@ def _quest_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> None:
         reached_ten=[],
         spawned=change.get("spawned", 0),
     )
-    if "tokens" not in change:
-        return  # a set-up as rules data 1.0.0 recorded it (no tokens named: versions.PUBLISHED_1_0_0) keeps 1.0.0's state
+
+
+@CHANGES("quest-set-up", "QuestSetUp")
+def _quest_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    """A quest's set-up: the board, and the tokens, Turn Tokens, record, Kogaiji's spell and Kei Lun it names."""
+    set_up_board(g, change)
     g.update(
         tokens=copy.deepcopy(change.get("tokens") or {}),
         gate_turn_tokens=dict(change.get("gate_turn_tokens") or {}),

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.journey import state
+
 # What a set-up recorded under rules data 1.0.0: the Demons, the Gates and the initiative draw. Rules data 1.0.0 holds
 # no mark for what its code left out (its quests' token counts and timers are those later code names tokens and stacks
 # Turn Tokens from), so the version decides.
@@ -22,31 +24,41 @@ class V1_0_0:
     """Rules data 1.0.0."""
 
     number = "1.0.0"
-    # L1015: Kogaiji's deception spell, set with Quest 9's set-up; 1.0.0's set-up recorded none, so its Rescues in
-    # Kogaiji's Trap re-derive as played (no spin first).
-    casts_kogaiji_spell = False
 
     def quest_set_up(self, change: Mapping[str, Any]) -> dict[str, Any]:
         """The quest-set-up change as this version's code recorded it, so its sessions re-derive as they were played."""
         return {key: value for key, value in change.items() if key in PUBLISHED_1_0_0}
 
-    def all_four_play(self, pilgrim_rules: Mapping[str, Any]) -> Mapping[str, Any] | None:
-        """The rule that the game always plays all 4 Pilgrims (L73, L216-L220): 1.0.0 did not state it, so its set-ups
-        recorded no such counter."""
-        return None
+    # The game state its set-ups fold to: the board alone (state.set_up_board), every other change as declared.
+    changes = state.CHANGES.otherwise({"quest-set-up": state.set_up_board})
+
+    def pilgrims_in_play(self, counters: dict[str, Any], pilgrim_rules: Mapping[str, Any]) -> dict[str, Any]:
+        """A set-up's counters with the rule that the game always plays all 4 Pilgrims (L73, L216-L220): 1.0.0 did not
+        state it, so its set-ups recorded no such counter."""
+        return counters
+
+    def kogaiji_trap_set(self, quest: Mapping[str, Any]) -> bool:
+        """Whether the quest is Kogaiji's Trap with his spell cast (L1015): 1.0.0's set-up recorded none, so its Rescues
+        in Kogaiji's Trap re-derive as played (no spin first)."""
+        return False
 
 
 class V1_1_0(V1_0_0):
     """Rules data 1.1.0: the set-up names the tokens on the board, casts Kogaiji's spell, and sets up all 4 Pilgrims."""
 
     number = "1.1.0"
-    casts_kogaiji_spell = True
 
     def quest_set_up(self, change):
         return dict(change)
 
-    def all_four_play(self, pilgrim_rules):
-        return pilgrim_rules["all_four_play"]
+    changes = state.CHANGES
+
+    def pilgrims_in_play(self, counters, pilgrim_rules):
+        rule = pilgrim_rules["all_four_play"]
+        return {**counters, "pilgrims_in_play": f"all {rule['pilgrims']}: {rule['party']} ({rule['line']})"}
+
+    def kogaiji_trap_set(self, quest):
+        return bool(quest.get("rescue_spin"))
 
 
 class V1_2_0(V1_1_0):

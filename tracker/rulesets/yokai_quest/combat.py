@@ -47,10 +47,9 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
                 detail=f"{attacker} is not a hero; name a yōkai's ability in \"source\".",
                 errors={named[0]: ["Not a hero's attack."]},
             )
-        if ctx.ruleset.rules.version.yokai_act_in_their_phase:  # from 1.2.0 (versions.py)
-            _require_yokai_activation(plan, attacker)
+        ctx.ruleset.rules.version.require_yokai_activation(plan, attacker)  # from 1.2.0 (versions.py)
     # The attacker's initiative, where the scene keeps the yōkai's order (L586, L588): recorded with each attack it makes.
-    initiative = ctx.ruleset.rules.version.initiative_turn(plan, attacker) if not hero_attacks else None
+    initiative = ctx.ruleset.rules.version.initiative_recorded(plan, attacker) if not hero_attacks else {}
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):
@@ -89,7 +88,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
                 "removed": removed,
                 "blows": dealt,
                 "blows_remove": conversion,
-                **({} if initiative is None else {"initiative": initiative}),
+                **initiative,
             }
         )
         if hero_attacks:
@@ -125,7 +124,7 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
     )
 
 
-def _require_yokai_activation(plan: Plan, attacker: str) -> None:
+def require_yokai_activation(plan: Plan, attacker: str) -> None:
     """L192 "The behavior chart can be used by a yōkai only once per turn, during the Yōkai phase"; L610 a paralysis token
     prevents "their activation during the next Yōkai phase". Yōkai are counted by type, so a type is held back only when
     every one of its miniatures in play holds a paralysis token."""
@@ -187,9 +186,7 @@ def wound_foe(plan: Plan, foe: dict[str, Any] | None, defender: str, dealt: int)
 
 
 def defeat_yokai(plan: Plan, yokai: str, foe: str | None) -> None:
-    counted = not foe and plan.ctx.ruleset.rules.version.counts_in_play
-    left = plan.game["in_play"][yokai] - 1 if counted else None
-    plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn, **({"in_play": left} if counted else {})})
+    plan.add({"kind": "yokai-defeated", "yokai": yokai, "foe": foe, "turn": plan.turn, **plan.ctx.ruleset.rules.version.in_play_after_defeat(plan, yokai, foe)})
     yokai_phase.coin_on_defeat(plan, yokai)
     objective = lookup.character(plan.ctx.ruleset.data, yokai)
     if objective is None or objective["role"] != "objective":

@@ -33,7 +33,7 @@ def gain(plan: Plan, hero_id: str, amount: int, reason: str, *, energy_card: boo
     plan.add({**change, "energy_card": True} if energy_card else change)
 
 
-def _require_draw_due(plan: Plan, hero_id: str) -> None:
+def require_draw_due(plan: Plan, hero_id: str) -> None:
     """One card per hero, drawn first in the Hero phase (L156, L158, L780)."""
     game = plan.game
     if game["phase"] != "hero":
@@ -81,9 +81,7 @@ def draw_energy(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     plan.require_scene()
     hero_id = params["hero"]
     plan.hero(hero_id)
-    counted = ctx.ruleset.rules.version.counts_energy_cards
-    if counted:
-        _require_draw_due(plan, hero_id)
+    counted = ctx.ruleset.rules.version.energy_card_due(plan, hero_id)  # once a Hero phase, from 1.4.0 (versions.py)
     spec = ctx.deck(DECK)
     if spec.cards is not None and "spheres" not in params:
         drawn = decks.resolve_draw(plan.decks[DECK], spec.name, 1, rng, holder=hero_id)

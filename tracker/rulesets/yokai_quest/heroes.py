@@ -29,14 +29,7 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
             detail=f"{hero_id}'s abilities (own and class): {sorted(abilities)}.",
             errors={"ability": [f"Unknown for {hero_id}: {ability}"]},
         )
-    chosen = hero.get("abilities", [])
-    if ability not in chosen and ctx.ruleset.rules.version.chooses_abilities:
-        raise Unprocessable(
-            f"{abilities[ability]} is not among {hero_id}'s four chosen abilities",
-            detail=f"Chosen when the heroes were prepared (L145): {chosen}." if chosen else
-            f'No abilities were chosen for {hero_id}: state them when the scene starts, "setup": {{"abilities": {{"{hero_id}": [four ids]}}}}.',
-            errors={"ability": [f"Not chosen: {ability}"]},
-        )
+    ctx.ruleset.rules.version.require_chosen(hero_id, hero, ability, abilities)  # the heroes chose four from 1.1.0 (versions.py)
     if hero["reload"].get(ability):
         raise Unprocessable(
             f"{abilities[ability]} is reloading",
@@ -46,17 +39,7 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     energy.spend(plan, hero_id, params.get("energy", 0), abilities[ability])
     if params.get("health"):
         combat.lose(plan, hero_id, params["health"], 0, None, abilities[ability])
-    reload_after = {}
-    for other, amount in params.get("reduce_reload", {}).items():
-        if other not in hero["reload"] and ctx.ruleset.rules.version.drops_names_not_reloading:
-            continue
-        if other not in hero["reload"]:  # a name not reloading is a mistake to fix, not an effect to drop silently
-            raise Unprocessable(
-                f"{hero_id}'s '{other}' has no reload tokens to remove",
-                detail=f"Abilities with reload tokens: {hero['reload'] or 'none'}.",
-                errors={"reduce_reload": [f"Not reloading: {other}"]},
-            )
-        reload_after[other] = max(0, hero["reload"][other] - amount)
+    reload_after = ctx.ruleset.rules.version.reload_reduced(hero_id, hero, params.get("reduce_reload", {}))
     plan.add(
         {
             "kind": "ability-used",
@@ -71,6 +54,38 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     _effects(plan, params, abilities[ability])
     verdict.settle(plan)
     return plan.changes
+
+
+def require_chosen(hero_id: str, hero: Mapping[str, Any], ability: str, abilities: Mapping[str, str]) -> None:
+    """An ability used must be one of the four the hero chose when prepared (L145; rules 1.1.0 on: versions.py)."""
+    chosen = hero.get("abilities", [])
+    if ability not in chosen:
+        raise Unprocessable(
+            f"{abilities[ability]} is not among {hero_id}'s four chosen abilities",
+            detail=f"Chosen when the heroes were prepared (L145): {chosen}." if chosen else
+            f'No abilities were chosen for {hero_id}: state them when the scene starts, "setup": {{"abilities": {{"{hero_id}": [four ids]}}}}.',
+            errors={"ability": [f"Not chosen: {ability}"]},
+        )
+
+
+def reload_reduced(hero_id: str, hero: Mapping[str, Any], reduce: Mapping[str, int]) -> dict[str, int]:
+    """The reload tokens left on each ability named in ``reduce_reload``; a name not reloading is a mistake to fix, not
+    an effect to drop silently (rules 1.1.0 on: versions.py)."""
+    reload_after = {}
+    for other, amount in reduce.items():
+        if other not in hero["reload"]:
+            raise Unprocessable(
+                f"{hero_id}'s '{other}' has no reload tokens to remove",
+                detail=f"Abilities with reload tokens: {hero['reload'] or 'none'}.",
+                errors={"reduce_reload": [f"Not reloading: {other}"]},
+            )
+        reload_after[other] = max(0, hero["reload"][other] - amount)
+    return reload_after
+
+
+def reload_reduced_dropping(hero: Mapping[str, Any], reduce: Mapping[str, int]) -> dict[str, int]:
+    """The reload tokens left as rules data 1.0.0 reckoned them: a name with no reload tokens was dropped."""
+    return {other: max(0, hero["reload"][other] - amount) for other, amount in reduce.items() if other in hero["reload"]}
 
 
 def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -264,9 +264,7 @@ def end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
         if held[hero_id]:
             plan.extend(decks.resolve_move(plan.decks[energy.DECK], "discarded", list(held[hero_id]), "held", hero_id))
     # scene_rules.before_turn came with 1.1.0: under 1.0.0 a turn limit passed failed a scene only by the table's end-scene (versions.py)
-    lost = verdict.lost_by_turn(ctx.ruleset.quest(plan.game["scene"]), plan.game, ctx.state["turn"] + 1) if ctx.ruleset.rules.version.fails_past_turn_limit else None
-    if lost is not None:
-        verdict.fail(plan, ctx.ruleset.quest(plan.game["scene"]), lost)
+    ctx.ruleset.rules.version.fail_past_turn_limit(plan, ctx.ruleset.quest(plan.game["scene"]), ctx.state["turn"] + 1)
     return plan.changes
 
 
@@ -380,8 +378,11 @@ def _require_met(plan: Plan, condition: Mapping[str, Any], what: str, reported: 
 def _require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:
     """"When there are no more yōkai left to fight, the scene ends" (L753): the basic yōkai in play and the chief;
     except where the next scene follows "immediately, keeping the board and miniatures on it" (L807, L1069)."""
-    if not plan.ctx.ruleset.rules.version.ends_with_board_clear:  # it came with 1.1.0: 1.0.0 ended a scene with yōkai left (versions.py)
-        return
+    plan.ctx.ruleset.rules.version.require_board_clear(plan, scene)  # it came with 1.1.0: 1.0.0 ended a scene with yōkai left (versions.py)
+
+
+def require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:
+    """No yōkai left to fight at a scene's end (L753; rules 1.1.0 on: versions.py)."""
     story = lookup.story_of(plan.ctx.ruleset.data, scene["id"])["scenes"]
     position = story.index(scene["id"])
     if position + 1 < len(story) and plan.ctx.ruleset.quest(story[position + 1])["keeps_board_from_previous"]:

@@ -118,9 +118,12 @@ def fail(plan: Plan, scene: Mapping[str, Any], reason: str) -> None:
 
 def settle(plan: Plan) -> None:
     """After blows or losses: a scene whose heroes are all defeated fails at once (L763)."""
+    plan.ctx.ruleset.rules.version.settle(plan)  # it came with 1.1.0: 1.0.0 left it to the table (versions.py)
+
+
+def fail_when_all_defeated(plan: Plan) -> None:
+    """L763: a scene whose heroes are all defeated fails at once (rules 1.1.0 on: versions.py)."""
     game = plan.game
-    if not plan.ctx.ruleset.rules.version.fails_with_all_heroes_defeated:  # it came with 1.1.0: 1.0.0 left it to the table (versions.py)
-        return
     if game.get("scene_result") is None and game["heroes"] and all(hero["defeated"] for hero in game["heroes"].values()):
         fail(plan, plan.ctx.ruleset.quest(game["scene"]), ALL_DEFEATED)
 

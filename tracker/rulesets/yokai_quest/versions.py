@@ -17,7 +17,7 @@ from typing import Any
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules
 from tracker.rulesets.yokai_quest import allowed as next_actions
-from tracker.rulesets.yokai_quest import activation, activation_order, campaign, energy, entrance, scenes, yokai_phase
+from tracker.rulesets.yokai_quest import activation, activation_order, campaign, combat, energy, entrance, heroes, scenes, yokai_phase
 from tracker.rulesets.yokai_quest import verdict as decided
 from tracker.rulesets.yokai_quest.plan import Plan
 
@@ -28,15 +28,32 @@ class V1_0_0:
     """Rules data 1.0.0, no Yōkai phase."""
 
     number = "1.0.0"
-    chooses_abilities = False  # its heroes chose no abilities: any of a hero's abilities could be used
-    counts_in_play = False  # it counted no basic yōkai in play: any yōkai could attack or be defeated
-    drops_names_not_reloading = True  # an ability named in reduce_reload that had no reload tokens was dropped
+
+    def require_chosen(self, hero_id: str, hero: Mapping[str, Any], ability: str, abilities: Mapping[str, str]) -> None:
+        return None  # its heroes chose no abilities: any of a hero's abilities could be used
+
+    def reload_reduced(self, hero_id: str, hero: Mapping[str, Any], reduce: Mapping[str, int]) -> dict[str, int]:
+        return heroes.reload_reduced_dropping(hero, reduce)  # an ability named that had no reload tokens was dropped
+
+    def require_in_play(self, plan: Plan, yokai: str, field: str) -> None:
+        return None  # it counted no basic yōkai in play: any yōkai could attack or be defeated
+
+    def in_play_after_defeat(self, plan: Plan, yokai: str, foe: str | None) -> dict[str, int]:
+        return {}  # (nor how many were left when one was defeated)
+
     # Its scenes ended as the table said (end-scene): a turn limit passed (scene_rules.before_turn), the heroes all
     # defeated (L763) and yōkai left on the board (L753) were the table's to judge, so its sessions re-derive as played.
-    fails_past_turn_limit = False
-    fails_with_all_heroes_defeated = False
-    ends_with_board_clear = False
-    yokai_act_in_their_phase = False  # until 1.2.0 (yokai_rules.acts_in, L192, L936) a yōkai attacked without activating
+    def fail_past_turn_limit(self, plan: Plan, scene: Mapping[str, Any], turn: int) -> None:
+        return None
+
+    def settle(self, plan: Plan) -> None:
+        return None
+
+    def require_board_clear(self, plan: Plan, scene: Mapping[str, Any]) -> None:
+        return None
+
+    def require_yokai_activation(self, plan: Plan, attacker: str) -> None:
+        return None  # until 1.2.0 (yokai_rules.acts_in, L192, L936) a yōkai attacked without activating
 
     # -- the game's rules (GameRules) --
     def allowed(self, rules: GameRules, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
@@ -91,7 +108,10 @@ class V1_0_0:
     def end_yokai_phase(self, plan: Plan) -> None:
         return None  # its turns ended without one
 
-    counts_energy_cards = False  # the energy cards were taken on trust: no once-a-phase check
+    def energy_card_due(self, plan: Plan, hero_id: str) -> bool:
+        """Whether an energy card drawn now is the hero's one of this Hero phase, checked (L156): the cards were taken on
+        trust, with no once-a-phase check, until 1.4.0."""
+        return False
 
     def activation_used(self, plan: Plan, hero_id: str, kind: str, name: str, params: Mapping[str, Any], what: str) -> None:
         return None  # it kept no activations (until 1.2.0): an ability or item costs no action
@@ -111,8 +131,8 @@ class V1_0_0:
     def hero_phase_over(self, plan: Plan) -> None:
         return None
 
-    def initiative_turn(self, plan: Plan, attacker: str) -> int | None:
-        return None  # it kept no order among the yōkai (until 1.4.0)
+    def initiative_recorded(self, plan: Plan, attacker: str) -> dict[str, int]:
+        return {}  # it kept no order among the yōkai (until 1.4.0)
 
     def chief_may_attack(self, attacker: str, on_board: Sequence[str]) -> bool:
         return True  # any chief, on the board or not
@@ -137,9 +157,28 @@ class V1_1_0(V1_0_0):
     chooses_abilities = True
     counts_in_play = True
     drops_names_not_reloading = False  # a mistake to fix, refused
-    fails_past_turn_limit = True
-    fails_with_all_heroes_defeated = True
-    ends_with_board_clear = True
+    def require_chosen(self, hero_id, hero, ability, abilities):
+        heroes.require_chosen(hero_id, hero, ability, abilities)
+
+    def reload_reduced(self, hero_id, hero, reduce):
+        return heroes.reload_reduced(hero_id, hero, reduce)
+
+    def require_in_play(self, plan, yokai, field):
+        yokai_phase.require_counted_in_play(plan, yokai, field)
+
+    def in_play_after_defeat(self, plan, yokai, foe):
+        return {} if foe else {"in_play": plan.game["in_play"][yokai] - 1}
+
+    def fail_past_turn_limit(self, plan, scene, turn):
+        lost = decided.lost_by_turn(scene, plan.game, turn)
+        if lost is not None:
+            decided.fail(plan, scene, lost)
+
+    def settle(self, plan):
+        decided.fail_when_all_defeated(plan)
+
+    def require_board_clear(self, plan, scene):
+        scenes.require_board_clear(plan, scene)
 
     def allowed(self, rules, quest, game, turn, actions):
         return next_actions.allowed_now(game, actions)
@@ -192,7 +231,9 @@ class V1_2_0(V1_1_0):
     activated (yokai_rules.acts_in, L192, L936)."""
 
     number = "1.2.0"
-    yokai_act_in_their_phase = True
+
+    def require_yokai_activation(self, plan, attacker):
+        combat.require_yokai_activation(plan, attacker)
 
     def kept_at_set_up(self, data, party):
         return activation.at_set_up(data)
@@ -224,13 +265,17 @@ class V1_4_0(V1_3_0):
     yōkai's activation order (L586, L588)."""
 
     number = "1.4.0"
-    counts_energy_cards = True
+
+    def energy_card_due(self, plan, hero_id):
+        energy.require_draw_due(plan, hero_id)
+        return True
 
     def kept_at_set_up(self, data, party):
         return {**super().kept_at_set_up(data, party), **energy.at_set_up(data), **entrance.at_set_up(data, party), **activation_order.at_set_up(data)}
 
-    def initiative_turn(self, plan, attacker):
-        return activation_order.require_turn(plan, attacker)
+    def initiative_recorded(self, plan, attacker):
+        rank = activation_order.require_turn(plan, attacker)
+        return {} if rank is None else {"initiative": rank}
 
 
 BY_VERSION = {version.number: version() for version in (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0)}

@@ -281,7 +281,12 @@ def _listing(plan: Plan) -> dict[str, int]:
 def require_in_play(plan: Plan, yokai: str, field: str = "defender") -> None:
     """Only a yōkai on the board (or waiting at its point) attacks or can be defeated; under a version that counted no
     yōkai in play (versions.py), any yōkai could."""
-    if plan.ctx.ruleset.rules.version.counts_in_play and plan.game["in_play"].get(yokai, 0) < 1:
+    plan.ctx.ruleset.rules.version.require_in_play(plan, yokai, field)
+
+
+def require_counted_in_play(plan: Plan, yokai: str, field: str) -> None:
+    """The yōkai counted in play (rules 1.1.0 on: versions.py)."""
+    if plan.game["in_play"].get(yokai, 0) < 1:
         raise Unprocessable(
             f"No {yokai} is in play",
             detail=f"Yōkai in play: {_listing(plan) or 'none'}. Yōkai come into play in the Yōkai phase ('yokai-appear').",
