@@ -116,7 +116,7 @@ def test_a_campaign_pinned_to_descent_1_4_0_plays_its_attacks_as_they_were():
 
     from tracker import rulesets
     from tracker.core.errors import Unprocessable
-    from tracker.rulesets.descent import combat, figures
+    from tracker.rulesets.descent import figures
     from tracker.rulesets.engine.ruleset import ActionContext
 
     rulesets.archived.cache_clear()
@@ -125,7 +125,7 @@ def test_a_campaign_pinned_to_descent_1_4_0_plays_its_attacks_as_they_were():
     game = {"quest": "into-the-heart-of-darkness", "heroes": {"tahlia": {"wounds": 12, "armor": 2}}, "monsters": {},
             "spirits": {"ids": ["zone-5-spirit-1"], "angered": [], "destroyed": [], "convinced": []}}
     ctx = ActionContext(state={"game": game, "turn": 1}, ruleset=old, decks={})
-    assert combat._surges_to_threat(ctx, {"attacker": "beastman-1", "surges": [{"ability": "threat", "count": 2}]}, "monster", {}) == []
+    assert old.rules.version.surges_to_threat(ctx, {"attacker": "beastman-1", "surges": [{"ability": "threat", "count": 2}]}, "monster", {}) == []
     with pytest.raises(Unprocessable, match="No figure here can be a spirit"):
         figures.place_monsters(ctx, {"monsters": [{"monster": "skeleton", "master": True, "spirit": "zone-5-spirit-1"}], "source": "zone 5"}, None)
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from tracker.rulesets.journey import state as journey_state
+from tracker.rulesets.journey import versions
+
+FOLD_1_0_0 = versions.of("1.0.0").changes.fold  # the fold a session pinned to rules data 1.0.0 is given (versions.py)
 
 
 def test_a_state_set_up_as_1_0_0_recorded_it_takes_every_change_later_code_makes():
@@ -12,7 +14,7 @@ def test_a_state_set_up_as_1_0_0_recorded_it_takes_every_change_later_code_makes
     the fold starts each part as it is first needed instead of failing (a KeyError was a 500)."""
     set_up = {"kind": "quest-set-up", "quest": "q1-meeting", "mode": "individual", "initiative": ["tripitaka"],
               "demons": {"berrok-1": "berrok"}, "gates": {"gate-1": "active"}}
-    game = journey_state.fold({}, set_up)
+    game = FOLD_1_0_0({}, set_up)
     assert not {"banished", "villager_turn_tokens", "gate_turn_tokens", "villagers_replaced"} & set(game)
     for change in (
         {"kind": "demon-lord-banished", "character": "kogaiji", "turn_tokens": 2},
@@ -21,7 +23,7 @@ def test_a_state_set_up_as_1_0_0_recorded_it_takes_every_change_later_code_makes
         {"kind": "gate-turn-token-removed", "gate": "gate-1", "left": 1},
         {"kind": "villager-token-replaced", "villager": "villager-1"},
     ):
-        game = journey_state.fold(game, change)
+        game = FOLD_1_0_0(game, change)
     assert game["banished"] == {"kogaiji": 1} and game["villager_turn_tokens"] == {"villager-1": 4}
     assert game["gate_turn_tokens"] == {"gate-1": 1} and game["villagers_replaced"] == ["villager-1"]
-    assert journey_state.fold(game, {"kind": "demon-lord-returned", "character": "kogaiji"})["banished"] == {}
+    assert FOLD_1_0_0(game, {"kind": "demon-lord-returned", "character": "kogaiji"})["banished"] == {}

@@ -154,9 +154,7 @@ class V1_1_0(V1_0_0):
     """Rules data 1.1.0: the Yōkai phase (L166-L168, L614), its actions, set-up choices, verdicts and end refusals."""
 
     number = "1.1.0"
-    chooses_abilities = True
-    counts_in_play = True
-    drops_names_not_reloading = False  # a mistake to fix, refused
+
     def require_chosen(self, hero_id, hero, ability, abilities):
         heroes.require_chosen(hero_id, hero, ability, abilities)
 
