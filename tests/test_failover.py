@@ -24,15 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.kit.formation import Formation, formation
+from tests.kit.formation import Formation, ha  # noqa: F401 - the formation fixture
 from tests.kit.server import BIN, call, free_port, start, stop
-from tests.second_cluster import NoCluster
 from tracker.adapters.config import persistence_env
 from tracker.application.service import Tracker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
-REQUIRE = os.environ.get("TRACKER_REQUIRE_FAILOVER") == "1" or os.environ.get("TRACKER_REQUIRE_POSTGRES") == "1"
 WRITERS = 8
 CAMPAIGNS = 4
 # The bound this test states for writes to resume after the primary's server is killed: the monitor's checks declare
@@ -40,21 +38,6 @@ CAMPAIGNS = 4
 # the service's next connection finds it (target_session_attrs=read-write). Measured here: about 11 s.
 RESUME_WITHIN_SECONDS = 45
 ROLL = {"dice": {"d6": 2}}
-
-
-@pytest.fixture
-def ha() -> Iterator[Formation]:
-    try:
-        made = formation()
-        running = made.__enter__()
-    except NoCluster as error:
-        if REQUIRE:
-            pytest.fail(f"CI requires the failover tests, but a pg_auto_failover formation could not start: {error}", pytrace=False)
-        pytest.skip(f"FAILOVER TESTS SKIPPED: a pg_auto_failover formation could not start: {error}")
-    try:
-        yield running
-    finally:
-        made.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -180,7 +163,7 @@ class Follower:
 def _played(base: str) -> tuple[list[tuple[str, dict[str, str]]], str]:
     """CAMPAIGNS Journey campaigns with WRITERS sessions between them: (session id, its owner's header) each, and the
     first campaign's id."""
-    sessions = []
+    sessions, campaigns = [], []
     for n in range(CAMPAIGNS):
         status, made = call(base, "POST", "/campaigns", {"ruleset": "journey", "name": f"Group {n}"})
         assert status == 201, made
@@ -189,8 +172,8 @@ def _played(base: str) -> tuple[list[tuple[str, dict[str, str]]], str]:
             status, session = call(base, "POST", f"/campaigns/{made['id']}/sessions", {"quest": "q1-meeting"}, owner)
             assert status == 201, session
             sessions.append((session["id"], owner))
-        first = first if n else made["id"]
-    return sessions, first
+        campaigns.append(made["id"])
+    return sessions, campaigns[0]
 
 
 def _fail_over(ha: Formation) -> tuple[str, str, float]:
