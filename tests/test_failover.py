@@ -176,6 +176,17 @@ def _played(base: str) -> tuple[list[tuple[str, dict[str, str]]], str]:
     return sessions, campaigns[0]
 
 
+def _health(base: str) -> dict:
+    """GET /health once it answers 200 (right after a failover a read may still meet a dropped connection)."""
+    deadline = time.monotonic() + 30
+    while True:
+        status, health = call(base, "GET", "/health")
+        if status == 200:
+            return health
+        assert time.monotonic() < deadline, health
+        time.sleep(0.2)
+
+
 def _fail_over(ha: Formation) -> tuple[str, str, float]:
     """Kills the primary's server; the (killed, promoted) node names and when the kill happened."""
     killed = ha.primary()
@@ -202,10 +213,17 @@ def test_a_primary_killed_under_eight_writers_loses_no_acknowledged_roll_and_fai
             pause = writers.longest_pause_after(at)
             pauses.append(pause)
             assert pause < RESUME_WITHIN_SECONDS, f"writes resumed only after {pause:.1f} s"
+            # The operator's view: the promoted node answers, alone for now (a commit is on one server until the
+            # old primary is back: pg_auto_failover's wait_primary).
+            formation_now = _health(base)["formation"]
+            assert formation_now["answering"] == f"127.0.0.1:{ha.nodes[promoted].port}" and formation_now["role"] == "primary"
+            assert not formation_now["synchronous"] and not formation_now["standbys"]
             ha.restart(killed)
             ha.wait(f"{killed} back as the standby", ha.healthy, 120)
             assert ha.states()[killed][0] == "secondary"
             writers.wait_for(WRITERS * 2, 30)
+            formation_now = _health(base)["formation"]
+            assert formation_now["synchronous"] and [s["sync_state"] for s in formation_now["standbys"]] in (["sync"], ["quorum"])
     finally:
         writers.finish()
         follower.drain()

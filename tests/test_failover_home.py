@@ -9,6 +9,7 @@ exactly once on the shard its campaign is placed on.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import uuid
@@ -47,7 +48,7 @@ def sharded_on_formation(ha: Formation, second_postgres_url: str) -> Iterator[tu
 
 
 def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_or_rolls_back(
-    ha: Formation, sharded_on_formation, tmp_path: Path
+    ha: Formation, sharded_on_formation, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     flask_app, home = sharded_on_formation
     client = flask_app.test_client()
@@ -128,6 +129,11 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
             thread.join(timeout=60)
 
     assert not unexpected, unexpected[:3]
+    # `tracker shards list` names the promoted node as the one the home database's connections reach.
+    capsys.readouterr()
+    assert cli(["--database-url", home, "shards", "list"]) == 0
+    listed = {shard["name"]: shard for shard in json.loads(capsys.readouterr().out)["shards"]}
+    assert listed["home"]["formation"]["answering"] == f"127.0.0.1:{ha.nodes[promoted].port}" and listed["home"]["formation"]["role"] == "primary"
     placed = placement.of(moved_id)
     assert not placed.moving and placed.lease is None, "no fence left up: the move completed or was rolled back"
     if "report" in outcome:
