@@ -20,9 +20,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/tracker serve
 
-# nginx, for the production front's tests (.ci/install-nginx installs Debian's package as root, else says why they skip).
+# nginx, for the production front's tests (.ci/install-nginx installs Debian's package as root, else says why they skip);
+# pg_auto_failover, for the failover tests' formations (.ci/install-pg-auto-failover, the same way).
 test: $(STAMP)
 	@.ci/install-nginx
+	@.ci/install-pg-auto-failover
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The HTTP benchmark drives gunicorn with wrk (Debian's package), installed here when it is missing

@@ -129,7 +129,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.before_request(access.authorize)
     app.after_request(echo_correlation_id)
     app.after_request(name_views_source)
-    app.teardown_request(sharding.release_fence)
+    app.after_request(_release_fence)
+    app.teardown_request(sharding.release_fence)  # a request that ended without a response (none left by then otherwise)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
     if settings.warm_at_boot:
@@ -189,10 +190,28 @@ OUTAGE_BACKOFF_SECONDS = 2.0
 
 
 def _unavailable():
+    # Not "nothing was recorded": a commit the server made just before the connection was lost (a failover) is stored
+    # though its answer never came; the Idempotency-Key is how the client finds out without writing twice.
     return problems.problem(
-        503, "The database is unavailable; retry shortly", "Nothing was recorded for this request.",
+        503, "The database is unavailable; retry shortly",
+        "Retry with the same Idempotency-Key: a request recorded before the connection was lost is answered as it was, never made twice.",
         headers={"Retry-After": str(int(OUTAGE_BACKOFF_SECONDS))},
     )
+
+
+def _release_fence(response):
+    """A write's move lock goes once it is answered (api/sharding.py). Releasing it commits on the home database: if
+    that server was lost meanwhile (a failover), the lock did not hold to the end, so the write is not acknowledged
+    but answered 503, and the client's retry with its Idempotency-Key gets the stored answer."""
+    try:
+        sharding.release_fence()
+    except Exception as error:
+        if not _is_database_outage(error):
+            raise
+        log.warning("the home database was lost while a write held its move lock: %s", error)
+        current_app.extensions["tracker_database_down_until"] = time.monotonic() + OUTAGE_BACKOFF_SECONDS
+        return _unavailable()
+    return response
 
 
 def _while_the_database_is_down():

@@ -598,18 +598,38 @@ class ViewsHealth(Answer):
     stalled_seconds = fields.Float()
 
 
+class Standby(Answer):
+    OPTIONAL = ("address", "state", "sync_state", "replay_behind_bytes")
+
+    name = fields.String(metadata={"description": "The standby's application_name (pg_auto_failover: pgautofailover_standby_<node id>)"})
+    address = fields.String(allow_none=True)
+    state = fields.String(allow_none=True, metadata={"description": "pg_stat_replication's state: streaming, catchup, ..."})
+    sync_state = fields.String(allow_none=True, metadata={"description": "sync or quorum: a commit waits for this standby; async: it does not"})
+    replay_behind_bytes = fields.Integer(allow_none=True, metadata={"description": "WAL the standby has still to replay"})
+
+
+class Formation(Answer):
+    answering = fields.String(metadata={"description": "host:port of the server the service's connections reach"})
+    role = fields.String(validate=validate.OneOf(["primary", "standby"]))
+    synchronous = fields.Boolean(metadata={"description": "Whether a commit waits for a standby: false for a lone server, or a promoted "
+                                                           "one whose standby has not rejoined yet (a commit is then on one server)"})
+    synchronous_standby_names = fields.String()
+    standbys = fields.List(fields.Nested(Standby))
+
+
 class ShardHealth(Answer):
-    OPTIONAL = ("notifications", "projected_to", "views", "error")
+    OPTIONAL = ("notifications", "projected_to", "views", "error", "formation")
 
     name = fields.String(metadata={"description": "The shard's name (`tracker shards list`)"})
     notifications = fields.Integer(metadata={"description": "The end of the shard's own log"})
     projected_to = fields.Integer(metadata={"description": "How far the views beside its events have read its log"})
     views = fields.Nested(ViewsHealth)
     error = fields.String(metadata={"description": "The shard's database did not answer: the failure, its type and first line"})
+    formation = fields.Nested(Formation, metadata={"description": "On PostgreSQL: which server answers and how its standbys replicate"})
 
 
 class Health(Answer):
-    OPTIONAL = ("shards",)
+    OPTIONAL = ("shards", "formation")
 
     status = fields.String(
         validate=validate.OneOf(["ok", "views-failing", "views-stalled", "shard-unreachable"]),
@@ -622,6 +642,8 @@ class Health(Answer):
     projected_to = fields.Integer()
     views = fields.Nested(ViewsHealth)
     shards = fields.List(fields.Nested(ShardHealth), metadata={"description": "With shards: every shard's log and views, the home shard first"})
+    formation = fields.Nested(Formation, metadata={"description": "On PostgreSQL: which server of the (home) database answers, and how its "
+                                                                 "standbys replicate (README \"Failover\")"})
 
 
 class RulesetDocument(Answer):

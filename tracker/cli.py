@@ -19,6 +19,7 @@ from tracker.sharding import moving
 from tracker.application.service import Request
 from tracker.bootstrap import REBUILD_BATCH_SIZE, SHARD_WATCH_SECONDS, EveryShard, Service, Settings, bootstrap, create_tables
 from tracker.bootstrap import serve as serve_under_gunicorn
+from tracker.adapters import formation
 from tracker.adapters.config import describe, persistence_env
 from tracker.core.errors import Conflict, NotFound, TrackerError
 from tracker.portability.export_file import ExportLines
@@ -402,7 +403,8 @@ def _shards(args: argparse.Namespace, url: str) -> int:
             load, replicas = placement.load(), placement.replicas()
             print(json.dumps({
                 "shards": [{"name": name, "at": describe(where), "campaigns": load.get(name, 0),
-                            "views_replica": describe(replicas[name]) if name in replicas else None} for name, where in placement.shards().items()],
+                            "views_replica": describe(replicas[name]) if name in replicas else None, "formation": _formation(where)}
+                           for name, where in placement.shards().items()],
                 "placement": [{"campaign_id": p.campaign_id, "shard": p.shard, "moving": p.held, "move": _move_listed(p)} for p in placement.placed()],
             }, indent=2))
         else:
@@ -420,6 +422,17 @@ def _shards(args: argparse.Namespace, url: str) -> int:
     finally:
         placement.close()
     return 0
+
+
+def _formation(url: str) -> dict | str:
+    """Which server of the shard answers and how its standbys replicate (tracker/adapters/formation.py), or why not."""
+    import psycopg
+
+    try:
+        with psycopg.connect(conninfo(url)[0], connect_timeout=5) as conn:
+            return formation.report(conn)
+    except psycopg.Error as error:
+        return f"unreachable: {str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__}"
 
 
 def _move_listed(placed: Any) -> dict[str, Any] | None:

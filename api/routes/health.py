@@ -9,6 +9,7 @@ from api import access, schemas
 from api.blueprint import Blueprint
 from api.context import tracker, views
 from api.sharding import router
+from tracker.adapters import formation
 from tracker.sharding.placement import HOME
 
 blp = Blueprint("health", __name__, url_prefix="/health", description="Is the service up")
@@ -60,6 +61,9 @@ class Health(MethodView):
 def _log_and_views(app: Any, runner: Any, threshold: float) -> tuple[dict[str, Any], bool]:
     """One database's log end, its views' position and whether they are stuck (past ``threshold``)."""
     answer: dict[str, Any] = {"notifications": app.recorder.max_notification_id() or 0, "projected_to": runner.position, "views": {"status": "current"}}
+    formation_now = formation.of_recorder(app.recorder)
+    if formation_now is not None:
+        answer["formation"] = formation_now
     stall = runner.stall  # known only where the runner runs in this process (TRACKER_PROJECTIONS_IN_PROCESS)
     if stall is None:
         return answer, False

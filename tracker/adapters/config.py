@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
+
+from tracker.adapters import postgres_url
 
 # Aggregates stay cached between commands; each get still reads any newer events
 # first (fast-forward), so several processes stay consistent, and hands out a copy.
+# The libpq keywords of a DATABASE_URL beyond host, port, dbname, user and password, as one conninfo string.
+LIBPQ_EXTRA = "TRACKER_POSTGRES_LIBPQ"
+
 CACHE = {"AGGREGATE_CACHE_MAXSIZE": "1000", "AGGREGATE_CACHE_FASTFORWARD": "y"}
 
 
@@ -32,19 +37,21 @@ def persistence_env(url: str, create_tables: bool = True) -> dict[str, str]:
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "30",
         }
-    if parts.scheme in ("postgres", "postgresql", "postgresql+psycopg"):
-        query = parse_qs(parts.query)
+    if postgres_url.is_postgres(url):
+        given = postgres_url.parse(url)
+        query, libpq = given.ours, given.libpq
         env = {
             **CACHE,
             "CREATE_TABLE": "y" if create_tables else "n",
             "PERSISTENCE_MODULE": "tracker.adapters.postgres:FailFastPostgresFactory",
-            "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
-            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(parts.port or 5432),
-            "POSTGRES_USER": unquote(parts.username or "postgres"),
-            "POSTGRES_PASSWORD": unquote(parts.password or ""),
-            "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
-            "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["10"])[0],
+            "POSTGRES_DBNAME": libpq.get("dbname") or "postgres",
+            # Several nodes (a failover formation) as libpq lists them: "a,b" and "5432,5432".
+            "POSTGRES_HOST": libpq.get("host") or "127.0.0.1",
+            "POSTGRES_PORT": libpq.get("port") or "5432",
+            "POSTGRES_USER": libpq.get("user") or "postgres",
+            "POSTGRES_PASSWORD": libpq.get("password") or "",
+            "POSTGRES_POOL_SIZE": query.get("pool_size", "5"),
+            "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", "10"),
             "POSTGRES_CONNECT_TIMEOUT": "2",  # how long a request waits for a connection before 503
             # After a database restart pooled connections are dead: check before use, so the
             # service recovers by itself instead of failing on every stale connection.
@@ -55,7 +62,9 @@ def persistence_env(url: str, create_tables: bool = True) -> dict[str, str]:
             "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
         }
         if "schema" in query:
-            env["POSTGRES_SCHEMA"] = query["schema"][0]
+            env["POSTGRES_SCHEMA"] = query["schema"]
+        if given.extra():  # target_session_attrs=read-write and the like: the pool's connections take them (adapters/postgres.py)
+            env[LIBPQ_EXTRA] = given.conninfo_of(given.extra())
         return env
     raise ValueError(f"Unsupported DATABASE_URL scheme '{parts.scheme}': use sqlite:/// or postgresql://")
 
@@ -65,5 +74,4 @@ def describe(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         return str(Path(persistence_env(url)["SQLITE_DBNAME"]).resolve())
-    host = parts.hostname or "127.0.0.1"
-    return f"postgresql://{parts.username or 'postgres'}@{host}:{parts.port or 5432}{parts.path}"
+    return postgres_url.parse(url).describe()

@@ -28,9 +28,12 @@ from typing import Any
 
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from eventsourcing.persistence import StoredEvent
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.sql import SQL, Identifier
 from psycopg.types.numeric import Int8
 from psycopg_pool import ConnectionPool
+
+from tracker.adapters.config import LIBPQ_EXTRA
 
 # A pooled connection handed out less than this long ago is not pinged again before use.
 PING_AFTER_IDLE_SECONDS = 1.0
@@ -200,5 +203,10 @@ class FailFastPostgresFactory(PostgresFactory):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        extra = self.env.get(LIBPQ_EXTRA)
+        if extra:
+            # The library passes libpq host, port, dbname, user and password only; a formation's URL also needs
+            # target_session_attrs=read-write, so that a connection made after a failover finds the new primary.
+            self.datastore.pool.kwargs.update(conninfo_to_dict(extra))
         if self.datastore.pre_ping:
             self.datastore.pool._check = _check_when_idle  # psycopg_pool keeps the check callable here

@@ -215,8 +215,10 @@ def grant_cache(recorder: Any) -> GrantCache:
     pool = getattr(datastore, "pool", None)
     if pool is None or not type(datastore).__module__.startswith("eventsourcing.postgres"):
         return GrantCache(None, "")
-    settings = {k: v for k, v in pool.kwargs.items() if k in ("dbname", "host", "port", "user", "password") and v not in (None, "")}
+    # Every keyword the pool's connections take (a formation's target_session_attrs too): after a failover the
+    # listener reconnects to the promoted server, not to the demoted one.
+    settings = {k: v for k, v in pool.kwargs.items() if k not in ("row_factory", "autocommit") and v not in (None, "")}
     return GrantCache(
-        lambda: psycopg.connect(pool.conninfo, autocommit=True, connect_timeout=5, **settings),
+        lambda: psycopg.connect(pool.conninfo, **{"connect_timeout": 5, **settings, "autocommit": True}),
         channel_of(recorder.events_table_name, datastore.schema),
     )

@@ -32,12 +32,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 from psycopg.sql import SQL, Identifier
 from psycopg_pool import ConnectionPool
 
+from tracker.adapters import postgres_url
 from tracker.core.errors import Conflict
 
 HOME = "home"
@@ -89,16 +90,16 @@ class Moving(Exception):
 
 
 def conninfo(url: str) -> tuple[str, str | None]:
-    """A DATABASE_URL as psycopg takes it, and its ?schema= (our URLs carry pool settings psycopg does not know)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql", "postgresql+psycopg"):
-        raise ValueError(f"A shard is a PostgreSQL database: postgresql://..., not {parts.scheme}://")
-    schema = parse_qs(parts.query).get("schema", [None])[0]
-    return urlunsplit(parts._replace(scheme="postgresql", query="")), schema
+    """A DATABASE_URL as psycopg takes it (every node of a formation, target_session_attrs kept), and its ?schema=
+    (our URLs carry settings psycopg does not know)."""
+    if not is_postgres(url):
+        raise ValueError(f"A shard is a PostgreSQL database: postgresql://..., not {urlsplit(url).scheme or url}://")
+    given = postgres_url.parse(url)
+    return given.conninfo, given.ours.get("schema")
 
 
 def is_postgres(url: str) -> bool:
-    return urlsplit(url).scheme in ("postgres", "postgresql", "postgresql+psycopg")
+    return postgres_url.is_postgres(url)
 
 
 def enabled(home_url: str) -> bool:
