@@ -20,6 +20,7 @@ import atexit
 import os
 from contextlib import AbstractContextManager, contextmanager
 import uuid
+from typing import Any
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -109,8 +110,8 @@ def fresh_schema(postgres_base_url: str, pool: str = "pool_size=2&max_overflow=3
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
-def started_or_skipped(server: AbstractContextManager[str], what: str, skipped: str) -> Iterator[str]:
-    """A throwaway server's URL for a fixture to yield, stopped after; a server that cannot start (tools missing)
+def started_or_skipped(server: AbstractContextManager[Any], what: str, skipped: str) -> Iterator[Any]:
+    """A throwaway server (its URL, or a formation) for a fixture to yield, stopped after; a server that cannot start (tools missing)
     skips the tests that need it with the reason (``skipped`` says which), and fails them in CI."""
     try:
         url = server.__enter__()

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from api import create_app
 from api.front import launcher as front_launcher
 from tracker.sharding import moving
@@ -426,8 +428,6 @@ def _shards(args: argparse.Namespace, url: str) -> int:
 
 def _formation(url: str) -> dict | str:
     """Which server of the shard answers and how its standbys replicate (tracker/adapters/formation.py), or why not."""
-    import psycopg
-
     try:
         with psycopg.connect(conninfo(url)[0], connect_timeout=5) as conn:
             return formation.report(conn)

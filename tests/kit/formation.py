@@ -27,10 +27,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from tests.conftest import started_or_skipped
 from tests.second_cluster import NoCluster, _as_postgres, _free_port
-
-# CI (TRACKER_REQUIRE_POSTGRES=1) fails the failover tests instead of skipping them when a formation cannot start.
-REQUIRE = os.environ.get("TRACKER_REQUIRE_POSTGRES") == "1"
 
 # The monitor's checks (milliseconds): how soon an unreachable primary is failed over. pg_auto_failover's defaults
 # (a check every 5 s, unhealthy after 20 s, a demote timeout of 30 s) suit a network; these suit one machine.
@@ -236,14 +234,4 @@ def formation(nodes: tuple[str, ...] = ("a", "b")) -> Iterator[Formation]:
 @pytest.fixture
 def ha() -> Iterator[Formation]:
     """A formation for one test (it kills nodes): skipped, saying why, where pg_auto_failover cannot run; failed in CI."""
-    made = formation()
-    try:
-        running = made.__enter__()
-    except NoCluster as error:
-        if REQUIRE:
-            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but a pg_auto_failover formation could not start: {error}", pytrace=False)
-        pytest.skip(f"FAILOVER TESTS SKIPPED: a pg_auto_failover formation could not start: {error}")
-    try:
-        yield running
-    finally:
-        made.__exit__(None, None, None)
+    yield from started_or_skipped(formation(), "a pg_auto_failover formation", "FAILOVER TESTS")

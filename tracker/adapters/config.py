@@ -7,11 +7,11 @@ from urllib.parse import unquote, urlsplit
 
 from tracker.adapters import postgres_url
 
-# Aggregates stay cached between commands; each get still reads any newer events
-# first (fast-forward), so several processes stay consistent, and hands out a copy.
 # The libpq keywords of a DATABASE_URL beyond host, port, dbname, user and password, as one conninfo string.
 LIBPQ_EXTRA = "TRACKER_POSTGRES_LIBPQ"
 
+# Aggregates stay cached between commands; each get still reads any newer events
+# first (fast-forward), so several processes stay consistent, and hands out a copy.
 CACHE = {"AGGREGATE_CACHE_MAXSIZE": "1000", "AGGREGATE_CACHE_FASTFORWARD": "y"}
 
 
@@ -63,8 +63,9 @@ def persistence_env(url: str, create_tables: bool = True) -> dict[str, str]:
         }
         if "schema" in query:
             env["POSTGRES_SCHEMA"] = query["schema"]
-        if given.extra():  # target_session_attrs=read-write and the like: the pool's connections take them (adapters/postgres.py)
-            env[LIBPQ_EXTRA] = given.conninfo_of(given.extra())
+        extra = given.extra()
+        if extra:  # target_session_attrs=read-write and the like: the pool's connections take them (adapters/postgres.py)
+            env[LIBPQ_EXTRA] = extra
         return env
     raise ValueError(f"Unsupported DATABASE_URL scheme '{parts.scheme}': use sqlite:/// or postgresql://")
 

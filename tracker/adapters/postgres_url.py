@@ -37,13 +37,10 @@ class PostgresURL:
         """What psycopg.connect takes."""
         return make_conninfo(**self.libpq)
 
-    @staticmethod
-    def conninfo_of(keywords: dict[str, str]) -> str:
-        return make_conninfo(**keywords)
-
-    def extra(self) -> dict[str, str]:
-        """The libpq keywords beyond the five the eventsourcing library passes itself (target_session_attrs, ...)."""
-        return {k: v for k, v in self.libpq.items() if k not in ("host", "port", "dbname", "user", "password")}
+    def extra(self) -> str:
+        """The libpq keywords beyond the five the eventsourcing library passes itself (target_session_attrs, ...), as
+        one conninfo string; empty when there are none."""
+        return make_conninfo(**{k: v for k, v in self.libpq.items() if k not in ("host", "port", "dbname", "user", "password")})
 
     def describe(self) -> str:
         """Where the data lives, without the password."""
