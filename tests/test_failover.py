@@ -73,14 +73,17 @@ class Writers:
         self.refused = 0
         self.lost_connections = 0
         self.retried_keys = 0
-        self.stop = threading.Event()
+        self.pending = 0  # keys given up on after stop without a 201
+        self.stop, self.stopped_at = threading.Event(), 0.0
         self.lock = threading.Lock()
         self.threads = [threading.Thread(target=self._write, args=(sid, owner), daemon=True) for sid, owner in sessions]
 
     def _write(self, session_id: str, owner: dict[str, str]) -> None:
         while not self.stop.is_set():
             key, tries = str(uuid.uuid4()), 0
-            while not self.stop.is_set():
+            # A key once sent is retried until answered 201, even after stop: a roll refused with 503 may have been
+            # stored (its commit reached the server, its answer did not), and only the retry tells the client so.
+            while not self._given_up():
                 tries += 1
                 try:
                     status, body, headers = _post(self.base, f"/sessions/{session_id}/rolls", ROLL, {**owner, "Idempotency-Key": key})
@@ -101,6 +104,12 @@ class Writers:
                     else:
                         self.unexpected.append((status, body))
                 time.sleep(0.1)
+            else:
+                with self.lock:
+                    self.pending += 1
+
+    def _given_up(self) -> bool:
+        return self.stop.is_set() and time.monotonic() > self.stopped_at + 60
 
     def start(self) -> None:
         for thread in self.threads:
@@ -117,9 +126,11 @@ class Writers:
             time.sleep(0.05)
 
     def finish(self) -> None:
+        self.stopped_at = time.monotonic()
         self.stop.set()
         for thread in self.threads:
-            thread.join(timeout=60)
+            thread.join(timeout=90)
+
 
     def longest_pause_after(self, moment: float) -> float:
         """The longest time without an acknowledged write from ``moment`` on (the write pause of a failover)."""
@@ -231,6 +242,7 @@ def test_a_primary_killed_under_eight_writers_loses_no_acknowledged_roll_and_fai
           f"{writers.count()} rolls acknowledged, {writers.refused} answers 503, {writers.retried_keys} rolls answered on a retry")
 
     assert not writers.unexpected, f"a write in flight was answered neither 201 nor 503 with Retry-After: {writers.unexpected[:3]}"
+    assert not writers.pending and not any(t.is_alive() for t in writers.threads), "a writer's last roll was never answered 201 on a retry of its key"
     assert writers.refused > 0, "the failover was met by some write (else this test proved nothing about writes in flight)"
 
     # Every acknowledged roll stored exactly once, on the server now primary (read by its own node's URL).
