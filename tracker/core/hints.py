@@ -11,6 +11,7 @@ detail then says to supply the fact as component data.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,9 +23,47 @@ from tracker.core.errors import TrackerError
 CARD = "<the card drawn>"
 
 
-def for_action(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any) -> TrackerError:
-    """A refusal inside an action, with its example and, when a lost fact refused it, every lost fact the request reads."""
-    return with_all_missing(with_example(refusal, action_type, action, ctx), action, ctx)
+# How many more refusals a refusal's example is followed through (one per lost fact the request reads, at most).
+FOLLOWED = 12
+
+
+def for_action(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any, stream: Any = None) -> TrackerError:
+    """A refusal inside an action, with its example and, when a lost fact refused it, every lost fact the request reads.
+
+    The example is a whole body: it is followed through the resolver (pure, on a copy of the stream, nothing kept) and
+    each further refusal a lost fact gives it is folded into the same example and the same errors, so a group that
+    fills in the example's values meets no second refusal the first could have named."""
+    refusal = with_example(refusal, action_type, action, ctx)
+    if refusal.example is not None and (refusal.unknown is not None or _names_lost_facts(refusal)):
+        _followed_through(refusal, action_type, ctx, stream)
+    return with_all_missing(refusal, action, ctx)
+
+
+def _names_lost_facts(refusal: TrackerError) -> bool:
+    return any(str(key).startswith(("components.", "stated", "faces", "dice.", "decks.")) for key in (refusal.errors or {}))
+
+
+def _followed_through(refusal: TrackerError, action_type: Any, ctx: Any, stream: Any) -> None:
+    """Try the refusal's example; while a lost fact refuses it, take the next refusal's example (built on this one)
+    and its errors and detail into this refusal."""
+    body = refusal.example
+    seen = [body]
+    for _ in range(FOLLOWED):
+        try:
+            action_type.resolve(ctx, body, copy.copy(stream))
+        except TrackerError as further:
+            further = with_example(further, action_type, body, ctx)
+            if further.example is None:
+                further.example = _choice_filled(further, action_type, body)
+            if further.example is None or further.example in seen:
+                return
+            refusal.errors = {**(refusal.errors or {}), **{k: v for k, v in (further.errors or {}).items() if k not in (refusal.errors or {})}}
+            if further.detail and further.detail not in (refusal.detail or ""):
+                refusal.detail = f"{refusal.detail or ''} Then: {further.title}. {further.detail}".strip()
+            body = refusal.example = further.example
+            seen.append(body)
+        else:
+            return
 
 
 def with_all_missing(refusal: TrackerError, action: Mapping[str, Any], ctx: Any) -> TrackerError:
@@ -47,6 +86,17 @@ def with_all_missing(refusal: TrackerError, action: Mapping[str, Any], ctx: Any)
     return refusal
 
 
+def _choice_filled(refusal: TrackerError, action_type: Any, body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The body with the fields a refusal asks for that the schema gives a choice of (an attack's "outcome"), each its
+    first choice: the table picks its own where the detail says how."""
+    properties = action_type.schema.get("properties") or {}
+    asked = [key for key in (refusal.errors or {}) if key in properties and key not in body and properties[key].get("enum")]
+    if not asked:
+        return None
+    filled = {**body, **{key: properties[key]["enum"][0] for key in asked}}
+    return filled if jsonschema.Draft202012Validator(action_type.schema).is_valid(filled) else None
+
+
 def with_example(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any) -> TrackerError:
     """``refusal`` with an example body for ``action_type`` that reports the lost fact, when one fits its schema."""
     if refusal.unknown is None or refusal.example is not None:
@@ -65,6 +115,8 @@ def example_body(action_type: Any, action: Mapping[str, Any], unknown: Mapping[s
     if value is None:
         return None
     field, reported = value
+    if isinstance(reported, Mapping) and isinstance(action.get(field), Mapping):
+        reported = {**action[field], **reported}  # one more die's faces beside those the body already reports
     body = {**{k: v for k, v in action.items() if k not in ("dice",)}, field: reported}
     return body if jsonschema.Draft202012Validator(action_type.schema).is_valid(body) else None
 

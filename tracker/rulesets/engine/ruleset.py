@@ -306,7 +306,7 @@ class Ruleset:
         try:
             returned = action_type.resolve(ctx, action, stream)
         except Unprocessable as refusal:
-            raise hints.for_action(refusal, action_type, action, ctx) from None
+            raise hints.for_action(refusal, action_type, action, ctx, stream) from None
         if isinstance(returned, Resolved) and returned.whole(ctx.game):
             changes = Resolved(returned, returned.game, returned.decks, ctx.game)
         else:  # a plain list (or a deck function's Dealt): folded once, on the one working copy

@@ -118,7 +118,9 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
                                  f'"components": {{"tables": {{"weapons": {{"{hero}": {{"{level}": {{"<face>": {{"damage": n, "knock_back": n}}}}}}}}}}}}')
             except Unprocessable as refusal:
                 raise stated_results.may_state(refusal, params, "weapon", {"damage": 1, "knock_back": 0}, "the Weapon Card's effect for that face", res) from None
-    stated_results.refuse_unread(params, "weapon", "weapon" in stated)
+    # A stated Weapon effect stands for the lost card whatever face the table rolls (a refusal's example states it
+    # before the roll): on a face the card does not hold it is read, on a blank face the card is not read at all.
+    stated_results.refuse_unread(params, "weapon", "weapon" in stated or bool(level) and str(face) not in card)
     dice_damage = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
     crushing = _crushing(params, effects.get("knock_back", 0))
     damage = dice_damage + crushing  # Demons roll no defence and get no bonuses (L497)
@@ -269,7 +271,9 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
                                  f'"components": {{"tables": {{"demon-dice": {{"{character}": {{"<face>": {{"damage": n, "knock_back": n, "condition": "..."}}}}}}}}}}')
             except Unprocessable as refusal:
                 raise stated_results.may_state(refusal, params, "demon_die", {"damage": 1, "knock_back": 0}, "the Demon Die's effect for that face", res) from None
-    stated_results.refuse_unread(params, "demon_die", "demon_die" in stated)
+    # As with the Weapon Card: a stated Demon Die effect stands for the lost sheet whatever face is rolled.
+    stated_results.refuse_unread(params, "demon_die", "demon_die" in stated
+                                 or (extra == "demon" or reported_demon_die) and str(face) not in (*printed, *supplied))
     attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
     held = {c["id"] for c in sheet["conditions"]}
     defense_faces: list[Any] = []

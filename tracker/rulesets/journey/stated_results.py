@@ -19,6 +19,8 @@ from tracker.rulesets.journey.resolution import Resolution
 def statable(res: Resolution, params: Mapping[str, Any]) -> dict[str, Any]:
     """Every result this attack may read from a lost, unsupplied fact, with a value of its shape: a refusal's example
     states them all at once rather than one refusal at a time."""
+    if params.get("type") == "demon-attack":
+        return _statable_by_demon(res, params)
     hero, character = params.get("hero"), res.game.get("demons", {}).get(params["target"])
 
     def lost(who: str, stat: str) -> bool:
@@ -40,6 +42,18 @@ def statable(res: Resolution, params: Mapping[str, Any]) -> dict[str, Any]:
         if lost(character, "GKR"):
             said["karma"] = 1
     return said
+
+
+def _statable_by_demon(res: Resolution, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A Demon's attack reads its Demon Die's effects from its sheet: stated when the sheet's die table was lost."""
+    character = res.game.get("demons", {}).get(params.get("demon"))
+    if character is None:
+        return {}
+    profile = res.character(character)
+    rolls = profile.get("extra_attack_die") == "demon" or "demon" in (params.get("faces") or {})
+    if rolls and not profile.get("demon_die") and not res.table("demon-dice").get(character):
+        return {"demon_die": {"damage": 1, "knock_back": 0}}
+    return {}
 
 
 def may_state(refusal: Unprocessable, params: Mapping[str, Any], key: str, value: Any, what: str, res: Resolution) -> Unprocessable:
