@@ -9,7 +9,7 @@ from uuid import UUID
 
 import jsonschema
 
-from tracker.core import actors, decks, hints, inputs, undo
+from tracker.core import actors, decks, hints, inputs, undo, wording
 
 from tracker.application import authorization
 
@@ -63,7 +63,7 @@ class Commands:
         def work(uow: UnitOfWork) -> _Outcome:
             inputs.text(ruleset_id, "ruleset", inputs.ID_LENGTH, said="ruleset id")
             inputs.text(name, "name", inputs.NAME_LENGTH, said="campaign's name")
-            ruleset = rulesets.get(ruleset_id)
+            ruleset = uow.speaking(rulesets.get(ruleset_id))
             party_rules.check(ruleset, party or [], whole=True)
             ruleset.validate_components(components or {})
             _validate(ruleset.rules.options_schema, options or {}, "The campaign options do not fit this ruleset", "options")
@@ -91,7 +91,7 @@ class Commands:
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
             authorization.refuse(request, "owner")
-            ruleset = self.loading.ruleset(campaign)
+            ruleset = uow.speaking(self.loading.ruleset(campaign))
             if not components:
                 raise Unprocessable("No component data was supplied", detail="Send the facts still unknown in the shape of the ruleset's component_schema.")
             ruleset.validate_components(components)
@@ -131,7 +131,7 @@ class Commands:
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
             authorization.refuse(request, "owner")
-            ruleset = self.loading.ruleset(campaign)
+            ruleset = uow.speaking(self.loading.ruleset(campaign))
             if role not in roles:
                 raise Unprocessable(f"Unknown role '{role}'", detail="Mint player, viewer or integration tokens; the owner token comes with the campaign.")
             inputs.optional_text(label, "label", inputs.NAME_LENGTH, said="token's label", least=0)  # the API has taken ""
@@ -150,7 +150,7 @@ class Commands:
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
             authorization.refuse(request, "owner")
-            ruleset = self.loading.ruleset(campaign)
+            ruleset = uow.speaking(self.loading.ruleset(campaign))
             listed = campaign.tokens.get(token_id)
             if listed is None:
                 raise NotFound(f"No token '{token_id}' in this campaign", detail="GET /campaigns/{cid}/tokens lists them.")
@@ -170,7 +170,7 @@ class Commands:
     def start_session(self, campaign_id: str, quest: str, setup: dict[str, Any] | None = None, request: Request = Request()) -> Result:
         def work(uow: UnitOfWork) -> _Outcome:
             campaign = uow.for_change(campaign_id, Campaign, "campaign")
-            ruleset = self.loading.ruleset(campaign)
+            ruleset = uow.speaking(self.loading.ruleset(campaign))
             authorization.refuse(request, "player", {"quest": quest, "setup": setup}, ruleset.rules, campaign.party)
             inputs.text(quest, "quest", inputs.ID_LENGTH, said="quest id")
             ruleset.quest(quest)
@@ -516,9 +516,14 @@ def _validate(schema: dict[str, Any], value: Any, title: str, field_name: str) -
     if errors:
         raise Unprocessable(
             title,
-            detail=f"First problem: {errors[0].message}. GET /rulesets/{{id}} publishes the schema.",
-            errors={".".join(str(p) for p in e.absolute_path) or field_name: [e.message] for e in errors},
+            detail=f"First problem: {_where(errors[0])}{wording.schema_problem(errors[0])}. GET /rulesets/{{id}} publishes the schema.",
+            errors={".".join(str(p) for p in e.absolute_path) or field_name: [wording.schema_problem(e)] for e in errors},
         )
+
+
+def _where(error: Any) -> str:
+    path = ".".join(str(p) for p in error.absolute_path)
+    return f"{path}: " if path else ""
 
 
 def _meta(request: Request, ruleset: Ruleset) -> dict[str, Any]:

@@ -83,6 +83,15 @@ class UnitOfWork:
         self.pinned = pinned
         self.from_cache = from_cache
         self.taken: list[UUID] = []
+        self.rules: Ruleset | None = None  # the game the command plays: its refusals are said in its words
+
+    def speaking(self, ruleset: Ruleset) -> Ruleset:
+        """The command plays ``ruleset``: a refusal it meets is said in that game's words (Ruleset.said)."""
+        self.rules = ruleset
+        return ruleset
+
+    def said(self, refusal: TrackerError) -> TrackerError:
+        return self.rules.said(refusal) if self.rules is not None else refusal
 
     def for_change(self, raw_id: str, cls: type, what: str) -> Any:
         """An aggregate the command is going to write: the state this process last saved it in, when it
@@ -107,7 +116,7 @@ class UnitOfWork:
         """The session and its pinned ruleset, once the request's token may play it: a player's ``body`` names only
         its heroes and, where ``acting`` says what it is, is taken for its side (tracker/application/authorization.py)."""
         session = self.for_change(session_id, Session, "session")
-        ruleset = self.pinned(session)
+        ruleset = self.speaking(self.pinned(session))
         authorization.refuse(request, "player", body, ruleset.rules, session.party, acting)
         return session, ruleset
 
@@ -166,8 +175,9 @@ class WritePath:
             uow = UnitOfWork(self.loading.load, self.command_cache, self.loading.rules_for_session, from_cache=not fresh)
             try:
                 outcome = work(uow)
-            except TrackerError:
+            except TrackerError as refusal:
                 if not uow.taken:
+                    uow.said(refusal)
                     raise
                 fresh = True  # (what it took stays out of the cache: only a save puts it back)
                 continue

@@ -34,7 +34,9 @@ def for_action(refusal: TrackerError, action_type: Any, action: Mapping[str, Any
     each further refusal a lost fact gives it is folded into the same example and the same errors, so a group that
     fills in the example's values meets no second refusal the first could have named."""
     refusal = with_example(refusal, action_type, action, ctx)
-    if refusal.example is not None and (refusal.unknown is not None or _names_lost_facts(refusal)):
+    if refusal.example is None:
+        refusal.example = asked_filled(refusal, action_type, action)
+    if refusal.example is not None:
         _followed_through(refusal, action_type, ctx, stream)
     return with_all_missing(refusal, action, ctx)
 
@@ -54,7 +56,7 @@ def _followed_through(refusal: TrackerError, action_type: Any, ctx: Any, stream:
         except TrackerError as further:
             further = with_example(further, action_type, body, ctx)
             if further.example is None:
-                further.example = _choice_filled(further, action_type, body)
+                further.example = asked_filled(further, action_type, body)
             if further.example is None or further.example in seen:
                 return
             refusal.errors = {**(refusal.errors or {}), **{k: v for k, v in (further.errors or {}).items() if k not in (refusal.errors or {})}}
@@ -86,15 +88,65 @@ def with_all_missing(refusal: TrackerError, action: Mapping[str, Any], ctx: Any)
     return refusal
 
 
-def _choice_filled(refusal: TrackerError, action_type: Any, body: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The body with the fields a refusal asks for that the schema gives a choice of (an attack's "outcome"), each its
-    first choice: the table picks its own where the detail says how."""
-    properties = action_type.schema.get("properties") or {}
-    asked = [key for key in (refusal.errors or {}) if key in properties and key not in body and properties[key].get("enum")]
-    if not asked:
+def asked_filled(refusal: TrackerError, action_type: Any, body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The body with each field a refusal's errors ask for and the body leaves out given a stand-in of its schema's
+    shape (the first of its choices, its least number, yes): the table puts in its own where the detail says how.
+    None when the refusal asks for no such field, or the filled body would not fit the schema."""
+    filled: dict[str, Any] = copy.deepcopy(dict(body))
+    changed = False
+    for key in refusal.errors or {}:
+        path = str(key).split(".")
+        schema = _field_schema(action_type.schema, path)
+        if schema is None or _holds(filled, path):
+            continue
+        value = _stand_in(schema)
+        if value is None:
+            continue
+        _put(filled, path, value)
+        changed = True
+    if not changed or not jsonschema.Draft202012Validator(action_type.schema).is_valid(filled):
         return None
-    filled = {**body, **{key: properties[key]["enum"][0] for key in asked}}
-    return filled if jsonschema.Draft202012Validator(action_type.schema).is_valid(filled) else None
+    return filled
+
+
+def _field_schema(schema: Mapping[str, Any], path: list[str]) -> Mapping[str, Any] | None:
+    for part in path:
+        if not isinstance(schema, Mapping) or schema.get("type") != "object":
+            return None
+        inner = (schema.get("properties") or {}).get(part)
+        if inner is None and isinstance(schema.get("additionalProperties"), Mapping):
+            inner = schema["additionalProperties"]
+        if inner is None:
+            return None
+        schema = inner
+    return schema
+
+
+def _holds(body: Mapping[str, Any], path: list[str]) -> bool:
+    for part in path:
+        if not isinstance(body, Mapping) or part not in body:
+            return False
+        body = body[part]
+    return True
+
+
+def _put(body: dict[str, Any], path: list[str], value: Any) -> None:
+    for part in path[:-1]:
+        if not isinstance(body.get(part), dict):
+            body[part] = {}
+        body = body[part]
+    body[path[-1]] = value
+
+
+def _stand_in(schema: Mapping[str, Any]) -> Any:
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "integer" or kind == "number":
+        return max(int(schema.get("minimum", 1)), 1) if schema.get("maximum", 1) >= 1 else schema.get("minimum", 0)
+    if kind == "boolean":
+        return True
+    return None
 
 
 def with_example(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any) -> TrackerError:

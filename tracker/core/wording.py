@@ -118,3 +118,159 @@ def names_said(text: str, names: Mapping[str, str]) -> str:
         if key in text and names[key] != key:
             text = re.sub(rf"(?<![\w-]){re.escape(key)}(?![\w-])", lambda _m, said=names[key]: said, text)
     return text
+
+
+# -- refusals: what a person reads when the tracker says no ------------------------------------------------------
+#
+# A refusal's title and detail are prose a group acts on: a list is said "Monk Sha, Cho Hakkai and Tripitaka" (a long
+# one summarised), a thing by the name the game prints, never an id or a Python repr. JSON the table is told to send
+# ("faces": {"attack": [...]}) is quoted with double quotes and is left exactly as it is.
+
+MOST_LISTED = 8  # a longer list is said by its first items and how many more
+_QUOTED_JSON = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def listed(items: Any, names: Mapping[str, str] | None = None, *, last: str = "and", most: int = MOST_LISTED, none: str = "none") -> str:
+    """Items as people list them: "A", "A and B", "A, B and C"; past ``most`` items, the first ones and "and 43 more"."""
+    said = [value_said(item, names) for item in (sorted(items) if isinstance(items, (set, frozenset)) else list(items or []))]
+    if not said:
+        return none
+    if len(said) > most:
+        return f"{', '.join(said[: most - 1])} and {len(said) - most + 1} more"
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} {last} {said[-1]}"
+
+
+def either(items: Any, names: Mapping[str, str] | None = None, **kwargs: Any) -> str:
+    """Choices as people offer them: "A, B or C"."""
+    return listed(items, names, last="or", **kwargs)
+
+
+def named(ident: Any, names: Mapping[str, str] | None = None) -> str:
+    """One id by the name the game gives it (the id itself where the game gives none)."""
+    return value_said(ident, names)
+
+
+def prose_names(data: Mapping[str, Any]) -> dict[str, str]:
+    """The ids a line may say bare and still mean the thing: the characters', quests' and stories' (names of people
+    and places), and the dice's and decks' where the id is not a plain word ("skill-tripitaka", not "attack")."""
+    found = names_in([data.get("characters") or [], data.get("quests") or [], data.get("stories") or []])
+    for entity in [*(data.get("dice") or []), *(data.get("decks") or [])]:
+        if isinstance(entity, Mapping) and "-" in str(entity.get("id")) and entity.get("name"):
+            found.setdefault(entity["id"], entity["name"])
+    return found
+
+
+def names_in(data: Any) -> dict[str, str]:
+    """Every id the rules data gives a name: each entry with an "id" and a "name" in its lists (characters, quests,
+    dice, decks, stories, conditions, ...), at any depth."""
+    found: dict[str, str] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Mapping):
+            ident, name = value.get("id"), value.get("name")
+            if isinstance(ident, str) and isinstance(name, str) and name and ident not in found:
+                found[ident] = name
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    walk(data)
+    return found
+
+
+def schema_problem(error: Any, names: Mapping[str, str] | None = None) -> str:
+    """One JSON Schema validation error (jsonschema's ``ValidationError``) in words, its values as people say them."""
+    kind, instance, expected = getattr(error, "validator", None), getattr(error, "instance", None), getattr(error, "validator_value", None)
+    if kind == "enum":
+        return f"{_given(instance, names)} is not one of {either(expected, names)}"
+    if kind == "required":
+        absent = [key for key in expected if isinstance(instance, Mapping) and key not in instance]
+        return f"{listed([f'{key}' for key in absent])} {'is' if len(absent) == 1 else 'are'} required"
+    if kind == "additionalProperties" and isinstance(instance, Mapping):
+        known = set((error.schema.get("properties") or {}))
+        extra = [key for key in instance if key not in known]
+        return f"{listed(extra)} {'is not a field' if len(extra) == 1 else 'are not fields'} it takes (its fields: {listed(sorted(known), most=12)})"
+    if kind == "type":
+        return f"{_given(instance, names)} is not {either(expected if isinstance(expected, list) else [expected])}"
+    return plain_literals(str(getattr(error, "message", error)), names)
+
+
+def _given(value: Any, names: Mapping[str, str] | None) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'  # what the request sent, quoted as it was sent
+    return value_said(value, names)
+
+
+def plain_literals(text: str, names: Mapping[str, str] | None = None) -> str:
+    """A line's Python literals said in words (a list, dict or tuple; None, True, False; a single-quoted id the game
+    names), the JSON it quotes left as it is."""
+    names = names or {}
+
+    def said(part: str) -> str:
+        part = _brackets_said(part, names)
+        part = re.sub(r"\b(None|True|False)\b", lambda m: _WORDS[m.group(1)], part)
+        return re.sub(r"'([^'\s][^']*)'", lambda m: names.get(m.group(1), m.group(0)), part)
+
+    return _outside_json(text, said)
+
+
+def _brackets_said(text: str, names: Mapping[str, str]) -> str:
+    """Each bracketed Python literal in the text said in words ("A, B and C"; "Tigress: Move"); words in parentheses
+    and JSON elisions ([...]) stay as they are."""
+    out, i = [], 0
+    while i < len(text):
+        end = _closing(text, i) if text[i] in _OPEN else None
+        if end is not None:
+            span = text[i : end + 1]
+            value = _literal(span)
+            if isinstance(value, (list, tuple, set, dict)):
+                words = _literal_words(value, names)
+                out.append(f"({words})" if span.startswith("(") else words)
+            else:
+                out.append(span[0] + _brackets_said(span[1:-1], names) + span[-1])
+            i = end + 1
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def _literal(span: str) -> Any:
+    if "..." in span:
+        return None  # an elision in an example ([...]), not a value
+    try:
+        return ast.literal_eval(span)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return None
+
+
+def _literal_words(value: Any, names: Mapping[str, str]) -> str:
+    if isinstance(value, Mapping):
+        return "; ".join(f"{names.get(k, k) if isinstance(k, str) else k}: {_literal_words(v, names)}" for k, v in value.items()) if value else "none"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return listed([_literal_words(v, names) for v in (sorted(value, key=str) if isinstance(value, (set, frozenset)) else value)])
+    return value_said(value, names)
+
+
+def refusal_said(title: str, detail: str | None, names: Mapping[str, str], quoted: Mapping[str, str] | None = None) -> tuple[str, str | None]:
+    """A refusal's title and detail as prose: Python literals in words, the game's ids by their names (outside the JSON
+    it quotes, which the table sends as it is). ``names``: ids said by name wherever they stand (a hero's, a quest's);
+    ``quoted``: ids said by name where the text quotes them ('attack', a die whose id is also a plain word)."""
+
+    def said(text: str) -> str:
+        return _outside_json(plain_literals(text, {**(quoted or {}), **names}), lambda part: names_said(part, names))
+
+    return said(title), (said(detail) if detail else detail)
+
+
+def _outside_json(text: str, change: Any) -> str:
+    """``change`` applied to the text between its double-quoted strings (JSON the table sends), those left as they are."""
+    out, at = [], 0
+    for quoted in _QUOTED_JSON.finditer(text):
+        out.append(change(text[at : quoted.start()]))
+        out.append(quoted.group(0))
+        at = quoted.end()
+    out.append(change(text[at:]))
+    return "".join(out)

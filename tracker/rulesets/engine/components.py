@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.core.supplements import supplement
 
@@ -78,11 +79,11 @@ def validate(data: Mapping[str, Any], components: Mapping[str, Any]) -> None:
     validator = jsonschema.Draft202012Validator(schema(data))
     errors = sorted(validator.iter_errors(components), key=lambda e: list(e.absolute_path))
     if errors:
-        fields = {"components." + ".".join(str(p) for p in e.absolute_path) if e.absolute_path else "components": [e.message] for e in errors}
+        fields = {"components." + ".".join(str(p) for p in e.absolute_path) if e.absolute_path else "components": [wording.schema_problem(e)] for e in errors}
         raise Unprocessable(
             "The component data does not fit this ruleset",
             detail="Supply only facts the ruleset marks unknown, in the shape of its component_schema "
-            f"(GET /rulesets/{data['id']}). First problem: {errors[0].message}",
+            f"(GET /rulesets/{data['id']}). First problem: {wording.schema_problem(errors[0])}",
             errors=fields,
         )
 

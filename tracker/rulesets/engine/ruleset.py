@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tracker.core import hints
+from tracker.core import hints, wording
 from tracker.core.dice import DieSpec
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine import allowed
@@ -246,6 +246,21 @@ class Ruleset:
     @property
     def pin(self) -> dict[str, str]:
         return {"id": self.id, "version": self.version, "hash": self.hash}
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """The ids a refusal's prose says by the game's names (tracker/core/wording.py: prose_names)."""
+        return wording.prose_names(self.data)
+
+    @cached_property
+    def quoted_names(self) -> dict[str, str]:
+        """Every id the rules data names, said by name where a line quotes it."""
+        return wording.names_in(self.data)
+
+    def said(self, refusal: Any) -> Any:
+        """A refusal in this game's words: its title and detail as prose, ids by their names (tracker/core/wording.py)."""
+        refusal.title, refusal.detail = wording.refusal_said(refusal.title, refusal.detail, self.names, self.quoted_names)
+        return refusal
 
     @cached_property
     def component_schema(self) -> dict[str, Any]:

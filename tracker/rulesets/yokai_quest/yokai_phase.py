@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import decks
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import lookup, verdict
@@ -134,10 +135,12 @@ def begin(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
         faces[coin] = face
     unknown = [coin for coin, face in faces.items() if face is None and any(point in COINS[coin] for point in scene["appearance_points"])]
     if unknown:
+        # Every coin the scene's points read is named at once, so the table states them in one request.
         raise Unprocessable(
-            f"Say which face the {unknown[0]} coin shows",
-            detail=f"The scene's starting coin faces were lost (digest §12.12): send \"coins\": {{\"{unknown[0]}\": <{' or '.join(COINS[unknown[0]])}>}} once.",
-            errors={f"coins.{unknown[0]}": ["Unknown: state it."]},
+            f"Say which face the {unknown[0]} coin shows" if len(unknown) == 1 else f"Say which faces the {wording.listed(unknown)} coins show",
+            detail="The scene's starting coin faces were lost (digest §12.12): send "
+                   + ", ".join(f'"coins": {{"{coin}": <{" or ".join(COINS[coin])}>}}' for coin in unknown) + " once.",
+            errors={f"coins.{coin}": [f"Unknown: state it ({wording.either(COINS[coin])})."] for coin in unknown},
         )
     # Once the victory conditions are fulfilled "the appearance points stop working" (L753): the scripted spawns and the
     # refill come through appearance points too, so they stop with them (a reading: digest §12.21 asks).
