@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import NotFound, Unprocessable
 from tracker.rulesets.engine import archive
 from tracker.rulesets.engine.ruleset import Ruleset
@@ -47,7 +48,7 @@ def get(ruleset_id: str) -> Ruleset:
     except KeyError:
         raise Unprocessable(
             f"Unknown ruleset '{ruleset_id}'",
-            detail=f"Rulesets: {sorted(registry())}. GET /rulesets lists them.",
+            detail=f"Rulesets: {wording.listed(sorted(registry()))}. GET /rulesets lists them.",
             errors={"ruleset": [f"Unknown ruleset: {ruleset_id}"]},
         ) from None
 
@@ -87,7 +88,7 @@ def get_or_404(ruleset_id: str) -> Ruleset:
     try:
         return registry()[ruleset_id]
     except KeyError:
-        raise NotFound(f"Unknown ruleset '{ruleset_id}'", detail=f"Rulesets: {sorted(registry())}.") from None
+        raise NotFound(f"Unknown ruleset '{ruleset_id}'", detail=f"Rulesets: {wording.listed(sorted(registry()))}.") from None
 
 
 def describe_change(ruleset_id: str | None, change: dict) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext, action_schema
 
@@ -23,7 +24,7 @@ def quest(ctx: ActionContext) -> dict[str, Any]:
 def require_hero(ctx: ActionContext, hero_id: str) -> dict[str, Any]:
     heroes = ctx.game.get("heroes", {})
     if hero_id not in heroes:
-        raise refuse(f"'{hero_id}' is not a hero in this quest", f"Heroes: {sorted(heroes)}.", "hero")
+        raise refuse(f"'{hero_id}' is not a hero in this quest", f"Heroes: {wording.listed(sorted(heroes))}.", "hero")
     return heroes[hero_id]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import decks
 from tracker.rulesets.descent.common import (
     AMOUNT,
@@ -28,7 +29,7 @@ def _award(ctx: ActionContext, award_id: str) -> dict[str, Any]:
     q = quest(ctx)
     award = next((a for a in q["awards"] if a["id"] == award_id), None)
     if award is None:
-        raise refuse(f"'{award_id}' is not an award of {q['name']}", f"Awards: {[a['id'] for a in q['awards']]}.", "award")
+        raise refuse(f"'{award_id}' is not an award of {q['name']}", f"Awards: {wording.listed([a['id'] for a in q['awards']])}.", "award")
     if award.get("follows") == "open-cell":  # the conquest follows the cell opened, for the villagers the clock left alive (L345-L377)
         raise refuse(f"'{award_id}' follows the cell the heroes open", 'Record it with open-cell ("cell", "hero"): the conquest counts the villagers still alive in it.', "award")
     if award.get("follows") == "every-altar-destroyed":  # the +8 follows the last altar's destruction itself (L693-L695)
@@ -59,7 +60,7 @@ def _villager(ctx: ActionContext, award: Mapping[str, Any], params: Mapping[str,
     named = params.get("villager")
     if named not in villagers:
         raise refuse(f"Say which transformed villager: {named!r} is not one" if named else "Say which transformed villager",
-                     f"Villagers of this quest: {sorted(villagers)}.", "villager")
+                     f"Villagers of this quest: {wording.listed(sorted(villagers))}.", "villager")
     decided = ctx.game.get("villagers", {})
     if named in decided:
         raise refuse(f"The villager {named} was already {decided[named]}", "Each transformed villager is freed or killed once.", "villager")
@@ -205,7 +206,7 @@ def open_chest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     q = quest(ctx)
     chest = next((c for c in q["chests"] if c["id"] == params["chest"]), None)
     if chest is None:
-        raise refuse(f"{q['name']} has no chest '{params['chest']}'", f"Chests: {[c['id'] for c in q['chests']]}.", "chest")
+        raise refuse(f"{q['name']} has no chest '{params['chest']}'", f"Chests: {wording.listed([c['id'] for c in q['chests']])}.", "chest")
     if chest["id"] in ctx.game["chests_opened"]:
         raise refuse(f"Chest '{chest['id']}' is already open", "Each chest opens once.", "chest")
     given = _recipients(chest, params.get("given_to") or {}, ctx)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.rulesets.descent import spirit_figures
 from tracker.rulesets.descent.abilities import stated_abilities
 from tracker.rulesets.descent.common import NAME, refuse, schema
@@ -63,7 +64,7 @@ def require_figure(ctx: ActionContext, figure_id: str, field: str) -> tuple[str,
         return "monster", monsters[figure_id]
     dead = (ctx.game.get("monsters") or {}).get(figure_id)
     title = f"'{figure_id}' was killed" if dead else f"'{figure_id}' is not a figure in play"
-    raise refuse(title, f"Heroes: {sorted(heroes)}; monsters in play: {sorted(monsters)}.", field)
+    raise refuse(title, f"Heroes: {wording.listed(sorted(heroes))}; monsters in play: {wording.listed(sorted(monsters))}.", field)
 
 
 def _slug(name: str) -> str:
@@ -89,7 +90,7 @@ def _named(ctx: ActionContext, entry: Mapping[str, Any]) -> Mapping[str, Any] | 
     known = {m["id"]: m for m in combat_rules(ctx)["named_monsters"]}
     named = known.get(entry["named"])
     if named is None:
-        raise refuse(f"'{entry['named']}' is not a named monster of the rules data", f"Named monsters: {sorted(known)}.", "monsters")
+        raise refuse(f"'{entry['named']}' is not a named monster of the rules data", f"Named monsters: {wording.listed(sorted(known))}.", "monsters")
     if named["quest"] != ctx.game["quest"]:
         raise refuse(f"{named['name']} belongs to another quest", f"It is in '{named['quest']}'.", "monsters")
     return named

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.rulesets.descent.common import COUNT, NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.combat import DEATH
 from tracker.rulesets.descent.harm import deaths_after
@@ -26,7 +27,7 @@ def _remaining(ctx: ActionContext, glyph: str, maximum: int) -> int:
     if glyph in state["destroyed"]:
         raise refuse(f"Glyph '{glyph}' is already destroyed", f"Destroyed: {state['destroyed']}.", "glyph")
     if glyph not in state["wounds"] and len(state["wounds"]) + len(state["destroyed"]) >= state["count"]:
-        raise refuse(f"This quest has {state['count']} glyphs", f"Name one of {sorted(state['wounds'])}.", "glyph")
+        raise refuse(f"This quest has {state['count']} glyphs", f"Name one of {wording.either(sorted(state['wounds']))}.", "glyph")
     return state["wounds"].get(glyph, maximum)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.rulesets.descent import attack_abilities, named_deaths, tokens
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import combat_rules, in_play
@@ -19,11 +20,11 @@ def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     figures = in_play(ctx.game)
     figure = figures.get(params["figure"])
     if figure is None:
-        raise refuse(f"'{params['figure']}' is not a monster figure in play", f"Monsters in play: {sorted(figures)}.", "figure")
+        raise refuse(f"'{params['figure']}' is not a monster figure in play", f"Monsters in play: {wording.listed(sorted(figures))}.", "figure")
     held = {c: n for c, n in (figure.get("tokens") or {}).items() if n}
     turn = ctx.state["turn"]
     if not held:
-        raise refuse(f"{params['figure']} has no token to resolve at the start of a turn", f"Monsters with tokens: {sorted(f for f, m in figures.items() if m.get('tokens'))}.", "figure")
+        raise refuse(f"{params['figure']} has no token to resolve at the start of a turn", f"Monsters with tokens: {wording.listed(sorted(f for f, m in figures.items() if m.get('tokens')))}.", "figure")
     if figure.get("tokens_resolved_turn") == turn:
         raise refuse(f"{params['figure']}'s tokens were already resolved on turn {turn}", "They are resolved once, at the start of the overlord's turn.", "figure")
     changes, discarded, wounds, left, effects = tokens.roll_off(ctx, params["figure"], held, params.get("faces") or {}, rng)

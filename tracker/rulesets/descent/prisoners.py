@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.rulesets.descent.common import COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.conquest import award_amount
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
@@ -38,7 +39,7 @@ def _undecided(ctx: ActionContext) -> list[int]:
 def _cell(ctx: ActionContext, cell_id: str) -> Mapping[str, Any]:
     cells = {c["id"]: c for c in rules(ctx)["cells"]}
     if cell_id not in cells:
-        raise refuse(f"'{cell_id}' is not a cell of The Thing in the Pit", f"Cells: {sorted(cells)}.", "cell")
+        raise refuse(f"'{cell_id}' is not a cell of The Thing in the Pit", f"Cells: {wording.listed(sorted(cells))}.", "cell")
     if cell_id in standing(ctx.game)["cells_opened"]:
         raise refuse(f"Cell '{cell_id}' is already open", "Each cell opens once.", "cell")
     return cells[cell_id]
@@ -90,7 +91,7 @@ def devour(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     Thing's wounds are healed (L393-L395). Whether it is freed and below half is the table's to see."""
     cell = _cell(ctx, params["cell"])
     if not cell.get("thing_may_devour"):
-        raise refuse(f"The Thing cannot reach cell '{cell['id']}'", f"It devours only in its own zone (L393): {[c['id'] for c in rules(ctx)['cells'] if c.get('thing_may_devour')]}.", "cell")
+        raise refuse(f"The Thing cannot reach cell '{cell['id']}'", f"It devours only in its own zone (L393): {wording.listed([c['id'] for c in rules(ctx)['cells'] if c.get('thing_may_devour')])}.", "cell")
     alive = [n for n in cell["prisoners"] if n not in standing(ctx.game)["sacrificed"]]
     changes: list[dict[str, Any]] = [{"kind": "cell-opened", "cell": cell["id"], "hero": None, "turn": ctx.state["turn"], "saved": [], "found_sacrificed": [],
                                        "by": "the-thing"}]

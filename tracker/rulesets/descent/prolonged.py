@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import dice
 from tracker.rulesets.descent import secret_room
 from tracker.rulesets.descent.common import (
@@ -33,7 +34,7 @@ def task_definition(ctx: ActionContext, params: Mapping[str, Any]) -> dict[str, 
     if missing:
         raise refuse(
             f"Describe the prolonged action '{params['task']}'",
-            f"It is not one of this quest's ({[t['id'] for t in quest(ctx).get('prolonged', [])]}); send {missing} as the Quest Guide states.",
+            f"It is not one of this quest's ({wording.listed([t['id'] for t in quest(ctx).get('prolonged', [])])}); send {missing} as the Quest Guide states.",
             missing[0],
         )
     return {"id": params["task"], "trait": [params["trait"]], "difficulty": params["difficulty"], "disruptable": params["disruptable"],

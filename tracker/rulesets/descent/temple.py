@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
@@ -23,7 +24,7 @@ def read_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
     if printed is None:
         if turn in schedule["without_text"]:
             return [{"kind": "turn-description-read", "turn": turn, "printed": False, "spawns": []}]
-        raise refuse(f"Hold the Position describes no turn {turn}", f"Descriptions: turns {[t['turn'] for t in schedule['turns']]}.", "type")
+        raise refuse(f"Hold the Position describes no turn {turn}", f"Descriptions: turns {wording.listed([t['turn'] for t in schedule['turns']])}.", "type")
     return [{"kind": "turn-description-read", "turn": turn, "printed": True, "spawns": printed["spawns"],
              **{k: printed[k] for k in ("doors_removed", "zones_added") if k in printed}}]
 

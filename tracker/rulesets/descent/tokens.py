@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import dice
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.combat import DEATH
@@ -35,7 +36,7 @@ def place(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     """Tokens placed on a hero: by an attack that dealt at least 1 damage before armour (L325 †), or a quest's effect."""
     require_hero(ctx, params["hero"])
     if params["condition"] not in _rules(ctx):
-        raise refuse(f"'{params['condition']}' is not a condition token", f"Tokens: {sorted(_rules(ctx))}; frost has gain-frost.", "condition")
+        raise refuse(f"'{params['condition']}' is not a condition token", f"Tokens: {wording.listed(sorted(_rules(ctx)))}; frost has gain-frost.", "condition")
     return [{"kind": "condition-tokens-placed", "hero": params["hero"], "condition": params["condition"], "count": params["count"],
              "source": params.get("source", "attack")}]
 

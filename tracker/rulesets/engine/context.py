@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.dice import DieSpec
 from tracker.core.errors import Unprocessable
 
@@ -42,7 +43,7 @@ class ActionContext:
         except KeyError:
             raise Unprocessable(
                 f"Unknown die '{die_id}'",
-                detail=f"Dice of {self.ruleset.name}: {sorted(self.dice)}.",
+                detail=f"Dice of {self.ruleset.name}: {wording.listed(sorted(self.dice))}.",
                 errors={"dice": [f"Unknown die: {die_id}"]},
             ) from None
 
@@ -52,7 +53,7 @@ class ActionContext:
         except KeyError:
             raise Unprocessable(
                 f"Unknown deck '{deck_id}'",
-                detail=f"Decks of {self.ruleset.name}: {sorted(self.decks)}.",
+                detail=f"Decks of {self.ruleset.name}: {wording.listed(sorted(self.decks))}.",
                 errors={"deck": [f"Unknown deck: {deck_id}"]},
             ) from None
 

@@ -14,6 +14,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 
 KIND = "value-corrected"
@@ -42,7 +43,7 @@ def change(sheets: Mapping[str, Mapping[str, Any]], params: Mapping[str, Any], v
     """The ``value-corrected`` change for a request, checked against the sheets it corrects."""
     hero, field = params["hero"], params["field"]
     if hero not in sheets:
-        raise Unprocessable(f"'{hero}' has no sheet in this session", detail=f"Heroes: {sorted(sheets)}.", errors={"hero": [f"Not playing: {hero}"]})
+        raise Unprocessable(f"'{hero}' has no sheet in this session", detail=f"Heroes: {wording.listed(sorted(sheets))}.", errors={"hero": [f"Not playing: {hero}"]})
     if params.get("refers_to") is not None and params["refers_to"] > version:
         raise Unprocessable(
             f"There is no event {params['refers_to']} yet",

@@ -275,7 +275,7 @@ class Ruleset:
                 return quest
         raise Unprocessable(
             f"Unknown quest '{quest_id}'",
-            detail=f"Quests of {self.name}: {[q['id'] for q in self.data.get('quests', [])]}.",
+            detail=f"Quests of {self.name}: {wording.listed([q['id'] for q in self.data.get('quests', [])])}.",
             errors={"quest": [f"Unknown quest: {quest_id}"]},
         )
 
@@ -344,7 +344,7 @@ class Ruleset:
         except KeyError:
             raise Unprocessable(
                 f"Unknown action type '{name}'",
-                detail=f"Action types of {self.name}: {sorted(self.actions)}.",
+                detail=f"Action types of {self.name}: {wording.listed(sorted(self.actions))}.",
                 errors={"type": [f"Unknown action type: {name}"]},
             ) from None
 

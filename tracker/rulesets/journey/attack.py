@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import (
     conditions,
@@ -88,7 +89,7 @@ def demon_in_play(res: Resolution, demon: str) -> str:
     if demon not in demons:
         raise Unprocessable(
             f"No Demon '{demon}' is in play",
-            detail=f"Demons in play: {sorted(demons) or 'none'}.",
+            detail=f"Demons in play: {wording.listed(sorted(demons), none='none')}.",
             errors={"demon": [f"Not in play: {demon}"]},
         )
     return demons[demon]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import karma
@@ -58,7 +59,7 @@ def rescue(res: Resolution, hero: str, villager: str, params: Mapping[str, Any])
     if stray:
         raise Unprocessable(
             f"{stray[0]} is not another Villager token still on the board",
-            detail=f"Other tokens left: {[v for v in left if v != villager]}.",
+            detail=f"Other tokens left: {wording.listed([v for v in left if v != villager])}.",
             errors={"others_in_room": stray},
         )
     for other in others:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import conditions, health, karma, kogaiji_trap
@@ -114,7 +115,7 @@ def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable("Only Quest 9's Rescue spins the Fortune Spinner", detail="L1016; elsewhere a Rescue gives 3 Good Karma (L431).", errors={"spin": ["Not in this quest."]})
     rescued = {v for sheet in res.game["heroes"].values() for v in sheet["villagers"]}
     if villager in rescued:
-        raise Unprocessable(f"{villager} has been rescued already", detail=f"Rescued: {sorted(rescued)}.")
+        raise Unprocessable(f"{villager} has been rescued already", detail=f"Rescued: {wording.listed(sorted(rescued))}.")
     if villager in (res.game.get("villagers_replaced") or []):
         raise Unprocessable(f"{villager} is no longer a Villager", detail="A Bull Warrior replaced the token (L706).", errors={"villager": [villager]})
     if villager in (res.game.get("tokens") or {}).get("safe_house", []):
@@ -129,7 +130,7 @@ def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
     spend(res, hero)
     held = {s for sheet in res.game["heroes"].values() for s in sheet["sutras"]}
     if params["sutra"] in held:
-        raise Unprocessable(f"{params['sutra']} has been collected already", detail=f"Held: {sorted(held)}.")
+        raise Unprocessable(f"{params['sutra']} has been collected already", detail=f"Held: {wording.listed(sorted(held))}.")
     res.add({"kind": "sutra-collected", "hero": hero, "ap": 1, "sutra": params["sutra"]})
 
 

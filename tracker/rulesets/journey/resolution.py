@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine import components as component_data
 from tracker.rulesets.engine.working_copy import WorkingCopy
@@ -19,7 +20,7 @@ class Resolution(WorkingCopy):
         if hero_id not in heroes:
             raise Unprocessable(
                 f"'{hero_id}' is not a Pilgrim of this quest",
-                detail=f"Pilgrims: {sorted(heroes)}.",
+                detail=f"Pilgrims: {wording.listed(sorted(heroes))}.",
                 errors={"hero": [f"Not in this quest: {hero_id}"]},
             )
         return heroes[hero_id]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine import components as component_data
@@ -175,7 +176,7 @@ def change_gate(res: Resolution, params: Mapping[str, Any]) -> None:
     gate, to = params["gate"], params["state"]
     gates = res.game["gates"]
     if gate not in gates:
-        raise Unprocessable(f"No Gate '{gate}' in this quest", detail=f"Gates: {sorted(gates)}.", errors={"gate": [f"Unknown Gate: {gate}; this quest has {sorted(gates)}"]})
+        raise Unprocessable(f"No Gate '{gate}' in this quest", detail=f"Gates: {wording.listed(sorted(gates))}.", errors={"gate": [f"Unknown Gate: {gate}; this quest has {sorted(gates)}"]})
     lair.refuse_timed_gate(res, gate, to)
     if gates[gate] == "closed":
         raise Unprocessable(f"{gate} is closed", detail="A closed Gate never reactivates (L590-L594).", errors={"gate": [gate]})

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import Plan
@@ -42,7 +43,7 @@ def mission_failed(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[s
     if condition not in conditions:
         raise Unprocessable(
             f"Mission {plan.mission['number']} has no failure condition '{condition}'",
-            detail=f"Its conditions: {sorted(conditions) or 'none besides time and full KO, which the tracker detects'}.",
+            detail=f"Its conditions: {wording.listed(sorted(conditions), none='none besides time and full KO, which the tracker detects')}.",
             errors={"condition": ["Unknown for this mission."]},
         )
     if conditions[condition].get("check"):

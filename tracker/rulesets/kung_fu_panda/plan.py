@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.verdict import failure
@@ -60,7 +61,7 @@ class Plan(WorkingCopy):
         if hero not in self.game["heroes"]:
             raise Unprocessable(
                 f"{hero} is not playing this mission",
-                detail=f"Heroes playing: {sorted(self.game['heroes'])}.",
+                detail=f"Heroes playing: {wording.listed(sorted(self.game['heroes']))}.",
                 errors={field: [f"Not playing: {hero}"]},
             )
         return self.game["heroes"][hero]
@@ -91,7 +92,7 @@ class Plan(WorkingCopy):
         if token in MISSION_TOKENS and token not in tokens:
             raise Unprocessable(
                 f"Mission {self.mission['number']} has no {token}",
-                detail=f"Its tokens: {sorted(tokens)}.",
+                detail=f"Its tokens: {wording.listed(sorted(tokens))}.",
                 errors={field: [f"Not in this mission: {token}"]},
             )
         return token
@@ -141,7 +142,7 @@ def check_tile(mission: Mapping[str, Any], tile: str, field: str) -> str:
     if tile not in mission["tiles"]:
         raise Unprocessable(
             f"Mission {mission['number']} has no tile '{tile}'",
-            detail=f"Its scene tiles: {sorted(mission['tiles'])}.",
+            detail=f"Its scene tiles: {wording.listed(sorted(mission['tiles']))}.",
             errors={field: [f"Not a tile of this mission: {tile}"]},
         )
     return tile
@@ -151,7 +152,7 @@ def named(things: Mapping[str, Any], name: str, field: str, what: str, placed_by
     if name not in things:
         raise Unprocessable(
             f"There is no {what} '{name}' in this mission",
-            detail=f"The {what}s placed at set-up ({placed_by}): {sorted(things) or 'none'}.",
+            detail=f"The {what}s placed at set-up ({placed_by}): {wording.listed(sorted(things), none='none')}.",
             errors={field: [f"Unknown {what}: {name}"]},
         )
     return things[name]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
@@ -30,14 +31,14 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
     if not 2 <= len(party) <= 4:
         raise Unprocessable(
             "Kung Fu Panda is played by 2 to 4 heroes",
-            detail=f"The campaign's party has {len(party)}; create the campaign with 2-4 of {[c['id'] for c in data['characters'] if c['role'] == 'hero']}.",
+            detail=f"The campaign's party has {len(party)}; create the campaign with 2-4 of {wording.listed([c['id'] for c in data['characters'] if c['role'] == 'hero'])}.",
             errors={"party": ["2 to 4 heroes."]},
         )
     heroes_known = {c["id"] for c in data["characters"] if c["role"] == "hero"}
     if set(party) - heroes_known:
         raise Unprocessable(
-            f"Only heroes are played: {sorted(set(party) - heroes_known)} are not",
-            detail=f"Heroes: {sorted(heroes_known)}.",
+            f"Only heroes are played: {wording.listed(sorted(set(party) - heroes_known))} are not",
+            detail=f"Heroes: {wording.listed(sorted(heroes_known))}.",
             errors={"party": ["Heroes only."]},
         )
     mode = options.get("mode", "standard")

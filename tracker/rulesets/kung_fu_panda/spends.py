@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.components import table as component_table
 from tracker.rulesets.kung_fu_panda import state as game_state
@@ -39,7 +40,7 @@ def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
     if len(tiles) > 1:
         raise Unprocessable(
             "Only heroes on the same tile can spend together",
-            detail=f"These heroes are on tiles {sorted(tiles)}.",
+            detail=f"These heroes are on tiles {wording.listed(sorted(tiles))}.",
             errors={"heroes": ["Not on one tile."]},
         )
     tile = tiles.pop()
@@ -160,7 +161,7 @@ def require_levers(plan: Plan, to: str) -> None:
     if set(plan.game.get("levers", [])) != set(wanted):
         raise Unprocessable(
             f"The stairs ({to}) are locked until both levers are activated",
-            detail=f"Activate the levers on {sorted(wanted)} (1x Chi and 2x Punch each, L268); activated: {plan.game.get('levers', [])}.",
+            detail=f"Activate the levers on {wording.listed(sorted(wanted))} (1x Chi and 2x Punch each, L268); activated: {plan.game.get('levers', [])}.",
             errors={"to": ["Locked."]},
         )
 
@@ -182,7 +183,7 @@ def _lever(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
         if tile not in lever_tiles(plan) or tile in plan.game.get("levers", []):
             raise Unprocessable(
                 f"There is no lever left to activate on {tile}",
-                detail=f"Levers are on {sorted(lever_tiles(plan))}; activated: {plan.game.get('levers', [])}.",
+                detail=f"Levers are on {wording.listed(sorted(lever_tiles(plan)))}; activated: {plan.game.get('levers', [])}.",
                 errors={"heroes": ["No lever here."]},
             )
     require_payment(plan.data, spent, cost, "a lever")
@@ -228,7 +229,7 @@ def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
     mission_tokens = plan.mission.get("tokens", {})
     cost = mission_tokens.get(token) or plan.data["costs"].get(token)
     if token == "dragon-scroll" and token not in mission_tokens:
-        raise Unprocessable("There is no Dragon Scroll in this mission", detail=f"Tokens of this mission: {sorted(mission_tokens)}.", errors={"token": ["Not in this mission."]})
+        raise Unprocessable("There is no Dragon Scroll in this mission", detail=f"Tokens of this mission: {wording.listed(sorted(mission_tokens))}.", errors={"token": ["Not in this mission."]})
     if token == "dumplings":
         if plan.mission.get("no_kitchen"):
             raise Unprocessable("This mission has no Kitchen and no dumplings", detail="Its Kitchen tile is turned to the Dragon Scroll side.", errors={"token": ["No dumplings."]})

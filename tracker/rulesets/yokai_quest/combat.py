@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import dice
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
@@ -118,7 +119,7 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
         return
     raise Unprocessable(
         f"'{attacker}' is not a hero of this party, a yōkai, a chief on the board or an attack of this scene",
-        detail=f"Heroes: {sorted(plan.game['heroes'])}; chiefs on the board: {on_board or 'none'}; scene attacks: {scenario or 'none'}; "
+        detail=f"Heroes: {wording.listed(sorted(plan.game['heroes']))}; chiefs on the board: {on_board or 'none'}; scene attacks: {scenario or 'none'}; "
         "yōkai: the characters of role yokai in GET /rulesets/yokai-quest.",
         errors={"attacker": [f"Unknown: {attacker}"]},
     )
@@ -155,7 +156,7 @@ def _foe(ctx: ActionContext, plan: Plan, defender: str, number: int) -> dict[str
         return None
     raise Unprocessable(
         f"'{defender}' is not a yōkai or foe on the board",
-        detail=f"Chiefs and objectives on the board: {sorted(plan.game['foes']) or 'none'}; basic yōkai are named by type (e.g. hone-bushi).",
+        detail=f"Chiefs and objectives on the board: {wording.listed(sorted(plan.game['foes']), none='none')}; basic yōkai are named by type (e.g. hone-bushi).",
         errors={f"targets.{number}.defender": [f"Not on the board: {defender}"]},
     )
 
@@ -230,8 +231,8 @@ def defeat_hero(plan: Plan, hero_id: str, panel_discard: str | None) -> None:
         if panel_discard not in equipped.values():
             raise Unprocessable(
                 f"{hero_id} is defeated: say which equipped object to discard",
-                detail=f'A defeated hero discards one object from the control panel. Send "panel_discard": {{"{hero_id}": <one of {sorted(equipped.values())}>}}.',
-                errors={"panel_discard": [f"Choose one of {sorted(equipped.values())}"]},
+                detail=f'A defeated hero discards one object from the control panel. Send "panel_discard": {{"{hero_id}": <one of {wording.either(sorted(equipped.values()))}>}}.',
+                errors={"panel_discard": [f"Choose one of {wording.either(sorted(equipped.values()))}"]},
             )
         slot = next(slot for slot, card in equipped.items() if card == panel_discard)
         panel_object = {"slot": slot, "card": panel_discard}
@@ -254,4 +255,4 @@ def defeat_hero(plan: Plan, hero_id: str, panel_discard: str | None) -> None:
 def check_states(states: list[str]) -> None:
     unknown = [s for s in states if s not in ALTERED_STATES]
     if unknown:
-        raise Unprocessable(f"Unknown altered state '{unknown[0]}'", detail=f"Altered states: {list(ALTERED_STATES)}.")
+        raise Unprocessable(f"Unknown altered state '{unknown[0]}'", detail=f"Altered states: {wording.listed(list(ALTERED_STATES))}.")

@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, treasure, verdict
@@ -26,7 +27,7 @@ def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     if ability not in abilities:
         raise Unprocessable(
             f"{hero_id} has no ability '{ability}'",
-            detail=f"{hero_id}'s abilities (own and class): {sorted(abilities)}.",
+            detail=f"{hero_id}'s abilities (own and class): {wording.listed(sorted(abilities))}.",
             errors={"ability": [f"Unknown for {hero_id}: {ability}"]},
         )
     ctx.ruleset.rules.version.require_chosen(hero_id, hero, ability, abilities)  # the heroes chose four from 1.1.0 (versions.py)

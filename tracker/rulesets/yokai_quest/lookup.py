@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import Ruleset
 
@@ -16,7 +17,7 @@ def story_of(data: Mapping[str, Any], scene_id: str) -> Mapping[str, Any]:
 def story(data: Mapping[str, Any], story_id: str) -> Mapping[str, Any]:
     found = next((s for s in data["stories"] if s["id"] == story_id), None)
     if found is None:
-        raise Unprocessable(f"Unknown story '{story_id}'", detail=f"Stories: {[s['id'] for s in data['stories']]}.")
+        raise Unprocessable(f"Unknown story '{story_id}'", detail=f"Stories: {wording.listed([s['id'] for s in data['stories']])}.")
     return found
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
@@ -26,7 +27,7 @@ class Plan(WorkingCopy):
         if hero_id not in heroes:
             raise Unprocessable(
                 f"'{hero_id}' is not a hero of this party",
-                detail=f"Heroes playing: {sorted(heroes)}.",
+                detail=f"Heroes playing: {wording.listed(sorted(heroes))}.",
                 errors={"hero": [f"Not in the party: {hero_id}"]},
             )
         hero = heroes[hero_id]

@@ -7,6 +7,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
@@ -115,7 +116,7 @@ def _chosen_abilities(data: Mapping[str, Any], party: list[str], hero_id: str, c
     if unsuitable:
         raise Unprocessable(
             f"'{unsuitable[0]}' is not an ability suitable for {hero_id}",
-            detail=f"{hero_id} chooses four of: {sorted(suitable)} (L145).",
+            detail=f"{hero_id} chooses four of: {wording.listed(sorted(suitable))} (L145).",
             errors={f"setup.abilities.{hero_id}": [f"Not suitable: {', '.join(unsuitable)}"]},
         )
     return list(chosen)
@@ -140,7 +141,7 @@ def objective_counts(scene: Mapping[str, Any], stated: Mapping[str, int]) -> dic
     if unknown:
         raise Unprocessable(
             f"'{unknown[0]}' is not an objective of {scene['id']}",
-            detail=f"Objectives of {scene['id']}: {sorted(counts) or 'none'}.",
+            detail=f"Objectives of {scene['id']}: {wording.listed(sorted(counts), none='none')}.",
             errors={"setup.objectives": [f"Unknown: {', '.join(unknown)}"]},
         )
     return counts
@@ -208,7 +209,7 @@ def _require_arrival(plan: Plan, scene: Mapping[str, Any], character_id: str) ->
     if any(present["character"] == character_id for present in scene["present_from_start"]):
         raise Unprocessable(
             f"{character_id} is on the board from the beginning of {scene['id']}",
-            detail=f"Chiefs and objectives on the board: {sorted(plan.game['foes']) or 'none'}; a defeated one does not come back.",
+            detail=f"Chiefs and objectives on the board: {wording.listed(sorted(plan.game['foes']), none='none')}; a defeated one does not come back.",
             errors={"foe": [f"Present from the start: {character_id}"]},
         )
     arrives = (scene.get("chief") or {}).get("arrives")
@@ -234,7 +235,7 @@ def foe_recovered(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
     if foe is None:
         raise Unprocessable(
             f"'{params['foe']}' is not on the board",
-            detail=f"Chiefs and objectives on the board: {sorted(plan.game['foes']) or 'none'}.",
+            detail=f"Chiefs and objectives on the board: {wording.listed(sorted(plan.game['foes']), none='none')}.",
             errors={"foe": [f"Not on the board: {params['foe']}"]},
         )
     chief = scene.get("chief") or {}
@@ -243,7 +244,7 @@ def foe_recovered(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
     if ability is None:
         raise Unprocessable(
             f"{params['foe']} has no ability '{params['ability']}' that recovers health in {scene['id']}",
-            detail=f"Its abilities that recover health here: {sorted(abilities) or 'none'}.",
+            detail=f"Its abilities that recover health here: {wording.listed(sorted(abilities), none='none')}.",
             errors={"ability": [f"Choose one of {sorted(abilities)}" if abilities else "None in this scene."]},
         )
     health = min(chief["health"], foe["health"] + ability["health"])
@@ -293,7 +294,7 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
         if achievement is None:
             raise Unprocessable(
                 f"'{achievement_id}' is not an achievement of {scene['id']}",
-                detail=f"Achievements: {[a['id'] for a in scene['achievements']] or 'none'}.",
+                detail=f"Achievements: {wording.listed([a['id'] for a in scene['achievements']], none='none')}.",
                 errors={"achievements": [f"Unknown: {achievement_id}"]},
             )
         _require_met(plan, achievement, "achievement", reported)
@@ -337,7 +338,7 @@ def _searcher(plan: Plan, params: Mapping[str, Any]) -> str:
     if searcher not in plan.game["heroes"]:
         raise Unprocessable(
             "Say which hero takes the reward",
-            detail=f'This reward goes to one hero: send "searcher", one of {sorted(plan.game["heroes"])}.',
+            detail=f'This reward goes to one hero: send "searcher", one of {wording.either(sorted(plan.game["heroes"]))}.',
             errors={"searcher": ["Missing or not a hero of the party."]},
         )
     return searcher

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
@@ -57,7 +58,7 @@ def draw_treasure(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
         if wanted is not None and kind not in wanted:
             raise Unprocessable(
                 f"'{card}' is not a {owed['search']}",
-                detail=f"This search takes a card of kind {list(wanted)}; '{card}' is {kind or 'not a known item'}.",
+                detail=f"This search takes a card of kind {wording.listed(list(wanted))}; '{card}' is {kind or 'not a known item'}.",
                 errors={"card": [f"Not a {owed['search']}"]},
             )
     if card:
@@ -92,7 +93,7 @@ def _require_known_item(ctx: ActionContext, spec: Any, card: str) -> None:
         treasure = next(d for d in ctx.ruleset.data["decks"] if d["id"] == DECK)
         raise Unprocessable(
             f"'{card}' is not a treasure card the rulebook names",
-            detail=f"Treasure cards: {[item['name'] for item in treasure['known_cards']]}.",
+            detail=f"Treasure cards: {wording.listed([item['name'] for item in treasure['known_cards']])}.",
             errors={"card": [f"Unknown treasure card: {card}"]},
         )
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules
 from tracker.rulesets.yokai_quest import allowed as next_actions
@@ -80,7 +81,7 @@ class V1_0_0:
             if action.name not in schemas:
                 raise Unprocessable(
                     f"Yōkai Quest {self.number} has no '{action.name}' action",
-                    detail=f"This campaign plays the rules it was created with; their actions: {sorted(n for n in schemas if n != 'set-up-quest')}.",
+                    detail=f"This campaign plays the rules it was created with; their actions: {wording.listed(sorted(n for n in schemas if n != 'set-up-quest'))}.",
                 )
             read = schemas[action.name].get("properties")
             return action.resolve(ctx, params if read is None else {k: v for k, v in params.items() if k in read}, rng)
