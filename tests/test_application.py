@@ -85,7 +85,7 @@ def test_rolling_a_die_whose_faces_were_lost_says_how_to_supply_them(tracker):
     version = tracker.get_session(sid)["version"]
     with pytest.raises(Unprocessable) as error:
         tracker.roll(sid, dice={"defense": 2})
-    assert "faces of die 'defense' are unknown" in error.value.title
+    assert "faces of the Defense Die are unknown" in error.value.title
     assert '"components"' in error.value.detail and '"faces"' in error.value.detail
     assert tracker.get_session(sid)["version"] == version
 
@@ -102,7 +102,7 @@ def test_draws_digital_and_reported(tracker):
     assert tracker.get_session(sid)["decks"]["misfortune"]["draw_pile"] == 19
     with pytest.raises(Unprocessable) as error:
         tracker.draw(sid, "misfortune", count=1)
-    assert "card list of deck 'misfortune' is unknown" in error.value.title
+    assert "card list of Misfortune Cards is unknown" in error.value.title
 
 
 def test_a_physical_draw_is_checked_against_what_the_deck_can_still_hold(tracker):

@@ -22,7 +22,7 @@ def test_a_list_is_said_as_people_list_things():
 def test_a_long_list_is_summarised():
     faces = [f"face {n}" for n in range(51)]
     said = wording.listed(faces)
-    assert said.startswith("face 0, face 1") and said.endswith("and 44 more") and "face 50" not in said
+    assert said.startswith("face 0, face 1") and said.endswith("face 14 and 36 more") and "face 50" not in said
 
 
 def test_refusal_prose_says_ids_by_name_and_literals_in_words():
@@ -32,6 +32,7 @@ def test_refusal_prose_says_ids_by_name_and_literals_in_words():
         NAMES,
     )
     assert title == "It is not Monk Sha's turn"
+    assert wording.refusal_said("t", "Choose one of ['red', 'blue']", NAMES)[1] == "Choose one of red or blue"
     assert detail == "Pilgrims activate in initiative order Monk Sha, Cho Hakkai and Tripitaka; moves Tigress: Move; target not stated."
 
 
@@ -41,12 +42,12 @@ def test_the_json_a_refusal_quotes_is_left_as_the_table_sends_it():
     assert said == 'Send "faces": {"attack": [...]} and "hero": "monk-sha" for Monk Sha; GET /campaigns/{cid}/components.'
 
 
-def test_a_quoted_id_is_said_by_name_and_plain_word_ids_only_where_quoted():
-    journey = rulesets.get("journey")
-    assert "attack" not in journey.names and journey.quoted_names["attack"] == "Attack Die"  # "attack" is also a word
-    assert journey.names["monkey-king"] == "Monkey King" and journey.names["skill-tripitaka"]
-    title, _ = wording.refusal_said("The faces of die 'attack' are unknown; Monkey King cannot attack", None, journey.names, journey.quoted_names)
-    assert title == "The faces of die Attack Die are unknown; Monkey King cannot attack"
+def test_ids_that_are_plain_words_are_not_said_as_names():
+    journey, yokai = rulesets.get("journey"), rulesets.get("yokai-quest")
+    assert "attack" not in journey.names  # the Attack Die's id is also a word: "Monkey King cannot attack"
+    assert journey.names["monkey-king"] == "Monkey King" and journey.names["skill-tripitaka"] == "Tripitaka Skill Cards"
+    title, _ = wording.refusal_said("No card is due at the 'red' point; monkey-king cannot attack", None, yokai.names | journey.names)
+    assert title == "No card is due at the 'red' point; Monkey King cannot attack"
 
 
 def test_schema_problems_are_said_in_words():

@@ -125,7 +125,7 @@ def test_leap_ignores_rolled_range_and_is_one_roll_once_a_turn(client):
     assert change(first, "AttackMade")["wounds"] == 2  # 0 range rolled, 6 spaces away: still a hit
     second = attack(client, sid, ape, "tahlia", {"red": ["3D 0R"]}, **leap)  # the same roll, the other hero it passed
     assert change(second, "AttackMade")["wounds"] == 1
-    assert _refused(client, sid, type="attack", attacker=ape, target="tahlia", faces={"red": ["3D 0R"]}, **leap)["title"] == "The leap already affected tahlia"
+    assert _refused(client, sid, type="attack", attacker=ape, target="tahlia", faces={"red": ["3D 0R"]}, **leap)["title"] == "The leap already affected Tahlia"
     assert _refused(client, sid, type="attack", attacker=ape, target="aurim", faces={"red": ["4D 0R"]}, **leap)["title"] == f"{ape} already leapt this turn"
     act(client, sid, type="end-turn")
     attack(client, sid, ape, "aurim", {"red": ["1D 0R"]}, **leap)
@@ -151,13 +151,13 @@ def test_a_dazed_hero_rolls_one_fewer_die_per_daze_token_left_after_his_roll(cli
     act(client, sid, type="end-turn")
     act(client, sid, type="condition-turn-start", hero="tahlia", faces={"daze": ["surge", "blank"]})  # one left
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee",
-                    faces={"red": ["3D 1R"]})["title"] == "tahlia is dazed: say the dice his attack rolls without daze"
+                    faces={"red": ["3D 1R"]})["title"] == "Tahlia is dazed: say the dice his attack rolls without daze"
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"], "power": ["surge", "surge"]},
-                    dice_without_daze={"red": 1, "power": 2})["title"] == "tahlia rolls 2 dice, not 3"
+                    dice_without_daze={"red": 1, "power": 2})["title"] == "Tahlia rolls 2 dice, not 3"
     dazed = attack(client, sid, "tahlia", troll, {"red": ["3D 1R"], "power": ["blank"]}, dice_without_daze={"red": 1, "power": 2})
     assert change(dazed, "AttackMade")["daze"] == {"tokens": 1, "dice_without_daze": {"red": 1, "power": 2}, "fewer": 1}
     act(client, sid, type="end-turn")  # next turn: the token left must be rolled again before she attacks
-    assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]})["title"] == "Roll tahlia's daze tokens first"
+    assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]})["title"] == "Roll Tahlia's daze tokens first"
     assert _refused(client, sid, type="attack", attacker="aurim", target=troll, attack_type="magic", range=1, faces={"white": ["3D 1R"]},
                     dice_without_daze={"white": 2})["title"] == "aurim has no daze token left from a start-of-turn roll"
     verified(client, sid)
@@ -169,7 +169,7 @@ def test_a_webbed_hero_spends_no_movement_points(client):
     act(client, sid, type="gain-potion", hero="aurim", potion="healing")
     act(client, sid, type="place-condition", hero="aurim", condition="web", count=1)
     refused = _refused(client, sid, type="drink-potion", hero="aurim", potion="healing")  # 1 movement point (L185)
-    assert refused["title"] == "aurim is caught in a web: no movement points while a web token remains"
+    assert refused["title"] == "Aurim is caught in a web: no movement points while a web token remains"
     assert _refused(client, sid, type="ready", hero="aurim", half_actions=["move", "order"], order="dodge")["title"] == refused["title"]
     act(client, sid, type="ready", hero="aurim", half_actions=["attack", "order"], order="dodge")  # attacking needs no movement
     act(client, sid, type="end-turn")

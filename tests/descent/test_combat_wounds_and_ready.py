@@ -36,7 +36,7 @@ def test_heroes_start_with_their_sheets_wounds_and_fatigue(client):
     assert _game(client, unknown)["game"]["heroes"]["kirga"]["wounds"] is None  # no sheet stated: unknown, never invented
     cid = campaign(client, ["tahlia"])
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {"hero_sheets": {"aurim": {"wounds": 8}}}})
-    assert refused.status_code == 422 and refused.json["title"] == "aurim is not in the party"
+    assert refused.status_code == 422 and refused.json["title"] == "Aurim is not in the party"
 
 
 def test_each_monster_gets_an_id_and_an_unknown_id_lists_those_in_play(client):
@@ -45,7 +45,7 @@ def test_each_monster_gets_an_id_and_an_unknown_id_lists_those_in_play(client):
     assert ids == ["troll-1", "troll-2", "beastman-1"]
     refused = _refused(client, sid, type="attack", attacker="tahlia", target="troll-9", attack_type="melee", faces={"red": ["3D 1R"]})
     assert refused["title"] == "'troll-9' is not a figure in play"
-    assert "troll-1" in refused["detail"] and "beastman-1" in refused["detail"] and "tahlia" in refused["detail"]
+    assert "troll-1" in refused["detail"] and "beastman-1" in refused["detail"] and "Tahlia" in refused["detail"]
     # Basalt's 3 armour is in the text (L606): a contradicting statement is refused, the figure carries it
     assert _refused(client, sid, type="place-monsters", monsters=[{"monster": "troll", "named": "basalt", "armor": 2}], source="zone 5")["title"] == "Basalt has 3 armour, not 2"
     assert placed(client, sid, {"monster": "troll", "named": "basalt", "wounds": 40}) == ["basalt-1"]
@@ -117,7 +117,7 @@ def test_a_hero_brought_to_zero_wounds_is_killed_with_the_hero_killed_consequenc
     assert back["state"]["game"]["heroes"]["runewitch-astarra"]["wounds"] == 6
     # Tahlia's conquest value is not in the data: the attack that would kill her must carry it, and appends nothing until it does
     act(client, sid, type="state-wounds", figure="tahlia", wounds=1)
-    assert _refused(client, sid, type="attack", attacker=beast, target="tahlia", attack_type="melee", faces={"red": ["4D 0R"]})["title"] == "Say tahlia's conquest value"
+    assert _refused(client, sid, type="attack", attacker=beast, target="tahlia", attack_type="melee", faces={"red": ["4D 0R"]})["title"] == "Say Tahlia's conquest value"
     dead = act(client, sid, type="attack", attacker=beast, target="tahlia", attack_type="melee", faces={"red": ["4D 0R"]}, death={"conquest_value": 2})
     assert dead["state"]["game"]["conquest"] == 5 - 2
     verified(client, sid)
@@ -128,7 +128,7 @@ def test_invulnerability_adds_ten_armour_and_healing_potions_restore_what_the_ta
     [troll] = placed(client, sid, {"monster": "troll", "wounds": 9, "armor": 1})
     act(client, sid, type="gain-potion", hero="aurim", potion="invulnerability")
     act(client, sid, type="gain-potion", hero="aurim", potion="healing")
-    assert _refused(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R"]}, invulnerability=True)["title"] == "aurim has no invulnerability potion in effect"
+    assert _refused(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R"]}, invulnerability=True)["title"] == "Aurim has no invulnerability potion in effect"
     act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
     shrugged = act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["4D 0R", "4D 0R"]}, invulnerability=True)
     assert change(shrugged, "AttackMade")["wounds"] == 0 and shrugged["state"]["game"]["heroes"]["aurim"]["invulnerable"] is False  # 8 damage, 1 + 10 armour (L185)
@@ -150,7 +150,7 @@ def test_fatigue_is_spent_from_the_sheet_and_gives_threat_on_corrupted_terrain(c
     sid = in_combat(client)
     spent = act(client, sid, type="spend-fatigue", hero="tahlia", count=3, purpose="power dice", on_corrupted=True)
     assert spent["state"]["game"]["heroes"]["tahlia"]["fatigue"] == 1 and change(spent, "ThreatGained")["amount"] == 3  # L171
-    assert _refused(client, sid, type="spend-fatigue", hero="tahlia", count=2)["title"] == "tahlia has 1 fatigue left, not 2"
+    assert _refused(client, sid, type="spend-fatigue", hero="tahlia", count=2)["title"] == "Tahlia has 1 fatigue left, not 2"
 
 
 def test_the_ready_action_is_two_different_half_actions_one_an_order_and_a_stunned_hero_gets_one(client):
@@ -166,10 +166,10 @@ def test_the_ready_action_is_two_different_half_actions_one_an_order_and_a_stunn
     assert change(aimed, "AttackMade")["orders_used"] == [{"order": "aim", "hero": "tahlia"}] and aimed["state"]["game"]["heroes"]["tahlia"]["orders"] == []
     dodged = act(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["X"]}, orders_used=["dodge"])
     assert dodged["state"]["game"]["heroes"]["aurim"]["orders"] == []
-    assert _refused(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["X"]}, orders_used=["dodge"])["title"] == "aurim has no dodge order token"
+    assert _refused(client, sid, type="attack", attacker=troll, target="aurim", attack_type="melee", faces={"red": ["X"]}, orders_used=["dodge"])["title"] == "Aurim has no dodge order token"
     # Stun: the hero who discards a stun token takes one half action (L141, L249)
     act(client, sid, type="place-condition", hero="tahlia", condition="stun", count=1)
-    assert _refused(client, sid, type="stunned-half-action", hero="tahlia", half_action="move")["title"] == "tahlia is not stunned this turn"
+    assert _refused(client, sid, type="stunned-half-action", hero="tahlia", half_action="move")["title"] == "Tahlia is not stunned this turn"
     act(client, sid, type="condition-turn-start", hero="tahlia")
     assert _refused(client, sid, type="ready", hero="tahlia", half_actions=["order", "move"], order="guard")["title"].startswith("tahlia discarded a stun token this turn")
     half = act(client, sid, type="stunned-half-action", hero="tahlia", half_action="order", order="guard")
@@ -212,7 +212,7 @@ def test_an_attack_with_a_condition_ability_leaves_its_tokens_and_burn_can_kill_
     act(client, sid, type="state-wounds", figure="tahlia", wounds=1)
     act(client, sid, type="end-turn")
     refused = _refused(client, sid, type="condition-turn-start", hero="tahlia", faces={"burn": ["blank"]})
-    assert refused["title"] == "Say tahlia's conquest value"  # the burn's wound kills her: hero-killed needs her value
+    assert refused["title"] == "Say Tahlia's conquest value"  # the burn's wound kills her: hero-killed needs her value
     died = act(client, sid, type="condition-turn-start", hero="tahlia", faces={"burn": ["blank"]}, death={"conquest_value": 2})
     assert change(died, "HeroKilled")["hero"] == "tahlia" and died["state"]["game"]["conquest"] == 8 - 2
 
@@ -260,7 +260,7 @@ def test_restoring_a_glyph_costs_the_hero_a_wound_that_can_kill_him(client):
     act(client, sid, type="damage-glyph", glyph="north", wounds=5)
     restored = act(client, sid, type="restore-glyph", glyph="north", hero="aurim")
     assert restored["state"]["game"]["heroes"]["aurim"]["wounds"] == 1  # 1 wound per heal, which cannot be prevented (L524)
-    assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim")["title"] == "Say aurim's conquest value"
+    assert _refused(client, sid, type="restore-glyph", glyph="north", hero="aurim")["title"] == "Say Aurim's conquest value"
     died = act(client, sid, type="restore-glyph", glyph="north", hero="aurim", death={"conquest_value": 2})
     assert change(died, "HeroKilled")["hero"] == "aurim"
 
@@ -277,7 +277,7 @@ def test_a_digital_attack_rolls_from_the_stream_with_supplied_faces_and_verifies
     assert made["wounds"] == expected and rolled["state"]["game"]["monsters"][troll]["wounds"] == 30 - expected
     unknown = in_combat(client)  # no faces supplied: a digital roll is refused, nothing appended
     [ape] = placed(client, unknown, {"monster": "blood ape", "wounds": 5, "armor": 0})
-    assert _refused(client, unknown, type="attack", attacker="tahlia", target=ape, attack_type="melee", dice={"red": 1})["title"] == "The faces of die 'red' are unknown, so it cannot be rolled digitally"
+    assert _refused(client, unknown, type="attack", attacker="tahlia", target=ape, attack_type="melee", dice={"red": 1})["title"] == "The faces of the red attack die are unknown, so it cannot be rolled digitally"
     verified(client, sid)  # the verifier re-derives the attack from the revealed seed
 
 

@@ -51,7 +51,7 @@ def test_each_altar_is_destroyed_on_its_own_and_the_last_one_banishes_zorek(clie
     # L693: "When the last altar is destroyed" - not before: nothing is destroyed yet
     assert _refused(client, sid, type="award-conquest", award="last-altar-destroyed")["title"] == "'last-altar-destroyed' follows the destruction of the last altar"
     unknown = _refused(client, sid, type="prolonged-roll", task="destroy-altar", altar="altar-9", half_action="order", **TAHLIA_ALL_OUT)
-    assert unknown["title"] == "Say which altar: 'altar-9' is not one" and "['altar-1', 'altar-2', 'altar-3', 'altar-4']" in unknown["detail"]
+    assert unknown["title"] == "Say which altar: 'altar-9' is not one" and "altar-1, altar-2, altar-3 and altar-4" in unknown["detail"]
     assert _refused(client, sid, type="prolonged-roll", task="destroy-altar", half_action="order", **TAHLIA_ALL_OUT)["title"] == "Say which altar the heroes work on"
 
     # L704: "Two heroes may team up to destroy an altar, and they may use different traits": one pool per altar, two heroes at most
@@ -242,7 +242,7 @@ def test_a_quest_lost_on_conquest_never_accepts_victory(client, quest):
 def test_a_vitality_potion_costs_fifty_and_a_hero_equips_at_most_three_potions(client):
     cid = campaign(client, ["aurim", "tahlia"])
     sid = start(client, cid, "mists-of-time")
-    assert _refused(client, sid, type="buy-potion", hero="aurim", potion="vitality")["title"] == "aurim has 0 coins, not 50"
+    assert _refused(client, sid, type="buy-potion", hero="aurim", potion="vitality")["title"] == "Aurim has 0 coins, not 50"
     act(client, sid, type="open-chest", chest="copper-2", opener="aurim", given_to={"coins": "aurim"})  # 150 coins (L585)
     # L257: "Vitality potions should cost 50 coins, not 25 as listed on page 20 of the original Quest Guide."
     assert _refused(client, sid, type="buy-potion", hero="aurim", potion="vitality", price=25)["title"] == "A vitality potion costs 50 coins, not 25"
@@ -252,7 +252,7 @@ def test_a_vitality_potion_costs_fifty_and_a_hero_equips_at_most_three_potions(c
     act(client, sid, type="buy-potion", hero="aurim", potion="healing", price=25)  # the table's Quest Guide price
     act(client, sid, type="gain-potion", hero="aurim", potion="invulnerability")
     # L184: "he may immediately equip it for free if he doesn't already have three equipped potions"
-    assert _refused(client, sid, type="gain-potion", hero="aurim", potion="healing")["title"] == "aurim has 3 equipped potions: at most 3 (L184)"
+    assert _refused(client, sid, type="gain-potion", hero="aurim", potion="healing")["title"] == "Aurim has 3 equipped potions: at most 3 (L184)"
     assert _refused(client, sid, type="gain-potion", hero="aurim", potion="healing", to="pack")["title"] == "Say how many unequipped items the pack holds"
     assert _refused(client, sid, type="gain-potion", hero="aurim", potion="healing", to="pack", pack_items=3)["title"] == "The pack holds at most 3 unequipped items (L184)"
     packed = act(client, sid, type="gain-potion", hero="aurim", potion="healing", to="pack", pack_items=2)
@@ -323,7 +323,7 @@ def test_the_thing_devours_a_villager_in_its_zone_and_curses_a_hero_who_deals_it
     assert act(client, sid, type="thing-struck", hero="tahlia", wounds=3)["state"]["game"]["heroes"]["tahlia"]["curses"] == 0
     struck = act(client, sid, type="thing-struck", hero="tahlia", wounds=4)
     assert struck["state"]["game"]["heroes"]["tahlia"]["curses"] == 1 and struck["events"][-1]["payload"]["change"]["source"] == "the-thing-in-the-pit"
-    assert _refused(client, sid, type="thing-struck", hero="kirga", wounds=4)["title"] == "'kirga' is not a hero in this quest"
+    assert _refused(client, sid, type="thing-struck", hero="kirga", wounds=4)["title"] == "Kirga is not a hero in this quest"
     other = start(client, cid, "mists-of-time")
     assert _refused(client, other, type="sacrifice-clock")["title"] == "The Mists of Time has no prisoners"
 
@@ -334,7 +334,7 @@ def test_the_thing_devours_a_villager_in_its_zone_and_curses_a_hero_who_deals_it
 def test_condition_tokens_resolve_at_the_start_of_the_heroes_turn_as_the_summary_says(client):
     cid = campaign(client, ["aurim", "tahlia"])
     sid = start(client, cid, "mists-of-time")
-    assert _refused(client, sid, type="condition-turn-start", hero="aurim")["title"] == "aurim has no token to resolve at the start of a turn"
+    assert _refused(client, sid, type="condition-turn-start", hero="aurim")["title"] == "Aurim has no token to resolve at the start of a turn"
     for condition, count in (("burn", 3), ("daze", 2), ("web", 1), ("stun", 1), ("bleed", 2)):
         act(client, sid, type="place-condition", hero="aurim", condition=condition, count=count)
     wrong = _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"burn": ["surge"]})
@@ -350,7 +350,7 @@ def test_condition_tokens_resolve_at_the_start_of_the_heroes_turn_as_the_summary
     assert change["wounds"] == 2 + 3 and change["this_turn"] == ["may not spend movement points", "takes one half action"]  # L323, L317
     hero = resolved["state"]["game"]["heroes"]["aurim"]
     assert hero["tokens"] == {"burn": 2, "web": 1} and hero["wounds_suffered"] == 5
-    assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"burn": ["blank", "blank"]})["title"] == "aurim's tokens were already resolved on turn 1"
+    assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"burn": ["blank", "blank"]})["title"] == "Aurim's tokens were already resolved on turn 1"
     act(client, sid, type="end-turn")
     assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"daze": ["blank"]})["title"] == "aurim has no daze token"
     assert _refused(client, sid, type="place-condition", hero="aurim", condition="frozen", count=1)["status"] == 422
@@ -374,7 +374,7 @@ def test_the_monkey_kings_line_burns_curses_or_transforms_the_heroes_on_it(clien
     quest = next(q for q in doc["quests"] if q["id"] == "hall-of-the-monkey-kings")
     assert quest["monkey_kings_line"]["blank"]["effect"] is None and "L495" in quest["unknowns"]["monkey_kings_line.blank.effect"]
     act(client, sid, type="end-turn")
-    assert _refused(client, sid, type="monkey-kings-line", heroes=["sir-valadir"], face="blank")["title"] == "'sir-valadir' is not a hero in this quest"
+    assert _refused(client, sid, type="monkey-kings-line", heroes=["sir-valadir"], face="blank")["title"] == "Sir Valadir is not a hero in this quest"
     other = start(client, cid, "mists-of-time")
     assert _refused(client, other, type="monkey-kings-line", heroes=["aurim"], face="blank")["title"] == "The Mists of Time has no Monkey Kings"
 
@@ -420,10 +420,10 @@ def test_hold_the_positions_turns_are_read_as_printed_and_its_altars_cost_250_on
     act(client, sid, type="end-turn")
     assert _refused(client, sid, type="turn-description")["title"] == "Hold the Position describes no turn 10"
     # L526: "To activate an altar, a hero must stand on it, spend 250 coins ... An altar may only be used once per turn."
-    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "aurim has 0 coins, not 250"
+    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "Aurim has 0 coins, not 250"
     act(client, sid, type="open-chest", chest="silver-2", opener="aurim", given_to={"coins": "aurim", "curses": ["aurim"]})  # 300 coins (L516)
     unknown = _refused(client, sid, type="activate-altar", altar="altar-3", hero="aurim")
-    assert unknown["title"] == "'altar-3' is not an altar of this quest" and "['altar-1', 'altar-2']" in unknown["detail"]
+    assert unknown["title"] == "'altar-3' is not an altar of this quest" and "altar-1 and altar-2" in unknown["detail"]
     used = act(client, sid, type="activate-altar", altar="altar-1", hero="aurim")
     assert used["state"]["game"]["heroes"]["aurim"]["coins"] == 50 and used["events"][-1]["payload"]["change"]["burn"] == 2
     assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "altar-1 was already used on turn 10"
@@ -517,14 +517,14 @@ def test_the_crushing_wall_trap_closes_a_space_a_turn_until_pushed_back_or_disar
     assert act(client, sid, type="move-crushing-walls")["state"]["game"]["crushing_trap"]["apart"] == 6  # L174: 1 space, start of the overlord's turn
     assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing walls already moved on turn 1"
     # L652: a continuous prolonged Melee (X) action pushes the wall back one space for every 3 progress tokens
-    assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "tahlia has no completed 'push-wall' to push with"
+    assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "Tahlia has no completed 'push-wall' to push with"
     act(client, sid, type="prolonged-roll", hero="tahlia", task="push-wall", half_action="order", **{k: v for k, v in TAHLIA_ALL_OUT.items() if k != "hero"})
     act(client, sid, type="complete-prolonged", hero="tahlia", task="push-wall")
     pushed = act(client, sid, type="push-crushing-wall", hero="tahlia")
     assert pushed["events"][-1]["payload"]["change"]["spaces"] == 1 and pushed["state"]["game"]["crushing_trap"]["apart"] == 7
-    assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "tahlia has no completed 'push-wall' to push with"
+    assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "Tahlia has no completed 'push-wall' to push with"
     # L651: a hero's own prolonged Ranged (6) or Magic (6) search disables the trap
-    assert _refused(client, sid, type="disarm-crushing-trap", hero="aurim")["title"] == "aurim has not completed 'disarm-trap-search'"
+    assert _refused(client, sid, type="disarm-crushing-trap", hero="aurim")["title"] == "Aurim has not completed 'disarm-trap-search'"
     for half in ("order", "concentrate"):
         act(client, sid, type="prolonged-roll", hero="aurim", task="disarm-trap-search", trait="magic", half_action=half, fatigue=4, faces=["enhancement"] * 4 + ["blank"])
     disarmed = act(client, sid, type="disarm-crushing-trap", hero="aurim")

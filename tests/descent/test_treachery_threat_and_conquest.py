@@ -201,7 +201,7 @@ def test_runewitch_astarra_with_two_curses_costs_the_heroes_four_conquest(client
     act(client, sid, type="gain-curses", hero="runewitch-astarra", count=2, source="chest")
     act(client, sid, type="equip-cursed-item", hero="aurim", item="Cursed Blade")
     refused = _refused(client, sid, type="hero-killed", hero="runewitch-astarra", conquest_value=3)
-    assert refused["title"] == "runewitch-astarra's conquest value is 2, not 3"
+    assert refused["title"] == "Runewitch Astarra's conquest value is 2, not 3"
     died = act(client, sid, type="hero-killed", hero="runewitch-astarra")
     killed = next(e for e in died["events"] if e["type"] == "HeroKilled")["payload"]["change"]
     assert killed["conquest_value"] == 4 and died["state"]["game"]["conquest"] == 8 - 4
@@ -334,7 +334,7 @@ def test_frost_potions_chests_and_the_shop(client):
     act(client, sid, type="buy-treasure", hero="tahlia", card="Copper C", colour="copper", price=75)
     act(client, sid, type="drink-potion", hero="aurim", potion="invulnerability")
     act(client, sid, type="gain-potion", hero="aurim", potion="healing")
-    assert _refused(client, sid, type="drink-potion", hero="aurim", potion="healing")["title"] == "aurim already drank a potion this turn"
+    assert _refused(client, sid, type="drink-potion", hero="aurim", potion="healing")["title"] == "Aurim already drank a potion this turn"
     used = act(client, sid, type="use-invulnerability", hero="aurim")
     assert used["events"][-1]["payload"]["change"]["armour_bonus"] == 10
     _refused(client, sid, type="use-invulnerability", hero="aurim")

@@ -27,7 +27,7 @@ def test_a_leap_is_dodged_by_one_of_the_figures_it_affects_not_two(client):
     dodged = attack(client, sid, ape, "aurim", {"red": ["3D 0R"]}, orders_used=["dodge"], **leap)  # the re-rolled faces, as reported
     assert change(dodged, "AttackMade")["leap"]["dodged_by"] == ["aurim"]
     refused = _refused(client, sid, type="attack", attacker=ape, target="tahlia", faces={"red": ["3D 0R"]}, orders_used=["dodge"], **leap)
-    assert refused["title"] == f"aurim already dodged {ape}'s leap" and "L224" in refused["detail"]
+    assert refused["title"] == f"Aurim already dodged {ape}'s leap" and "L224" in refused["detail"]
     assert "dodge" in _game(client, sid)["game"]["heroes"]["tahlia"]["orders"]  # the refusal took nothing
     second = attack(client, sid, ape, "tahlia", {"red": ["3D 0R"]}, **leap)  # the same roll reaches her undodged
     assert change(second, "AttackMade")["wounds"] == 1 and "dodge" in second["state"]["game"]["heroes"]["tahlia"]["orders"]

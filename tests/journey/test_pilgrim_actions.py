@@ -106,7 +106,7 @@ def test_recover_at_a_water_well_restores_all_health_once_per_pilgrim_per_well(c
     problem = refused(client, sid, type="recover", hero="monkey-king", well="well-1")
     assert "used well-1 this quest" in problem["title"]
     unknown = refused(client, sid, type="recover", hero="monkey-king", well="well-3")  # ids are the quest's own
-    assert "No well token 'well-3'" in unknown["title"] and "['well-1', 'well-2']" in unknown["detail"]
+    assert "No well token 'well-3'" in unknown["title"] and "well-1 and well-2" in unknown["detail"]
     act(client, sid, type="recover", hero="monkey-king", well="well-2")  # another Well is another use
     act(client, sid, type="activate-pilgrim", hero="tripitaka")
     other = act(client, sid, type="recover", hero="tripitaka", well="well-1")  # each Pilgrim has their own use

@@ -286,7 +286,7 @@ def test_the_rickshaw_chase_lost_in_detail_when_time_runs_out(app, client):
     kinds = [e["type"] for e in client.get(f"/sessions/{t.sid}/events?limit=500").json["events"]]
     assert kinds.count("TileCycled") == 1 and kinds.count("KitchenLost") == 1
     t.move("tigress", line[3])
-    _refused(client, t.sid, {"type": "mission-won"}, "the wolf-boss is not knocked out")
+    _refused(client, t.sid, {"type": "mission-won"}, "the Wolf Boss is not knocked out")
     _times_up(t, t.act({"type": "end-round"}))
     t.ends_in(app, "defeat")
 
@@ -377,6 +377,6 @@ def test_change_of_guard_lost_in_detail_when_not_all_heroes_reach_the_end(app, c
     # round 3: Po reaches the end tile; Tigress is still on the Rooftop when the sand runs out
     t.act({"type": "start-round"})
     t.move("po", end)
-    _refused(client, t.sid, {"type": "mission-won"}, f"not on the end tile {end}: {{'tigress': '{gong}'}}")
+    _refused(client, t.sid, {"type": "mission-won"}, f"not on the end tile {end}: Tigress: {gong}")
     _times_up(t, t.act({"type": "end-round"}))
     t.ends_in(app, "defeat")

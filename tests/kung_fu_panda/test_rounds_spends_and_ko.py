@@ -199,7 +199,7 @@ def test_summary_rounds_pauses_corrections_and_times_up(client):
     assert game["enemies"]["C"] == {"ox-grunt": 4} and game["heroes"]["tigress"]["dial"] == 3
     refused(client, sid, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "l", "count": 2}]}, "not 2")
     # the pause: Chi against Claws over the table; Chi kept as chosen results for the next round
-    refused(client, sid, {"type": "pause", "faces": {"po": ["Chi"]}}, "tigress must roll")
+    refused(client, sid, {"type": "pause", "faces": {"po": ["Chi"]}}, "Tigress must roll")
     paused = act(client, sid, {"type": "pause", "faces": {"po": ["Chi", "Chi"], "tigress": ["Claws"]}, "convert": {"po": ["Punch", "Kick"]}})
     change = paused["events"][-1]["payload"]["change"]
     assert (change["chi"], change["claws"], change["outcome"], change["kept"]) == (2, 1, "favourable", {"po": ["Punch", "Kick"]})
@@ -219,7 +219,7 @@ def test_summary_rounds_pauses_corrections_and_times_up(client):
     act(client, sid, {"type": "end-round"})
     act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "C"})  # 2 Claws > 0 Chi: an Ox Grunt, none left
     act(client, sid, {"type": "start-round", "entry": "summary"})
-    refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "tigress"}]}, "There is no lever left to activate where tigress stood")
+    refused(client, sid, {"type": "round-summary", "tokens": [{"token": "lever", "by": "tigress"}]}, "There is no lever left to activate where Tigress stood")
     last = act(client, sid, {"type": "round-summary", "tokens": [{"token": "wall", "by": "po"}]})
     assert last["events"][-2]["payload"]["change"] == {"kind": "mission-lost", "loss": "times-up", "round": 3}
     assert last["state"]["verdict"]["outcome"] == "defeat" and "L193" in last["state"]["verdict"]["reason"]
@@ -305,7 +305,7 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     s5 = start(client, cid, "m1-3", {**base, "figures": {"wolf-boss": "q"}})
     act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
     act(client, s5, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}, "to": "d"})  # Wolf Boss one tile back (L303)
-    refused(client, s5, {"type": "mission-won"}, "wolf-boss is not knocked out")
+    refused(client, s5, {"type": "mission-won"}, "Wolf Boss is not knocked out")
     act(client, s5, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-boss", "tile": "d"}]})
     act(client, s5, {"type": "mission-won"})
     ended = client.post(f"/sessions/{s5}/end", json={"outcome": "victory"}).json

@@ -64,7 +64,7 @@ def test_two_actions_and_one_basic_movement_per_activation(client):
     struck = strike(client, sid, "ryo", ["hone-bushi"])
     assert [(c["action"], c["actions_used"]) for c in _acted(struck)] == [("basic-attack", 2)]
     third = _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **ONE}]}, "ryo has 0 of 2 actions left")
-    assert "L398" in third["detail"] and "['run', 'basic attack']" in third["detail"]
+    assert "L398" in third["detail"] and "run and basic attack" in third["detail"]
     _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1}, "ryo has 0 of 2 actions left")
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 0})  # a quick reaction (L423)
     act(client, sid, {"type": "end-activation", "hero": "ryo"})
@@ -89,7 +89,7 @@ def test_one_hero_at_a_time_each_once_a_hero_phase_and_a_new_turn_resets(client)
     ended = act(client, sid, {"type": "end-activation", "hero": "ryo"})
     assert ended["state"]["game"]["activation"] is None and ended["state"]["game"]["activated"] == ["ryo"]
     again = _refused(client, sid, {"type": "move", "hero": "ryo", "movement": "basic"}, "ryo has activated this turn")
-    assert "Still to activate: ['ami']" in again["detail"]
+    assert "Still to activate: Ami" in again["detail"]
     _refused(client, sid, {"type": "end-activation", "hero": "ryo"}, "ryo has activated this turn")
     waiting = _refused(client, sid, {"type": "begin-yokai-phase", "coins": {"red-blue": "red"}}, "ami has not activated this turn")
     assert waiting["errors"] == {"heroes": ["ami"]}

@@ -57,7 +57,7 @@ def test_digital_combat_dice_need_their_faces_but_reported_rolls_always_work(cli
     spawn(client, sid, {"hone-bushi": 1})
     target = {"defender": "hone-bushi", "attack_dice": {"red": 2}, "defense_dice": {"blue": 1}}
     enter(client, sid, "ryo")
-    _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [target]}, "faces of die 'red' are unknown")
+    _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [target]}, "faces of the Red combat die are unknown")
     answer = strike(client, sid, "ryo", ["hone-bushi"])
     assert any(e["type"] == "YokaiDefeated" for e in answer["events"])
 
@@ -126,7 +126,7 @@ def test_energy_caps_at_seven_and_pays_costs(client):
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 7
     enter(client, sid, "ryo")
     _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 8}, "has 7 energy")
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "kaminari", "actions": 1, "energy": 1}, "no ability 'kaminari'")
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "kaminari", "actions": 1, "energy": 1}, "no ability Kaminari")
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1, "energy": 4, "reload": 2})
     assert game(client, sid)["heroes"]["ryo"]["energy"] == 3
 
@@ -202,7 +202,7 @@ def test_a_defeated_hero_discards_and_the_candle_brings_them_back(client):
     act(client, sid, {"type": "attack", "attacker": "yoroi", "targets": [blow], "panel_discard": {"ami": "Hibana"}})
     ami = game(client, sid)["heroes"]["ami"]
     assert ami["defeated"] and ami["energy"] == 0 and ami["equipped"]["enchantment"] is None and ami["altered_states"]["daze"] == 0
-    _refused(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 1}, "ami is defeated")
+    _refused(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 1}, "Ami is defeated")
     yokai_phase(client, sid)
     _refused(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "actions": 1}, "Say which defeated hero")
     act(client, sid, {"type": "use-item", "hero": "ryo", "item": "Ikikaeru Rōsoku", "actions": 1, "revive": "ami"})
@@ -235,7 +235,7 @@ def test_a_second_failure_loses_the_story_and_it_starts_again(client):
     assert story["status"] == "lost" and story["losses"] == 1 and campaign["next_quest"] == S1
     assert campaign["progress"]["heroes"]["ryo"]["hand"] == []  # the standing the story began with
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "shake-them-skeleton-bones-2"})
-    assert refused.status_code == 422 and "plays shake-them-skeleton-bones-1 next" in refused.json["title"]
+    assert refused.status_code == 422 and "plays The Matsuri Arrives next" in refused.json["title"]
     assert start(client, cid, S1)
 
 
@@ -290,7 +290,7 @@ def test_health_policy_is_pinned_and_full_health_restores_each_scene(client):
 def test_a_scene_needs_the_heroes_health_and_starts_a_story_at_its_first_scene(client):
     cid = create_campaign(client, components={})["id"]
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1})
-    assert refused.status_code == 422 and "Health of ryo is unknown" in refused.json["title"]
+    assert refused.status_code == 422 and "Health of Ryo is unknown" in refused.json["title"]
     cid = create_campaign(client)["id"]
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "rain-of-flames-1"})
     assert refused.status_code == 201  # any story may start at its first scene
@@ -318,7 +318,7 @@ def test_a_player_records_a_yokai_attack_on_their_hero_but_never_acts_for_anothe
     target = {"defender": "ryo", "attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": ["blank"]}}
     by_ami = client.post(f"/sessions/{sid}/actions", headers=as_ryo,
                          json={"type": "attack", "attacker": "ami", "source": "test", "targets": [target]})
-    assert by_ami.status_code == 403 and by_ami.json["title"] == "This token plays ryo, not ami"
+    assert by_ami.status_code == 403 and by_ami.json["title"] == "This token plays Ryo, not Ami"
     by_yurei = client.post(f"/sessions/{sid}/actions", headers=as_ryo,
                            json={"type": "attack", "attacker": "yurei", "source": "yokai attack", "targets": [target]})
     assert by_yurei.status_code == 201, by_yurei.json

@@ -68,8 +68,8 @@ def _to_final_showdown(client):
 def test_the_tengu_recovers_4_health_up_to_its_30(client):
     """L1109 "At the end of the movement, the Tengu recovers 4 health points.\""""
     cid, sid = _to_final_showdown(client)
-    _refused(client, sid, {"type": "foe-recovered", "foe": "tengu", "ability": "fire-blast"}, "its abilities that recover health here: ['march-of-the-true-lord']")
-    _refused(client, sid, {"type": "foe-recovered", "foe": "akatsume-boss", "ability": "march-of-the-true-lord"}, "chiefs and objectives on the board: ['tengu']")
+    _refused(client, sid, {"type": "foe-recovered", "foe": "tengu", "ability": "fire-blast"}, "its abilities that recover health here: march-of-the-true-lord")
+    _refused(client, sid, {"type": "foe-recovered", "foe": "akatsume-boss", "ability": "march-of-the-true-lord"}, "chiefs and objectives on the board: Tengu")
     full = act(client, sid, {"type": "foe-recovered", "foe": "tengu", "ability": "march-of-the-true-lord"})
     assert full["state"]["game"]["foes"]["tengu"]["health"] == 30  # already at its Health: nothing above it
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "tengu", "attack_faces": {"red": ["katana"] * 10}, "defense_faces": {"blue": []}}]})
@@ -90,9 +90,9 @@ def test_the_table_states_each_heros_health_at_set_up(client):
     the control panels when the first scene starts, recorded with the set-up."""
     cid = create_campaign(client, components={})["id"]
     missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"health": {"ryo": 6}}})
-    assert missing.status_code == 422 and "Health of ami is unknown" in missing.json["title"] and '"setup": {"health"' in missing.json["detail"]
+    assert missing.status_code == 422 and "Health of Ami is unknown" in missing.json["title"] and '"setup": {"health"' in missing.json["detail"]
     stranger = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"health": {"ryo": 6, "ami": 5, "katsu": 7}}})
-    assert stranger.status_code == 422 and "'katsu' is not a hero of this party" in stranger.json["title"]
+    assert stranger.status_code == 422 and "Katsu is not a hero of this party" in stranger.json["title"]
     started = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"health": {"ryo": 6, "ami": 5}}})
     assert started.status_code == 201, started.json
     heroes = started.json["state"]["game"]["heroes"]
@@ -129,7 +129,7 @@ def test_each_hero_uses_only_the_four_abilities_chosen_at_preparation(client):
     control panel"; a hero's own four and their class's six are suitable (L303)."""
     cid = create_campaign(client)["id"]
     unsuitable = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"abilities": {"ryo": ["moui", "senpuu", "kiri-susumu", "kaminari"]}}})
-    assert unsuitable.status_code == 422 and "'kaminari' is not an ability suitable for ryo" in unsuitable.json["title"]
+    assert unsuitable.status_code == 422 and "Kaminari is not an ability suitable for Ryo" in unsuitable.json["title"]
     three = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"abilities": {"ryo": ["moui", "senpuu", "kiri-susumu"]}}})
     assert three.status_code == 422
     started = client.post(f"/campaigns/{cid}/sessions", json={"quest": S1, "setup": {"abilities": {"ryo": ["moui", "senpuu", "kiri-susumu", "koukan"]}}})
@@ -150,6 +150,6 @@ def test_reload_reduced_only_on_abilities_that_are_reloading(client):
     token is refused, naming those that do."""
     sid = start(client, create_campaign(client)["id"], S1)
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "moui", "actions": 1, "reload": 2})
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 1, "reduce_reload": {"senpuu": 1}}, "Abilities with reload tokens: {'moui': 2}")
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 1, "reduce_reload": {"senpuu": 1}}, "Abilities with reload tokens: Moui: 2")
     reduced = act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 1, "reduce_reload": {"moui": 1}})
     assert reduced["state"]["game"]["heroes"]["ryo"]["reload"] == {"moui": 1}

@@ -169,8 +169,8 @@ def test_several_victory_bullets_all_needed_and_facts_the_table_states(client):
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "reported": purple}, "it needs 2 yurei defeated; the log records 1")
     strike(client, sid, "ryo", ["yurei"])
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "heroes-reach-purple", "reported": purple}, "the table must state it")
-    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "reported": {"heroes-reach-blue": "yes"}}, "Facts the table states in lair-of-anger-1: ['heroes-reach-purple', 'yoroi-and-two-yurei-defeated']")
-    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "reach-the-exit"}, "Victory conditions of lair-of-anger-1: ['heroes-reach-purple', 'yoroi-and-two-yurei-defeated']")
+    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "reported": {"heroes-reach-blue": "yes"}}, "Facts the table states in The Evil Alliance: heroes-reach-purple and yoroi-and-two-yurei-defeated")
+    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "reach-the-exit"}, "Victory conditions of The Evil Alliance: heroes-reach-purple and yoroi-and-two-yurei-defeated")
     both = {**purple, "yoroi-and-two-yurei-defeated": "the two Yurei of the set-up fell on turn 1"}
     won = act(client, sid, {"type": "end-scene", "outcome": "victory", "reported": both})
     result = won["state"]["game"]["scene_result"]
@@ -194,14 +194,14 @@ def test_the_pillars_must_all_be_destroyed_before_turn_15_their_number_stated_at
     """L1066 "Pillar of Energy! ... Has 8 health points": how many is lost, so the table states it; L1072 "Destroy the
     Pillars of Energy before turn 15" is not met with none destroyed, and the Tengu (L1073) is the bullets' alternative."""
     cid, refused = _to_final_destination_2(client, None)
-    assert refused.status_code == 422 and "Say how many pillar-of-energy" in refused.json["title"]
+    assert refused.status_code == 422 and "Say how many Pillar of Energy" in refused.json["title"]
     started = client.post(f"/campaigns/{cid}/sessions", json={"quest": "final-destination-2", "setup": {"objectives": {"pillar-of-energy": 3}}})
     assert started.status_code == 201, started.json
     sid = started.json["id"]
     foes = game(client, sid)["foes"]
     assert {f: foes[f]["health"] for f in foes if f.startswith("pillar")} == {"pillar-of-energy-1": 8, "pillar-of-energy-2": 8, "pillar-of-energy-3": 8}
     _refused(client, sid, {"type": "end-scene", "outcome": "victory"}, "Say which victory condition was met")
-    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "destroy-pillars-before-turn-15"}, "it needs all 3 pillar-of-energy destroyed before turn 15; the log records 0")
+    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "destroy-pillars-before-turn-15"}, "it needs all 3 Pillar of Energy destroyed before turn 15; the log records 0")
     smash = {"attack_faces": {"red": ["katana"] * 8}, "defense_faces": {"blue": []}}
     act(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "senpuu", "actions": 1})
     act(client, sid, {"type": "attack", "attacker": "ryo", "ability": "senpuu", "targets": [{"defender": f"pillar-of-energy-{n}", **smash} for n in (1, 2)]})
@@ -242,7 +242,7 @@ def test_achievements_the_log_can_check_are_checked(client):
     turns(client, sid, 2)
     strike(client, sid, "ryo", ["yoroi"])
     refused = _refused(client, sid, {"type": "end-scene", "outcome": "victory", "achievements": ["both-yoroi-same-turn"]}, "defeated on one turn")
-    assert "{2: {'yoroi': 1}, 4: {'yoroi': 1}}" in refused["detail"]
+    assert "2: Yoroi: 1; 4: Yoroi: 1" in refused["detail"]
     act(client, sid, {"type": "end-scene", "outcome": "victory"})  # the victory itself stands: two Yoroi (L892)
 
 

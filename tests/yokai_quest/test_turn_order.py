@@ -29,7 +29,7 @@ def test_one_energy_card_per_hero_drawn_first_in_the_hero_phase(client):
     players decide the order in which the heroes activate"; L780 "Each hero draws a card from the energy deck"."""
     sid = start(client, create_campaign(client)["id"], S1)
     act(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 2})
-    twice = _refused(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 3}, "ryo has drawn this Hero phase's energy card")
+    twice = _refused(client, sid, {"type": "draw-energy", "hero": "ryo", "spheres": 3}, "Ryo has drawn this Hero phase's energy card")
     assert "L156" in twice["detail"] and game(client, sid)["heroes"]["ryo"]["energy"] == 2
     act(client, sid, {"type": "move", "hero": "ryo", "movement": "basic"})  # Ryo's activation begins
     late = _refused(client, sid, {"type": "draw-energy", "hero": "ami", "spheres": 1}, "The heroes' activations have begun")
@@ -51,10 +51,10 @@ def test_a_hero_waiting_at_the_entrance_only_enters_with_the_basic_movement(clie
     spawn(client, sid, {"hone-bushi": 2})  # turn 2: nobody has entered yet
     assert game(client, sid)["at_entrance"] == ["ryo", "ami"]
     attack = {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **HIT}]}
-    refused = _refused(client, sid, attack, "ryo waits at the entrance point: only a basic movement enters the board")
+    refused = _refused(client, sid, attack, "Ryo waits at the entrance point: only a basic movement enters the board")
     assert "L214" in refused["detail"] and '"movement": "basic"' in refused["detail"]
-    _refused(client, sid, {"type": "move", "hero": "ryo", "movement": "run"}, "ryo waits at the entrance point")
-    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 0}, "ryo waits at the entrance point")
+    _refused(client, sid, {"type": "move", "hero": "ryo", "movement": "run"}, "Ryo waits at the entrance point")
+    _refused(client, sid, {"type": "use-ability", "hero": "ryo", "ability": "suchu-ryouku", "actions": 0}, "Ryo waits at the entrance point")
     entered = act(client, sid, {"type": "move", "hero": "ryo", "movement": "basic"})
     moved = next(e for e in entered["events"] if e["type"] == "HeroMoved")["payload"]["change"]
     assert moved["entered"] is True and moved["source"] == "L214"
@@ -74,7 +74,7 @@ def test_the_yokai_act_from_the_highest_initiative_down(client):
     first = act(client, sid, {"type": "attack", "attacker": "hone-bushi", "targets": [{"defender": "ryo", **MISS}]})
     assert next(e for e in first["events"] if e["type"] == "AttackResolved")["payload"]["change"]["initiative"] == 2
     act(client, sid, {"type": "attack", "attacker": "hone-bushi", "targets": [{"defender": "ami", **MISS}]})  # its group goes on
-    late = _refused(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", **MISS}]}, "yurei (initiative 6) has had its turn")
+    late = _refused(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", **MISS}]}, "Yurei (initiative 6) has had its turn")
     assert "L586" in late["detail"] and "L588" in late["detail"]
     yokai_phase(client, sid)  # the next phase starts from the top again
     finish_hero_phase(client, sid)

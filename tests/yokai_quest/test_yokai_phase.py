@@ -76,13 +76,13 @@ def test_appearance_cards_place_yokai_up_to_the_miniatures(client):
     sid = start(client, create_campaign(client)["id"], S1)
     _refused(client, sid, {"type": "draw-appearance", "point": "red"}, "happens in the Yōkai phase")
     _phase(client, sid, coins={"red-blue": "red"})
-    _refused(client, sid, {"type": "draw-appearance", "point": "blue"}, "Cards due this Yōkai phase, one per point matching a coin: ['red']")
+    _refused(client, sid, {"type": "draw-appearance", "point": "blue"}, "Cards due this Yōkai phase, one per point matching a coin: red")
     _refused(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {"hone-bushi": 1}}, "No appearance card waits")
     drawn = act(client, sid, {"type": "draw-appearance", "point": "red"})
     card = next(e["payload"]["change"]["card"] for e in drawn["events"] if e["type"] == "AppearanceDrawn")
     assert card in {f"A{n}" for n in range(1, 9)}  # the scene's cards, A1 to A8 (L803)
     _refused(client, sid, {"type": "end-turn"}, "An appearance card waits to be placed")
-    _refused(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {"tengu": 1}}, "'tengu' is not a yōkai")
+    _refused(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {"tengu": 1}}, "Tengu is not a yōkai")
     placed = act(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {"hone-bushi": 10}})
     change = next(e["payload"]["change"] for e in placed["events"] if e["type"] == "YokaiAppeared")
     assert change["yokai"] == {"hone-bushi": 8} and change["discarded"] == {"hone-bushi": 2}  # eight miniatures (L88-L128)
@@ -101,7 +101,7 @@ def test_scripted_spawns_come_on_their_turns_in_their_number(client):
     act(client, sid, {"type": "yokai-appear", "by": "appearance-card", "yokai": {}})
     act(client, sid, {"type": "end-turn"})
     assert _phase(client, sid)["spawns_left"] == ["hone-bushi-on-turns-2-5-7"]
-    _refused(client, sid, {"type": "yokai-appear", "by": "hone-bushi-on-turns-2-5-7", "yokai": {"hone-bushi": 2}}, "places 1 hone-bushi")
+    _refused(client, sid, {"type": "yokai-appear", "by": "hone-bushi-on-turns-2-5-7", "yokai": {"hone-bushi": 2}}, "places 1 Hone Bushi")
     placed = act(client, sid, {"type": "yokai-appear", "by": "hone-bushi-on-turns-2-5-7", "yokai": {"hone-bushi": 1}})
     assert placed["state"]["game"]["in_play"] == {"hone-bushi": 1} and "L806" in placed["events"][-1]["payload"]["change"]["reason"]
     ended = act(client, sid, {"type": "end-turn"})  # the blue card was not drawn: the log says so
@@ -128,11 +128,11 @@ def test_the_obake_dono_refill_of_rain_of_flames(client):
 def test_only_yokai_in_play_attack_or_are_defeated(client):
     sid = start(client, create_campaign(client)["id"], S1)
     enter(client, sid, "ryo")  # on the board (L214)
-    _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **HIT}]}, "No hone-bushi is in play")
+    _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **HIT}]}, "No Hone Bushi is in play")
     _refused(client, sid, {"type": "attack", "attacker": "yurei", "targets": [{"defender": "ryo", **HIT}]}, "No yurei is in play")
     spawn(client, sid, {"hone-bushi": 2})
     strike(client, sid, "ryo", ["hone-bushi", "hone-bushi"])
-    refused = _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **HIT}]}, "No hone-bushi is in play")
+    refused = _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", **HIT}]}, "No Hone Bushi is in play")
     assert "Yōkai in play: none" in refused["detail"]
 
 
@@ -147,9 +147,9 @@ def test_paralysis_and_champion_tokens_last_to_the_end_of_the_yokai_phase(client
     strike(client, sid, "ryo", ["hone-bushi"])
     assert game(client, sid)["yokai_tokens"]["paralysis"] == {"hone-bushi": 1}  # the token left with the defeated yōkai
     smash = {"type": "attack", "attacker": "hone-bushi", "targets": [{"defender": "ami", **HIT}]}
-    _refused(client, sid, smash, "hone-bushi attacks in the Yōkai phase")  # L192: "only once per turn, during the Yōkai phase"
+    _refused(client, sid, smash, "Hone Bushi attacks in the Yōkai phase")  # L192: "only once per turn, during the Yōkai phase"
     begin_yokai_phase(client, sid)
-    paralysed = _refused(client, sid, smash, "Every hone-bushi in play is paralysed")  # L610 "preventing their activation"
+    paralysed = _refused(client, sid, smash, "Every Hone Bushi in play is paralysed")  # L610 "preventing their activation"
     assert "L610" in paralysed["detail"]
     ended = yokai_phase(client, sid)
     phase_end = next(e["payload"]["change"] for e in ended["events"] if e["type"] == "YokaiPhaseEnded")
@@ -209,7 +209,7 @@ def test_the_chief_a_scene_brings_in_arrives_on_its_turn_once(client):
     assert table.scene["chief"]["arrives"]["turn"] == 5 and table.scene["chief"]["arrives"]["source"] == "L1014"
     early = _refused(client, sid, {"type": "foe-appeared", "foe": "undead-dark-champion"}, "arrives in the Yōkai phase of turn 5")
     assert "This is turn 1, hero phase" in early["detail"]
-    _refused(client, sid, {"type": "foe-appeared", "foe": "crystal-sphere"}, "crystal-sphere is on the board from the beginning")
+    _refused(client, sid, {"type": "foe-appeared", "foe": "crystal-sphere"}, "Crystal Sphere is on the board from the beginning")
     while table.state(sid)["turn"] < 5:
         table.yokai_phase(sid)
     finish_hero_phase(client, sid)

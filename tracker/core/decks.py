@@ -217,9 +217,9 @@ class _Plan:
 def _require_digital(state: Mapping[str, Any], name: str, count: int = 1) -> None:
     if state["unknown"] != 0:
         raise Unprocessable(
-            f"The card list of deck '{state['id']}' is unknown, so it cannot be drawn digitally",
+            f"The card list of {name} is unknown, so it cannot be drawn digitally",
             detail=(
-                f"The rulebook transcription lost the cards of '{name}'. Supply them as component data "
+                f"The rulebook transcription lost the cards of {name}. Supply them as component data "
                 f'("components": {{"decks": {{"{state["id"]}": {{"cards": [...]}}}}}}) when creating the campaign or '
                 'later with POST /campaigns/{cid}/components (a session in play gets them too), or report the cards drawn '
                 'from the physical deck with "cards": [...].'

@@ -67,7 +67,7 @@ def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: M
     for die_id in dice:
         if specs[die_id].faces is None:
             raise Unprocessable(
-                f"The faces of die '{die_id}' are unknown, so it cannot be rolled digitally",
+                f"The faces of the {specs[die_id].name} are unknown, so it cannot be rolled digitally",
                 detail=(
                     f"The rulebook transcription lost the face layout of {specs[die_id].name}. Supply it as component data "
                     f'("components": {{"dice": {{"{die_id}": {{"faces": [...]}}}}}}) when creating the campaign, '

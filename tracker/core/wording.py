@@ -126,7 +126,7 @@ def names_said(text: str, names: Mapping[str, str]) -> str:
 # one summarised), a thing by the name the game prints, never an id or a Python repr. JSON the table is told to send
 # ("faces": {"attack": [...]}) is quoted with double quotes and is left exactly as it is.
 
-MOST_LISTED = 8  # a longer list is said by its first items and how many more
+MOST_LISTED = 16  # a longer list is said by its first items and how many more
 _QUOTED_JSON = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
@@ -226,7 +226,8 @@ def _brackets_said(text: str, names: Mapping[str, str]) -> str:
             span = text[i : end + 1]
             value = _literal(span)
             if isinstance(value, (list, tuple, set, dict)):
-                words = _literal_words(value, names)
+                offered = re.search(r"\b(one of|either|choose|choices:?)\s*$", "".join(out), re.I) and not isinstance(value, dict)
+                words = either([_literal_words(v, names) for v in value]) if offered else _literal_words(value, names)
                 out.append(f"({words})" if span.startswith("(") else words)
             else:
                 out.append(span[0] + _brackets_said(span[1:-1], names) + span[-1])
@@ -254,13 +255,13 @@ def _literal_words(value: Any, names: Mapping[str, str]) -> str:
     return value_said(value, names)
 
 
-def refusal_said(title: str, detail: str | None, names: Mapping[str, str], quoted: Mapping[str, str] | None = None) -> tuple[str, str | None]:
+def refusal_said(title: str, detail: str | None, names: Mapping[str, str]) -> tuple[str, str | None]:
     """A refusal's title and detail as prose: Python literals in words, the game's ids by their names (outside the JSON
-    it quotes, which the table sends as it is). ``names``: ids said by name wherever they stand (a hero's, a quest's);
-    ``quoted``: ids said by name where the text quotes them ('attack', a die whose id is also a plain word)."""
+    it quotes, which the table sends as it is). ``names``: the ids a line may say bare (``prose_names``); a die or deck
+    whose id is a plain word ("red" is a die and a point) is named by the line that speaks of it."""
 
     def said(text: str) -> str:
-        return _outside_json(plain_literals(text, {**(quoted or {}), **names}), lambda part: names_said(part, names))
+        return _outside_json(plain_literals(text, names), lambda part: names_said(part, names))
 
     return said(title), (said(detail) if detail else detail)
 

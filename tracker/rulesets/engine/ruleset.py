@@ -252,14 +252,9 @@ class Ruleset:
         """The ids a refusal's prose says by the game's names (tracker/core/wording.py: prose_names)."""
         return wording.prose_names(self.data)
 
-    @cached_property
-    def quoted_names(self) -> dict[str, str]:
-        """Every id the rules data names, said by name where a line quotes it."""
-        return wording.names_in(self.data)
-
     def said(self, refusal: Any) -> Any:
         """A refusal in this game's words: its title and detail as prose, ids by their names (tracker/core/wording.py)."""
-        refusal.title, refusal.detail = wording.refusal_said(refusal.title, refusal.detail, self.names, self.quoted_names)
+        refusal.title, refusal.detail = wording.refusal_said(refusal.title, refusal.detail, self.names)
         return refusal
 
     @cached_property
