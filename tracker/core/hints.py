@@ -30,7 +30,7 @@ FOLLOWED = 12
 def for_action(refusal: TrackerError, action_type: Any, action: Mapping[str, Any], ctx: Any, stream: Any = None) -> TrackerError:
     """A refusal inside an action, with its example and, when a lost fact refused it, every lost fact the request reads.
 
-    The example is a whole body: it is followed through the resolver (pure, on a copy of the stream, nothing kept) and
+    The example is a whole body: it is followed through the resolver (pure, with a stream that gives nothing) and
     each further refusal a lost fact gives it is folded into the same example and the same errors, so a group that
     fills in the example's values meets no second refusal the first could have named."""
     refusal = with_example(refusal, action_type, action, ctx)
@@ -45,14 +45,38 @@ def _names_lost_facts(refusal: TrackerError) -> bool:
     return any(str(key).startswith(("components.", "stated", "faces", "dice.", "decks.")) for key in (refusal.errors or {}))
 
 
+class _WouldDraw(Exception):
+    """The example, followed through, reaches a digital roll, draw or shuffle."""
+
+
+class _Sealed:
+    """A stream that gives nothing: following an example through never rolls, draws or shuffles, so a refusal cannot
+    tell what the session's stream holds next (the top card of a deck, the next roll) before the table acts."""
+
+    def __init__(self, stream: Any) -> None:
+        self.counter = getattr(stream, "counter", 0)
+
+    def uniform(self, n: int) -> int:
+        raise _WouldDraw
+
+    def roll(self, layout: Any) -> Any:
+        raise _WouldDraw
+
+    def shuffle(self, items: Any) -> Any:
+        raise _WouldDraw
+
+
 def _followed_through(refusal: TrackerError, action_type: Any, ctx: Any, stream: Any) -> None:
     """Try the refusal's example; while a lost fact refuses it, take the next refusal's example (built on this one)
-    and its errors and detail into this refusal."""
+    and its errors and detail into this refusal. Where the example reaches a digital roll or draw it is not followed
+    further: what comes next depends on the stream, which no refusal reveals."""
     body = refusal.example
     seen = [body]
     for _ in range(FOLLOWED):
         try:
-            action_type.resolve(ctx, body, copy.copy(stream))
+            action_type.resolve(ctx, body, _Sealed(stream))
+        except _WouldDraw:
+            return
         except TrackerError as further:
             further = with_example(further, action_type, body, ctx)
             if further.example is None:
@@ -60,8 +84,8 @@ def _followed_through(refusal: TrackerError, action_type: Any, ctx: Any, stream:
             if further.example is None or further.example in seen:
                 return
             refusal.errors = {**(refusal.errors or {}), **{k: v for k, v in (further.errors or {}).items() if k not in (refusal.errors or {})}}
-            if further.detail and further.detail not in (refusal.detail or ""):
-                refusal.detail = f"{refusal.detail or ''} Then: {further.title}. {further.detail}".strip()
+            then = f"Then: {further.title}." + (f" {further.detail}" if further.detail and further.detail not in (refusal.detail or "") else "")
+            refusal.detail = f"{refusal.detail or ''} {then}".strip()
             body = refusal.example = further.example
             seen.append(body)
         else:
