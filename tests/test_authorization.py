@@ -77,9 +77,9 @@ def test_a_player_token_runs_no_owners_command(tracker: Tracker) -> None:
 def test_a_player_token_acts_draws_and_undoes_only_for_its_own_heroes(tracker: Tracker) -> None:
     _, sid = _journey(tracker)
     monkey = _token("player", heroes=("monkey-king",))
-    assert "monkey-king" in _refused(tracker, lambda: SESSION_COMMANDS["draw"](tracker, sid, monkey))
-    assert "monkey-king" in _refused(tracker, lambda: SESSION_COMMANDS["act"](tracker, sid, monkey))
-    assert "monkey-king" in _refused(tracker, lambda: SESSION_COMMANDS["undo"](tracker, sid, monkey))  # the owner's roll, for no hero of its own
+    assert "Monkey King" in _refused(tracker, lambda: SESSION_COMMANDS["draw"](tracker, sid, monkey))
+    assert "Monkey King" in _refused(tracker, lambda: SESSION_COMMANDS["act"](tracker, sid, monkey))
+    assert "Monkey King" in _refused(tracker, lambda: SESSION_COMMANDS["undo"](tracker, sid, monkey))  # the owner's roll, for no hero of its own
     assert tracker.draw(sid, "fortune", 1, holder="monkey-king", request=monkey).status == 201
     assert tracker.undo(sid, request=monkey).status == 201  # its own draw
     assert tracker.roll(sid, {"d6": 1}, request=monkey).status == 201  # a roll names no hero

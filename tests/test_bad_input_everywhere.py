@@ -118,7 +118,7 @@ def test_the_json_api_refuses_the_same_values(app, client, session_id):
 
 
 def test_a_descent_party_of_one_hero_ten_times_or_of_five_heroes_is_refused(app, client):
-    _problem(client.post("/campaigns", json={"ruleset": "descent", "name": "Ten", "party": ["aurim"] * 10}), "names aurim more than once")
+    _problem(client.post("/campaigns", json={"ruleset": "descent", "name": "Ten", "party": ["aurim"] * 10}), "names Aurim more than once")
     five = ["runewitch-astarra", "tahlia", "aurim", "kirga", "sir-valadir"]
     _problem(client.post("/campaigns", json={"ruleset": "descent", "name": "Five", "party": five}), "at most 4 heroes")
     assert _total(app) == 0
@@ -202,7 +202,7 @@ def test_an_import_of_a_descent_party_of_ten_aurim_is_refused(client, target):
 
     text = edited(client, made.json["id"], ten)
     answer = target.test_client().post("/campaigns/import", data=text, headers={"Content-Type": "application/x-ndjson"})
-    assert answer.status_code == 422 and "names aurim more than once" in answer.json["title"], answer.json
+    assert answer.status_code == 422 and "names Aurim more than once" in answer.json["title"], answer.json
     assert _total(target) == 0
 
 

@@ -151,7 +151,7 @@ def test_a_player_bound_to_a_hero_sees_only_that_hero_and_a_viewer_gets_no_forms
     assert "Monkey King" in form and "Tripitaka" not in form  # heroes limited to the token's
     before = _total(client, sid)
     other = client.post(f"/pages/sessions/{sid}/play/act/meditate", data={**_action_form(html, "meditate"), "hero": "tripitaka", "spin": "white"}, headers=HERE)
-    assert other.status_code == 403 and "not tripitaka" in other.get_data(as_text=True) and _total(client, sid) == before
+    assert other.status_code == 403 and "not Tripitaka" in other.get_data(as_text=True) and _total(client, sid) == before
     _sign_in(client, viewer)
     page = _page(client, sid)
     assert "/play/roll" not in page and "reads only" in page

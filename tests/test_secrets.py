@@ -173,7 +173,7 @@ def test_a_hero_bound_player_undoes_only_its_heroes_actions(app, client):
     before = client.get(f"/sessions/{sid}").json["version"]
     refused = client.post(f"/sessions/{sid}/undo", headers=tripitaka)
     assert refused.status_code == 403 and refused.mimetype == "application/problem+json"
-    assert "monkey-king" in refused.json["title"] and client.get(f"/sessions/{sid}").json["version"] == before
+    assert "Monkey King" in refused.json["title"] and client.get(f"/sessions/{sid}").json["version"] == before
     _ok(client.post(f"/sessions/{sid}/undo", headers=monkey))
     # a roll names no hero: only the token that made it (or the owner) takes it back
     _ok(client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1}}, headers=monkey))

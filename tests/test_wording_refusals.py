@@ -32,7 +32,8 @@ def test_refusal_prose_says_ids_by_name_and_literals_in_words():
         NAMES,
     )
     assert title == "It is not Monk Sha's turn"
-    assert wording.refusal_said("t", "Choose one of ['red', 'blue']", NAMES)[1] == "Choose one of red or blue"
+    assert wording.refusal_said("t", "Choose one of ['red', 'blue']", NAMES)[1] == 'Choose one of "red" or "blue"'
+    assert wording.refusal_said("t", "Name one of ['monk-sha', 'tripitaka']", NAMES)[1] == 'Name one of Monk Sha ("monk-sha") or Tripitaka ("tripitaka")'
     assert detail == "Pilgrims activate in initiative order Monk Sha, Cho Hakkai and Tripitaka; moves Tigress: Move; target not stated."
 
 
@@ -40,6 +41,8 @@ def test_the_json_a_refusal_quotes_is_left_as_the_table_sends_it():
     detail = 'Send "faces": {"attack": [...]} and "hero": "monk-sha" for monk-sha; GET /campaigns/{cid}/components.'
     _, said = wording.refusal_said("t", detail, NAMES)
     assert said == 'Send "faces": {"attack": [...]} and "hero": "monk-sha" for Monk Sha; GET /campaigns/{cid}/components.'
+    _, said = wording.refusal_said("t", "Known: components.characters.monk-sha.stats.HP; see /heroes/monk-sha/sheet.", NAMES)
+    assert said == "Known: components.characters.monk-sha.stats.HP; see /heroes/monk-sha/sheet."
 
 
 def test_ids_that_are_plain_words_are_not_said_as_names():

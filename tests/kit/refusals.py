@@ -48,9 +48,10 @@ def names(document: Mapping[str, Any]) -> dict[str, str]:
 
 
 def ids_in(text: str, named: Mapping[str, str]) -> list[str]:
-    """The ids the text says where the game has a name for them (whole ids, outside quoted JSON)."""
+    """The ids the text says where the game has a name for them (whole ids, outside quoted JSON and outside the paths
+    and URLs a table sends as they are: components.characters.<id>.stats)."""
     said = prose(text)
-    return sorted(ident for ident in named if re.search(rf"(?<![\w/-]){re.escape(ident)}(?![\w-])", said))
+    return sorted(ident for ident in named if re.search(rf"(?<![\w./-]){re.escape(ident)}(?![\w-]|\.\w|/)", said))
 
 
 def faults(problem: Mapping[str, Any], named: Mapping[str, str]) -> list[str]:

@@ -483,7 +483,7 @@ def test_the_guard_wall_is_a_great_wall_tile(client):
     setup = {"start_tile": "t", "end_tile": "s", "guard_wall": "N", "spawn_points": {"6": "l"}, "special_moves": PAIR}
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": setup})
     assert refused.status_code == 422 and refused.json["title"] == "The guard wall of Mission 2.2 is a Great Wall tile, not N"
-    assert "one of D or c" in refused.json["detail"] and refused.mimetype == "application/problem+json"
+    assert 'one of "D" or "c"' in refused.json["detail"] and refused.mimetype == "application/problem+json"
     assert client.get(f"/campaigns/{cid}").json["sessions"] == []
 
 

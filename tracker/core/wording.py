@@ -145,6 +145,14 @@ def either(items: Any, names: Mapping[str, str] | None = None, **kwargs: Any) ->
     return listed(items, names, last="or", **kwargs)
 
 
+def choices(idents: Any, names: Mapping[str, str] | None = None, **kwargs: Any) -> str:
+    """Ids a request may send, each by its name with the id to send in JSON quotes: 'Monkey King ("monkey-king") or
+    Tripitaka ("tripitaka")'; an id the game gives no other name is said as the id alone, quoted."""
+    names = names or {}
+    said = [f'{names[i]} ("{i}")' if isinstance(i, str) and names.get(i, i) != i else f'"{i}"' for i in idents]
+    return either(said, {}, **kwargs)
+
+
 def named(ident: Any, names: Mapping[str, str] | None = None) -> str:
     """One id by the name the game gives it (the id itself where the game gives none)."""
     return value_said(ident, names)
@@ -227,7 +235,7 @@ def _brackets_said(text: str, names: Mapping[str, str]) -> str:
             value = _literal(span)
             if isinstance(value, (list, tuple, set, dict)):
                 offered = re.search(r"\b(one of|either|choose|choices:?)\s*$", "".join(out), re.I) and not isinstance(value, dict)
-                words = either([_literal_words(v, names) for v in value]) if offered else _literal_words(value, names)
+                words = choices(value, names) if offered and all(isinstance(v, str) for v in value) else _literal_words(value, names)
                 out.append(f"({words})" if span.startswith("(") else words)
             else:
                 out.append(span[0] + _brackets_said(span[1:-1], names) + span[-1])
@@ -261,9 +269,17 @@ def refusal_said(title: str, detail: str | None, names: Mapping[str, str]) -> tu
     whose id is a plain word ("red" is a die and a point) is named by the line that speaks of it."""
 
     def said(text: str) -> str:
-        return _outside_json(plain_literals(text, names), lambda part: names_said(part, names))
+        return _outside_json(plain_literals(text, names), lambda part: _ids_named(part, names))
 
     return said(title), (said(detail) if detail else detail)
+
+
+def _ids_named(text: str, names: Mapping[str, str]) -> str:
+    """Whole ids said by name, except inside a path or a URL the table sends as it is (components.characters.<id>.stats)."""
+    for key in sorted(names, key=len, reverse=True):
+        if key in text and names[key] != key:
+            text = re.sub(rf"(?<![\w./-]){re.escape(key)}(?![\w-]|\.\w|/)", lambda _m, said=names[key]: said, text)
+    return text
 
 
 def _outside_json(text: str, change: Any) -> str:

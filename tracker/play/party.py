@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tracker.core import decks, inputs
+from tracker.core import decks, inputs, wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import Ruleset
 
@@ -23,15 +23,15 @@ def check(ruleset: Ruleset, party: Any, whole: bool = False) -> None:
     if unknown:
         raise Unprocessable(
             f"Unknown hero '{unknown[0]}'",
-            detail=f"Characters of {ruleset.name}: {sorted(known)}.",
-            errors={"party": [f"Unknown: {unknown}"]},
+            detail=f"Characters of {ruleset.name}: {wording.choices(sorted(known), ruleset.names, most=len(known))}.",
+            errors={"party": [f"Unknown: {wording.listed(unknown)}"]},
         )
     twice = sorted({hero for hero in party if party.count(hero) > 1})
     if twice:
         raise Unprocessable(
-            f"The party names {twice[0]} more than once; name each hero once",
+            f"The party names {wording.named(twice[0], ruleset.names)} more than once; name each hero once",
             detail="Each hero has one sheet and one figure.",
-            errors={"party": [f"Named more than once: {twice}"]},
+            errors={"party": [f"Named more than once: {wording.listed(twice)}"]},
         )
     most = ruleset.rules.most_heroes
     if whole and most is not None and len(party) > most:
@@ -55,6 +55,6 @@ def check_holder(party: Sequence[str], ruleset: Ruleset, holder: Any) -> None:
     if holder not in known:
         raise Unprocessable(
             f"Unknown holder '{holder}'; give the cards to a hero of the game, a side or the table",
-            detail=f"Holders in this game: {', '.join(known)}.",
+            detail=f"Holders in this game: {wording.choices(known, ruleset.names, most=len(known))}.",
             errors={"holder": [f"Not one of: {', '.join(known)}."]},
         )

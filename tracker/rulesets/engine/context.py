@@ -43,7 +43,7 @@ class ActionContext:
         except KeyError:
             raise Unprocessable(
                 f"Unknown die '{die_id}'",
-                detail=f"Dice of {self.ruleset.name}: {wording.listed(sorted(self.dice))}.",
+                detail=f"Dice of {self.ruleset.name}: {wording.choices(sorted(self.dice), {k: v.name for k, v in self.dice.items()}, most=64)}.",
                 errors={"dice": [f"Unknown die: {die_id}"]},
             ) from None
 
@@ -53,7 +53,7 @@ class ActionContext:
         except KeyError:
             raise Unprocessable(
                 f"Unknown deck '{deck_id}'",
-                detail=f"Decks of {self.ruleset.name}: {wording.listed(sorted(self.decks))}.",
+                detail=f"Decks of {self.ruleset.name}: {wording.choices(sorted(self.decks), {k: v.name for k, v in self.decks.items()}, most=64)}.",
                 errors={"deck": [f"Unknown deck: {deck_id}"]},
             ) from None
 

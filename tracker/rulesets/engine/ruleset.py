@@ -270,7 +270,7 @@ class Ruleset:
                 return quest
         raise Unprocessable(
             f"Unknown quest '{quest_id}'",
-            detail=f"Quests of {self.name}: {wording.listed([q['id'] for q in self.data.get('quests', [])])}.",
+            detail=f"Quests of {self.name}: {wording.choices([q['id'] for q in self.data.get('quests', [])], self.names, most=64)}.",
             errors={"quest": [f"Unknown quest: {quest_id}"]},
         )
 
