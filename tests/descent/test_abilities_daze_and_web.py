@@ -159,7 +159,7 @@ def test_a_dazed_hero_rolls_one_fewer_die_per_daze_token_left_after_his_roll(cli
     act(client, sid, type="end-turn")  # next turn: the token left must be rolled again before she attacks
     assert _refused(client, sid, type="attack", attacker="tahlia", target=troll, attack_type="melee", faces={"red": ["3D 1R"]})["title"] == "Roll Tahlia's daze tokens first"
     assert _refused(client, sid, type="attack", attacker="aurim", target=troll, attack_type="magic", range=1, faces={"white": ["3D 1R"]},
-                    dice_without_daze={"white": 2})["title"] == "aurim has no daze token left from a start-of-turn roll"
+                    dice_without_daze={"white": 2})["title"] == "Aurim has no daze token left from a start-of-turn roll"
     verified(client, sid)
 
 

@@ -149,7 +149,7 @@ def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
     assert "mei" in refused["detail"]
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "token", "token": "cart", "cart": "c1", "to": "a"}, "no cart 'c1'")
     _refused(client, sid, {"type": "round-summary", "moved": {"po": "Q"}}, "Mission 1.1 has no tile 'Q'")
-    _refused(client, sid, {"type": "round-summary", "figures": {"tai-lung": "n"}}, "The tai-lung is not on the board")
+    _refused(client, sid, {"type": "round-summary", "figures": {"tai-lung": "n"}}, "The Tai Lung is not on the board")
     refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "gong"}, "Mission 1.1 has no gong")
     assert "villager" in refused["detail"] and "wall" in refused["detail"]
     _refused(client, sid, {"type": "round-summary", "tokens": [{"token": "scroll", "by": "po"}]}, "Mission 1.1 has no scroll")
@@ -471,7 +471,7 @@ def test_a_pause_spawns_where_the_mission_text_says(client):
     # 3.1 lists no Rooftops tile (its tiles end in GAP-31), so the Flagstones tile (O) is the one left
     cid, sid = _mission(client, "m3-1", {"start_tile": "n", "villagers": {"v": "K"}})
     act(client, sid, {"type": "round-summary"})
-    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}, "tile": "d"}, "The ox-grunt spawn on O, not d")
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}, "tile": "d"}, "The Ox Grunt spawn on O, not d")
     on_flagstones = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}})
     assert on_flagstones["state"]["game"]["enemies"] == {"O": {"ox-grunt": 1}}
 

@@ -107,7 +107,7 @@ def test_the_table_states_each_heros_health_at_set_up(client):
 
     supplied = create_campaign(client)["id"]  # Ryo's Health 6 is component data
     contradicts = client.post(f"/campaigns/{supplied}/sessions", json={"quest": S1, "setup": {"health": {"ryo": 9}}})
-    assert contradicts.status_code == 422 and "Health of ryo is 6 by the campaign's component data" in contradicts.json["title"]
+    assert contradicts.status_code == 422 and "Health of Ryo is 6 by the campaign's component data" in contradicts.json["title"]
 
 
 def test_lost_facts_are_unknowns_and_guesses_are_marked(client):
