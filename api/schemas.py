@@ -238,6 +238,20 @@ class AllowedAction(Answer):
     side = fields.String(allow_none=True, metadata={"description": "The side that takes it; null: any."})
 
 
+class EndFact(Answer):
+    fact = fields.String(metadata={"description": "A key of the quest's reported_schema (GET /rulesets/{id})."})
+    description = fields.String(metadata={"description": "What the fact says, in the rulebook's words, with its lines."})
+
+
+class SessionEnd(Answer):
+    decided = fields.Boolean(metadata={"description": "Whether the rules have decided the quest from the log (its verdict)."})
+    outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES), metadata={"description": "The outcome the rules decided; null while undecided."})
+    reason = fields.String(allow_none=True, metadata={"description": "The condition that holds, in the book's words; null while undecided."})
+    awaits = fields.List(fields.Nested(EndFact), metadata={"description": "Facts only the table sees that the verdict waits on now: "
+                                                           "state them with POST /sessions/{sid}/end as \"reported\"."})
+    facts = fields.List(fields.Nested(EndFact), metadata={"description": "Every fact the quest's end may take as \"reported\" (its reported_schema)."})
+
+
 class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
@@ -261,6 +275,8 @@ class SessionState(Answer):
     version = fields.Integer()
     phase = fields.String(allow_none=True, metadata={"description": "The part of the turn the session is in, in the game's words; null where the game keeps none, or once ended."})
     allowed = fields.List(fields.Nested(AllowedAction), metadata={"description": "The action types legal now and who may take each (empty once ended): what comes next."})
+    end = fields.Nested(SessionEnd, allow_none=True, metadata={"description": "How the quest ends: the rules' outcome once the log decides it "
+                                                                 "(then ``allowed`` holds only what records the end), or the facts the end waits on; null once ended."})
 
 
 class LatestSession(Answer):

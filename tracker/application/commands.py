@@ -366,6 +366,7 @@ class Commands:
             inputs.optional_text(ruling, "ruling", inputs.SAYING_LENGTH, said="ruling")
             for fact in reported or {}:
                 inputs.text(fact, f"reported.{fact}", inputs.ID_LENGTH, said="name of a reported fact")
+            ruleset.check_reported(session.quest, reported)  # the quest's reported_schema: unknown facts are never recorded
             owner = request.role in (None, "owner")
             verdict = session.__dict__.get("verdict")
             if ruling is not None and not owner:
