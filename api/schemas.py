@@ -420,7 +420,9 @@ class End(Schema):
     )
     reported = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
-        metadata={"description": "Facts the table states that the log cannot know (e.g. a figure reached a square), recorded with the end."},
+        metadata={"description": "Facts the table states that the log cannot know (e.g. a figure reached a square), recorded with the end: "
+                  "only the keys of the quest's reported_schema (GET /rulesets/{id}); an unknown key is refused (422).",
+                  **ruleset_schemas.any_of("Reported")},
     )
 
 

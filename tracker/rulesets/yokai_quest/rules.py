@@ -38,10 +38,7 @@ class Rules(GameRules):
         return self.version.allowed(self, quest, game, turn, actions)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        ended = self.version.verdict(game)
-        if ended is not None or not game.get("scene"):
-            return ended
-        return self.version.won_by_log(self.data, self._scene(game["scene"]), game, turn)
+        return self.version.verdict(self.data, game, turn)
 
     def _scene(self, scene_id: str) -> Mapping[str, Any]:
         return next(q for q in self.data["quests"] if q["id"] == scene_id)

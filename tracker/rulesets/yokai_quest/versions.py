@@ -60,7 +60,7 @@ class V1_0_0:
     def allowed(self, rules: GameRules, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return GameRules.allowed(rules, quest, game, turn, actions)  # it kept no phases: every action, any time
 
-    def verdict(self, game: Mapping[str, Any]) -> dict[str, str] | None:
+    def verdict(self, data: Mapping[str, Any], game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return None  # it recorded no verdicts: its sessions re-derive without one
 
     def end_refusal(self, scene: Mapping[str, Any], game: Mapping[str, Any], outcome: str) -> str | None:
@@ -68,9 +68,6 @@ class V1_0_0:
 
     # Until 1.4.0 a scene was decided only by its end (end-scene, or a failure the log recorded), and a failure the
     # table stated was taken as stated: its sessions re-derive as played.
-    def won_by_log(self, data: Mapping[str, Any], scene: Mapping[str, Any], game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return None
-
     def refuse_contradicted_end(self, plan: Plan, scene: Mapping[str, Any], outcome: str) -> None:
         return None
 
@@ -190,7 +187,7 @@ class V1_1_0(V1_0_0):
     def allowed(self, rules, quest, game, turn, actions):
         return next_actions.allowed_now(game, actions)
 
-    def verdict(self, game):
+    def verdict(self, data, game, turn):
         return decided.verdict(game)
 
     def end_refusal(self, scene, game, outcome):
@@ -277,7 +274,11 @@ class V1_4_0(V1_3_0):
         energy.require_draw_due(plan, hero_id)
         return True
 
-    def won_by_log(self, data, scene, game, turn):
+    def verdict(self, data, game, turn):
+        ended = decided.verdict(game)  # the scene's end, recorded
+        if ended is not None or not game.get("scene"):
+            return ended
+        scene = next(q for q in data["quests"] if q["id"] == game["scene"])
         return log_verdict.won(data, scene, game, turn)  # L753: the victory conditions met, no yōkai left
 
     def refuse_contradicted_end(self, plan, scene, outcome):
