@@ -38,6 +38,8 @@ def test_twelve_hone_bushi_defeated_before_turn_9_win_the_matsuri_at_that_attack
     offered = [entry["type"] for entry in state["allowed"]]
     assert "end-scene" in offered and set(offered) <= {"end-scene", "draw-treasure"}, offered
     assert state["end"]["decided"] is True and state["end"]["outcome"] == "victory"
+    # The session's end waits for the scene's: end-scene records the rewards the campaign carries (L757).
+    assert "end-scene" in session.end(client, sid, "victory", status=409)
     state = table.do(sid, {"type": "end-scene", "outcome": "victory"})
     assert state["game"]["scene_result"]["outcome"] == "victory" and state["verdict"]["position"] == decided_at
     assert {entry["type"] for entry in state["allowed"]} <= {"draw-treasure"}

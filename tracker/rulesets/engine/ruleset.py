@@ -155,6 +155,10 @@ class GameRules:
         rules allow it. ``reported`` holds facts the table states at the end (a figure reached a square), recorded with it."""
         return None
 
+    def end_pending(self, quest: str, game: Mapping[str, Any], verdict: Mapping[str, Any]) -> str | None:
+        """What the game must still record before a decided quest ends in its verdict (a scene's rewards), or None."""
+        return None
+
     def reported_schema(self, quest: str) -> dict[str, Any]:
         """The JSON Schema of the ``reported`` object a quest's end may take: the facts only the table sees that its
         conditions name, each with its type and the rulebook's words. The default: a game whose ends take none."""

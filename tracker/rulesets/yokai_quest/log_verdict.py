@@ -75,3 +75,12 @@ def refuse_contradicted_end(plan: Any, scene: Mapping[str, Any], outcome: str) -
                 "(L763); the log shows the conditions met. Clear the yōkai left and end it in victory. Nothing was recorded.",
                 errors={"outcome": [f"Met: {held}."]},
             )
+
+
+def end_pending(game: Mapping[str, Any], verdict: Mapping[str, Any]) -> str | None:
+    """A scene the log won ends with end-scene first: it records the rewards and achievements the campaign carries
+    ("at the end of it they will receive the specified reward", L757), which the session's end alone would lose."""
+    if verdict["outcome"] == "victory" and game.get("scene") and game.get("scene_result") is None:
+        return ("the scene's end is not recorded yet: send the 'end-scene' action with outcome 'victory' first, which records "
+                "its rewards and achievements (L757)")
+    return None

@@ -55,6 +55,9 @@ class Rules(GameRules):
     def awaited(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
         return log_verdict.awaited(self._scene(quest), game) if game.get("scene") else []
 
+    def end_pending(self, quest: str, game: Mapping[str, Any], verdict: Mapping[str, Any]) -> str | None:
+        return log_verdict.end_pending(game, verdict)
+
     def closing(self, quest: str, game: Mapping[str, Any], verdict: Mapping[str, Any], actions: Sequence[str]) -> list[dict[str, Any]]:
         """Once decided: the scene's end where the log won it (end-scene records its rewards), then the treasure it owes."""
         entries = []
