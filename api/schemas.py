@@ -674,7 +674,8 @@ class RulesetDocument(Answer):
     plain_dice = fields.List(fields.Dict(), metadata={"description": "d4 to d20, available in every session."})
     decks = fields.List(fields.Dict())
     characters = fields.List(fields.Dict())
-    quests = fields.List(fields.Dict())
+    quests = fields.List(fields.Dict(), metadata={"description": "The quests as data; each with its reported_schema: the JSON Schema of the "
+                                                    "\"reported\" facts its end may take from the table (POST /sessions/{sid}/end)."})
     rules = fields.Dict(metadata={"description": "The ruleset's other stated facts (campaign chain, trade tables, conditions, ...)."})
     actions = fields.List(fields.Dict(), metadata={"description": "Action types with the JSON Schema of their request body."})
     component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})
