@@ -248,7 +248,8 @@ class SessionEnd(Answer):
     outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES), metadata={"description": "The outcome the rules decided; null while undecided."})
     reason = fields.String(allow_none=True, metadata={"description": "The condition that holds, in the book's words; null while undecided."})
     awaits = fields.List(fields.Nested(EndFact), metadata={"description": "Facts only the table sees that the verdict waits on now: "
-                                                           "state them with POST /sessions/{sid}/end as \"reported\"."})
+                                                           "state them as \"reported\" with the end (POST /sessions/{sid}/end, or the game's own "
+                                                           "action that ends a scene)."})
     facts = fields.List(fields.Nested(EndFact), metadata={"description": "Every fact the quest's end may take as \"reported\" (its reported_schema)."})
 
 
