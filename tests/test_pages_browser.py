@@ -1,6 +1,6 @@
 """The campaign pages in a real headless Chromium, on SQLite and PostgreSQL: a linked Journey campaign
 of three quests and a Descent campaign's treachery ledger, created through the API, read the way a
-person at the table reads them: at 390 px wide on a phone and on a laptop. Screenshots: tests/artifacts/."""
+person at the table reads them: at 390 px wide on a phone and on a laptop. Screenshots: tests/kit/pages_browser.py says where."""
 
 from __future__ import annotations
 
