@@ -19,6 +19,10 @@ def test_a_list_is_said_as_people_list_things():
     assert wording.either(["red", "blue"]) == "red or blue"
 
 
+def test_english_none_is_left_as_it_is():
+    assert wording.refusal_said("None in this scene; charm: None.", None, NAMES)[0] == "None in this scene; charm: not stated."
+
+
 def test_a_long_list_is_summarised():
     faces = [f"face {n}" for n in range(51)]
     said = wording.listed(faces)

@@ -352,7 +352,7 @@ def test_condition_tokens_resolve_at_the_start_of_the_heroes_turn_as_the_summary
     assert hero["tokens"] == {"burn": 2, "web": 1} and hero["wounds_suffered"] == 5
     assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"burn": ["blank", "blank"]})["title"] == "Aurim's tokens were already resolved on turn 1"
     act(client, sid, type="end-turn")
-    assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"daze": ["blank"]})["title"] == "aurim has no daze token"
+    assert _refused(client, sid, type="condition-turn-start", hero="aurim", faces={"daze": ["blank"]})["title"] == "Aurim has no daze token"
     assert _refused(client, sid, type="place-condition", hero="aurim", condition="frozen", count=1)["status"] == 422
     assert _ended(client, sid, "defeat", ruling="the test is about condition tokens")["ruling"]
 

@@ -62,7 +62,7 @@ def test_a_hero_waiting_at_the_entrance_only_enters_with_the_basic_movement(clie
     struck = act(client, sid, attack)  # on the board: its two actions follow (hero_rules.entering.readings.after_entering)
     assert any(e["type"] == "YokaiDefeated" for e in struck["events"])
     act(client, sid, {"type": "end-activation", "hero": "ryo"})
-    _refused(client, sid, {"type": "use-ability", "hero": "ami", "ability": "chiyute", "actions": 1}, "ami waits at the entrance point")
+    _refused(client, sid, {"type": "use-ability", "hero": "ami", "ability": "chiyute", "actions": 1}, "Ami waits at the entrance point")
 
 
 def test_the_yokai_act_from_the_highest_initiative_down(client):

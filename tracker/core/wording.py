@@ -218,7 +218,7 @@ def plain_literals(text: str, names: Mapping[str, str] | None = None) -> str:
 
     def said(part: str) -> str:
         part = _brackets_said(part, names)
-        part = re.sub(r"\b(None|True|False)\b", lambda m: _WORDS[m.group(1)], part)
+        part = re.sub(r"\b(None|True|False)\b(?!\s+[a-z])", lambda m: _WORDS[m.group(1)], part)  # "None of them" is English
         return re.sub(r"'([^'\s][^']*)'", lambda m: names.get(m.group(1), m.group(0)), part)
 
     return _outside_json(text, said)
