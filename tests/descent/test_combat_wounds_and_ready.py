@@ -174,7 +174,7 @@ def test_the_ready_action_is_two_different_half_actions_one_an_order_and_a_stunn
     assert _refused(client, sid, type="ready", hero="tahlia", half_actions=["order", "move"], order="guard")["title"].startswith("Tahlia discarded a stun token this turn")
     half = act(client, sid, type="stunned-half-action", hero="tahlia", half_action="order", order="guard")
     assert half["state"]["game"]["heroes"]["tahlia"]["orders"] == ["guard"]
-    assert _refused(client, sid, type="stunned-half-action", hero="tahlia", half_action="move")["title"] == "tahlia already took his half action this turn"
+    assert _refused(client, sid, type="stunned-half-action", hero="tahlia", half_action="move")["title"] == "Tahlia already took his half action this turn"
     verified(client, sid)
 
 
