@@ -9,7 +9,7 @@ from typing import Any
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
+from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, readings, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.engine import correction
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, action_schema
@@ -189,6 +189,10 @@ ACTIONS = [
             ["target", "faces"], kei_lun.attacks),
     _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
             HERO, ["hero"], seal_of_the_underworld.sealing_ritual),
+    _action("state-reading", "The table states, once for the campaign, how it reads a rule the rulebook leaves open; every later quest plays by it. "
+            "Quest 10 Part 2's Villager bonus (L1077, reading villager-att-bonus): attack-die, one more Attack Die per Villager Token held, or "
+            "total, +1 to the attack's total per token (the quest's villager_att_bonus_reading in GET /rulesets/journey).",
+            {"reading": {"enum": ["villager-att-bonus"]}, "choice": {"enum": ["attack-die", "total"]}}, ["reading", "choice"], readings.state_reading),
     ActionType("correct", correction.DESCRIPTION,
                action_schema(correction.properties(PILGRIM, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 50}), correction.REQUIRED), _correct),
 ]
