@@ -13,9 +13,9 @@ def test_a_chest_whose_row_lists_no_treasure_gives_no_treasure_card(client):
     sid = start(client, campaign(client, ["tahlia", "aurim"]), "mists-of-time")
     opening = {"type": "open-chest", "chest": "gold-1", "opener": "tahlia", "given_to": {"coins": "tahlia", "curses": ["aurim"]}}
     wrong = refused(client, sid, **opening, treasure={"tahlia": ["Gold treasure 1"]})
-    assert wrong["title"] == "Chest gold-1 of The Mists of Time lists no treasure" and "L272" in wrong["detail"]
+    assert wrong["title"] == "The Gold 1 chest of The Mists of Time lists no treasure" and "L272" in wrong["detail"]
     stranger = refused(client, sid, **opening, treasure={"sir-valadir": []})
-    assert stranger["title"] == "sir-valadir is not in the party"
+    assert stranger["title"] == "Sir Valadir is not in the party" and "Aurim and Tahlia" in stranger["detail"]
     opened = act(client, sid, **opening)
     assert session.change(opened, "ChestOpened")["treasure"] == {} and opened["state"]["game"]["heroes"]["tahlia"]["coins"] == 500
 

@@ -30,13 +30,14 @@ def require_listed_treasure(ctx: ActionContext, chest: Mapping[str, Any], report
     if reported is None:
         return
     heroes = set(ctx.game.get("heroes") or {})
+    names = {c["id"]: c["name"] for c in ctx.ruleset.data["characters"]}
     strangers = sorted(set(reported) - heroes)
     if strangers:
-        raise refuse(f"{_said(strangers)} {'is' if len(strangers) == 1 else 'are'} not in the party",
-                     f"Each hero of the party draws the chest's treasure (L272): {_said(sorted(heroes))}.", f"treasure.{strangers[0]}")
+        raise refuse(f"{_said([names.get(h, h) for h in strangers])} {'is' if len(strangers) == 1 else 'are'} not in the party",
+                     f"Each hero of the party draws the chest's treasure (L272): {_said(sorted(names.get(h, h) for h in heroes))}.", f"treasure.{strangers[0]}")
     drawn = sorted(hero for hero, cards in reported.items() if cards)
     if drawn and not chest["treasure"]:
-        raise refuse(f"Chest {chest['id']} of {quest(ctx)['name']} lists no treasure",
+        raise refuse(f"The {chest['id'].replace('-', ' ').capitalize()} chest of {quest(ctx)['name']} lists no treasure",
                      "A chest gives exactly what its row lists (L272); this one's row holds no treasure card: leave \"treasure\" out.",
                      f"treasure.{drawn[0]}")
 
