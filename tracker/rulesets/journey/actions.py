@@ -129,7 +129,8 @@ ACTIONS = [
     _action("end-activation", "The active Pilgrim ends its activation; unused AP are lost.", {}, [], turns.end_activation),
     _action("demon-phase", "The Pilgrim Phase ends and the Demon Phase begins.", {}, [], turns.demon_phase),
     _action("end-of-turn", "End of Turn Phase: a Turn Token on every multi-turn card; the next turn begins with Maintenance.", {}, [], turns.end_of_turn),
-    _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542).",
+    _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542). "
+            "Quest 10 Part 2: +1 ATT against the Bull Demon King per Villager Token the Pilgrim holds, as the table reads it (state-reading, L1077).",
             {**HERO, "target": NAME, "faces": FACES, "cleanse_faces": {"type": "array", "items": FACE, "maxItems": 5},
              "outcome": {"enum": ["kill", "cleanse", "interrupted"]}, "knock_back_blocked": COUNT, "bonus_damage": COUNT,
              "cleanse_bonus": COUNT, "golden_peach": {"type": "boolean", "description": "Q7: Kei Lun guards the chest and the Sutra holders share its Map Tile (the table's word; L938-L941)."},
