@@ -1,8 +1,8 @@
 """Nothing in the rules data is decoration (issue 31): every rule field of every game's live rules data is a field some
 code of the service names, or is marked as the table's with why.
 
-A field is named when its key is written in the service's code (tracker/, api/, projections/: a string constant, or an
-attribute of that name), read with ``ast`` from the sources, no suite run, so this takes a second or two. Naming is
+A field is named when its key is written in the code that may read the game's data (tracker/, api/, projections/, but
+the other games' packages: a string constant, or an attribute of that name), read with ``ast`` from the sources, no suite run, so this takes a second or two. Naming is
 not proof of reading (a key spelled elsewhere for another purpose counts as named), so the test finds the fields no code
 could read at all. What is not a rule field, by the data's own marks: the provenance of a fact (``source``, a
 ``reading``, a ``note``, ``unknowns``, ``inferred``, ...), a lost fact (``null`` explained in its entity's
@@ -38,17 +38,31 @@ FIELD = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$|^[a-z]{2,}$")
 PROVENANCE = re.compile(r"(^|_)(source|sources|reading|readings|note|notes|why|text|rulebook|unknowns)$|^inferred")
 
 
+PACKAGES = ROOT / "tracker" / "rulesets"
+
+
 @cache
-def named_in_code() -> frozenset[str]:
+def _names(path: Path) -> frozenset[str]:
     names: set[str] = set()
-    for folder in CODE:
-        for path in (ROOT / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    names.add(node.value)
-                elif isinstance(node, ast.Attribute):
-                    names.add(node.attr)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
     return frozenset(names)
+
+
+@cache
+def named_in_code(ruleset_id: str) -> frozenset[str]:
+    """What the code that may read a game's data names: the service's code but the other games' packages."""
+    own = PACKAGES / _package(ruleset_id)
+    others = [PACKAGES / game for game in rulesets.games() if PACKAGES / game != own]
+    paths = [path for folder in CODE for path in (ROOT / folder).rglob("*.py") if not any(other in path.parents for other in others)]
+    return frozenset().union(*(_names(path) for path in paths))
+
+
+def _package(ruleset_id: str) -> str:
+    return type(rulesets.get(ruleset_id).rules).__module__.split(".")[2]
 
 
 def _ids(value, found: set[str]) -> set[str]:
@@ -96,7 +110,7 @@ def unnamed_fields(data: dict, named: frozenset[str], maps: frozenset[str] = fro
 
 
 def unread(ruleset_id: str) -> set[str]:
-    return unnamed_fields(rulesets.get(ruleset_id).data, named_in_code(), frozenset(_listed()["maps"].get(ruleset_id) or {}))
+    return unnamed_fields(rulesets.get(ruleset_id).data, named_in_code(ruleset_id), frozenset(_listed()["maps"].get(ruleset_id) or {}))
 
 
 def _listed() -> dict:
