@@ -46,6 +46,8 @@ def require_target(ctx: Any, plan: Plan, params: Mapping[str, Any]) -> None:
     standing = {hero: sheet for hero, sheet in plan.game["heroes"].items() if not sheet.get("defeated")}
     most = max((sheet[key] for sheet in standing.values()), default=0)
     tied = sorted(hero for hero, sheet in standing.items() if sheet[key] == most)
+    if not tied:
+        return  # no hero left standing to be its target: the attack's other checks answer it
     chief = (lookup.character(ctx.ruleset.data, params["attacker"]) or {}).get("name", params["attacker"])
     defenders = [target["defender"] for target in params["targets"]]
     quoted = f"{ability['source']}: \"{ability['text']}\""
