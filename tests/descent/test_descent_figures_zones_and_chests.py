@@ -57,7 +57,7 @@ def test_cells_9_and_10_stay_shut_while_monsters_live_in_zone_4(client):
     shut = refused(client, sid, type="open-cell", cell="cell-10", hero="tahlia")
     assert shut["title"] == f"Monsters still live in Zone 4: {thing}" and "L396" in shut["detail"]
     act(client, sid, type="open-cell", cell="cell-1", hero="tahlia")  # a cell of another zone opens
-    assert refused(client, sid, type="move-monsters", moves=[{"figure": "tahlia", "zone": "zone-4"}])["title"] == "tahlia is a hero"
+    assert refused(client, sid, type="move-monsters", moves=[{"figure": "tahlia", "zone": "zone-4"}])["title"] == "Tahlia is a hero"
     assert refused(client, sid, type="move-monsters", moves=[{"figure": thing, "zone": "Zone 4"}])["status"] == 422
     act(client, sid, type="move-monsters", moves=[{"figure": thing, "zone": "zone-3"}])  # freed, the Thing moves as it wishes (L391)
     opened = act(client, sid, type="open-cell", cell="cell-9", hero="tahlia")

@@ -34,15 +34,18 @@ def for_action(refusal: TrackerError, action_type: Any, action: Mapping[str, Any
     each further refusal a lost fact gives it is folded into the same example and the same errors, so a group that
     fills in the example's values meets no second refusal the first could have named."""
     refusal = with_example(refusal, action_type, action, ctx)
-    if refusal.example is None:
+    stood_in = refusal.example is None  # an example of stand-ins for the fields the refusal asks for, made here
+    if stood_in:
         refusal.example = asked_filled(refusal, action_type, action)
     if refusal.example is not None:
-        _followed_through(refusal, action_type, ctx, stream)
+        before = (refusal.example, refusal.errors, refusal.detail)
+        try:
+            _followed_through(refusal, action_type, ctx, stream)
+        except Exception:  # noqa: BLE001 - a resolver that fails on a stand-in body: the refusal is given as it was
+            refusal.example, refusal.errors, refusal.detail = before
+            if stood_in:
+                refusal.example = None  # a body a resolver cannot take is no example
     return with_all_missing(refusal, action, ctx)
-
-
-def _names_lost_facts(refusal: TrackerError) -> bool:
-    return any(str(key).startswith(("components.", "stated", "faces", "dice.", "decks.")) for key in (refusal.errors or {}))
 
 
 class _WouldDraw(Exception):
