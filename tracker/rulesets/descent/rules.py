@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.engine import allowed
 from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
@@ -46,8 +45,8 @@ class Rules(GameRules):
         return sides.acting_side(action)
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
-        """Descent's log keeps no turn order (each side's turn is the table's): every action, by its side."""
-        return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions]
+        """Whose turn it is and what may happen now, as the pinned version keeps the turn (turn.py)."""
+        return self.version.allowed(game, actions)
 
     def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact(game, viewer)
