@@ -91,6 +91,7 @@ class Trace:
 def _descent_session(tracker: Tracker) -> tuple[str, str]:
     campaign = tracker.create_campaign("descent", "Traced", party=["tahlia", "aurim"]).body["id"]
     session = tracker.start_session(campaign, "mists-of-time", setup={"hero_sheets": SHEETS}).body["id"]
+    assert tracker.act(session, {"type": "start-hero-turn", "hero": "tahlia"}).status == 201  # she attacks in her turn
     placed = tracker.act(session, {"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 2}], "source": "zone 1 revealed"})
     troll = next(e for e in placed.body["events"] if e["type"] == "MonstersPlaced")["payload"]["change"]["figures"][0]["id"]
     return session, troll

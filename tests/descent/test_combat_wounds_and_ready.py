@@ -9,6 +9,7 @@ import json
 import pytest
 
 from tests.kit.descent import (
+    to_hero_turn,
     TEST_OVERLORD_DECK,
     act,
     campaign,
@@ -323,6 +324,7 @@ def test_a_monsters_attack_needs_the_overlords_token_and_a_heroes_attack_the_her
     assert client.post(f"/sessions/{sid}/actions", json={"type": "ready", "hero": "tahlia", "half_actions": ["order", "move"], "order": "rest"}, headers=overlord).status_code == 403
     assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
     assert client.post(f"/sessions/{sid}/actions", json=swing, headers=overlord).status_code == 201
+    to_hero_turn(client, sid, "tahlia")  # a hero attacks in his own turn (rules 1.6.0 on)
     assert client.post(f"/sessions/{sid}/actions", json={**swing, "attacker": "tahlia", "target": "troll-1"}, headers=heroes).status_code == 201
 
 

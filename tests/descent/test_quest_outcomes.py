@@ -426,7 +426,8 @@ def test_hold_the_positions_turns_are_read_as_printed_and_its_altars_cost_250_on
     assert unknown["title"] == "'altar-3' is not an altar of this quest" and "['altar-1', 'altar-2']" in unknown["detail"]
     used = act(client, sid, type="activate-altar", altar="altar-1", hero="aurim")
     assert used["state"]["game"]["heroes"]["aurim"]["coins"] == 50 and used["events"][-1]["payload"]["change"]["burn"] == 2
-    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "altar-1 was already used on turn 10"
+    # Turn 10's overlord's turn read its description; aurim's altar is in his turn of turn 11.
+    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "altar-1 was already used on turn 11"
     assert _ended(client, sid, "defeat", ruling="the test is about the turns and altars")["ruling"]
     other = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {"altars": 1}})
     assert other.status_code == 422 and other.json["title"] == "The Mists of Time has no altars to count"
@@ -515,7 +516,8 @@ def test_the_crushing_wall_trap_closes_a_space_a_turn_until_pushed_back_or_disar
     assert act(client, sid, type="spring-crushing-trap", hero="aurim")["state"]["game"]["crushing_trap"]["apart"] == 7
     assert _refused(client, sid, type="spring-crushing-trap", hero="tahlia")["title"] == "The crushing-wall trap was already sprung"
     assert act(client, sid, type="move-crushing-walls")["state"]["game"]["crushing_trap"]["apart"] == 6  # L174: 1 space, start of the overlord's turn
-    assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing walls already moved on turn 1"
+    # Sprung in aurim's turn of turn 2 (turn 1 ended in the overlord's turn that found the trap not sprung).
+    assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing walls already moved on turn 2"
     # L652: a continuous prolonged Melee (X) action pushes the wall back one space for every 3 progress tokens
     assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "tahlia has no completed 'push-wall' to push with"
     act(client, sid, type="prolonged-roll", hero="tahlia", task="push-wall", half_action="order", **{k: v for k, v in TAHLIA_ALL_OUT.items() if k != "hero"})

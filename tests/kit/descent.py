@@ -81,32 +81,37 @@ def _acting_hero(game, action) -> str | None:
     return None
 
 
-def _step(client, sid, **action) -> None:
-    session.act(client, sid, action)
+def _step(client, sid, by=None, **action) -> None:
+    """A turn action, posted by the owner's client, or with the headers ``by(action)`` gives (a side's token)."""
+    if by is None:
+        session.act(client, sid, action)
+        return
+    done = client.post(f"/sessions/{sid}/actions", json=action, headers=by(action))
+    assert done.status_code == 201, done.json
 
 
-def to_heroes_turns(client, sid) -> None:
+def to_heroes_turns(client, sid, by=None) -> None:
     """Out of the overlord's turn and any hero's turn: the heroes' turns, between two of them."""
     game = _state(client, sid)["game"]
     if game.get("phase") == turn.OVERLORD_PHASE:
-        _step(client, sid, type=turn.END_TURN)
+        _step(client, sid, by, type=turn.END_TURN)
     elif game.get("active"):
-        _step(client, sid, type=turn.END_HERO_TURN, hero=game["active"])
+        _step(client, sid, by, type=turn.END_HERO_TURN, hero=game["active"])
 
 
-def to_overlord_turn(client, sid) -> None:
+def to_overlord_turn(client, sid, by=None) -> None:
     """The overlord's turn: the heroes still to have theirs this turn have them first."""
     game = _state(client, sid)["game"]
     if game.get("phase") == turn.OVERLORD_PHASE:
         return
-    to_heroes_turns(client, sid)
+    to_heroes_turns(client, sid, by)
     for hero in [h for h in game["heroes"] if h not in (_state(client, sid)["game"].get("turns_taken") or [])]:
-        _step(client, sid, type=turn.START_HERO_TURN, hero=hero)
-        _step(client, sid, type=turn.END_HERO_TURN, hero=hero)
-    _step(client, sid, type=turn.START_OVERLORD_TURN)
+        _step(client, sid, by, type=turn.START_HERO_TURN, hero=hero)
+        _step(client, sid, by, type=turn.END_HERO_TURN, hero=hero)
+    _step(client, sid, by, type=turn.START_OVERLORD_TURN)
 
 
-def to_hero_turn(client, sid, hero: str | None = None) -> None:
+def to_hero_turn(client, sid, hero: str | None = None, by=None) -> None:
     """``hero``'s turn (None: any hero's, the one under way or the next one's): the turn moves on until it is his."""
     for _ in range(3 + 2 * 6):
         game = _state(client, sid)["game"]
@@ -114,18 +119,18 @@ def to_hero_turn(client, sid, hero: str | None = None) -> None:
             return
         waiting = [h for h in game["heroes"] if h not in (game.get("turns_taken") or [])]
         if game.get("phase") == turn.HEROES_PHASE and not game.get("active") and (hero in waiting or (hero is None and waiting)):
-            _step(client, sid, type=turn.START_HERO_TURN, hero=hero or waiting[0])
+            _step(client, sid, by, type=turn.START_HERO_TURN, hero=hero or waiting[0])
             return
         if game.get("phase") == turn.HEROES_PHASE and not game.get("active") and not waiting:
-            _step(client, sid, type=turn.START_OVERLORD_TURN)
+            _step(client, sid, by, type=turn.START_OVERLORD_TURN)
         elif game.get("phase") == turn.HEROES_PHASE and not game.get("active"):
-            _step(client, sid, type=turn.START_HERO_TURN, hero=waiting[0])  # the heroes before him this turn
+            _step(client, sid, by, type=turn.START_HERO_TURN, hero=waiting[0])  # the heroes before him this turn
         else:
-            to_heroes_turns(client, sid)
+            to_heroes_turns(client, sid, by)
     raise AssertionError(f"{hero}'s turn was never reached")
 
 
-def to_moment(client, sid, action: dict) -> None:
+def to_moment(client, sid, action: dict, by=None) -> None:
     """The session taken to the moment of the turn ``action`` belongs to (where the session keeps the turn)."""
     state = _state(client, sid)
     game = state.get("game") or {}
@@ -137,12 +142,12 @@ def to_moment(client, sid, action: dict) -> None:
     if kind == turn.ATTACK:
         if hero is None or any(hero in (e["heroes"] or []) for e in allowed):
             return
-        to_hero_turn(client, sid, hero)
+        to_hero_turn(client, sid, hero, by)
     elif kind in turn.HERO_TURN:
         if not any(e["heroes"] and (hero is None or hero in e["heroes"]) for e in allowed):
-            to_hero_turn(client, sid, hero or ("sharr-the-brightwing" if kind == "sharr-cleanses-glyph" and "sharr-the-brightwing" in game["heroes"] else None))
+            to_hero_turn(client, sid, hero or ("sharr-the-brightwing" if kind == "sharr-cleanses-glyph" and "sharr-the-brightwing" in game["heroes"] else None), by)
     elif kind in turn.OVERLORD_TURN or kind == turn.END_TURN:
-        to_overlord_turn(client, sid)
+        to_overlord_turn(client, sid, by)
 
 
 def act_in_turn(client, sid, **action) -> dict:

@@ -93,20 +93,18 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[st
     phase, active = game.get("phase"), game.get("active")
     entries: list[dict[str, Any]] = []
     if phase == HEROES_PHASE and active:
-        entries.extend(allowed.entry(name, [active]) for name in HERO_TURN)
-        entries.append(allowed.entry(ATTACK, [active]))
-        entries.append(allowed.entry(END_HERO_TURN, [active]))
+        entries.extend(allowed.entry(name, [active], side=HEROES_PHASE) for name in (*HERO_TURN, ATTACK, END_HERO_TURN))
     elif phase == HEROES_PHASE:
         waiting = _waiting(game)
         if waiting:
-            entries.append(allowed.entry(START_HERO_TURN, waiting))
+            entries.append(allowed.entry(START_HERO_TURN, waiting, side=HEROES_PHASE))
         else:
             entries.append(allowed.entry(START_OVERLORD_TURN, side=OVERLORD))
     elif phase == OVERLORD_PHASE:
         entries.extend(allowed.entry(name, side=OVERLORD) for name in OVERLORD_TURN)
         guarding = _guarding(game)
         if guarding:
-            entries.append(allowed.entry(ATTACK, guarding))
+            entries.append(allowed.entry(ATTACK, guarding, side=HEROES_PHASE))
         entries.append(allowed.entry(END_TURN, side=OVERLORD))
     if phase in (HEROES_PHASE, OVERLORD_PHASE):
         # The overlord's monsters attack in his turn; in a hero's turn the ambush troll does (L577-L579), and between the
