@@ -161,6 +161,10 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     _roll_reported(page, "d6", "4, 1")
     _act(page, "gain-threat", source="other", amount="2")
     _act(page, "gain-curses", hero="aurim", count="1", source="silver chest")
+    for hero in ("aurim", "tahlia"):  # each hero's turn, then the overlord's (rules 1.6.0 on)
+        _act(page, "start-hero-turn", hero=hero)
+        _act(page, "end-hero-turn", hero=hero)
+    _act(page, "start-overlord-turn")
     _act(page, "end-turn")
     _undo(page)
     assert "Undone by" in page.locator("#done").inner_text()
@@ -169,6 +173,8 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     _draw_reported(page, "overlord", next(c for c in TEST_OVERLORD_DECK["decks"]["overlord"]["cards"] if c not in out))
     # Zone 5: Basalt, a master troll with 3 armour and 24 more wounds (L606); his card's wounds are stated, here 30
     _act(page, "place-monsters", **{"monsters.0.monster": "troll", "monsters.0.named": "basalt", "monsters.0.wounds": "30"}, source="zone 5 revealed")
+    _act(page, "end-turn")
+    _act(page, "start-hero-turn", hero="tahlia")  # she attacks in her own turn
     basalt = _offered(page, "attack", "target")
     assert basalt == ["basalt-1"], basalt  # the figure on the board, offered by the attack's form
     for _ in range(2):  # five red dice showing 4 damage each, less his 3 armour: 17 wounds a blow

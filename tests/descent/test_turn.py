@@ -64,7 +64,7 @@ def test_each_hero_has_his_turn_then_the_overlord_his_and_the_turn_ends_with_the
     assert not _entries(state, "start-hero-turn")  # one hero's turn at a time
     # Aurim waits for his own turn; the 409 names whose turn it is, and how it moves on.
     waiting = _out_of_moment(client, sid, {"type": "ready", "hero": "aurim", "half_actions": ["order", "move"], "order": "rest"})
-    assert waiting["title"].startswith("It is Tahlia's turn (turn 1)") and "Tahlia ends his turn with end-hero-turn" in waiting["detail"]
+    assert waiting["title"].startswith("It is Tahlia's turn (turn 1)") and "Tahlia's turn ends with end-hero-turn" in waiting["detail"]
     assert waiting["example"] == {"type": "end-hero-turn", "hero": "tahlia"}
     _out_of_moment(client, sid, {"type": "start-hero-turn", "hero": "aurim"})
     session.act(client, sid, {"type": "ready", "hero": "tahlia", "half_actions": ["order", "move"], "order": "rest"})
@@ -72,7 +72,7 @@ def test_each_hero_has_his_turn_then_the_overlord_his_and_the_turn_ends_with_the
     state = _state(client, sid)
     assert state["game"]["turns_taken"] == ["tahlia"] and _who(state, "start-hero-turn") == [(["aurim"], "heroes")]
     again = _out_of_moment(client, sid, {"type": "start-hero-turn", "hero": "tahlia"})  # each hero once a turn
-    assert "Aurim still to have his" in again["title"]
+    assert "Aurim still to have a turn" in again["title"]
     _out_of_moment(client, sid, {"type": "start-overlord-turn"})  # not before every hero has had his turn
     session.act(client, sid, {"type": "start-hero-turn", "hero": "aurim"})
     session.act(client, sid, {"type": "end-hero-turn", "hero": "aurim"})
@@ -82,6 +82,7 @@ def test_each_hero_has_his_turn_then_the_overlord_his_and_the_turn_ends_with_the
     state = _state(client, sid)
     assert state["phase"] == "overlord" and _who(state, "move-fissures") == [(None, "overlord")] and _who(state, "end-turn") == [(None, "overlord")]
     assert not _entries(state, "ready") and not _entries(state, "open-chest")
+    assert not _entries(state, "sacrifice-clock") and not _entries(state, "zorek-gaze")  # other quests' start-of-turn rules
     hero_now = _out_of_moment(client, sid, {"type": "open-chest", "chest": "copper-2", "opener": "aurim"})
     assert hero_now["title"].startswith("It is the overlord's turn (turn 1)") and hero_now["example"] == {"type": "end-turn"}
     session.act(client, sid, {"type": "move-fissures", "faces": ["0D 2R", "1D 1R"]})  # L596: at the start of his turn
@@ -181,3 +182,12 @@ def test_a_campaign_pinned_to_1_5_0_keeps_no_turn_and_plays_every_action_at_any_
     refused = session.refused(client, sid, {"type": "start-hero-turn", "hero": "tahlia"})
     assert refused["title"] == "This campaign's rules data records no turns" and "1.6.0" in refused["detail"] and "1.5.0" in refused["detail"]
     session.ruled_and_verified(client, sid)
+
+
+def test_a_campaign_pinned_to_descent_1_5_0_still_resolves_to_its_published_contract():
+    """1.6.0 brought the turn's actions and end-turn's new meaning: 1.5.0's data and contract are archived."""
+    rulesets.archived.cache_clear()
+    pin = {"id": "descent", "version": "1.5.0", "hash": "sha256:0b78484c03ec2f0b6ddef7a3b14ae3bfd872b8391e98fec4fc0b0ff6a645598b"}
+    old = rulesets.resolve(pin)
+    assert old is not None and old.version == "1.5.0" and old.pin == pin
+    assert old.rules.version.number == "1.5.0" and rulesets.get("descent").hash != pin["hash"]

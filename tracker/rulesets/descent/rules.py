@@ -46,7 +46,8 @@ class Rules(GameRules):
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         """Whose turn it is and what may happen now, as the pinned version keeps the turn (turn.py)."""
-        return self.version.allowed(game, actions)
+        known = next((q for q in self.data.get("quests", []) if q["id"] == quest), None)
+        return self.version.allowed(game, actions, known)
 
     def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact(game, viewer)

@@ -62,6 +62,11 @@ ANYTIME = (
     "roll-stone-doors", "thing-struck", "place-condition", "spirit-angered", "spirit-killed", "secret-room-roll",
     "place-monsters", "state-wounds", "spend-fatigue", "recover", "aura-wound", "correct",
 )
+# The quest rule (its key in the quest's rules data) an overlord's start-of-turn action plays: listed only in that quest
+# (its resolver refuses it elsewhere, whatever the moment).
+QUEST_RULE = {"move-crushing-walls": "crushing_trap", "sacrifice-clock": "prisoners", "thing-devours": "prisoners",
+              "monkey-kings-line": "monkey_kings_line", "turn-description": "turn_descriptions", "move-fissures": "fissures",
+              "zorek-gaze": "zorek"}
 ATTACK = "attack"
 # The field of an action that names the hero acting in his turn.
 HERO_FIELD = {"open-chest": "opener", ATTACK: "attacker"}
@@ -87,9 +92,10 @@ def _guarding(game: Mapping[str, Any]) -> list[str]:
     return [hero for hero, sheet in (game.get("heroes") or {}).items() if "guard" in (sheet.get("orders") or [])]
 
 
-def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[str, Any]]:
+def allowed_now(game: Mapping[str, Any], actions: Sequence[str], quest: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """The action types legal now, each with who takes it: the hero whose turn it is, the heroes still to take theirs,
-    the overlord, or anyone at the table."""
+    the overlord, or anyone at the table. ``quest``: the quest's rules data; an action of a rule only some quests have
+    is listed only in those."""
     phase, active = game.get("phase"), game.get("active")
     entries: list[dict[str, Any]] = []
     if phase == HEROES_PHASE and active:
@@ -101,7 +107,7 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[st
         else:
             entries.append(allowed.entry(START_OVERLORD_TURN, side=OVERLORD))
     elif phase == OVERLORD_PHASE:
-        entries.extend(allowed.entry(name, side=OVERLORD) for name in OVERLORD_TURN)
+        entries.extend(allowed.entry(name, side=OVERLORD) for name in OVERLORD_TURN if quest is None or QUEST_RULE.get(name, "") in quest or name not in QUEST_RULE)
         guarding = _guarding(game)
         if guarding:
             entries.append(allowed.entry(ATTACK, guarding, side=HEROES_PHASE))
@@ -138,8 +144,8 @@ def moment(game: Mapping[str, Any], said: Mapping[str, str], turn: int) -> str:
         return f"{said.get(game['active'], game['active'])}'s turn (turn {turn})"
     waiting = [said.get(h, h) for h in _waiting(game)]
     if waiting:
-        return f"the heroes' turns of turn {turn}, between two of them ({listed(waiting)} still to have {'his' if len(waiting) == 1 else 'theirs'})"
-    return f"the end of the heroes' turns of turn {turn} (every hero has had his)"
+        return f"the heroes' turns of turn {turn}, between two of them ({listed(waiting)} still to have a turn)"
+    return f"the end of the heroes' turns of turn {turn} (every hero has had a turn)"
 
 
 def _acting_hero(game: Mapping[str, Any], kind: str, params: Mapping[str, Any]) -> str | None:
@@ -162,15 +168,15 @@ def _fits(entry: Mapping[str, Any], hero: str | None, kind: str) -> bool:
 def _next_steps(game: Mapping[str, Any], said: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
     """What moves the turn on from here, in words, and a body that would be accepted now."""
     if game.get("phase") == OVERLORD_PHASE:
-        return "the overlord ends his turn, and the turn, with end-turn", {"type": END_TURN}
+        return "the overlord's turn, and with it the turn, ends with end-turn", {"type": END_TURN}
     if game.get("active"):
         active = game["active"]
-        return f"{said.get(active, active)} ends his turn with end-hero-turn", {"type": END_HERO_TURN, "hero": active}
+        return f"{said.get(active, active)}'s turn ends with end-hero-turn", {"type": END_HERO_TURN, "hero": active}
     waiting = _waiting(game)
     if waiting:
-        return (f"a hero still to have his turn ({listed([said.get(h, h) for h in waiting])}) starts it with start-hero-turn",
+        return (f"the turn of a hero still to have one ({listed([said.get(h, h) for h in waiting])}) starts with start-hero-turn",
                 {"type": START_HERO_TURN, "hero": waiting[0]})
-    return "the overlord starts his turn with start-overlord-turn", {"type": START_OVERLORD_TURN}
+    return "the overlord's turn starts with start-overlord-turn", {"type": START_OVERLORD_TURN}
 
 
 def _when(kind: str) -> str:
@@ -179,9 +185,9 @@ def _when(kind: str) -> str:
     if kind in OVERLORD_TURN or kind == END_TURN:
         return "in the overlord's turn"
     if kind == START_HERO_TURN:
-        return "between the heroes' turns, by a hero who has not had his turn this turn"
+        return "between the heroes' turns, by a hero who has not had a turn this turn"
     if kind == START_OVERLORD_TURN:
-        return "once every hero has had his turn"
+        return "once every hero has had a turn"
     if kind == ATTACK:
         return "by the hero whose turn it is, by a hero with a guard order in the overlord's turn, or by a monster"
     return "at any time"
@@ -198,7 +204,8 @@ def require_moment(ctx: ActionContext, kind: str, params: Mapping[str, Any]) -> 
     turn = int(ctx.state.get("turn") or 1)
     now = moment(game, said, turn)
     step, example = _next_steps(game, said)
-    own = [e for e in allowed_now(game, ctx.ruleset.rules.client_actions) if e["type"] not in ANYTIME and e["type"] not in DECK_ACTIONS or e["type"] == END_TURN]
+    quest = ctx.ruleset.quest(game["quest"]) if game.get("quest") else None
+    own = [e for e in allowed_now(game, ctx.ruleset.rules.client_actions, quest) if e["type"] not in ANYTIME and e["type"] not in DECK_ACTIONS or e["type"] == END_TURN]
     doable = listed([_entry_said(e, said) for e in own])
     by = f" by {said.get(hero, hero)}" if hero else ""
     raise Conflict(
@@ -260,11 +267,11 @@ def _end_turn(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
 
 
 ACTIONS = [
-    ActionType(START_HERO_TURN, "A hero's turn begins (L264): a hero who has not had his turn this turn; the table chooses who goes next.",
+    ActionType(START_HERO_TURN, "A hero's turn begins (L264): a hero who has not had a turn this turn; the table chooses who goes next.",
                action_schema({"hero": NAME}, ["hero"]), _recorded(start_hero_turn)),
-    ActionType(END_HERO_TURN, "The hero's turn ends; his prolonged order token is removed (L144).",
+    ActionType(END_HERO_TURN, "The hero's turn ends; the prolonged order token on him is removed (L144).",
                action_schema({"hero": NAME}, ["hero"]), _recorded(end_hero_turn)),
-    ActionType(START_OVERLORD_TURN, "Every hero has had his turn: the overlord's turn begins, his start-of-turn rules first (L174, L345).",
+    ActionType(START_OVERLORD_TURN, "Every hero has had a turn: the overlord's turn begins, his start-of-turn rules first (L174, L345).",
                action_schema({}, []), _recorded(start_overlord_turn)),
 ]
 # The deck actions' end-turn, Descent's own: the overlord's turn ends, and with it the turn (where the version records turns).

@@ -98,7 +98,7 @@ class V1_0_0:
         return []
 
     # The turn (turn.py): before 1.6.0 the log kept none (each side's turn was the table's), and its sessions replay so.
-    def allowed(self, game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[str, Any]]:
+    def allowed(self, game: Mapping[str, Any], actions: Sequence[str], quest: Mapping[str, Any] | None) -> list[dict[str, Any]]:
         """Every action at any time, by its side (the turn's own actions, which it does not record, left out)."""
         return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions if name not in turn.TURN_ACTIONS]
 
@@ -190,8 +190,8 @@ class V1_6_0(V1_5_0):
     number = "1.6.0"
     records = V1_5_0.records | {"turns"}
 
-    def allowed(self, game, actions):
-        return turn.allowed_now(game, actions)
+    def allowed(self, game, actions, quest):
+        return turn.allowed_now(game, actions, quest)
 
     def in_its_moment(self, ctx, action, params):
         turn.require_moment(ctx, action, params)
