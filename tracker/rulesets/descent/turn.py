@@ -25,7 +25,7 @@ from typing import Any
 
 from tracker.core.errors import Conflict
 from tracker.rulesets.descent import sides
-from tracker.rulesets.descent.common import NAME, OVERLORD, require_hero
+from tracker.rulesets.descent.common import NAME, OVERLORD, refuse
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine.deck_actions import NAMES as DECK_ACTIONS
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, action_schema
@@ -254,8 +254,10 @@ def _recorded(resolve):
 
     def resolved(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
         ctx.ruleset.rules.version.require(ctx, "turns", "This campaign's rules data records no turns", "The heroes' and the overlord's turns are recorded", "type")
-        if "hero" in params:
-            require_hero(ctx, params["hero"])
+        if "hero" in params and params["hero"] not in (ctx.game.get("heroes") or {}):
+            said = names(ctx)
+            raise refuse(f"'{params['hero']}' is not a hero in this quest",
+                         f"The heroes: {listed([said.get(h, h) for h in ctx.game.get('heroes') or {}])}.", "hero")
         return resolve(ctx, params)
 
     resolved.__doc__ = resolve.__doc__
