@@ -33,11 +33,24 @@ def _camel(name: str) -> str:
 
 
 def _plain(schema: dict[str, Any]) -> dict[str, Any]:
-    """A ruleset's JSON Schema as a schema inside the document: the document's dialect applies, not its own."""
+    """A ruleset's JSON Schema as a schema inside the document: the document's dialect applies, not its own; a map
+    whose keys the schema leaves open names them as the rules do (a die, deck, hero or figure: never an empty name)."""
     schema = copy.deepcopy(schema)
     schema.pop("$schema", None)
     schema.pop("title", None)  # generators name models by title; the component's name reads better
+    _name_keys(schema)
     return schema
+
+
+def _name_keys(schema: Any) -> None:
+    if isinstance(schema, dict):
+        if schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict) and "propertyNames" not in schema:
+            schema["propertyNames"] = {"type": "string", "minLength": 1}
+        for value in schema.values():
+            _name_keys(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _name_keys(value)
 
 
 def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
@@ -114,11 +127,18 @@ def per_ruleset_schemas() -> dict[str, dict[str, Any]]:
             schema = _plain(described[key])
             schema["description"] = f"{ruleset.name}: {what.lower()}. " + schema.get("description", "")
             components[f"{_camel(ruleset.id)}{what}"] = schema
+        # The facts each quest's end may take as "reported" (each quest's reported_schema in GET /rulesets/{id}).
+        by_quest = [{**_plain(quest["reported_schema"]), "title": quest["id"]} for quest in described["quests"]]
+        components[f"{_camel(ruleset.id)}Reported"] = {
+            "description": f"{ruleset.name}: the facts a quest's end may take from the table, one schema per quest (its title); "
+            "the session's quest decides which applies, and the server checks it against that one.",
+            "anyOf": by_quest or [{"type": "object", "additionalProperties": False}],
+        }
     return components
 
 
 def any_of(what: str) -> dict[str, Any]:
-    """An anyOf over every ruleset's schema of ``what`` (Options, Setup or Components), for a field's metadata."""
+    """An anyOf over every ruleset's schema of ``what`` (Options, Setup, Components or Reported), for a field's metadata."""
     return {"anyOf": [{"$ref": f"{REF}{_camel(ruleset_id)}{what}"} for ruleset_id in ruleset_ids()]}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
+from api import ruleset_schemas
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 
@@ -78,7 +79,7 @@ def test_each_ruleset_publishes_its_own_action_union(document):
         for action_type, ref in union["discriminator"]["mapping"].items():
             member = resolved(ref)
             assert member["properties"]["type"] == {"type": "string", "enum": [action_type]}
-            own = {k: v for k, v in published[action_type].items() if k not in ("$schema", "title")}
+            own = ruleset_schemas._plain(published[action_type])  # noqa: SLF001 - the ruleset's schema as the document words it
             assert {k: v for k, v in member.items() if k != "properties"} == {k: v for k, v in own.items() if k != "properties"}
             assert {k: v for k, v in member["properties"].items() if k != "type"} == {k: v for k, v in own.get("properties", {}).items() if k != "type"}
         assert {ref["$ref"] for ref in union["oneOf"]} == set(union["discriminator"]["mapping"].values())
@@ -99,3 +100,17 @@ def test_event_metadata_is_declared_key_by_key(client, document):
     assert next(e for e in events if e["type"] == "DiceRolled")["meta"]["correlation_id"] == "strict-1"
     with pytest.raises(jsonschema.ValidationError):
         validator.validate({**events[0]["meta"], "surprise": 1})
+
+
+def test_a_maps_keys_are_named_in_the_document_as_the_server_refuses_them(client, document):
+    """``{"faces": {"": ["1"]}}``: the server refuses an empty die name; the document says so (propertyNames)."""
+    schemas = document["components"]["schemas"]
+    assert schemas["ReportedRoll"]["properties"]["faces"]["propertyNames"] == {"type": "string", "minLength": 1, "maxLength": 100}
+    drawn = schemas["MaintenanceAction"]["properties"]["drawn"]  # the cards drawn from physical decks, by deck
+    assert not jsonschema.Draft202012Validator(drawn).is_valid({"": ["Fortune 1"]})
+    made, owner = _owner(client)
+    session = client.post(f"/campaigns/{made['id']}/sessions", json={"quest": "q1-meeting"}, headers=owner).get_json()
+    before = len(client.get(f"/sessions/{session['id']}/events", headers=owner).get_json()["events"])
+    assert client.post(f"/sessions/{session['id']}/rolls", json={"faces": {"": [1]}}, headers=owner).status_code == 422
+    assert client.post(f"/sessions/{session['id']}/actions", json={"type": "maintenance", "drawn": {"": ["Fortune 1"]}}, headers=owner).status_code == 422
+    assert len(client.get(f"/sessions/{session['id']}/events", headers=owner).get_json()["events"]) == before

@@ -237,7 +237,7 @@ def _placed(tracker: Tracker, session: str, *monsters: dict, source: str) -> lis
 
 
 def _turns(tracker: Tracker, session: str, *steps: dict) -> None:
-    """The turn moved on (Descent 1.6.0 on: each hero's turn, then the overlord's) to the moment an action belongs to."""
+    """The turn moved on (Descent 1.7.0 on: each hero's turn, then the overlord's) to the moment an action belongs to."""
     for step in steps:
         assert tracker.act(session, step).status == 201
 

@@ -2,7 +2,7 @@
 PostgreSQL: dice entered as rolled on the table, a draw, several actions from their generated forms, an undo,
 play on until the rules give their verdict (Journey's house cleared, Basalt killed, Mission 1.1 won, every hero
 of a Yōkai Quest scene struck down), and the end with the verdict the page preselects, no table ruling; then the
-timeline, the standing and the charts read back. Screenshots: tests/artifacts/play-*.png."""
+timeline, the standing and the charts read back. Screenshots (play-*.png): tests/kit/pages_browser.py says where."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     _roll_reported(page, "d6", "4, 1")
     _act(page, "gain-threat", source="other", amount="2")
     _act(page, "gain-curses", hero="aurim", count="1", source="silver chest")
-    for hero in ("aurim", "tahlia"):  # each hero's turn, then the overlord's (rules 1.6.0 on)
+    for hero in ("aurim", "tahlia"):  # each hero's turn, then the overlord's (rules 1.7.0 on)
         _act(page, "start-hero-turn", hero=hero)
         _act(page, "end-hero-turn", hero=hero)
     _act(page, "start-overlord-turn")

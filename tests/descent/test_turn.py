@@ -1,4 +1,4 @@
-"""Descent's turn (rules 1.6.0 on, tracker/rulesets/descent/turn.py): the heroes' turns, then the overlord's (L264, L273,
+"""Descent's turn (rules 1.7.0 on, tracker/rulesets/descent/turn.py): the heroes' turns, then the overlord's (L264, L273,
 L345), each hero once a turn; ``phase`` and ``allowed`` say whose turn it is and what may happen now, and who; an action
 out of its moment is a 409 that says whose turn it is, in names, and what may happen now. Campaigns pinned to 1.5.0 play
 as they were played: no turn, every action at any time."""
@@ -156,22 +156,22 @@ def test_table_records_and_corrections_stay_open_in_every_moment_and_undo_steps_
 def test_the_turns_actions_are_published_with_their_schemas(client):
     document = client.get("/rulesets/descent").json
     actions = {a["type"]: a for a in document["actions"]}
-    assert document["version"] == "1.6.0"
+    assert document["version"] == "1.7.0"
     assert actions["start-hero-turn"]["schema"]["required"] == ["type", "hero"] and actions["end-hero-turn"]["schema"]["required"] == ["type", "hero"]
     assert "start-overlord-turn" in actions and "overlord's turn" in actions["end-turn"]["description"]
 
 
-@pytest.fixture
-def pinned_to_1_5_0(monkeypatch):
-    """A server from before the turn: new Descent campaigns pin 1.5.0 (its archived data and contract)."""
+@pytest.fixture(params=["1.5.0", "1.6.0"])
+def pinned_before_the_turn(request, monkeypatch):
+    """A server from before the turn: new Descent campaigns pin 1.5.0 or 1.6.0 (its archived data and contract)."""
     rulesets.archived.cache_clear()
-    old = next(r for r in rulesets.archived("descent") if r.version == "1.5.0")
+    old = next(r for r in rulesets.archived("descent") if r.version == request.param)
     known = rulesets.registry()
     monkeypatch.setattr(rulesets, "registry", lambda: {**known, "descent": old})
     return old
 
 
-def test_a_campaign_pinned_to_1_5_0_keeps_no_turn_and_plays_every_action_at_any_time(client, pinned_to_1_5_0):
+def test_a_campaign_pinned_before_the_turn_keeps_no_turn_and_plays_every_action_at_any_time(client, pinned_before_the_turn):
     cid = campaign(client, ["tahlia", "sir-valadir"])
     sid = start(client, cid, "thing-in-the-pit")
     state = _state(client, sid)
@@ -182,14 +182,24 @@ def test_a_campaign_pinned_to_1_5_0_keeps_no_turn_and_plays_every_action_at_any_
     session.act(client, sid, {"type": "open-cell", "cell": "cell-1", "hero": "sir-valadir"})
     assert session.act(client, sid, {"type": "end-turn"})["state"]["turn"] == 2
     refused = session.refused(client, sid, {"type": "start-hero-turn", "hero": "tahlia"})
-    assert refused["title"] == "This campaign's rules data records no turns" and "1.6.0" in refused["detail"] and "1.5.0" in refused["detail"]
+    assert refused["title"] == "This campaign's rules data records no turns" and "1.7.0" in refused["detail"] and pinned_before_the_turn.version in refused["detail"]
     session.ruled_and_verified(client, sid)
 
 
 def test_a_campaign_pinned_to_descent_1_5_0_still_resolves_to_its_published_contract():
-    """1.6.0 brought the turn's actions and end-turn's new meaning: 1.5.0's data and contract are archived."""
+    """1.7.0 brought the turn's actions and end-turn's new meaning: 1.5.0's data and contract are archived."""
     rulesets.archived.cache_clear()
     pin = {"id": "descent", "version": "1.5.0", "hash": "sha256:0b78484c03ec2f0b6ddef7a3b14ae3bfd872b8391e98fec4fc0b0ff6a645598b"}
     old = rulesets.resolve(pin)
     assert old is not None and old.version == "1.5.0" and old.pin == pin
     assert old.rules.version.number == "1.5.0" and rulesets.get("descent").hash != pin["hash"]
+
+
+def test_every_descent_action_has_its_moment_of_the_turn():
+    """A new action must be placed in a hero's turn, the overlord's, or any time (turn.py), or the gate refuses it always."""
+    from tracker.rulesets.descent import turn
+    from tracker.rulesets.engine.deck_actions import NAMES
+
+    placed = [*turn.HERO_TURN, *turn.OVERLORD_TURN, *turn.ANYTIME, *turn.TURN_ACTIONS, *NAMES, turn.ATTACK]
+    assert len(placed) == len(set(placed))  # each in one moment
+    assert set(rulesets.get("descent").rules.client_actions) == set(placed)

@@ -64,7 +64,7 @@ def attack(client, sid, attacker, target, faces, **more) -> dict:
     return act(client, sid, type="attack", attacker=attacker, target=target, attack_type=more.pop("attack_type", "melee"), faces=faces, **more)
 
 
-# -- The turn (rules 1.6.0 on: tracker/rulesets/descent/turn.py) --------------------------------------------------------
+# -- The turn (rules 1.7.0 on: tracker/rulesets/descent/turn.py) --------------------------------------------------------
 # Descent's session keeps whose turn it is: each hero's turn, then the overlord's. A test of a rule takes the session to
 # the moment its action belongs to with the turn's own actions, as a table would, then acts.
 

@@ -40,7 +40,7 @@ def _quest_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     })
     if "glyphs" in change:
         g["glyphs"] = {"count": change["glyphs"], "wounds": {}, "destroyed": []}
-    if "phase" in change:  # rules 1.6.0 on: the quest starts in the heroes' turns of turn 1 (turn.py)
+    if "phase" in change:  # rules 1.7.0 on: the quest starts in the heroes' turns of turn 1 (turn.py)
         g.update(phase=change["phase"], active=None, turns_taken=[])
     if "hero_sheets" in change:
         g["monsters"] = {}
@@ -452,7 +452,7 @@ def _treasure_traded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
         h["items"].remove(change["card"])
 
 
-# The turn (rules 1.6.0 on, turn.py): the heroes' turns, then the overlord's; the session's own turn-ended follows his.
+# The turn (rules 1.7.0 on, turn.py): the heroes' turns, then the overlord's; the session's own turn-ended follows his.
 @CHANGES("hero-turn-started", "HeroTurnStarted", doc="A hero's turn began (L264): he is the hero whose turn it is.")
 def _hero_turn_started(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g["active"] = change["hero"]

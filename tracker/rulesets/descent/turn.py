@@ -1,4 +1,4 @@
-"""Whose turn it is in Descent, and what may happen now: the heroes' turns, then the overlord's turn (rules 1.6.0 on).
+"""Whose turn it is in Descent, and what may happen now: the heroes' turns, then the overlord's turn (rules 1.7.0 on).
 
 What the text gives of the turn order (the base game's own turn rules are not in the transcription, digest §10.1 item 2):
 - L264 "The Hero Player's Turn" and L273 "The Overlord Player's Turn": each hero player has his turn, the overlord his.
@@ -60,7 +60,7 @@ ANYTIME = (
     "power-glyph-keep", "award-conquest", "place-glyph", "hero-killed", "gain-curses", "equip-cursed-item",
     "disrupt-prolonged", "gain-frost", "frost-check", "gain-potion", "use-invulnerability", "summoning-spawn",
     "roll-stone-doors", "thing-struck", "place-condition", "spirit-angered", "spirit-killed", "secret-room-roll",
-    "place-monsters", "state-wounds", "spend-fatigue", "recover", "aura-wound", "correct",
+    "place-monsters", "move-monsters", "state-wounds", "spend-fatigue", "recover", "aura-wound", "correct",
 )
 # The quest rule (its key in the quest's rules data) an overlord's start-of-turn action plays: listed only in that quest
 # (its resolver refuses it elsewhere, whatever the moment).
