@@ -99,7 +99,7 @@ class V1_0_0:
         """The threat a monster's surges buy with its attack (L218): before 1.5.0 through gain-threat, so none here."""
         return []
 
-    # The turn (turn.py): before 1.6.0 the log kept none (each side's turn was the table's), and its sessions replay so.
+    # The turn (turn.py): before 1.7.0 the log kept none (each side's turn was the table's), and its sessions replay so.
     def allowed(self, game: Mapping[str, Any], actions: Sequence[str], quest: Mapping[str, Any] | None) -> list[dict[str, Any]]:
         """Every action at any time, by its side (the turn's own actions, which it does not record, left out)."""
         return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions if name not in turn.TURN_ACTIONS]
