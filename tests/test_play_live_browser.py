@@ -130,6 +130,30 @@ def test_one_device_rolls_and_draws_and_the_other_shows_both_within_two_seconds(
         there.close()
 
 
+def test_the_timeline_and_the_replay_follow_the_table_too(client, chromium, table):  # noqa: F811
+    base, sid = table["base"], table["sid"]
+    here, roller = _phone(chromium, base, table["owner"], sid)
+    there, reader = _phone(chromium, base, table["player"], sid)
+    replay = there.new_page()
+    try:
+        reader.goto(f"{base}/pages/sessions/{sid}")  # the timeline reads the views: the stream waits for them to hold the roll
+        replay.goto(f"{base}/pages/sessions/{sid}/replay")
+        for page in (reader, replay):
+            _state(page, "live")
+            page.evaluate("window.notReloaded = true")
+        last = replay.locator("main").inner_text()
+        before = _version(client, sid)
+        recorded = _roll(roller, 2)
+        roll = _events(client, sid, before, "DiceRolled")[0]
+        _shows(reader, _rolled(roll), SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000)
+        _shows(replay, _rolled(roll), SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000)  # the replay moves on to the newest event
+        assert replay.locator("main").inner_text() != last
+        assert reader.evaluate("window.notReloaded") is True and replay.evaluate("window.notReloaded") is True
+    finally:
+        here.close()
+        there.close()
+
+
 def test_a_roll_pressed_offline_is_kept_on_the_device_and_recorded_once_when_it_returns(client, chromium, table):  # noqa: F811
     base, sid = table["base"], table["sid"]
     here, watcher = _phone(chromium, base, table["owner"], sid)

@@ -9,6 +9,8 @@ reload never sends it again. Every form carries:
   cookie holds), checked before anything else: another site cannot forge it; and
 - an Idempotency-Key drawn when the form was drawn: a double tap sends the same key twice, and the
   application answers the second with the first's answer (one roll, not two).
+With a script (static/live.js, api/pages/live.py), the page follows the session live, and a form pressed while the
+connection is down is sent later with the Idempotency-Key and If-Match headers, which ``_request`` reads.
 """
 
 from __future__ import annotations
