@@ -75,7 +75,7 @@ def _text(chunk) -> str:
 
 
 def test_the_play_page_stream_carries_another_devices_roll_and_draw_of_this_session_only(client, quick):
-    cid, owner, sid = _journey(client)
+    cid, _owner, sid = _journey(client)
     other, _ = start(client, cid, "q1-meeting")  # another session of the same campaign, at another table
     player = mint(client, cid, role="player")
     stream = Stream(_pages(quick, player), sid)
@@ -96,7 +96,7 @@ def test_the_play_page_stream_carries_another_devices_roll_and_draw_of_this_sess
 
 
 def test_a_page_stream_reconnecting_with_last_event_id_gets_what_it_missed(client, quick):
-    cid, owner, sid = _journey(client)
+    _cid, owner, sid = _journey(client)
     pages = _pages(quick, owner)
     stream = Stream(pages, sid)
     try:
@@ -116,10 +116,10 @@ def test_a_page_stream_reconnecting_with_last_event_id_gets_what_it_missed(clien
 
 
 def test_a_page_stream_answers_to_the_cookie_as_the_page_does(client, quick):
-    cid, owner, sid = _journey(client)
+    cid, _owner, sid = _journey(client)
     stranger = quick.test_client()  # no cookie
     assert stranger.get(f"/pages/sessions/{sid}/live", headers=NO_AUTH).status_code == 404
-    other_cid, other_owner, _ = _journey(client)
+    _other_cid, other_owner, _ = _journey(client)
     elsewhere = _pages(quick, other_owner)  # a token of another campaign
     assert elsewhere.get(f"/pages/sessions/{sid}/live", headers=NO_AUTH).status_code == 404
     integration = quick.test_client()  # (the sign-in form takes an integration token too; the pages refuse it)
@@ -168,7 +168,7 @@ def _total(client, sid) -> int:
 
 
 def test_an_action_kept_offline_is_sent_once_by_its_idempotency_key_header(client, app):
-    cid, owner, sid = _journey(client)
+    _cid, owner, sid = _journey(client)
     pages = _pages(app, owner)
     path = f"/pages/sessions/{sid}/play/roll"
     html = pages.get(f"/pages/sessions/{sid}/play", headers=NO_AUTH).get_data(as_text=True)
@@ -186,7 +186,7 @@ def test_an_action_kept_offline_is_sent_once_by_its_idempotency_key_header(clien
 
 
 def test_an_action_kept_offline_on_a_session_that_moved_on_is_refused_and_shown(client, app):
-    cid, owner, sid = _journey(client)
+    _cid, owner, sid = _journey(client)
     pages = _pages(app, owner)
     path = f"/pages/sessions/{sid}/play/roll"
     html = pages.get(f"/pages/sessions/{sid}/play", headers=NO_AUTH).get_data(as_text=True)
@@ -211,8 +211,10 @@ def test_only_a_sessions_pages_run_a_script_and_only_this_servers(client, app):
         html = page.get_data(as_text=True)
         assert page.status_code == 200 and page.headers["Content-Security-Policy"] == live, path
         hooks = re.findall(r"<script[^>]*>", html)
-        assert hooks == [f'<script src="/pages/static/live.js" defer data-live-stream="/pages/sessions/{sid}/live" data-session="{sid}" '
-                         f'data-version="{client.get(f"/sessions/{sid}").json["version"]}">'], (path, hooks)
+        version = client.get(f"/sessions/{sid}").json["version"]
+        hook = (f'<script src="/pages/static/live.js" defer data-live-stream="/pages/sessions/{sid}/live" data-session="{sid}" '
+                f'data-version="{version}">')
+        assert hooks == [hook], (path, hooks)
         assert "<script>" not in html and " on" + "click=" not in html  # nothing inline, which the policy would refuse anyway
     for path in ("/", f"/pages/campaigns/{cid}", f"/pages/campaigns/{cid}/dice"):
         page = pages.get(path, headers=NO_AUTH)
