@@ -1,6 +1,7 @@
 """Two phones at one table, in a real headless Chromium at 390 px, on SQLite and PostgreSQL: a session's pages follow
-it live (api/pages/live.py, static/live.js). One device rolls and draws, the other shows both within two seconds
-without a reload, keeping what its player was typing; a roll pressed while offline (the browser's offline emulation)
+it live (api/pages/live.py, static/live.js). One device rolls, draws and undoes, the other shows each within two seconds
+without a reload, keeping what its player was typing, and its refreshed form rolls anew; the timeline and the replay
+follow too; a roll pressed while offline (the browser's offline emulation)
 is kept on the device and sent when the connection returns, exactly once, even sent again; a roll pressed offline on
 a session that moved on meanwhile is refused, shown with what was pressed, and sent again only when asked; the live
 state turns to reconnecting when the server goes away and back to live when it returns; and without a script the
@@ -122,9 +123,19 @@ def test_one_device_rolls_and_draws_and_the_other_shows_both_within_two_seconds(
         recorded = _draw(roller, "corruption", "monkey-king")
         card = _events(client, sid, before, "CardsDrawn")[0]["payload"]["change"]["cards"][0]
         _shows(watcher, f"Monkey King drew {card}", SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000)
+        before = _version(client, sid)
+        recorded = _sent(roller, roller.locator("form[action$='/play/undo']"))  # the draw taken back
+        assert [e["type"] for e in _events(client, sid, before)] == ["ActionUndone"]
+        watcher.wait_for_function("card => Array.from(document.querySelectorAll('main del')).some(d => d.innerText.includes(card))",
+                                  arg=card, timeout=max(1, SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000))
         assert watcher.evaluate("window.notReloaded") is True
-        assert watcher.evaluate("Number(document.querySelector('script[data-live-stream]').dataset.version)") <= _version(client, sid)
+        assert watcher.evaluate("Number(document.documentElement.dataset.liveVersion)") == _version(client, sid)
         watcher.screenshot(path=str(tmp_path / "live-watcher.png"), full_page=True)
+        # The watcher's forms were drawn again with the session: its own roll, with what it typed, is a new roll
+        before = _version(client, sid)
+        _roll(watcher, 1)
+        mine = _events(client, sid, before, "DiceRolled")
+        assert len(mine) == 1 and "to cross the gate" in str(mine[0]["payload"]) and len(mine[0]["payload"]["roll"]["results"]["d6"]) == 1
     finally:
         here.close()
         there.close()
