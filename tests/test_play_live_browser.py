@@ -4,7 +4,8 @@ without a reload, keeping what its player was typing, and its refreshed form rol
 follow too; a roll pressed while offline (the browser's offline emulation)
 is kept on the device and sent when the connection returns, exactly once, even sent again; a roll pressed offline on
 a session that moved on meanwhile is refused, shown with what was pressed, and sent again only when asked; the live
-state turns to reconnecting when the server goes away and back to live when it returns; and without a script the
+state turns to reconnecting when the server goes away and back to live when it returns, and a page refused a stream
+by a busy server says so and still follows by asking for the page; and without a script the
 page still posts. The event log is checked over the API. Screenshots only into tmp_path."""
 
 from __future__ import annotations
@@ -226,6 +227,30 @@ def test_a_roll_pressed_offline_on_a_session_that_moved_on_is_shown_not_lost(cli
         rolls = _events(client, sid, before, "DiceRolled")
         assert [len(r["payload"]["roll"]["results"]["d6"]) for r in rolls] == [2, 1]
         _shows(other, _rolled(rolls[1]), SHOWN_WITHIN_MS + 1000)
+    finally:
+        here.close()
+        there.close()
+
+
+def test_a_page_the_busy_server_refuses_a_stream_says_so_and_still_follows(app, client, chromium, table):  # noqa: F811
+    """Every stream slot taken (503): the page says it is reconnecting, and asks for the page now and then meanwhile."""
+    base, sid = table["base"], table["sid"]
+    here, roller = _phone(chromium, base, table["owner"], sid)  # holds the one slot
+    app.extensions["tracker_stream_slots"].cap = 1
+    there = chromium.new_context(viewport=PHONE)
+    try:
+        refused = there.new_page()
+        sign_in(refused, base, table["player"])
+        refused.goto(f"{base}/pages/sessions/{sid}/play")
+        _state(refused, "reconnecting")
+        refused.evaluate("window.notReloaded = true")
+        before = _version(client, sid)
+        assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 2}}).status_code == 201  # (the other phone keeps its slot)
+        roll = _events(client, sid, before, "DiceRolled")[0]
+        _shows(refused, _rolled(roll), 4000 + SHOWN_WITHIN_MS)  # the page is asked for every four seconds
+        _shows(roller, _rolled(roll), SHOWN_WITHIN_MS)
+        assert refused.evaluate("window.notReloaded") is True
+        assert refused.locator("#live-status").get_attribute("data-state") == "reconnecting"
     finally:
         here.close()
         there.close()

@@ -20,6 +20,8 @@
   var QUEUE = "tracker-live-queue:" + sessionId;
   var NOTICES = "tracker-live-notices:" + sessionId;
   var RETRY_MS = 3000;
+  var LONGEST_RETRY_MS = 30000;
+  var reconnectDelay = RETRY_MS;
   var POLL_MS = 4000;
 
   var state = "connecting";
@@ -139,6 +141,7 @@
     if (source) source.close();
     source = new EventSource(streamUrl);
     source.onopen = function () {
+      reconnectDelay = RETRY_MS;
       setState(navigator.onLine === false ? "offline" : "live");
       refresh(false); // what happened while it was away
       flush();
@@ -147,10 +150,12 @@
     source.onerror = function () {
       if (state !== "offline") setState("reconnecting");
       if (source && source.readyState === EventSource.CLOSED) {
-        // refused (the server's streams are all taken: 503) or gone: try again shortly; meanwhile the page is polled
+        // refused (the server's streams are all taken: 503) or gone: try again, less often each time (the server's
+        // stream slots are few); meanwhile the page is polled
         source.close();
         source = null;
-        reconnectTimer = setTimeout(connect, RETRY_MS);
+        reconnectTimer = setTimeout(connect, reconnectDelay);
+        reconnectDelay = Math.min(reconnectDelay * 2, LONGEST_RETRY_MS);
       } // else the browser reconnects by itself, with Last-Event-ID
     };
   }
@@ -409,6 +414,7 @@
   });
   window.addEventListener("offline", function () { setState("offline"); });
   window.addEventListener("online", function () {
+    reconnectDelay = RETRY_MS;
     setState("reconnecting");
     connect();
     flush();
