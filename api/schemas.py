@@ -354,6 +354,32 @@ class RollResult(Answer):
     version = fields.Integer()
 
 
+_HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+# What an event's metadata holds (tracker/domain/events.py's make_meta, tracker/integrity/hash_chain.py), as the
+# document declares it: kept as the store holds it on the way out (a Dict field), declared key by key for clients.
+EVENT_META = {
+    "description": "Who issued the event and how it links into the session's hash chain (README: How a roll can be checked).",
+    "properties": {
+        "issued_by": {"type": ["string", "null"], "description": "The issuing token's public id (never the token); null where no token "
+                                                                 "issued it (the operator's CLI)."},
+        "correlation_id": {"type": ["string", "null"], "description": "The request's X-Correlation-Id."},
+        "ruleset_id": {"type": "string"},
+        "ruleset_version": {"type": ["string", "null"], "description": "The rules version the campaign pins."},
+        "command": {"type": "integer", "minimum": 1, "description": "The position of the first event of the command that recorded this one "
+                                                                    "(an undo takes back every event of one command)."},
+        "prev_hash": {**_HASH, "type": ["string", "null"], "description": "The SHA-256 of the stream's previous event; null for its first."},
+        "session_head": {**_HASH, "description": "On a campaign's event: the hash of its session's last event of the same command."},
+        "sealed": {"type": "array", "items": {"type": "string"}, "description": "Payload paths kept out of the hash and of every reader "
+                                                                                 "until the session ends."},
+        "commitments": {"type": "object", "additionalProperties": _HASH,
+                        "description": "Path -> salted SHA-256 commitment to a side's secret value (tracker/integrity/hiding.py)."},
+        "salts": {"type": "object", "additionalProperties": {"type": "string"},
+                  "description": "Path -> the commitment's salt: shown only once the session has ended and the secret is revealed."},
+    },
+    "additionalProperties": False,
+}
+
+
 class Event(Answer):
     OPTIONAL = ("secret",)
     TYPED_BY_EVENT_TYPE = True  # in the document, one schema per event type with its payload (api/event_schemas.py)
@@ -361,7 +387,7 @@ class Event(Answer):
     position = fields.Integer()
     type = fields.String()
     timestamp = fields.String(metadata={"format": "date-time"})
-    meta = fields.Dict()
+    meta = fields.Dict(metadata=EVENT_META)
     payload = fields.Dict()
     secret = fields.Boolean(metadata={"description": "True when the payload is secret to another side until the quest ends."})
 
@@ -468,8 +494,10 @@ class MissingFacts(Answer):
 class SideView(Schema):
     view = fields.String(
         load_default=None,
-        validate=validate.Length(min=1, max=100),
-        metadata={"description": "Read as one side (e.g. heroes): what another side keeps secret is hidden until the quest ends."},
+        validate=validate.Length(min=1, max=100),  # the side itself is checked against the campaign's ruleset: "Unknown side"
+        metadata={"description": "Read as one side (e.g. heroes): what another side keeps secret is hidden until the quest ends. "
+                                 "The campaign's ruleset decides which sides it has (GET /rulesets/{id}: sides).",
+                  "enum": [*ruleset_schemas.side_ids(), None]},
     )
 
 

@@ -1,7 +1,7 @@
 """A bounded schemathesis run against /openapi.json, with every response check and negative data.
 
-Positive cases (fitting the document) and negative ones (breaking it) for every operation, against a
-campaign and a session that exist, so requests reach past the 404s. Every answer must be no 5xx, a
+Positive cases (fitting the document) and negative ones (breaking it) for every operation, on SQLite and on
+PostgreSQL, against a campaign and a session that exist, so requests reach past the 404s. Every answer must be no 5xx, a
 status, content type, headers and body the document declares for the operation, and every negative
 case must be refused with a 4xx. Not checked: that every schema-valid request succeeds (the rules
 refuse many: an unknown quest of another game, a roll in an ended session), and the stateful checks.
@@ -53,10 +53,11 @@ def _export_lines(ctx, value):
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(database_url):
+    """On both backends (tests/conftest.py's database_url: SQLite, and PostgreSQL, which CI requires)."""
     from api import create_app
 
-    flask_app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path}/schemathesis.sqlite3", "PROJECTIONS_IN_PROCESS": False,
+    flask_app = create_app({"TESTING": True, "DATABASE_URL": database_url, "PROJECTIONS_IN_PROCESS": False,
                            "VIEWS_WAIT_SECONDS": 0.05})  # a generated min_position past the log: its 503, quickly
     yield flask_app
     flask_app.extensions["tracker"].close()
