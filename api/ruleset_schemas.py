@@ -127,11 +127,18 @@ def per_ruleset_schemas() -> dict[str, dict[str, Any]]:
             schema = _plain(described[key])
             schema["description"] = f"{ruleset.name}: {what.lower()}. " + schema.get("description", "")
             components[f"{_camel(ruleset.id)}{what}"] = schema
+        # The facts each quest's end may take as "reported" (each quest's reported_schema in GET /rulesets/{id}).
+        by_quest = [{**_plain(quest["reported_schema"]), "title": quest["id"]} for quest in described["quests"]]
+        components[f"{_camel(ruleset.id)}Reported"] = {
+            "description": f"{ruleset.name}: the facts a quest's end may take from the table, one schema per quest (its title); "
+            "the session's quest decides which applies, and the server checks it against that one.",
+            "anyOf": by_quest or [{"type": "object", "additionalProperties": False}],
+        }
     return components
 
 
 def any_of(what: str) -> dict[str, Any]:
-    """An anyOf over every ruleset's schema of ``what`` (Options, Setup or Components), for a field's metadata."""
+    """An anyOf over every ruleset's schema of ``what`` (Options, Setup, Components or Reported), for a field's metadata."""
     return {"anyOf": [{"$ref": f"{REF}{_camel(ruleset_id)}{what}"} for ruleset_id in ruleset_ids()]}
 
 

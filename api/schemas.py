@@ -238,6 +238,21 @@ class AllowedAction(Answer):
     side = fields.String(allow_none=True, metadata={"description": "The side that takes it; null: any."})
 
 
+class EndFact(Answer):
+    fact = fields.String(metadata={"description": "A key of the quest's reported_schema (GET /rulesets/{id})."})
+    description = fields.String(metadata={"description": "What the fact says, in the rulebook's words, with its lines."})
+
+
+class SessionEnd(Answer):
+    decided = fields.Boolean(metadata={"description": "Whether the rules have decided the quest from the log (its verdict)."})
+    outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES), metadata={"description": "The outcome the rules decided; null while undecided."})
+    reason = fields.String(allow_none=True, metadata={"description": "The condition that holds, in the book's words; null while undecided."})
+    awaits = fields.List(fields.Nested(EndFact), metadata={"description": "Facts only the table sees that the verdict waits on now: "
+                                                           "state them as \"reported\" with the end (POST /sessions/{sid}/end, or the game's own "
+                                                           "action that ends a scene)."})
+    facts = fields.List(fields.Nested(EndFact), metadata={"description": "Every fact the quest's end may take as \"reported\" (its reported_schema)."})
+
+
 class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
@@ -261,6 +276,8 @@ class SessionState(Answer):
     version = fields.Integer()
     phase = fields.String(allow_none=True, metadata={"description": "The part of the turn the session is in, in the game's words; null where the game keeps none, or once ended."})
     allowed = fields.List(fields.Nested(AllowedAction), metadata={"description": "The action types legal now and who may take each (empty once ended): what comes next."})
+    end = fields.Nested(SessionEnd, allow_none=True, metadata={"description": "How the quest ends: the rules' outcome once the log decides it "
+                                                                 "(then ``allowed`` holds only what records the end), or the facts the end waits on; null once ended."})
 
 
 class LatestSession(Answer):
@@ -430,7 +447,9 @@ class End(Schema):
     )
     reported = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
-        metadata={"description": "Facts the table states that the log cannot know (e.g. a figure reached a square), recorded with the end."},
+        metadata={"description": "Facts the table states that the log cannot know (e.g. a figure reached a square), recorded with the end: "
+                  "only the keys of the quest's reported_schema (GET /rulesets/{id}); an unknown key is refused (422).",
+                  **ruleset_schemas.any_of("Reported")},
     )
 
 
@@ -684,7 +703,8 @@ class RulesetDocument(Answer):
     plain_dice = fields.List(fields.Dict(), metadata={"description": "d4 to d20, available in every session."})
     decks = fields.List(fields.Dict())
     characters = fields.List(fields.Dict())
-    quests = fields.List(fields.Dict())
+    quests = fields.List(fields.Dict(), metadata={"description": "The quests as data; each with its reported_schema: the JSON Schema of the "
+                                                    "\"reported\" facts its end may take from the table (POST /sessions/{sid}/end)."})
     rules = fields.Dict(metadata={"description": "The ruleset's other stated facts (campaign chain, trade tables, conditions, ...)."})
     actions = fields.List(fields.Dict(), metadata={"description": "Action types with the JSON Schema of their request body."})
     component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})

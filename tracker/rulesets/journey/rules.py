@@ -7,10 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, setup, state, versions
+from tracker.rulesets.journey import lost_facts, readings, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
+from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
@@ -55,6 +56,14 @@ class Rules(GameRules):
             return None
         return quest_verdict.end_refusal(game, self.outcomes[quest], outcome, reported)
 
+    def reported_schema(self, quest: str) -> dict[str, Any]:
+        return reported_facts.schema(quest_verdict.reported_facts(self.outcomes.get(quest) or {}))
+
+    def awaited(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        if quest not in self.outcomes or "record" not in game:
+            return []
+        return quest_verdict.awaited(game, self.outcomes[quest])
+
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)
@@ -64,6 +73,9 @@ class Rules(GameRules):
     ) -> dict[str, Any]:
         carried = dict(progress)
         heroes = game.get("heroes") or {}
+        stated = readings.carried(progress, game)
+        if stated:
+            carried["readings"] = stated  # a reading the table stated holds for the whole campaign (readings.py)
         if quest == PART_1:
             # Q10 is one quest in two parts: Part 2 starts from exactly where Part 1 ended (L1081-L1083).
             carried["q10_part_1"] = {"heroes": heroes, "initiative": game.get("initiative")} if outcome in WINS else None

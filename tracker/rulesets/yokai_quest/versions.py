@@ -5,7 +5,8 @@ version overriding only what changed from the one before. The archive keeps each
 
 1.0.0 had no Yōkai phase: its turns were the heroes' actions and the yōkai's attacks in any order, it counted no
 yōkai in play, took no set-up choices, recorded no verdicts and checked a session's end in its carry-over. 1.1.0
-brought the Yōkai phase (yokai_rules.coins) with its actions; 1.2.0, 1.3.0 and 1.4.0 changed the data only.
+brought the Yōkai phase (yokai_rules.coins) with its actions; 1.2.0, 1.3.0 and 1.4.0 changed the data only; 1.5.0 (the
+code's own) gave the Tengu's Energy drain! its stated target back (L1082).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules
 from tracker.rulesets.yokai_quest import allowed as next_actions
-from tracker.rulesets.yokai_quest import activation, activation_order, campaign, combat, energy, entrance, heroes, scenes, yokai_phase
+from tracker.rulesets.yokai_quest import log_verdict
+from tracker.rulesets.yokai_quest import activation, activation_order, campaign, chief_targets, combat, energy, entrance, heroes, scenes, yokai_phase
 from tracker.rulesets.yokai_quest import verdict as decided
 from tracker.rulesets.yokai_quest.plan import Plan
 
@@ -59,11 +61,16 @@ class V1_0_0:
     def allowed(self, rules: GameRules, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return GameRules.allowed(rules, quest, game, turn, actions)  # it kept no phases: every action, any time
 
-    def verdict(self, game: Mapping[str, Any]) -> dict[str, str] | None:
+    def verdict(self, data: Mapping[str, Any], game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return None  # it recorded no verdicts: its sessions re-derive without one
 
     def end_refusal(self, scene: Mapping[str, Any], game: Mapping[str, Any], outcome: str) -> str | None:
         return None  # its end checked the outcome against the scene's end in carry-over (a 422)
+
+    # Until 1.4.0 a scene was decided only by its end (end-scene, or a failure the log recorded), and a failure the
+    # table stated was taken as stated: its sessions re-derive as played.
+    def refuse_contradicted_end(self, plan: Plan, scene: Mapping[str, Any], outcome: str) -> None:
+        return None
 
     def carry_over(self, data, progress, game, quest, outcome, options) -> dict[str, Any]:
         campaign.require_scene_end(game, outcome)
@@ -137,6 +144,9 @@ class V1_0_0:
     def chief_may_attack(self, attacker: str, on_board: Sequence[str]) -> bool:
         return True  # any chief, on the board or not
 
+    def chief_ability_target(self, ctx: ActionContext, plan: Plan, params: Mapping[str, Any]) -> None:
+        """Whom a chief's ability attacks where its text names the target (Energy drain!, L1082): checked from 1.5.0 on."""
+
     def health_lost(self, lost: dict[str, Any], conversion: str | None) -> dict[str, Any]:
         return lost  # the blows' conversion was not recorded with the health lost
 
@@ -181,7 +191,7 @@ class V1_1_0(V1_0_0):
     def allowed(self, rules, quest, game, turn, actions):
         return next_actions.allowed_now(game, actions)
 
-    def verdict(self, game):
+    def verdict(self, data, game, turn):
         return decided.verdict(game)
 
     def end_refusal(self, scene, game, outcome):
@@ -259,14 +269,24 @@ class V1_3_0(V1_2_0):
 
 
 class V1_4_0(V1_3_0):
-    """Rules data 1.4.0 (the code's own): one energy card a Hero phase (L156), the entrance point (L142, L214) and the
-    yōkai's activation order (L586, L588)."""
+    """Rules data 1.4.0: one energy card a Hero phase (L156), the entrance point (L142, L214), the yōkai's
+    activation order (L586, L588), and scenes won the moment the log shows it (L753, log_verdict.py)."""
 
     number = "1.4.0"
 
     def energy_card_due(self, plan, hero_id):
         energy.require_draw_due(plan, hero_id)
         return True
+
+    def verdict(self, data, game, turn):
+        ended = decided.verdict(game)  # the scene's end, recorded
+        if ended is not None or not game.get("scene"):
+            return ended
+        scene = next(q for q in data["quests"] if q["id"] == game["scene"])
+        return log_verdict.won(data, scene, game, turn)  # L753: the victory conditions met, no yōkai left
+
+    def refuse_contradicted_end(self, plan, scene, outcome):
+        log_verdict.refuse_contradicted_end(plan, scene, outcome)
 
     def kept_at_set_up(self, data, party):
         return {**super().kept_at_set_up(data, party), **energy.at_set_up(data), **entrance.at_set_up(data, party), **activation_order.at_set_up(data)}
@@ -276,7 +296,17 @@ class V1_4_0(V1_3_0):
         return {} if rank is None else {"initiative": rank}
 
 
-BY_VERSION = {version.number: version() for version in (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0)}
+class V1_5_0(V1_4_0):
+    """Rules data 1.5.0 (the code's own): the Tengu's Energy drain! keeps its stated target, the hero with the most energy
+    tokens (L1082), and its blows remove energy only (chief_targets.py)."""
+
+    number = "1.5.0"
+
+    def chief_ability_target(self, ctx, plan, params):
+        chief_targets.require_target(ctx, plan, params)
+
+
+BY_VERSION = {version.number: version() for version in (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0)}
 
 
 def of(number: str) -> V1_0_0:
