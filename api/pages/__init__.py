@@ -2,7 +2,8 @@
 
 Each view checks the visitor's grant (api/pages/signin.py), gathers what it shows from the read
 models (api/pages/reads.py) and renders a template; charts are SVG drawn on the server
-(api/pages/charts.py). No script runs on the pages, and nothing is fetched from elsewhere.
+(api/pages/charts.py). The pages work with no script; a session's pages add this server's own, which follows the
+session live and keeps what is pressed offline (api/pages/live.py, static/live.js). Nothing is fetched from elsewhere.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from api.pages import (
     charts,
     fairness,
     kinds,
+    live,
     play,  # noqa: F401 - its routes (the play and replay pages) join the blueprint when imported
     reads,
     signin,
@@ -32,7 +34,8 @@ from tracker.core.errors import NotFound, TrackerError
 
 __all__ = ["bp"]
 
-# No script at all; styles only from this server (and pygal's inline <style> in its SVG).
+# No script at all; styles only from this server (and pygal's inline <style> in its SVG). A session's pages add
+# this server's own script, which may connect only here (api/pages/live.py).
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -41,7 +44,7 @@ CONTENT_SECURITY_POLICY = (
 
 @bp.after_request
 def _private(response: Response) -> Response:
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["Content-Security-Policy"] = live.policy(CONTENT_SECURITY_POLICY)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"

@@ -9,6 +9,8 @@ reload never sends it again. Every form carries:
   cookie holds), checked before anything else: another site cannot forge it; and
 - an Idempotency-Key drawn when the form was drawn: a double tap sends the same key twice, and the
   application answers the second with the first's answer (one roll, not two).
+With a script (static/live.js, api/pages/live.py), the page follows the session live, and a form pressed while the
+connection is down is sent later with the Idempotency-Key and If-Match headers, which ``_request`` reads.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 from flask import g, redirect, render_template, request
 
 from api import access, query
-from api.context import door, tracker, views
+from api.context import command_request, door, tracker, views
 from api.pages import forms, reads, signin
 from api.pages.blueprint import bp
 from tracker.core import wording
@@ -55,13 +57,18 @@ def _check_form(session_id: str) -> tuple[str, Any]:
 
 
 def _request(grant: Any) -> Request:
-    key = (request.form.get("idempotency_key") or "").strip()
+    """The command's request: the form's Idempotency-Key, or the one the page's script sent as the header (drawn when
+    the button was pressed, kept on the device while offline: static/live.js), and If-Match where the script sent the
+    version the page showed then, both read as the API reads them (api.context.command_request)."""
+    sent = command_request()  # g.grant is this grant (signin.grant_for_session)
+    key = (sent.idempotency_key or request.form.get("idempotency_key") or "").strip()
     if not 1 <= len(key) <= 255:
         raise forms.FormProblem("The form has no Idempotency-Key", detail="Reload the play page and send the form again.")
     return Request(
         issued_by=grant.token_id,
         correlation_id=g.get("correlation_id"),
         idempotency_key=f"page:{key}",
+        if_match=sent.if_match,
         role=grant.role,
         heroes=tuple(grant.heroes),
         side=grant.side,
