@@ -22,7 +22,7 @@ from flask import g, redirect, render_template, request
 
 from api import access, query
 from api.context import door, tracker, views
-from api.pages import forms, reads, signin
+from api.pages import forms, reads, refusals, signin, turn
 from api.pages.blueprint import bp
 from tracker.core import wording
 from tracker.application import authorization
@@ -99,14 +99,20 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     decks = [{"id": deck_id, "name": reads.deck_name(ruleset, deck_id), **summary} for deck_id, summary in session["decks"].items()]
     named_all = {**named, **{d["id"]: d["name"] for d in decks}}
     actions = []
-    in_play = reads.ids_in_play(session.get("game") or {})
+    game = session.get("game") or {}
+    in_play = reads.ids_in_play(game)
+    offered = ruleset.rules.choices(session["quest"], game) if session["status"] == "in-progress" else {}
+    allowed = {str(a["type"]): a for a in session.get("allowed") or [] if isinstance(a, dict)}
+    own = list(grant.heroes) or None
     for action in ruleset.describe()["actions"]:
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:
             continue  # the other side's to take
+        preset = turn.preset(allowed.get(action["type"]), own)
         actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play,
-                                                         hero_fields=_hero_fields(ruleset)),
+                                                         hero_fields=_hero_fields(ruleset), choices=offered, preset=preset),
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
+    sorted_actions = turn.sort_actions(actions, session, ruleset.rules, own, side)
     token = signin.token_of(grant)
     ended = session["status"] != "in-progress"  # ended, or abandoned: the seed is revealed either way
     history = tracker().session_history(session_id)
@@ -126,15 +132,18 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "dice": reads.dice_for_play(ruleset, campaign["components"]),
         "decks": decks,
         "hand": reads.hand_of(decks, side, ruleset),
-        "actions": actions,
+        "actions": sorted_actions,
+        "turn": turn.summary(ruleset, session, named_all, heroes),
+        "end_facts": ruleset.rules.end_facts(session["quest"]),
         "phase": session.get("phase") or (session.get("game") or {}).get("phase"),
         "allowed": reads.allowed_types(session.get("allowed")),
         "may_abandon": grant.role == "owner" and hasattr(tracker(), "abandon_session"),
-        "recent": reads.timeline_groups(entries[-12:], named, reads.commands_of(history))[-3:],
+        "recent": reads.last_lines(reads.timeline_groups(entries[-12:], named_all, reads.commands_of(history)), 3),
         "csrf": csrf_token(token, session_id) if token else "",
         "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end", "abandon")},
         "outcomes": OUTCOMES,
         "problem": problem,
+        "refusal": refusals.said(problem, named_all) if problem else None,
     }
     return render_template("play.html", **page), problem.status if problem else 200
 
@@ -157,7 +166,11 @@ def play_roll(session_id: str):
         dice = {die: forms.number(die, raw) for die, raw in _prefixed("dice.").items()}
         dice = {die: n for die, n in dice.items() if n > 0}
         specs = ruleset.dice(tracker().get_campaign(grant.campaign_id)["components"])
-        faces = {die: [_face(specs.get(die), f.strip()) for f in raw.split(",") if f.strip()] for die, raw in _prefixed("faces.").items()}
+        faces = {die: [_face(specs.get(die), f.strip()) for f in raw.split(",") if f.strip()] for die, raw in _prefixed("faces.").items() if "#" not in die}
+        for die, spec in specs.items():  # the face pickers: how many dice showed each face
+            picked = forms.counted(f"faces.{die}", list(spec.results), request.form)
+            if picked:
+                faces[die] = [*faces.get(die, []), *picked]
         faces = {die: rolled for die, rolled in faces.items() if rolled}
         if not dice and not faces:
             raise forms.FormProblem("Say which dice to roll, or the faces rolled on the table", detail="Enter a number of dice, or the faces, for at least one die.")
@@ -217,7 +230,12 @@ def play_end(session_id: str):
         outcome = request.form.get("outcome", "")
         ruling = (request.form.get("ruling") or "").strip() or None
         reported = forms.body({"properties": {"reported": {"type": "object", "additionalProperties": {}}}}, request.form, request.form.getlist).get("reported")
-        reported = {k: _fact(v) for k, v in (reported or {}).items()} or None
+        reported = {k: _fact(v) for k, v in (reported or {}).items()}
+        for fact in ruleset.rules.end_facts(tracker().get_session(session_id)["quest"]):  # the quest's facts, stated by name
+            said = (request.form.get(f"fact.{fact['key']}") or "").strip()
+            if said:
+                reported[fact["key"]] = said == "yes"
+        reported = reported or None
         tracker().end_session(session_id, outcome, ruling, reported, request=req)
 
     return _command(session_id, run)

@@ -316,6 +316,26 @@ def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], com
     return [g for g in groups if g["lines"]]
 
 
+def last_lines(groups: list[dict[str, Any]], count: int, parts: int = 4) -> list[dict[str, Any]]:
+    """The timeline's last ``count`` lines, in their groups, each said in at most ``parts`` parts (the rest counted):
+    what just happened, short enough for the foot of a phone's screen."""
+    kept: list[dict[str, Any]] = []
+    left = count
+    for group in reversed(groups):
+        if left <= 0:
+            break
+        lines = group["lines"][-left:]
+        left -= len(lines)
+        trimmed = []
+        for line in lines:
+            if len(line["parts"]) > parts:
+                more = len(line["parts"]) - parts
+                line = {**line, "parts": [*line["parts"][:parts], {"position": line["parts"][parts]["position"], "said": f"and {more} more"}]}
+            trimmed.append(line)
+        kept.insert(0, {**group, "lines": trimmed})
+    return kept
+
+
 def commands_of(events: Iterable[Any]) -> dict[int, Any]:
     """Each event's command (the position of its command's first event, in its metadata): the events
     one roll, draw or action recorded, which the timeline says as one line."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, setup, state, versions
+from tracker.rulesets.journey import lost_facts, owed as table_owes, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
@@ -55,6 +55,15 @@ class Rules(GameRules):
             return None
         return quest_verdict.end_refusal(game, self.outcomes[quest], outcome, reported)
 
+
+    anytime_actions = next_actions.ANYTIME
+
+    def owed(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        named = {c["id"]: c.get("name") or c["id"] for c in self.data.get("characters", [])}
+        return table_owes.owed(game, named)
+
+    def end_facts(self, quest: str) -> list[dict[str, str]]:
+        return table_owes.end_facts(self.outcomes.get(quest))
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)
