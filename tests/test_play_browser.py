@@ -61,6 +61,7 @@ def _roll_reported(page, die: str, faces: str) -> None:
 
 
 def _roll_digital(page, die: str, count: int) -> None:
+    open_to(page, f"#roll-form [name='dice.{die}']")
     page.fill(f"#roll-form [name='dice.{die}']", str(count))
     _submit(page, page.locator("#roll-form"))
 

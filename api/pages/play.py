@@ -97,7 +97,9 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     heroes = list(grant.heroes) or list(session["party"])
     side = None if grant.role == "owner" else (grant.side or "heroes")
     decks = [{"id": deck_id, "name": reads.deck_name(ruleset, deck_id), **summary} for deck_id, summary in session["decks"].items()]
-    named_all = {**named, **{d["id"]: d["name"] for d in decks}}
+    named_all = {**named, **{d["id"]: d["name"] for d in decks}, **{d.id: d.name for d in ruleset.dice(campaign["components"]).values()}}
+    # a refusal names only what a person could not read as a word (a one-word deck id, "treasure", stays a word)
+    named_ids = {k: v for k, v in named_all.items() if "-" in k or "_" in k or k in named}
     actions = []
     game = session.get("game") or {}
     in_play = reads.ids_in_play(game)
@@ -143,7 +145,7 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end", "abandon")},
         "outcomes": OUTCOMES,
         "problem": problem,
-        "refusal": refusals.said(problem, named_all) if problem else None,
+        "refusal": refusals.said(problem, named_ids) if problem else None,
     }
     return render_template("play.html", **page), problem.status if problem else 200
 

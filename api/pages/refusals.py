@@ -26,10 +26,19 @@ def said(problem: TrackerError, names: Mapping[str, str]) -> dict[str, Any]:
     """``{"title", "hint", "change"}``: the refusal's title, its hint (the sentences of its detail a person can use)
     and what to change, field by field."""
     return {
-        "title": _words(problem.title, names) or "The rules refused this",
+        "title": _title(problem.title, names),
         "hint": _words(problem.detail or "", names),
         "change": _changes(problem, names),
     }
+
+
+def _title(text: str, names: Mapping[str, str]) -> str:
+    """The title, cut before anything in it that speaks to a program (a title is one line: nothing to leave out)."""
+    text = str(text)
+    found = _PROGRAM.search(text)
+    if found:
+        text = text[: found.start()].rstrip(" :;,(")
+    return _quoted_ids(wording.plain(text, names), names).strip() or "The rules refused this"
 
 
 def _words(text: str, names: Mapping[str, str]) -> str:
@@ -48,7 +57,8 @@ def _quoted_ids(line: str, names: Mapping[str, str]) -> str:
         if dash and number.isdigit() and kind in names:
             return f"{names[kind]} {number}"
         return value
-    return re.sub(r"'([\w-]+)'", name, line)
+    line = re.sub(r"'([\w-]+)'", name, line)
+    return re.sub(r'"([a-z_]+)"', lambda m: wording.key_said(m.group(1)), line)  # a field's name, as words
 
 
 def _changes(problem: TrackerError, names: Mapping[str, str]) -> list[str]:
