@@ -15,6 +15,7 @@ from tests.kit.pages_browser import (  # noqa: F401  (fixtures)
     chromium,
     fits_the_width,
     live_server,
+    open_to,
     screenshot,
     sign_in,
     smallest_chart_text,
@@ -32,31 +33,47 @@ def _submit(page, form) -> None:
 
 
 def _act(page, action: str, **fields) -> None:
-    """Open an action's form, fill it as a person would (choices chosen, text typed), and send it."""
-    details = page.locator(f"#action-{action}")
-    if details.get_attribute("open") is None:
-        details.locator("summary").click()
-    form = details.locator("form")
+    """Open an action's form, fill it as a person would (choices chosen, faces counted, text typed), and send it.
+    Faces are given as the table says them ("Chi, Punch, Kick"), and counted into the form's face pickers; a list per
+    hero as "po: Punch, Chi"."""
+    open_to(page, f"#action-{action}")
+    form = page.locator(f"#action-{action}").locator("form")
     for name, value in fields.items():
         field = form.locator(f"[name='{name}']")
-        if field.first.evaluate("e => e.tagName") == "SELECT":
+        if field.count() == 0:
+            _count_faces(form, name, value)
+        elif field.first.evaluate("e => e.tagName") == "SELECT":
             field.select_option(value)
         elif field.first.get_attribute("type") == "checkbox":
             for v in value:
                 form.locator(f"[name='{name}'][value='{v}']").check()
         else:
+            open_to(page, f"#action-{action} [name='{name}']")
             field.fill(value)
     _submit(page, form)
 
 
+def _count_faces(form, name: str, said: str) -> None:
+    """Faces said as the table says them, counted into the face pickers ("{name}#{face}": how many showed it)."""
+    prefix, colon, faces = said.partition(":") if ":" in said and form.locator(f"[name^='{name}.']").count() else ("", "", said)
+    field = f"{name}.{prefix.strip()}" if colon else name
+    counts: dict[str, int] = {}
+    for face in (f.strip() for f in faces.split(",") if f.strip()):
+        counts[face] = counts.get(face, 0) + 1
+    for face, count in counts.items():
+        picker = form.locator(f"[name='{field}#{face}']")
+        assert picker.count() == 1, f"no picker for {field} {face}"
+        picker.fill(str(count))
+
+
 def _offered(page, action: str, field: str) -> list[str]:
-    """The ids an action's form suggests for a field (the figures on the board for a target)."""
-    return page.locator(f"#action-{action} datalist#ids-{action}-{field} option").evaluate_all("os => os.map(o => o.value)")
+    """The ids an action's form offers for a field (the figures on the board for a target), chosen by name."""
+    return [v for v in page.locator(f"#action-{action} [name='{field}'] option").evaluate_all("os => os.map(o => o.value)") if v]
 
 
 def _roll_reported(page, die: str, faces: str) -> None:
-    page.locator("#report-form").locator("xpath=ancestor::details").locator("summary").click()
-    page.fill(f"#report-form [name='faces.{die}']", faces)
+    open_to(page, "#report-form")
+    _count_faces(page.locator("#report-form"), f"faces.{die}", faces)
     _submit(page, page.locator("#report-form"))
 
 
@@ -67,7 +84,7 @@ def _roll_digital(page, die: str, count: int) -> None:
 
 
 def _draw_reported(page, deck: str, cards: str, holder: str = "") -> None:
-    page.locator("#draw-reported-form").locator("xpath=ancestor::details").locator("summary").click()
+    open_to(page, "#draw-reported-form")
     form = page.locator("#draw-reported-form")
     form.locator("[name=deck]").select_option(deck)
     form.locator("[name=cards]").fill(cards)
@@ -81,10 +98,12 @@ def _undo(page) -> None:
 
 
 def _end(page, outcome: str, ruling: str = "", reported: str = "") -> None:
+    open_to(page, "#end-form")
     form = page.locator("#end-form")
     form.locator("[name=outcome]").select_option(outcome)
     if reported:
-        form.locator("[name=reported]").fill(reported)
+        fact, _, said = reported.partition(":")
+        form.locator(f"[name='fact.{fact.strip()}']").select_option(said.strip())  # the quest's fact, by its words
     if ruling:
         form.locator("[name=ruling]").fill(ruling)
     _submit(page, form)
@@ -97,6 +116,7 @@ def _end_by_the_rules(page, outcome: str) -> None:
     form = page.locator("#end-form")
     assert form.locator("[name=outcome]").input_value() == outcome  # preselected, not chosen by the test
     assert "(as the rules decided)" in form.locator("[name=outcome] option:checked").inner_text()
+    assert page.locator("#end").get_attribute("open") is not None  # the end opened by the verdict
     _submit(page, form)
     where = page.locator("#where").inner_text()
     assert f"Ended: {outcome.replace('-', ' ')}" in where and "table ruling" not in where, where

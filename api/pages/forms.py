@@ -113,6 +113,8 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, context
         if offered:
             return [_preselected({**base, "kind": "select", "choices": _choices(list(offered), names, offered)}, key, context)]
         suggested = ids.get(key) or []
+        if suggested and key in ("defender", "target", "figure"):  # a figure struck may be a hero as well as a foe
+            suggested = [*heroes, *[i for i in suggested if i not in heroes]]
         if suggested:  # the figures, gates or tokens in play: chosen by name, never typed as ids
             return [_preselected({**base, "kind": "select", "choices": _choices(suggested, names, {i: id_said(i, names) for i in suggested})},
                                  key, context)]
