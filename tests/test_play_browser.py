@@ -93,6 +93,26 @@ def _draw_reported(page, deck: str, cards: str, holder: str = "") -> None:
     _submit(page, form)
 
 
+def _refused(page, action: str, hint: str, **fields) -> None:
+    """Send a form the rules refuse: the page says why in words (its hint), no JSON, and the turn stays where it was."""
+    open_to(page, f"#action-{action}")
+    form = page.locator(f"#action-{action}").locator("form")
+    for name, value in fields.items():
+        field = form.locator(f"[name='{name}']")
+        if field.count() == 0:
+            _count_faces(form, name, value)
+        elif field.first.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    before = page.locator("#done").inner_text()
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    said = page.locator("#problem").inner_text()
+    assert hint in said and "{" not in said and "/campaigns/" not in said, said
+    assert page.locator("#done").inner_text() == before  # nothing appended
+
+
 def _undo(page) -> None:
     _submit(page, page.locator("#undo-form"))
 
@@ -161,7 +181,9 @@ def test_journey_quest_1_on_the_play_page(client, live_server, chromium, databas
     _roll_reported(page, "attack", "2, X")
     _draw_reported(page, "fortune", "Wild Herbs", "monkey-king")
     _act(page, "maintenance")
-    _act(page, "activate-pilgrim", hero="monkey-king")
+    assert page.locator("#action-activate-pilgrim [name=hero]").input_value() == "monkey-king"  # the next in Initiative order
+    _refused(page, "activate-pilgrim", "Pilgrims activate in initiative order (Monkey King, Tripitaka, Cho Hakkai, Monk Sha)", hero="tripitaka")
+    _act(page, "activate-pilgrim")  # as preselected
     _act(page, "meditate", hero="monkey-king", spin="black", drawn="misfortune: Lose 2 Good Karma")  # a card drawn at the table
     _undo(page)
     assert "Undone by" in page.locator("#done").inner_text()
@@ -181,6 +203,7 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     assert page.locator("#hands li[data-holder=overlord]").count() == 1  # the owner sees the overlord's hand
     _roll_reported(page, "d6", "4, 1")
     _act(page, "gain-threat", source="other", amount="2")
+    _refused(page, "spend-threat", "The overlord has 2 threat, not 50", purpose="other", amount="50")
     _act(page, "gain-curses", hero="aurim", count="1", source="silver chest")
     _act(page, "end-turn")
     _undo(page)
@@ -190,8 +213,9 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
     _draw_reported(page, "overlord", next(c for c in TEST_OVERLORD_DECK["decks"]["overlord"]["cards"] if c not in out))
     # Zone 5: Basalt, a master troll with 3 armour and 24 more wounds (L606); his card's wounds are stated, here 30
     _act(page, "place-monsters", **{"monsters.0.monster": "troll", "monsters.0.named": "basalt", "monsters.0.wounds": "30"}, source="zone 5 revealed")
-    basalt = _offered(page, "attack", "target")
+    basalt = [v for v in _offered(page, "attack", "target") if v not in ("aurim", "tahlia")]  # a hero may be struck too
     assert basalt == ["basalt-1"], basalt  # the figure on the board, offered by the attack's form
+    assert page.locator("#action-attack [name=target] option[value='basalt-1']").text_content() == "Basalt 1"  # by name
     for _ in range(2):  # five red dice showing 4 damage each, less his 3 armour: 17 wounds a blow
         assert "The rules decided" not in page.locator("#where").inner_text()
         _act(page, "attack", attacker="tahlia", target=basalt[0], attack_type="melee", faces="red: 4D 0R, 4D 0R, 4D 0R, 4D 0R, 4D 0R")
@@ -210,6 +234,7 @@ def test_kung_fu_panda_mission_on_the_play_page(client, live_server, chromium, d
     setup = {"start_tile": "J", "spawn_points": {"1": "J"}, "enemies": {"J": {"wolf-spearman": 1, "wolf-slasher": 1}}, "villagers": {"mei": "J"}}
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-1", "setup": setup}).json["id"]
     context, page = _open(chromium, live_server, token, sid)
+    _refused(page, "spend", "round", **{"heroes": "po: Move, Move", "for": "move", "to": "s"})  # no round under way yet
     _act(page, "start-round", entry="detail")
     _roll_digital(page, "d6", 1)
     _act(page, "roll", hero="po", faces="Chi, Punch, Kick, Kick")  # the Action Dice rolled at the table
@@ -243,6 +268,7 @@ def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, datab
     _act(page, "draw-energy", hero="ryo", spheres="3")
     _act(page, "draw-energy", hero="ami", spheres="1")
     _undo(page)
+    _refused(page, "draw-treasure", "A hero draws a treasure card when the reserve reaches 5 tokens", hero="ami")  # L258: none owed yet
     _act(page, "move", hero="ryo", movement="basic")
     _act(page, "end-activation", hero="ryo")
     _act(page, "end-activation", hero="ami")
