@@ -284,10 +284,13 @@ def replay_page(session_id: str):
     last = now["version"]
     at = request.args.get("at", type=int) or last
     at = max(1, min(at, last))
-    state = shown(tracker().session_state_at(session_id, at))  # the one redaction, by door(), for this token
     named = reads.names(ruleset)
     entries = reads.session_timeline(views().store, now, side)
     here = next((e for e in entries if e["position"] == at), None)
+    # An action's request is shown with what it did: the state after the last event its command recorded
+    shown_at = reads.command_end(reads.commands_of(tracker().session_history(session_id)), at) if here and here["event_type"] == "ActionTaken" else at
+    effects = [wording.names_said(e["summary"], named) for e in entries if at < e["position"] <= shown_at]
+    state = shown(tracker().session_state_at(session_id, shown_at))  # the one redaction, by door(), for this token
     verification = shown(tracker().verify(session_id))
     return render_template(
         "replay.html",
@@ -296,6 +299,8 @@ def replay_page(session_id: str):
         session=now,
         state=state,
         at=at,
+        shown_at=shown_at,
+        effects=effects,
         last=last,
         quest=named.get(now["quest"], now["quest"]),
         names=named,
