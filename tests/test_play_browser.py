@@ -2,7 +2,7 @@
 PostgreSQL: dice entered as rolled on the table, a draw, several actions from their generated forms, an undo,
 play on until the rules give their verdict (Journey's house cleared, Basalt killed, Mission 1.1 won, every hero
 of a Yōkai Quest scene struck down), and the end with the verdict the page preselects, no table ruling; then the
-timeline, the standing and the charts read back. Screenshots: tests/artifacts/play-*.png."""
+timeline, the standing and the charts read back. Screenshots go to each test's tmp_path."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def _end_by_the_rules(page, outcome: str) -> None:
     assert f"Ended: {outcome.replace('-', ' ')}" in where and "table ruling" not in where, where
 
 
-def _read_back(page, base: str, cid: str, sid: str, name: str) -> None:
+def _read_back(page, base: str, cid: str, sid: str, name: str, shots) -> None:
     """After the end: the timeline (by turn, the undone line struck through), the campaign page and the dice page."""
     page.goto(f"{base}/pages/sessions/{sid}")
     assert page.locator("section.turn h3").count() >= 1
@@ -150,17 +150,17 @@ def _read_back(page, base: str, cid: str, sid: str, name: str) -> None:
     text = page.locator("main").inner_text()
     assert "_" not in text.split("Seed commitment")[0] and "{" not in text and "None" not in text
     assert fits_the_width(page)
-    screenshot(page, f"play-{name}-timeline")
+    screenshot(page, f"play-{name}-timeline", shots)
     page.goto(f"{base}/pages/campaigns/{cid}")
     assert fits_the_width(page)
     smallest = smallest_chart_text(page)
     assert smallest is None or smallest >= 11, smallest  # chart text readable on a phone
-    screenshot(page, f"play-{name}-campaign")
+    screenshot(page, f"play-{name}-campaign", shots)
     page.goto(f"{base}/pages/campaigns/{cid}/dice")
     assert page.locator("p.fit").count() >= 1
     assert fits_the_width(page)
     assert smallest_chart_text(page) >= 11, smallest_chart_text(page)
-    screenshot(page, f"play-{name}-dice")
+    screenshot(page, f"play-{name}-dice", shots)
 
 
 def _open(chromium, live_server, token: str, sid: str):  # noqa: F811
@@ -172,7 +172,7 @@ def _open(chromium, live_server, token: str, sid: str):  # noqa: F811
     return context, page
 
 
-def test_journey_quest_1_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+def test_journey_quest_1_on_the_play_page(client, live_server, chromium, database_url, tmp_path):  # noqa: F811
     made = client.post("/campaigns", json={"ruleset": "journey", "name": "Phones", "party": PILGRIMS, "components": COMPONENTS}).json
     cid, token = made["id"], made["owner_token"]
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting", "setup": {"initiative": ORDER}}).json["id"]
@@ -187,15 +187,15 @@ def test_journey_quest_1_on_the_play_page(client, live_server, chromium, databas
     _act(page, "meditate", hero="monkey-king", spin="black", drawn="misfortune: Lose 2 Good Karma")  # a card drawn at the table
     _undo(page)
     assert "Undone by" in page.locator("#done").inner_text()
-    screenshot(page, "play-journey-phone")
+    screenshot(page, "play-journey-phone", tmp_path)
     _end(page, "victory", reported="house_cleared: yes")
     assert "Ended: victory" in page.locator("#where").inner_text()
     client.application.extensions["tracker_views"].catch_up()
-    _read_back(page, live_server, cid, sid, "journey")
+    _read_back(page, live_server, cid, sid, "journey", tmp_path)
     context.close()
 
 
-def test_descent_quest_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+def test_descent_quest_on_the_play_page(client, live_server, chromium, database_url, tmp_path):  # noqa: F811
     made = client.post("/campaigns", json={"ruleset": "descent", "name": "Dungeon", "party": ["aurim", "tahlia"], "components": TEST_OVERLORD_DECK}).json
     cid, token = made["id"], made["owner_token"]
     sid = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {}}).json["id"]
@@ -220,14 +220,14 @@ def test_descent_quest_on_the_play_page(client, live_server, chromium, database_
         assert "The rules decided" not in page.locator("#where").inner_text()
         _act(page, "attack", attacker="tahlia", target=basalt[0], attack_type="melee", faces="red: 4D 0R, 4D 0R, 4D 0R, 4D 0R, 4D 0R")
     assert "L608" in page.locator("#where").inner_text()  # L610: "They have completed their quest!", decided by the kill
-    screenshot(page, "play-descent-phone")
+    screenshot(page, "play-descent-phone", tmp_path)
     _end_by_the_rules(page, "victory")
     client.application.extensions["tracker_views"].catch_up()
-    _read_back(page, live_server, cid, sid, "descent")
+    _read_back(page, live_server, cid, sid, "descent", tmp_path)
     context.close()
 
 
-def test_kung_fu_panda_mission_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+def test_kung_fu_panda_mission_on_the_play_page(client, live_server, chromium, database_url, tmp_path):  # noqa: F811
     made = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "Valley", "party": ["po", "tigress"],
                                            "options": {"length": "adventure", "adventure": 1, "mode": "standard"}}).json
     cid, token = made["id"], made["owner_token"]
@@ -249,16 +249,16 @@ def test_kung_fu_panda_mission_on_the_play_page(client, live_server, chromium, d
     _act(page, "spend", heroes="po: Move, Move", **{"for": "move"}, to="s")
     _act(page, "spend", heroes="tigress: Move, Move", **{"for": "move"}, to="s")
     _act(page, "mission-won")  # declared by the table, checked against the board (L245)
-    screenshot(page, "play-kung-fu-panda-phone")
+    screenshot(page, "play-kung-fu-panda-phone", tmp_path)
     _end_by_the_rules(page, "victory")
     client.application.extensions["tracker_views"].catch_up()
-    _read_back(page, live_server, cid, sid, "kung-fu-panda")
+    _read_back(page, live_server, cid, sid, "kung-fu-panda", tmp_path)
     page.goto(f"{live_server}/pages/campaigns/{cid}")
     assert "Wolf Slasher" in page.locator("#standing").locator("xpath=..").inner_text()
     context.close()
 
 
-def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, database_url):  # noqa: F811
+def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, database_url, tmp_path):  # noqa: F811
     made = client.post("/campaigns", json={"ruleset": "yokai-quest", "name": "Friday", "party": ["ryo", "ami"], "components": YOKAI_TEST_COMPONENTS}).json
     cid, token = made["id"], made["owner_token"]
     first = client.get(f"/campaigns/{cid}").json["next_quest"]
@@ -284,8 +284,8 @@ def test_yokai_quest_scene_on_the_play_page(client, live_server, chromium, datab
              **{"targets.0.defender": hero, "targets.0.attack_faces.red": ", ".join(["katana"] * 6), "targets.0.defense_faces.blue": "blank"})
     # L763: "If all the heroes in the scene are defeated, the Reattempt mechanic is engaged": the scene is lost
     assert "L763" in page.locator("#where").inner_text()
-    screenshot(page, "play-yokai-quest-phone")
+    screenshot(page, "play-yokai-quest-phone", tmp_path)
     _end_by_the_rules(page, "defeat")
     client.application.extensions["tracker_views"].catch_up()
-    _read_back(page, live_server, cid, sid, "yokai-quest")
+    _read_back(page, live_server, cid, sid, "yokai-quest", tmp_path)
     context.close()
