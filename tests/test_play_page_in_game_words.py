@@ -43,7 +43,7 @@ def test_the_next_pilgrim_is_preselected_and_the_turn_says_who_acts(client):
     # L362: in initiative order: Monkey King holds Initiative 1 here, though Tripitaka is listed first in the party
     assert '<option value="monkey-king" selected>Monkey King</option>' in _form_of(html, "activate-pilgrim")
     assert re.search(r'<li id="acting"><strong>Acts now:</strong> Monkey King</li>', html)
-    assert "The end will ask:</strong> Every Demon in the Villagers&#39; house is removed? (L710)" in html
+    assert "The end will ask whether</strong> every Demon in the Villagers&#39; house is removed (L710" in html  # the fact awaited
 
 
 def test_the_attack_dice_are_face_pickers_and_the_weapon_card_keeps_its_damage(client):
@@ -80,8 +80,9 @@ def test_the_end_states_the_quests_fact_by_its_words(client):
     token, sid = _journey(client)
     html = _signed_in_page(client, token, sid)
     end = re.search(r'<form[^>]*id="end-form"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
-    assert '<select name="fact.house_cleared">' in end and "house_cleared:" not in end
-    ended = client.post(f"/pages/sessions/{sid}/play/end", data={**_hidden(end), "outcome": "victory", "fact.house_cleared": "yes"}, headers=HERE)
+    assert '<select name="reported.house_cleared">' in end and "house_cleared:" not in end  # the quest's published fact
+    assert "House cleared" in end and "Villagers&#39; house" in end  # by its name and the rulebook's words
+    ended = client.post(f"/pages/sessions/{sid}/play/end", data={**_hidden(end), "outcome": "victory", "reported.house_cleared": "yes"}, headers=HERE)
     assert ended.status_code == 303  # L712: Victory when the house is cleared, stated by the table
     assert client.get(f"/sessions/{sid}").json["outcome"] == "victory"
 

@@ -77,7 +77,7 @@ def test_journey_mid_turn_on_a_phone(client, live_server, chromium, database_url
     context, page = _phone(chromium, live_server, made["owner_token"], sid)
     text = _check_phone(page, client, "journey", tmp_path, "journey")
     assert "Phase: Pilgrim" in text and "Acts now: Monkey King" in text
-    assert "The end will ask: Every Demon in the Villagers' house is removed?" in text  # the quest's fact, by its words
+    assert "The end will ask whether every Demon in the Villagers' house is removed" in text  # the quest's fact, by its words
     # L362: Pilgrims activate in initiative order: the form preselects the next, Monkey King (not the first listed, Tripitaka)
     assert page.locator("#action-activate-pilgrim [name=hero]").input_value() == "monkey-king"
     said = _refused(page, "activate-pilgrim", hero="monk-sha")

@@ -182,9 +182,10 @@ def _example(items: Mapping[str, Any]) -> str:
     return json.dumps(shown)
 
 
-def body(schema: Mapping[str, Any], form: Mapping[str, Any], getlist, hero_fields: Sequence[str] = HERO_FIELDS) -> dict[str, Any]:
-    """The action's JSON body from a posted form of these fields (empty fields left out)."""
-    return _object(schema, form, getlist, "", tuple(hero_fields))
+def body(schema: Mapping[str, Any], form: Mapping[str, Any], getlist, hero_fields: Sequence[str] = HERO_FIELDS, prefix: str = "") -> dict[str, Any]:
+    """The action's JSON body from a posted form of these fields (empty fields left out); ``prefix``: the fields' names
+    begin with it (the end's facts: ``reported.``)."""
+    return _object(schema, form, getlist, prefix, tuple(hero_fields))
 
 
 def _object(schema: Mapping[str, Any], form, getlist, prefix: str, hero_fields: tuple[str, ...] = HERO_FIELDS) -> dict[str, Any]:

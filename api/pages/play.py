@@ -30,6 +30,8 @@ from tracker import rulesets
 from tracker.application.service import Request
 from tracker.core.errors import TrackerError
 
+# The end's facts that name heroes (a Pilgrim defeated or killed at the table): chosen among the party's heroes.
+REPORTED_HEROES = ("defeated", "killed")
 OUTCOMES = (("victory", "Victory"), ("heroic-victory", "Heroic victory"), ("defeat", "Defeat"))
 
 
@@ -136,7 +138,10 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "hand": reads.hand_of(decks, side, ruleset),
         "actions": sorted_actions,
         "turn": turn.summary(ruleset, session, named_all, heroes),
-        "end_facts": ruleset.rules.end_facts(session["quest"]),
+        # the facts only the table sees that the quest's end may state (its published reported_schema), as fields
+        "end_fields": forms.fields(ruleset.rules.reported_schema(session["quest"]), named_all, heroes, [], prefix="reported.",
+                                   hero_fields=(*_hero_fields(ruleset), *REPORTED_HEROES)),
+        "awaited": [f["description"] for f in ((session.get("end") or {}).get("awaits") or [])],
         "phase": session.get("phase") or (session.get("game") or {}).get("phase"),
         "allowed": reads.allowed_types(session.get("allowed")),
         "may_abandon": grant.role == "owner" and hasattr(tracker(), "abandon_session"),
@@ -231,12 +236,8 @@ def play_end(session_id: str):
     def run(grant, ruleset, req):
         outcome = request.form.get("outcome", "")
         ruling = (request.form.get("ruling") or "").strip() or None
-        reported = forms.body({"properties": {"reported": {"type": "object", "additionalProperties": {}}}}, request.form, request.form.getlist).get("reported")
-        reported = {k: _fact(v) for k, v in (reported or {}).items()}
-        for fact in ruleset.rules.end_facts(tracker().get_session(session_id)["quest"]):  # the quest's facts, stated by name
-            said = (request.form.get(f"fact.{fact['key']}") or "").strip()
-            if said:
-                reported[fact["key"]] = said == "yes"
+        schema = ruleset.rules.reported_schema(tracker().get_session(session_id)["quest"])
+        reported = forms.body(schema, request.form, request.form.getlist, (*_hero_fields(ruleset), *REPORTED_HEROES), prefix="reported.")
         reported = reported or None
         tracker().end_session(session_id, outcome, ruling, reported, request=req)
 
@@ -258,16 +259,6 @@ def play_abandon(session_id: str):
         abandon(session_id, reason, request=req)
 
     return _command(session_id, run)
-
-
-def _fact(said: str) -> Any:
-    """A fact the table states, as typed: yes / no, a whole number, or words."""
-    lowered = said.strip().lower()
-    if lowered in ("yes", "true"):
-        return True
-    if lowered in ("no", "false"):
-        return False
-    return int(lowered) if lowered.lstrip("-").isdigit() else said.strip()
 
 
 @bp.get("/pages/sessions/<session_id>/replay")

@@ -11,6 +11,7 @@ from tracker.rulesets.journey import lost_facts, owed as table_owes, setup, stat
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
+from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
@@ -55,15 +56,20 @@ class Rules(GameRules):
             return None
         return quest_verdict.end_refusal(game, self.outcomes[quest], outcome, reported)
 
+    def reported_schema(self, quest: str) -> dict[str, Any]:
+        return reported_facts.schema(quest_verdict.reported_facts(self.outcomes.get(quest) or {}))
+
+    def awaited(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        if quest not in self.outcomes or "record" not in game:
+            return []
+        return quest_verdict.awaited(game, self.outcomes[quest])
+
 
     anytime_actions = next_actions.ANYTIME
 
     def owed(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
         named = {c["id"]: c.get("name") or c["id"] for c in self.data.get("characters", [])}
         return table_owes.owed(game, named)
-
-    def end_facts(self, quest: str) -> list[dict[str, str]]:
-        return table_owes.end_facts(self.outcomes.get(quest))
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)
