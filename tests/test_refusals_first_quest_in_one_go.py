@@ -150,7 +150,11 @@ def test_descent_first_quest_in_one_refusal_per_move(client):
     if searched:  # the overlord's die for the secret room, rolled once at the start (the quest's secret_room)
         group.move({"type": "secret-room-roll"})
     for hero in ("aurim", "tahlia"):
+        if group.allowed("start-hero-turn") is not None:  # the heroes' turns, one at a time (the state's allowed list)
+            group.move({"type": "start-hero-turn", "hero": hero})
         body = {"type": "prolonged-roll", "hero": hero, "task": task["id"], "trait": task["trait"][0], "half_action": "order"}
         group.move({**body, "marker": room["markers"][0]} if searched else body)
+        if group.allowed("end-hero-turn") is not None:
+            group.move({"type": "end-hero-turn", "hero": hero})
     assert group.refusals
     group.verdict()

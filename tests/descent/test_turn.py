@@ -52,7 +52,7 @@ def test_a_quest_opens_in_the_heroes_turns_and_the_overlords_start_of_turn_rules
     refused = _out_of_moment(client, sid, {"type": "open-cell", "cell": "cell-1", "hero": "sir-valadir"})
     assert "open-cell by Sir Valadir is taken in the turn of the hero it names" in refused["title"]
     stranger = session.refused(client, sid, {"type": "start-hero-turn", "hero": "aurim"})
-    assert stranger["title"] == "'aurim' is not a hero in this quest" and stranger["detail"] == "The heroes: Tahlia and Sir Valadir."
+    assert stranger["title"] == "Aurim is not a hero in this quest" and stranger["detail"] == "The heroes: Tahlia and Sir Valadir."
     session.act(client, sid, refused["example"])  # the example is a body accepted now
     assert _state(client, sid)["game"]["active"] == "tahlia"
 
