@@ -13,11 +13,12 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, json_body, problems, query, sharding, stream_slots, warming
+from api import access, chunked_bodies, contract, json_body, metrics, problems, query, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, keys, rulesets, sessions, verifier
+from api.routes import metrics as metrics_route
 from tracker.core import safe_json
 from tracker.bootstrap import Served, Settings, wire
 from tracker.core.errors import TrackerError
@@ -57,6 +58,8 @@ FROM_SETTINGS = {
     "VIEWS_REPLICA_URL": "views_replica_url",
     "REPLICA_WAIT_SECONDS": "replica_wait_seconds",
     "IMPORT_MAX_BYTES": "import_max_bytes",
+    "METRICS_DIR": "metrics_dir",
+    "METRICS_TOKEN": "metrics_token",
 }
 
 
@@ -106,7 +109,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
 
-    blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp, keys.blp)
+    blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp, keys.blp,
+                  metrics_route.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
 
@@ -120,6 +124,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)  # type: ignore[method-assign]
     app.wsgi_app = chunked_bodies.ChunkedBodies(app.wsgi_app, lambda environ: _body_limit(app, environ))  # type: ignore[method-assign]
+    metrics.install(app)  # first and last around every request: its latency is the whole of it
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)

@@ -11,6 +11,7 @@ different is a field of these, never an environment variable flipped on the way 
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -38,6 +39,24 @@ def database_url(explicit: str | None = None, environ: Mapping[str, str] | None 
 def public_url(environ: Mapping[str, str] | None = None) -> str | None:
     """TRACKER_PUBLIC_URL: where this service is reached, named in exports made outside a request."""
     return _environment(environ).get("TRACKER_PUBLIC_URL") or None
+
+
+METRICS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's own name for it: the library reads it too
+
+
+def metrics_directory(environ: Mapping[str, str] | None = None) -> tuple[str, bool]:
+    """Where gunicorn's workers keep their counters (api/metrics.py): PROMETHEUS_MULTIPROC_DIR, else a new temporary
+    directory, named in this process's environment for the workers it forks (prometheus-client reads the variable
+    itself, when a worker first imports it). Also whether it was made here (and so is removed at the server's exit)."""
+    env = os.environ if environ is None else environ
+    given = env.get(METRICS_DIR_VARIABLE)
+    if given:
+        Path(given).mkdir(parents=True, exist_ok=True)
+        return given, False
+    made = tempfile.mkdtemp(prefix="tracker-metrics-")
+    if environ is None:
+        os.environ[METRICS_DIR_VARIABLE] = made
+    return made, True
 
 
 def process_environment() -> dict[str, str]:
@@ -78,6 +97,11 @@ class Settings:
     views_replica_url: str = ""
     replica_wait_seconds: float = 0.5  # how long a ?min_position= read waits for the replica before the primary
     import_max_bytes: int = IMPORT_MAX_BYTES
+    # -- operating it (README's "Operating") --
+    # PROMETHEUS_MULTIPROC_DIR: where each worker keeps its counters for GET /metrics to add up (api/metrics.py);
+    # gunicorn.conf.py makes a temporary one when it is not set. None: one process, its own counts.
+    metrics_dir: str | None = None
+    metrics_token: str = ""  # TRACKER_METRICS_TOKEN: GET /metrics wants it as a bearer token; empty: /metrics is public
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -99,6 +123,8 @@ class Settings:
             views_replica_url=env.get("TRACKER_VIEWS_REPLICA_URL", ""),
             replica_wait_seconds=float(env.get("TRACKER_REPLICA_WAIT_SECONDS", "0.5")),
             import_max_bytes=int(env.get("TRACKER_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES),
+            metrics_dir=env.get(METRICS_DIR_VARIABLE) or None,
+            metrics_token=env.get("TRACKER_METRICS_TOKEN", ""),
         )
         return replace(found, **overrides)
 

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from api import access, contract, problems, schemas
+from api import access, contract, metrics, problems, schemas
 from api.blueprint import Blueprint
 from api.sharding import shard_name
 from api.context import LAST_EVENT_ID, BadHeader, door, tracker
@@ -81,13 +81,16 @@ class FeedStream(MethodView):
                 f"Each worker serves at most {slots.cap} streams at once. GET /events?after=N pages the same events.",
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             )
+        counted_closed = metrics.stream_opened()  # GET /metrics' open streams, summed across the workers
         try:
             events = stream(tracker(), after, query["limit"], query["wait"], scope, door(), current_app.config["STREAM_HEARTBEAT_SECONDS"])
             response = Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         except BaseException:
             slots.give_back()
+            counted_closed()
             raise
         response.call_on_close(slots.give_back)  # the server closes the response when the stream ends or the client goes
+        response.call_on_close(counted_closed)
         return response
 
 
