@@ -32,6 +32,19 @@ control_socket_disable = True
 timeout = 30
 graceful_timeout = 10
 accesslog = server.access_log
+if server.log_format == "json":  # TRACKER_LOG_FORMAT=json: gunicorn's own lines as JSON too, as the app's are (api/request_log.py)
+    _json = {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+             "rename_fields": {"levelname": "level", "asctime": "time"}}
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": _json},
+        "root": {"level": "INFO", "handlers": ["error"]},
+        "handlers": {"error": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"},
+                     "access": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stdout"}},
+        "loggers": {"gunicorn.error": {"level": "INFO", "handlers": ["error"], "propagate": False},
+                    "gunicorn.access": {"level": "INFO", "handlers": ["access"], "propagate": False}},
+    }
 # Each worker keeps its GET /metrics counters in files here, and a scrape adds up every worker's (api/metrics.py):
 # PROMETHEUS_MULTIPROC_DIR, else a temporary directory made now, before the workers fork, and removed at exit.
 metrics_dir, metrics_dir_made = metrics_directory()

@@ -59,6 +59,17 @@ def metrics_directory(environ: Mapping[str, str] | None = None) -> tuple[str, bo
     return made, True
 
 
+LOG_FORMATS = ("text", "json")
+
+
+def log_format(environ: Mapping[str, str] | None = None) -> str:
+    """TRACKER_LOG_FORMAT: text (the default) or json; ValueError, worded for the operator, for anything else."""
+    chosen = (_environment(environ).get("TRACKER_LOG_FORMAT") or "text").strip().lower()
+    if chosen not in LOG_FORMATS:
+        raise ValueError(f"TRACKER_LOG_FORMAT is text or json, not {chosen!r}")
+    return chosen
+
+
 def process_environment() -> dict[str, str]:
     """The process's whole environment, for a child process started with it (the front's gunicorn)."""
     return dict(os.environ)
@@ -102,6 +113,7 @@ class Settings:
     # gunicorn.conf.py makes a temporary one when it is not set. None: one process, its own counts.
     metrics_dir: str | None = None
     metrics_token: str = ""  # TRACKER_METRICS_TOKEN: GET /metrics wants it as a bearer token; empty: /metrics is public
+    log_format: str = "text"  # TRACKER_LOG_FORMAT: "json", one JSON object a line and one per request (api/request_log.py)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -125,6 +137,7 @@ class Settings:
             import_max_bytes=int(env.get("TRACKER_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES),
             metrics_dir=env.get(METRICS_DIR_VARIABLE) or None,
             metrics_token=env.get("TRACKER_METRICS_TOKEN", ""),
+            log_format=log_format(env),
         )
         return replace(found, **overrides)
 
@@ -143,6 +156,7 @@ class ServerSettings:
     threads: int = GUNICORN_THREADS
     access_log: str | None = None
     nginx: str | None = None  # TRACKER_NGINX: the nginx `tracker front` runs (else the one on PATH)
+    log_format: str = "text"  # TRACKER_LOG_FORMAT: "json" makes gunicorn's own lines JSON too (gunicorn.conf.py)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerSettings:
@@ -153,6 +167,7 @@ class ServerSettings:
             threads=int(env.get("GUNICORN_THREADS") or GUNICORN_THREADS),
             access_log=env.get("GUNICORN_ACCESS_LOG") or None,
             nginx=env.get("TRACKER_NGINX") or None,
+            log_format=log_format(env),
         )
 
 
