@@ -18,7 +18,7 @@ from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, keys, rulesets, sessions, verifier
-from api.routes import metrics as metrics_route
+from api.routes import metrics as metrics_route, ready
 from tracker.core import safe_json
 from tracker.bootstrap import Served, Settings, wire
 from tracker.core.errors import TrackerError
@@ -60,6 +60,7 @@ FROM_SETTINGS = {
     "IMPORT_MAX_BYTES": "import_max_bytes",
     "METRICS_DIR": "metrics_dir",
     "METRICS_TOKEN": "metrics_token",
+    "READY_MAX_LAG": "ready_max_lag",
 }
 
 
@@ -110,7 +111,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
 
     blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp, keys.blp,
-                  metrics_route.blp)
+                  metrics_route.blp, ready.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
 
@@ -140,6 +141,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
     if settings.warm_at_boot:
+        ready.expect_warm_up(app)  # GET /ready: not ready until the warm-up is done
         warming.warm(app)
     return app
 

@@ -44,6 +44,7 @@ def warm(app: Flask) -> None:
     app.extensions["tracker_warming"] = True  # its requests are not the service's: GET /metrics does not count them
     try:
         _warm(app)
+        app.extensions["tracker_warmed"] = True  # GET /ready may say ready (api/routes/ready.py)
     finally:
         app.extensions["tracker_warming"] = False
 

@@ -22,7 +22,7 @@ from tests.contract import check, mismatches, reference_mismatch
 from tracker import rulesets
 
 PUBLIC = {"listRulesets", "getRuleset", "getHealth", "getVerifier", "getSigningKeys", "createCampaign", "importCampaign",
-          "getMetrics"}  # public unless TRACKER_METRICS_TOKEN is set (api/routes/metrics.py)
+          "getMetrics", "getReadiness"}  # getMetrics: public unless TRACKER_METRICS_TOKEN is set (api/routes/metrics.py)
 SESSION_COMMANDS = {"rollDice", "drawCards", "takeAction", "endSession", "abandonSession", "undoAction"}
 METHODS = ("get", "post", "put", "patch", "delete")
 
