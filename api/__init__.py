@@ -13,7 +13,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, json_body, metrics, problems, query, request_log, sharding, stream_slots, warming
+from api import access, chunked_bodies, contract, cors, json_body, metrics, problems, query, request_log, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
@@ -61,6 +61,7 @@ FROM_SETTINGS = {
     "METRICS_DIR": "metrics_dir",
     "METRICS_TOKEN": "metrics_token",
     "READY_MAX_LAG": "ready_max_lag",
+    "CROSS_ORIGINS": "cors_origins",  # not CORS_ORIGINS: flask-cors reads that key itself
 }
 
 
@@ -127,6 +128,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.wsgi_app = chunked_bodies.ChunkedBodies(app.wsgi_app, lambda environ: _body_limit(app, environ))  # type: ignore[method-assign]
     metrics.install(app)  # first and last around every request: its latency is the whole of it
     request_log.install(app, settings.log_format)  # TRACKER_LOG_FORMAT=json: a JSON line per request
+    cors.install(app, app.config["CROSS_ORIGINS"])  # a browser's preflight, answered before any check reads it
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)

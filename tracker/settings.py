@@ -114,6 +114,7 @@ class Settings:
     metrics_dir: str | None = None
     metrics_token: str = ""  # TRACKER_METRICS_TOKEN: GET /metrics wants it as a bearer token; empty: /metrics is public
     log_format: str = "text"  # TRACKER_LOG_FORMAT: "json", one JSON object a line and one per request (api/request_log.py)
+    cors_origins: str = ""  # TRACKER_CORS_ORIGINS: browser origins allowed to call the API, comma-separated (api/cors.py)
     ready_max_lag: int = 100  # TRACKER_READY_MAX_LAG: GET /ready answers 503 while the views are more events behind than this
 
     @classmethod
@@ -140,6 +141,7 @@ class Settings:
             metrics_token=env.get("TRACKER_METRICS_TOKEN", ""),
             log_format=log_format(env),
             ready_max_lag=int(env.get("TRACKER_READY_MAX_LAG") or 100),
+            cors_origins=env.get("TRACKER_CORS_ORIGINS", ""),
         )
         return replace(found, **overrides)
 
