@@ -13,7 +13,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, cors, json_body, metrics, problems, query, request_log, sharding, stream_slots, warming
+from api import access, chunked_bodies, contract, cors, json_body, metrics, problems, query, rate_limit, request_log, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
@@ -136,6 +136,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.before_request(query.refuse_unknown)  # every route, pages too: an unknown query parameter is a 422
     app.before_request(sharding.route_to_shard)
     app.before_request(access.authorize)
+    rate_limit.install(app, served.rate_limit)  # after the access check, whose grant names the token
     app.after_request(echo_correlation_id)
     app.after_request(name_views_source)
     app.after_request(_release_fence)

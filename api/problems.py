@@ -69,6 +69,8 @@ def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def from_http_exception(error: HTTPException) -> Response:
+    if error.response is not None:
+        return error.response  # made whole already (a write limit's 429, api/rate_limit.py): as werkzeug would send it
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")

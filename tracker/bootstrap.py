@@ -27,7 +27,7 @@ from tracker.sharding import placement
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 from tracker.sharding.placement import HOME, Placement
-from tracker.adapters.rate_limits import TokenBuckets, parse_rate_limit
+from tracker.adapters.rate_limits import WriteLimit, parse_rate_limit
 from tracker.settings import Settings, metrics_directory
 from tracker.sharding.shards import Router, Shard
 from tracker.integrity.signing import KeyRing
@@ -71,7 +71,7 @@ class Served:
     service: Service
     replica: ProjectionRunner | None = None
     router: Router | None = None
-    rate_limit: TokenBuckets | None = None
+    rate_limit: WriteLimit | None = None
     projection_threads: list[tuple[threading.Thread, threading.Event]] = field(default_factory=list)
     every_shard: EveryShard | None = None
 
@@ -82,7 +82,8 @@ def wire(settings: Settings) -> Served:
     replica = _replica_views(service.tracker, settings.views_replica_url) if settings.views_replica_url else None
     in_worker = replace(settings, create_tables=False, projections_in_process=False)
     home = Shard(HOME, settings.database_url, service.tracker, service.runner, replica)
-    served = Served(settings, service, replica, _shard_router(settings.database_url, home, in_worker), parse_rate_limit(settings.rate_limit))
+    served = Served(settings, service, replica, _shard_router(settings.database_url, home, in_worker),
+                    parse_rate_limit(settings.rate_limit, settings.database_url, settings.redis_url))
     if settings.projections_in_process:
         if served.router is None:
             thread, stop = service.runner.start_in_thread()

@@ -94,7 +94,8 @@ class Settings:
     trusted_jwks: tuple[str, ...] = ()  # key sets of other servers an import trusts (tracker/integrity/signing.py)
     public_url: str | None = None  # the service's public address, named in exports made outside a request (the CLI)
     # -- the REST API --
-    rate_limit: str = ""  # '30/10': writes per seconds per token (api/access.py); empty or 'off': none
+    rate_limit: str = ""  # '30/10': writes per seconds per token (api/rate_limit.py); empty or 'off': none
+    redis_url: str = ""  # REDIS_URL: where the write limits count, across workers and servers (tracker/adapters/rate_limits.py)
     # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
     trusted_proxies: int = 0
     # Event streams one worker holds open at once; each holds a thread (api/stream_slots.py): half its threads.
@@ -129,6 +130,7 @@ class Settings:
             trusted_jwks=tuple(filter(None, env.get("TRACKER_TRUSTED_JWKS", "").split(os.pathsep))),
             public_url=public_url(env),
             rate_limit=env.get("TRACKER_RATE_LIMIT", ""),
+            redis_url=env.get("REDIS_URL", ""),
             trusted_proxies=int(env.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
             streams_per_worker=int(env.get("TRACKER_STREAMS_PER_WORKER", max(1, threads // 2))),
             stream_heartbeat_seconds=float(env.get("TRACKER_STREAM_HEARTBEAT_SECONDS", "15")),
