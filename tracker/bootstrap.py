@@ -153,6 +153,8 @@ def serve(settings: Settings, build_app: Callable[[Settings], Any], options: dic
     # The workers' counters for GET /metrics (api/metrics.py): the directory named before gunicorn.conf.py is read,
     # so the settings each worker is built with name it too; one made here goes when the server exits.
     metrics_dir, made = (settings.metrics_dir, False) if settings.metrics_dir else metrics_directory()
+    for stale in Path(metrics_dir).glob("*.db"):  # a past run's counts would be added to this one's
+        stale.unlink()
     in_worker = replace(settings, create_tables=False, warm_at_boot=True, metrics_dir=metrics_dir)
     ending = {"on_exit": lambda server: shutil.rmtree(metrics_dir, ignore_errors=True)} if made else {}
     _Gunicorn({**options, "on_starting": lambda server: None, **ending}, lambda: build_app(in_worker)).run()
