@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 IMPORT_BUCKETS = tuple(float(2 ** power) for power in range(10, 27, 2))  # 1 KiB to 64 MiB, the import limit
@@ -87,8 +87,6 @@ def command_name(app: Flask) -> str:
 
 
 def _counted(response):
-    from flask import current_app
-
     started = g.pop("metrics_started", None)
     if current_app.extensions.get("tracker_warming"):
         return response  # a worker warming itself before it serves (api/warming.py): not a request anyone made

@@ -15,7 +15,7 @@ from typing import Any
 
 import psycopg
 
-from api import create_app, request_log
+from api import create_app
 from api.front import launcher as front_launcher
 from tracker.sharding import moving
 from tracker.application.service import Request
@@ -26,7 +26,7 @@ from tracker.adapters.config import describe, persistence_env
 from tracker.core.errors import Conflict, NotFound, TrackerError
 from tracker.portability.export_file import ExportLines
 from tracker.sharding.placement import HOME, Moving, Placement, conninfo, enabled, is_postgres
-from tracker.settings import ServerSettings, database_url, log_format, move_settings, process_environment
+from tracker.settings import ServerSettings, database_url, move_settings, process_environment
 from tracker.integrity.signing import KeyRing, KeysFileError
 
 
@@ -152,7 +152,6 @@ def _front(args: argparse.Namespace, url: str) -> int:
 
 def _project(args: argparse.Namespace, url: str) -> int:
     """One runner per shard, each in its own thread, each writing its views beside its shard's events."""
-    request_log.configure(log_format())  # TRACKER_LOG_FORMAT=json: its warnings as JSON lines, as the web's
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from tracker.adapters import postgres_url
+from tracker.adapters import postgres_rate_limits, postgres_url  # the first registers its scheme with the limits library
 
 MEMORY = "memory://"
 
@@ -36,8 +36,6 @@ def storage_uri(database_url: str, redis_url: str | None) -> str:
     if redis_url:
         return redis_url
     if postgres_url.is_postgres(database_url):
-        from tracker.adapters import postgres_rate_limits  # registers its scheme with the limits library
-
         return f"{postgres_rate_limits.SCHEME}://?url={quote(database_url, safe='')}"
     return MEMORY
 
