@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from apispec import BasePlugin
-from marshmallow import Schema
+from marshmallow import Schema, validate
 
 from api import event_schemas, ruleset_schemas, schemas
 from api.blueprint import Blueprint
@@ -176,11 +176,32 @@ def error_statuses(endpoint: str, method: str, operation: Mapping[str, Any], pat
     return statuses
 
 
+def _key_names(converter, field, ret, **kwargs):
+    """A map's ``propertyNames`` from the length its keys are validated to (a Dict field's ``keys``): the document
+    refuses the key the server refuses (``{"faces": {"": [1]}}``)."""
+    keys = getattr(field, "key_field", None)
+    if keys is None or "propertyNames" in ret:
+        return {}
+    names: dict = {"type": "string"}
+    for validator in getattr(keys, "validators", []):
+        if isinstance(validator, validate.Length):
+            if validator.min is not None:
+                names["minLength"] = validator.min
+            if validator.max is not None:
+                names["maxLength"] = validator.max
+        elif isinstance(validator, validate.OneOf):
+            names["enum"] = list(validator.choices)
+    return {"propertyNames": names} if len(names) > 1 else {}
+
+
 class ContractPlugin(BasePlugin):
     """Completes each operation and schema as flask-smorest hands them to apispec."""
 
     def init_spec(self, spec):
         self.spec = spec
+        for plugin in spec.plugins:
+            if hasattr(plugin, "converter") and plugin.converter is not None:
+                plugin.converter.add_attribute_function(_key_names)
         spec.components.schema("Problem", PROBLEM_SCHEMA)
         for name, schema in ruleset_schemas.components().items():
             spec.components.schema(name, schema)

@@ -24,7 +24,7 @@ def decoded() -> Any:
     kept = g.get("json_body")
     if kept is not None and kept[0] is raw:
         return kept[1]
-    value = safe_json.loads(raw)
+    value = safe_json.loads(raw, integral_floats=True)  # 2.0 is the integer 2, as the document's JSON Schema reads it
     g.json_body = (raw, value)
     return value
 

@@ -33,11 +33,24 @@ def _camel(name: str) -> str:
 
 
 def _plain(schema: dict[str, Any]) -> dict[str, Any]:
-    """A ruleset's JSON Schema as a schema inside the document: the document's dialect applies, not its own."""
+    """A ruleset's JSON Schema as a schema inside the document: the document's dialect applies, not its own; a map
+    whose keys the schema leaves open names them as the rules do (a die, deck, hero or figure: never an empty name)."""
     schema = copy.deepcopy(schema)
     schema.pop("$schema", None)
     schema.pop("title", None)  # generators name models by title; the component's name reads better
+    _name_keys(schema)
     return schema
+
+
+def _name_keys(schema: Any) -> None:
+    if isinstance(schema, dict):
+        if schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict) and "propertyNames" not in schema:
+            schema["propertyNames"] = {"type": "string", "minLength": 1}
+        for value in schema.values():
+            _name_keys(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _name_keys(value)
 
 
 def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
@@ -68,11 +81,40 @@ def action_schemas() -> dict[str, dict[str, Any]]:
         components[name] = schema
         mapping[action_type] = REF + name
     components["ActionBody"] = {
-        "description": "An action of the session's ruleset; GET /rulesets/{id} lists each ruleset's action types.",
+        "description": "An action of the session's ruleset; GET /rulesets/{id} lists each ruleset's action types. Each ruleset's "
+                       "own union is published beside this one (JourneyActionBody, ...), for clients of one game.",
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
         "discriminator": {"propertyName": "type", "mapping": mapping},
     }
+    components.update(_per_ruleset_unions(components, mapping))
     return components
+
+
+def _per_ruleset_unions(shared: dict[str, dict[str, Any]], mapping: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """``{Ruleset}ActionBody`` for each ruleset: a oneOf over its own action types only, each as that ruleset accepts it
+    (the shared component where the ruleset's schema is the one shared, else ``{Ruleset}{Type}Action`` of its own)."""
+    components: dict[str, dict[str, Any]] = {}
+    for ruleset in sorted(rulesets.registry().values(), key=lambda r: r.id):
+        own: dict[str, str] = {}
+        for action in ruleset.describe()["actions"]:
+            schema = _plain(action["schema"])
+            schema["properties"] = {**schema.get("properties", {}), "type": {"type": "string", "enum": [action["type"]]}}
+            name = mapping[action["type"]].removeprefix(REF)
+            if schema != shared[name]:
+                name = f"{_camel(ruleset.id)}{name}"
+                components[name] = schema
+            own[action["type"]] = REF + name
+        components[f"{_camel(ruleset.id)}ActionBody"] = {
+            "description": f"An action of a {ruleset.name} session: its action types only, as GET /rulesets/{ruleset.id} lists them.",
+            "oneOf": [{"$ref": ref} for _, ref in sorted(own.items())],
+            "discriminator": {"propertyName": "type", "mapping": dict(sorted(own.items()))},
+        }
+    return components
+
+
+def side_ids() -> list[str]:
+    """Every side of every ruleset, for ?view= (a campaign's own ruleset decides which of them it has)."""
+    return sorted({side for ruleset in rulesets.registry().values() for side in ruleset.rules.sides})
 
 
 @cache
@@ -85,11 +127,18 @@ def per_ruleset_schemas() -> dict[str, dict[str, Any]]:
             schema = _plain(described[key])
             schema["description"] = f"{ruleset.name}: {what.lower()}. " + schema.get("description", "")
             components[f"{_camel(ruleset.id)}{what}"] = schema
+        # The facts each quest's end may take as "reported" (each quest's reported_schema in GET /rulesets/{id}).
+        by_quest = [{**_plain(quest["reported_schema"]), "title": quest["id"]} for quest in described["quests"]]
+        components[f"{_camel(ruleset.id)}Reported"] = {
+            "description": f"{ruleset.name}: the facts a quest's end may take from the table, one schema per quest (its title); "
+            "the session's quest decides which applies, and the server checks it against that one.",
+            "anyOf": by_quest or [{"type": "object", "additionalProperties": False}],
+        }
     return components
 
 
 def any_of(what: str) -> dict[str, Any]:
-    """An anyOf over every ruleset's schema of ``what`` (Options, Setup or Components), for a field's metadata."""
+    """An anyOf over every ruleset's schema of ``what`` (Options, Setup, Components or Reported), for a field's metadata."""
     return {"anyOf": [{"$ref": f"{REF}{_camel(ruleset_id)}{what}"} for ruleset_id in ruleset_ids()]}
 
 

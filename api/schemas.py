@@ -238,6 +238,21 @@ class AllowedAction(Answer):
     side = fields.String(allow_none=True, metadata={"description": "The side that takes it; null: any."})
 
 
+class EndFact(Answer):
+    fact = fields.String(metadata={"description": "A key of the quest's reported_schema (GET /rulesets/{id})."})
+    description = fields.String(metadata={"description": "What the fact says, in the rulebook's words, with its lines."})
+
+
+class SessionEnd(Answer):
+    decided = fields.Boolean(metadata={"description": "Whether the rules have decided the quest from the log (its verdict)."})
+    outcome = fields.String(allow_none=True, validate=validate.OneOf(OUTCOMES), metadata={"description": "The outcome the rules decided; null while undecided."})
+    reason = fields.String(allow_none=True, metadata={"description": "The condition that holds, in the book's words; null while undecided."})
+    awaits = fields.List(fields.Nested(EndFact), metadata={"description": "Facts only the table sees that the verdict waits on now: "
+                                                           "state them as \"reported\" with the end (POST /sessions/{sid}/end, or the game's own "
+                                                           "action that ends a scene)."})
+    facts = fields.List(fields.Nested(EndFact), metadata={"description": "Every fact the quest's end may take as \"reported\" (its reported_schema)."})
+
+
 class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
@@ -261,6 +276,8 @@ class SessionState(Answer):
     version = fields.Integer()
     phase = fields.String(allow_none=True, metadata={"description": "The part of the turn the session is in, in the game's words; null where the game keeps none, or once ended."})
     allowed = fields.List(fields.Nested(AllowedAction), metadata={"description": "The action types legal now and who may take each (empty once ended): what comes next."})
+    end = fields.Nested(SessionEnd, allow_none=True, metadata={"description": "How the quest ends: the rules' outcome once the log decides it "
+                                                                 "(then ``allowed`` holds only what records the end), or the facts the end waits on; null once ended."})
 
 
 class LatestSession(Answer):
@@ -354,6 +371,32 @@ class RollResult(Answer):
     version = fields.Integer()
 
 
+_HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+# What an event's metadata holds (tracker/domain/events.py's make_meta, tracker/integrity/hash_chain.py), as the
+# document declares it: kept as the store holds it on the way out (a Dict field), declared key by key for clients.
+EVENT_META = {
+    "description": "Who issued the event and how it links into the session's hash chain (README: How a roll can be checked).",
+    "properties": {
+        "issued_by": {"type": ["string", "null"], "description": "The issuing token's public id (never the token); null where no token "
+                                                                 "issued it (the operator's CLI)."},
+        "correlation_id": {"type": ["string", "null"], "description": "The request's X-Correlation-Id."},
+        "ruleset_id": {"type": "string"},
+        "ruleset_version": {"type": ["string", "null"], "description": "The rules version the campaign pins."},
+        "command": {"type": "integer", "minimum": 1, "description": "The position of the first event of the command that recorded this one "
+                                                                    "(an undo takes back every event of one command)."},
+        "prev_hash": {**_HASH, "type": ["string", "null"], "description": "The SHA-256 of the stream's previous event; null for its first."},
+        "session_head": {**_HASH, "description": "On a campaign's event: the hash of its session's last event of the same command."},
+        "sealed": {"type": "array", "items": {"type": "string"}, "description": "Payload paths kept out of the hash and of every reader "
+                                                                                 "until the session ends."},
+        "commitments": {"type": "object", "additionalProperties": _HASH,
+                        "description": "Path -> salted SHA-256 commitment to a side's secret value (tracker/integrity/hiding.py)."},
+        "salts": {"type": "object", "additionalProperties": {"type": "string"},
+                  "description": "Path -> the commitment's salt: shown only once the session has ended and the secret is revealed."},
+    },
+    "additionalProperties": False,
+}
+
+
 class Event(Answer):
     OPTIONAL = ("secret",)
     TYPED_BY_EVENT_TYPE = True  # in the document, one schema per event type with its payload (api/event_schemas.py)
@@ -361,7 +404,7 @@ class Event(Answer):
     position = fields.Integer()
     type = fields.String()
     timestamp = fields.String(metadata={"format": "date-time"})
-    meta = fields.Dict()
+    meta = fields.Dict(metadata=EVENT_META)
     payload = fields.Dict()
     secret = fields.Boolean(metadata={"description": "True when the payload is secret to another side until the quest ends."})
 
@@ -404,7 +447,9 @@ class End(Schema):
     )
     reported = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
-        metadata={"description": "Facts the table states that the log cannot know (e.g. a figure reached a square), recorded with the end."},
+        metadata={"description": "Facts the table states that the log cannot know (e.g. a figure reached a square), recorded with the end: "
+                  "only the keys of the quest's reported_schema (GET /rulesets/{id}); an unknown key is refused (422).",
+                  **ruleset_schemas.any_of("Reported")},
     )
 
 
@@ -468,8 +513,10 @@ class MissingFacts(Answer):
 class SideView(Schema):
     view = fields.String(
         load_default=None,
-        validate=validate.Length(min=1, max=100),
-        metadata={"description": "Read as one side (e.g. heroes): what another side keeps secret is hidden until the quest ends."},
+        validate=validate.Length(min=1, max=100),  # the side itself is checked against the campaign's ruleset: "Unknown side"
+        metadata={"description": "Read as one side (e.g. heroes): what another side keeps secret is hidden until the quest ends. "
+                                 "The campaign's ruleset decides which sides it has (GET /rulesets/{id}: sides).",
+                  "enum": [*ruleset_schemas.side_ids(), None]},
     )
 
 
@@ -672,7 +719,8 @@ class RulesetDocument(Answer):
     plain_dice = fields.List(fields.Dict(), metadata={"description": "d4 to d20, available in every session."})
     decks = fields.List(fields.Dict())
     characters = fields.List(fields.Dict())
-    quests = fields.List(fields.Dict())
+    quests = fields.List(fields.Dict(), metadata={"description": "The quests as data; each with its reported_schema: the JSON Schema of the "
+                                                    "\"reported\" facts its end may take from the table (POST /sessions/{sid}/end)."})
     rules = fields.Dict(metadata={"description": "The ruleset's other stated facts (campaign chain, trade tables, conditions, ...)."})
     actions = fields.List(fields.Dict(), metadata={"description": "Action types with the JSON Schema of their request body."})
     component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})

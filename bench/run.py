@@ -930,10 +930,13 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
 
 
 def _kept_sections() -> str:
-    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's, bench/view_reads.py's), kept as they are."""
+    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's, bench/view_reads.py's,
+    bench/failover_cost.py's), kept as they are."""
+    from failover_cost import SECTION as FAILOVER_SECTION  # (here: it imports this module's measurements)
+
     old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
     kept = ""
-    for heading in (IMPORT_MEMORY_SECTION, VIEW_READS_SECTION):
+    for heading in (IMPORT_MEMORY_SECTION, VIEW_READS_SECTION, FAILOVER_SECTION):
         start = old.find(heading + "\n")
         if start < 0:
             continue

@@ -374,7 +374,7 @@ def test_a_players_write_decodes_its_body_once(client, session_id, journey_campa
     player = bearer(_mint(client, journey_campaign["id"], role="player", heroes=["tripitaka"])["token"])
     decoded = []
     real = safe_json.decode
-    monkeypatch.setattr(safe_json, "decode", lambda data: decoded.append(data) or real(data))
+    monkeypatch.setattr(safe_json, "decode", lambda data, *how: decoded.append(data) or real(data, *how))
     monkeypatch.setattr(webargs.core, "parse_json", lambda *a, **k: pytest.fail("webargs decoded the body again"))
     answer = client.post(f"/sessions/{session_id}/rolls", json={"dice": {"attack": 2}}, headers=player)
     assert answer.status_code == 201, answer.json

@@ -223,3 +223,86 @@ def test_a_draw_copies_its_deck_once_not_once_a_card(monkeypatch):
     assert len(copies) == 1
     assert dealt.state["held"] == {"tripitaka": dealt[1]["cards"]} and len(dealt.state["draw"]) == 15
     assert deck == decks.new_deck("fortune", [f"Fortune {n}" for n in range(1, 21)], None, shuffled=True)
+
+
+def _descent(tracker: Tracker, quest: str, setup: dict, components: dict | None = None) -> str:
+    campaign = tracker.create_campaign("descent", "Traced", party=["tahlia", "aurim"], components=components).body["id"]
+    return tracker.start_session(campaign, quest, setup=setup).body["id"]
+
+
+def _placed(tracker: Tracker, session: str, *monsters: dict, source: str) -> list[str]:
+    placed = tracker.act(session, {"type": "place-monsters", "monsters": list(monsters), "source": source})
+    return [f["id"] for f in next(e for e in placed.body["events"] if e["type"] == "MonstersPlaced")["payload"]["change"]["figures"]]
+
+
+def _assert_folded_once(trace: Trace, result) -> list[str]:
+    assert result.status == 201, result.body
+    changes = trace.game_changes()
+    assert all(trace.folded[id(c)] == 1 for c in changes), {c["kind"]: trace.folded[id(c)] for c in changes}
+    assert not any(trace.copied[id(c)] for c in changes)
+    return [c["kind"] for c in changes]
+
+
+def test_a_named_monsters_death_reads_the_state_after_the_kill_and_folds_each_change_once(tmp_path, monkeypatch):
+    """L496-L498: the second Monkey King's death brings the award; the award reads the state after the kill on the
+    attack's own working copy, so the attack, the kill and the award are each folded once."""
+    tracker = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/kings.sqlite3"))
+    try:
+        session = _descent(tracker, "hall-of-the-monkey-kings", {"hero_sheets": SHEETS})
+        king = {"monster": "blood ape", "named": "monkey-king", "wounds": 5, "armor": 1}
+        first, second = _placed(tracker, session, king, dict(king), source="zone 7 revealed")
+        attack = {"type": "attack", "attacker": "tahlia", "attack_type": "melee", "faces": {"red": ["4D 0R", "2D 0R"]}}
+        trace = Trace(monkeypatch)
+        kinds = _assert_folded_once(trace, tracker.act(session, {**attack, "target": first}))
+        assert "monster-killed" in kinds and "conquest-changed" not in kinds  # one king is not both
+        trace.folded.clear()
+        trace.recorded.clear()
+        result = tracker.act(session, {**attack, "target": second})
+        kinds = _assert_folded_once(trace, result)
+        assert kinds[:2] == ["attack-made", "monster-killed"] and "conquest-changed" in kinds
+        assert result.body["state"]["verdict"]["outcome"] == "victory"
+        assert tracker.repository.get(UUID(session)).game == result.body["state"]["game"]
+    finally:
+        tracker.close()
+
+
+def test_zoreks_gaze_that_kills_a_hero_folds_each_change_once(tmp_path, monkeypatch):
+    """L685: the gaze's curse and wounds, then the hero's death reckoned on the state after them: each folded once."""
+    from tracker.rulesets import descent
+
+    tracker = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/gaze.sqlite3"))
+    try:
+        sheets = {**SHEETS, "aurim": {**SHEETS["aurim"], "wounds": 6}}  # the gaze's 6 wounds bring him to 0
+        session = _descent(tracker, "altar-of-despair", {"hero_sheets": sheets}, components=descent.community_components()["components"])
+        trace = Trace(monkeypatch)
+        result = tracker.act(session, {"type": "zorek-gaze", "face": "0D 3R", "heroes_hit": ["aurim"], "deaths": {"aurim": {"conquest_value": 2}}})
+        kinds = _assert_folded_once(trace, result)
+        assert kinds[0] == "zorek-gazed" and "hero-killed" in kinds
+        assert tracker.repository.get(UUID(session)).game == result.body["state"]["game"]
+    finally:
+        tracker.close()
+
+
+def test_the_power_glyphs_second_draw_moves_each_card_once(tmp_path, monkeypatch):
+    """L125: a draw of two per trigger; the draw's cards are moved as dealt, once, and the trigger it used is recorded."""
+    from tests.kit.descent import TEST_OVERLORD_DECK
+
+    tracker = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/power.sqlite3"))
+    try:
+        session = _descent(tracker, "altar-of-despair", {"dark_glyphs": [{"glyph": "power"}]}, components=TEST_OVERLORD_DECK)
+        for action in ({"type": "place-glyph", "glyph": "power"}, {"type": "activate-glyph", "glyph": "power", "conquest": 3}):
+            assert tracker.act(session, action).status == 201
+        trace = Trace(monkeypatch)
+        result = tracker.act(session, {"type": "power-glyph-draw"})
+        assert result.status == 201, result.body
+        looked = [move for move in trace.moved if move[0] == "looked"]
+        assert len(looked) == 2 and len({card for _, card in looked}) == 2, trace.moved  # two cards looked at, each moved once
+        assert result.body["events"][-1]["payload"]["change"] == {"kind": "power-glyph-used", "draws_left": 0}
+        assert trace.folded[id(trace.game_changes()[-1])] == 1
+        loaded = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/power.sqlite3"))  # a load folds the events to the same decks
+        try:
+            assert loaded.repository.get(UUID(session)).decks == tracker.repository.get(UUID(session)).decks
+        finally:
+            loaded.close()
+    finally:
+        tracker.close()

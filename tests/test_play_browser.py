@@ -2,7 +2,7 @@
 PostgreSQL: dice entered as rolled on the table, a draw, several actions from their generated forms, an undo,
 play on until the rules give their verdict (Journey's house cleared, Basalt killed, Mission 1.1 won, every hero
 of a Yōkai Quest scene struck down), and the end with the verdict the page preselects, no table ruling; then the
-timeline, the standing and the charts read back. Screenshots: tests/artifacts/play-*.png."""
+timeline, the standing and the charts read back. Screenshots (play-*.png): tests/kit/pages_browser.py says where."""
 
 from __future__ import annotations
 

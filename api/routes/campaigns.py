@@ -5,6 +5,7 @@ import threading
 
 from flask import Response, current_app, request
 from flask.views import MethodView
+from werkzeug.routing import BaseConverter
 
 from api import access, contract, metrics, problems, schemas
 from api.blueprint import Blueprint
@@ -14,6 +15,16 @@ from projections import dice_statistics, standing, views as registered_views
 from tracker.portability.export_file import ExportLines
 
 blp = Blueprint("campaigns", __name__, url_prefix="/campaigns", description="Campaigns and their sessions")
+
+
+class CampaignId(BaseConverter):
+    """A campaign's id in /campaigns/<id>: any path segment but the words of the routes beside it (``import``), so a
+    request for /campaigns/import matches that route alone and its Allow header names only that route's methods."""
+
+    regex = r"(?!import$)[^/]+"
+
+
+blp.record_once(lambda state: state.app.url_map.converters.setdefault("campaign_id", CampaignId))
 
 
 @blp.route("")
@@ -65,7 +76,7 @@ class CampaignImport(MethodView):
             slot.release()
 
 
-@blp.route("/<campaign_id>")
+@blp.route("/<campaign_id:campaign_id>")
 class CampaignResource(MethodView):
     @access.player
     @blp.doc(operationId="getCampaign")

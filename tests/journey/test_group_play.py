@@ -75,15 +75,23 @@ def test_a_group_wins_q1_and_q2_and_loses_q3_of_a_linked_campaign(client, databa
     assert table.facts_asked(table.end(sid, "heroic-victory")) == ["house_cleared"]
     table.act(sid, type="maintenance")
     table.act(sid, type="activate-pilgrim", hero="monkey-king")
-    for berrok in ("berrok-1", "berrok-2"):
-        table.act(sid, type="pilgrim-attack", hero="monkey-king", target=berrok, faces={"attack": ["2", "X"], "pilgrim": ["X"]}, outcome="cleanse", cleanse_faces=["2"])
+    cleanse = {"faces": {"attack": ["2", "X"], "pilgrim": ["X"]}, "outcome": "cleanse", "cleanse_faces": ["2"]}
+    table.act(sid, type="pilgrim-attack", hero="monkey-king", target="berrok-1", **cleanse)
     hand = table.act(sid, type="activate-pilgrim", hero="cho-hakkai")["state"]["game"]["heroes"]["cho-hakkai"]["skills"]
     table.act(sid, type="play-card", hero="cho-hakkai", deck="skill-cho-hakkai", card=hand[0]["name"])
     table.act(sid, type="activate-pilgrim", hero="monk-sha")
     table.act(sid, type="activate-pilgrim", hero="tripitaka")
     table.act(sid, type="rescue-villager", hero="tripitaka", villager=client.get(f"/sessions/{sid}").json["game"]["tokens"]["villager"][0])
     table.act(sid, type="meditate", hero="tripitaka", spin="black", drawn={"misfortune": ["Stumble"]})
-    ended = table.end(sid, "heroic-victory", reported={"house_cleared": True})
+    table.act(sid, type="demon-phase")
+    table.act(sid, type="end-of-turn")
+    table.act(sid, type="maintenance")
+    table.act(sid, type="activate-pilgrim", hero="monkey-king")
+    # "The Quest ends immediately when the Demons in the house are removed" (L710): the last one removed, no Demon is in
+    # play, so none is in the house; the log shows the rest of L711 too and decides the Heroic Victory at this attack.
+    last = table.act(sid, type="pilgrim-attack", hero="monkey-king", target="berrok-2", **cleanse)
+    assert last["state"]["verdict"]["outcome"] == "heroic-victory" and last["state"]["allowed"] == []
+    ended = table.end(sid, "heroic-victory")
     assert ended.status_code == 200, ended.json
     assert ended.json["next_quest"] == "q2-rescue" and ended.json["ruling"] is None
 

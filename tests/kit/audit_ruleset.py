@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice
+from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.changes import Changes
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules, Ruleset
 
@@ -22,6 +23,10 @@ MarkerMoved = CHANGES.event_named("MarkerMoved")
 
 class MarkerRules(GameRules):
     changes = CHANGES
+
+    def reported_schema(self, quest: str) -> dict[str, Any]:
+        """The fact the audit tests' race states at its end (its reported_schema, checked like any game's)."""
+        return reported_facts.schema({"house_cleared": {"type": "boolean", "description": "the race's finish is clear (a test fact)"}})
 
 
 def move(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

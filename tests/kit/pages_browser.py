@@ -2,12 +2,14 @@
 
 The browser is the system's, installed by .ci/install-browser; Playwright's own downloads are
 never used. Without a browser the tests skip, loudly, with the reason in the summary; with
-TRACKER_REQUIRE_BROWSER=1 (CI) that is a failure instead. Screenshots go to tests/artifacts/.
+TRACKER_REQUIRE_BROWSER=1 (CI) that is a failure instead. Screenshots go outside the repository: to
+$TRACKER_SCREENSHOTS, else a tracker-screenshots folder in the system's temporary directory.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +21,7 @@ CHROMIUM = os.environ.get("TRACKER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 REQUIRE_BROWSER = os.environ.get("TRACKER_REQUIRE_BROWSER") == "1"
-ARTIFACTS = Path(__file__).parent / "artifacts"
+ARTIFACTS = Path(os.environ.get("TRACKER_SCREENSHOTS") or Path(tempfile.gettempdir()) / "tracker-screenshots")
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
 
@@ -64,7 +66,7 @@ def live_server(app) -> Iterator[str]:
 
 
 def screenshot(page, name: str) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 1000

@@ -188,6 +188,10 @@ class Table:
             if condition.get("reported"):
                 reported[condition["id"]] = condition["reported"]  # what the table saw, in the words the data asks for
         self.clear(sid)
+        if not reported:  # every condition is the log's: it decided the scene as the board cleared (L753), before any end
+            assert self.state(sid)["verdict"]["outcome"] == "victory", self.state(sid)["verdict"]
+        else:  # a condition only the table sees: the state names it, and the scene waits for the table's end
+            assert self.state(sid)["verdict"] is None and set(reported) <= {f["fact"] for f in self.state(sid)["end"]["awaits"]}
         body = {"type": "end-scene", "outcome": "victory", **({"victory_condition": needed[0]["id"]} if either else {})}
         state = self.do(sid, {**body, **({"reported": reported} if reported else {})})
         assert state["verdict"]["outcome"] == "victory" and all(c["source"] in state["verdict"]["reason"] for c in needed)

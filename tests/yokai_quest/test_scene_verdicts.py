@@ -49,11 +49,13 @@ def test_the_scene_won_is_the_verdict_and_a_contradicting_end_is_a_409(client):
     _end_refused(client, sid, "defeat", "the scene has not failed")
     _end_refused(client, sid, "heroic-victory", "no heroic victory")
     defeat(client, sid, "hone-bushi", 12)  # eight miniatures: they come in two Yōkai phases
-    assert client.get(f"/sessions/{sid}").json["verdict"] is None  # met, but the scene has not ended (L753)
-    won = act(client, sid, {"type": "end-scene", "outcome": "victory"})
-    assert [e["type"] for e in won["events"]][-1] == "QuestDecided"
+    # Met, and the next scene keeps the board (L807): the log decides the scene at the twelfth defeat (L753).
+    decided = client.get(f"/sessions/{sid}").json["verdict"]
+    assert decided["outcome"] == "victory" and "(L808)" in decided["reason"]
+    won = act(client, sid, {"type": "end-scene", "outcome": "victory"})  # the scene's end records its rewards
+    assert "QuestDecided" not in [e["type"] for e in won["events"]]
     verdict = won["state"]["verdict"]
-    assert verdict["outcome"] == "victory" and "(L808)" in verdict["reason"] and verdict["position"] == won["version"]
+    assert verdict == decided and verdict["position"] < won["version"]
     _end_refused(client, sid, "defeat", "the rules decided this quest")
     _end_refused(client, sid, "heroic-victory", "the rules decided this quest")
     draw_owed(client, sid)
@@ -93,7 +95,7 @@ def test_twelve_defeats_before_turn_nine_hold_past_it_and_stop_the_appearances(c
     assert began["appearances_left"] == [] and began["spawns_left"] == []  # "the appearance points stop working" (L753)
     act(client, sid, {"type": "end-turn"})
     turns(client, sid, 2)
-    assert client.get(f"/sessions/{sid}").json["verdict"] is None  # met before turn 9; the table ends it when the board is clear
+    assert client.get(f"/sessions/{sid}").json["verdict"]["outcome"] == "victory"  # met before turn 9: decided then (L753, L807)
     assert act(client, sid, {"type": "end-scene", "outcome": "victory"})["state"]["verdict"]["outcome"] == "victory"
 
 
@@ -126,7 +128,7 @@ def test_the_chief_defeated_on_turn_14_holds_past_turn_15(client):
     cid, sid = _to_shake_3(client)
     turns(client, sid, 13)
     act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "undead-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
-    assert yokai_phase(client, sid)["state"]["verdict"] is None
+    assert yokai_phase(client, sid)["state"]["verdict"]["outcome"] == "victory"  # the chief fell on turn 14: decided (L753)
     act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert game(client, sid)["scene_result"]["victory_conditions"] == ["undead-champion-loses-all-life"]
 

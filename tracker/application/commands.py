@@ -377,12 +377,13 @@ class Commands:
                     "Only the campaign's owner ends a quest played by two sides, unless the rules have decided it",
                     detail="Ask the owner to end it with the outcome the table agreed.",
                 )
+            ruleset.check_reported(session.quest, reported)  # the quest's reported_schema: unknown facts are never recorded
             if verdict is not None and verdict["outcome"] != outcome:
                 refusal = f"the rules decided this quest at event {verdict['position']}: {verdict['outcome']} ({verdict['reason']})"
             elif verdict is None:
                 refusal = ruleset.rules.end_refusal(session.quest, session.game, session.turn, outcome, reported or {})
-            else:
-                refusal = None
+            else:  # decided, and the end agrees: unless the game has still to record what the end carries over
+                refusal = ruleset.rules.end_pending(session.quest, session.game, verdict)
             if refusal is not None and ruling is None:
                 raise Conflict(
                     f"The quest cannot end in {outcome}: {refusal}",

@@ -44,13 +44,16 @@ def depth(raw: bytes) -> int:
     return max(accumulate(_STEP[b] for b in brackets), default=0)
 
 
-def loads(raw: bytes | str) -> Any:
+def loads(raw: bytes | str, integral_floats: bool = False) -> Any:
     """The document, or UnsafeJson if it nests too deep or holds text no store can keep.
-    Syntax errors stay json.JSONDecodeError (a ValueError), as from json.loads."""
+    Syntax errors stay json.JSONDecodeError (a ValueError), as from json.loads. ``integral_floats``: a number written
+    with a fraction or exponent but an integer value (``2.0``, ``1e2``) is read as that integer, as JSON Schema reads
+    it (2020-12: "a number with a zero fractional part" is an integer), so a request the document allows is not
+    refused for how a client's serializer wrote its numbers (request bodies; never an import, whose bytes are hashed)."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     if depth(data) > MAX_DEPTH:
         raise UnsafeJson(f"The JSON is nested more than {MAX_DEPTH} levels deep")
-    value = decode(data)
+    value = decode(data, _integral if integral_floats else float)
     problem = text_problem(value)
     if problem:
         raise UnsafeJson(problem)
@@ -63,11 +66,16 @@ def may_hold_unstorable_text(raw: bytes) -> bool:
     return b"\\u0000" in raw or b"\x00" in raw or _ESCAPED_SURROGATE.search(raw) is not None
 
 
-def decode(data: bytes | str) -> Any:
+def _integral(text: str) -> float | int:
+    number = float(text)
+    return int(number) if number.is_integer() and abs(number) < 2**63 else number
+
+
+def decode(data: bytes | str, parse_float: Any = float) -> Any:
     """json.loads, but a number past Python's 4300-digit limit for int() is UnsafeJson rather than a
     bare ValueError (which nothing expects from a JSON parser: it was a 500)."""
     try:
-        return json.loads(data)
+        return json.loads(data, parse_float=parse_float)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise
     except ValueError:

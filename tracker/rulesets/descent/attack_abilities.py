@@ -13,6 +13,7 @@ from tracker.core import dice
 from tracker.rulesets.descent import abilities, dazed, monster_conditions, named_deaths
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine.ruleset import ActionContext
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 class NoAbilities:
@@ -80,8 +81,9 @@ class NoAbilities:
         return []
 
     def after_kill(self, ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, target_side: str, target: Mapping[str, Any],
-                   of_target: Mapping[str, int], changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """What follows the target's death, after ``changes`` (the attack's own, the kill among them)."""
+                   of_target: Mapping[str, int], changes: list[dict[str, Any]], working: WorkingCopy) -> list[dict[str, Any]]:
+        """What follows the target's death, after ``changes`` (the attack's own, the kill among them; ``working``: the
+        attack's working copy, for what reads the state after them)."""
         return []
 
 
@@ -163,12 +165,12 @@ class Applied(NoAbilities):
             return [_leeched(params, attacker, target, lost, self.known["leech"])]
         return []
 
-    def after_kill(self, ctx, params, attacker_side, target_side, target, of_target, changes):
+    def after_kill(self, ctx, params, attacker_side, target_side, target, of_target, changes, working):
         added: list[dict[str, Any]] = []
         if "black-curse" in of_target and attacker_side == "hero":  # L216: only if it actually dies
             added.append({"kind": "curses-gained", "hero": params["attacker"], "count": self.known["black-curse"]["killer_curses"], "source": "black-curse"})
         if target_side == "monster":
-            added += named_deaths.award(ctx, target, changes + added)
+            added += named_deaths.award(ctx, target, changes + added, working)
         return added
 
 

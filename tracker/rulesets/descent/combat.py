@@ -24,6 +24,7 @@ from tracker.rulesets.descent.attack_abilities import NoAbilities
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": {"type": "integer", "minimum": -20, "maximum": 20},
          "pierce": {"type": "integer", "minimum": 0, "maximum": 20}}
@@ -183,12 +184,13 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         changes.append({"kind": "threat-gained", "amount": per * lost, "source": "corrupted-terrain-wounds", "count": lost, "hero": params["target"]})
     changes += _effects(ctx, params, target_side, target, result, lost, steps, of_target)
     changes += steps.after_wounds(params, attacker, target, of_attacker, lost)
+    working = WorkingCopy(ctx)  # what follows a death reads the state after the attack's changes: each folded once, here
     if killed:
         changes += _killed(ctx, params, target_side, target)
-        changes += steps.after_kill(ctx, params, attacker_side, target_side, target, of_target, changes)
+        changes += steps.after_kill(ctx, params, attacker_side, target_side, target, of_target, changes, working)
     if any(c["kind"] == "spirit-killed" and c["destroyed"] for c in changes):
-        changes += named_deaths.when_spirits_fall(ctx, changes)  # the last angered spirit may be all the leaders' award waited for (L662)
-    return changes
+        changes += named_deaths.when_spirits_fall(ctx, changes, working)  # the last angered spirit may be all the leaders' award waited for (L662)
+    return working.catch_up(changes)
 
 
 def surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int], rule: Mapping[str, Any]) -> list[dict[str, Any]]:

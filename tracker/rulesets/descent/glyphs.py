@@ -58,7 +58,7 @@ def restore_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
         raise refuse(f"A glyph has at most {glyphs['wounds']} wounds", f"Glyph '{params['glyph']}' has {before}.", "count")
     restored = [{"kind": "glyph-restored", "glyph": params["glyph"], "hero": params["hero"], "healed": count, "hero_wounds": count * glyphs["hero_wounds_per_heal"],
                  "movement_points": count * glyphs["movement_points_per_heal"], "remaining": before + count}]
-    return restored + deaths_after(ctx, restored, [params["hero"]], {params["hero"]: params.get("death")}, rng)
+    return deaths_after(ctx, restored, [params["hero"]], {params["hero"]: params.get("death")}, rng)
 
 
 ACTIONS = [

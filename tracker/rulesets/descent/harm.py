@@ -8,19 +8,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.rulesets.descent import conquest
-from tracker.rulesets.descent.events import CHANGES
-from tracker.rulesets.engine.ruleset import ActionContext
+from tracker.rulesets.engine.ruleset import ActionContext, Resolved
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
-def deaths_after(ctx: ActionContext, changes: list[dict[str, Any]], heroes: list[str], deaths: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    """hero-killed for each of ``heroes`` at 0 wounds once ``changes`` are folded in; ``deaths`` holds what each needs."""
+def deaths_after(ctx: ActionContext, changes: list[dict[str, Any]], heroes: list[str], deaths: Mapping[str, Any], rng: Any) -> Resolved:
+    """``changes``, then hero-killed for each of ``heroes`` at 0 wounds once they are folded in (``deaths`` holds what
+    each needs): the resolver's whole answer, each change folded once on one copy of the state."""
     working = WorkingCopy(ctx)  # the state after them: one copy, each change folded on it in place
-    working.extend([c for c in changes if c["kind"] in CHANGES.events])  # a roll's change is the session's, not the game state's
-    killed: list[dict[str, Any]] = []
+    working.extend(changes)
     for hero_id in heroes:
         if working.game["heroes"][hero_id].get("wounds") == 0:
-            found = conquest.hero_killed(working.reading(), {"hero": hero_id, **(deaths.get(hero_id) or {})}, rng)
-            killed += found
-            working.extend([c for c in found if c["kind"] in CHANGES.events])
-    return killed
+            working.extend(conquest.hero_killed(working.reading(), {"hero": hero_id, **(deaths.get(hero_id) or {})}, rng))
+    return working.changes

@@ -11,6 +11,7 @@ from tracker.rulesets.descent import attack_abilities, named_deaths, tokens
 from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.descent.figures import combat_rules, in_play
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -38,7 +39,9 @@ def turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
         changes += undying
         if not (undying and undying[-1]["restored"]):
             changes.append({"kind": "monster-killed", "figure": params["figure"], "monster": figure["monster"], "by": "its condition tokens"})
-            changes += named_deaths.award(ctx, figure, changes)
+            working = WorkingCopy(ctx)  # the award reads the state after the kill: each change folded once, here
+            changes += named_deaths.award(ctx, figure, changes, working)
+            return working.catch_up(changes)
     return changes
 
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from tracker.rulesets.descent import conquest
 from tracker.rulesets.descent.common import quest
-from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.descent.spirit_standing import angered_standing
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.engine.working_copy import WorkingCopy
@@ -38,19 +37,19 @@ def _unrescued(ctx: ActionContext) -> dict[str, Any]:
     return {"unrescued": len(waiting), "mayors_daughter_unrescued": prisoners["mayors_daughter"] in waiting}
 
 
-def when_spirits_fall(ctx: ActionContext, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def when_spirits_fall(ctx: ActionContext, changes: list[dict[str, Any]], working: WorkingCopy) -> list[dict[str, Any]]:
     """A spirit destroyed: if it was the last angered one and the leaders it outlived are dead, their award follows (L662)."""
     leaders = [m for m in ctx.ruleset.data["combat"]["named_monsters"] if m["quest"] == ctx.game["quest"] and m.get("award_when_all_killed")]
-    return award(ctx, {"named": leaders[0]["id"]}, changes) if leaders else []
+    return award(ctx, {"named": leaders[0]["id"]}, changes, working) if leaders else []
 
 
-def award(ctx: ActionContext, target: Mapping[str, Any], changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The award a named monster's death brings, after ``changes`` (the attack's own, the kill among them)."""
+def award(ctx: ActionContext, target: Mapping[str, Any], changes: list[dict[str, Any]], working: WorkingCopy) -> list[dict[str, Any]]:
+    """The award a named monster's death brings, after ``changes`` (the attack's own, the kill among them): read on the
+    resolver's ``working`` copy, caught up with them (each folded once; the resolver returns the copy's changes)."""
     rule = _rule(ctx, target)
     if rule is None:
         return []
-    working = WorkingCopy(ctx)  # the state after them: one copy, each change folded on it in place
-    working.extend([c for c in changes if c["kind"] in CHANGES.events])
+    working.catch_up(changes)
     after = working.reading()
     if after.game.get("won") or after.game.get("lost"):
         return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.engine import allowed
+from tracker.rulesets.engine import allowed, reported_facts
 from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
@@ -64,6 +64,12 @@ class Rules(GameRules):
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(quest, game, turn, outcome, reported)
+
+    def reported_schema(self, quest: str) -> dict[str, Any]:
+        return reported_facts.schema(verdict.reported_facts(quest))
+
+    def awaited(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        return list(verdict.reported_facts(quest))  # a base-game quest ends only on the Quest Guide's condition, the table's word
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)

@@ -13,6 +13,7 @@ from tracker.rulesets.descent import spirit_figures
 from tracker.rulesets.descent.common import NAME, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.spirit_standing import standing
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:
@@ -55,7 +56,9 @@ def kill(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
         changes.append({"kind": "spirit-angered", "spirit": params["spirit"], "cause": "attacked"})
     changes.append({"kind": "spirit-killed", "spirit": params["spirit"], "result": result, "destroyed": result == rule["destroyed_on"]})
     if result == rule["destroyed_on"]:  # the last angered spirit may be all the leaders' award waited for (L662; 1.3.0 on, versions.py)
-        changes += ctx.ruleset.rules.version.when_spirits_fall(ctx, changes)
+        working = WorkingCopy(ctx)  # the award reads the state after the spirit's destruction: each change folded once, here
+        changes += ctx.ruleset.rules.version.when_spirits_fall(ctx, changes, working)
+        return working.catch_up(changes)
     return changes
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from tracker.core import decks
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, OVERLORD, quest, refuse, require_hero, schema
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 SOURCES = ("corrupted-fatigue", "corrupted-wound", "corrupted-instant-death", "monster-surges", "destroyed-glyphs", "other")
 
@@ -154,7 +155,10 @@ def power_draw_per_trigger(ctx: ActionContext, params: Mapping[str, Any], rng: A
     triggers = ctx.game.get("glyph_triggers", {}).get("power", 0)
     if triggers < 1:
         raise refuse("The Power glyph's draw is used", "Each activation of a Power glyph, and each town travel by it, gives one draw of two (L125).", "type")
-    return [*_power_draw(ctx, params, rng, rule), {"kind": "power-glyph-used", "draws_left": triggers - 1}]
+    working = WorkingCopy(ctx)  # the draw taken as dealt (its cards moved once), then the trigger it used
+    working.extend(_power_draw(ctx, params, rng, rule))
+    working.add({"kind": "power-glyph-used", "draws_left": triggers - 1})
+    return working.changes
 
 
 def _power_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any, rule: Mapping[str, Any]) -> list[dict[str, Any]]:

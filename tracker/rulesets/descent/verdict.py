@@ -64,6 +64,19 @@ def verdict(quest: str, game: Mapping[str, Any]) -> dict[str, str] | None:
     return None
 
 
+QUEST_GUIDE_CONDITION = {
+    "type": "string", "minLength": 1, "maxLength": 500,
+    "description": "the condition the base game's Quest Guide gives for the outcome, as the table reads it: the Quest Guide is not "
+    "in the transcription (L107-L117)",
+}
+
+
+def reported_facts(quest: str) -> dict[str, dict[str, Any]]:
+    """The facts a quest's end takes from the table: none for The Altar of Despair's quests, which their own events
+    decide (the module's docstring); the Quest Guide's condition for the base game's, which the log cannot know."""
+    return {} if quest in VICTORIES else {"quest_guide_condition": QUEST_GUIDE_CONDITION}
+
+
 def end_refusal(quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
     """Undecided quests end only as the text allows: a win or a loss is recorded as it happens (see the module's
     docstring), so an end that asks for one the log does not show names what is missing."""

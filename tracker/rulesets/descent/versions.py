@@ -19,6 +19,7 @@ from typing import Any
 from tracker.rulesets.descent import attack_abilities, combat, conditions, figures, named_deaths, threat, verdict
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine.ruleset import ActionContext
+from tracker.rulesets.engine.working_copy import WorkingCopy
 
 # The reasons rules data 1.0.0 recorded: one per kind of end, not yet per quest. Its sessions re-derive, and verify,
 # with the words they were played with (the data holds no mark of this: the wording lived in the code).
@@ -52,7 +53,7 @@ class V1_0_0:
         """L125: "the overlord may draw two cards" per activation or town travel (1.0.0 let a draw follow any activation)."""
         return threat.power_draw_any_activation(ctx, params, rng, rule)
 
-    def when_spirits_fall(self, ctx: ActionContext, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def when_spirits_fall(self, ctx: ActionContext, changes: list[dict[str, Any]], working: WorkingCopy) -> list[dict[str, Any]]:
         """The award the last destroyed spirit brings the named leaders' deaths (L662): none before 1.3.0's named monsters."""
         return []
 
@@ -139,8 +140,8 @@ class V1_3_0(V1_2_0):
     def attack_abilities(self, combat):
         return attack_abilities.Applied(combat["abilities"])
 
-    def when_spirits_fall(self, ctx, changes):
-        return named_deaths.when_spirits_fall(ctx, changes)
+    def when_spirits_fall(self, ctx, changes, working):
+        return named_deaths.when_spirits_fall(ctx, changes, working)
 
 
 class V1_4_0(V1_3_0):

@@ -64,7 +64,7 @@ def gaze(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     for figure in params.get("figures_killed", []):  # rules 1.2.0: the monster figures in his line of sight, by id
         _, monster = require_figure(ctx, figure, "figures_killed")
         changes.append({"kind": "monster-killed", "figure": figure, "monster": monster["monster"], "by": "zorek-gaze"})
-    return changes + deaths_after(ctx, changes, list(params.get("heroes_hit", [])), params.get("deaths") or {}, rng)
+    return deaths_after(ctx, changes, list(params.get("heroes_hit", [])), params.get("deaths") or {}, rng)
 
 
 def close_stone_door(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

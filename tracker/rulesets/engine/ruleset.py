@@ -12,6 +12,7 @@ from tracker.core.dice import DieSpec
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine import components as component_data
+from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.changes import Changes
 from tracker.rulesets.engine.context import ActionContext, DeckSpec, Resolved
 from tracker.rulesets.engine.data import ENTITY_LISTS, content_hash
@@ -154,16 +155,46 @@ class GameRules:
         rules allow it. ``reported`` holds facts the table states at the end (a figure reached a square), recorded with it."""
         return None
 
+    def end_pending(self, quest: str, game: Mapping[str, Any], verdict: Mapping[str, Any]) -> str | None:
+        """What the game must still record before a decided quest ends in its verdict (a scene's rewards), or None."""
+        return None
+
+    def reported_schema(self, quest: str) -> dict[str, Any]:
+        """The JSON Schema of the ``reported`` object a quest's end may take: the facts only the table sees that its
+        conditions name, each with its type and the rulebook's words. The default: a game whose ends take none."""
+        return reported_facts.schema({})
+
+    def awaited(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        """The facts only the table sees (keys of ``reported_schema``) that the quest's verdict waits on now: the log
+        cannot decide the quest without them, so the state names them and the end asks for them. Default: none."""
+        return []
+
+    def closing(self, quest: str, game: Mapping[str, Any], verdict: Mapping[str, Any], actions: Sequence[str]) -> list[dict[str, Any]]:
+        """The game's own actions still legal once the rules have decided the quest: what records its end (a scene's
+        rewards, the treasure they owe), never another turn. The default: none; the end (POST /sessions/{id}/end) follows."""
+        return []
+
     client_actions: tuple[str, ...] = ()  # the action types a client may post: set by the Ruleset that carries these rules
 
     def next_actions(self, state: Mapping[str, Any]) -> dict[str, Any]:
-        """The session's phase and the actions legal now (none once it has ended)."""
+        """The session's phase, the actions legal now (none once it has ended) and its ``end``: the outcome the rules
+        decided, or the facts the table must state for them to decide."""
         if state.get("status", "in-progress") != "in-progress":
-            return {"phase": None, "allowed": []}
+            return {"phase": None, "allowed": [], "end": None}
         game = state.get("game") or {}
+        quest, turn = str(state.get("quest")), int(state.get("turn") or 1)
+        verdict = state.get("verdict")
+        if verdict is not None:  # decided: no more turns, only what records the end, then the end itself
+            schema = self.reported_schema(quest)
+            return {
+                "phase": self.phase(game),
+                "allowed": self.closing(quest, game, verdict, self.client_actions),
+                "end": reported_facts.decided_end(verdict, schema),
+            }
         return {
             "phase": self.phase(game),
-            "allowed": self.allowed(str(state.get("quest")), game, int(state.get("turn") or 1), self.client_actions),
+            "allowed": self.allowed(quest, game, turn, self.client_actions),
+            "end": reported_facts.awaited_end(self.awaited(quest, game, turn), self.reported_schema(quest)),
         }
 
     def phase(self, game: Mapping[str, Any]) -> str | None:
@@ -323,6 +354,11 @@ class Ruleset:
             changes.folded += 1
         return changes
 
+    def check_reported(self, quest_id: str, reported: Mapping[str, Any] | None) -> None:
+        """Refuse (422) facts a quest's end does not take, or of the wrong type, before anything is recorded."""
+        quest = next((q for q in self.data.get("quests", []) if q["id"] == quest_id), {"name": quest_id})
+        reported_facts.check(self.rules.reported_schema(quest_id), reported, str(quest.get("name") or quest_id))
+
     def action(self, name: str) -> ActionType:
         try:
             return self.actions[name]
@@ -337,6 +373,8 @@ class Ruleset:
         listed = ("id", "name", "version", "source", "dice", "decks", "characters", "quests")
         return {
             **{key: self.data.get(key, [] if key in ENTITY_LISTS else None) for key in listed},  # a list the data leaves out holds none
+            # each quest with the facts its end may take from the table (reported_facts.py): the contract of "reported"
+            "quests": [{**quest, "reported_schema": self.rules.reported_schema(quest["id"])} for quest in self.data.get("quests", [])],
             "rules": {key: value for key, value in self.data.items() if key not in listed},
             "hash": self.hash,
             "plain_dice": plain_dice(),

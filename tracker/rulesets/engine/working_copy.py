@@ -84,6 +84,16 @@ class WorkingCopy:
         for change in changes:
             self.add(change)
 
+    def catch_up(self, changes: Sequence[dict[str, Any]]) -> Resolved:
+        """This copy with the changes of ``changes`` past those it holds folded in: a resolver that grows one list of
+        changes and asks the state after them on the way (a named monster's award after the kill) folds each change
+        once, here, and returns what this gives (so nothing folds them again)."""
+        held = len(self.changes)
+        if len(changes) < held or any(mine is not theirs for mine, theirs in zip(self.changes, changes)):
+            raise ValueError("a working copy catches up only with the changes it holds, and more after them")
+        self.extend(list(changes[held:]))
+        return self.changes
+
     def _deck(self, deck_id: str) -> dict[str, Any]:
         """This copy's own state of a deck, to move its cards in place: copied from the session's the first time."""
         if deck_id not in self._own_decks:

@@ -11,6 +11,7 @@ from tracker.rulesets.journey import lost_facts, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
+from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
@@ -54,6 +55,14 @@ class Rules(GameRules):
         if quest not in self.outcomes or "record" not in game:
             return None
         return quest_verdict.end_refusal(game, self.outcomes[quest], outcome, reported)
+
+    def reported_schema(self, quest: str) -> dict[str, Any]:
+        return reported_facts.schema(quest_verdict.reported_facts(self.outcomes.get(quest) or {}))
+
+    def awaited(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        if quest not in self.outcomes or "record" not in game:
+            return []
+        return quest_verdict.awaited(game, self.outcomes[quest])
 
 
     def describe(self, change: Mapping[str, Any]) -> str | None:

@@ -156,6 +156,16 @@ for _name in REPORTED:
     FACTS[_name] = _reported(_name)
 
 
+@fact("house-cleared")
+def _house_cleared(game, cond, reported):
+    """L710: "The Quest ends immediately when the Demons in the house are removed". The log keeps no squares, so it
+    cannot tell a Demon in the house from one outside it; but with no Demon in play at all (the state holds none), none
+    is in the house: the log decides. While Demons are in play, only the table sees where: its word ("house_cleared")."""
+    if not game.get("demons"):
+        return True
+    return _reported("house-cleared")(game, cond, reported)
+
+
 @fact("kei-lun-killed")
 def _kei_lun_killed(game, cond, reported):
     """Logged when the group supplied his Health and the Demons' attacks took it (L942); else the table's word."""
@@ -244,6 +254,53 @@ def decide(game: Mapping[str, Any], outcomes: Mapping[str, Any], reported: Mappi
     if outcomes.get("defeat_otherwise"):
         return {"outcome": "defeat", "reason": f"the quest ended ({because}) without either set of Victory Conditions ({outcomes['defeat_otherwise']})"}
     return None
+
+
+# The lists of Pilgrims the table reports Defeated or Killed, where the log does not track their Health
+# (_reported_heroes): keyed by the facts that read them.
+REPORTED_HEROES = {
+    "pilgrim-defeated": ("defeated", "the Pilgrims the table reports Defeated (reduced to 0 Health), accepted only for one whose Health the log does not track"),
+    "pilgrim-killed": ("killed", "the Pilgrims the table reports Killed, accepted only for one whose Health the log does not track"),
+    "no-pilgrim-killed": ("killed", "the Pilgrims the table reports Killed, accepted only for one whose Health the log does not track"),
+}
+
+
+def _conditions(outcomes: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [c for alt in outcomes.get("ends", []) for c in alt] + [
+        c for key in ("heroic-victory", "victory", "defeat") for c in outcomes.get(key) or []]
+
+
+def reported_facts(outcomes: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The facts a quest's end may take from the table (its ``reported_schema``): each fact its conditions name that
+    only the table sees, by the key the end states it with, with the lines that name it."""
+    facts: dict[str, dict[str, Any]] = {}
+    lines: dict[str, list[str]] = {}
+    for cond in _conditions(outcomes):
+        if cond["fact"] in REPORTED_KEYS:
+            key = REPORTED_KEYS[cond["fact"]]
+            words = next(w for k, (name, w) in REPORTED.items() if name == key)
+            facts[key] = {"type": "boolean", "description": words}
+        elif cond["fact"] in REPORTED_HEROES:
+            key, words = REPORTED_HEROES[cond["fact"]]
+            facts[key] = {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "description": words}
+        else:
+            continue
+        lines.setdefault(key, [])
+        if cond["line"] not in lines[key]:
+            lines[key].append(cond["line"])
+    for key, fact in facts.items():
+        fact["description"] = f"{fact['description']} ({', '.join(lines[key])})"
+    return facts
+
+
+def awaited(game: Mapping[str, Any], outcomes: Mapping[str, Any]) -> list[str]:
+    """The table's facts an undecided quest waits on: those its end conditions name that the log cannot say now."""
+    keys = []
+    for alt in outcomes.get("ends", []):
+        for cond in alt:
+            if cond["fact"] in REPORTED_KEYS and holds(game, cond, None) is None and REPORTED_KEYS[cond["fact"]] not in keys:
+                keys.append(REPORTED_KEYS[cond["fact"]])
+    return keys
 
 
 def verdict(game: Mapping[str, Any], outcomes: Mapping[str, Any]) -> dict[str, str] | None:

@@ -99,4 +99,5 @@ def close(plan: Plan) -> None:
     limit = plan.mission["round_limit"]
     no_limit = plan.mission.get("no_round_limit") or plan.game["mode"] == "young-masters"
     if not no_limit and number >= limit and plan.game["result"] is None:
-        plan.add({"kind": "mission-lost", "loss": "times-up", "round": number})
+        # L193: time's up, unless every win condition holds on the board as the sand runs out (1.1.0, read in versions.py)
+        plan.add(plan.ctx.ruleset.rules.version.time_runs_out(plan.mission, plan.game, number))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.kung_fu_panda import verdict
+
 
 class V1_0_0:
     """Rules data 1.0.0."""
@@ -21,6 +23,11 @@ class V1_0_0:
         """The words of a won mission's verdict: what the mission says wins it."""
         return f"{mission['win']} ({mission['source']})"
 
+    def time_runs_out(self, mission: Mapping[str, Any], game: Mapping[str, Any], number: int) -> dict[str, Any]:
+        """The change the final round's end records for a mission not yet won: time's up (L193). Its missions stated
+        no win conditions to check: a win was the table's declaration alone."""
+        return {"kind": "mission-lost", "loss": "times-up", "round": number}
+
 
 class V1_1_0(V1_0_0):
     """Rules data 1.1.0 (the code's own): each mission's win conditions, checked against the recorded board."""
@@ -29,6 +36,16 @@ class V1_1_0(V1_0_0):
 
     def win_stated(self, mission):
         return "; ".join(f"{c['text']} ({c['source']})" for c in mission["win_conditions"])
+
+    def time_runs_out(self, mission, game, number):
+        # L193: "If players have not won the mission by the time the sand timer runs out on the final round, [...] the
+        # game is lost." Read (win.declared leaves the moment of a win to the table while the rounds go on): when the
+        # sand runs out on the final round with every win condition holding on the recorded board (Lesson 1: "if you
+        # do not end on the Hot Springs scene tile within 1 round, you lose", L218), the heroes have won, and the log
+        # decides it then, not the table.
+        if mission.get("win_conditions") and not verdict.unmet_wins(mission, game):
+            return {"kind": "mission-won", "round": number, "objective": mission["win"]}
+        return super().time_runs_out(mission, game, number)
 
 
 CHAIN = (V1_0_0, V1_1_0)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tracker.rulesets.engine import allowed, reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
+from tracker.rulesets.yokai_quest import log_verdict
 from tracker.rulesets.yokai_quest import campaign, describe, setup, state, versions
 
 
@@ -36,7 +38,35 @@ class Rules(GameRules):
         return self.version.allowed(self, quest, game, turn, actions)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
-        return self.version.verdict(game)
+        return self.version.verdict(self.data, game, turn)
+
+    def _scene(self, scene_id: str) -> Mapping[str, Any]:
+        return next(q for q in self.data["quests"] if q["id"] == scene_id)
+
+    def reported_schema(self, quest: str) -> dict[str, Any]:
+        """The facts a scene's end takes from the table: each condition that asks for one, by its id, in its words. They
+        are stated with the end-scene action that records the scene's end."""
+        scene = self._scene(quest)
+        return reported_facts.schema({
+            c["id"]: {"type": "string", "minLength": 1, "maxLength": 500, "description": f"{c['reported']} ({c.get('source', scene.get('source', ''))})"}
+            for c in scene["victory"] + scene["achievements"] if c.get("reported")
+        })
+
+    def awaited(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        return log_verdict.awaited(self._scene(quest), game) if game.get("scene") else []
+
+    def end_pending(self, quest: str, game: Mapping[str, Any], verdict: Mapping[str, Any]) -> str | None:
+        return log_verdict.end_pending(game, verdict)
+
+    def closing(self, quest: str, game: Mapping[str, Any], verdict: Mapping[str, Any], actions: Sequence[str]) -> list[dict[str, Any]]:
+        """Once decided: the scene's end where the log won it (end-scene records its rewards), then the treasure it owes."""
+        entries = []
+        if verdict["outcome"] == "victory" and game.get("scene_result") is None:
+            entries.append(allowed.entry("end-scene"))
+        owed = sorted({o["hero"] for o in game.get("treasure_owed") or []})
+        if owed:
+            entries.append(allowed.entry("draw-treasure", owed))
+        return [e for e in entries if e["type"] in actions]
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return self.version.end_refusal(next(q for q in self.data["quests"] if q["id"] == quest), game, outcome)

@@ -273,6 +273,7 @@ def end_scene(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
     plan.require_scene()
     scene = ctx.ruleset.quest(plan.game["scene"])
     _check_reported(scene, params.get("reported", {}))
+    ctx.ruleset.rules.version.refuse_contradicted_end(plan, scene, params["outcome"])  # 1.4.0 on: the log's verdict stands
     if params["outcome"] == "failed":
         verdict.fail(plan, scene, ctx.ruleset.rules.version.failure_reason(params))
     else:
@@ -381,15 +382,22 @@ def _require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:
     plan.ctx.ruleset.rules.version.require_board_clear(plan, scene)  # it came with 1.1.0: 1.0.0 ended a scene with yōkai left (versions.py)
 
 
+def yokai_left(data: Mapping[str, Any], scene: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, int]:
+    """The yōkai left to fight before the scene may end (L753): the basic yōkai in play and the chief; none where the
+    next scene follows "immediately, keeping the board and miniatures on it" (L807, L1069)."""
+    story = lookup.story_of(data, scene["id"])["scenes"]
+    position = story.index(scene["id"])
+    if position + 1 < len(story) and next(q for q in data["quests"] if q["id"] == story[position + 1])["keeps_board_from_previous"]:
+        return {}
+    left = {yokai: n for yokai, n in game.get("in_play", {}).items() if n}
+    chief = (scene.get("chief") or {}).get("character")
+    left.update({foe_id: 1 for foe_id, foe in game["foes"].items() if foe["character"] == chief})
+    return left
+
+
 def require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:
     """No yōkai left to fight at a scene's end (L753; rules 1.1.0 on: versions.py)."""
-    story = lookup.story_of(plan.ctx.ruleset.data, scene["id"])["scenes"]
-    position = story.index(scene["id"])
-    if position + 1 < len(story) and plan.ctx.ruleset.quest(story[position + 1])["keeps_board_from_previous"]:
-        return
-    left = {yokai: n for yokai, n in plan.game.get("in_play", {}).items() if n}
-    chief = (scene.get("chief") or {}).get("character")
-    left.update({foe_id: 1 for foe_id, foe in plan.game["foes"].items() if foe["character"] == chief})
+    left = yokai_left(plan.ctx.ruleset.data, scene, plan.game)
     if left:
         raise Unprocessable(
             "Yōkai are still left to fight",

@@ -17,6 +17,7 @@ from typing import Any
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules
 from tracker.rulesets.yokai_quest import allowed as next_actions
+from tracker.rulesets.yokai_quest import log_verdict
 from tracker.rulesets.yokai_quest import activation, activation_order, campaign, combat, energy, entrance, heroes, scenes, yokai_phase
 from tracker.rulesets.yokai_quest import verdict as decided
 from tracker.rulesets.yokai_quest.plan import Plan
@@ -59,11 +60,16 @@ class V1_0_0:
     def allowed(self, rules: GameRules, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return GameRules.allowed(rules, quest, game, turn, actions)  # it kept no phases: every action, any time
 
-    def verdict(self, game: Mapping[str, Any]) -> dict[str, str] | None:
+    def verdict(self, data: Mapping[str, Any], game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return None  # it recorded no verdicts: its sessions re-derive without one
 
     def end_refusal(self, scene: Mapping[str, Any], game: Mapping[str, Any], outcome: str) -> str | None:
         return None  # its end checked the outcome against the scene's end in carry-over (a 422)
+
+    # Until 1.4.0 a scene was decided only by its end (end-scene, or a failure the log recorded), and a failure the
+    # table stated was taken as stated: its sessions re-derive as played.
+    def refuse_contradicted_end(self, plan: Plan, scene: Mapping[str, Any], outcome: str) -> None:
+        return None
 
     def carry_over(self, data, progress, game, quest, outcome, options) -> dict[str, Any]:
         campaign.require_scene_end(game, outcome)
@@ -181,7 +187,7 @@ class V1_1_0(V1_0_0):
     def allowed(self, rules, quest, game, turn, actions):
         return next_actions.allowed_now(game, actions)
 
-    def verdict(self, game):
+    def verdict(self, data, game, turn):
         return decided.verdict(game)
 
     def end_refusal(self, scene, game, outcome):
@@ -259,14 +265,24 @@ class V1_3_0(V1_2_0):
 
 
 class V1_4_0(V1_3_0):
-    """Rules data 1.4.0 (the code's own): one energy card a Hero phase (L156), the entrance point (L142, L214) and the
-    yōkai's activation order (L586, L588)."""
+    """Rules data 1.4.0 (the code's own): one energy card a Hero phase (L156), the entrance point (L142, L214), the
+    yōkai's activation order (L586, L588), and scenes won the moment the log shows it (L753, log_verdict.py)."""
 
     number = "1.4.0"
 
     def energy_card_due(self, plan, hero_id):
         energy.require_draw_due(plan, hero_id)
         return True
+
+    def verdict(self, data, game, turn):
+        ended = decided.verdict(game)  # the scene's end, recorded
+        if ended is not None or not game.get("scene"):
+            return ended
+        scene = next(q for q in data["quests"] if q["id"] == game["scene"])
+        return log_verdict.won(data, scene, game, turn)  # L753: the victory conditions met, no yōkai left
+
+    def refuse_contradicted_end(self, plan, scene, outcome):
+        log_verdict.refuse_contradicted_end(plan, scene, outcome)
 
     def kept_at_set_up(self, data, party):
         return {**super().kept_at_set_up(data, party), **energy.at_set_up(data), **entrance.at_set_up(data, party), **activation_order.at_set_up(data)}
