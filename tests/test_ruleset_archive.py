@@ -93,7 +93,7 @@ def test_keeping_the_current_version_archives_it_as_a_difference_that_rebuilds_t
     current = rulesets.get("yokai-quest")
     path = archive.keep(current.data, current.contract(), tmp_path)
     record = json.loads(path.read_text(encoding="utf-8"))
-    assert record["from"] == "1.3.0" and record["hash"] == current.hash
+    assert record["from"] == "1.4.0" and record["hash"] == current.hash
     data, contract = archive.stored("yokai-quest", tmp_path)[-1]
     assert json.dumps(data) == json.dumps(current.data) and archive.pin_hash(data, contract) == current.hash
     with pytest.raises(RulesDataError, match="archived already"):

@@ -231,7 +231,7 @@ def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat
     pin = {"id": "descent", "version": "1.1.0", "hash": "sha256:9852345e44431190a687c748dd8e6cc295940dd4ee18274551caafa2d3ad1d9f"}
     old = rulesets.resolve(pin)
     assert old is not None and old.version == "1.1.0" and "combat" not in old.data
-    assert rulesets.get("descent").version == "1.5.0" and rulesets.get("descent").hash != pin["hash"]
+    assert rulesets.get("descent").version == "1.6.0" and rulesets.get("descent").hash != pin["hash"]
 
 
 def test_a_campaign_pinned_to_descent_1_4_0_still_resolves_to_its_published_contract():

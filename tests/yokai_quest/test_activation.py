@@ -172,4 +172,4 @@ def test_a_scene_set_up_under_1_1_0_plays_on_and_verifies_as_it_was_played(clien
     end(client, sid, "defeat")
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified", report["first_mismatch"]
-    assert report["ruleset_used"] == PIN_1_1_0 and report["ruleset_in_code"]["version"] == "1.4.0"  # 1.3.0: the correct action; 1.4.0: L156, L214, L586
+    assert report["ruleset_used"] == PIN_1_1_0 and report["ruleset_in_code"]["version"] == "1.5.0"  # 1.3.0: the correct action; 1.4.0: L156, L214, L586; 1.5.0: L1082

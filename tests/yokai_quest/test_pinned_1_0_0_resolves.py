@@ -42,6 +42,6 @@ def test_a_session_played_under_1_0_0_verifies_under_todays_code(client, monkeyp
     assert ended.status_code == 200, ended.json
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified", report
-    assert report["ruleset_used"] == PIN_1_0_0 and report["ruleset_in_code"]["version"] == "1.4.0"
+    assert report["ruleset_used"] == PIN_1_0_0 and report["ruleset_in_code"]["version"] == "1.5.0"
     following = client.post(f"/campaigns/{cid}/sessions", json={"quest": "shake-them-skeleton-bones-2"})
     assert following.status_code == 201 and "phase" not in following.json["state"]["game"]  # the campaign plays on under 1.0.0

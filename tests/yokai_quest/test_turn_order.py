@@ -112,4 +112,4 @@ def test_a_scene_set_up_under_1_3_0_plays_on_and_verifies_as_it_was_played(clien
     end(client, sid, "defeat")
     report = client.get(f"/sessions/{sid}/verification").json
     assert report["status"] == "verified", report["first_mismatch"]
-    assert report["ruleset_used"] == PIN_1_3_0 and report["ruleset_in_code"]["version"] == "1.4.0"
+    assert report["ruleset_used"] == PIN_1_3_0 and report["ruleset_in_code"]["version"] == "1.5.0"

@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.rulesets.engine import correction
 from tracker.rulesets.engine.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.descent import combat, conditions, conquest, crushing_trap, familiars, figures, fissures, glyphs, monkey_kings, monster_turn
+from tracker.rulesets.descent import combat, conditions, conquest, crushing_trap, familiars, figure_conditions, figures, fissures, glyphs, monkey_kings, monster_turn
 from tracker.rulesets.descent import movement, prisoners, prolonged, ready, secret_room, shop, spirits, summoning, temple, threat, tokens, wounds, zorek
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, action_schema
 
@@ -44,6 +44,7 @@ OWN = [
     *crushing_trap.ACTIONS,
     *secret_room.ACTIONS,
     *figures.ACTIONS,
+    *figure_conditions.ACTIONS,
     *combat.ACTIONS,
     *wounds.ACTIONS,
     *ready.ACTIONS,

@@ -215,6 +215,7 @@ def open_chest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     # taken as dealt by the working copy below (each card moved once).
     draws: list[decks.Dealt] = []
     reported = params.get("treasure")
+    ctx.ruleset.rules.version.require_listed_treasure(ctx, chest, reported)  # exactly what the row lists (L272)
     for tier, count in chest["treasure"].items():  # each hero draws the listed treasure (L272)
         deck = ctx.state["decks"][tier]
         for h in heroes:

@@ -32,6 +32,7 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "treasure-bought": lambda: f"{c['hero']} bought {c['card']} ({c['colour']}) for {-c['coins']} coins" if c["coins"] < 0 else f"{c['hero']} bought {c['card']} ({c['colour']})",
         "treasure-sold": lambda: f"{c['hero']} sold {c['card']} for {c['value']} coins",
         "monsters-placed": lambda: f"Monsters entered play ({c['source']}): {', '.join(f['id'] for f in c['figures'])}",
+        "monsters-moved": lambda: "Monsters moved: " + ", ".join(f"{m['figure']} to {m['zone'].replace('-', ' ').capitalize()}" for m in c["moves"]),
         "attack-made": lambda: f"{c['attacker']} attacked {c['target']}: " + (f"miss ({c['miss']})" if not c["hit"] else f"{c['wounds']} wound(s)" if c["wounds"] is not None else "wounds not known")
         + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else "") + (f" (stated: {', '.join(sorted(c['stated']))})" if c["stated"] else ""),
         "monster-killed": lambda: f"{c['figure']} was killed by {c['by']}",

@@ -17,6 +17,8 @@ from tracker.rulesets.descent.common import NAME, refuse, schema
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 STAT = {"type": "integer", "minimum": 0, "maximum": 200}
+ZONE = {"type": "string", "pattern": "^(starting-zone|zone-[1-9][0-9]?)$",
+        "description": "The zone it stands in, as the quest's map numbers it: \"zone-4\", or \"starting-zone\" (the table reports it; the maps are lost)."}
 SHEET = {"type": "object", "properties": {"wounds": {"type": "integer", "minimum": 1, "maximum": 100}, "fatigue": STAT, "armor": STAT},
          "additionalProperties": False}
 
@@ -127,6 +129,7 @@ def figures_entering(ctx: ActionContext, entries: list[Mapping[str, Any]], sourc
         figures.append({
             "id": figure_id, "monster": named["monster"] if named else entry["monster"], "master": bool(named and named["master"]) or entry.get("master", False),
             **({"named": named["id"]} if named else {}), "wounds": entry.get("wounds"), "armor": armour, "stated": stated, **known,
+            **({"zone": entry["zone"]} if "zone" in entry else {}),  # where the table placed it (figure_conditions.py)
         })
     return {"kind": "monsters-placed", "figures": figures, "source": source}
 
@@ -150,7 +153,7 @@ def state_wounds(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
 
 
 MONSTER = {"type": "object", "properties": {"monster": NAME, "master": {"type": "boolean"},
-                                           "named": {**NAME, "description": "A monster the quest's text names (GET /rulesets/descent: rules.combat.named_monsters ids, with what the text gives it)."}, "spirit": {**NAME, "description": "Into the Heart of Darkness: the spirit this master figure is (state.game.spirits.ids, L618; rules 1.5.0 on): it has Superior Undying, and the attack that kills it records the spirit's fate."}, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT,
+                                           "named": {**NAME, "description": "A monster the quest's text names (GET /rulesets/descent: rules.combat.named_monsters ids, with what the text gives it)."}, "spirit": {**NAME, "description": "Into the Heart of Darkness: the spirit this master figure is (state.game.spirits.ids, L618; rules 1.5.0 on): it has Superior Undying, and the attack that kills it records the spirit's fate."}, "wounds": {"type": "integer", "minimum": 1, "maximum": 200}, "armor": STAT, "zone": ZONE,
                                            "abilities": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10}, "maxProperties": 20,
                                                          "description": "The figure's special abilities from its reference card, by the rulebook's names with their rank X (1 where it has none), rules 1.3.0 on: {\"shadowcloak\": 1, \"fear\": 2}."}},
            "required": ["monster"], "additionalProperties": False}

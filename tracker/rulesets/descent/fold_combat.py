@@ -19,7 +19,13 @@ def _monsters_placed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     for f in change["figures"]:
         monsters[f["id"]] = {"monster": f["monster"], "master": f["master"], **({"named": f["named"]} if "named" in f else {}), **({"spirit": f["spirit"]} if "spirit" in f else {}),
                              "wounds": f["wounds"], "max_wounds": f["wounds"], "armor": f["armor"], "killed": False, "entered": change["source"],
-                             **({"abilities": dict(f["abilities"])} if f.get("abilities") else {})}
+                             **({"abilities": dict(f["abilities"])} if f.get("abilities") else {}), **({"zone": f["zone"]} if "zone" in f else {})}
+
+
+@CHANGES("monsters-moved", "MonstersMoved")
+def _monsters_moved(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    for move in change["moves"]:  # the zone the table reported (figure_conditions.py)
+        g["monsters"][move["figure"]]["zone"] = move["zone"]
 
 
 @CHANGES("attack-made", "AttackMade")

@@ -18,6 +18,7 @@ def line(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
         raise refuse(f"{quest(ctx)['name']} has no Monkey Kings", "Only The Hall of the Monkey Kings has their line (L492).", "type")
     if ctx.game.get("lost") or ctx.game.get("won"):
         raise refuse("This quest is already decided", "The Monkey Kings' line needs both alive (L492).", "type")
+    ctx.ruleset.rules.version.require_both_monkey_kings(ctx)  # L492: "(assuming both are alive)"
     turn = ctx.state["turn"]
     if turn in ctx.game.get("monkey_line_turns", []):
         raise refuse(f"The Monkey Kings' line was already rolled on turn {turn}", "It is rolled once, at the start of the overlord's turn (L492).", "type")

@@ -74,6 +74,7 @@ def open_cell(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[d
     L377); a cell whose villager was sacrificed is empty (L347)."""
     require_hero(ctx, params["hero"])
     cell = _cell(ctx, params["cell"])
+    ctx.ruleset.rules.version.require_zone_clear(ctx, cell)  # L396: not while monsters live in the zone
     p = standing(ctx.game)
     alive = [n for n in cell["prisoners"] if n not in p["sacrificed"]]
     changes: list[dict[str, Any]] = [{"kind": "cell-opened", "cell": cell["id"], "hero": params["hero"], "turn": ctx.state["turn"],

@@ -19,7 +19,7 @@ HEROES = frozenset(c["id"] for c in json.loads((Path(__file__).parent / "ruleset
 
 OVERLORD_ACTIONS = frozenset({
     "discard-for-threat", "play-overlord-card", "play-dark-relic", "spend-threat", "power-glyph-draw", "power-glyph-keep",
-    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls", "place-monsters", "secret-room-roll", "monster-condition-turn-start",
+    "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls", "place-monsters", "move-monsters", "secret-room-roll", "monster-condition-turn-start",
 })
 HERO_ACTIONS = frozenset({
     "prolonged-roll", "complete-prolonged", "activate-glyph", "open-chest", "restore-glyph", "buy-treasure", "sell-chest-treasure",

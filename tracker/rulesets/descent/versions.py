@@ -6,9 +6,10 @@ overriding only what changed from the one before. The archive keeps each version
 What came with which version: 1.1.0 gave each quest's end its own words, limited the pack (L184), sprang a troll ambush
 at most once a turn (L577) and gave the Power glyph one draw per trigger (L125); 1.2.0 brought combat (figures, wounds and
 fatigue, ready actions, hero sheets from the set-up); 1.3.0 the figures' special abilities, daze, tokens on monsters
-and familiars; 1.4.0 changed the data only; 1.5.0 (the code's own) gave a monster's surges threat with its attack
+and familiars; 1.4.0 changed the data only; 1.5.0 gave a monster's surges threat with its attack
 (L218) and let one dodge re-roll a leap (L224-L225), and moved Into the Heart of Darkness's spirits to figures in its
-quest data.
+quest data; 1.6.0 (the code's own) gave monster figures their zone and checks the rules on figures and zones (a chest's
+row, both Monkey Kings alive, the Thing's cells while monsters live in Zone 4).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.descent import attack_abilities, combat, conditions, figures, named_deaths, threat, verdict
+from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, named_deaths, threat, verdict
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.engine.working_copy import WorkingCopy
@@ -97,6 +98,17 @@ class V1_0_0:
         return []
 
 
+    def require_listed_treasure(self, ctx: ActionContext, chest: Mapping[str, Any], reported: Mapping[str, Any] | None) -> None:
+        """A chest's reported treasure as its row lists it: before 1.6.0 a card reported from a chest that lists none was
+        taken and dropped, so those sessions re-derive as played."""
+
+    def require_both_monkey_kings(self, ctx: ActionContext) -> None:
+        """The Monkey Kings' line, both alive (L492): checked from 1.6.0 on."""
+
+    def require_zone_clear(self, ctx: ActionContext, cell: Mapping[str, Any]) -> None:
+        """The cells of prisoners 9 and 10 shut while monsters live in Zone 4 (L396): checked from 1.6.0 on."""
+
+
 class V1_1_0(V1_0_0):
     """Rules data 1.1.0: each quest's end in its own words (verdict.py); the pack's limit, the troll ambush's turn, the
     Power glyph's draw per trigger."""
@@ -166,7 +178,24 @@ class V1_5_0(V1_4_0):
         return (quest.get("spirits") or {}).get("as_figures")
 
 
-CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0)
+class V1_6_0(V1_5_0):
+    """Rules data 1.6.0 (the code's own): monster figures carry the zone the table reports, and the rules on figures and
+    zones are checked: a chest gives what its row lists, the Monkey Kings' line needs both alive, the Thing's cells
+    stay shut while monsters live in Zone 4 (figure_conditions.py)."""
+
+    number = "1.6.0"
+
+    def require_listed_treasure(self, ctx, chest, reported):
+        figure_conditions.require_listed_treasure(ctx, chest, reported)
+
+    def require_both_monkey_kings(self, ctx):
+        figure_conditions.require_both_monkey_kings(ctx)
+
+    def require_zone_clear(self, ctx, cell):
+        figure_conditions.require_zone_clear(ctx, cell)
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0)
 CAME_WITH = {part: next(v.number for v in CHAIN if part in v.records) for part in CHAIN[-1].records}
 BY_VERSION = {version.number: version() for version in CHAIN}
 

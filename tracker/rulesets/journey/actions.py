@@ -9,7 +9,7 @@ from typing import Any
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.deck_actions import ACTIONS as DECK_ACTIONS
-from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, seal_of_the_underworld, spawn, turns
+from tracker.rulesets.journey import attack, kei_lun, pilgrim_actions, readings, seal_of_the_underworld, spawn, turns
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.engine import correction
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, action_schema
@@ -129,7 +129,8 @@ ACTIONS = [
     _action("end-activation", "The active Pilgrim ends its activation; unused AP are lost.", {}, [], turns.end_activation),
     _action("demon-phase", "The Pilgrim Phase ends and the Demon Phase begins.", {}, [], turns.demon_phase),
     _action("end-of-turn", "End of Turn Phase: a Turn Token on every multi-turn card; the next turn begins with Maintenance.", {}, [], turns.end_of_turn),
-    _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542).",
+    _action("pilgrim-attack", "A Pilgrim attacks a Demon in play: Attack Dice, weapon look-up, One Hit Kill, then Kill or Cleanse (L462-L542). "
+            "Quest 10 Part 2: +1 ATT against the Bull Demon King per Villager Token the Pilgrim holds, as the table reads it (state-reading, L1077).",
             {**HERO, "target": NAME, "faces": FACES, "cleanse_faces": {"type": "array", "items": FACE, "maxItems": 5},
              "outcome": {"enum": ["kill", "cleanse", "interrupted"]}, "knock_back_blocked": COUNT, "bonus_damage": COUNT,
              "cleanse_bonus": COUNT, "golden_peach": {"type": "boolean", "description": "Q7: Kei Lun guards the chest and the Sutra holders share its Map Tile (the table's word; L938-L941)."},
@@ -189,6 +190,10 @@ ACTIONS = [
             ["target", "faces"], kei_lun.attacks),
     _action("sealing-ritual", "Quest 10 Part 2: Tripitaka, adjacent to the broken Seal (the table's word), spends 1 AP to throw in the 4 Sutras; no Demon Lord may be in the lair (L1096-L1099).",
             HERO, ["hero"], seal_of_the_underworld.sealing_ritual),
+    _action("state-reading", "The table states, once for the campaign, how it reads a rule the rulebook leaves open; every later quest plays by it. "
+            "Quest 10 Part 2's Villager bonus (L1077, reading villager-att-bonus): attack-die, one more Attack Die per Villager Token held, or "
+            "total, +1 to the attack's total per token (the quest's villager_att_bonus_reading in GET /rulesets/journey).",
+            {"reading": {"enum": ["villager-att-bonus"]}, "choice": {"enum": ["attack-die", "total"]}}, ["reading", "choice"], readings.state_reading),
     ActionType("correct", correction.DESCRIPTION,
                action_schema(correction.properties(PILGRIM, CORRECTABLE, {"type": "integer", "minimum": 0, "maximum": 50}), correction.REQUIRED), _correct),
 ]

@@ -21,7 +21,7 @@ TRIPITAKA = ("close-gate", "revive", "sealing-ritual")  # L374, L440, L1096: Tri
 # What the table reports whenever it happens (cards played, quest rules, Red Lines, lost profile values).
 ANYTIME = (
     "play-card", "discard-condition", "take-starting-skills", "red-line-damage", "report-health",
-    "gate-activation", "remove-demon", "place-demon", "correct",
+    "gate-activation", "remove-demon", "place-demon", "correct", "state-reading",
 )
 # L380: "Demon Phase": spawn, then the Demons act. A reading: Kei Lun acts "right after the Pilgrims" (L852, L934),
 # so once none is left to activate, and in the Demon Phase.

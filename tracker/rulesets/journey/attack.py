@@ -51,6 +51,21 @@ def _faces_or_count(faces: Mapping[str, list[Any]] | None, die: str, count: int 
     return {die: count}, None
 
 
+def _with_dice(att: int | None, extra: int, faces: Mapping[str, Any] | None, who: str) -> int | None:
+    """A Pilgrim's Attack Dice with the ones a reading adds (the Villager bonus read as one more die, L1077): dice rolled
+    at the table are as many, where the ATT is known."""
+    if not extra or att is None:
+        return att
+    rolled = len((faces or {}).get("attack") or []) if faces is not None and "attack" in faces else att + extra
+    if rolled != att + extra:
+        raise Unprocessable(
+            f"{who} rolls {att + extra} Attack Dice here",
+            detail=f"ATT {att} and {extra} more for the Villager Tokens held, as the table reads L1077: report {att + extra} faces.",
+            errors={"faces.attack": [f"{att + extra} faces, not {rolled}."]},
+        )
+    return att + extra
+
+
 def _roll(res: Resolution, die: str, count: int | None, faces: Mapping[str, Any] | None, who: str, purpose: str) -> list[Any]:
     dice, reported = _faces_or_count(faces, die, count, who)
     if not dice and not reported:
@@ -102,7 +117,10 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     spend(res, hero)
     faces = params.get("faces")
     name = res.character(hero)["name"]
-    attack_faces = _roll(res, "attack", res.character(hero)["stats"].get("ATT"), faces, name, f"{hero} attacks {target}")
+    # L1077: "A Pilgrim gets +1 ATT against the Bull Demon King for each Villager Token in their possession." (readings.py)
+    bonus = res.ctx.ruleset.rules.version.villager_att_bonus(res, hero, character)
+    att = _with_dice(res.character(hero)["stats"].get("ATT"), bonus.dice, faces, name)
+    attack_faces = _roll(res, "attack", att, faces, name, f"{hero} attacks {target}")
     effects: dict[str, Any] = {}
     level = res.hero(hero)["weapon_level"]
     stated: dict[str, Any] = {}  # what the table stated in place of a lost fact, recorded with the result
@@ -119,7 +137,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
             except Unprocessable as refusal:
                 raise stated_results.may_state(refusal, params, "weapon", {"damage": 1, "knock_back": 0}, "the Weapon Card's effect for that face", res) from None
     stated_results.refuse_unread(params, "weapon", "weapon" in stated)
-    dice_damage = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
+    dice_damage = total(attack_faces) + bonus.total + effects.get("damage", 0) + params.get("bonus_damage", 0)
     crushing = _crushing(params, effects.get("knock_back", 0))
     damage = dice_damage + crushing  # Demons roll no defence and get no bonuses (L497)
     hp = stated_results.stat_or_stated(res, params, stated, character, "HP", "defeated", True, f"Whether {target} is defeated")
@@ -138,6 +156,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
             "damage": damage,
             "one_hit_kill": hp,
             "defeated": defeated,
+            **bonus.recorded,
             **({"stated": dict(stated)} if stated else {}),
         }
     )

@@ -59,6 +59,7 @@ _LINES = {
     "pilgrim-set-up": "{hero} joined the quest ({start} start): {good} Good and {bad} Bad Karma, weapon level {weapon_level}",
     "prayed": "{hero} prayed at a Mystical Box",
     "quest-set-up": "Quest {quest} set up ({mode} quests); initiative {initiative}",
+    "reading-stated": "The table reads {name} ({line}) as {means}",
     "rested": "{hero} rested: Chi {chi_before} → {chi_after}",
     "skill-draws-owed": "{hero} is owed {count} draws from {deck}",
     "special-demon-cards-discarded": "Special Demon Cards discarded: {cards}",

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, setup, state, versions
+from tracker.rulesets.journey import lost_facts, readings, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
@@ -73,6 +73,9 @@ class Rules(GameRules):
     ) -> dict[str, Any]:
         carried = dict(progress)
         heroes = game.get("heroes") or {}
+        stated = readings.carried(progress, game)
+        if stated:
+            carried["readings"] = stated  # a reading the table stated holds for the whole campaign (readings.py)
         if quest == PART_1:
             # Q10 is one quest in two parts: Part 2 starts from exactly where Part 1 ended (L1081-L1083).
             carried["q10_part_1"] = {"heroes": heroes, "initiative": game.get("initiative")} if outcome in WINS else None

@@ -16,7 +16,7 @@ from typing import Any
 
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
-from tracker.rulesets.journey import karma, kei_lun, transformation
+from tracker.rulesets.journey import karma, kei_lun, readings, transformation
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
 from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext, ActionType
 
@@ -94,6 +94,7 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
             karma.gain(res, hero, wheel, karma.THRESHOLD, "karma-upgrade")
     for hero, orientation in (quest.get("starts_unconscious") or {}).items():
         res.add({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": orientation, "cause": "quest-set-up"})
+    readings.carry_in(res, progress)
     return res.finish()
 
 
@@ -314,4 +315,5 @@ def _continue_part_2(res: Resolution, quest: Mapping[str, Any], mode: str, progr
         _hold_carried_cards(res, hero, sheet)
     sutras = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
     res.add({"kind": "sutras-given", "hero": "tripitaka", "sutras": sutras, "reason": "q10-part-2"})
+    readings.carry_in(res, progress)
     return res.finish()

@@ -492,6 +492,11 @@ def _demon_lord_returned(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     g.setdefault("banished", {}).pop(change["character"], None)
 
 
+@CHANGES("reading-stated", "ReadingStated")
+def _reading_stated(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.setdefault("readings", {})[change["reading"]] = change["choice"]  # the table's reading of an open rule (readings.py)
+
+
 HERO_KINDS = frozenset(SHEET.folds) | {"karma-threshold-reached", "pilgrim-died"}
 """Kinds the hero progress view reads (each names its ``hero``): those that change a Pilgrim's sheet, the threshold
 it lists beside the sheet, and the death its records have always kept."""

@@ -4,7 +4,7 @@ later version overriding only what changed from the one before. The archive keep
 (``JourneyRules.version``), so today's resolvers ask it and hold no version checks of their own.
 
 1.0.0's code recorded less of a quest's set-up; 1.1.0's began naming tokens (and later Turn Tokens, Kei Lun,
-Kogaiji's spell) and stated that every quest sets up all 4 Pilgrims; 1.2.0 and 1.3.0 (the code's own) changed the contract only: their data is 1.1.0's.
+Kogaiji's spell) and stated that every quest sets up all 4 Pilgrims; 1.2.0 and 1.3.0 changed the contract only: their data is 1.1.0's; 1.4.0 (the code's own) applies Q10 Part 2's Villager bonus by the reading the table states.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.journey import state
+from tracker.rulesets.journey import readings, state
+from tracker.rulesets.journey.resolution import Resolution
 
 # What a set-up recorded under rules data 1.0.0: the Demons, the Gates and the initiative draw. Rules data 1.0.0 holds
 # no mark for what its code left out (its quests' token counts and timers are those later code names tokens and stacks
@@ -42,6 +43,11 @@ class V1_0_0:
         in Kogaiji's Trap re-derive as played (no spin first)."""
         return False
 
+    def villager_att_bonus(self, res: Resolution, hero: str, character: str) -> readings.Bonus:
+        """Q10 Part 2's +1 ATT against the Bull Demon King per Villager Token (L1077): rules data before 1.4.0 never
+        applied it, so their attacks re-derive as played."""
+        return readings.NO_BONUS
+
 
 class V1_1_0(V1_0_0):
     """Rules data 1.1.0: the set-up names the tokens on the board, casts Kogaiji's spell, and sets up all 4 Pilgrims."""
@@ -68,12 +74,22 @@ class V1_2_0(V1_1_0):
 
 
 class V1_3_0(V1_2_0):
-    """Rules data 1.3.0 (the code's own): the contract changed (actions), the rules that play it did not."""
+    """Rules data 1.3.0: the contract changed (actions), the rules that play it did not."""
 
     number = "1.3.0"
 
 
-CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0)
+class V1_4_0(V1_3_0):
+    """Rules data 1.4.0 (the code's own): the table states its reading of the Villager bonus (state-reading), and an
+    attack on the Bull Demon King applies it."""
+
+    number = "1.4.0"
+
+    def villager_att_bonus(self, res, hero, character):
+        return readings.villager_bonus(res, hero, character)
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0)
 BY_VERSION = {version.number: version() for version in CHAIN}
 
 

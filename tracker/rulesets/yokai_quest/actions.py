@@ -85,7 +85,8 @@ OWN = [
         action_schema(
             {
                 "attacker": ID,
-                "source": {"type": "string", "maxLength": 200, "description": "basic attack, an ability, an item or a yōkai ability"},
+                "source": {"type": "string", "maxLength": 200, "description": "basic attack, an ability, an item or a yōkai ability; a chief's ability by its name "
+                           "(\"Energy drain!\"), whose stated target and blows the scene's chief.attacks give"},
                 "ability": {**ID, "description": "The hero's ability this attack comes from, used this turn ('use-ability')."},
                 "item": {**_CARD, "description": "The treasure item this attack comes from, used this turn ('use-item')."},
                 "targets": {"type": "array", "items": _TARGET, "minItems": 1, "maxItems": 20},

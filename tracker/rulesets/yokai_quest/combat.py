@@ -48,6 +48,8 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
                 errors={named[0]: ["Not a hero's attack."]},
             )
         ctx.ruleset.rules.version.require_yokai_activation(plan, attacker)  # from 1.2.0 (versions.py)
+        # L1082: "The Tengu attacks the hero with most energy tokens" (a chief's ability with a stated target, chief_targets.py)
+        ctx.ruleset.rules.version.chief_ability_target(ctx, plan, params)
     # The attacker's initiative, where the scene keeps the yōkai's order (L586, L588): recorded with each attack it makes.
     initiative = ctx.ruleset.rules.version.initiative_recorded(plan, attacker) if not hero_attacks else {}
     for number, target in enumerate(params["targets"]):

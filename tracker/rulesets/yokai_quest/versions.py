@@ -5,7 +5,8 @@ version overriding only what changed from the one before. The archive keeps each
 
 1.0.0 had no Yōkai phase: its turns were the heroes' actions and the yōkai's attacks in any order, it counted no
 yōkai in play, took no set-up choices, recorded no verdicts and checked a session's end in its carry-over. 1.1.0
-brought the Yōkai phase (yokai_rules.coins) with its actions; 1.2.0, 1.3.0 and 1.4.0 changed the data only.
+brought the Yōkai phase (yokai_rules.coins) with its actions; 1.2.0, 1.3.0 and 1.4.0 changed the data only; 1.5.0 (the
+code's own) gave the Tengu's Energy drain! its stated target back (L1082).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules
 from tracker.rulesets.yokai_quest import allowed as next_actions
 from tracker.rulesets.yokai_quest import log_verdict
-from tracker.rulesets.yokai_quest import activation, activation_order, campaign, combat, energy, entrance, heroes, scenes, yokai_phase
+from tracker.rulesets.yokai_quest import activation, activation_order, campaign, chief_targets, combat, energy, entrance, heroes, scenes, yokai_phase
 from tracker.rulesets.yokai_quest import verdict as decided
 from tracker.rulesets.yokai_quest.plan import Plan
 
@@ -143,6 +144,9 @@ class V1_0_0:
     def chief_may_attack(self, attacker: str, on_board: Sequence[str]) -> bool:
         return True  # any chief, on the board or not
 
+    def chief_ability_target(self, ctx: ActionContext, plan: Plan, params: Mapping[str, Any]) -> None:
+        """Whom a chief's ability attacks where its text names the target (Energy drain!, L1082): checked from 1.5.0 on."""
+
     def health_lost(self, lost: dict[str, Any], conversion: str | None) -> dict[str, Any]:
         return lost  # the blows' conversion was not recorded with the health lost
 
@@ -265,8 +269,8 @@ class V1_3_0(V1_2_0):
 
 
 class V1_4_0(V1_3_0):
-    """Rules data 1.4.0 (the code's own): one energy card a Hero phase (L156), the entrance point (L142, L214), the
-    yōkai's activation order (L586, L588), and scenes won the moment the log shows it (L753, log_verdict.py)."""
+    """Rules data 1.4.0: one energy card a Hero phase (L156), the entrance point (L142, L214), the yōkai's
+    activation order (L586, L588), and scenes won the moment the log shows it (L753, log_verdict.py)."""
 
     number = "1.4.0"
 
@@ -292,7 +296,17 @@ class V1_4_0(V1_3_0):
         return {} if rank is None else {"initiative": rank}
 
 
-BY_VERSION = {version.number: version() for version in (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0)}
+class V1_5_0(V1_4_0):
+    """Rules data 1.5.0 (the code's own): the Tengu's Energy drain! keeps its stated target, the hero with the most energy
+    tokens (L1082), and its blows remove energy only (chief_targets.py)."""
+
+    number = "1.5.0"
+
+    def chief_ability_target(self, ctx, plan, params):
+        chief_targets.require_target(ctx, plan, params)
+
+
+BY_VERSION = {version.number: version() for version in (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0)}
 
 
 def of(number: str) -> V1_0_0:
