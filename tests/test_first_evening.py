@@ -134,7 +134,10 @@ def test_a_first_evening_of_descent(client):
     fact = next(f for f in table.missing()["facts"] if f["path"] == f"components.characters.aurim.stats.{trait}")
     assert "prolonged-roll" in fact["blocks"]["actions"] and '"trait_value"' in fact["how_per_use"]  # stated with the roll
     table.start()
-    assert table.state["phase"] is None and table.allowed("prolonged-roll")  # Descent's turns are the table's
+    # A turn is the heroes' turns, then the overlord's (L345): the quest opens with the heroes', the table choosing who goes first.
+    assert table.state["phase"] == "heroes" and not table.allowed("prolonged-roll") and "aurim" in table.whose("start-hero-turn")
+    table.act({"type": "start-hero-turn", "hero": "aurim"})
+    assert table.whose("prolonged-roll") == ["aurim"]
     assert next(e for e in table.state["allowed"] if e["type"] == "prolonged-roll")["side"] == "heroes"
     search = {"type": "prolonged-roll", "hero": "aurim", "task": task["id"], "trait": trait, "half_action": "order", "trait_value": 2}
     room = quest.get("secret_room")

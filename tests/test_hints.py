@@ -44,6 +44,7 @@ def test_meditate_without_the_spinners_faces_is_shown_its_spin(client):
 def test_a_descent_prolonged_roll_is_shown_a_flat_list_of_faces(client):
     cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim", "tahlia"]})["id"]
     sid = _post(client, f"/campaigns/{cid}/sessions", {"quest": "hall-of-the-monkey-kings", "setup": {}})["id"]
+    _post(client, f"/sessions/{sid}/actions", {"type": "start-hero-turn", "hero": "aurim"})  # he rolls in his turn
     search = {"type": "prolonged-roll", "hero": "aurim", "task": "secret-door", "trait": "magic", "difficulty": 2, "disruptable": True, "half_action": "order"}
     example = _hint(client, sid, search)["example"]
     assert isinstance(example["faces"], list) and len(example["faces"]) == 1

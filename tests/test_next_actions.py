@@ -99,11 +99,17 @@ def test_kung_fu_panda_rounds_and_pauses_are_led_by_allowed(client):
 def test_descent_says_which_side_takes_each_action(client):
     cid = _post(client, "/campaigns", {"ruleset": "descent", "name": "D", "party": ["aurim"], "components": TEST_OVERLORD_DECK})["id"]
     setup = {"purchases": [{"card": "Dark Power", "remove": "Aim"}], "dark_glyphs": [{"glyph": "summoning"}]}
-    state = _post(client, f"/campaigns/{cid}/sessions", {"quest": "altar-of-despair", "setup": setup})["state"]
+    started = _post(client, f"/campaigns/{cid}/sessions", {"quest": "altar-of-despair", "setup": setup})
+    state = started["state"]
     allowed = _allowed(state)
     assert set(allowed) <= _published(client, "descent")
-    assert allowed["play-overlord-card"]["side"] == "overlord" and allowed["prolonged-roll"]["side"] == "heroes"
-    assert allowed["attack"]["side"] is None  # either side attacks
+    assert state["phase"] == "heroes" and allowed["start-hero-turn"]["heroes"] == ["aurim"] and "prolonged-roll" not in allowed
+    assert allowed["play-overlord-card"]["side"] == "overlord"  # his cards at any time, even in a hero's turn (L241)
+    state = _post(client, f"/sessions/{started['id']}/actions", {"type": "start-hero-turn", "hero": "aurim"})["state"]
+    allowed = _allowed(state)
+    assert allowed["prolonged-roll"]["side"] == "heroes" and allowed["prolonged-roll"]["heroes"] == ["aurim"]
+    # the hero whose turn it is attacks, and the overlord's monsters may (the troll ambush, L577-L579)
+    assert [(e["heroes"], e["side"]) for e in state["allowed"] if e["type"] == "attack"] == [(["aurim"], "heroes"), (None, "overlord")]
 
 
 def test_a_yokai_turn_is_a_hero_phase_then_a_yokai_phase(client):

@@ -40,6 +40,7 @@ def _descent(tracker: Tracker) -> tuple[str, dict]:
     session = tracker.start_session(campaign, "mists-of-time", setup={"hero_sheets": SHEETS}).body["id"]
     placed = tracker.act(session, {"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 2}], "source": "zone 1 revealed"})
     troll = next(e for e in placed.body["events"] if e["type"] == "MonstersPlaced")["payload"]["change"]["figures"][0]["id"]
+    assert tracker.act(session, {"type": "start-hero-turn", "hero": "tahlia"}).status == 201  # she attacks in her turn
     # A killing blow: the attack, the kill and what follows it, each a change of the one command.
     return session, {"type": "attack", "attacker": "tahlia", "target": troll, "attack_type": "melee", "faces": {"red": ["4D 0R", "4D 0R", "4D 0R"]}}
 

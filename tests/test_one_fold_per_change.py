@@ -91,6 +91,7 @@ class Trace:
 def _descent_session(tracker: Tracker) -> tuple[str, str]:
     campaign = tracker.create_campaign("descent", "Traced", party=["tahlia", "aurim"]).body["id"]
     session = tracker.start_session(campaign, "mists-of-time", setup={"hero_sheets": SHEETS}).body["id"]
+    assert tracker.act(session, {"type": "start-hero-turn", "hero": "tahlia"}).status == 201  # she attacks in her turn
     placed = tracker.act(session, {"type": "place-monsters", "monsters": [{"monster": "troll", "wounds": 9, "armor": 2}], "source": "zone 1 revealed"})
     troll = next(e for e in placed.body["events"] if e["type"] == "MonstersPlaced")["payload"]["change"]["figures"][0]["id"]
     return session, troll
@@ -235,6 +236,15 @@ def _placed(tracker: Tracker, session: str, *monsters: dict, source: str) -> lis
     return [f["id"] for f in next(e for e in placed.body["events"] if e["type"] == "MonstersPlaced")["payload"]["change"]["figures"]]
 
 
+def _turns(tracker: Tracker, session: str, *steps: dict) -> None:
+    """The turn moved on (Descent 1.7.0 on: each hero's turn, then the overlord's) to the moment an action belongs to."""
+    for step in steps:
+        assert tracker.act(session, step).status == 201
+
+
+HEROES_HAVE_HAD_THEIR_TURNS = [{"type": kind, "hero": hero} for hero in ("tahlia", "aurim") for kind in ("start-hero-turn", "end-hero-turn")]
+
+
 def _assert_folded_once(trace: Trace, result) -> list[str]:
     assert result.status == 201, result.body
     changes = trace.game_changes()
@@ -251,6 +261,7 @@ def test_a_named_monsters_death_reads_the_state_after_the_kill_and_folds_each_ch
         session = _descent(tracker, "hall-of-the-monkey-kings", {"hero_sheets": SHEETS})
         king = {"monster": "blood ape", "named": "monkey-king", "wounds": 5, "armor": 1}
         first, second = _placed(tracker, session, king, dict(king), source="zone 7 revealed")
+        _turns(tracker, session, {"type": "start-hero-turn", "hero": "tahlia"})  # she attacks in her turn
         attack = {"type": "attack", "attacker": "tahlia", "attack_type": "melee", "faces": {"red": ["4D 0R", "2D 0R"]}}
         trace = Trace(monkeypatch)
         kinds = _assert_folded_once(trace, tracker.act(session, {**attack, "target": first}))
@@ -274,6 +285,7 @@ def test_zoreks_gaze_that_kills_a_hero_folds_each_change_once(tmp_path, monkeypa
     try:
         sheets = {**SHEETS, "aurim": {**SHEETS["aurim"], "wounds": 6}}  # the gaze's 6 wounds bring him to 0
         session = _descent(tracker, "altar-of-despair", {"hero_sheets": sheets}, components=descent.community_components()["components"])
+        _turns(tracker, session, *HEROES_HAVE_HAD_THEIR_TURNS, {"type": "start-overlord-turn"})  # the gaze starts the overlord's turn
         trace = Trace(monkeypatch)
         result = tracker.act(session, {"type": "zorek-gaze", "face": "0D 3R", "heroes_hit": ["aurim"], "deaths": {"aurim": {"conquest_value": 2}}})
         kinds = _assert_folded_once(trace, result)
@@ -290,6 +302,7 @@ def test_the_power_glyphs_second_draw_moves_each_card_once(tmp_path, monkeypatch
     tracker = Tracker(env=persistence_env(f"sqlite:///{tmp_path}/power.sqlite3"))
     try:
         session = _descent(tracker, "altar-of-despair", {"dark_glyphs": [{"glyph": "power"}]}, components=TEST_OVERLORD_DECK)
+        _turns(tracker, session, {"type": "start-hero-turn", "hero": "tahlia"})  # a hero activates the glyph in a hero's turn
         for action in ({"type": "place-glyph", "glyph": "power"}, {"type": "activate-glyph", "glyph": "power", "conquest": 3}):
             assert tracker.act(session, action).status == 201
         trace = Trace(monkeypatch)

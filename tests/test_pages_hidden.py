@@ -80,7 +80,9 @@ def test_the_replay_steps_event_by_event_and_jumps_to_a_turn(client, app):
     assert [t[1] for t in turns] == ["Turn 1", "Turn 2"]
     turn_2 = client.get(f"/pages/sessions/{sid}/replay?at={turns[1][0]}", headers=NO_AUTH).get_data(as_text=True)
     assert re.search(r"<p>Turn 2 · \d+ rolls? so far", turn_2)
-    before = client.get(f"/pages/sessions/{sid}/replay?at={int(turns[1][0]) - 2}", headers=NO_AUTH).get_data(as_text=True)  # before the turn ended
+    request = client.get(f"/pages/sessions/{sid}/replay?at={int(turns[1][0]) - 2}", headers=NO_AUTH).get_data(as_text=True)
+    assert re.search(r"<p>Turn 2 · ", request) and 'id="effects"' in request  # the end of turn's request, shown with its effects
+    before = client.get(f"/pages/sessions/{sid}/replay?at={int(turns[1][0]) - 3}", headers=NO_AUTH).get_data(as_text=True)  # before the turn ended
     assert re.search(r"<p>Turn 1 · ", before)
     beyond = client.get(f"/pages/sessions/{sid}/replay?at=9999", headers=NO_AUTH).get_data(as_text=True)
     assert f"Event {last} of {last}" in beyond  # out of range: the nearest event, not an error

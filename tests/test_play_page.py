@@ -77,11 +77,12 @@ def test_faces_rolled_on_the_table_a_reported_draw_an_action_an_undo_and_the_end
     assert '<option value="monkey-king">Monkey King</option>' in html and '<option value="white">white</option>' in html
     # The quest's ids in play are offered: the Demons on the board as targets, its gate to close; and the phase is shown.
     attack = re.search(r'/play/act/pilgrim-attack"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
-    assert '<datalist id="ids-pilgrim-attack-target"><option value="berrok-1">' in attack
+    assert '<option value="berrok-1">Berrok 1</option>' in attack  # chosen by name, sent as the id
     assert '<option value="gate-1">' in re.search(r'/play/act/close-gate"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
-    assert "Phase: maintenance" in html
-    allowed = re.search(r'<p class="muted" id="allowed">Allowed now: (.*?)</p>', html).group(1)
-    assert "maintenance" in allowed and "pilgrim attack" not in allowed  # the actions legal now (issue 20's allowed)
+    assert "Phase: Maintenance" in html
+    now = re.search(r'<section aria-labelledby="actions-h" id="actions">(.*?)</section>', html, re.DOTALL).group(1)
+    assert 'id="action-maintenance"' in now and 'id="action-pilgrim-attack"' not in now  # the actions legal now (issue 20's allowed)
+    assert html.index('id="later"') < html.index('id="action-pilgrim-attack"') < html.index('id="draw"')  # the rest one tap away, folded
     assert re.search(r'<details class="action" id="action-maintenance" open>', html)  # opened, as the one to take now
     base = f"/pages/sessions/{sid}/play"
     before = _total(client, sid)
@@ -151,7 +152,7 @@ def test_a_player_bound_to_a_hero_sees_only_that_hero_and_a_viewer_gets_no_forms
     assert "Monkey King" in form and "Tripitaka" not in form  # heroes limited to the token's
     before = _total(client, sid)
     other = client.post(f"/pages/sessions/{sid}/play/act/meditate", data={**_action_form(html, "meditate"), "hero": "tripitaka", "spin": "white"}, headers=HERE)
-    assert other.status_code == 403 and "not tripitaka" in other.get_data(as_text=True) and _total(client, sid) == before
+    assert other.status_code == 403 and "not Tripitaka" in other.get_data(as_text=True) and _total(client, sid) == before
     _sign_in(client, viewer)
     page = _page(client, sid)
     assert "/play/roll" not in page and "reads only" in page

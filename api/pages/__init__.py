@@ -2,7 +2,8 @@
 
 Each view checks the visitor's grant (api/pages/signin.py), gathers what it shows from the read
 models (api/pages/reads.py) and renders a template; charts are SVG drawn on the server
-(api/pages/charts.py). No script runs on the pages, and nothing is fetched from elsewhere.
+(api/pages/charts.py). The pages work with no script; a session's pages add this server's own, which follows the
+session live and keeps what is pressed offline (api/pages/live.py, static/live.js). Nothing is fetched from elsewhere.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from api.pages import (
     charts,
     fairness,
     kinds,
+    live,
     play,  # noqa: F401 - its routes (the play and replay pages) join the blueprint when imported
     reads,
     signin,
@@ -32,7 +34,8 @@ from tracker.core.errors import NotFound, TrackerError
 
 __all__ = ["bp"]
 
-# No script at all; styles only from this server (and pygal's inline <style> in its SVG).
+# No script at all; styles only from this server (and pygal's inline <style> in its SVG). A session's pages add
+# this server's own script, which may connect only here (api/pages/live.py).
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -41,7 +44,7 @@ CONTENT_SECURITY_POLICY = (
 
 @bp.after_request
 def _private(response: Response) -> Response:
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["Content-Security-Policy"] = live.policy(CONTENT_SECURITY_POLICY)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
@@ -145,8 +148,10 @@ def hero_page(campaign_id: str, hero: str):
     ruleset = rulesets.pinned(campaign["ruleset"])
     named = reads.names(ruleset)
     heroes = _heroes(campaign_id)
+    if hero not in heroes and hero in (campaign.get("party") or []):
+        return _hero_in_play(campaign, ruleset, named, hero, grant)
     if hero not in heroes:
-        raise NotFound(f"No hero '{hero}' in this campaign", detail="The campaign page lists its heroes.")
+        raise NotFound(f"No hero {named.get(hero, hero)} in this campaign", detail="The campaign page lists its heroes.")
     page: dict[str, Any] = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": heroes[hero],
                             "rows": game_standing.sheet_rows(heroes[hero], named),
                             "links": reads.sheet_links(heroes[hero]), "grant": signin.describe_grant(grant)}
@@ -157,6 +162,20 @@ def hero_page(campaign_id: str, hero: str):
         page["karma"] = {"points": points, "chart": charts.karma_chart(named.get(hero, hero), points)}
     # The sheet's layout is the game's hero-progress view's own (templates/sheets/<view name>.html), else rows of words.
     page["sheet_templates"] = [f"sheets/{_view(ruleset, 'hero-progress').name}.html", "sheets/rows.html"]
+    return render_template("hero.html", **page)
+
+
+def _hero_in_play(campaign: dict[str, Any], ruleset: Any, named: dict[str, str], hero: str, grant: Any):
+    """A hero of a game that keeps no sheet between its quests (no hero-progress view): what the game tracks of the
+    hero in the latest session, through the one redaction, said as rows of words."""
+    played = [s for s in campaign.get("sessions") or [] if s.get("id")]
+    sheet: dict[str, Any] = {}
+    if played:
+        game = door()(tracker().get_session(played[-1]["id"])).get("game") or {}
+        sheet = dict(((game.get("heroes") or {}).get(hero)) or {})
+    page = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": sheet, "in_play": True,
+            "quest": named.get(played[-1]["quest"], played[-1]["quest"]) if played else None,
+            "rows": game_standing.sheet_rows(sheet, named), "grant": signin.describe_grant(grant), "sheet_templates": ["sheets/rows.html"]}
     return render_template("hero.html", **page)
 
 

@@ -35,40 +35,90 @@ class FormProblem(Unprocessable):
 
 
 def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence[str], decks: Sequence[str], prefix: str = "",
-           ids: Mapping[str, Sequence[str]] | None = None, hero_fields: Sequence[str] = HERO_FIELDS) -> list[dict[str, Any]]:
+           ids: Mapping[str, Sequence[str]] | None = None, hero_fields: Sequence[str] = HERO_FIELDS,
+           choices: Mapping[str, Mapping[str, str]] | None = None, preset: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """The form fields of an object schema (its ``type`` left out: the form says which action it is);
-    ``ids``: the quest's ids in play by field name (demons for a target, gates for a gate), offered as suggestions."""
+    ``ids``: the quest's ids in play by field name (demons for a target, gates for a gate), offered as choices;
+    ``choices``: the values the game's state offers for a field, by field name, each with its name in the game
+    (GameRules.choices: a tile by its name); ``preset``: a field's value chosen already (the hero the rules say acts next)."""
     required = set(schema.get("required", []))
     out = []
+    context = _Context(names, heroes, decks, ids or {}, tuple(hero_fields), choices or {}, preset or {})
     for key, spec in (schema.get("properties") or {}).items():
         if key == "type" and not prefix:
             continue
-        out.extend(_field(prefix + key, key, spec, key in required, names, heroes, decks, ids or {}, tuple(hero_fields)))
+        out.extend(_field(prefix + key, key, spec, key in required, context))
     return out
 
 
-def _choices(values: Sequence[Any], names: Mapping[str, str]) -> list[dict[str, str]]:
-    return [{"value": str(v), "label": names.get(str(v), key_said(str(v)) if isinstance(v, str) and "_" in v else str(v))} for v in values]
+class _Context:
+    """What every field of one form is drawn with."""
+
+    def __init__(self, names, heroes, decks, ids, hero_fields, choices, preset) -> None:
+        self.names, self.heroes, self.decks, self.ids, self.hero_fields = names, heroes, decks, ids, hero_fields
+        self.choices, self.preset = choices, preset
+
+    def sub(self, schema: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
+        return fields(schema, self.names, self.heroes, self.decks, prefix, self.ids, self.hero_fields, self.choices, self.preset)
 
 
-def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, heroes, decks, ids, hero_fields) -> list[dict[str, Any]]:
+def id_said(value: str, names: Mapping[str, str]) -> str:
+    """An id in play as the game names it: its own name, else its kind's name and its number ("berrok-1": Berrok 1)."""
+    if value in names:
+        return names[value]
+    kind, dash, number = str(value).rpartition("-")
+    if dash and number.isdigit() and kind:
+        return f"{names.get(kind) or key_said(kind).capitalize()} {number}"
+    return key_said(value).capitalize() if "_" in value or "-" in value else value
+
+
+def _choices(values: Sequence[Any], names: Mapping[str, str], said: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    said = said or {}
+    return [{"value": str(v), "label": said.get(str(v)) or names.get(str(v), key_said(str(v)) if isinstance(v, str) and "_" in v else str(v))}
+            for v in values]
+
+
+def _preselected(field: dict[str, Any], key: str, context: "_Context") -> dict[str, Any]:
+    chosen = context.preset.get(key)
+    if chosen is not None and any(c["value"] == chosen for c in field.get("choices") or []):
+        field = {**field, "selected": chosen}
+    return field
+
+
+def _counts(base: dict[str, Any], values: Sequence[Any], names: Mapping[str, str], spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A list whose items repeat (the faces a die shows, several dice at once): a count per face, named by the face."""
+    most = spec.get("maxItems")
+    return {**base, "kind": "counts", "choices": _choices(values, names), "max": most}
+
+
+def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, context: _Context) -> list[dict[str, Any]]:
+    names, heroes, decks, ids, hero_fields = context.names, context.heroes, context.decks, context.ids, context.hero_fields
     base = {"name": name, "label": key_said(key).capitalize(), "required": required, "help": spec.get("description", "")}
     kind = spec.get("type")
     if "enum" in spec or "const" in spec:
         values = spec.get("enum") or [spec["const"]]
         if key in hero_fields and heroes:
             values = [v for v in values if v in heroes] or list(values)
-        return [{**base, "kind": "select", "choices": _choices(values, names)}]
+        return [_preselected({**base, "kind": "select", "choices": _choices(values, names)}, key, context)]
     if kind == "string":
         if key in hero_fields and heroes:
             # a field that names a hero or a figure (an attacker: a hero, or the overlord's monster, a yōkai)
             # offers the figures on the board too, else their side could never act on the page
             figures = [i for i in ids.get(key) or [] if i not in heroes]
-            return [{**base, "kind": "select", "choices": _choices([*heroes, *figures], names)}]
+            said = {i: id_said(i, names) for i in figures}
+            return [_preselected({**base, "kind": "select", "choices": _choices([*heroes, *figures], names, said)}, key, context)]
         if key == "deck" and decks:
             return [{**base, "kind": "select", "choices": _choices(decks, names)}]
+        offered = context.choices.get(key)
+        if offered:
+            return [_preselected({**base, "kind": "select", "choices": _choices(list(offered), names, offered)}, key, context)]
         suggested = ids.get(key) or []
-        return [{**base, "kind": "text", "max": spec.get("maxLength"), "suggest": _choices(suggested, names)}]
+        if suggested and key in ("defender", "target", "figure"):  # a figure struck may be a hero as well as a foe
+            suggested = [*heroes, *[i for i in suggested if i not in heroes]]
+        if suggested:  # the figures, gates or tokens in play: chosen by name, never typed as ids
+            return [_preselected({**base, "kind": "select", "choices": _choices(suggested, names, {i: id_said(i, names) for i in suggested})},
+                                 key, context)]
+        return [{**base, "kind": "text", "max": spec.get("maxLength"), "suggest": []}]
     if kind == "integer" or kind == "number":
         return [{**base, "kind": "number", "min": spec.get("minimum"), "max": spec.get("maximum")}]
     if kind == "boolean":
@@ -81,9 +131,9 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
                 values = [v for v in values if v in heroes] or list(values)
             if spec.get("uniqueItems") or key in hero_fields:
                 return [{**base, "kind": "checkboxes", "choices": _choices(values, names)}]
-            return [{**base, "kind": "list", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas; one of: " + ", ".join(map(str, values))}]
+            return [_counts(base, values, names, spec)]
         if items.get("type") == "object" and items.get("properties") and not items.get("additionalProperties"):
-            return [{**base, "kind": "rows", "rows": _rows(name, items, spec, required, names, heroes, decks, ids, hero_fields)}]
+            return [{**base, "kind": "rows", "rows": _rows(name, items, spec, required, context)}]
         if items.get("type") == "object":
             return [{**base, "kind": "json-lines", "help": (base["help"] + " " if base["help"] else "") + "One JSON object per line, e.g. " + _example(items)}]
         if key in hero_fields and heroes:
@@ -91,8 +141,15 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
         return [{**base, "kind": "list", "number": items.get("type") == "integer", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas."}]
     if kind == "object" or "properties" in spec or "additionalProperties" in spec:
         if spec.get("properties") and not spec.get("additionalProperties"):
-            return fields(spec, names, heroes, decks, prefix=name + ".", ids=ids, hero_fields=hero_fields)
+            # its fields together under its own name, so "Damage" keeps its Weapon Card (stated.weapon.damage)
+            return [{**base, "kind": "group", "fields": context.sub(spec, name + ".")}]
         values = spec.get("additionalProperties") if isinstance(spec.get("additionalProperties"), Mapping) else {}
+        keys = (spec.get("propertyNames") or {}).get("enum")
+        faces = (values.get("items") or {}).get("enum") if values.get("type") == "array" else None
+        if keys and faces:  # a list of faces per hero (Kung Fu Panda's spend): each hero's faces counted, by name
+            keys = [k for k in keys if k in heroes] if key in hero_fields and heroes else list(keys)
+            return [{**base, "kind": "group", "fields": [_counts({"name": f"{name}.{k}", "label": names.get(k, k), "required": False, "help": ""},
+                                                                  faces, names, values) for k in keys]}]
         number = values.get("type") == "integer"
         example = "deck: card, card" if values.get("type") == "array" else ("key: 2" if number else "key: value")
         return [{**base, "kind": "map", "number": number, "lists": values.get("type") == "array",
@@ -103,19 +160,20 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, names, 
 ROWS = 3  # rows drawn for a list of objects (the targets of an attack, the monsters placed): more are sent again
 
 
-def _rows(name: str, items: Mapping[str, Any], spec: Mapping[str, Any], required: bool, names, heroes, decks, ids, hero_fields) -> list[list[dict[str, Any]]]:
+def _rows(name: str, items: Mapping[str, Any], spec: Mapping[str, Any], required: bool, context: _Context) -> list[list[dict[str, Any]]]:
     """A list of objects as rows of their fields (``targets.0.defender``), the first required where the list is;
     a row left empty is no item."""
     count = max(1, min(int(spec.get("maxItems") or ROWS), ROWS))
     rows = []
     for index in range(count):
-        row = fields(items, names, heroes, decks, prefix=f"{name}.{index}.", ids=ids, hero_fields=hero_fields)
+        row = context.sub(items, f"{name}.{index}.")
         rows.append(row if index == 0 and required and spec.get("minItems") else [_optional(f) for f in row])
     return rows
 
 
 def _optional(field: dict[str, Any]) -> dict[str, Any]:
-    return {**field, "required": False, **({"rows": [[_optional(f) for f in row] for row in field["rows"]]} if "rows" in field else {})}
+    return {**field, "required": False, **({"rows": [[_optional(f) for f in row] for row in field["rows"]]} if "rows" in field else {}),
+            **({"fields": [_optional(f) for f in field["fields"]]} if "fields" in field else {})}
 
 
 def _example(items: Mapping[str, Any]) -> str:
@@ -124,9 +182,10 @@ def _example(items: Mapping[str, Any]) -> str:
     return json.dumps(shown)
 
 
-def body(schema: Mapping[str, Any], form: Mapping[str, Any], getlist, hero_fields: Sequence[str] = HERO_FIELDS) -> dict[str, Any]:
-    """The action's JSON body from a posted form of these fields (empty fields left out)."""
-    return _object(schema, form, getlist, "", tuple(hero_fields))
+def body(schema: Mapping[str, Any], form: Mapping[str, Any], getlist, hero_fields: Sequence[str] = HERO_FIELDS, prefix: str = "") -> dict[str, Any]:
+    """The action's JSON body from a posted form of these fields (empty fields left out); ``prefix``: the fields' names
+    begin with it (the end's facts: ``reported.``)."""
+    return _object(schema, form, getlist, prefix, tuple(hero_fields))
 
 
 def _object(schema: Mapping[str, Any], form, getlist, prefix: str, hero_fields: tuple[str, ...] = HERO_FIELDS) -> dict[str, Any]:
@@ -140,10 +199,22 @@ def _object(schema: Mapping[str, Any], form, getlist, prefix: str, hero_fields: 
     return out
 
 
+def counted(name: str, faces: Sequence[Any], form) -> list[Any] | None:
+    """The faces a count per face stands for ("{name}#{face}": how many showed it), in the die's order; None: none counted."""
+    out: list[Any] = []
+    for face in faces:
+        raw = (form.get(f"{name}#{face}") or "").strip()
+        if raw:
+            out.extend([face] * max(0, number(f"{key_said(name.rpartition('.')[2]).capitalize()} {face}", raw)))
+    return out or None
+
+
 def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fields: tuple[str, ...] = HERO_FIELDS) -> Any:
     kind = spec.get("type")
     if kind == "array":
         items = spec.get("items") or {}
+        if "enum" in items and not (spec.get("uniqueItems") or key in hero_fields) and not (form.get(name) or "").strip():
+            return counted(name, items["enum"], form)
         if "enum" in items and (spec.get("uniqueItems") or key in hero_fields):
             return getlist(name) or None
         if key in hero_fields and "enum" not in items and items.get("type") != "object" and getlist(name):
@@ -156,6 +227,12 @@ def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fie
         if spec.get("properties") and not spec.get("additionalProperties"):
             nested = _object(spec, form, getlist, name + ".", hero_fields)
             return nested or None
+        values = spec.get("additionalProperties") if isinstance(spec.get("additionalProperties"), Mapping) else {}
+        keys = (spec.get("propertyNames") or {}).get("enum")
+        faces = (values.get("items") or {}).get("enum") if values.get("type") == "array" else None
+        if keys and faces and not raw:
+            per_key = {k: counted(f"{name}.{k}", faces, form) for k in keys}
+            return {k: v for k, v in per_key.items() if v} or None
         return _map(name, raw, spec) if raw else None
     if not raw:
         return None

@@ -9,6 +9,8 @@ reload never sends it again. Every form carries:
   cookie holds), checked before anything else: another site cannot forge it; and
 - an Idempotency-Key drawn when the form was drawn: a double tap sends the same key twice, and the
   application answers the second with the first's answer (one roll, not two).
+With a script (static/live.js, api/pages/live.py), the page follows the session live, and a form pressed while the
+connection is down is sent later with the Idempotency-Key and If-Match headers, which ``_request`` reads.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from typing import Any
 from flask import g, redirect, render_template, request
 
 from api import access, query
-from api.context import door, tracker, views
-from api.pages import forms, reads, signin
+from api.context import command_request, door, tracker, views
+from api.pages import forms, reads, refusals, signin, turn
 from api.pages.blueprint import bp
 from tracker.core import wording
 from tracker.application import authorization
@@ -30,6 +32,8 @@ from tracker import rulesets
 from tracker.application.service import Request
 from tracker.core.errors import TrackerError
 
+# The end's facts that name heroes (a Pilgrim defeated or killed at the table): chosen among the party's heroes.
+REPORTED_HEROES = ("defeated", "killed")
 OUTCOMES = (("victory", "Victory"), ("heroic-victory", "Heroic victory"), ("defeat", "Defeat"))
 
 
@@ -55,13 +59,18 @@ def _check_form(session_id: str) -> tuple[str, Any]:
 
 
 def _request(grant: Any) -> Request:
-    key = (request.form.get("idempotency_key") or "").strip()
+    """The command's request: the form's Idempotency-Key, or the one the page's script sent as the header (drawn when
+    the button was pressed, kept on the device while offline: static/live.js), and If-Match where the script sent the
+    version the page showed then, both read as the API reads them (api.context.command_request)."""
+    sent = command_request()  # g.grant is this grant (signin.grant_for_session)
+    key = (sent.idempotency_key or request.form.get("idempotency_key") or "").strip()
     if not 1 <= len(key) <= 255:
         raise forms.FormProblem("The form has no Idempotency-Key", detail="Reload the play page and send the form again.")
     return Request(
         issued_by=grant.token_id,
         correlation_id=g.get("correlation_id"),
         idempotency_key=f"page:{key}",
+        if_match=sent.if_match,
         role=grant.role,
         heroes=tuple(grant.heroes),
         side=grant.side,
@@ -97,16 +106,24 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     heroes = list(grant.heroes) or list(session["party"])
     side = None if grant.role == "owner" else (grant.side or "heroes")
     decks = [{"id": deck_id, "name": reads.deck_name(ruleset, deck_id), **summary} for deck_id, summary in session["decks"].items()]
-    named_all = {**named, **{d["id"]: d["name"] for d in decks}}
+    named_all = {**named, **{d["id"]: d["name"] for d in decks}, **{d.id: d.name for d in ruleset.dice(campaign["components"]).values()}}
+    # a refusal names only what a person could not read as a word (a one-word deck id, "treasure", stays a word)
+    named_ids = {k: v for k, v in named_all.items() if "-" in k or "_" in k or k in named}
     actions = []
-    in_play = reads.ids_in_play(session.get("game") or {})
+    game = session.get("game") or {}
+    in_play = reads.ids_in_play(game)
+    offered = ruleset.rules.choices(session["quest"], game) if session["status"] == "in-progress" else {}
+    allowed = {str(a["type"]): a for a in session.get("allowed") or [] if isinstance(a, dict)}
+    own = list(grant.heroes) or None
     for action in ruleset.describe()["actions"]:
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:
             continue  # the other side's to take
+        preset = turn.preset(allowed.get(action["type"]), own)
         actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play,
-                                                         hero_fields=_hero_fields(ruleset)),
+                                                         hero_fields=_hero_fields(ruleset), choices=offered, preset=preset),
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
+    sorted_actions = turn.sort_actions(actions, session, ruleset.rules, own, side)
     token = signin.token_of(grant)
     ended = session["status"] != "in-progress"  # ended, or abandoned: the seed is revealed either way
     history = tracker().session_history(session_id)
@@ -126,15 +143,21 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "dice": reads.dice_for_play(ruleset, campaign["components"]),
         "decks": decks,
         "hand": reads.hand_of(decks, side, ruleset),
-        "actions": actions,
+        "actions": sorted_actions,
+        "turn": turn.summary(ruleset, session, named_all, heroes),
+        # the facts only the table sees that the quest's end may state (its published reported_schema), as fields
+        "end_fields": forms.fields(ruleset.rules.reported_schema(session["quest"]), named_all, heroes, [], prefix="reported.",
+                                   hero_fields=(*_hero_fields(ruleset), *REPORTED_HEROES)),
+        "awaited": [f["description"] for f in ((session.get("end") or {}).get("awaits") or [])],
         "phase": session.get("phase") or (session.get("game") or {}).get("phase"),
         "allowed": reads.allowed_types(session.get("allowed")),
         "may_abandon": grant.role == "owner" and hasattr(tracker(), "abandon_session"),
-        "recent": reads.timeline_groups(entries[-12:], named, reads.commands_of(history))[-3:],
+        "recent": reads.last_lines(reads.timeline_groups(entries[-12:], named_all, reads.commands_of(history)), 3),
         "csrf": csrf_token(token, session_id) if token else "",
         "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end", "abandon")},
         "outcomes": OUTCOMES,
         "problem": problem,
+        "refusal": refusals.said(problem, named_ids) if problem else None,
     }
     return render_template("play.html", **page), problem.status if problem else 200
 
@@ -157,7 +180,11 @@ def play_roll(session_id: str):
         dice = {die: forms.number(die, raw) for die, raw in _prefixed("dice.").items()}
         dice = {die: n for die, n in dice.items() if n > 0}
         specs = ruleset.dice(tracker().get_campaign(grant.campaign_id)["components"])
-        faces = {die: [_face(specs.get(die), f.strip()) for f in raw.split(",") if f.strip()] for die, raw in _prefixed("faces.").items()}
+        faces = {die: [_face(specs.get(die), f.strip()) for f in raw.split(",") if f.strip()] for die, raw in _prefixed("faces.").items() if "#" not in die}
+        for die, spec in specs.items():  # the face pickers: how many dice showed each face
+            picked = forms.counted(f"faces.{die}", list(spec.results), request.form)
+            if picked:
+                faces[die] = [*faces.get(die, []), *picked]
         faces = {die: rolled for die, rolled in faces.items() if rolled}
         if not dice and not faces:
             raise forms.FormProblem("Say which dice to roll, or the faces rolled on the table", detail="Enter a number of dice, or the faces, for at least one die.")
@@ -216,8 +243,9 @@ def play_end(session_id: str):
     def run(grant, ruleset, req):
         outcome = request.form.get("outcome", "")
         ruling = (request.form.get("ruling") or "").strip() or None
-        reported = forms.body({"properties": {"reported": {"type": "object", "additionalProperties": {}}}}, request.form, request.form.getlist).get("reported")
-        reported = {k: _fact(v) for k, v in (reported or {}).items()} or None
+        schema = ruleset.rules.reported_schema(tracker().get_session(session_id)["quest"])
+        reported = forms.body(schema, request.form, request.form.getlist, (*_hero_fields(ruleset), *REPORTED_HEROES), prefix="reported.")
+        reported = reported or None
         tracker().end_session(session_id, outcome, ruling, reported, request=req)
 
     return _command(session_id, run)
@@ -240,16 +268,6 @@ def play_abandon(session_id: str):
     return _command(session_id, run)
 
 
-def _fact(said: str) -> Any:
-    """A fact the table states, as typed: yes / no, a whole number, or words."""
-    lowered = said.strip().lower()
-    if lowered in ("yes", "true"):
-        return True
-    if lowered in ("no", "false"):
-        return False
-    return int(lowered) if lowered.lstrip("-").isdigit() else said.strip()
-
-
 @bp.get("/pages/sessions/<session_id>/replay")
 @access.signed_in
 @query.takes("at")
@@ -264,10 +282,13 @@ def replay_page(session_id: str):
     last = now["version"]
     at = request.args.get("at", type=int) or last
     at = max(1, min(at, last))
-    state = shown(tracker().session_state_at(session_id, at))  # the one redaction, by door(), for this token
     named = reads.names(ruleset)
     entries = reads.session_timeline(views().store, now, side)
     here = next((e for e in entries if e["position"] == at), None)
+    # An action's request is shown with what it did: the state after the last event its command recorded
+    shown_at = reads.command_end(reads.commands_of(tracker().session_history(session_id)), at) if here and here["event_type"] == "ActionTaken" else at
+    effects = [wording.names_said(e["summary"], named) for e in entries if at < e["position"] <= shown_at]
+    state = shown(tracker().session_state_at(session_id, shown_at))  # the one redaction, by door(), for this token
     verification = shown(tracker().verify(session_id))
     return render_template(
         "replay.html",
@@ -276,6 +297,8 @@ def replay_page(session_id: str):
         session=now,
         state=state,
         at=at,
+        shown_at=shown_at,
+        effects=effects,
         last=last,
         quest=named.get(now["quest"], now["quest"]),
         names=named,

@@ -310,10 +310,40 @@ def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], com
             line = None
     for group in groups:
         for item in group["lines"]:
+            seen: set[str] = set()  # a sentence said twice in one line (a set-up's) is said once
+            item["parts"] = [p for p in item["parts"] if not (p["said"] in seen or seen.add(p["said"]))]
             item["said"] = "; ".join(part["said"] for part in item["parts"])
             if item["label"] and item["said"] == item["label"]:
                 item["label"] = None
     return [g for g in groups if g["lines"]]
+
+
+def command_end(commands: Mapping[int, Any], position: int) -> int:
+    """The last event the command of the event at ``position`` recorded (an action's request, then its effects)."""
+    command = commands.get(position)
+    if command is None:
+        return position
+    return max(p for p, c in commands.items() if c == command)
+
+
+def last_lines(groups: list[dict[str, Any]], count: int, parts: int = 4) -> list[dict[str, Any]]:
+    """The timeline's last ``count`` lines, in their groups, each said in at most ``parts`` parts (the rest counted):
+    what just happened, short enough for the foot of a phone's screen."""
+    kept: list[dict[str, Any]] = []
+    left = count
+    for group in reversed(groups):
+        if left <= 0:
+            break
+        lines = group["lines"][-left:]
+        left -= len(lines)
+        trimmed = []
+        for line in lines:
+            if len(line["parts"]) > parts:
+                more = len(line["parts"]) - parts
+                line = {**line, "parts": [*line["parts"][:parts], {"position": line["parts"][parts]["position"], "said": f"and {more} more"}]}
+            trimmed.append(line)
+        kept.insert(0, {**group, "lines": trimmed})
+    return kept
 
 
 def commands_of(events: Iterable[Any]) -> dict[int, Any]:
@@ -375,16 +405,22 @@ def turn_starts(entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def heroes_at(game: Mapping[str, Any], named: Mapping[str, str]) -> dict[str, Any] | None:
-    """Each hero in a game state as a table of words (the games keep them under "heroes")."""
+    """Each hero in a game state as a table of words (the games keep them under "heroes"): a row per value, in the
+    order the hero's sheet keeps them, and a column per hero by name, so four heroes fit a phone's width."""
     heroes = game.get("heroes")
     if not isinstance(heroes, Mapping) or not heroes:
         return None
     sheets = {h: s for h, s in heroes.items() if isinstance(s, Mapping)}
-    keys = sorted({k for s in sheets.values() for k in s if not isinstance(s[k], (Mapping, list)) or len(str(s[k])) < 80})
+    keys = list(dict.fromkeys(k for s in sheets.values() for k in s if not isinstance(s[k], (Mapping, list)) or len(str(s[k])) < 80))
     return {
-        "headers": ["Hero", *[wording.key_said(k).capitalize() for k in keys]],
-        "rows": [[named.get(h, h), *[wording.value_said(s.get(k), named) for k in keys]] for h, s in sheets.items()],
+        "headers": ["", *[named.get(h, h) for h in sheets]],
+        "rows": [[_stat_said(k), *[wording.value_said(s.get(k), named) for s in sheets.values()]] for k in keys],
     }
+
+
+def _stat_said(key: str) -> str:
+    said = wording.key_said(key)
+    return said[:1].upper() + said[1:]
 
 
 def game_facts(game: Mapping[str, Any], named: Mapping[str, str]) -> list[list[str]]:

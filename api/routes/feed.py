@@ -82,24 +82,31 @@ class FeedStream(MethodView):
                                             detail="Send the id: of the last event you received, a whole number, or leave the header out.")
             after = int(resume)
         scope = feed_scope()
-        slots: StreamSlots = current_app.extensions["tracker_stream_slots"]
-        if not slots.take():
-            return problems.problem(
-                503, "Too many event streams are open on this server; retry shortly",
-                f"Each worker serves at most {slots.cap} streams at once. GET /events?after=N pages the same events.",
-                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-            )
-        counted_closed = metrics.stream_opened()  # GET /metrics' open streams, summed across the workers
-        try:
-            events = stream(tracker(), after, query["limit"], query["wait"], scope, door(), current_app.config["STREAM_HEARTBEAT_SECONDS"])
-            response = Response(events, mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        except BaseException:
-            slots.give_back()
-            counted_closed()
-            raise
-        response.call_on_close(slots.give_back)  # the server closes the response when the stream ends or the client goes
-        response.call_on_close(counted_closed)
-        return response
+        return served(lambda: stream(tracker(), after, query["limit"], query["wait"], scope, door(), current_app.config["STREAM_HEARTBEAT_SECONDS"]),
+                      "GET /events?after=N pages the same events.")
+
+
+def served(events: Callable[[], Iterator[str]], meanwhile: str):
+    """A stream of Server-Sent Events in one of the worker's stream slots (api/stream_slots.py), given back when it
+    closes; none free: 503 with Retry-After, and ``meanwhile`` says what to read instead (the feed's streams and the
+    pages' live stream, api/pages/live.py, share the slots)."""
+    slots: StreamSlots = current_app.extensions["tracker_stream_slots"]
+    if not slots.take():
+        return problems.problem(
+            503, "Too many event streams are open on this server; retry shortly",
+            f"Each worker serves at most {slots.cap} streams at once. {meanwhile}",
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
+    counted_closed = metrics.stream_opened()  # GET /metrics' open streams, summed across the workers
+    try:
+        response = Response(events(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    except BaseException:
+        slots.give_back()
+        counted_closed()
+        raise
+    response.call_on_close(slots.give_back)  # the server closes the response when the stream ends or the client goes
+    response.call_on_close(counted_closed)
+    return response
 
 
 def feed_scope() -> str | None:
@@ -110,18 +117,20 @@ def feed_scope() -> str | None:
 
 def stream(
     app: Tracker, after: int, limit: int | None, wait: float | None, campaign_id: str | None = None, shown: Callable[[Any], Any] = lambda v: v,
-    heartbeat: float = 15.0,
+    heartbeat: float = 15.0, named: bool = True,
 ) -> Iterator[str]:
     """Poll the notification log; stop after ``limit`` events, ``wait`` idle seconds or MAX_STREAM_SECONDS
     in all (the client reconnects with Last-Event-ID), or when the client goes: the server finds out when a
-    comment sent every ``heartbeat`` idle seconds cannot be delivered."""
+    comment sent every ``heartbeat`` idle seconds cannot be delivered. ``named``: each event's ``event:`` line is
+    its type (a page's script, which follows every type, reads them unnamed, as ``message`` events)."""
     sent = 0
     idle_since = last_beat = opened = time.monotonic()
     yield "retry: 2000\n\n"
     while True:
         page = app.feed(after, 100 if limit is None else min(100, limit - sent), campaign_id)
         for event in shown(page["events"]):
-            yield f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
+            name = f"event: {event['type']}\n" if named else ""
+            yield f"id: {event['id']}\n{name}data: {json.dumps(event, separators=(',', ':'))}\n\n"
             sent += 1
             if limit is not None and sent >= limit:
                 return

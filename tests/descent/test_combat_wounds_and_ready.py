@@ -9,6 +9,7 @@ import json
 import pytest
 
 from tests.kit.descent import (
+    to_hero_turn,
     TEST_OVERLORD_DECK,
     act,
     campaign,
@@ -231,7 +232,7 @@ def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat
     pin = {"id": "descent", "version": "1.1.0", "hash": "sha256:9852345e44431190a687c748dd8e6cc295940dd4ee18274551caafa2d3ad1d9f"}
     old = rulesets.resolve(pin)
     assert old is not None and old.version == "1.1.0" and "combat" not in old.data
-    assert rulesets.get("descent").version == "1.6.0" and rulesets.get("descent").hash != pin["hash"]
+    assert rulesets.get("descent").version == "1.7.0" and rulesets.get("descent").hash != pin["hash"]
 
 
 def test_a_campaign_pinned_to_descent_1_4_0_still_resolves_to_its_published_contract():
@@ -323,6 +324,7 @@ def test_a_monsters_attack_needs_the_overlords_token_and_a_heroes_attack_the_her
     assert client.post(f"/sessions/{sid}/actions", json={"type": "ready", "hero": "tahlia", "half_actions": ["order", "move"], "order": "rest"}, headers=overlord).status_code == 403
     assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
     assert client.post(f"/sessions/{sid}/actions", json=swing, headers=overlord).status_code == 201
+    to_hero_turn(client, sid, "tahlia")  # a hero attacks in his own turn (rules 1.7.0 on)
     assert client.post(f"/sessions/{sid}/actions", json={**swing, "attacker": "tahlia", "target": "troll-1"}, headers=heroes).status_code == 201
 
 

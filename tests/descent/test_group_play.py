@@ -6,7 +6,7 @@ token reads nothing of the overlord's secrets while the quest is played, and the
 
 from __future__ import annotations
 
-from tests.kit.descent import TEST_OVERLORD_DECK, campaign
+from tests.kit.descent import TEST_OVERLORD_DECK, campaign, to_moment
 from tests.kit.secrets import bearer, compact, mint, readable
 
 PARTY = ["tahlia", "sir-valadir"]
@@ -29,10 +29,17 @@ class Table:
         self.sid = started.json["id"]
         self.quest = next(q for q in self.doc["quests"] if q["id"] == quest)
 
+    def turn_token(self, action):
+        """Who moves the turn on: the overlord starts and ends his turn, the heroes theirs."""
+        return self.overlord if action["type"] in ("start-overlord-turn", "end-turn") else self.heroes
+
     def act(self, side: str, **action):
+        """``action`` by ``side``'s token, at its moment of the turn: each side moves the turn on as the table plays it
+        (the heroes' turns, then the overlord's)."""
         assert action["type"] in self.actions, f"{action['type']} is not a published action"
         missing = set(self.actions[action["type"]]["schema"].get("required", [])) - set(action)
         assert not missing, f"the published schema wants {missing}"
+        to_moment(self.client, self.sid, action, by=self.turn_token)
         done = self.client.post(f"/sessions/{self.sid}/actions", json=action, headers=self.overlord if side == "overlord" else self.heroes)
         assert done.status_code == 201, done.json
         return done.json
@@ -54,7 +61,7 @@ def test_the_mists_of_time_is_won_when_the_heroes_kill_basalt_in_a_fight(app, cl
     assert t.quest["victory"]["award"] == "basalt-killed"
     basalt_rule = next(m for m in t.doc["rules"]["combat"]["named_monsters"] if m["id"] == "basalt")
     assert basalt_rule["armor"] == 3 and basalt_rule["award_on_death"] == "basalt-killed"  # L606, L608-L610
-    # turn 1, the overlord's turn: the fissures move by the yellow dice (L596); a troll ambush costs 9 threat (L577)
+    # turn 1, the overlord's turn (after the heroes' turns): the fissures move by the yellow dice (L596); a troll ambush costs 9 threat (L577)
     t.act("overlord", type="move-fissures", faces=["0D 2R", "1D 1R"])
     [beastman] = t.placed({"monster": "beastman", "wounds": 4, "armor": 0}, source="zone 1 revealed")
     hit = t.act("overlord", type="attack", attacker=beastman["id"], target="tahlia", attack_type="melee", faces={"red": ["3D 1R"]})

@@ -222,7 +222,7 @@ def test_a_campaign_pinned_to_descent_1_0_0_still_resolves_to_its_rules():
     assert old is not None and old.version == "1.0.0" and old.pin == pin
     gold = next(c for c in old.quest("mists-of-time")["chests"] if c["id"] == "gold-1")
     assert gold["treasure"] == {"gold": 1}  # as that version had it: its sessions re-derive as they were played
-    assert rulesets.get("descent").version == "1.6.0"
+    assert rulesets.get("descent").version == "1.7.0"
 
 
 @pytest.mark.parametrize("quest", ["thing-in-the-pit", "hall-of-the-monkey-kings", "mists-of-time", "into-the-heart-of-darkness", "altar-of-despair"])
@@ -426,7 +426,8 @@ def test_hold_the_positions_turns_are_read_as_printed_and_its_altars_cost_250_on
     assert unknown["title"] == "'altar-3' is not an altar of this quest" and "['altar-1', 'altar-2']" in unknown["detail"]
     used = act(client, sid, type="activate-altar", altar="altar-1", hero="aurim")
     assert used["state"]["game"]["heroes"]["aurim"]["coins"] == 50 and used["events"][-1]["payload"]["change"]["burn"] == 2
-    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "altar-1 was already used on turn 10"
+    # Turn 10's overlord's turn read its description; aurim's altar is in his turn of turn 11.
+    assert _refused(client, sid, type="activate-altar", altar="altar-1", hero="aurim")["title"] == "altar-1 was already used on turn 11"
     assert _ended(client, sid, "defeat", ruling="the test is about the turns and altars")["ruling"]
     other = client.post(f"/campaigns/{cid}/sessions", json={"quest": "mists-of-time", "setup": {"altars": 1}})
     assert other.status_code == 422 and other.json["title"] == "The Mists of Time has no altars to count"
@@ -515,7 +516,8 @@ def test_the_crushing_wall_trap_closes_a_space_a_turn_until_pushed_back_or_disar
     assert act(client, sid, type="spring-crushing-trap", hero="aurim")["state"]["game"]["crushing_trap"]["apart"] == 7
     assert _refused(client, sid, type="spring-crushing-trap", hero="tahlia")["title"] == "The crushing-wall trap was already sprung"
     assert act(client, sid, type="move-crushing-walls")["state"]["game"]["crushing_trap"]["apart"] == 6  # L174: 1 space, start of the overlord's turn
-    assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing walls already moved on turn 1"
+    # Sprung in aurim's turn of turn 2 (turn 1 ended in the overlord's turn that found the trap not sprung).
+    assert _refused(client, sid, type="move-crushing-walls")["title"] == "The crushing walls already moved on turn 2"
     # L652: a continuous prolonged Melee (X) action pushes the wall back one space for every 3 progress tokens
     assert _refused(client, sid, type="push-crushing-wall", hero="tahlia")["title"] == "tahlia has no completed 'push-wall' to push with"
     act(client, sid, type="prolonged-roll", hero="tahlia", task="push-wall", half_action="order", **{k: v for k, v in TAHLIA_ALL_OUT.items() if k != "hero"})

@@ -8,6 +8,8 @@ import json
 import pytest
 
 from tests.kit.descent import (
+    to_hero_turn,
+    to_overlord_turn,
     EVANS_PURCHASES,
     TEST_OVERLORD_DECK,
     act,
@@ -478,8 +480,11 @@ def test_overlord_actions_need_an_overlord_token_and_hero_actions_a_heroes_token
     assert client.post(f"/sessions/{sid}/actions", json=roll, headers=overlord).status_code == 403
     assert client.get(f"/sessions/{sid}/events?limit=1000").json["total"] == before
     assert client.post(f"/sessions/{sid}/actions", json={"type": "place-glyph", "glyph": "power"}, headers=overlord).status_code == 201
+    to_overlord_turn(client, sid)  # Zorek wounds a glyph in the overlord's turn, a hero rolls in his own (rules 1.7.0 on)
     assert client.post(f"/sessions/{sid}/actions", json={"type": "damage-glyph", "glyph": "1"}, headers=overlord).status_code == 201
+    to_hero_turn(client, sid, "aurim")
     assert client.post(f"/sessions/{sid}/actions", json=roll, headers=heroes).status_code == 201
+    to_overlord_turn(client, sid)
     assert client.post(f"/sessions/{sid}/actions", json={"type": "end-turn"}, headers=heroes).status_code == 201  # either side ends a turn
     verified(client, sid)
 

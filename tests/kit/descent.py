@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from tests.kit import session
+from tracker.rulesets.descent import turn
 
 KNOWN_BASE = ["Danger", "Dark Balm", "Crushing Block", "Paralyzing Gas", "Blood Ape Tribe", "Black Order",
               "Aim", "Gust of Wind", "Hordes of the Things", "Dark Charm", "Dodge", "Explosive Rune"]
@@ -28,11 +29,13 @@ def start(client, cid, quest, setup=None) -> str:
 
 
 def act(client, sid, **action) -> dict:
-    return session.act(client, sid, action)
+    """``action`` at its moment of the turn (act_in_turn, below)."""
+    return act_in_turn(client, sid, **action)
 
 
 def refused(client, sid, **action) -> dict:
-    return session.refused(client, sid, action)
+    """``action`` refused by its rule at its moment of the turn (refused_in_turn, below)."""
+    return refused_in_turn(client, sid, **action)
 
 
 def game(client, sid, view=None) -> dict:
@@ -59,3 +62,101 @@ def placed(client, sid, *monsters, source="zone 1 revealed") -> list[str]:
 def attack(client, sid, attacker, target, faces, **more) -> dict:
     """One attack (melee unless ``attack_type`` says otherwise) with the faces the table rolled."""
     return act(client, sid, type="attack", attacker=attacker, target=target, attack_type=more.pop("attack_type", "melee"), faces=faces, **more)
+
+
+# -- The turn (rules 1.7.0 on: tracker/rulesets/descent/turn.py) --------------------------------------------------------
+# Descent's session keeps whose turn it is: each hero's turn, then the overlord's. A test of a rule takes the session to
+# the moment its action belongs to with the turn's own actions, as a table would, then acts.
+
+
+def _state(client, sid) -> dict:
+    return session.read(client, sid)
+
+
+def _acting_hero(game, action) -> str | None:
+    kind = action["type"]
+    hero = action.get(turn.HERO_FIELD.get(kind, "hero"))
+    if hero in (game.get("heroes") or {}) and not (kind == turn.ATTACK and action.get("dark_charm")):
+        return hero
+    return None
+
+
+def _step(client, sid, by=None, **action) -> None:
+    """A turn action, posted by the owner's client, or with the headers ``by(action)`` gives (a side's token)."""
+    if by is None:
+        session.act(client, sid, action)
+        return
+    done = client.post(f"/sessions/{sid}/actions", json=action, headers=by(action))
+    assert done.status_code == 201, done.json
+
+
+def to_heroes_turns(client, sid, by=None) -> None:
+    """Out of the overlord's turn and any hero's turn: the heroes' turns, between two of them."""
+    game = _state(client, sid)["game"]
+    if game.get("phase") == turn.OVERLORD_PHASE:
+        _step(client, sid, by, type=turn.END_TURN)
+    elif game.get("active"):
+        _step(client, sid, by, type=turn.END_HERO_TURN, hero=game["active"])
+
+
+def to_overlord_turn(client, sid, by=None) -> None:
+    """The overlord's turn: the heroes still to have theirs this turn have them first."""
+    game = _state(client, sid)["game"]
+    if game.get("phase") == turn.OVERLORD_PHASE:
+        return
+    to_heroes_turns(client, sid, by)
+    for hero in [h for h in game["heroes"] if h not in (_state(client, sid)["game"].get("turns_taken") or [])]:
+        _step(client, sid, by, type=turn.START_HERO_TURN, hero=hero)
+        _step(client, sid, by, type=turn.END_HERO_TURN, hero=hero)
+    _step(client, sid, by, type=turn.START_OVERLORD_TURN)
+
+
+def to_hero_turn(client, sid, hero: str | None = None, by=None) -> None:
+    """``hero``'s turn (None: any hero's, the one under way or the next one's): the turn moves on until it is his."""
+    for _ in range(3 + 2 * 6):
+        game = _state(client, sid)["game"]
+        if game.get("phase") == turn.HEROES_PHASE and game.get("active") and hero in (None, game["active"]):
+            return
+        waiting = [h for h in game["heroes"] if h not in (game.get("turns_taken") or [])]
+        if game.get("phase") == turn.HEROES_PHASE and not game.get("active") and (hero in waiting or (hero is None and waiting)):
+            _step(client, sid, by, type=turn.START_HERO_TURN, hero=hero or waiting[0])
+            return
+        if game.get("phase") == turn.HEROES_PHASE and not game.get("active") and not waiting:
+            _step(client, sid, by, type=turn.START_OVERLORD_TURN)
+        elif game.get("phase") == turn.HEROES_PHASE and not game.get("active"):
+            _step(client, sid, by, type=turn.START_HERO_TURN, hero=waiting[0])  # the heroes before him this turn
+        else:
+            to_heroes_turns(client, sid, by)
+    raise AssertionError(f"{hero}'s turn was never reached")
+
+
+def to_moment(client, sid, action: dict, by=None) -> None:
+    """The session taken to the moment of the turn ``action`` belongs to (where the session keeps the turn)."""
+    state = _state(client, sid)
+    game = state.get("game") or {}
+    if "phase" not in game or game.get("phase") is None:
+        return  # a session of rules from before the turn: every action at any time
+    allowed = [e for e in state["allowed"] if e["type"] == action["type"]]
+    hero = _acting_hero(game, action)
+    kind = action["type"]
+    if kind == turn.ATTACK:
+        if hero is None or any(hero in (e["heroes"] or []) for e in allowed):
+            return
+        to_hero_turn(client, sid, hero, by)
+    elif kind in turn.HERO_TURN:
+        if not any(e["heroes"] and (hero is None or hero in e["heroes"]) for e in allowed):
+            to_hero_turn(client, sid, hero or ("sharr-the-brightwing" if kind == "sharr-cleanses-glyph" and "sharr-the-brightwing" in game["heroes"] else None), by)
+    elif kind in turn.OVERLORD_TURN or kind == turn.END_TURN:
+        to_overlord_turn(client, sid, by)
+
+
+def act_in_turn(client, sid, **action) -> dict:
+    """``action`` taken at its moment of the turn (to_moment), answered 201."""
+    to_moment(client, sid, action)
+    return session.act(client, sid, action)
+
+
+def refused_in_turn(client, sid, **action) -> dict:
+    """``action``, refused by its rule at its moment of the turn (to_moment): a problem, nothing appended."""
+    to_moment(client, sid, action)
+    return session.refused(client, sid, action)

@@ -65,9 +65,11 @@ def live_server(app) -> Iterator[str]:
     thread.join(timeout=5)
 
 
-def screenshot(page, name: str) -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
+def screenshot(page, name: str, folder: Path | None = None) -> Path:
+    """A full-page screenshot; ``folder``: where (a test's tmp_path), else ARTIFACTS (outside the repository)."""
+    folder = folder or ARTIFACTS
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 1000
     return path
@@ -97,3 +99,18 @@ def smallest_chart_text(page) -> float | None:
         })"""
     )
     return min(sizes) if sizes else None
+
+
+def open_to(page, selector: str) -> None:
+    """Open every folded section (<details>) around an element, and the element's own, as a person taps them."""
+    target = page.locator(selector).first
+    folds = target.locator("xpath=ancestor-or-self::details")
+    for index in range(folds.count()):  # outermost first, each summary tapped
+        fold = folds.nth(index)
+        if fold.get_attribute("open") is None:
+            fold.locator("xpath=./summary").click()
+
+
+def visible_text(page) -> str:
+    """The text a person sees on the page now (folded sections' insides left out, as the browser renders them)."""
+    return page.locator("main").inner_text()

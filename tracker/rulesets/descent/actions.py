@@ -1,6 +1,6 @@
 """Descent's actions, its one ActionType list: the deck actions, then each rule's own actions, gathered from the small
-modules that answer one rule each (in the order the ruleset publishes them), every one of them refused first for a webbed
-hero where it spends movement points (movement.py)."""
+modules that answer one rule each (in the order the ruleset publishes them), every one of them refused first out of its
+moment of the turn (turn.py), then for a webbed hero where it spends movement points (movement.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from tracker.rulesets.engine import correction
 from tracker.rulesets.engine.deck_actions import ACTIONS as DECK_ACTIONS
 from tracker.rulesets.descent import combat, conditions, conquest, crushing_trap, familiars, figure_conditions, figures, fissures, glyphs, monkey_kings, monster_turn
-from tracker.rulesets.descent import movement, prisoners, prolonged, ready, secret_room, shop, spirits, summoning, temple, threat, tokens, wounds, zorek
+from tracker.rulesets.descent import movement, prisoners, prolonged, ready, secret_room, shop, spirits, summoning, temple, threat, tokens, turn, wounds, zorek
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, action_schema
 
 # The numbers on a hero's sheet the table may correct (tracker/rulesets/engine/correction.py).
@@ -51,6 +51,9 @@ OWN = [
     *familiars.ACTIONS,
     *monster_turn.ACTIONS,
     CORRECT,
+    *turn.ACTIONS,
 ]
 
-ACTIONS = [*DECK_ACTIONS, *(movement.guarded(action) for action in OWN)]
+# Every action refused first out of its moment of the turn (turn.py: where the version keeps the turn), then for a webbed hero.
+ACTIONS = [*(turn.in_its_moment(turn.END_TURN_ACTION if action.name == turn.END_TURN else action) for action in DECK_ACTIONS),
+           *(turn.in_its_moment(movement.guarded(action)) for action in OWN)]

@@ -92,6 +92,10 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "dark-glyph-cleansed": lambda: f"Sharr the Brightwing cleansed the {c['glyph']} dark glyph: an activated normal glyph now",
         "monster-tokens-placed": lambda: f"{c['figure']} received {c['count']} {c['condition']} token(s) ({c['source']})",
         "monster-tokens-resolved": lambda: f"{c['figure']}'s tokens at turn start: discarded {c['discarded'] or 'none'}, {c['wounds']} wound(s), left {c['left'] or 'none'}",
+        "hero-turn-started": lambda: f"Turn {c['turn']}: {c['hero']}'s turn began",
+        "hero-turn-ended": lambda: f"Turn {c['turn']}: {c['hero']}'s turn ended" + (" (the prolonged order token removed)" if c["orders_removed"] else ""),
+        "overlord-turn-started": lambda: f"Turn {c['turn']}: the heroes have had their turns; the overlord's turn began",
+        "overlord-turn-ended": lambda: f"Turn {c['turn']}: the overlord's turn ended, and with it the turn",
         "aura-wounded": lambda: f"{c['figure']} moved next to {c['by']}'s Aura: 1 wound" + (f", {c['wounds_left']} left" if c["wounds_left"] is not None else ""),
     }
     line = lines.get(kind)

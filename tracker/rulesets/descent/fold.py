@@ -40,6 +40,8 @@ def _quest_set_up(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     })
     if "glyphs" in change:
         g["glyphs"] = {"count": change["glyphs"], "wounds": {}, "destroyed": []}
+    if "phase" in change:  # rules 1.7.0 on: the quest starts in the heroes' turns of turn 1 (turn.py)
+        g.update(phase=change["phase"], active=None, turns_taken=[])
     if "hero_sheets" in change:
         g["monsters"] = {}
     for hero_id, sheet in change.get("hero_sheets", {}).items():  # rules 1.2.0 on: wounds and fatigue from the start
@@ -448,3 +450,28 @@ def _treasure_traded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
         h["items"].append(change["card"])
     elif change["card"] in h["items"]:
         h["items"].remove(change["card"])
+
+
+# The turn (rules 1.7.0 on, turn.py): the heroes' turns, then the overlord's; the session's own turn-ended follows his.
+@CHANGES("hero-turn-started", "HeroTurnStarted", doc="A hero's turn began (L264): he is the hero whose turn it is.")
+def _hero_turn_started(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["active"] = change["hero"]
+
+
+@CHANGES("hero-turn-ended", "HeroTurnEnded", doc="A hero's turn ended; his prolonged order token is removed (L144).")
+def _hero_turn_ended(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["active"] = None
+    g.setdefault("turns_taken", []).append(change["hero"])
+    orders = g["heroes"][change["hero"]].get("orders")
+    for order in change["orders_removed"]:
+        orders.remove(order)
+
+
+@CHANGES("overlord-turn-started", "OverlordTurnStarted", doc="The heroes have all had their turn: the overlord's turn began (L273, L345).")
+def _overlord_turn_started(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g["phase"] = "overlord"
+
+
+@CHANGES("overlord-turn-ended", "OverlordTurnEnded", doc="The overlord's turn ended, and with it the turn: the heroes' turns of the next begin.")
+def _overlord_turn_ended(g: dict[str, Any], change: Mapping[str, Any]) -> None:
+    g.update(phase="heroes", active=None, turns_taken=[])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.engine import allowed, reported_facts
+from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
@@ -21,6 +21,16 @@ class Rules(GameRules):
     # not have (rules digest §10.1). A reading, the strict one: at most four heroes, the base game's party, never more.
     most_heroes = 4
     actor_fields = ("hero", "heroes", "attacker")
+    # A reading for the play page: the rules keep no turn order here (every action is allowed, by its side), so the
+    # actions taken in every turn are listed first: the heroes' (attack, fatigue, rest, ready) and the overlord's (threat,
+    # cards, spawning), and the end of the turn. The expansion's text gives no turn sequence of its own (the base game's
+    # is not in it), so which actions are "of the turn" is this reading; every other action (a quest's own, a glyph, a
+    # potion, a correction) the table reports when it happens, one tap away.
+    TURN = ("attack", "spend-fatigue", "recover", "ready", "gain-threat", "play-overlord-card", "spend-threat", "place-monsters", "end-turn")
+
+    @property
+    def anytime_actions(self) -> tuple[str, ...]:
+        return tuple(a for a in self.client_actions if a not in self.TURN)
     # common.stat: a hero's printed trait or conquest value, "as reported" when the data lost it.
     lost_fact_uses = {
         **{f"hero.{trait}": {"actions": ["prolonged-roll"], "per_use": 'send "trait_value" with the roll'} for trait in ("magic", "melee", "ranged")},
@@ -46,8 +56,9 @@ class Rules(GameRules):
         return sides.acting_side(action)
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
-        """Descent's log keeps no turn order (each side's turn is the table's): every action, by its side."""
-        return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions]
+        """Whose turn it is and what may happen now, as the pinned version keeps the turn (turn.py)."""
+        known = next((q for q in self.data.get("quests", []) if q["id"] == quest), None)
+        return self.version.allowed(game, actions, known)
 
     def redact(self, game: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return hidden.redact(game, viewer)

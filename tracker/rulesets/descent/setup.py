@@ -180,6 +180,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     working = WorkingCopy(ctx, rng)  # the set-up's changes folded as they are made, its draws moved by the deck engine once
     set_up_change = {"kind": "quest-set-up", "quest": quest["id"], "conquest": conquest, "treachery": granted, "party": list(campaign["party"]), **_glyph_count(quest, setup)}
     set_up_change.update(ctx.ruleset.rules.version.hero_sheets_at_set_up(ctx, list(campaign["party"]), setup.get("hero_sheets") or {}))
+    set_up_change.update(ctx.ruleset.rules.version.turn_at_set_up())
     working.add(set_up_change)
     working.extend(_temple_altars(quest, setup) + _spirits(quest, setup))
     remaining = dict(granted)

@@ -20,10 +20,12 @@ HEROES = frozenset(c["id"] for c in json.loads((Path(__file__).parent / "ruleset
 OVERLORD_ACTIONS = frozenset({
     "discard-for-threat", "play-overlord-card", "play-dark-relic", "spend-threat", "power-glyph-draw", "power-glyph-keep",
     "place-glyph", "damage-glyph", "summoning-spawn", "zorek-gaze", "sacrifice-clock", "thing-devours", "monkey-kings-line", "move-fissures", "turn-description", "move-crushing-walls", "place-monsters", "move-monsters", "secret-room-roll", "monster-condition-turn-start",
+    "start-overlord-turn",
 })
 HERO_ACTIONS = frozenset({
     "prolonged-roll", "complete-prolonged", "activate-glyph", "open-chest", "restore-glyph", "buy-treasure", "sell-chest-treasure",
     "drink-potion", "use-invulnerability", "frost-turn-start", "town-travel", "close-stone-door", "buy-potion", "open-cell", "condition-turn-start", "open-zone-2-door", "activate-altar", "spirit-convinced", "push-crushing-wall", "disarm-crushing-trap", "ready", "stunned-half-action", "spend-fatigue", "recover", "sharr-cleanses-glyph",
+    "start-hero-turn", "end-hero-turn",
     "correct",  # a hero's sheet: the owner, or the heroes' side for their own heroes
 })
 

@@ -8,8 +8,9 @@ at most once a turn (L577) and gave the Power glyph one draw per trigger (L125);
 fatigue, ready actions, hero sheets from the set-up); 1.3.0 the figures' special abilities, daze, tokens on monsters
 and familiars; 1.4.0 changed the data only; 1.5.0 gave a monster's surges threat with its attack
 (L218) and let one dodge re-roll a leap (L224-L225), and moved Into the Heart of Darkness's spirits to figures in its
-quest data; 1.6.0 (the code's own) gave monster figures their zone and checks the rules on figures and zones (a chest's
-row, both Monkey Kings alive, the Thing's cells while monsters live in Zone 4).
+quest data; 1.6.0 gave monster figures their zone and checks the rules on figures and zones (a chest's
+row, both Monkey Kings alive, the Thing's cells while monsters live in Zone 4).; 1.7.0 (the code's own) recorded the turn: the heroes' turns, then the
+overlord's, and what may happen in each.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, named_deaths, threat, verdict
+from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, named_deaths, sides, threat, turn, verdict
 from tracker.rulesets.descent.common import refuse
+from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
@@ -97,6 +99,22 @@ class V1_0_0:
         """The threat a monster's surges buy with its attack (L218): before 1.5.0 through gain-threat, so none here."""
         return []
 
+    # The turn (turn.py): before 1.7.0 the log kept none (each side's turn was the table's), and its sessions replay so.
+    def allowed(self, game: Mapping[str, Any], actions: Sequence[str], quest: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+        """Every action at any time, by its side (the turn's own actions, which it does not record, left out)."""
+        return [allowed.entry(name, side=sides.side_of_action_type(name)) for name in actions if name not in turn.TURN_ACTIONS]
+
+    def in_its_moment(self, ctx: ActionContext, action: str, params: Mapping[str, Any]) -> None:
+        """Whether ``action`` is taken in its moment of the turn: always, where no turn is recorded."""
+
+    def turn_at_set_up(self) -> dict[str, Any]:
+        """The moment of the turn a quest's set-up records: none."""
+        return {}
+
+    def end_turn(self, ctx: ActionContext, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """end-turn: the session's turn ends, whoever's it was."""
+        return [{"kind": "turn-ended", "turn": ctx.state["turn"]}]
+
 
     def require_listed_treasure(self, ctx: ActionContext, chest: Mapping[str, Any], reported: Mapping[str, Any] | None) -> None:
         """A chest's reported treasure as its row lists it: before 1.6.0 a card reported from a chest that lists none was
@@ -163,7 +181,7 @@ class V1_4_0(V1_3_0):
 
 
 class V1_5_0(V1_4_0):
-    """Rules data 1.5.0 (the code's own): a monster's surges buy threat with its attack, one dodge re-roll per leap
+    """Rules data 1.5.0: a monster's surges buy threat with its attack, one dodge re-roll per leap
     (spirits as figures are in the quest's data)."""
 
     number = "1.5.0"
@@ -179,7 +197,7 @@ class V1_5_0(V1_4_0):
 
 
 class V1_6_0(V1_5_0):
-    """Rules data 1.6.0 (the code's own): monster figures carry the zone the table reports, and the rules on figures and
+    """Rules data 1.6.0: monster figures carry the zone the table reports, and the rules on figures and
     zones are checked: a chest gives what its row lists, the Monkey Kings' line needs both alive, the Thing's cells
     stay shut while monsters live in Zone 4 (figure_conditions.py)."""
 
@@ -195,7 +213,27 @@ class V1_6_0(V1_5_0):
         figure_conditions.require_zone_clear(ctx, cell)
 
 
-CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0)
+class V1_7_0(V1_6_0):
+    """Rules data 1.7.0 (the code's own): the turn, the heroes' turns then the overlord's (turn.py), with what may happen
+    in each and who takes it."""
+
+    number = "1.7.0"
+    records = V1_6_0.records | {"turns"}
+
+    def allowed(self, game, actions, quest):
+        return turn.allowed_now(game, actions, quest)
+
+    def in_its_moment(self, ctx, action, params):
+        turn.require_moment(ctx, action, params)
+
+    def turn_at_set_up(self):
+        return turn.at_set_up()
+
+    def end_turn(self, ctx, params):
+        return turn.end_overlord_turn(ctx, params)
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0, V1_7_0)
 CAME_WITH = {part: next(v.number for v in CHAIN if part in v.records) for part in CHAIN[-1].records}
 BY_VERSION = {version.number: version() for version in CHAIN}
 

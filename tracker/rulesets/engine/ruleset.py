@@ -120,6 +120,24 @@ class GameRules:
     """The fields of this game's actions that name a hero acting or receiving (a player token bound to heroes may
     name only those, and undo only what it could have done). The deck actions' ``holder`` is every game's."""
 
+    anytime_actions: tuple[str, ...] = ("correct",)
+    """The action types the table reports whenever they happen rather than as a step of the turn (a card played, a
+    correction); the play page folds them away from the turn's own actions. The deck actions are every game's."""
+
+    def owed(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        """What the table owes the rules now, in the game's words (cards still to draw, a treasure due): sentences the
+        play page shows at the top of the turn. The default owes nothing."""
+        return []
+
+    def turn_said(self, game: Mapping[str, Any], turn: int) -> str:
+        """Where the session is in the game's own count (a turn; a round, or the pause between rounds)."""
+        return f"Turn {turn}"
+
+    def choices(self, quest: str, game: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        """For an action field naming something on the table (a tile, a figure), the values the state offers and how
+        the game names each: ``{field: {value: name}}``. The default offers none (the page then offers the ids in play)."""
+        return {}
+
     def secret_to(self, change: Mapping[str, Any]) -> str | None:
         """The side a change is secret to until the quest ends (e.g. the overlord's hand), or None if public."""
         return None

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, readings, setup, state, versions
+from tracker.rulesets.journey import lost_facts, owed as table_owes, readings, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
@@ -64,6 +64,12 @@ class Rules(GameRules):
             return []
         return quest_verdict.awaited(game, self.outcomes[quest])
 
+
+    anytime_actions = next_actions.ANYTIME
+
+    def owed(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        named = {c["id"]: c.get("name") or c["id"] for c in self.data.get("characters", [])}
+        return table_owes.owed(game, named)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)

@@ -64,9 +64,11 @@ def activate(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
     waiting = [h for h in res.game["initiative"] if h not in res.game["activated"] and res.hero(h)["status"] == "conscious"]
     if not waiting or waiting[0] != hero:
+        named = {c["id"]: c.get("name") or c["id"] for c in res.ctx.ruleset.data["characters"]}  # said by name, not id
+        order = ", ".join(named.get(h, h) for h in res.game["initiative"])
         raise Unprocessable(
-            f"It is not {hero}'s turn to activate",
-            detail=f"Pilgrims activate in initiative order {res.game['initiative']}; next: {waiting[0] if waiting else 'nobody (start the Demon Phase)'}.",
+            f"It is not {named.get(hero, hero)}'s turn to activate",
+            detail=f"Pilgrims activate in initiative order ({order}); next: {named.get(waiting[0], waiting[0]) if waiting else 'nobody (start the Demon Phase)'}.",
             errors={"hero": ["Out of initiative order, already activated, or unconscious."]},
         )
     ap = ACTION_POINTS + params.get("extra_ap", 0)

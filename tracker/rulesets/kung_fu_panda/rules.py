@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.kung_fu_panda import allowed as next_actions
-from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, verdict, versions
+from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, table_words, verdict, versions
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.schemas import OPTIONS
 from tracker.rulesets.engine.ruleset import GameRules
@@ -36,6 +36,12 @@ class Rules(GameRules):
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         return verdict.end_refusal(self.missions[quest], game, outcome)
 
+
+    def turn_said(self, game: Mapping[str, Any], turn: int) -> str:
+        return table_words.turn_said(game)
+
+    def choices(self, quest: str, game: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        return table_words.choices(self.data, self.missions.get(quest), game)
 
     def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         return campaign.chain(data, options)

@@ -9,7 +9,7 @@ from typing import Any
 from tracker.rulesets.engine import allowed, reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
 from tracker.rulesets.yokai_quest import log_verdict
-from tracker.rulesets.yokai_quest import campaign, describe, setup, state, versions
+from tracker.rulesets.yokai_quest import campaign, describe, owed as table_owes, setup, state, versions
 
 
 class Rules(GameRules):
@@ -33,6 +33,10 @@ class Rules(GameRules):
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe.describe(change)
+
+    def owed(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
+        named = {c["id"]: c.get("name") or c["id"] for c in self.data.get("characters", [])}
+        return table_owes.owed(game, named)
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return self.version.allowed(self, quest, game, turn, actions)
