@@ -13,11 +13,12 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import access, chunked_bodies, contract, json_body, problems, query, sharding, stream_slots, warming
+from api import access, chunked_bodies, contract, cors, json_body, metrics, problems, query, rate_limit, request_log, sharding, stream_slots, warming
 from api.flask_app import TrackerFlask
 from api.context import assign_correlation_id, echo_correlation_id, name_views_source
 from api.pages import bp as pages
 from api.routes import campaigns, descent, feed, health, heroes, keys, rulesets, sessions, verifier
+from api.routes import metrics as metrics_route, ready
 from tracker.core import safe_json
 from tracker.bootstrap import Served, Settings, wire
 from tracker.core.errors import TrackerError
@@ -57,6 +58,10 @@ FROM_SETTINGS = {
     "VIEWS_REPLICA_URL": "views_replica_url",
     "REPLICA_WAIT_SECONDS": "replica_wait_seconds",
     "IMPORT_MAX_BYTES": "import_max_bytes",
+    "METRICS_DIR": "metrics_dir",
+    "METRICS_TOKEN": "metrics_token",
+    "READY_MAX_LAG": "ready_max_lag",
+    "CROSS_ORIGINS": "cors_origins",  # not CORS_ORIGINS: flask-cors reads that key itself
 }
 
 
@@ -106,7 +111,8 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
 
     api = TrackerApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
 
-    blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp, keys.blp)
+    blueprints = (rulesets.blp, campaigns.blp, heroes.blp, sessions.blp, health.blp, descent.blp, feed.blp, verifier.blp, keys.blp,
+                  metrics_route.blp, ready.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint)
 
@@ -120,6 +126,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)  # type: ignore[method-assign]
     app.wsgi_app = chunked_bodies.ChunkedBodies(app.wsgi_app, lambda environ: _body_limit(app, environ))  # type: ignore[method-assign]
+    metrics.install(app)  # first and last around every request: its latency is the whole of it
+    request_log.install(app, settings.log_format)  # TRACKER_LOG_FORMAT=json: a JSON line per request
+    cors.install(app, app.config["CROSS_ORIGINS"])  # a browser's preflight, answered before any check reads it
     app.before_request(assign_correlation_id)
     app.before_request(_while_the_database_is_down)
     app.before_request(_require_json_body)
@@ -127,6 +136,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.before_request(query.refuse_unknown)  # every route, pages too: an unknown query parameter is a 422
     app.before_request(sharding.route_to_shard)
     app.before_request(access.authorize)
+    rate_limit.install(app, served.rate_limit)  # after the access check, whose grant names the token
     app.after_request(echo_correlation_id)
     app.after_request(name_views_source)
     app.after_request(_release_fence)
@@ -134,6 +144,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
     if settings.warm_at_boot:
+        ready.expect_warm_up(app)  # GET /ready: not ready until the warm-up is done
         warming.warm(app)
     return app
 

@@ -1,4 +1,4 @@
-"""Who may do what: bearer tokens, roles, hero and side bindings, and per-token write limits.
+"""Who may do what: bearer tokens, roles, hero and side bindings (the per-token write limits: api/rate_limit.py).
 
 Each route declares who may call it, on the view itself (flaskr's ``@login_required``, here one of
 ``@access.anyone``, ``@access.owner``, ``@access.player``, ``@access.reader``, ``@access.signed_in``);
@@ -11,7 +11,6 @@ for other groups' campaigns.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,6 @@ from api import json_body, problems
 from api.context import authenticate, tracker
 from tracker.application import authorization
 from tracker.core.errors import NotFound
-from tracker.adapters.rate_limits import TokenBuckets
 from tracker.core.safe_json import MAX_DEPTH
 
 MAX_ARRAY = 1000
@@ -112,10 +110,6 @@ def authorize():
     refusal = _role_refusal(grant, needed)
     if refusal:
         return problems.problem(403, refusal, f"This token's role is {grant.role}.")
-    if request.method != "GET":
-        limited = _rate_limited(grant.token_id)
-        if limited:
-            return limited
     return _check_shape()
 
 
@@ -157,22 +151,3 @@ def _shape_problem(value: Any, depth: int) -> str | None:
         if problem:
             return problem
     return None
-
-
-# -- rate limiting -------------------------------------------------------------------
-
-
-def _rate_limited(token_id: str):
-    buckets: TokenBuckets | None = current_app.extensions.get("tracker_rate_limit")
-    if buckets is None:
-        return None
-    wait = buckets.take(token_id)
-    if wait <= 0:
-        return None
-    seconds = max(1, math.ceil(wait))
-    return problems.problem(
-        429,
-        "Too many writes with this token; wait and retry",
-        f"This service accepts {buckets.rate} writes per {buckets.per:g} seconds per token.",
-        headers={"Retry-After": str(seconds)},
-    )

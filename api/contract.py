@@ -63,6 +63,11 @@ PROBLEM_SCHEMA = {
             "description": "A body that would be accepted instead: for an action, it names its type and fits the action's schema "
             "(e.g. the faces rolled at the table, reported in the action's own field).",
         },
+        "correlation_id": {
+            "type": "string",
+            "description": "The request's X-Correlation-Id (the one sent, else one the server made): the same id is on the "
+            "request's log line and on the metadata of any event it saved.",
+        },
         "errors": {
             "type": "object",
             "description": "Per field (dotted path), what is wrong with it.",
@@ -97,6 +102,21 @@ HEADER_PARAMETERS = {
         "description": "Resume the stream after this notification position (the last `id:` received).",
         "schema": {"type": "string", "pattern": f"^({LAST_EVENT_ID.pattern})?$"},  # empty: from the start
     },
+}
+
+CORRELATION_ID = "X-Correlation-Id"
+HEADER_PARAMETERS["CorrelationId"] = {
+    "in": "header",
+    "name": CORRELATION_ID,
+    "required": False,
+    "description": "An id of the client's for this request (at most 100 characters are kept), else the server makes one: "
+    "echoed in the answer's X-Correlation-Id, written on the request's log line (TRACKER_LOG_FORMAT=json), on the "
+    "metadata of every event the request saves and in a problem answer's correlation_id.",
+    "schema": {"type": "string"},
+}
+CORRELATION_HEADER = {
+    CORRELATION_ID: {"description": "The request's correlation id: the one sent, else the one the server made.",
+                     "schema": {"type": "string"}},
 }
 
 REPLAYED_HEADER = {
@@ -193,8 +213,7 @@ class ContractPlugin(BasePlugin):
             spec.components.parameter(name, "header", {key: value for key, value in parameter.items() if key != "in"})
         for status, text in _STATUS_TEXT.items():
             response = {"description": text, "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
-            if status in _HEADERS_OF:
-                response["headers"] = _HEADERS_OF[status]
+            response["headers"] = {**_HEADERS_OF.get(status, {}), **CORRELATION_HEADER}
             spec.components.response(problem_response_name(status), response)
 
     def operation_helper(self, path=None, operations=None, **kwargs):
@@ -226,6 +245,10 @@ class ContractPlugin(BasePlugin):
                 for status, response in responses.items():
                     if str(status).startswith("2") and isinstance(response, dict):
                         response.setdefault("headers", {}).update(REPLAYED_HEADER)
+            declared.append("CorrelationId")  # every request may send one, and every answer echoes it (api/context.py)
+            for status, response in responses.items():
+                if isinstance(response, dict):
+                    response.setdefault("headers", {}).update(CORRELATION_HEADER)
             operation.setdefault("parameters", []).extend(declared)
             operation.pop("x-problems", None)
             operation["responses"] = dict(sorted(responses.items(), key=lambda item: str(item[0])))

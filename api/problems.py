@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, json, request
+from flask import Response, g, has_request_context, json, request
 from werkzeug.exceptions import HTTPException
 
 from tracker.core.errors import TrackerError
@@ -38,6 +38,9 @@ def problem(
         body["errors"] = errors
     if example:
         body["example"] = example
+    correlation_id = g.get("correlation_id") if has_request_context() else None
+    if correlation_id:
+        body["correlation_id"] = correlation_id  # as in the request's log line and its X-Correlation-Id (api/request_log.py)
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -66,6 +69,8 @@ def _flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def from_http_exception(error: HTTPException) -> Response:
+    if error.response is not None:
+        return error.response  # made whole already (a write limit's 429, api/rate_limit.py): as werkzeug would send it
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")

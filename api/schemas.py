@@ -693,6 +693,22 @@ class Health(Answer):
                                                                  "standbys replicate (README \"Failover\")"})
 
 
+class ReadyViews(Answer):
+    lag = fields.Integer(metadata={"description": "Events in the log the views have not projected yet (the slowest shard's)"})
+    max_lag = fields.Integer(metadata={"description": "TRACKER_READY_MAX_LAG: the most the views may be behind for ready"})
+
+
+class Readiness(Answer):
+    OPTIONAL = ("reason", "views")  # no views' lag is measured while the database does not answer
+
+    status = fields.String(validate=validate.OneOf(["ready", "database-unavailable", "warming-up", "views-behind"]),
+                           metadata={"description": "ready (200), else why not (503, with Retry-After)"})
+    reason = fields.String(metadata={"description": "Why not ready, in words (only when not ready)"})
+    database = fields.Boolean(metadata={"description": "Whether the database answered just now"})
+    warmed_up = fields.Boolean(metadata={"description": "Whether this worker finished its warm-up (api/warming.py)"})
+    views = fields.Nested(ReadyViews)
+
+
 class RulesetDocument(Answer):
     id = fields.String()
     name = fields.String()

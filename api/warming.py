@@ -41,6 +41,15 @@ SPECIALISED_AFTER = 8  # CPython 3.11's warm-up: a code object's calls before it
 
 
 def warm(app: Flask) -> None:
+    app.extensions["tracker_warming"] = True  # its requests are not the service's: GET /metrics does not count them
+    try:
+        _warm(app)
+        app.extensions["tracker_warmed"] = True  # GET /ready may say ready (api/routes/ready.py)
+    finally:
+        app.extensions["tracker_warming"] = False
+
+
+def _warm(app: Flask) -> None:
     service = app.extensions["tracker_service"]
     # The campaigns played lately and their grants, as their first request would load them (bounded well within
     # the aggregate cache, tracker/adapters/config.py): that request then reads only what is newer, as every later one does.

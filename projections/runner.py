@@ -156,7 +156,7 @@ class ProjectionRunner:
             projected = self._projected[topic] = topic in self.topics or _is_game_event(topic)
         return projected
 
-    def catch_up(self, pause: float = 0.0) -> int:
+    def catch_up(self, pause: float = 0.0, progress: Callable[[int], None] | None = None) -> int:
         """Project every notification after the position; returns how many this runner covered.
 
         Batches commit one by one with their positions, as run_once's do, but the next batch is
@@ -165,12 +165,12 @@ class ProjectionRunner:
         total = 0
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="projections") as threads:
             while True:
-                covered, lost = self._overlapped(threads, pause)
+                covered, lost = self._overlapped(threads, pause, progress)
                 total += covered
                 if not lost:
                     return total
 
-    def _overlapped(self, threads: ThreadPoolExecutor, pause: float) -> tuple[int, bool]:
+    def _overlapped(self, threads: ThreadPoolExecutor, pause: float, progress: Callable[[int], None] | None = None) -> tuple[int, bool]:
         """Batches from the position to the end of the log; returns how many notifications were
         written and whether another runner moved the position first (the batch built on one that
         lost is dropped unwritten, and the caller reads on from the new position)."""
@@ -186,13 +186,13 @@ class ProjectionRunner:
                 folded = Folded()
                 rows = self.rows(records, folded, earlier)
                 if writing is not None:
-                    covered += writing.result()
+                    covered += self._told(writing.result(), progress)
                 writing = threads.submit(self._write, rows, start, end, len(records))
                 earlier, start = folded, end
                 if pause:
                     time.sleep(pause)
             if writing is not None:
-                covered += writing.result()
+                covered += self._told(writing.result(), progress)
         except LostRace:
             log.info("another runner moved past position %s first; reading on from its position", start)
             return covered, True
@@ -232,18 +232,26 @@ class ProjectionRunner:
             if covered == 0:  # nothing more in the log yet (or another runner is writing it): look again shortly
                 time.sleep(min(left, 0.02))
 
-    def rebuild(self, pause: float = 0.0) -> str:
-        """Clear every view and replay the whole log; returns the views' digest."""
-        self.replay(pause)
+    @staticmethod
+    def _told(written: int, progress: Callable[[int], None] | None) -> int:
+        """A batch written: told to whoever shows the progress (`tracker rebuild` on a terminal)."""
+        if progress is not None:
+            progress(written)
+        return written
+
+    def rebuild(self, pause: float = 0.0, progress: Callable[[int], None] | None = None) -> str:
+        """Clear every view and replay the whole log; returns the views' digest. ``progress`` is told each batch's
+        count of notifications as it is written."""
+        self.replay(pause, progress)
         return self.store.digest()
 
-    def replay(self, pause: float = 0.0) -> int:
+    def replay(self, pause: float = 0.0, progress: Callable[[int], None] | None = None) -> int:
         """Clear every view and project the whole log again; returns how many notifications it covered.
 
         Each batch commits with its position, so a replay that is stopped part-way is
         simply continued by the next run (``tracker project`` or another rebuild)."""
         self.store.clear(self.app.name)
-        return self.catch_up(pause)
+        return self.catch_up(pause, progress)
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
         """Project batch after batch until ``stop``. Caught up, it waits for the log to grow: on PostgreSQL

@@ -438,7 +438,7 @@ def test_the_event_stream_pushes_events_and_resumes_from_last_event_id(client, s
     client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 1}})
     rest = _sse(client.get("/events/stream?wait=0.3", headers={"Last-Event-ID": str(first[-1]["id"])}))
     assert [e["event"] for e in rest][-1] == "DiceRolled" and rest[0]["id"] > first[-1]["id"]
-    assert client.get("/events/stream", headers={"Last-Event-ID": "x"}).status_code == 400
+    assert client.get("/events/stream", headers={"Last-Event-ID": "x"}).status_code == 422  # issue 34: a problem, never ignored
 
 
 def test_a_position_beyond_what_the_store_can_hold_is_refused_not_an_error(client, session_id):
@@ -448,7 +448,7 @@ def test_a_position_beyond_what_the_store_can_hold_is_refused_not_an_error(clien
         refused = client.get(path)
         assert refused.status_code == 422 and refused.mimetype == "application/problem+json", path
     refused = client.get("/events/stream", headers={"Last-Event-ID": str(beyond)})
-    assert refused.status_code == 400 and refused.json["title"] == "Last-Event-ID must be a notification position"
+    assert refused.status_code == 422 and refused.json["title"] == "Last-Event-ID must be a notification position"
     assert client.get(f"/events?after={beyond - 1}").status_code == 200  # the largest position is still a position
 
 

@@ -11,6 +11,7 @@ environment variable flipped on the way.
 from __future__ import annotations
 
 import atexit
+import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -26,8 +27,8 @@ from tracker.sharding import placement
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 from tracker.sharding.placement import HOME, Placement
-from tracker.adapters.rate_limits import TokenBuckets, parse_rate_limit
-from tracker.settings import Settings
+from tracker.adapters.rate_limits import WriteLimit, parse_rate_limit
+from tracker.settings import Settings, metrics_directory
 from tracker.sharding.shards import Router, Shard
 from tracker.integrity.signing import KeyRing
 
@@ -70,7 +71,7 @@ class Served:
     service: Service
     replica: ProjectionRunner | None = None
     router: Router | None = None
-    rate_limit: TokenBuckets | None = None
+    rate_limit: WriteLimit | None = None
     projection_threads: list[tuple[threading.Thread, threading.Event]] = field(default_factory=list)
     every_shard: EveryShard | None = None
 
@@ -81,7 +82,8 @@ def wire(settings: Settings) -> Served:
     replica = _replica_views(service.tracker, settings.views_replica_url) if settings.views_replica_url else None
     in_worker = replace(settings, create_tables=False, projections_in_process=False)
     home = Shard(HOME, settings.database_url, service.tracker, service.runner, replica)
-    served = Served(settings, service, replica, _shard_router(settings.database_url, home, in_worker), parse_rate_limit(settings.rate_limit))
+    served = Served(settings, service, replica, _shard_router(settings.database_url, home, in_worker),
+                    parse_rate_limit(settings.rate_limit, settings.database_url, settings.redis_url))
     if settings.projections_in_process:
         if served.router is None:
             thread, stop = service.runner.start_in_thread()
@@ -148,5 +150,11 @@ def serve(settings: Settings, build_app: Callable[[Settings], Any], options: dic
     """Serve ``build_app(settings)`` (the API's create_app) under gunicorn with gunicorn.conf.py's settings and
     ``options``: the tables made here first, then each worker builds its own app after the fork."""
     create_tables(settings)
-    in_worker = replace(settings, create_tables=False, warm_at_boot=True)
-    _Gunicorn({**options, "on_starting": lambda server: None}, lambda: build_app(in_worker)).run()
+    # The workers' counters for GET /metrics (api/metrics.py): the directory named before gunicorn.conf.py is read,
+    # so the settings each worker is built with name it too; one made here goes when the server exits.
+    metrics_dir, made = (settings.metrics_dir, False) if settings.metrics_dir else metrics_directory()
+    for stale in Path(metrics_dir).glob("*.db"):  # a past run's counts would be added to this one's
+        stale.unlink()
+    in_worker = replace(settings, create_tables=False, warm_at_boot=True, metrics_dir=metrics_dir)
+    ending = {"on_exit": lambda server: shutil.rmtree(metrics_dir, ignore_errors=True)} if made else {}
+    _Gunicorn({**options, "on_starting": lambda server: None, **ending}, lambda: build_app(in_worker)).run()

@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -183,11 +183,66 @@ def _shard_urls(url: str) -> dict[str, str]:
         placement.close()
 
 
+# -- progress of the long commands, on a terminal only ------------------------------------
+
+
+@contextmanager
+def _progress(what: str, total: int | None, unit: str) -> Iterator[Callable[..., None]]:
+    """A progress bar on standard error (rich) with the count done, the total and the rate, while standard error is a
+    terminal; elsewhere (a pipe, a log, CI) nothing, so what the command prints stays as it was. Yields ``advance(n)``
+    (``advance(reset=True)`` starts the count again, for a second pass over the same file)."""
+    if not sys.stderr.isatty():
+        yield lambda n=0, reset=False, total=None: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return f"{task.speed or 0:,.0f} {unit}/s"
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit), Rate(), TimeElapsedColumn()]
+    with Progress(*columns, console=Console(file=sys.stderr), transient=False) as bar:
+        task = bar.add_task(what, total=total)
+
+        def advance(n: int = 0, reset: bool = False, total: int | None = None) -> None:
+            if reset:
+                bar.reset(task, total=total if total is not None else bar.tasks[0].total)
+            bar.advance(task, n)
+
+        yield advance
+
+
+class _CountedFile:
+    """A file read through, its bytes told to ``advance`` (an import's progress); a seek to the start begins again."""
+
+    def __init__(self, file: Any, advance: Callable[..., None]) -> None:
+        self.file, self.advance = file, advance
+
+    def seek(self, *args: Any) -> int:
+        self.advance(reset=True)
+        return self.file.seek(*args)
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.file.read(size)
+        self.advance(len(data))
+        return data
+
+    def __iter__(self) -> Iterator[bytes]:
+        for line in self.file:
+            self.advance(len(line))
+            yield line
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.file, name)
+
+
 def _rebuild(args: argparse.Namespace, url: str) -> int:
     shards = _shard_urls(url)
     for name, where in shards.items():
         runner = _service(where, batch_size=args.batch_size or REBUILD_BATCH_SIZE).runner
-        digest = runner.rebuild(pause=args.pause)
+        with _progress(f"rebuilding {name}", runner.app.recorder.max_notification_id() or 0, "events") as advance:
+            digest = runner.rebuild(pause=args.pause, progress=advance)
         answer = {"position": runner.position, "digest": digest}
         print(json.dumps(answer if len(shards) == 1 else {"shard": name, **answer}))
     return 0
@@ -214,7 +269,10 @@ def _export(args: argparse.Namespace, url: str) -> int:
     if args.output and args.backup:
         _write_private(Path(args.output), "".join(lines))
     elif args.output:
-        Path(args.output).write_text("".join(lines), encoding="utf-8")
+        with open(args.output, "w", encoding="utf-8") as file, _progress(f"exporting {args.campaign_id}", len(lines), "lines") as advance:
+            for line in lines:
+                file.write(line)
+                advance(1)
     else:
         sys.stdout.write("".join(lines))
     return 0
@@ -234,7 +292,9 @@ def _import(args: argparse.Namespace, url: str) -> int:
     app = _service(where).tracker
     try:
         with open(args.file, "rb") as file, _placing(url, shard) as placing:  # read line by line, as the API does, not held whole
-            result = app.import_campaign(ExportLines(file), placing=placing, trusted_files=args.jwks, allow_unsigned=args.allow_unsigned)
+            with _progress(f"importing {Path(args.file).name}", os.fstat(file.fileno()).st_size, "bytes") as advance:
+                result = app.import_campaign(ExportLines(_CountedFile(file, advance)), placing=placing, trusted_files=args.jwks,
+                                             allow_unsigned=args.allow_unsigned)
     except OSError as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
@@ -416,7 +476,8 @@ def _shards(args: argparse.Namespace, url: str) -> int:
                 print(error, file=sys.stderr)
                 return 2
             try:
-                report = moving.move(placement, args.campaign_id, args.to, settings)
+                with _progress(f"moving {args.campaign_id} to {args.to}", None, "lines") as advance:
+                    report = moving.move(placement, args.campaign_id, args.to, settings, progress=advance)
             except moving.MoveFailed as error:
                 print(str(error), file=sys.stderr)
                 return 1

@@ -11,6 +11,7 @@ different is a field of these, never an environment variable flipped on the way 
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -40,6 +41,35 @@ def public_url(environ: Mapping[str, str] | None = None) -> str | None:
     return _environment(environ).get("TRACKER_PUBLIC_URL") or None
 
 
+METRICS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's own name for it: the library reads it too
+
+
+def metrics_directory(environ: Mapping[str, str] | None = None) -> tuple[str, bool]:
+    """Where gunicorn's workers keep their counters (api/metrics.py): PROMETHEUS_MULTIPROC_DIR, else a new temporary
+    directory, named in this process's environment for the workers it forks (prometheus-client reads the variable
+    itself, when a worker first imports it). Also whether it was made here (and so is removed at the server's exit)."""
+    env = os.environ if environ is None else environ
+    given = env.get(METRICS_DIR_VARIABLE)
+    if given:
+        Path(given).mkdir(parents=True, exist_ok=True)
+        return given, False
+    made = tempfile.mkdtemp(prefix="tracker-metrics-")
+    if environ is None:
+        os.environ[METRICS_DIR_VARIABLE] = made
+    return made, True
+
+
+LOG_FORMATS = ("text", "json")
+
+
+def log_format(environ: Mapping[str, str] | None = None) -> str:
+    """TRACKER_LOG_FORMAT: text (the default) or json; ValueError, worded for the operator, for anything else."""
+    chosen = (_environment(environ).get("TRACKER_LOG_FORMAT") or "text").strip().lower()
+    if chosen not in LOG_FORMATS:
+        raise ValueError(f"TRACKER_LOG_FORMAT is text or json, not {chosen!r}")
+    return chosen
+
+
 def process_environment() -> dict[str, str]:
     """The process's whole environment, for a child process started with it (the front's gunicorn)."""
     return dict(os.environ)
@@ -64,7 +94,8 @@ class Settings:
     trusted_jwks: tuple[str, ...] = ()  # key sets of other servers an import trusts (tracker/integrity/signing.py)
     public_url: str | None = None  # the service's public address, named in exports made outside a request (the CLI)
     # -- the REST API --
-    rate_limit: str = ""  # '30/10': writes per seconds per token (api/access.py); empty or 'off': none
+    rate_limit: str = ""  # '30/10': writes per seconds per token (api/rate_limit.py); empty or 'off': none
+    redis_url: str = ""  # REDIS_URL: where the write limits count, across workers and servers (tracker/adapters/rate_limits.py)
     # How many proxies in front of the service set X-Forwarded-For/-Proto/-Host/-Port; 0 ignores those headers.
     trusted_proxies: int = 0
     # Event streams one worker holds open at once; each holds a thread (api/stream_slots.py): half its threads.
@@ -78,6 +109,14 @@ class Settings:
     views_replica_url: str = ""
     replica_wait_seconds: float = 0.5  # how long a ?min_position= read waits for the replica before the primary
     import_max_bytes: int = IMPORT_MAX_BYTES
+    # -- operating it (README's "Operating") --
+    # PROMETHEUS_MULTIPROC_DIR: where each worker keeps its counters for GET /metrics to add up (api/metrics.py);
+    # gunicorn.conf.py makes a temporary one when it is not set. None: one process, its own counts.
+    metrics_dir: str | None = None
+    metrics_token: str = ""  # TRACKER_METRICS_TOKEN: GET /metrics wants it as a bearer token; empty: /metrics is public
+    log_format: str = "text"  # TRACKER_LOG_FORMAT: "json", one JSON object a line and one per request (api/request_log.py)
+    cors_origins: str = ""  # TRACKER_CORS_ORIGINS: browser origins allowed to call the API, comma-separated (api/cors.py)
+    ready_max_lag: int = 100  # TRACKER_READY_MAX_LAG: GET /ready answers 503 while the views are more events behind than this
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -91,6 +130,7 @@ class Settings:
             trusted_jwks=tuple(filter(None, env.get("TRACKER_TRUSTED_JWKS", "").split(os.pathsep))),
             public_url=public_url(env),
             rate_limit=env.get("TRACKER_RATE_LIMIT", ""),
+            redis_url=env.get("REDIS_URL", ""),
             trusted_proxies=int(env.get("TRACKER_TRUSTED_PROXIES", "0") or 0),
             streams_per_worker=int(env.get("TRACKER_STREAMS_PER_WORKER", max(1, threads // 2))),
             stream_heartbeat_seconds=float(env.get("TRACKER_STREAM_HEARTBEAT_SECONDS", "15")),
@@ -99,6 +139,11 @@ class Settings:
             views_replica_url=env.get("TRACKER_VIEWS_REPLICA_URL", ""),
             replica_wait_seconds=float(env.get("TRACKER_REPLICA_WAIT_SECONDS", "0.5")),
             import_max_bytes=int(env.get("TRACKER_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES),
+            metrics_dir=env.get(METRICS_DIR_VARIABLE) or None,
+            metrics_token=env.get("TRACKER_METRICS_TOKEN", ""),
+            log_format=log_format(env),
+            ready_max_lag=int(env.get("TRACKER_READY_MAX_LAG") or 100),
+            cors_origins=env.get("TRACKER_CORS_ORIGINS", ""),
         )
         return replace(found, **overrides)
 
@@ -117,6 +162,7 @@ class ServerSettings:
     threads: int = GUNICORN_THREADS
     access_log: str | None = None
     nginx: str | None = None  # TRACKER_NGINX: the nginx `tracker front` runs (else the one on PATH)
+    log_format: str = "text"  # TRACKER_LOG_FORMAT: "json" makes gunicorn's own lines JSON too (gunicorn.conf.py)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerSettings:
@@ -127,6 +173,7 @@ class ServerSettings:
             threads=int(env.get("GUNICORN_THREADS") or GUNICORN_THREADS),
             access_log=env.get("GUNICORN_ACCESS_LOG") or None,
             nginx=env.get("TRACKER_NGINX") or None,
+            log_format=log_format(env),
         )
 
 

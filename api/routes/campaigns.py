@@ -7,7 +7,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
-from api import access, contract, problems, schemas
+from api import access, contract, metrics, problems, schemas
 from api.blueprint import Blueprint
 from api.sharding import import_placing, place_new_campaign
 from api.context import WrongSide, command_request, projected, respond, tracker, viewer_for, views
@@ -65,10 +65,13 @@ class CampaignImport(MethodView):
             )
         try:
             # A body sent as application/json was already read (at most 1 MB) by the checks every JSON body gets.
-            body = io.BytesIO(request.get_data()) if request.is_json else request.stream
-            with ExportLines.spooled(body) as lines:  # read from disk, never held whole in memory
-                result = tracker().import_campaign(lines, request=command_request(), placing=import_placing())
-                return respond(result)
+            body = metrics.CountedBody(io.BytesIO(request.get_data()) if request.is_json else request.stream)
+            try:
+                with ExportLines.spooled(body) as lines:  # read from disk, never held whole in memory
+                    result = tracker().import_campaign(lines, request=command_request(), placing=import_placing())
+                    return respond(result)
+            finally:
+                body.observe()  # GET /metrics' import sizes, imported or refused
         finally:
             slot.release()
 

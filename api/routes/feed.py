@@ -10,31 +10,37 @@ from typing import Any
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from api import access, contract, problems, schemas
+from api import access, contract, metrics, problems, schemas
 from api.blueprint import Blueprint
 from api.sharding import shard_name
-from api.context import LAST_EVENT_ID, BadHeader, door, tracker
+from api.context import LAST_EVENT_ID, door, tracker
 from api.stream_slots import MAX_STREAM_SECONDS, RETRY_AFTER_SECONDS, StreamSlots
 from tracker.application.service import Tracker
 from tracker.core.errors import TrackerError
 
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
 
-# One Server-Sent Event as its fields: tools that read the stream (schemathesis) check each event against it.
-SSE_EVENT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string", "description": "The notification position: resume with Last-Event-ID."},
-        "event": {"type": "string", "description": "The event's type, e.g. DiceRolled."},
-        "data": {"type": "string", "contentMediaType": "application/json", "description": "The event as GET /events pages it."},
-        "retry": {"type": "integer", "description": "How long a client waits before reconnecting, in milliseconds."},
-    },
+# The stream's body, as a generated client can hold it: a string of Server-Sent Events, their format in prose
+# (an object schema made openapi-python-client's streamEvents raise on every 200).
+SSE_BODY = {
+    # No "type": schemathesis checks each event (an object of id, event, data) against this schema, a generated client
+    # holds the whole text; a "string" type failed the first, an object schema the second.
+    "description": "Server-Sent Events (text/event-stream, as the HTML standard defines it), UTF-8, each event lines "
+    "ended by a blank line: `id: <n>` the notification position (resume with Last-Event-ID: <n>), `event: <type>` the "
+    "event's type (e.g. DiceRolled), `data: <json>` the event on one line as GET /events pages it (a FeedEvent). The "
+    "stream opens with `retry: 2000` (milliseconds before a client reconnects) and sends `: keep-alive` comments while "
+    "idle. It ends after ?limit= events, ?wait= idle seconds or 300 seconds in all: reconnect with Last-Event-ID.",
 }
 POLL_SECONDS = 0.2
 
 
 class Moved(TrackerError):
     status = 409
+
+
+class UnreadableLastEventId(TrackerError):
+    status = 422
+
 
 @blp.route("")
 class Feed(MethodView):
@@ -63,7 +69,7 @@ class FeedStream(MethodView):
     @blp.doc(responses={"200": {
         "description": "Server-Sent Events: `id:` is the notification position, `event:` the type, `data:` the event as "
         "GET /events pages it (FeedEvent); a `retry:` line first and `: keep-alive` comments while idle.",
-        "content": {"text/event-stream": {"schema": SSE_EVENT}},
+        "content": {"text/event-stream": {"schema": SSE_BODY}},
     }})
     def get(self, query):
         """Server-Sent Events: each event as it is saved; reconnect with Last-Event-ID to resume."""
@@ -71,7 +77,9 @@ class FeedStream(MethodView):
         if after is None:
             resume = request.headers.get("Last-Event-ID", "0") or "0"
             if not LAST_EVENT_ID.fullmatch(resume) or int(resume) > schemas.MAX_POSITION:
-                raise BadHeader("Last-Event-ID must be a notification position", detail="Send the id of the last event you received.")
+                # 422, not ignored: a stream started at the end instead would skip what the client missed.
+                raise UnreadableLastEventId("Last-Event-ID must be a notification position",
+                                            detail="Send the id: of the last event you received, a whole number, or leave the header out.")
             after = int(resume)
         scope = feed_scope()
         return served(lambda: stream(tracker(), after, query["limit"], query["wait"], scope, door(), current_app.config["STREAM_HEARTBEAT_SECONDS"]),
@@ -89,12 +97,15 @@ def served(events: Callable[[], Iterator[str]], meanwhile: str):
             f"Each worker serves at most {slots.cap} streams at once. {meanwhile}",
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
+    counted_closed = metrics.stream_opened()  # GET /metrics' open streams, summed across the workers
     try:
         response = Response(events(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     except BaseException:
         slots.give_back()
+        counted_closed()
         raise
     response.call_on_close(slots.give_back)  # the server closes the response when the stream ends or the client goes
+    response.call_on_close(counted_closed)
     return response
 
 

@@ -1,36 +1,48 @@
-"""Per-token write limits: TRACKER_RATE_LIMIT (tracker/settings.py) as buckets the REST API takes a write from
-(api/access.py answers 429 with Retry-After when one is empty)."""
+"""Per-token write limits: TRACKER_RATE_LIMIT (tracker/settings.py) and where the writes are counted, so that the
+limit holds for the whole service and not per worker: in Redis when REDIS_URL is set, else in the PostgreSQL
+database the service already has (tracker/adapters/postgres_rate_limits.py), else (the embedded SQLite default, one
+machine) in each worker's memory. The REST API counts them with Flask-Limiter (api/rate_limit.py)."""
 
 from __future__ import annotations
 
-import threading
-import time
+import math
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from tracker.adapters import postgres_rate_limits, postgres_url  # the first registers its scheme with the limits library
+
+MEMORY = "memory://"
 
 
-class TokenBuckets:
-    """Per-token write allowance: ``rate`` writes per ``per`` seconds, refilled continuously."""
+@dataclass(frozen=True)
+class WriteLimit:
+    """``rate`` writes per ``per`` seconds per token, counted in ``storage_uri`` (a storage of the limits library)."""
 
-    def __init__(self, rate: int, per: float) -> None:
-        self.rate, self.per = rate, per
-        self.buckets: dict[str, tuple[float, float]] = {}
-        self.lock = threading.Lock()
+    rate: int
+    per: int
+    storage_uri: str
 
-    def take(self, key: str, now: float | None = None) -> float:
-        """Take one write; returns 0 if allowed, else the seconds until one is available."""
-        now = time.monotonic() if now is None else now
-        with self.lock:
-            tokens, last = self.buckets.get(key, (float(self.rate), now))
-            tokens = min(float(self.rate), tokens + (now - last) * self.rate / self.per)
-            if tokens >= 1:
-                self.buckets[key] = (tokens - 1, now)
-                return 0.0
-            self.buckets[key] = (tokens, now)
-            return (1 - tokens) * self.per / self.rate
+    @property
+    def text(self) -> str:
+        return f"{self.rate} per {self.per} second"
+
+    @property
+    def shared(self) -> bool:
+        """Whether every worker (and every server on the same storage) counts into one window."""
+        return self.storage_uri != MEMORY
 
 
-def parse_rate_limit(setting: str | None) -> TokenBuckets | None:
+def storage_uri(database_url: str, redis_url: str | None) -> str:
+    if redis_url:
+        return redis_url
+    if postgres_url.is_postgres(database_url):
+        return f"{postgres_rate_limits.SCHEME}://?url={quote(database_url, safe='')}"
+    return MEMORY
+
+
+def parse_rate_limit(setting: str | None, database_url: str = "sqlite://", redis_url: str | None = None) -> WriteLimit | None:
     """'30/10' means 30 writes per 10 seconds per token; empty or 'off' disables limiting."""
     if not setting or setting.strip().lower() == "off":
         return None
     rate, _, per = setting.partition("/")
-    return TokenBuckets(int(rate), float(per or 1))
+    return WriteLimit(int(rate), max(1, math.ceil(float(per or 1))), storage_uri(database_url, redis_url))

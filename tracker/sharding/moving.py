@@ -41,7 +41,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -106,7 +106,23 @@ def _pause(settings: MoveSettings, step: str, keeper: _Keeper) -> None:
         time.sleep(PAUSE_POLL_SECONDS)
 
 
-def move(placement: Placement, campaign_id: str, to: str, settings: MoveSettings | None = None) -> dict[str, Any]:
+class _Told:
+    """The export's lines as the import reads them, each told to ``progress`` (`tracker shards move` on a terminal);
+    a second pass over them (the import checks the whole file, then writes) starts the count again."""
+
+    def __init__(self, lines: list[str], progress: Callable[..., None]) -> None:
+        self.lines, self.progress = lines, progress
+
+    def __iter__(self) -> Iterator[str]:
+        self.progress(reset=True, total=len(self.lines))
+        for line in self.lines:
+            yield line
+            self.progress(1)
+
+
+def move(placement: Placement, campaign_id: str, to: str, settings: MoveSettings | None = None,
+         progress: Callable[..., None] | None = None) -> dict[str, Any]:
+    """``progress``: told the lines copied (``progress(n)``; ``progress(reset=True, total=n)`` as a pass begins)."""
     settings = settings or MoveSettings()
     shards = placement.shards()
     if to not in shards:
@@ -143,7 +159,9 @@ def move(placement: Placement, campaign_id: str, to: str, settings: MoveSettings
         keeper.reached("copying")
         target = Tracker(env=persistence_env(shards[to]))
         try:
-            lines = source.export_campaign(campaign_id, backup=True, answers=answers)
+            lines: Any = source.export_campaign(campaign_id, backup=True, answers=answers)
+            if progress is not None:
+                lines = _Told(lines, progress)
             paused = (lambda _campaign_id: _paused(settings, keeper)) if settings.pause_at == "during-copy" else None
             imported = target.import_campaign(lines, continuing=True, placing=paused).body
         except LeaseLost:
