@@ -21,16 +21,12 @@ class Rules(GameRules):
     # not have (rules digest §10.1). A reading, the strict one: at most four heroes, the base game's party, never more.
     most_heroes = 4
     actor_fields = ("hero", "heroes", "attacker")
-    # A reading for the play page: the rules keep no turn order here (every action is allowed, by its side), so the
-    # actions taken in every turn are listed first: the heroes' (attack, fatigue, rest, ready) and the overlord's (threat,
-    # cards, spawning), and the end of the turn. The expansion's text gives no turn sequence of its own (the base game's
-    # is not in it), so which actions are "of the turn" is this reading; every other action (a quest's own, a glyph, a
-    # potion, a correction) the table reports when it happens, one tap away.
-    TURN = ("attack", "spend-fatigue", "recover", "ready", "gain-threat", "play-overlord-card", "spend-threat", "place-monsters", "end-turn")
-
     @property
     def anytime_actions(self) -> tuple[str, ...]:
-        return tuple(a for a in self.client_actions if a not in self.TURN)
+        """The actions the table records whenever they happen (the play page folds them), as the pinned version keeps the
+        turn (versions.py): from 1.7.0 the turn's own ANYTIME list (turn.py), before it a reading of the page's."""
+        return self.version.anytime_actions(self.client_actions)
+
     # common.stat: a hero's printed trait or conquest value, "as reported" when the data lost it.
     lost_fact_uses = {
         **{f"hero.{trait}": {"actions": ["prolonged-roll"], "per_use": 'send "trait_value" with the roll'} for trait in ("magic", "melee", "ranged")},

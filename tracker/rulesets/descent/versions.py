@@ -107,6 +107,17 @@ class V1_0_0:
     def in_its_moment(self, ctx: ActionContext, action: str, params: Mapping[str, Any]) -> None:
         """Whether ``action`` is taken in its moment of the turn: always, where no turn is recorded."""
 
+    # A reading for the play page: where no turn is recorded every action is allowed, by its side, so the actions taken
+    # in every turn are listed first: the heroes' (attack, fatigue, rest, ready) and the overlord's (threat, cards,
+    # spawning), and the end of the turn. The expansion's text gives no turn sequence of its own (the base game's is not in
+    # it), so which actions are "of the turn" is this reading; every other action (a quest's own, a glyph, a potion, a
+    # correction) the table reports when it happens, one tap away.
+    OF_THE_TURN = ("attack", "spend-fatigue", "recover", "ready", "gain-threat", "play-overlord-card", "spend-threat", "place-monsters", "end-turn")
+
+    def anytime_actions(self, actions: Sequence[str]) -> tuple[str, ...]:
+        """Of ``actions``, those the table records whenever they happen (the play page folds them)."""
+        return tuple(a for a in actions if a not in self.OF_THE_TURN)
+
     def turn_at_set_up(self) -> dict[str, Any]:
         """The moment of the turn a quest's set-up records: none."""
         return {}
@@ -225,6 +236,11 @@ class V1_7_0(V1_6_0):
 
     def in_its_moment(self, ctx, action, params):
         turn.require_moment(ctx, action, params)
+
+    def anytime_actions(self, actions):
+        # turn.py's ANYTIME: "Whenever it happens, in either side's turn" (L241 "at any time, even during a hero player's
+        # turn"; L579), and the corrections; the turn's own moments (a hero's turn, the overlord's) stay on top.
+        return tuple(a for a in actions if a in turn.ANYTIME)
 
     def turn_at_set_up(self):
         return turn.at_set_up()
