@@ -67,7 +67,9 @@ def test_the_overlords_secrets_show_only_to_the_owner_and_the_overlord(client, a
 
 def test_the_replay_steps_event_by_event_and_jumps_to_a_turn(client, app):
     cid, sid, tokens, hand = _descent_in_play(client, app)
-    descent_act(client, sid, type="end-turn")
+    # Descent's end-turn (rules 1.7.0) is one request and its changes: the overlord's turn ended, then the turn.
+    ended = descent_act(client, sid, type="end-turn")["events"]
+    assert ended[0]["type"] == "ActionTaken" and ended[-1]["type"] == "TurnEnded", ended
     client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 1}})
     app.extensions["tracker_views"].catch_up()
     assert client.post("/pages/sign-in", data={"token": tokens["owner"]}, headers=NO_AUTH).status_code == 303
@@ -80,9 +82,10 @@ def test_the_replay_steps_event_by_event_and_jumps_to_a_turn(client, app):
     assert [t[1] for t in turns] == ["Turn 1", "Turn 2"]
     turn_2 = client.get(f"/pages/sessions/{sid}/replay?at={turns[1][0]}", headers=NO_AUTH).get_data(as_text=True)
     assert re.search(r"<p>Turn 2 · \d+ rolls? so far", turn_2)
-    request = client.get(f"/pages/sessions/{sid}/replay?at={int(turns[1][0]) - 2}", headers=NO_AUTH).get_data(as_text=True)
+    assert int(turns[1][0]) == ended[-1]["position"] + 1  # turn 2 starts with the first event after the turn ended
+    request = client.get(f"/pages/sessions/{sid}/replay?at={ended[0]['position']}", headers=NO_AUTH).get_data(as_text=True)
     assert re.search(r"<p>Turn 2 · ", request) and 'id="effects"' in request  # the end of turn's request, shown with its effects
-    before = client.get(f"/pages/sessions/{sid}/replay?at={int(turns[1][0]) - 3}", headers=NO_AUTH).get_data(as_text=True)  # before the turn ended
+    before = client.get(f"/pages/sessions/{sid}/replay?at={ended[0]['position'] - 1}", headers=NO_AUTH).get_data(as_text=True)  # before the turn ended
     assert re.search(r"<p>Turn 1 · ", before)
     beyond = client.get(f"/pages/sessions/{sid}/replay?at=9999", headers=NO_AUTH).get_data(as_text=True)
     assert f"Event {last} of {last}" in beyond  # out of range: the nearest event, not an error
