@@ -18,7 +18,7 @@ import pytest
 
 from tests.kit import server
 from tests.kit.journey import COMPONENTS, ORDER, PILGRIMS, start
-from tests.kit.pages_browser import PHONE, chromium, live_server, sign_in  # noqa: F401  (fixtures)
+from tests.kit.pages_browser import PHONE, chromium, live_server, open_to, sign_in  # noqa: F401  (fixtures)
 from tests.kit.secrets import mint
 
 pytestmark = pytest.mark.browser
@@ -59,8 +59,20 @@ def _state(page, state, timeout=10_000):
     page.wait_for_selector(f"#live-status[data-state='{state}']", timeout=timeout)
 
 
+ROLL_FORM = "form[action$='/play/roll']:has([name='dice.d6'])"
+DRAW_FORM = "form[action$='/play/draw']:has([name=count])"
+
+
 def _roll_form(page):
-    return page.locator("form[action$='/play/roll']:has([name='dice.d6'])")
+    """The service's roll, its fold opened as a player taps it (the play page folds the roll away)."""
+    open_to(page, ROLL_FORM)
+    return page.locator(ROLL_FORM)
+
+
+def _still_open(page, selector) -> bool:
+    """Whether the folds around a form are all open (as its player left them), without tapping any."""
+    return page.locator(selector).evaluate(
+        "form => { for (let d = form.closest('details'); d; d = d.parentElement.closest('details')) if (!d.open) return false; return true; }")
 
 
 def _sent(page, form) -> float:
@@ -82,10 +94,8 @@ def _roll(page, count, *, navigates=True) -> float | None:
 
 
 def _draw(page, deck, holder):
-    form = page.locator("form[action$='/play/draw']:has([name=count])")
-    details = form.locator("xpath=ancestor::details")
-    if details.get_attribute("open") is None:
-        details.locator("summary").click()
+    open_to(page, DRAW_FORM)
+    form = page.locator(DRAW_FORM)
     form.locator("[name=deck]").select_option(deck)
     form.locator("[name=holder]").select_option(holder)
     return _sent(page, form)
@@ -119,6 +129,7 @@ def test_one_device_rolls_and_draws_and_the_other_shows_both_within_two_seconds(
         recorded = _roll(roller, 2)
         roll = _events(client, sid, before, "DiceRolled")[0]
         _shows(watcher, _rolled(roll), SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000)
+        assert _still_open(watcher, ROLL_FORM)  # the fold its player opened stays open when the page is drawn again
         assert _roll_form(watcher).locator("[name=purpose]").input_value() == "to cross the gate"
         before = _version(client, sid)
         recorded = _draw(roller, "corruption", "monkey-king")
@@ -131,6 +142,7 @@ def test_one_device_rolls_and_draws_and_the_other_shows_both_within_two_seconds(
                                   arg=card, timeout=max(1, SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000))
         assert watcher.evaluate("window.notReloaded") is True
         assert watcher.evaluate("Number(document.documentElement.dataset.liveVersion)") == _version(client, sid)
+        assert _still_open(watcher, ROLL_FORM)
         watcher.screenshot(path=str(tmp_path / "live-watcher.png"), full_page=True)
         # The watcher's forms were drawn again with the session: its own roll, with what it typed, is a new roll
         before = _version(client, sid)
