@@ -17,50 +17,37 @@ import time
 import pytest
 
 from tests.kit import server
-from tests.kit.journey import COMPONENTS, ORDER, PILGRIMS, start
-from tests.kit.pages_browser import PHONE, chromium, live_server, sign_in  # noqa: F401  (fixtures)
-from tests.kit.secrets import mint
+from tests.kit.journey import COMPONENTS, ORDER, PILGRIMS
+from tests.kit.live_table import live, phone, shows, table  # noqa: F401  (fixture)
+from tests.kit.pages_browser import PHONE, chromium, live_server, open_to, sign_in  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
 SHOWN_WITHIN_MS = 2000
 
 
-@pytest.fixture
-def table(app, client, live_server):  # noqa: F811
-    """A Journey session in play and the server the phones reach; enough stream slots for every page of the test, and
-    a heartbeat often enough that a stream whose phone closed ends (and gives its slot back) before the database does."""
-    slots = app.extensions["tracker_stream_slots"]
-    slots.cap = 8
-    app.config["STREAM_HEARTBEAT_SECONDS"] = 0.3
-    made = client.post("/campaigns", json={"ruleset": "journey", "name": "Phones", "party": PILGRIMS, "components": COMPONENTS})
-    assert made.status_code == 201, made.json
-    cid = made.json["id"]
-    sid, _ = start(client, cid, "q1-meeting")
-    yield {"base": live_server, "cid": cid, "sid": sid, "owner": made.json["owner_token"], "player": mint(client, cid, role="player")}
-    deadline = time.monotonic() + 10
-    while slots.open and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert slots.open == 0, f"{slots.open} streams still open after their pages closed"
-
-
 def _phone(chromium, base, token, sid, script=True):  # noqa: F811
-    context = chromium.new_context(viewport=PHONE, java_script_enabled=script)
-    page = context.new_page()
-    sign_in(page, base, token)
-    page.goto(f"{base}/pages/sessions/{sid}/play")
-    if script:
-        _state(page, "live")
-        page.evaluate("window.notReloaded = true")  # gone if the page is ever loaded again
-    return context, page
+    return phone(chromium, base, token, sid, script)
 
 
 def _state(page, state, timeout=10_000):
-    page.wait_for_selector(f"#live-status[data-state='{state}']", timeout=timeout)
+    live(page, state, timeout)
+
+
+ROLL_FORM = "form[action$='/play/roll']:has([name='dice.d6'])"
+DRAW_FORM = "form[action$='/play/draw']:has([name=count])"
 
 
 def _roll_form(page):
-    return page.locator("form[action$='/play/roll']:has([name='dice.d6'])")
+    """The service's roll, its fold opened as a player taps it (the play page folds the roll away)."""
+    open_to(page, ROLL_FORM)
+    return page.locator(ROLL_FORM)
+
+
+def _still_open(page, selector) -> bool:
+    """Whether the folds around a form are all open (as its player left them), without tapping any."""
+    return page.locator(selector).evaluate(
+        "form => { for (let d = form.closest('details'); d; d = d.parentElement.closest('details')) if (!d.open) return false; return true; }")
 
 
 def _sent(page, form) -> float:
@@ -82,10 +69,8 @@ def _roll(page, count, *, navigates=True) -> float | None:
 
 
 def _draw(page, deck, holder):
-    form = page.locator("form[action$='/play/draw']:has([name=count])")
-    details = form.locator("xpath=ancestor::details")
-    if details.get_attribute("open") is None:
-        details.locator("summary").click()
+    open_to(page, DRAW_FORM)
+    form = page.locator(DRAW_FORM)
     form.locator("[name=deck]").select_option(deck)
     form.locator("[name=holder]").select_option(holder)
     return _sent(page, form)
@@ -105,7 +90,7 @@ def _rolled(event) -> str:
 
 
 def _shows(page, text, timeout):
-    page.wait_for_function("text => document.querySelector('main').innerText.includes(text)", arg=text, timeout=max(1, timeout))
+    shows(page, text, timeout)
 
 
 def test_one_device_rolls_and_draws_and_the_other_shows_both_within_two_seconds(client, chromium, table, tmp_path):  # noqa: F811
@@ -119,6 +104,7 @@ def test_one_device_rolls_and_draws_and_the_other_shows_both_within_two_seconds(
         recorded = _roll(roller, 2)
         roll = _events(client, sid, before, "DiceRolled")[0]
         _shows(watcher, _rolled(roll), SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000)
+        assert _still_open(watcher, ROLL_FORM)  # the fold its player opened stays open when the page is drawn again
         assert _roll_form(watcher).locator("[name=purpose]").input_value() == "to cross the gate"
         before = _version(client, sid)
         recorded = _draw(roller, "corruption", "monkey-king")
@@ -131,6 +117,7 @@ def test_one_device_rolls_and_draws_and_the_other_shows_both_within_two_seconds(
                                   arg=card, timeout=max(1, SHOWN_WITHIN_MS - (time.monotonic() - recorded) * 1000))
         assert watcher.evaluate("window.notReloaded") is True
         assert watcher.evaluate("Number(document.documentElement.dataset.liveVersion)") == _version(client, sid)
+        assert _still_open(watcher, ROLL_FORM)
         watcher.screenshot(path=str(tmp_path / "live-watcher.png"), full_page=True)
         # The watcher's forms were drawn again with the session: its own roll, with what it typed, is a new roll
         before = _version(client, sid)

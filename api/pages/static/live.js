@@ -215,8 +215,12 @@
   }
 
   function detailsKey(details) {
-    var summary = details.querySelector("summary");
-    return details.id || (summary ? summary.textContent.trim() : "");
+    // its id, else its summary's words under the nearest named part of the page: the play page folds a "What the
+    // rules say" into every action, and one of them opened must not open them all when the page is drawn again
+    if (details.id) return details.id;
+    var summary = details.querySelector(":scope > summary");
+    var within = details.parentElement ? details.parentElement.closest("[id]") : null;
+    return (within ? within.id : "") + "|" + (summary ? summary.textContent.trim() : "");
   }
 
   function remember(main) {
@@ -287,7 +291,8 @@
     var details = form.closest("details");
     var summary = details ? details.querySelector("summary") : null;
     var where = summary ? summary.textContent.trim() : "";
-    return said && where && said !== where ? said + " (" + where + ")" : said || where || "an action";
+    if (said && where && where.indexOf(said) === 0) return where; // "Roll" in "Roll with the service"
+    return said && where ? said + " (" + where + ")" : said || where || "an action";
   }
 
   function keep(form, submitter) {
