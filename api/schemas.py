@@ -698,8 +698,13 @@ class ReadyViews(Answer):
     max_lag = fields.Integer(metadata={"description": "TRACKER_READY_MAX_LAG: the most the views may be behind for ready"})
 
 
+class ReadyShard(Answer):
+    name = fields.String()
+    formation = fields.Nested(Formation)
+
+
 class Readiness(Answer):
-    OPTIONAL = ("reason", "views")  # no views' lag is measured while the database does not answer
+    OPTIONAL = ("reason", "views", "formation", "shards")  # no views' lag is measured while the database does not answer
 
     status = fields.String(validate=validate.OneOf(["ready", "database-unavailable", "warming-up", "views-behind"]),
                            metadata={"description": "ready (200), else why not (503, with Retry-After)"})
@@ -707,6 +712,9 @@ class Readiness(Answer):
     database = fields.Boolean(metadata={"description": "Whether the database answered just now"})
     warmed_up = fields.Boolean(metadata={"description": "Whether this worker finished its warm-up (api/warming.py)"})
     views = fields.Nested(ReadyViews)
+    formation = fields.Nested(Formation, metadata={"description": "On PostgreSQL: which server of the (home) database answers, and how its "
+                                                              "standbys replicate (as GET /health reports it)"})
+    shards = fields.List(fields.Nested(ReadyShard), metadata={"description": "Each other shard's formation, on PostgreSQL"})
 
 
 class RulesetDocument(Answer):

@@ -187,11 +187,11 @@ def _played(base: str) -> tuple[list[tuple[str, dict[str, str]]], str]:
     return sessions, campaigns[0]
 
 
-def _health(base: str) -> dict:
-    """GET /health once it answers 200 (right after a failover a read may still meet a dropped connection)."""
+def _health(base: str, path: str = "/health") -> dict:
+    """GET /health (or /ready) once it answers 200 (right after a failover a read may still meet a dropped connection)."""
     deadline = time.monotonic() + 30
     while True:
-        status, health = call(base, "GET", "/health")
+        status, health = call(base, "GET", path)
         if status == 200:
             return health
         assert time.monotonic() < deadline, health
@@ -228,6 +228,8 @@ def test_a_primary_killed_under_eight_writers_loses_no_acknowledged_roll_and_fai
             # old primary is back: pg_auto_failover's wait_primary).
             formation_now = _health(base)["formation"]
             assert formation_now["answering"] == f"127.0.0.1:{ha.nodes[promoted].port}" and formation_now["role"] == "primary"
+            # /ready reports it too, and is ready: the promoted server takes writes, alone for now
+            assert _health(base, "/ready")["formation"]["answering"] == formation_now["answering"]
             assert not formation_now["synchronous"] and not formation_now["standbys"]
             ha.restart(killed)
             ha.wait(f"{killed} back as the standby", ha.healthy, 120)

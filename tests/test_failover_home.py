@@ -145,6 +145,10 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
     assert cli(["--database-url", home, "shards", "list"]) == 0
     listed = {shard["name"]: shard for shard in json.loads(capsys.readouterr().out)["shards"]}
     assert listed["home"]["formation"]["answering"] == f"127.0.0.1:{ha.nodes[promoted].port}" and listed["home"]["formation"]["role"] == "primary"
+    # GET /ready says the same of the home database, and reports shard "b" (one server: primary, no standbys)
+    ready = client.get("/ready").get_json()
+    assert ready["formation"]["answering"] == listed["home"]["formation"]["answering"] and ready["formation"]["role"] == "primary"
+    assert [s["name"] for s in ready["shards"]] == ["b"] and ready["shards"][0]["formation"]["role"] == "primary"
     placed = placement.of(moved_id)
     assert not placed.moving and placed.lease is None, "no fence left up: the move completed or was rolled back"
     if "report" in outcome:

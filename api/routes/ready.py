@@ -16,6 +16,7 @@ from api import access, schemas
 from api.blueprint import Blueprint
 from api.context import tracker, views
 from api.sharding import router
+from tracker.adapters import formation
 from tracker.sharding.placement import HOME
 
 blp = Blueprint("ready", __name__, url_prefix="/ready", description="Is the service up")
@@ -50,6 +51,7 @@ class Ready(MethodView):
                         reason=f"The database did not answer: {type(error).__name__}")
             return body, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
         body["views"] = {"lag": lag, "max_lag": max_lag}
+        body.update(_formations())
         if not warmed:
             body.update(status="warming-up", reason="This worker is still warming up; it serves once it is done")
         elif lag > max_lag:
@@ -69,3 +71,18 @@ def _views_lag() -> int:
                 shard = found.shard(name)
                 lags.append(max(0, (shard.tracker.recorder.max_notification_id() or 0) - shard.views.position))
     return max(lags)
+
+
+def _formations() -> dict[str, Any]:
+    """Which server of each PostgreSQL database answers, and how its standbys replicate (tracker/adapters/formation.py):
+    reported, not judged: a primary committing alone after a failover (wait_primary) still takes writes, so it is ready."""
+    found: dict[str, Any] = {}
+    home = formation.of_recorder(tracker().recorder)
+    if home is not None:
+        found["formation"] = home
+    placed = router()
+    if placed is not None:
+        shards = [{"name": name, "formation": formation.of_recorder(placed.shard(name).tracker.recorder)}
+                  for name in placed.placement.shards() if name != HOME]
+        found["shards"] = [shard for shard in shards if shard["formation"] is not None]
+    return found
