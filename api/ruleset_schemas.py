@@ -33,24 +33,11 @@ def _camel(name: str) -> str:
 
 
 def _plain(schema: dict[str, Any]) -> dict[str, Any]:
-    """A ruleset's JSON Schema as a schema inside the document: the document's dialect applies, not its own; a map
-    whose keys the schema leaves open names them as the rules do (a die, deck, hero or figure: never an empty name)."""
+    """A ruleset's JSON Schema as a schema inside the document: the document's dialect applies, not its own."""
     schema = copy.deepcopy(schema)
     schema.pop("$schema", None)
     schema.pop("title", None)  # generators name models by title; the component's name reads better
-    _name_keys(schema)
     return schema
-
-
-def _name_keys(schema: Any) -> None:
-    if isinstance(schema, dict):
-        if schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict) and "propertyNames" not in schema:
-            schema["propertyNames"] = {"type": "string", "minLength": 1}
-        for value in schema.values():
-            _name_keys(value)
-    elif isinstance(schema, list):
-        for value in schema:
-            _name_keys(value)
 
 
 def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
