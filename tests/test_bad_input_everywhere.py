@@ -70,7 +70,7 @@ FORMS = [  # (form, fields, title): each a value the form once let through to th
     ("roll", {"dice.d6": "10000"}, "number of d6 dice must be 1 to 100"),
     ("roll", {"dice.d6": str(10**23)}, "number of d6 dice must be 1 to 100"),  # once spun a worker until stopped
     ("draw", {"deck": "fortune", "count": "101"}, "number of cards to draw must be 1 to 100"),
-    ("draw", {"deck": "fortune", "cards": "Fortune 1", "holder": "nobody"}, "Unknown holder 'nobody'"),
+    ("draw", {"deck": "fortune", "cards": "Fortune 1", "holder": "nobody"}, "Unknown holder nobody"),  # the page says the refusal in players' words (api/pages/refusals.py)
     ("draw", {"deck": "fortune", "cards": "Fortune 1", "holder": "monkey-king\x00"}, NUL_TITLE),
     ("end", {"outcome": "victory", "ruling": "we agreed\x00"}, NUL_TITLE),
     ("end", {"outcome": "victory", "ruling": SAID_LONG}, "ruling is longer than 1000 characters"),
