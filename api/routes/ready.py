@@ -45,13 +45,13 @@ class Ready(MethodView):
         warmed = bool(current_app.extensions.get(WARMED, True)) and not current_app.extensions.get(WARMING)
         body: dict[str, Any] = {"status": "ready", "database": True, "warmed_up": warmed}
         try:
-            lag = _views_lag()
+            lag, formations = _each_database()
         except Exception as error:  # noqa: BLE001 - a database that does not answer is what this answer is for
             body.update(status="database-unavailable", database=False,
                         reason=f"The database did not answer: {type(error).__name__}")
             return body, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
         body["views"] = {"lag": lag, "max_lag": max_lag}
-        body.update(_formations())
+        body.update(formations)
         if not warmed:
             body.update(status="warming-up", reason="This worker is still warming up; it serves once it is done")
         elif lag > max_lag:
@@ -61,28 +61,23 @@ class Ready(MethodView):
         return body, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
-def _views_lag() -> int:
-    """How far the slowest shard's views are behind its log (asking each database: this is the database check too)."""
+def _each_database() -> tuple[int, dict[str, Any]]:
+    """One walk over the home database and each other shard, asking each (this is the database check too): how far the
+    slowest one's views are behind its log, and which server of each answers and how its standbys replicate
+    (tracker/adapters/formation.py; PostgreSQL only). The formations are reported, not judged: a primary committing
+    alone after a failover (wait_primary) still takes writes, so it is ready."""
     lags = [max(0, (tracker().recorder.max_notification_id() or 0) - views().position)]
-    found = router()
-    if found is not None:
-        for name in found.placement.shards():
-            if name != HOME:
-                shard = found.shard(name)
-                lags.append(max(0, (shard.tracker.recorder.max_notification_id() or 0) - shard.views.position))
-    return max(lags)
-
-
-def _formations() -> dict[str, Any]:
-    """Which server of each PostgreSQL database answers, and how its standbys replicate (tracker/adapters/formation.py):
-    reported, not judged: a primary committing alone after a failover (wait_primary) still takes writes, so it is ready."""
     found: dict[str, Any] = {}
     home = formation.of_recorder(tracker().recorder)
     if home is not None:
         found["formation"] = home
     placed = router()
     if placed is not None:
-        shards = [{"name": name, "formation": formation.of_recorder(placed.shard(name).tracker.recorder)}
-                  for name in placed.placement.shards() if name != HOME]
+        shards = []
+        for name in placed.placement.shards():
+            if name != HOME:
+                shard = placed.shard(name)
+                lags.append(max(0, (shard.tracker.recorder.max_notification_id() or 0) - shard.views.position))
+                shards.append({"name": name, "formation": formation.of_recorder(shard.tracker.recorder)})
         found["shards"] = [shard for shard in shards if shard["formation"] is not None]
-    return found
+    return max(lags), found
