@@ -22,6 +22,8 @@ def _redis_or_skip() -> str:
     try:
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
     except redis.RedisError as error:
+        if os.environ.get("TRACKER_REQUIRE_REDIS") == "1":  # CI (.ci/run): a missing Redis fails the run
+            pytest.fail(f"TRACKER_REQUIRE_REDIS=1 but no Redis at {REDIS_URL}: {error}", pytrace=False)
         pytest.skip(f"no Redis at {REDIS_URL}: {error}")
     return REDIS_URL
 

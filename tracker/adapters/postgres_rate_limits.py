@@ -32,7 +32,11 @@ class PostgresWindows(Storage):
         schema = given.ours.get("schema")
         self.table = f'"{schema}".{TABLE}' if schema else TABLE
         self.pool = ConnectionPool(given.conninfo, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True)
-        with self.pool.connection() as connection:
+        # Every worker of every server creates the table at boot, at once: CREATE TABLE IF NOT EXISTS is not safe
+        # against itself (two creators both pass the check and one fails on the catalogue's unique index), so the
+        # creators take turns under a transaction-scoped advisory lock named after the table.
+        with self.pool.connection() as connection, connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (self.table,))
             connection.execute(f"CREATE TABLE IF NOT EXISTS {self.table} "
                                "(key text PRIMARY KEY, count bigint NOT NULL, ends double precision NOT NULL)")
 
