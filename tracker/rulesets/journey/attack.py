@@ -93,10 +93,9 @@ def _able_to_attack(res: Resolution, hero: str) -> None:
     sheet = res.hero(hero)
     if sheet["status"] != "conscious":
         raise Unprocessable(f"{hero} is {sheet['status']} and cannot act", detail="An Unconscious Pilgrim cannot act (L558).")
-    held = {c["id"] for c in sheet["conditions"]}
-    for condition in ("disabled", "paralyzed"):
-        if condition in held:
-            raise Unprocessable(f"{hero} is {condition.capitalize()} and cannot attack", detail="Disabled and Paralyzed Pilgrims cannot attack (L301-L302, L473).")
+    condition = conditions.forbidding(res, hero, "attack")  # by the conditions' effects in the rules data
+    if condition:
+        raise Unprocessable(f"{hero} is {condition} and cannot attack", detail="Disabled and Paralyzed Pilgrims cannot attack (L301-L302, L473).")
 
 
 def demon_in_play(res: Resolution, demon: str) -> str:
@@ -115,7 +114,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     _able_to_attack(res, hero)
     character = demon_in_play(res, target)
     kogaiji_trap.refuse_attack_on_kogaiji(res, target)
-    spend(res, hero)
+    ap = spend(res, hero)
     faces = params.get("faces")
     name = res.character(hero)["name"]
     # L1077: "A Pilgrim gets +1 ATT against the Bull Demon King for each Villager Token in their possession." (readings.py)
@@ -149,7 +148,7 @@ def pilgrim_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     res.add(
         {
             "kind": "attack-resolved",
-            "ap": 1,
+            "ap": ap,
             "attacker": hero,
             "target": target,
             "attack_total": total(attack_faces),
@@ -266,8 +265,9 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
         _attacks_kei_lun(res, demon, character, params)
         return
     sheet = res.hero(hero)
-    if sheet["status"] != "conscious":
-        raise Unprocessable(f"Demons ignore Unconscious Pilgrims: {hero} is {sheet['status']}", detail="L560.")
+    # "Demons ignore Unconscious Pilgrims completely" (L559): pilgrim_rules.unconscious.demons_ignore
+    if sheet["status"] != "conscious" and res.rule("pilgrim_rules", "unconscious", "demons_ignore"):
+        raise Unprocessable(f"Demons ignore Unconscious Pilgrims: {hero} is {sheet['status']}", detail="L559.")
     faces = params.get("faces")
     profile = res.character(character)
     name = profile["name"]
@@ -295,15 +295,16 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     stated_results.refuse_unread(params, "demon_die", "demon_die" in stated
                                  or (extra == "demon" or reported_demon_die) and str(face) not in (*printed, *supplied))
     attack_total = total(attack_faces) + effects.get("damage", 0) + params.get("bonus_damage", 0)
-    held = {c["id"] for c in sheet["conditions"]}
+    cannot_defend = conditions.forbidding(res, hero, "defend") is not None
     defense_faces: list[Any] = []
-    if "paralyzed" in held:
-        pass  # a Paralyzed Pilgrim cannot defend (L302)
+    if cannot_defend:
+        pass  # a Paralyzed Pilgrim cannot defend (L302), by the condition's effect in the rules data
     elif faces is not None and "defense" in faces:
         defense_faces = res.roll({}, {"defense": list(faces["defense"])}, f"{hero} defends")["defense"]
     else:
         defense_faces = res.roll({"defense": res.character(hero)["stats"]["DF"]}, None, f"{hero} defends")["defense"]
-    defense = total(defense_faces) + (1 if params.get("green_terrain") and "paralyzed" not in held else 0)
+    green = res.rule("pilgrim_rules", "terrain", "green_defense_bonus")  # +1 defence on green terrain (L572), by the data
+    defense = total(defense_faces) + (green if params.get("green_terrain") and not cannot_defend else 0)
     net = max(0, attack_total - defense)
     crushing = _crushing(params, effects.get("knock_back", 0))
     res.add(

@@ -32,6 +32,25 @@ def rule(res: Resolution, condition: str) -> dict[str, Any]:
     raise Unprocessable(f"Unknown condition '{condition}'", detail=f"Conditions the rules name: {known}.", errors={"condition": [condition]})
 
 
+# What a held condition forbids, by the flags of its effect in the rules data (L301-L302): an effect forbids a thing when
+# it says so (cannot_...) or denies the permission (can_defend, other_actions_allowed false).
+FORBIDS = {
+    "attack": (("cannot_attack", True), ("cannot_take_actions", True)),
+    "act": (("cannot_take_actions", True), ("other_actions_allowed", False)),
+    "play": (("cannot_play_cards", True),),
+    "defend": (("cannot_defend", True), ("can_defend", False)),
+}
+
+
+def forbidding(res: Resolution, hero: str, what: str) -> str | None:
+    """The name of a condition ``hero`` holds whose effect forbids ``what`` (attack, act, play, defend), or None."""
+    for held in res.hero(hero)["conditions"]:
+        card = rule(res, held["id"])
+        if any(card["effect"].get(flag) is value for flag, value in FORBIDS[what]):
+            return card["name"]
+    return None
+
+
 def apply(res: Resolution, hero: str, condition: str, source: str) -> None:
     card = rule(res, condition)
     held = {c["id"] for c in res.hero(hero)["conditions"]}

@@ -46,8 +46,9 @@ def damage(res: Resolution, hero: str, amount: int, cause: str) -> None:
     before = known_hp(res, hero, f"Taking {amount} damage")
     after = max(0, before - amount)
     res.add({"kind": "damage-taken", "hero": hero, "amount": amount, "cause": cause, "hp_before": before, "hp_after": after})
-    if after == 0 and res.hero(hero)["status"] == "conscious":
-        res.add({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": "face-down", "cause": cause})
+    unconscious = res.rule("pilgrim_rules", "unconscious")  # "reduced to zero Health Points, the Pilgrim is Unconscious" (L557), face down (L355)
+    if after <= unconscious["at_hp"] and res.hero(hero)["status"] == "conscious":
+        res.add({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": unconscious["initial_orientation"], "cause": cause})
 
 
 def heal(res: Resolution, hero: str, amount: int, source: str) -> None:

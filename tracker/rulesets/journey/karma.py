@@ -13,22 +13,53 @@ from typing import Any
 
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
 
-THRESHOLD = 10
-MAX_WEAPON_LEVEL = 3
 WHEELS = ("good", "bad")
+# The trade each wheel makes when it reaches its cost (karma.trade_table, L547-L549).
+MANDATORY = {"good": "permanent-skill", "bad": "weapon-upgrade"}
+
+
+def trade(res: Resolution, trade_id: str) -> dict[str, Any]:
+    """A row of the Karma trade table (L547-L549) as the rules data gives it: its cost decides the trade."""
+    return next(row for row in res.rule("karma", "trade_table") if row["id"] == trade_id)
+
+
+def threshold(res: Resolution, wheel: str) -> int:
+    """The Karma at which ``wheel``'s mandatory trade is made: "when the Karma level is met or exceeded" (L550), its cost
+    in the trade table (10 Good, 10 Bad: L548-L549)."""
+    return trade(res, MANDATORY[wheel])["cost"][f"{wheel}_karma"]
+
+
+def master_skill_cost(res: Resolution) -> int:
+    """"4 Good Karma + 1 Action Point" (L547): the trade table's master-skill cost."""
+    return trade(res, "master-skill")["cost"]["good_karma"]
+
+
+def upgrade_block(res: Resolution) -> int:
+    """A Karma Upgrade at set-up is a block of 10 points of one wheel (L672-L673): karma.upgrade.block_size."""
+    return res.rule("karma", "upgrade", "block_size")
+
+
+def rescue_gain(res: Resolution) -> int:
+    """"Pilgrims gain 3 Good Karma Points for this heroic act" (L433): karma.gains.rescue_villager."""
+    return res.rule("karma", "gains", "rescue_villager")
+
+
+def max_weapon_level(res: Resolution) -> int:
+    """"can be upgraded twice, to Level 2 and then Level 3" (L553): pilgrim_rules.weapon_max_level."""
+    return res.rule("pilgrim_rules", "weapon_max_level")
 
 
 def gain(res: Resolution, hero: str, wheel: str, amount: int, source: str) -> None:
     before = res.hero(hero)[wheel]
     res.add({"kind": "karma-gained", "hero": hero, "wheel": wheel, "amount": amount, "source": source, "before": before, "after": before + amount})
-    if before + amount >= THRESHOLD:
+    if before + amount >= threshold(res, wheel):
         res.add({"kind": "karma-threshold-reached", "hero": hero, "wheel": wheel, "value": before + amount})
     trade_while_due(res, hero)
 
 
 def lose(res: Resolution, hero: str, wheel: str, amount: int, source: str) -> None:
     before = res.hero(hero)[wheel]
-    after = max(0, before - amount)  # no stat falls below 0 (L310, L327)
+    after = max(res.rule("karma", "floor"), before - amount)  # no stat falls below 0 (L310, L327): karma.floor
     res.add({"kind": "karma-lost", "hero": hero, "wheel": wheel, "amount": amount, "applied": before - after, "source": source, "before": before, "after": after})
 
 
@@ -40,7 +71,7 @@ def trade_while_due(res: Resolution, hero: str) -> None:
     repeat = res.ctx.ruleset.data["karma"].get("repeated_trades_at_20_or_more") is not False
     for wheel in WHEELS:
         traded = False
-        while res.hero(hero)[wheel] >= THRESHOLD and (repeat or not traded):
+        while res.hero(hero)[wheel] >= threshold(res, wheel) and (repeat or not traded):
             traded = True
             if wheel == "good":
                 _permanent_skill(res, hero)
@@ -72,17 +103,21 @@ def take_skill(res: Resolution, hero: str, kind: str, reason: str) -> str:
 
 
 def _permanent_skill(res: Resolution, hero: str) -> None:
-    _traded(res, hero, "good", "permanent-skill", THRESHOLD)
-    take_skill(res, hero, "permanent", "permanent-skill")
+    _traded(res, hero, "good", "permanent-skill", threshold(res, "good"))
+    take_skill(res, hero, trade(res, "permanent-skill")["reward"]["skill_card"], "permanent-skill")  # "A Permanent Skill Card" (L548)
 
 
 def _weapon_and_corruption(res: Resolution, hero: str) -> None:
     level = res.hero(hero)["weapon_level"]
-    trade = "weapon-upgrade" if level < MAX_WEAPON_LEVEL else "corruption-only"
-    _traded(res, hero, "bad", trade, THRESHOLD)
-    if level < MAX_WEAPON_LEVEL:
-        res.add({"kind": "weapon-upgraded", "hero": hero, "from_level": level, "to_level": level + 1, "reason": "bad-karma-trade"})
-    draw_corruption(res, hero, trade)
+    top = max_weapon_level(res)
+    row = trade(res, "weapon-upgrade")
+    # "An upgraded Weapon Card & a Corruption Card" (L549); at Level 3 a Corruption Card only (L553): the trade row's reward
+    trade_id, reward = ("weapon-upgrade", row["reward"]) if level < top else ("corruption-only", row["at_max_weapon"])
+    _traded(res, hero, "bad", trade_id, threshold(res, "bad"))
+    if level < top:
+        res.add({"kind": "weapon-upgraded", "hero": hero, "from_level": level, "to_level": min(top, level + reward["weapon_levels"]), "reason": "bad-karma-trade"})
+    for _ in range(reward["corruption_cards"]):
+        draw_corruption(res, hero, trade_id)
 
 
 def draw_corruption(res: Resolution, hero: str, reason: str) -> None:
@@ -92,5 +127,6 @@ def draw_corruption(res: Resolution, hero: str, reason: str) -> None:
 
 def master_skill(res: Resolution, hero: str) -> None:
     """The optional trade: 4 Good Karma and 1 AP for a one-time Skill Card, once per activation (L547, L550)."""
-    _traded(res, hero, "good", "master-skill", 4, mandatory=False, ap=1)
-    take_skill(res, hero, "one-time", "master-skill")
+    row = trade(res, "master-skill")
+    _traded(res, hero, "good", "master-skill", row["cost"]["good_karma"], mandatory=False, ap=row["cost"]["action_points"])
+    take_skill(res, hero, row["reward"]["skill_card"], "master-skill")  # "A One-time-use Skill Card" (L547)

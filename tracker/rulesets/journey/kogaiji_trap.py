@@ -23,11 +23,11 @@ from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import karma
 from tracker.rulesets.journey.resolution import Resolution
-from tracker.rulesets.journey.setup import RAGE_CARD
+from tracker.rulesets.journey.setup import rage_card
+from tracker.rulesets.journey.turns import action_cost
 
 BULL_GENERAL = "borrack"
 KOGAIJI = "kogaiji"
-RESCUE_GOOD_KARMA = 3  # "Take the Token and the 3 Good Karma points, as normal" (L1017, L431)
 RAGE_ACTION_POINTS = 3
 
 
@@ -52,7 +52,7 @@ def rescue(res: Resolution, hero: str, villager: str, params: Mapping[str, Any])
         _bull_general(res, f"Deception is Broken: {villager} was a Bull General (L1018)")
         return
     res.add({"kind": "villager-rescued", "hero": hero, "villager": villager, "elder_monk": True})
-    karma.gain(res, hero, "good", RESCUE_GOOD_KARMA, "rescue-villager")
+    karma.gain(res, hero, "good", karma.rescue_gain(res), "rescue-villager")  # "the 3 Good Karma points, as normal" (L1017)
     res.add({"kind": "kogaiji-spell-ended", "reason": "the Elder Monk was rescued (L1015, L1017)"})
     others = list(params.get("others_in_room") or [])
     stray = [v for v in others if v not in left or v == villager]
@@ -72,19 +72,19 @@ def _found_elder_monk(res: Resolution, hero: str, villager: str, left: list[str]
         # The Elder Monk is found: every other token is one of the 3 hidden Bull Generals (L1016), no spin needed.
         if spin:
             raise Unprocessable("The Elder Monk has been found: no spin", detail="The other tokens are Bull Generals (L1016).", errors={"spin": [spin]})
-        res.add({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "bull-general"})
+        res.add({"kind": "rescue-attempted", "hero": hero, "ap": action_cost(res), "villager": villager, "spin": None, "result": "bull-general"})
         return False
     if len(left) == 1:
         # "If there is only 1 of the 4 Villager Tokens left, there is no need to use the Fortune Spinner" (L1019).
         if spin:
             raise Unprocessable("The last Villager token is the Elder Monk: no spin", detail="L1019.", errors={"spin": [spin]})
-        res.add({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": None, "result": "elder-monk"})
+        res.add({"kind": "rescue-attempted", "hero": hero, "ap": action_cost(res), "villager": villager, "spin": None, "result": "elder-monk"})
         return True
     # Which colour is Good Fortune is the data's (an inferred mapping: white is Good Fortune).
     mapping = next(die for die in res.ctx.ruleset.data["dice"] if die["id"] == "spinner")["q9_result_mapping"]
     (face,) = res.roll({} if spin else {"spinner": 1}, {"spinner": [spin]} if spin else None, f"{hero} attempts a Rescue of {villager}")["spinner"]
     result = "good-fortune" if face == mapping["good-fortune"] else "bad-fortune"
-    res.add({"kind": "rescue-attempted", "hero": hero, "ap": 1, "villager": villager, "spin": face, "result": result})
+    res.add({"kind": "rescue-attempted", "hero": hero, "ap": action_cost(res), "villager": villager, "spin": face, "result": result})
     return result == "good-fortune"
 
 
@@ -99,7 +99,7 @@ def _bull_general(res: Resolution, reason: str) -> None:
     if res.game.get("rage_until") == "kogaiji-defeated":
         return  # Demon Rage already lasts until Kogaiji falls
     if not res.game.get("rage"):
-        res.extend(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
+        res.extend(decks.resolve_move(res.decks["demon"], "returned", [rage_card(res)], "removed", position="top"))
     res.add({"kind": "demon-rage-started", "gate": None, "reason": "no-bull-general-miniature", "demon_action_points": RAGE_ACTION_POINTS, "until": "kogaiji-defeated"})
 
 
@@ -133,6 +133,6 @@ def kogaiji_defeated(res: Resolution, target: str, outcome: str | None) -> bool:
         if state == "active":
             res.add({"kind": "gate-state-changed", "gate": gate, "from": "active", "to": "inactive", "reason": "Kogaiji's Defeat: the Gates stop spawning (L1009)"})
     if res.game.get("rage_until") == "kogaiji-defeated":
-        res.extend(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
+        res.extend(decks.resolve_move(res.decks["demon"], "removed", [rage_card(res)], "draw"))
         res.add({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"], "reason": "Kogaiji Defeated (L1020)"})
     return True

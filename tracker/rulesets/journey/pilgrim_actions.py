@@ -16,9 +16,7 @@ from tracker.rulesets.journey import conditions, health, karma, kogaiji_trap
 from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
-REST_CHI = 5
-RESTS_PER_ACTIVATION = 2
-RESCUE_GOOD_KARMA = 3
+_TIMES = {1: "once", 2: "twice"}
 HANDS = {"fortune": "fortune", "misfortune": "misfortune"}
 
 
@@ -41,26 +39,34 @@ def _activation(res: Resolution) -> dict[str, Any]:
 
 
 def rest(res: Resolution, params: Mapping[str, Any]) -> None:
+    """"When a Pilgrim rests, they recover 5 Chi Points, up to their current maximum. Resting can be performed twice
+    per Activation" (L437): the Chi and the limit are the rules data's (pilgrim_rules.actions.rest)."""
     hero = params["hero"]
-    spend(res, hero)
-    if _activation(res).get("rests", 0) >= RESTS_PER_ACTIVATION:
-        raise Unprocessable(f"{hero} has rested twice this activation", detail="Rest may be taken twice per activation (L437).")
+    ap = spend(res, hero)
+    rule = res.rule("pilgrim_rules", "actions", "rest")
+    if _activation(res).get("rests", 0) >= rule["max_per_activation"]:
+        said = _TIMES.get(rule["max_per_activation"], f"{rule['max_per_activation']} times")
+        raise Unprocessable(f"{hero} has rested {said} this activation", detail=f"Rest may be taken {said} per activation (L437).")
     before = res.hero(hero)["chi"]
-    res.add({"kind": "rested", "hero": hero, "ap": 1, "chi_before": before, "chi_after": min(health.CHI_MAX, before + REST_CHI)})
+    res.add({"kind": "rested", "hero": hero, "ap": ap, "chi_before": before, "chi_after": min(health.CHI_MAX, before + rule["chi"])})
 
 
-def _mystical_box(res: Resolution, hero: str) -> None:
-    spend(res, hero)
-    if _activation(res).get("mystical_box"):
-        raise Unprocessable(f"{hero} has used a Mystical Box this activation", detail="One Pray or Meditate per Pilgrim per activation (L413).")
-    if res.game.get("quest") == "q7-demon-army":
-        raise Unprocessable("Quest 7's box is the treasure chest", detail="It is not a Mystical Box: no Pray or Meditate (L919).")
+def _mystical_box(res: Resolution, hero: str) -> int:
+    """"Each Pilgrim can only use a Mystical Box once (to Pray or Meditate) each time they are Activated" (L414): the
+    number is the rules data's (pilgrim_rules.actions.mystical_box_uses_per_activation). The AP it costs."""
+    ap = spend(res, hero)
+    if _activation(res).get("mystical_box", 0) >= res.rule("pilgrim_rules", "actions", "mystical_box_uses_per_activation"):
+        raise Unprocessable(f"{hero} has used a Mystical Box this activation", detail="One Pray or Meditate per Pilgrim per activation (L414).")
+    quest = res.ctx.ruleset.quest(res.game["quest"])
+    if quest.get("treasure_chest_token") == "mystical_box":
+        raise Unprocessable(f"Quest {quest['number']}'s box is the treasure chest", detail="It is not a Mystical Box: no Pray or Meditate (L919).")
+    return ap
 
 
 def pray(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
-    _mystical_box(res, hero)
-    res.add({"kind": "prayed", "hero": hero, "ap": 1})
+    ap = _mystical_box(res, hero)
+    res.add({"kind": "prayed", "hero": hero, "ap": ap})
     (card,) = res.draw("fortune", 1, hero)
     res.add({"kind": "card-taken", "hero": hero, "deck": "fortune", "card": card, "reason": "pray"})
 
@@ -68,10 +74,10 @@ def pray(res: Resolution, params: Mapping[str, Any]) -> None:
 def meditate(res: Resolution, params: Mapping[str, Any]) -> None:
     """Spin: white -> look at 3 Fortune Cards, keep 1 (keep-fortune), discard 2; black -> 1 Misfortune Card."""
     hero = params["hero"]
-    _mystical_box(res, hero)
+    ap = _mystical_box(res, hero)
     spin = params.get("spin")
     (result,) = res.roll({} if spin else {"spinner": 1}, {"spinner": [spin]} if spin else None, f"{hero} meditates")["spinner"]
-    res.add({"kind": "meditated", "hero": hero, "ap": 1, "result": result})
+    res.add({"kind": "meditated", "hero": hero, "ap": ap, "result": result})
     if result == "white":
         reported = res.reported.pop("fortune", None)
         if reported:
@@ -97,17 +103,18 @@ def keep_fortune(res: Resolution, params: Mapping[str, Any]) -> None:
 
 def recover(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, well = params["hero"], token(res, "well", params["well"], "well")
-    spend(res, hero)
-    if well in res.hero(hero)["wells_used"]:
+    ap = spend(res, hero)
+    # "each Pilgrim can only use each Water Well once per Quest" (L435): the number is the rules data's
+    if res.hero(hero)["wells_used"].count(well) >= res.rule("pilgrim_rules", "actions", "recover", "uses_per_well_per_quest"):
         raise Unprocessable(f"{hero} has used {well} this quest", detail="Each Pilgrim may use each Water Well once per Quest (L435).")
     top = health.known_max_hp(res, hero, "Recovering at a Water Well (all Health back)")
     before = health.known_hp(res, hero, "Recovering")
-    res.add({"kind": "well-used", "hero": hero, "ap": 1, "well": well, "hp_before": before, "hp_after": top})
+    res.add({"kind": "well-used", "hero": hero, "ap": ap, "well": well, "hp_before": before, "hp_after": top})
 
 
 def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, villager = params["hero"], token(res, "villager", params["villager"], "villager")
-    spend(res, hero)
+    ap = spend(res, hero)
     if kogaiji_trap.in_play(res):
         kogaiji_trap.rescue(res, hero, villager, params)  # Q9: a Rescue spins first (L1016-L1019)
         return
@@ -120,35 +127,37 @@ def rescue_villager(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"{villager} is no longer a Villager", detail="A Bull Warrior replaced the token (L706).", errors={"villager": [villager]})
     if villager in (res.game.get("tokens") or {}).get("safe_house", []):
         raise Unprocessable(f"{villager} is in the Safe House", detail="You cannot Rescue the Villagers in the house (L782).", errors={"villager": [villager]})
-    res.add({"kind": "villager-rescued", "hero": hero, "ap": 1, "villager": params["villager"]})
-    karma.gain(res, hero, "good", RESCUE_GOOD_KARMA, "rescue-villager")
+    res.add({"kind": "villager-rescued", "hero": hero, "ap": ap, "villager": params["villager"]})
+    karma.gain(res, hero, "good", karma.rescue_gain(res), "rescue-villager")
 
 
 def collect_sutra(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
     token(res, "sutra", params["sutra"], "sutra")
-    spend(res, hero)
+    ap = spend(res, hero)
     held = {s for sheet in res.game["heroes"].values() for s in sheet["sutras"]}
     if params["sutra"] in held:
         raise Unprocessable(f"{params['sutra']} has been collected already", detail=f"Held: {wording.listed(sorted(held))}.")
-    res.add({"kind": "sutra-collected", "hero": hero, "ap": 1, "sutra": params["sutra"]})
+    res.add({"kind": "sutra-collected", "hero": hero, "ap": ap, "sutra": params["sutra"]})
 
 
 def break_door(res: Resolution, params: Mapping[str, Any]) -> None:
     token(res, "door", params["door"], "door")
-    spend(res, params["hero"])
-    res.add({"kind": "door-broken", "hero": params["hero"], "ap": 1, "door": params["door"]})
+    ap = spend(res, params["hero"])
+    res.add({"kind": "door-broken", "hero": params["hero"], "ap": ap, "door": params["door"]})
 
 
-def _tripitaka_only(hero: str, action: str) -> None:
-    if hero != "tripitaka":
-        raise Unprocessable(f"Only Tripitaka may {action}", detail="L373-L374.", errors={"hero": ["Tripitaka only."]})
+def _tripitaka_only(res: Resolution, hero: str, action: str, action_id: str) -> None:
+    """"Only Tripitaka can Close a Demon Gate" (L440), "Only Tripitaka can Revive other Pilgrims" (L445): the actions
+    are those the rules data lists as his own (characters[tripitaka].exclusive_actions)."""
+    if action_id in res.character("tripitaka").get("exclusive_actions", []) and hero != "tripitaka":
+        raise Unprocessable(f"Only Tripitaka may {action}", detail="L440, L445.", errors={"hero": ["Tripitaka only."]})
 
 
 def close_gate(res: Resolution, params: Mapping[str, Any]) -> None:
     hero, gate = params["hero"], params["gate"]
-    _tripitaka_only(hero, "close a Gate")
-    spend(res, hero)
+    _tripitaka_only(res, hero, "close a Gate", "close-gate")
+    ap = spend(res, hero)
     quest = res.ctx.ruleset.quest(res.game["quest"])
     gates = res.game["gates"]
     if gate not in gates or gates[gate] == "closed":
@@ -164,22 +173,28 @@ def close_gate(res: Resolution, params: Mapping[str, Any]) -> None:
     sutra = params.get("sutra") or sutras[0]
     if sutra not in sutras:
         raise Unprocessable(f"Tripitaka does not hold {sutra}", detail=f"He holds {sutras}.")
-    res.add({"kind": "gate-closed", "hero": hero, "ap": 1, "gate": gate, "sutra": sutra})
+    res.add({"kind": "gate-closed", "hero": hero, "ap": ap, "gate": gate, "sutra": sutra})
 
 
 def revive(res: Resolution, params: Mapping[str, Any]) -> None:
     """Tripitaka sacrifices 1-5 HP (keeping at least 1) and 0-5 Chi; the Pilgrim gets exactly those (L440-L449)."""
     hero, target, hp, chi = params["hero"], params["target"], params["hp"], params.get("chi", 0)
-    _tripitaka_only(hero, "Revive")
-    spend(res, hero)
+    _tripitaka_only(res, hero, "Revive", "revive")
+    ap = spend(res, hero)
     if res.hero(target)["status"] not in ("face-down", "side", "back"):
         raise Unprocessable(f"{target} is not Unconscious", detail=f"{target} is {res.hero(target)['status']}.")
+    rule = res.rule("pilgrim_rules", "actions", "revive")
+    for paid, said, (least, most) in ((hp, "Health", rule["hp_sacrificed"]), (chi, "Chi", rule["chi_sacrificed"])):
+        if not least <= paid <= most:  # "1-5 Health Points", "0-5 Chi Points" (L447-L448), by the data
+            raise Unprocessable(f"Tripitaka sacrifices {least}-{most} {said} to Revive", detail=f"{paid} asked (L447-L448).", errors={"hp" if said == "Health" else "chi": [f"{least}-{most}"]})
     own = health.known_hp(res, hero, "Reviving (Tripitaka's Health)")
+    if own < rule["needs_tripitaka_hp"]:  # "Tripitaka must have at least 1 Action and 2 Health Points" (L449)
+        raise Unprocessable(f"Tripitaka has {own} HP and needs at least {rule['needs_tripitaka_hp']} to Revive", detail="L449.")
     if own - hp < 1:
         raise Unprocessable(f"Tripitaka has {own} HP and must keep at least 1", detail=f"He can sacrifice at most {own - 1}.")
     if chi > res.hero(hero)["chi"]:
         raise Unprocessable(f"Tripitaka has only {res.hero(hero)['chi']} Chi", detail="He cannot sacrifice more.")
-    res.add({"kind": "damage-taken", "hero": hero, "amount": hp, "cause": "revive", "hp_before": own, "hp_after": own - hp, "ap": 1})
+    res.add({"kind": "damage-taken", "hero": hero, "amount": hp, "cause": "revive", "hp_before": own, "hp_after": own - hp, "ap": ap})
     if chi:
         health.change_chi(res, hero, -chi, "revive")
     res.add({"kind": "pilgrim-revived", "hero": target, "by": hero, "hp": hp, "chi": chi})
@@ -188,10 +203,12 @@ def revive(res: Resolution, params: Mapping[str, Any]) -> None:
 def master_skill(res: Resolution, params: Mapping[str, Any]) -> None:
     hero = params["hero"]
     spend(res, hero)
-    if _activation(res).get("master_skill"):
+    rule = res.rule("pilgrim_rules", "actions", "master_skill")
+    if _activation(res).get("master_skill", 0) >= rule["per_activation"]:
         raise Unprocessable(f"{hero} has used Master Skill this activation", detail="Once per activation (L550).")
-    if res.hero(hero)["good"] < 4:
-        raise Unprocessable(f"{hero} has {res.hero(hero)['good']} Good Karma", detail="Master Skill costs 4 Good Karma and 1 AP (L547).")
+    cost = karma.master_skill_cost(res)
+    if res.hero(hero)["good"] < cost:
+        raise Unprocessable(f"{hero} has {res.hero(hero)['good']} Good Karma", detail=f"Master Skill costs {cost} Good Karma and 1 AP (L547).")
     karma.master_skill(res, hero)
 
 
@@ -201,9 +218,10 @@ def red_line_damage(res: Resolution, params: Mapping[str, Any]) -> None:
     Health to pay, the move cannot be made (L566); a Pilgrim who pays its last Health falls Unconscious (L557)."""
     hero, squares = params["hero"], params["squares"]
     hp = health.known_hp(res, hero, "Red Line damage")
-    if hp < squares:
+    per_square = res.rule("pilgrim_rules", "terrain", "red_damage")  # "one point of damage every time" (L571), by the data
+    if hp < squares * per_square:
         raise Unprocessable(f"{hero} has {hp} HP and cannot enter {squares} Red Line square(s)", detail="Without the Health Points for Red Regions you cannot make the move (L566).", errors={"squares": [f"{squares} Red Line square(s) with {hp} HP"]})  # problem+json errors are messages
-    health.damage(res, hero, squares, f"red-line ({params.get('how', 'entered')})")
+    health.damage(res, hero, squares * per_square, f"red-line ({params.get('how', 'entered')})")
 
 
 def report_health(res: Resolution, params: Mapping[str, Any]) -> None:
@@ -223,7 +241,7 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
     names = [c["name"] if isinstance(c, dict) else c for c in sheet.get(hand or "", [])]
     if hand is None or card not in names:
         raise Unprocessable(f"{hero} holds no '{card}' from {deck}", detail=f"In hand: {names}.", errors={"card": [card]})
-    if sheet["status"] != "conscious" or "paralyzed" in {c["id"] for c in sheet["conditions"]}:
+    if sheet["status"] != "conscious" or conditions.forbidding(res, hero, "play"):
         raise Unprocessable(f"{hero} cannot play cards now", detail="Unconscious or Paralyzed Pilgrims play no cards (L302, L558).")
     costs = params.get("costs") or {}
     if costs.get("ap"):
@@ -232,8 +250,9 @@ def play_card(res: Resolution, params: Mapping[str, Any]) -> None:
         raise Unprocessable(f"{hero} has {sheet['chi']} Chi", detail=f"The card costs {costs['chi']}.")
     if costs.get("hp"):
         hp = health.known_hp(res, hero, "Paying an HP cost")
-        if hp - costs["hp"] < 1:
-            raise Unprocessable(f"An HP cost must leave {hero} at least 1 HP", detail=f"{hero} has {hp} HP (L270).")
+        least = res.rule("pilgrim_rules", "card_hp_cost_min_hp_left")  # "you must leave the Pilgrim with at least 1 Health Point" (L270)
+        if hp - costs["hp"] < least:
+            raise Unprocessable(f"An HP cost must leave {hero} at least {least} HP", detail=f"{hero} has {hp} HP (L270).")
     res.add({"kind": "card-played", "hero": hero, "deck": deck, "card": card, "costs": costs, "ap": costs.get("ap", 0)})
     _calms_kei_lun(res, hero, card)
     if costs.get("chi"):

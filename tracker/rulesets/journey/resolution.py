@@ -47,6 +47,14 @@ class Resolution(WorkingCopy):
             )
         return value
 
+    def rule(self, *path: str) -> Any:
+        """A figure of the rules data (``rule("pilgrim_rules", "action_points")``): the data decides the rule, the code
+        keeps no copy of it."""
+        value: Any = self.ctx.ruleset.data
+        for key in path:
+            value = value[key]
+        return value
+
     def table(self, table_id: str) -> Any:
         return component_data.table(self.ctx.components, table_id)
 

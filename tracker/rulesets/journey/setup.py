@@ -22,7 +22,6 @@ from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext, ActionT
 
 PILGRIMS = ("tripitaka", "monkey-king", "cho-hakkai", "monk-sha")
 CHI_MAX = 10
-RAGE_CARD = "Rage Card"
 PART_2 = "q10-part-2-seal-the-gate"
 PART_1 = "q10-part-1-the-lair"
 CARRIED_HANDS = ("skills", "corruption", "fortune", "misfortune")
@@ -91,7 +90,7 @@ def set_up_quest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
             _fresh_pilgrim(res, quest, hero)
     for hero in quest["pilgrims"]:
         for wheel in upgrades.get(hero, []):
-            karma.gain(res, hero, wheel, karma.THRESHOLD, "karma-upgrade")
+            karma.gain(res, hero, wheel, karma.upgrade_block(res), "karma-upgrade")
     for hero, orientation in (quest.get("starts_unconscious") or {}).items():
         res.add({"kind": "pilgrim-fell-unconscious", "hero": hero, "orientation": orientation, "cause": "quest-set-up"})
     readings.carry_in(res, progress)
@@ -200,16 +199,22 @@ def _initiative(res: Resolution, quest: Mapping[str, Any], reported: list[str] |
     return order, {"counter_start": start, "counter_end": res.rng.counter, "shuffle": shuffle}
 
 
+def rage_card(res: Resolution) -> str:
+    """The Rage Card's name, by which a supplied Demon deck holds it: the rules data's (decks[demon].rage_card_name)."""
+    return next(deck for deck in res.rule("decks") if deck["id"] == "demon")["rage_card_name"]
+
+
 def _set_aside_rage_card(res: Resolution) -> None:
     """The Rage Card is removed from the Demon deck before play (L178)."""
     state = res.decks["demon"]
-    if state["unknown"] == 0 and RAGE_CARD not in state["draw"]:
+    rage = rage_card(res)
+    if state["unknown"] == 0 and rage not in state["draw"]:
         raise Unprocessable(
             "The supplied Demon deck has no Rage Card",
-            detail=f'The Demon deck\'s 50 cards include the Rage Card; name it "{RAGE_CARD}" (kind "rage") in the component data.',
+            detail=f'The Demon deck\'s 50 cards include the Rage Card; name it "{rage}" (kind "rage") in the component data.',
             errors={"components.decks.demon.cards": ["No Rage Card."]},
         )
-    res.extend(decks.resolve_move(state, "removed", [RAGE_CARD], "draw"))
+    res.extend(decks.resolve_move(state, "removed", [rage], "draw"))
 
 
 def _upgrades(quest: Mapping[str, Any], chosen: Mapping[str, list[str]], required: bool) -> dict[str, list[str]]:
@@ -232,7 +237,11 @@ def max_hp(res: Resolution, hero: str) -> int | None:
 
 def _fresh_pilgrim(res: Resolution, quest: Mapping[str, Any], hero: str) -> None:
     hp = max_hp(res, hero)
-    res.add({"kind": "pilgrim-set-up", "hero": hero, "start": "fresh", "hp": hp, "max_hp": hp, "chi": CHI_MAX, "good": 0, "bad": 0, "weapon_level": 1})
+    rules = res.rule("pilgrim_rules")
+    # "Set the Chi wheel to 10, the normal maximum value, and both Karma wheels to 0" (L224); a Level 1 Weapon (L553)
+    wheels = rules["karma_wheels"]
+    res.add({"kind": "pilgrim-set-up", "hero": hero, "start": "fresh", "hp": hp, "max_hp": hp, "chi": rules["chi"]["start"],
+             "good": wheels["good"]["start"], "bad": wheels["bad"]["start"], "weapon_level": rules["weapon_level_at_setup"]})
     named = (quest.get("starting_cards") or {}).get(hero, [])
     deck = skill_deck(hero)
     spec = res.ctx.deck(deck)
@@ -240,7 +249,8 @@ def _fresh_pilgrim(res: Resolution, quest: Mapping[str, Any], hero: str) -> None
         res.add({**decks.resolve_reported_draw(res.decks[deck], named, hero)[0], "source": "quest-set-up"})
         for card in named:
             res.add({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "quest-starting-card"})
-    count = (quest.get("starting_random_draws") or {}).get(hero, 2)
+    # "Shuffle the Skill Cards and draw the top 2" (L221): the deck's set-up draw in the rules data, or the Pilgrims' rule
+    count = (quest.get("starting_random_draws") or {}).get(hero, spec_setup_draw(res, deck))
     if not res.reported.get(deck) and res.decks[deck]["unknown"] != 0:
         # The deck's cards are lost and none were reported: the Pilgrim draws at the table and the
         # cards are reported later (take-starting-skills), never made up here.
@@ -248,6 +258,12 @@ def _fresh_pilgrim(res: Resolution, quest: Mapping[str, Any], hero: str) -> None
         return
     for card in res.draw(deck, count, hero):
         res.add({"kind": "card-taken", "hero": hero, "deck": deck, "card": card, "card_kind": spec.kind_of.get(card), "reason": "set-up-draw"})
+
+
+def spec_setup_draw(res: Resolution, deck: str) -> int:
+    """How many Skill Cards a fresh Pilgrim draws at set-up: the deck's setup_draw, else pilgrim_rules.skill_cards_at_setup."""
+    spec = next((d for d in res.rule("decks") if d["id"] == deck), {})
+    return spec.get("setup_draw", res.rule("pilgrim_rules", "skill_cards_at_setup"))
 
 
 def _carried_pilgrim(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:

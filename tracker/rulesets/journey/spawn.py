@@ -21,7 +21,7 @@ from tracker.rulesets.engine import components as component_data
 from tracker.rulesets.journey import lair
 from tracker.rulesets.journey.attack import demon_in_play
 from tracker.rulesets.journey.resolution import Resolution
-from tracker.rulesets.journey.setup import RAGE_CARD
+from tracker.rulesets.journey.setup import rage_card
 
 BORROCK_UNIQUE = ("q1-meeting", "q2-rescue", "q3-village-fields")
 MAX_REDRAWS = 200
@@ -160,7 +160,7 @@ def _spawn_at(res: Resolution, gate: str, said: Mapping[str, Any], promotion_sai
             if placed is None:
                 res.add({"kind": "demon-card-resolved", "gate": gate, "card": name, "outcome": "rage"})
                 res.extend(decks.resolve_move(res.decks["demon"], "discarded", [name], "held"))
-                res.extend(decks.resolve_move(res.decks["demon"], "returned", [RAGE_CARD], "removed", position="top"))
+                res.extend(decks.resolve_move(res.decks["demon"], "returned", [rage_card(res)], "removed", position="top"))
                 res.add({"kind": "demon-rage-started", "gate": gate, "reason": "no-miniatures", "demon_action_points": RAGE_ACTION_POINTS})
                 return True
             res.add({"kind": "demon-spawned", "demon": _instance(res, placed), "character": placed, "gate": gate, "card": name, "promoted_from": character if placed != character else None})

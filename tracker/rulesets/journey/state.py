@@ -327,7 +327,7 @@ def _karma_threshold_reached(g: dict[str, Any], change: Mapping[str, Any]) -> No
 @CHANGES("karma-traded", "KarmaTraded")
 def _karma_traded(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     if change["trade"] == "master-skill":
-        g["activation"]["master_skill"] = True
+        g["activation"]["master_skill"] = int(g["activation"].get("master_skill", 0)) + 1  # how many: the limit is the data's
 
 
 @CHANGES("turn-tokens-added", "TurnTokensAdded")
@@ -350,7 +350,7 @@ def _rested(g: dict[str, Any], change: Mapping[str, Any]) -> None:
 @CHANGES("prayed", "Prayed")
 @CHANGES("meditated", "Meditated")
 def _mystical_box(g: dict[str, Any], change: Mapping[str, Any]) -> None:
-    g["activation"]["mystical_box"] = True
+    g["activation"]["mystical_box"] = int(g["activation"].get("mystical_box", 0)) + 1  # how many: the limit is the data's
     if change["kind"] == "meditated" and change["result"] == "white":
         g["fortune_choice"] = change.get("hero")
 

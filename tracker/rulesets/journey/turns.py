@@ -17,10 +17,8 @@ from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import conditions, iron_fan, lair, transformation
 from tracker.rulesets.journey.resolution import Resolution
-from tracker.rulesets.journey.setup import RAGE_CARD
-from tracker.rulesets.journey.state import ROTATION, UNCONSCIOUS
+from tracker.rulesets.journey.setup import rage_card
 
-ACTION_POINTS = 2
 ORDER = ("maintenance", "pilgrim", "demon", "end")
 
 
@@ -39,14 +37,17 @@ def maintenance(res: Resolution, params: Mapping[str, Any]) -> None:
     reported = params.get("ongoing_damage") or {}
     for hero in res.game["initiative"]:
         conditions.maintain(res, hero, reported.get(hero) or {})
+    # "If an Unconscious Pilgrim is face down, turn them on their side..." (L355): the rotation is the rules data's
+    rotation = res.rule("pilgrim_rules", "unconscious", "rotation")
+    turned = dict(zip(rotation, rotation[1:]))
     for hero in res.game["initiative"]:
         status = res.hero(hero)["status"]
-        if status in UNCONSCIOUS:
-            res.add({"kind": "unconscious-pilgrim-turned", "hero": hero, "from": status, "to": ROTATION[status]})
-            if ROTATION[status] == "dead":
+        if status in turned:
+            res.add({"kind": "unconscious-pilgrim-turned", "hero": hero, "from": status, "to": turned[status]})
+            if turned[status] == rotation[-1]:
                 res.add({"kind": "pilgrim-died", "hero": hero, "cause": "not revived"})
     if res.game.get("rage") and res.game.get("rage_until") is None:  # Q9's lasts until Kogaiji falls (L1020)
-        res.extend(decks.resolve_move(res.decks["demon"], "removed", [RAGE_CARD], "draw"))
+        res.extend(decks.resolve_move(res.decks["demon"], "removed", [rage_card(res)], "draw"))
         res.add({"kind": "demon-rage-ended", "turn": res.ctx.state["turn"]})
     lasting = set(params.get("special_cards_lasting") or [])
     expiring = [card for card in res.game.get("special_cards", []) if card not in lasting]
@@ -71,9 +72,9 @@ def activate(res: Resolution, params: Mapping[str, Any]) -> None:
             detail=f"Pilgrims activate in initiative order ({order}); next: {named.get(waiting[0], waiting[0]) if waiting else 'nobody (start the Demon Phase)'}.",
             errors={"hero": ["Out of initiative order, already activated, or unconscious."]},
         )
-    ap = ACTION_POINTS + params.get("extra_ap", 0)
-    if "paralyzed" in {c["id"] for c in res.hero(hero)["conditions"]}:
-        ap = 0  # Paralyzed: no actions (L302)
+    ap = res.rule("pilgrim_rules", "action_points") + params.get("extra_ap", 0)  # 2 AP per activation (L364), by the data
+    if conditions.forbidding(res, hero, "act"):
+        ap = 0  # "While Paralyzed, the Pilgrim cannot make any actions" (L302): by the condition's effect in the data
     res.add({"kind": "pilgrim-activated", "hero": hero, "ap": ap})
 
 
@@ -108,8 +109,15 @@ def end_of_turn(res: Resolution, params: Mapping[str, Any]) -> None:
     res.add({"kind": "turn-ended", "turn": turn})
 
 
-def spend(res: Resolution, hero: str, ap: int = 1) -> None:
-    """An action of ``hero`` costing ``ap``: the Pilgrim must be the active one with AP left."""
+def action_cost(res: Resolution) -> int:
+    """What one action costs: "Each action costs 1 AP" (L364), by the rules data (pilgrim_rules.actions_cost_ap)."""
+    return res.rule("pilgrim_rules", "actions_cost_ap")
+
+
+def spend(res: Resolution, hero: str, ap: int | None = None) -> int:
+    """An action of ``hero`` costing ``ap`` (one action's cost when not given): the Pilgrim must be the active one with
+    AP left. The AP it costs."""
+    ap = action_cost(res) if ap is None else ap
     if res.game.get("phase") != "pilgrim" or res.game.get("active") != hero:
         raise Unprocessable(
             f"{hero} is not the active Pilgrim",
@@ -118,3 +126,4 @@ def spend(res: Resolution, hero: str, ap: int = 1) -> None:
         )
     if res.game["ap"] < ap:
         raise Unprocessable(f"{hero} has {res.game['ap']} Action Point(s) left", detail=f"This action costs {ap}.", errors={"hero": ["No Action Points left."]})
+    return ap
