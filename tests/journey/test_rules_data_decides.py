@@ -291,3 +291,18 @@ def test_the_skill_card_a_karma_trade_gives_is_the_data_s_kind():
         return [c["card_kind"] for c in table.act(type="master-skill", hero="monkey-king") if c["kind"] == "card-taken"]
     assert taken() == ["one-time"]
     assert taken("permanent") == ["permanent"]
+
+
+def test_the_demon_cards_drawn_at_each_active_gate_are_the_data_s():
+    # L596: "Starting at the active Gate closest to Tripitaka, draw one Demon Card from the Demon Deck."
+    supplied = {**COMPONENTS, "decks": {**COMPONENTS["decks"], "demon": {"cards": DEMON_DECK}}}
+
+    def cards(per_gate=None):
+        deck = data(lambda d: per_gate and next(deck for deck in d["decks"] if deck["id"] == "demon").update(draw_per_active_gate=per_gate))
+        table = Table(rules_data=deck, components=supplied)
+        table.act(type="maintenance")
+        table.act(type="demon-phase")
+        changes = table.act(type="spawn-demons", gates=["gate-1"], drawn={"demon": ["Archers 1", "Archers 2"][:per_gate or 1]})
+        return [c["card"] for c in changes if c["kind"] == "demon-card-resolved"]
+    assert cards() == ["Archers 1"]
+    assert cards(2) == ["Archers 1", "Archers 2"]

@@ -122,6 +122,11 @@ def spawn(res: Resolution, params: Mapping[str, Any]) -> None:
     mantra = lair.mantra_order(res, params, order)  # Q10 Part 2: 2 cards per chanting Lord, alternating Gates (L1088)
     if mantra is not None:
         order = mantra
+    else:
+        # "Starting at the active Gate closest to Tripitaka, draw one Demon Card" (L596): the cards per active Gate are
+        # the rules data's (decks[demon].draw_per_active_gate)
+        per_gate = res.ctx.ruleset.data["decks"][_deck_index(res)]["draw_per_active_gate"]
+        order = [gate for gate in order for _ in range(per_gate)]
     for gate in order:
         if _one_pass_played(res):
             return
