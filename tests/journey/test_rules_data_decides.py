@@ -306,3 +306,16 @@ def test_the_demon_cards_drawn_at_each_active_gate_are_the_data_s():
         return [c["card"] for c in changes if c["kind"] == "demon-card-resolved"]
     assert cards() == ["Archers 1"]
     assert cards(2) == ["Archers 1", "Archers 2"]
+
+
+def test_tripitaka_s_cleanse_ritual_rolls_the_data_s_die():
+    # L527: "Tripitaka's Profile Sheet shows he rolls 1 Pilgrim Die during the Ritual"; L532: "Roll the dice specified
+    # in the Attacker's Cleanse Ritual Attribute"
+    def rolled(die=None):
+        rules_data = data(lambda d: die and next(c for c in d["characters"] if c["id"] == "tripitaka").update(cr_die=die))
+        table = _active(Table(rules_data=rules_data), "tripitaka")
+        changes = table.act(type="pilgrim-attack", hero="tripitaka", target="berrok-1", faces={"attack": ["1", "X"], "pilgrim": ["X"]},
+                            outcome="cleanse", cleanse_faces=["2"])
+        return [sorted(c["roll"]["results"]) for c in changes if c["kind"] == "rolled"][-1]
+    assert rolled() == ["pilgrim"]
+    assert rolled("attack") == ["attack"]

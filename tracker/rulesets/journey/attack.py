@@ -192,13 +192,16 @@ def _cleanse(res: Resolution, hero: str, target: str, character: str, params: Ma
     stated: dict[str, Any] = {}
     sp = stated_results.stat_or_stated(res, params, stated, character, "SP", "cleansed", True, "The Cleanse Ritual (its Soul Power)")
     reported = params.get("cleanse_faces")
+    # "Roll the dice specified in the Attacker's Cleanse Ritual Attribute" (L532): Tripitaka's is the Pilgrim Die (L527,
+    # the rules data's cr_die); the other Pilgrims' sheets were lost, and the service reads theirs as the same die (a reading).
+    die = res.character(hero).get("cr_die") or "pilgrim"
     if reported:  # dice rolled at the table: the Pilgrim's number of Cleanse Ritual dice is not needed
-        faces = res.roll({}, {"pilgrim": reported}, f"{hero} cleanses {target}")["pilgrim"]
+        faces = res.roll({}, {die: reported}, f"{hero} cleanses {target}")[die]
     elif sp is None:
         faces = []  # the table rolled and read the result against the lost SP: nothing for the tracker to roll
     else:
         cr = res.stat(hero, "CR", "Rolling the Cleanse Ritual (its Cleanse Ritual dice; or report the faces as cleanse_faces)")
-        faces = res.roll({"pilgrim": cr}, None, f"{hero} cleanses {target}")["pilgrim"]
+        faces = res.roll({die: cr}, None, f"{hero} cleanses {target}")[die]
     result = total(faces) + params.get("cleanse_bonus", 0) + _golden_peach(res, params)
     # L532: "If the result is equal to or greater than the Soul Power ... you have successfully saved the Target's soul."
     cleansed = stated["cleansed"] if sp is None else result >= sp
