@@ -129,7 +129,13 @@ def _check_shape():
     """Deeply nested documents and huge arrays are refused before any view parses them."""
     if request.method in ("GET", "HEAD") or not request.is_json:
         return None
-    problem = _shape_problem(json_body.decoded_or_none(), 0)
+    value = json_body.decoded_or_none()
+    # What json_body decoded nests at most MAX_DEPTH levels (tracker/core/safe_json.py refuses deeper), so no value in it
+    # lies deeper than MAX_DEPTH; an array of more than MAX_ARRAY items has at least MAX_ARRAY commas between them. With
+    # fewer commas in the whole body, the walk below finds nothing.
+    if value is None or request.get_data(cache=True).count(b",") < MAX_ARRAY:
+        return None
+    problem = _shape_problem(value, 0)
     if problem:
         return problems.problem(422, problem, f"Documents may nest at most {MAX_DEPTH} levels and arrays hold at most {MAX_ARRAY} items.")
     return None
