@@ -47,18 +47,19 @@ from http_load import HttpResult, measure_http
 from shards_load import CAMPAIGNS, CLIENTS as SHARD_CLIENTS, FENCE_THREADS, ShardsResult, measure_shards
 from import_memory import SECTION as IMPORT_MEMORY_SECTION
 from view_reads import SECTION as VIEW_READS_SECTION
-from targets import target_rows
+from targets import ISSUE_35_HEADER, issue35_rows, target_rows
 from timing import median_ms
+from quick import QUICK, scaled
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 from tracker.core.errors import Conflict
 from tracker.core.randomness import RandomStream
 from tracker.rulesets.engine.data import content_hash
 
-N_ROLLS = 1500  # commands per write-path case and round, on each backend (a 300-command burst was too short to measure steadily)
+N_ROLLS = scaled(1500, 300)  # commands per write-path case and round, on each backend (a 300-command burst was too short to measure steadily)
 N_SESSIONS = 20  # sessions of one campaign for the round-robin case
 N_THREADS = 8  # concurrent writers in the concurrent cases (the issue's 8 writers)
-REPEATS = 5  # rounds of the write-path cases; the median rate of each is kept
+REPEATS = scaled(5, 3)  # rounds of the write-path cases; the median rate of each is kept
 LOAD_REPEATS = 15  # repository gets per load figure; the median time is kept
 MICRO_ITERATIONS = 2000  # iterations of each in-process micro-measurement
 WARM_UP_ROLLS = 3  # untimed rolls per warm-up session (also opens pool connections)
@@ -647,9 +648,9 @@ def table_rows(results: list[BackendResult]) -> list[tuple[str, ...]]:
     return rows
 
 
-def print_table(rows: list[tuple[str, ...]]) -> None:
-    widths = [max(len(r[i]) for r in [HEADER, *rows]) for i in range(len(HEADER))]
-    for r in [HEADER, tuple("-" * w for w in widths), *rows]:
+def print_table(rows: list[tuple[str, ...]], header: tuple[str, ...] = HEADER) -> None:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for r in [header, tuple("-" * w for w in widths), *rows]:
         print("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths))))
 
 
@@ -730,6 +731,12 @@ def profile_section(http: HttpResult) -> list[str]:
 def extra_sections(results: list[BackendResult], history: HistoryResult | None, http: HttpResult | None) -> list[str]:
     """The targets table, the HTTP runs, the long histories, and the library's recorders side by side."""
     parts = [
+        "## Targets (issue 35)",
+        "",
+        "Each figure beside its limit, both measured in this one run (`make bench`).",
+        "",
+        markdown_table(ISSUE_35_HEADER, issue35_rows(results, history, http), text_columns=1),
+        "",
         "## Targets (issue 9)",
         "",
         markdown_table(("figure", "measured", "ratio", "target", "", "what limits it (when missed)"),
@@ -1001,9 +1008,14 @@ def main() -> None:
         print(f"{result.name:10}  snapshots enabled: {result.snapshots_enabled}, taken at versions {result.snapshot_versions}")
     for name, us in micro.items():
         print(f"in process  {name}: {us:.1f} µs")
-    write_results(results, micro, info, notes, history, http, shards)
     for row in target_rows(results, N_THREADS, history, http):
         print("target  " + " | ".join(row[:5]))
+    print("\nissue 35, side by side in this run:")
+    print_table([row[:6] for row in issue35_rows(results, history, http)], ISSUE_35_HEADER[:6])
+    if QUICK:  # shorter runs: the tables above only, RESULTS.md keeps a full run's figures
+        print(f"\nBENCH_QUICK: ran in {time.perf_counter() - started:.0f} s; {RESULTS_PATH} left as it was")
+        return
+    write_results(results, micro, info, notes, history, http, shards)
     print(f"\nwrote {RESULTS_PATH} in {time.perf_counter() - started:.0f} s")
 
 
