@@ -66,3 +66,34 @@ def test_the_metrics_find_each_kind_of_answers_series_once_and_count_every_answe
     assert len(made) <= 3  # each of the three series at most once (none where an earlier test found it already)
     assert found.requests.labels(route, "POST", "201")._value.get() == before + 3
     assert found.commands.labels("rollDice", "accepted")._value.get() == accepted + 3
+
+
+def test_a_warm_roll_request_makes_fewer_python_calls_than_before_issue_35(app, client, session_id):
+    """Counted, not timed: the median over warm requests of the Python calls (built-ins included) the application
+    makes for one roll, on SQLite (bench/calls.py counts the same). Before issue 35's changes a roll made 1,996;
+    the bound leaves room for a few calls more, not for a check repeated again."""
+    import cProfile
+    import pstats
+    import statistics
+
+    counts: list[int] = []
+    inner = app.wsgi_app
+
+    def counted(environ, start_response):
+        profile = cProfile.Profile()
+        profile.enable()
+        try:
+            return list(inner(environ, start_response))
+        finally:
+            profile.disable()
+            counts.append(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
+
+    for _ in range(20):  # warm: caches, the grant, the command cache
+        assert client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 2}}).status_code == 201
+    app.wsgi_app = counted
+    try:
+        for _ in range(21):
+            assert client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 2}}).status_code == 201
+    finally:
+        app.wsgi_app = inner
+    assert statistics.median(counts) <= 1925, counts
