@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from http_layers import SESSIONS, _environ  # noqa: E402
+from http_layers import SESSIONS, _environ, sessions_to_roll_on  # noqa: E402
 
 POSTGRES = os.environ.get("BENCH_POSTGRES_SERVER", "postgresql://postgres@127.0.0.1:5432")
 
@@ -51,12 +51,7 @@ def count(kind: str = "sqlite", requests: int = 500, top: int = 25) -> dict[str,
         app = create_app({"DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
         tracker = app.extensions["tracker"]
         try:
-            client = app.test_client()
-            campaign = client.post("/campaigns", json={"ruleset": "journey", "name": "Calls"}).get_json()
-            token = campaign["owner_token"]
-            headers = {"Authorization": f"Bearer {token}"}
-            sessions = [client.post(f"/campaigns/{campaign['id']}/sessions", json={"quest": "q1-meeting"},
-                                    headers=headers).get_json()["id"] for _ in range(SESSIONS)]
+            token, sessions = sessions_to_roll_on(app, "Calls")
             statuses: list[str] = []
 
             def roll_requests(n: int) -> None:
