@@ -97,3 +97,17 @@ def test_a_warm_roll_request_makes_fewer_python_calls_than_before_issue_35(app, 
     finally:
         app.wsgi_app = inner
     assert statistics.median(counts) <= 1925, counts
+
+
+def test_a_commands_answer_is_copied_container_by_container_sharing_nothing(monkeypatch):
+    from tracker.application import unit_of_work
+
+    copied: list[object] = []
+    inner = unit_of_work.detached
+    monkeypatch.setattr(unit_of_work, "detached", lambda value: (copied.append(value), inner(value))[1])
+    nested = {"c": 3}
+    answer = {"a": 1, "b": [1, "two", nested, (4, 5)], "d": None}
+    copy = unit_of_work.detached(answer)
+    assert copy == {"a": 1, "b": [1, "two", {"c": 3}, [4, 5]], "d": None}
+    assert copy is not answer and copy["b"] is not answer["b"] and copy["b"][2] is not nested
+    assert len(copied) == 4  # the answer, its list, the dict and the tuple in it: no call for a number or a string
