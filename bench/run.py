@@ -1,6 +1,7 @@
 """Write-path benchmark: the tracker service against the raw database and the bare library.
 
-Run with `make bench`. Every figure is a rate measured in this one run, on fixed
+Run with `make bench` (`BENCH_QUICK=1 make bench`: every section shortened, the tables printed, RESULTS.md left as
+it was: bench/quick.py). Every figure is a rate measured in this one run, on fixed
 inputs, and is reported next to the rates of the same database without the
 service (raw INSERT + COMMIT of a row the size of a stored DiceRolled event) and
 of the bare eventsourcing library (a trivial aggregate saved N times), so the
