@@ -160,11 +160,14 @@ JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lin
 
 
 def _require_json_body():
-    if request.blueprint == "pages":
+    req = request._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    if req.method not in ("POST", "PUT", "PATCH"):
+        return None  # (nothing below answers any other method)
+    if req.blueprint == "pages":
         return None  # the pages' forms post form fields
-    if request.mimetype in JSON_LINES and request.path == IMPORT_PATH:
+    if req.mimetype in JSON_LINES and req.path == IMPORT_PATH:
         return None
-    if request.method in ("POST", "PUT", "PATCH") and request.content_length and not request.is_json:
+    if req.content_length and not req.is_json:
         return problems.problem(
             415,
             "Send the body as JSON",
@@ -175,7 +178,8 @@ def _require_json_body():
 
 def _refuse_unsafe_json():
     """Bodies that would crash a parser or a store further in are refused before anything reads them."""
-    if request.method in ("GET", "HEAD") or not request.is_json:
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.method in ("GET", "HEAD") or not req.is_json:
         return None
     try:
         json_body.decoded()

@@ -76,10 +76,11 @@ def declare_framework_routes(app: Flask) -> None:
 
 
 def authorize():
-    endpoint = request.endpoint
+    req = request._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    endpoint = req.endpoint
     if endpoint is None:
         return _check_shape()  # no route: the 404 or 405 follows
-    needed = declared(current_app.view_functions.get(endpoint), request.method) or UNDECLARED
+    needed = declared(current_app.view_functions.get(endpoint), req.method) or UNDECLARED
     if needed is signed_in:
         return None  # pages sign in with a cookie and check the same grants themselves (api/pages/signin.py)
     if needed.public:
@@ -96,7 +97,7 @@ def authorize():
             401, "This token is not valid", "It is unknown or was revoked; ask the campaign's owner for a new one.",
             headers={"WWW-Authenticate": 'Bearer realm="campaign-tracker", error="invalid_token"'},
         )
-    args = request.view_args or {}
+    args = req.view_args or {}
     if "session_id" in args:
         campaign_id = tracker().campaign_of_session(args["session_id"])  # NotFound -> 404
         what = ("session", args["session_id"])
@@ -105,8 +106,9 @@ def authorize():
         what = ("campaign", campaign_id)
     if campaign_id != grant.campaign_id:
         raise NotFound(f"No {what[0]} with id '{what[1]}'", detail=f"Check the {what[0]} id.")
-    g.grant = grant
-    g.viewer_side = None if grant.role == "owner" else (grant.side or "heroes")
+    context = g._get_current_object()  # type: ignore[attr-defined]
+    context.grant = grant
+    context.viewer_side = None if grant.role == "owner" else (grant.side or "heroes")
     refusal = _role_refusal(grant, needed)
     if refusal:
         return problems.problem(403, refusal, f"This token's role is {grant.role}.")
@@ -127,9 +129,16 @@ def _role_refusal(grant: Any, needed: Access) -> str | None:
 
 def _check_shape():
     """Deeply nested documents and huge arrays are refused before any view parses them."""
-    if request.method in ("GET", "HEAD") or not request.is_json:
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.method in ("GET", "HEAD") or not req.is_json:
         return None
-    problem = _shape_problem(json_body.decoded_or_none(), 0)
+    value = json_body.decoded_or_none()
+    # What json_body decoded nests at most MAX_DEPTH levels (tracker/core/safe_json.py refuses deeper), so no value in it
+    # lies deeper than MAX_DEPTH; an array of more than MAX_ARRAY items has at least MAX_ARRAY commas between them. With
+    # fewer commas in the whole body, the walk below finds nothing.
+    if value is None or req.get_data(cache=True).count(b",") < MAX_ARRAY:
+        return None
+    problem = _shape_problem(value, 0)
     if problem:
         return problems.problem(422, problem, f"Documents may nest at most {MAX_DEPTH} levels and arrays hold at most {MAX_ARRAY} items.")
     return None

@@ -113,10 +113,11 @@ def projected(min_position: int | None) -> int:
 
 
 def command_request() -> Request:
-    key = request.headers.get("Idempotency-Key")
+    headers = request.headers
+    key = headers.get("Idempotency-Key")
     if key is not None and not (1 <= len(key) <= 255):
         raise BadHeader("Idempotency-Key must be 1 to 255 characters", detail="Use a UUID per request.")
-    if_match = request.headers.get("If-Match")
+    if_match = headers.get("If-Match")
     expected = None
     if if_match is not None:
         version = IF_MATCH.fullmatch(if_match)
@@ -126,10 +127,11 @@ def command_request() -> Request:
                 detail='Send the "version" of the session as a number, e.g. If-Match: 7.',
             )
         expected = int(version.group(1))
-    grant = g.get("grant")
+    context = g._get_current_object()  # type: ignore[attr-defined]
+    grant = context.get("grant")
     return Request(
         issued_by=grant.token_id if grant is not None else None,
-        correlation_id=g.correlation_id,
+        correlation_id=context.correlation_id,
         idempotency_key=key,
         if_match=expected,
         role=grant.role if grant is not None else None,

@@ -21,11 +21,12 @@ def decoded() -> Any:
     """The body, decoded by tracker/core/safe_json.py's rules: json.JSONDecodeError (a ValueError) for what is not JSON,
     UnsafeJson (a ValueError too) for a document no store can keep."""
     raw = request.get_data(cache=True)
-    kept = g.get("json_body")
+    context = g._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    kept = context.get("json_body")
     if kept is not None and kept[0] is raw:
         return kept[1]
     value = safe_json.loads(raw, integral_floats=True)  # 2.0 is the integer 2, as the document's JSON Schema reads it
-    g.json_body = (raw, value)
+    context.json_body = (raw, value)
     return value
 
 

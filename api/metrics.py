@@ -86,20 +86,47 @@ def command_name(app: Flask) -> str:
     return getattr(handler, "_apidoc", {}).get("manual_doc", {}).get("operationId") or endpoint
 
 
+# The labelled series one kind of answer counts into, found once: prometheus-client's labels() validates and joins the
+# label values and takes a lock on every call (about 60 Python calls a request for the three series a write counts
+# into). Routes, methods, statuses and operations are few and fixed, so the table stays small; it is dropped if ever
+# it is not (KEPT_AT_MOST), and keyed by the instruments, so another set of them (none is made today) starts afresh.
+KEPT_AT_MOST = 4096
+_series: dict[tuple[Any, ...], tuple[Any, Any, Any, Any]] = {}
+
+
+def _series_of(found: Instruments, app: Flask, route: str, method: str, status_code: int, rule: Any) -> tuple[Any, Any, Any, Any]:
+    key = (id(found), request.endpoint, route, method, status_code)
+    series = _series.get(key)
+    if series is None:
+        if len(_series) >= KEPT_AT_MOST:
+            _series.clear()
+        status = str(status_code)
+        refusals = found.refusals.labels(status) if 400 <= status_code < 500 else None
+        commands = None
+        if method in ("POST", "PUT", "PATCH", "DELETE") and rule is not None:
+            outcome = "accepted" if status_code < 400 else "refused" if status_code < 500 else "failed"
+            commands = found.commands.labels(command_name(app), outcome)
+        series = _series[key] = (found.requests.labels(route, method, status), found.latency.labels(route, method, status),
+                                 refusals, commands)
+    return series
+
+
 def _counted(response):
-    started = g.pop("metrics_started", None)
-    if current_app.extensions.get("tracker_warming"):
+    g_ = g._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    started = g_.pop("metrics_started", None)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if app.extensions.get("tracker_warming"):
         return response  # a worker warming itself before it serves (api/warming.py): not a request anyone made
-    found = instruments()
-    route, method, status = route_template(), request.method, str(response.status_code)
-    found.requests.labels(route, method, status).inc()
+    rule = request.url_rule
+    requests, latency, refusals, commands = _series_of(
+        instruments(), app, rule.rule if rule is not None else UNMATCHED, request.method, response.status_code, rule)
+    requests.inc()
     if started is not None:
-        found.latency.labels(route, method, status).observe(time.perf_counter() - started)
-    if 400 <= response.status_code < 500:
-        found.refusals.labels(status).inc()
-    if method in ("POST", "PUT", "PATCH", "DELETE") and request.url_rule is not None:
-        outcome = "accepted" if response.status_code < 400 else "refused" if response.status_code < 500 else "failed"
-        found.commands.labels(command_name(current_app), outcome).inc()
+        latency.observe(time.perf_counter() - started)
+    if refusals is not None:
+        refusals.inc()
+    if commands is not None:
+        commands.inc()
     return response
 
 

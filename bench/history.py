@@ -35,6 +35,7 @@ from uuid import UUID
 import msgspec
 import psycopg
 
+from quick import scaled
 from timing import median_ms
 
 from projections import views as registered_views
@@ -46,11 +47,11 @@ from tracker.adapters.config import persistence_env
 from tracker.core.randomness import RandomStream, new_seed
 
 HISTORY_SHORT = 100
-HISTORY_LONG = 100_000
-REPLAY_EVENTS = 200_000
+HISTORY_LONG = scaled(100_000, 10_000)
+REPLAY_EVENTS = scaled(200_000, 20_000)
 SAVE_BATCH = 1000
 READ_REPEATS = 21
-REPLAY_REPEATS = 3
+REPLAY_REPEATS = scaled(3, 1)
 DICE = {"d6": 2}
 PARTY = ["tripitaka", "monkey-king"]
 

@@ -54,20 +54,26 @@ def _cpu_ms_each(task: Any, count: int) -> float:
     return 1000 * (time.process_time() - started) / count
 
 
+def sessions_to_roll_on(app: Any, name: str) -> tuple[str, list[str]]:
+    """A new Journey campaign's owner token and SESSIONS sessions of it, made through the application."""
+    client = app.test_client()
+    campaign = client.post("/campaigns", json={"ruleset": "journey", "name": name}).get_json()
+    token = campaign["owner_token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    sessions = [
+        client.post(f"/campaigns/{campaign['id']}/sessions", json={"quest": "q1-meeting"}, headers=headers).get_json()["id"]
+        for _ in range(SESSIONS)
+    ]
+    return token, sessions
+
+
 def measure_layers(database_url: str) -> Layers:
     from api import create_app
 
     app = create_app({"DATABASE_URL": database_url, "PROJECTIONS_IN_PROCESS": False})
     tracker = app.extensions["tracker"]
     try:
-        client = app.test_client()
-        campaign = client.post("/campaigns", json={"ruleset": "journey", "name": "HTTP layers"}).get_json()
-        token = campaign["owner_token"]
-        headers = {"Authorization": f"Bearer {token}"}
-        sessions = [
-            client.post(f"/campaigns/{campaign['id']}/sessions", json={"quest": "q1-meeting"}, headers=headers).get_json()["id"]
-            for _ in range(SESSIONS)
-        ]
+        token, sessions = sessions_to_roll_on(app, "HTTP layers")
         statuses: list[str] = []
 
         def requests(count: int) -> None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import server_profile
+from quick import scaled
 from http_layers import Layers, measure_layers
 from server_profile import Profile
 
@@ -39,8 +40,8 @@ BIN = Path(sys.executable).parent
 CLIENTS = (1, 8, 32)
 MINIMAL_CLIENTS = (8, 32)  # the stack's limit, at the client counts the targets name
 PROFILED_CLIENTS = 8  # an extra run of the roll route, sampled by py-spy (the measured runs are not)
-SECONDS = 8  # each run's length
-WARM_UP_SECONDS = 2
+SECONDS = scaled(8, 3)  # each run's length
+WARM_UP_SECONDS = scaled(2, 1)
 SESSIONS = 128
 BODY = json.dumps({"dice": {"d6": 2}})
 

@@ -1,6 +1,7 @@
 """Write-path benchmark: the tracker service against the raw database and the bare library.
 
-Run with `make bench`. Every figure is a rate measured in this one run, on fixed
+Run with `make bench` (`BENCH_QUICK=1 make bench`: every section shortened, the tables printed, RESULTS.md left as
+it was: bench/quick.py). Every figure is a rate measured in this one run, on fixed
 inputs, and is reported next to the rates of the same database without the
 service (raw INSERT + COMMIT of a row the size of a stored DiceRolled event) and
 of the bare eventsourcing library (a trivial aggregate saved N times), so the
@@ -36,7 +37,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from eventsourcing.application import Application, project_aggregate
+from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, CanMutateProtocol, event
 from eventsourcing.persistence import IntegrityError
 
@@ -47,18 +48,20 @@ from http_load import HttpResult, measure_http
 from shards_load import CAMPAIGNS, CLIENTS as SHARD_CLIENTS, FENCE_THREADS, ShardsResult, measure_shards
 from import_memory import SECTION as IMPORT_MEMORY_SECTION
 from view_reads import SECTION as VIEW_READS_SECTION
-from targets import target_rows
+from targets import ISSUE_35_HEADER, issue35_rows, target_rows
 from timing import median_ms
+from quick import QUICK, scaled
+from tracker.adapters.repository import mutate_each
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 from tracker.core.errors import Conflict
 from tracker.core.randomness import RandomStream
 from tracker.rulesets.engine.data import content_hash
 
-N_ROLLS = 1500  # commands per write-path case and round, on each backend (a 300-command burst was too short to measure steadily)
+N_ROLLS = scaled(1500, 300)  # commands per write-path case and round, on each backend (a 300-command burst was too short to measure steadily)
 N_SESSIONS = 20  # sessions of one campaign for the round-robin case
 N_THREADS = 8  # concurrent writers in the concurrent cases (the issue's 8 writers)
-REPEATS = 5  # rounds of the write-path cases; the median rate of each is kept
+REPEATS = scaled(5, 3)  # rounds of the write-path cases; the median rate of each is kept
 LOAD_REPEATS = 15  # repository gets per load figure; the median time is kept
 MICRO_ITERATIONS = 2000  # iterations of each in-process micro-measurement
 WARM_UP_ROLLS = 3  # untimed rolls per warm-up session (also opens pool connections)
@@ -567,6 +570,10 @@ def micro_app(directory: Path) -> tuple[Tracker, UUID]:
     return app, UUID(session_id)
 
 
+REPLAY_MICRO = "replay, per event (decode + mutate, as tracker/adapters/repository.py replays)"
+PROTOCOL_MICRO = "`isinstance(event, CanMutateProtocol)`, the library's project_aggregate assert (the repository leaves it out)"
+
+
 def measure_micro(app: Tracker, session_id: UUID) -> dict[str, float]:
     """Microseconds per operation, for the pieces of a roll that do not touch the database."""
     stream = RandomStream(hashlib.sha256(b"micro").digest())
@@ -576,7 +583,10 @@ def measure_micro(app: Tracker, session_id: UUID) -> dict[str, float]:
     rolled = stored[-1]
     domain_event = app.mapper.to_domain_event(rolled)
     replay_iterations = max(1, MICRO_ITERATIONS // len(stored))
-    replay_us = micro_us(lambda: project_aggregate(None, map(app.mapper.to_domain_event, stored)), replay_iterations)
+    # As the repository replays (tracker/adapters/repository.py): the session is given its rules, which its game events
+    # need (the library's project_aggregate gives none, and asserts a runtime Protocol check on every event).
+    given = app.repository.given
+    replay_us = micro_us(lambda: mutate_each(None, map(app.mapper.to_domain_event, stored), given), replay_iterations)
     return {
         "HMAC roll of 2d6 (RandomStream)": micro_us(lambda: [stream.roll(faces) for _ in range(2)]),
         "request fingerprint (canonical JSON + SHA-256), computed when an Idempotency-Key is sent": micro_us(
@@ -584,8 +594,8 @@ def measure_micro(app: Tracker, session_id: UUID) -> dict[str, float]:
         ),
         "encode one DiceRolled event (mapper: JSON + transcodings)": micro_us(lambda: app.mapper.to_stored_event(domain_event)),
         "decode one DiceRolled event (mapper)": micro_us(lambda: app.mapper.to_domain_event(rolled)),
-        "replay, per event (decode + project_aggregate, incl. its assert)": replay_us / len(stored),
-        "of which `assert isinstance(event, CanMutateProtocol)` in project_aggregate": micro_us(
+        REPLAY_MICRO: replay_us / len(stored),
+        PROTOCOL_MICRO: micro_us(
             lambda: isinstance(domain_event, CanMutateProtocol)
         ),
     }
@@ -647,9 +657,9 @@ def table_rows(results: list[BackendResult]) -> list[tuple[str, ...]]:
     return rows
 
 
-def print_table(rows: list[tuple[str, ...]]) -> None:
-    widths = [max(len(r[i]) for r in [HEADER, *rows]) for i in range(len(HEADER))]
-    for r in [HEADER, tuple("-" * w for w in widths), *rows]:
+def print_table(rows: list[tuple[str, ...]], header: tuple[str, ...] = HEADER) -> None:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for r in [header, tuple("-" * w for w in widths), *rows]:
         print("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths))))
 
 
@@ -666,8 +676,8 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
     one, many, shared, spread = result.rows
     as_configured, typical, full, campaign_1, campaign_20, campaign_98 = result.loads_ms.values()
     raw, bare, service = one.raw, one.bare, one.service
-    replay_event = micro["replay, per event (decode + project_aggregate, incl. its assert)"]
-    assert_share = micro["of which `assert isinstance(event, CanMutateProtocol)` in project_aggregate"] / replay_event
+    replay_event = micro[REPLAY_MICRO]
+    protocol_check = micro[PROTOCOL_MICRO]
     library_lock = (
         " (the stored function takes `LOCK TABLE ... IN EXCLUSIVE MODE` and sends a NOTIFY in every insert transaction, "
         "which the raw insert does not)"
@@ -689,8 +699,9 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
         f"{campaign_20:.2f} ms with {N_SESSIONS}, {campaign_98:.2f} ms with {CAMPAIGN_SESSIONS_BEFORE_SNAPSHOT} (its first "
         f"snapshot comes at v100). In process: the HMAC roll takes {micro['HMAC roll of 2d6 (RandomStream)']:.0f} µs, encoding "
         f"the event {micro['encode one DiceRolled event (mapper: JSON + transcodings)']:.0f} µs (once: the hash chain's "
-        f"encoding is the one stored), and replay about {replay_event:.0f} µs an event, {assert_share:.0%} of it in the "
-        f"library's `assert isinstance(event, CanMutateProtocol)` (a runtime Protocol check; gone under `python -O`). "
+        f"encoding is the one stored), and replay about {replay_event:.0f} µs an event (decode and mutate, as the repository "
+        f"replays; the library's project_aggregate would add `assert isinstance(event, CanMutateProtocol)`, a runtime Protocol "
+        f"check of {protocol_check:.0f} µs an event, which tracker/adapters/repository.py leaves out). "
         f"Round-robin over {N_SESSIONS} sessions runs at {many.service.per_second / service.per_second:.2f}x the one-session "
         f"rate. {N_THREADS} threads on one session take turns within the process ({shared.service.conflicts} conflicts, "
         f"{shared.service.failed} gave up): {shared.service.per_second / service.per_second:.2f}x the sequential rate. "
@@ -730,6 +741,12 @@ def profile_section(http: HttpResult) -> list[str]:
 def extra_sections(results: list[BackendResult], history: HistoryResult | None, http: HttpResult | None) -> list[str]:
     """The targets table, the HTTP runs, the long histories, and the library's recorders side by side."""
     parts = [
+        "## Targets (issue 35)",
+        "",
+        "Each figure beside its limit, both measured in this one run (`make bench`).",
+        "",
+        markdown_table(ISSUE_35_HEADER, issue35_rows(results, history, http), text_columns=1),
+        "",
         "## Targets (issue 9)",
         "",
         markdown_table(("figure", "measured", "ratio", "target", "", "what limits it (when missed)"),
@@ -1001,9 +1018,14 @@ def main() -> None:
         print(f"{result.name:10}  snapshots enabled: {result.snapshots_enabled}, taken at versions {result.snapshot_versions}")
     for name, us in micro.items():
         print(f"in process  {name}: {us:.1f} µs")
-    write_results(results, micro, info, notes, history, http, shards)
     for row in target_rows(results, N_THREADS, history, http):
         print("target  " + " | ".join(row[:5]))
+    print("\nissue 35, side by side in this run:")
+    print_table([row[:6] for row in issue35_rows(results, history, http)], ISSUE_35_HEADER[:6])
+    if QUICK:  # shorter runs: the tables above only, RESULTS.md keeps a full run's figures
+        print(f"\nBENCH_QUICK: ran in {time.perf_counter() - started:.0f} s; {RESULTS_PATH} left as it was")
+        return
+    write_results(results, micro, info, notes, history, http, shards)
     print(f"\nwrote {RESULTS_PATH} in {time.perf_counter() - started:.0f} s")
 
 

@@ -29,6 +29,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from quick import scaled  # noqa: E402
 from http_load import _call, _cpu_seconds, _free_port, _start_server, _stop, _worker_pids, wrk_path  # noqa: E402
 from tests.second_cluster import NoCluster, throwaway_cluster  # noqa: E402
 from tracker.application.service import Tracker  # noqa: E402
@@ -38,8 +39,8 @@ from tracker.sharding.placement import Placement  # noqa: E402
 CAMPAIGNS = 16
 SESSIONS_EACH = 4
 CLIENTS = 16
-SECONDS = 8
-WARM_UP_SECONDS = 2
+SECONDS = scaled(8, 3)
+WARM_UP_SECONDS = scaled(2, 1)
 FENCE_THREADS = 8
 FENCE_SECONDS = 3
 BODY = '{"dice": {"d6": 2}}'

@@ -133,3 +133,58 @@ def target_rows(results: list[Any], n_threads: int, history: HistoryResult | Non
                              f"{ms[HISTORY_LONG]:.2f} vs {ms[HISTORY_SHORT]:.2f} ms", ratio, "<= 1.2", ratio <= 1.2,
                              "see the history section"))
     return rows
+
+
+ISSUE_35_HEADER = ("figure (this run)", "service", "its limit, same run", "ratio", "target", "", "what limits it (when missed)")
+
+
+def _issue35_row(what: str, service: str, limit: str, ratio: float | None, shown: str, target: str, met: bool | None,
+                 why: str = "") -> tuple[str, ...]:
+    verdict = "not measured" if met is None else ("met" if met else "**missed**")
+    return (what, service, limit, shown if ratio is not None else "", target, verdict, why if met is False else "")
+
+
+def issue35_rows(results: list[Any], history: HistoryResult | None, http: HttpResult | None) -> list[tuple[str, ...]]:
+    """Issue 35's table, every figure beside its limit measured in this same run."""
+    rows: list[tuple[str, ...]] = []
+    roll, minimal = (http.run_at(8), http.run_at(8, minimal=True)) if http is not None else (None, None)
+    if roll is not None and minimal is not None and minimal.per_second:
+        ratio = roll.per_second / minimal.per_second
+        rows.append(_issue35_row(
+            "roll route through gunicorn, 8 clients", f"{roll.per_second:,.0f} req/s",
+            f"minimal Flask app on the same gunicorn: {minimal.per_second:,.0f} req/s", ratio, f"{ratio:.2f}", ">= 0.40",
+            ratio >= 0.40, _request_cpu(http, roll)))
+        cpu = roll.worker_cpu_ms_each / minimal.worker_cpu_ms_each if minimal.worker_cpu_ms_each else None
+        rows.append(_issue35_row(
+            "worker CPU per request, 8 clients", f"{roll.worker_cpu_ms_each:.2f} ms (roll)",
+            f"{minimal.worker_cpu_ms_each:.2f} ms (minimal app)", cpu, f"{cpu:.1f}x" if cpu else "", "<= 2.5x",
+            None if cpu is None else cpu <= 2.5, _request_cpu(http, roll)))
+    else:
+        rows.append(_issue35_row("roll route through gunicorn, 8 clients", "", "", None, "", ">= 0.40", None))
+        rows.append(_issue35_row("worker CPU per request, 8 clients", "", "", None, "", "<= 2.5x", None))
+    busy = http.run_at(32) if http is not None else None
+    if busy is not None:
+        rows.append(_issue35_row("p99 latency, 32 clients", f"{busy.p99_ms:.1f} ms (p50 {busy.p50_ms:.1f})", "—", None, "",
+                                 "< 50 ms", busy.p99_ms < 50, _latency_limit(http, busy)))
+    else:
+        rows.append(_issue35_row("p99 latency, 32 clients", "", "", None, "", "< 50 ms", None))
+    if history is not None and history.replay_seconds and history.raw_seconds:
+        replay = history.events_in_log / history.replay_seconds
+        raw = history.events_in_log / history.raw_seconds
+        rows.append(_issue35_row(
+            f"replay, every view rebuilt, {history.events_in_log:,} events", f"{replay:,.0f} events/s",
+            f"raw read + json.loads: {raw:,.0f}/s", replay / raw, f"{replay / raw:.2f}", ">= 0.50", replay / raw >= 0.50,
+            "each event decoded, described and written to the views in the batch's transaction; raw only reads and parses"))
+    else:
+        rows.append(_issue35_row("replay, every view rebuilt", "", "", None, "", ">= 0.50", None))
+    for name in ("PostgreSQL", "SQLite"):
+        found = next((r for r in results if r.name == name), None)
+        if found is None:
+            rows.append(_issue35_row(f"{name}, 1 writer", "", "", None, "", ">= 0.70", None))
+            continue
+        one = found.rows[0]
+        ratio = one.service.per_second / one.raw.per_second
+        rows.append(_issue35_row(
+            f"{name}, 1 writer", f"{one.service.per_second:,.0f} cmd/s", f"raw INSERT + COMMIT: {one.raw.per_second:,.0f}",
+            ratio, f"{ratio:.2f}", ">= 0.70", ratio >= 0.70, _one_writer_limit(name, one)))
+    return rows

@@ -235,12 +235,16 @@ class WritePath:
 
 
 def detached(value: Any) -> Any:
-    """A copy of a JSON-shaped answer that shares no dict or list with anything else."""
+    """A copy of a JSON-shaped answer that shares no dict or list with anything else (only containers are copied, so
+    only they are recursed into: a roll's answer is mostly numbers and strings)."""
     if isinstance(value, dict):
-        return {k: detached(v) for k, v in value.items()}
+        return {k: detached(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [detached(v) for v in value]
+        return [detached(v) if isinstance(v, _CONTAINERS) else v for v in value]
     return value
+
+
+_CONTAINERS = (dict, list, tuple)
 
 
 def _back_off(attempt: int) -> None:

@@ -54,10 +54,17 @@ def loads(raw: bytes | str, integral_floats: bool = False) -> Any:
     if depth(data) > MAX_DEPTH:
         raise UnsafeJson(f"The JSON is nested more than {MAX_DEPTH} levels deep")
     value = decode(data, _integral if integral_floats else float)
-    problem = text_problem(value)
+    problem = text_problem(value) if may_hold_unstorable_text(data) or _RAW_SURROGATE in data else None
     if problem:
         raise UnsafeJson(problem)
     return value
+
+
+# A decoded string can hold a NUL or a lone surrogate only where the bytes have one: an escape (``\\u0000``, ``\\ud800``),
+# a NUL byte (UTF-16 and UTF-32 documents have them too, so they are always walked), or a surrogate written raw, whose
+# UTF-8-like form starts with 0xED (json.loads decodes bytes with "surrogatepass", and a str here was encoded that way).
+# Without any of them the walk over every string of the document finds nothing, and is skipped.
+_RAW_SURROGATE = b"\xed"
 
 
 def may_hold_unstorable_text(raw: bytes) -> bool:
@@ -90,19 +97,28 @@ def may_hold_a_huge_number(raw: bytes) -> bool:
 def text_problem(value: Any) -> str | None:
     """Why a decoded document's strings (keys included) cannot be stored, or None."""
     if isinstance(value, str):
-        if "\x00" in value:
-            return "A string holds a NUL character (\\u0000); remove it"
-        if _SURROGATE.search(value):
-            return "A string holds a lone UTF-16 surrogate (such as \\ud800); send whole characters"
-        return None
+        return _string_problem(value)
     if isinstance(value, dict):
         items: Any = [*value.keys(), *value.values()]
     elif isinstance(value, list):
         items = value
     else:
         return None
-    for item in items:
-        problem = text_problem(item)
+    for item in items:  # strings are checked here and only containers recursed into: a call saved per key and number
+        if isinstance(item, str):
+            problem = _string_problem(item) if "\x00" in item or _SURROGATE.search(item) else None
+        elif isinstance(item, (dict, list)):
+            problem = text_problem(item)
+        else:
+            continue
         if problem:
             return problem
+    return None
+
+
+def _string_problem(value: str) -> str | None:
+    if "\x00" in value:
+        return "A string holds a NUL character (\\u0000); remove it"
+    if _SURROGATE.search(value):
+        return "A string holds a lone UTF-16 surrogate (such as \\ud800); send whole characters"
     return None
