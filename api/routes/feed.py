@@ -21,7 +21,7 @@ from tracker.core.errors import TrackerError
 blp = Blueprint("events", __name__, url_prefix="/events", description="Every event, in the order saved, for integrations")
 
 # The stream's body, as a generated client can hold it: a string of Server-Sent Events, their format in prose
-# (an object schema made openapi-python-client's streamEvents raise on every 200; no type at all made it return None).
+# (an object schema made openapi-python-client's streamEvents raise on every 200).
 SSE_BODY = {
     # The whole body, as OpenAPI 3.1 reads a media type's schema: a generated client hands it over as the text it is.
     # (schemathesis reads a 3.1 schema of text/event-stream as each event's: tests/test_schemathesis.py says why it
