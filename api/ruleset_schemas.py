@@ -11,6 +11,7 @@ document is never looser in what it refuses than the server.
 from __future__ import annotations
 
 import copy
+import re
 from functools import cache
 from typing import Any
 
@@ -115,12 +116,34 @@ def per_ruleset_schemas() -> dict[str, dict[str, Any]]:
             schema["description"] = f"{ruleset.name}: {what.lower()}. " + schema.get("description", "")
             components[f"{_camel(ruleset.id)}{what}"] = schema
         # The facts each quest's end may take as "reported" (each quest's reported_schema in GET /rulesets/{id}).
-        by_quest = [{**_plain(quest["reported_schema"]), "title": quest["id"]} for quest in described["quests"]]
+        by_quest = [_reported_of(ruleset, quest) for quest in described["quests"]]
         components[f"{_camel(ruleset.id)}Reported"] = {
-            "description": f"{ruleset.name}: the facts a quest's end may take from the table, one schema per quest (its title); "
+            "description": f"{ruleset.name}: the facts a quest's end may take from the table, one schema per quest (titled by its name); "
             "the session's quest decides which applies, and the server checks it against that one.",
             "anyOf": by_quest or [{"type": "object", "additionalProperties": False}],
         }
+    return _titles_once(components)
+
+
+def reported_title(ruleset, quest: dict[str, Any]) -> str:
+    """The title of a quest's reported schema, which generators name its model by: the game and the quest's own name
+    (``JourneyMeetingReported``), not its id (``Q1Meeting``). Names, not numbers: Descent numbers each expansion's
+    quests from 1, Kung Fu Panda's are "Lesson 1" and "1.1"; every game names each of its quests once."""
+    return _camel(ruleset.id) + "".join(_camel(word) for word in re.findall(r"[A-Za-z0-9]+", quest["name"].replace("'", ""))) + "Reported"
+
+
+def _reported_of(ruleset, quest: dict[str, Any]) -> dict[str, Any]:
+    schema = _plain(quest["reported_schema"])
+    description = f"{ruleset.name}, {quest['name']} (quest {quest['id']}): the facts its end may take from the table."
+    return {**schema, "title": reported_title(ruleset, quest), "description": " ".join(filter(None, (description, schema.get("description"))))}
+
+
+def _titles_once(components: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Two quests' reported schemas with one title would give a generated client one class for both: refused."""
+    titles = [schema["title"] for name, c in components.items() if name.endswith("Reported") for schema in c["anyOf"] if "title" in schema]
+    twice = sorted({title for title in titles if titles.count(title) > 1})
+    if twice:
+        raise ValueError(f"Quests' reported schemas share a title: {', '.join(twice)}; name the quests apart")
     return components
 
 

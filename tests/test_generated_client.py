@@ -90,8 +90,8 @@ def test_the_readme_walkthrough_through_the_generated_client(app, generated, tmp
     assert acted.events[0].payload.action.to_dict()["type"] == "look"
 
     # 6. The end reveals the seed. Quest 1 is won when the table says the Villagers' house is cleared: a fact of the
-    #    quest's own reported schema (one model per quest, named by its title).
-    won = models.End(outcome=models.EndOutcome("victory"), reported=models.Q1Meeting.from_dict({"house_cleared": True}))
+    #    quest's own reported schema (one model per quest, named by the game and the quest's name).
+    won = models.End(outcome=models.EndOutcome("victory"), reported=models.JourneyMeetingReported(house_cleared=True))
     ended = generated(sessions + "end_session").sync(session.id, client=owner, body=won)
     assert len(ended.seed) == 64 and ended.next_quest == "q2-rescue"
 

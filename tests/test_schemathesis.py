@@ -33,12 +33,27 @@ from schemathesis.generation import GenerationMode
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 
 EXAMPLES_PER_OPERATION = 15
+
+
+@schemathesis.check
+def response_schema_conformance_but_streams(ctx, response, case):
+    """schemathesis's response_schema_conformance, except on an event stream's body. The document declares that body a
+    string (OpenAPI 3.1: a media type's schema describes the whole body, and so a generated client returns the text),
+    while schemathesis reads a 3.1 schema of text/event-stream as each event's (as 3.2's itemSchema is) and finds every
+    parsed event, an object, not a string: not a defect of the server or the document. The stream's status, content
+    type and headers are still checked here, its problem answers' bodies too; its events' format is
+    tests/test_operating_event_stream.py's."""
+    if response.headers.get("content-type", [""])[0].startswith("text/event-stream"):
+        return None
+    return response_schema_conformance(ctx, response, case)
+
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
     response_headers_conformance,
-    response_schema_conformance,
+    response_schema_conformance_but_streams,
     negative_data_rejection,
 ]
 
