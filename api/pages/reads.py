@@ -257,13 +257,15 @@ ROUND_STARTS = {"RoundStarted"}
 CORRECTIONS = {"EntryCorrected", "ValueCorrected"}
 
 
-def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
-    """The timeline as people tell it: grouped by turn (or round), one line per thing done at the table (a
-    command: an action with what it caused, a roll, a draw), undone ones marked, corrections and table rulings marked."""
+def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None,
+                    rounds: bool | None = None) -> list[dict[str, Any]]:
+    """The timeline as people tell it: grouped by turn (or round: ``rounds``, the game's GameRules.played_in_rounds,
+    else whether a round started), one line per thing done at the table (a command: an action with what it caused, a
+    roll, a draw), undone ones marked, corrections and table rulings marked."""
     commands = commands or {}
     groups: list[dict[str, Any]] = []
     turn = 1
-    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries) if rounds is None else rounds
     current = {"label": "Setting up" if rounds else f"Turn {turn}", "lines": []}
     groups.append(current)
     line: dict[str, Any] | None = None
@@ -388,11 +390,11 @@ def karma_by_quest(points: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return slots
 
 
-def turn_starts(entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def turn_starts(entries: list[Mapping[str, Any]], rounds: bool | None = None) -> list[dict[str, Any]]:
     """Where each turn (or round) begins in the log, to jump to: the event after a turn ends, or a round's start."""
     if not entries:
         return []
-    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries) if rounds is None else rounds
     starts = [{"label": "Setting up" if rounds else "Turn 1", "position": entries[0]["position"]}]
     turn = 1
     for i, entry in enumerate(entries):

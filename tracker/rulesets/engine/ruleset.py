@@ -129,9 +129,16 @@ class GameRules:
         play page shows at the top of the turn. The default owes nothing."""
         return []
 
+    played_in_rounds = False  # a game counted in rounds (its timeline grouped by RoundStarted), not in turns
+
     def turn_said(self, game: Mapping[str, Any], turn: int) -> str:
         """Where the session is in the game's own count (a turn; a round, or the pause between rounds)."""
         return f"Turn {turn}"
+
+    def field_names(self) -> dict[str, dict[str, str]]:
+        """The names an action's or change's field values have in the game when the value alone is no word a person
+        says (a tile's letter): ``{field: {value: name}}``, for the timeline's lines. The default names none."""
+        return {}
 
     def choices(self, quest: str, game: Mapping[str, Any]) -> dict[str, dict[str, str]]:
         """For an action field naming something on the table (a tile, a figure), the values the state offers and how

@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.kung_fu_panda.table_words import ENTRY, TILE_FIELDS, tile_name
 
-def describe(change: Mapping[str, Any]) -> str | None:
+
+def describe(change: Mapping[str, Any], tiles: Mapping[str, Any] | None = None) -> str | None:
+    """The change's line; its tiles said by their names ("Hot Springs (r)", the rules data's "tiles"), never a bare
+    letter ("to r")."""
+    if tiles:
+        change = {**change, **{f: tile_name(tiles, change[f]) for f in TILE_FIELDS if isinstance(change.get(f), str)}}
     try:
         return _line(change)
     except (KeyError, TypeError):
@@ -18,7 +24,7 @@ def _line(change: Mapping[str, Any]) -> str | None:
     if kind == "mission-set-up":
         return f"Mission {change['mission']} set up ({change['mode']}, {change['players']} heroes)"
     if kind == "round-started":
-        return f"Round {change['round']}: 1, 2, KUNG FU! (entered as {change['entry']})"
+        return f"Round {change['round']}: 1, 2, KUNG FU! (entered {ENTRY.get(change['entry'], change['entry'])})"
     if kind == "pool-rolled":
         return f"{change['hero']} rolled {', '.join(change['results'])}; pool {', '.join(change['pool'])}"
     if kind == "dial-advanced":
