@@ -115,13 +115,15 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     offered = ruleset.rules.choices(session["quest"], game) if session["status"] == "in-progress" else {}
     allowed = {str(a["type"]): a for a in session.get("allowed") or [] if isinstance(a, dict)}
     own = list(grant.heroes) or None
+    # each deck's card names where they are known (the rules data or the campaign's components): the cards drawn are picked
+    cards = {d.id: d.cards for d in ruleset.decks(campaign["components"]).values() if d.cards and d.id in session["decks"]}
     for action in ruleset.describe()["actions"]:
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:
             continue  # the other side's to take
         preset = turn.preset(allowed.get(action["type"]), own)
         actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play,
-                                                         hero_fields=_hero_fields(ruleset), choices=offered, preset=preset),
+                                                         hero_fields=_hero_fields(ruleset), choices=offered, preset=preset, cards=cards),
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
     sorted_actions = turn.sort_actions(actions, session, ruleset.rules, own, side)
     token = signin.token_of(grant)
