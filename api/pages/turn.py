@@ -42,7 +42,8 @@ def summary(ruleset: Any, session: Mapping[str, Any], names: Mapping[str, str], 
 
 
 def _anytime(rules: Any) -> set[str]:
-    return {*getattr(rules, "anytime_actions", ()), *DECK_ACTIONS}
+    steps = set(getattr(rules, "turn_steps", ()))
+    return {*getattr(rules, "anytime_actions", ()), *(a for a in DECK_ACTIONS if a not in steps)}
 
 
 def _next_of(allowed: list[Mapping[str, Any]], rules: Any) -> str | None:

@@ -124,6 +124,10 @@ class GameRules:
     """The action types the table reports whenever they happen rather than as a step of the turn (a card played, a
     correction); the play page folds them away from the turn's own actions. The deck actions are every game's."""
 
+    turn_steps: tuple[str, ...] = ()
+    """The deck actions this game's turn takes as its own steps, listed in their moment (Descent's end-turn ends the
+    overlord's turn): the play page shows them with the turn's actions, never folded with the deck actions."""
+
     def owed(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
         """What the table owes the rules now, in the game's words (cards still to draw, a treasure due): sentences the
         play page shows at the top of the turn. The default owes nothing."""
