@@ -97,7 +97,8 @@ def _counts(base: dict[str, Any], values: Sequence[Any], names: Mapping[str, str
 
 def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, context: _Context) -> list[dict[str, Any]]:
     names, heroes, decks, ids, hero_fields = context.names, context.heroes, context.decks, context.ids, context.hero_fields
-    base = {"name": name, "label": key_said(key).capitalize(), "required": required, "help": spec.get("description", "")}
+    label = key_said(key)
+    base = {"name": name, "label": label[:1].upper() + label[1:], "required": required, "help": spec.get("description", "")}  # "Extra AP"
     kind = spec.get("type")
     if "enum" in spec or "const" in spec:
         values = spec.get("enum") or [spec["const"]]

@@ -109,6 +109,8 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     named_all = {**named, **{d["id"]: d["name"] for d in decks}, **{d.id: d.name for d in ruleset.dice(campaign["components"]).values()}}
     # a refusal names only what a person could not read as a word (a one-word deck id, "treasure", stays a word)
     named_ids = {k: v for k, v in named_all.items() if "-" in k or "_" in k or k in named}
+    # the actions a refusal names ("start-hero-turn by Aurim is taken ...") as the forms say them, in words
+    named_ids = {**{a["type"]: wording.key_said(a["type"]) for a in ruleset.describe()["actions"] if "-" in a["type"]}, **named_ids}
     actions = []
     game = session.get("game") or {}
     in_play = reads.ids_in_play(game)
@@ -155,7 +157,7 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "allowed": reads.allowed_types(session.get("allowed")),
         "may_abandon": grant.role == "owner" and hasattr(tracker(), "abandon_session"),
         # grouped over the whole log, so the last lines sit under the turn (or round) they were in
-        "recent": reads.last_lines(reads.timeline_groups(entries, named_all, reads.commands_of(history), ruleset.rules.played_in_rounds), 3),
+        "recent": reads.last_lines(reads.timeline_groups(entries, named_all, reads.commands_of(history), ruleset.rules.played_in_rounds), 3, parts=3),
         "csrf": csrf_token(token, session_id) if token else "",
         "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end", "abandon")},
         "outcomes": OUTCOMES,

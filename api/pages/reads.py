@@ -244,11 +244,18 @@ def hand_of(decks: list[dict[str, Any]], side: str | None, ruleset: Ruleset) -> 
     """The cards held from each deck, by holder, as the viewer's side may see them (the decks come through the
     one redaction already: a hidden hand arrives as a count under "hidden")."""
     hands = []
+    heroes = names(ruleset)
+    sides = set(getattr(ruleset.rules, "sides", ()) or ())
+
+    def said(holder: str) -> str:
+        # a side holds by its name ("The overlord"), never by a deck that shares its id (Descent's "overlord" deck)
+        return f"The {wording.key_said(holder)}" if holder in sides and holder not in heroes else heroes.get(holder, holder)
+
     for deck in decks:
         for holder, cards in (deck.get("held") or {}).items():
-            hands.append({"deck": deck["name"], "holder": holder, "cards": cards})
+            hands.append({"deck": deck["name"], "holder": holder, "said": said(holder), "cards": cards})
         for holder, count in ((deck.get("hidden") or {}).get("held") or {}).items():
-            hands.append({"deck": deck["name"], "holder": holder, "count": count, "hidden": True})
+            hands.append({"deck": deck["name"], "holder": holder, "said": said(holder), "count": count, "hidden": True})
     return hands
 
 

@@ -34,6 +34,8 @@ def test_the_timeline_names_the_tiles_the_die_and_the_rounds(client, app):
     act(client, sid, {"type": "start-round", "entry": "detail"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi", "Chi", "Kick"]})
     act(client, sid, {"type": "spend", "heroes": {"po": ["Move", "Chi", "Chi"]}, "for": "move", "to": "A"})  # L221
+    refused = client.post(f"/sessions/{sid}/actions", json={"type": "spend", "heroes": {"po": ["Kick"]}, "for": "move", "to": "r"})
+    assert refused.status_code == 422 and "moving onto Hot Springs (r) from Training Room (A)" in refused.json["title"], refused.json
     lines = timeline()
     assert "Po moved from Training Ground (t) to Training Room (A)" in " ".join(lines), lines
     assert any(line.startswith("Spend: to Training Room (A)") for line in lines), lines
