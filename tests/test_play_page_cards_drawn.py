@@ -27,7 +27,7 @@ def test_a_known_decks_cards_are_picked_and_read_back_in_the_order_drawn():
     (fortune,) = drawn["decks"]
     assert fortune["label"] == "Fortune deck" and fortune["name"] == "drawn@fortune"
     assert [c["label"] for c in fortune["choices"]] == ["Lucky Coin", "Wild Herbs"]  # each name once
-    assert drawn["text"]["name"] == "drawn" and "Misfortune deck" in drawn["text"]["help"]  # its cards are not known
+    assert drawn["text"]["name"] == "drawn" and drawn["text"]["kind"] == "map"  # the misfortune deck's cards are not known
     sent = MultiDict([("hero", "tripitaka"), ("spin", "black"), ("drawn@fortune", "Wild Herbs"), ("drawn@fortune", "Lucky Coin"),
                       ("drawn", "misfortune: Lose 2 Good Karma")])
     assert forms.body(_meditate(), sent, sent.getlist)["drawn"] == {"fortune": ["Wild Herbs", "Lucky Coin"], "misfortune": ["Lose 2 Good Karma"]}

@@ -175,7 +175,7 @@ def _cards_drawn(base: dict[str, Any], name: str, context: _Context) -> dict[str
     pickers = [{"name": f"{name}@{deck}", "label": context.names.get(deck, deck), "picks": PICKS,
                 "choices": _choices(sorted(dict.fromkeys(context.cards[deck])), {})} for deck in known]
     text = {**base, "name": name, "label": "Other decks", "required": False, "kind": "map",
-            "help": f"One per line, as “deck: card, card” ({', '.join(context.names.get(d, d) for d in unknown)})."} if unknown else None
+            "help": "One per line, as “deck: card, card”, for a deck whose cards are not listed."} if unknown else None
     return {**base, "kind": "cards", "decks": pickers, "text": text}
 
 
@@ -255,12 +255,15 @@ def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fie
         if keys and faces and not raw:
             per_key = {k: counted(f"{name}.{k}", faces, form) for k in keys}
             return {k: v for k, v in per_key.items() if v} or None
+        typed = _map(name, raw, spec) if raw else None
+        # the cards drawn picked per deck (_cards_drawn: "name@deck"), before those typed as lines
         picked = {field.partition("@")[2]: [v for v in getlist(field) if v] for field in form if field.startswith(name + "@")}
         picked = {deck: cards for deck, cards in picked.items() if cards}
-        typed = _map(name, raw, spec) if raw else {}
-        for deck, cards in typed.items():
+        if not picked:
+            return typed
+        for deck, cards in (typed or {}).items():
             picked[deck] = [*picked.get(deck, []), *cards]
-        return picked or None
+        return picked
     if not raw:
         return None
     if "enum" in spec or "const" in spec:

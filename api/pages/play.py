@@ -118,7 +118,11 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     allowed = {str(a["type"]): a for a in session.get("allowed") or [] if isinstance(a, dict)}
     own = list(grant.heroes) or None
     # each deck's card names where they are known (the rules data or the campaign's components): the cards drawn are picked
-    cards = {d.id: d.cards for d in ruleset.decks(campaign["components"]).values() if d.cards and d.id in session["decks"]}
+    # (a deck of a hero's or a side's own only on that hero's or side's page: another Pilgrim's Skill Cards, the overlord's)
+    owners = {d["id"]: d.get("owner") for d in ruleset.data.get("decks", [])}
+    may_draw = None if side is None else {*heroes, side}
+    cards = {d.id: d.cards for d in ruleset.decks(campaign["components"]).values()
+             if d.cards and d.id in session["decks"] and (may_draw is None or owners.get(d.id) in (None, *may_draw))}
     for action in ruleset.describe()["actions"]:
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:

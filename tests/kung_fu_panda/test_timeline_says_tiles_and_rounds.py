@@ -38,7 +38,7 @@ def test_the_timeline_names_the_tiles_the_die_and_the_rounds(client, app):
     assert refused.status_code == 422 and "moving onto Hot Springs (r) from Training Room (A)" in refused.json["title"], refused.json
     lines = timeline()
     assert "Po moved from Training Ground (t) to Training Room (A)" in " ".join(lines), lines
-    assert any(line.startswith("Spend: to Training Room (A)") for line in lines), lines
+    assert any(line.startswith("Spend: ") and "to Training Room (A)" in line for line in lines), lines
     assert any("on the Action dice" in line for line in lines) and not any("action-die" in line for line in lines), lines
     assert any("Round 1: 1, 2, KUNG FU! (entered roll by roll)" in line for line in lines), lines
     assert not any(re.search(r"\b(to|from|tile) [A-Za-z]\b", line) for line in lines), lines

@@ -8,9 +8,10 @@ from typing import Any
 from tracker.rulesets.kung_fu_panda.table_words import ENTRY, TILE_FIELDS, tile_name
 
 
-def describe(change: Mapping[str, Any], tiles: Mapping[str, Any] | None = None) -> str | None:
-    """The change's line; its tiles said by their names ("Hot Springs (r)", the rules data's "tiles"), never a bare
-    letter ("to r")."""
+def describe(change: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+    """The change's line; given the rules data, its tiles said by their names ("Hot Springs (r)", the data's "tiles"),
+    never a bare letter ("to r")."""
+    tiles = (data or {}).get("tiles")
     if tiles:
         change = {**change, **{f: tile_name(tiles, change[f]) for f in TILE_FIELDS if isinstance(change.get(f), str)}}
     try:

@@ -54,7 +54,7 @@ class Rules(GameRules):
         return standing.standing(records)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
-        return describe.describe(change, self.data["tiles"])
+        return describe.describe(change, self.data)
 
     def field_names(self) -> dict[str, dict[str, str]]:
         return table_words.field_names(self.data["tiles"])
