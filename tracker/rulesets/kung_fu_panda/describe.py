@@ -60,7 +60,7 @@ def _line(change: Mapping[str, Any]) -> str | None:
     if kind == "ox-grunt-moved":
         return f"{change['count']} Ox Grunt moved from {change['from']} to {change['to']} ({change['cause']})"
     if kind == "tile-cycled":
-        return f"Tile {change['tile']} moved in front of the Wolf Boss; discarded {change['discarded'] or 'no enemies'}"
+        return f"The {change['tile']} tile moved in front of the Wolf Boss; discarded {change['discarded'] or 'no enemies'}"
     if kind == "kitchen-lost":
         return "The Kitchen reached the beginning of the line and was lost" + (" with the dumplings" if change["dumplings_lost"] else "")
     if kind == "health-regained":
