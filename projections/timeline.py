@@ -36,6 +36,12 @@ def _ruleset(event: Any) -> Any:
     return rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
 
 
+def _field_names(event: Any) -> dict[str, dict[str, str]]:
+    """The game's names for values only some fields hold (a Kung Fu Panda tile's letter), GameRules.field_names."""
+    ruleset = _ruleset(event)
+    return ruleset.rules.field_names() if ruleset else {}
+
+
 def names_of(ruleset: Any) -> dict[str, str]:
     """The game's ids to its names: characters and quests (deck and die ids are named where their lines say them)."""
     found = {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}
@@ -57,14 +63,14 @@ def _line(event: Any) -> str:
         roll = event.roll
         how = "Rolled" if roll["source"] == "digital" else "Rolled at the table:"
         purpose = f" (for {roll['purpose']})" if roll.get("purpose") else ""
-        return f"{how} {_on_the_dice(roll['results'])}{purpose}"
+        return f"{how} {_on_the_dice(roll['results'], _dice_named(event))}{purpose}"
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
-        choices = wording.details_said(event.action.get("setup", {}))
+        choices = wording.details_said(event.action.get("setup", {}), by_field=_field_names(event))
         return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
     if name == "ActionTaken" and isinstance(event.action.get("faces"), dict):
         return _rolled_at_the_table(event)
     if name == "ActionTaken":
-        details = wording.details_said(event.action, skip=("type",))
+        details = wording.details_said(event.action, skip=("type",), by_field=_field_names(event))
         return f"{_action(event.action.get('type'))}" + (f": {details}" if details else "")
     if name == "QuestDecided":
         return f"The rules decided the quest: {_outcome(event.change['outcome'])}, because {event.change['reason']}"
@@ -79,7 +85,7 @@ def _line(event: Any) -> str:
         said = rulesets.describe_change(ruleset_id, event.change)
         if said:
             return said
-        details = wording.details_said(event.change, skip=("kind",))
+        details = wording.details_said(event.change, skip=("kind",), by_field=_field_names(event))
         return wording.key_said(event.change["kind"]).capitalize() + (f": {details}" if details else "")
     if hasattr(event, "change"):
         change = event.change
@@ -140,18 +146,22 @@ def _heroes(event: Any, party: list[str]) -> str:
 _ACTORS = ("hero", "attacker", "character", "demon")
 
 
-def _on_the_dice(results: dict[str, list[Any]]) -> str:
+def _on_the_dice(results: dict[str, list[Any]], named: dict[str, str] | None = None) -> str:
     """ "3, 1, X on the attack dice and 5, 2 on 2d6": a game's dice by name, numbered dice as players write them."""
-    if len(results) == 1:  # most rolls: one kind of die
-        for die, faces in results.items():
-            return _said(die, faces)
-    return " and ".join([_said(die, faces) for die, faces in results.items()])
+    return " and ".join([_said(die, faces, (named or {}).get(die)) for die, faces in results.items()])
 
 
-def _said(die: str, faces: list[Any]) -> str:
+def _dice_named(event: Any) -> dict[str, str]:
+    """A die whose id is no word ("action-die") by its name in the rules data, less "Die" ("Action Die": Action)."""
+    ruleset = _ruleset(event)
+    dice = ruleset.data.get("dice", []) if ruleset else []
+    return {d["id"]: re.sub(r"\s+Dic?e$", "", d.get("name") or d["id"]) for d in dice if "-" in d["id"]}
+
+
+def _said(die: str, faces: list[Any], name: str | None = None) -> str:
     if die[:1] == "d" and die[1:].isdigit():
         return f"{_faces(faces)} on {len(faces)}{die}"
-    return f"{_faces(faces)} on the {die} {'die' if len(faces) == 1 else 'dice'}"
+    return f"{_faces(faces)} on the {name or die} {'die' if len(faces) == 1 else 'dice'}"
 
 
 def _rolled_at_the_table(event: Any) -> str:
@@ -160,7 +170,7 @@ def _rolled_at_the_table(event: Any) -> str:
     action = event.action
     actor_key = next((key for key in _ACTORS if isinstance(action.get(key), str)), None)
     actor = action[actor_key] if actor_key else None
-    rolled = _on_the_dice({die: faces for die, faces in action["faces"].items() if isinstance(faces, list)})
+    rolled = _on_the_dice({die: faces for die, faces in action["faces"].items() if isinstance(faces, list)}, _dice_named(event))
     details = wording.details_said({k: v for k, v in action.items() if k not in ("type", "faces", actor_key)})
     who = _name(event, actor) if actor else "The table"
     return f"{who} rolled {rolled or 'nothing'} ({_action(action.get('type')).lower()}" + (f": {details})" if details else ")")

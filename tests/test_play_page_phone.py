@@ -91,10 +91,16 @@ def test_descent_mid_turn_on_a_phone(client, live_server, chromium, database_url
     made = client.post("/campaigns", json={"ruleset": "descent", "name": "Dungeon", "party": ["aurim", "tahlia"], "components": TEST_OVERLORD_DECK}).json
     sid = client.post(f"/campaigns/{made['id']}/sessions", json={"quest": "mists-of-time", "setup": {}}).json["id"]
     assert client.post(f"/sessions/{sid}/actions", json={"type": "gain-threat", "source": "other", "amount": 2}).status_code == 201
+    # mid-turn: Aurim's turn, whose moment lists 25 actions (turn.py HERO_TURN): the first and the closing ones shown
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "start-hero-turn", "hero": "aurim"}).status_code == 201
     context, page = _phone(chromium, live_server, made["owner_token"], sid)
-    _check_phone(page, client, "descent", tmp_path, "descent")
+    text = _check_phone(page, client, "descent", tmp_path, "descent")
+    assert "The overlord (" in text and "overlord deck (" not in text  # his hand, held by the overlord, not by the deck
+    assert page.locator("#actions > details.action#action-end-hero-turn").is_visible()  # the turn's end, not folded
     said = _refused(page, "roll")  # no dice said
     assert "Say which dice to roll" in said and "Enter a number of dice" in said, said
+    said = _refused(page, "start-hero-turn", hero="tahlia")  # Aurim's turn is under way
+    assert "start hero turn by Tahlia" in said and "start-hero-turn" not in said, said  # the action in words, not its id
     context.close()
 
 

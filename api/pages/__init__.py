@@ -232,7 +232,7 @@ def session_page(session_id: str):
         ruleset=ruleset,
         session=session,
         quest=named.get(session["quest"], session["quest"]),
-        groups=reads.timeline_groups(entries, named, reads.commands_of(tracker().session_history(session_id))),
+        groups=reads.timeline_groups(entries, named, reads.commands_of(tracker().session_history(session_id)), ruleset.rules.played_in_rounds),
         events=len(entries),
         span=reads.session_span(entries),
         verification=verification,

@@ -36,14 +36,17 @@ class FormProblem(Unprocessable):
 
 def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence[str], decks: Sequence[str], prefix: str = "",
            ids: Mapping[str, Sequence[str]] | None = None, hero_fields: Sequence[str] = HERO_FIELDS,
-           choices: Mapping[str, Mapping[str, str]] | None = None, preset: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+           choices: Mapping[str, Mapping[str, str]] | None = None, preset: Mapping[str, str] | None = None,
+           cards: Mapping[str, Sequence[str]] | None = None) -> list[dict[str, Any]]:
     """The form fields of an object schema (its ``type`` left out: the form says which action it is);
     ``ids``: the quest's ids in play by field name (demons for a target, gates for a gate), offered as choices;
     ``choices``: the values the game's state offers for a field, by field name, each with its name in the game
-    (GameRules.choices: a tile by its name); ``preset``: a field's value chosen already (the hero the rules say acts next)."""
+    (GameRules.choices: a tile by its name); ``preset``: a field's value chosen already (the hero the rules say acts next);
+    ``cards``: each deck's card names where the rules data or the campaign's components list them (the cards drawn for an
+    action are picked from them)."""
     required = set(schema.get("required", []))
     out = []
-    context = _Context(names, heroes, decks, ids or {}, tuple(hero_fields), choices or {}, preset or {})
+    context = _Context(names, heroes, decks, ids or {}, tuple(hero_fields), choices or {}, preset or {}, cards or {})
     for key, spec in (schema.get("properties") or {}).items():
         if key == "type" and not prefix:
             continue
@@ -54,12 +57,13 @@ def fields(schema: Mapping[str, Any], names: Mapping[str, str], heroes: Sequence
 class _Context:
     """What every field of one form is drawn with."""
 
-    def __init__(self, names, heroes, decks, ids, hero_fields, choices, preset) -> None:
+    def __init__(self, names, heroes, decks, ids, hero_fields, choices, preset, cards) -> None:
         self.names, self.heroes, self.decks, self.ids, self.hero_fields = names, heroes, decks, ids, hero_fields
-        self.choices, self.preset = choices, preset
+        self.choices, self.preset, self.cards = choices, preset, cards
 
     def sub(self, schema: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
-        return fields(schema, self.names, self.heroes, self.decks, prefix, self.ids, self.hero_fields, self.choices, self.preset)
+        return fields(schema, self.names, self.heroes, self.decks, prefix, self.ids, self.hero_fields, self.choices, self.preset,
+                      self.cards)
 
 
 def id_said(value: str, names: Mapping[str, str]) -> str:
@@ -93,7 +97,8 @@ def _counts(base: dict[str, Any], values: Sequence[Any], names: Mapping[str, str
 
 def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, context: _Context) -> list[dict[str, Any]]:
     names, heroes, decks, ids, hero_fields = context.names, context.heroes, context.decks, context.ids, context.hero_fields
-    base = {"name": name, "label": key_said(key).capitalize(), "required": required, "help": spec.get("description", "")}
+    label = key_said(key)
+    base = {"name": name, "label": label[:1].upper() + label[1:], "required": required, "help": spec.get("description", "")}  # "Extra AP"
     kind = spec.get("type")
     if "enum" in spec or "const" in spec:
         values = spec.get("enum") or [spec["const"]]
@@ -150,11 +155,28 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, context
             keys = [k for k in keys if k in heroes] if key in hero_fields and heroes else list(keys)
             return [{**base, "kind": "group", "fields": [_counts({"name": f"{name}.{k}", "label": names.get(k, k), "required": False, "help": ""},
                                                                   faces, names, values) for k in keys]}]
+        if values.get("type") == "array" and not (values.get("items") or {}).get("enum") and context.cards:
+            return [_cards_drawn(base, name, context)]
         number = values.get("type") == "integer"
         example = "deck: card, card" if values.get("type") == "array" else ("key: 2" if number else "key: value")
         return [{**base, "kind": "map", "number": number, "lists": values.get("type") == "array",
                  "help": (base["help"] + " " if base["help"] else "") + f"One per line, as “{example}”."}]
     return [{**base, "kind": "json", "help": (base["help"] + " " if base["help"] else "") + "As JSON."}]
+
+
+PICKS = 2  # cards picked per deck in one action's form (the cards drawn for it); more are entered as text
+
+
+def _cards_drawn(base: dict[str, Any], name: str, context: _Context) -> dict[str, Any]:
+    """The cards drawn per deck (a map "deck: card, card"): for each deck whose cards are known, pickers of its card
+    names (``name@deck``, in the order drawn); the decks whose cards are not known, as text lines."""
+    known = [d for d in context.decks if context.cards.get(d)]
+    unknown = [d for d in context.decks if d not in known]
+    pickers = [{"name": f"{name}@{deck}", "label": context.names.get(deck, deck), "picks": PICKS,
+                "choices": _choices(sorted(dict.fromkeys(context.cards[deck])), {})} for deck in known]
+    text = {**base, "name": name, "label": "Other decks", "required": False, "kind": "map",
+            "help": "One per line, as “deck: card, card”, for a deck whose cards are not listed."} if unknown else None
+    return {**base, "kind": "cards", "decks": pickers, "text": text}
 
 
 ROWS = 3  # rows drawn for a list of objects (the targets of an attack, the monsters placed): more are sent again
@@ -233,7 +255,15 @@ def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fie
         if keys and faces and not raw:
             per_key = {k: counted(f"{name}.{k}", faces, form) for k in keys}
             return {k: v for k, v in per_key.items() if v} or None
-        return _map(name, raw, spec) if raw else None
+        typed = _map(name, raw, spec) if raw else None
+        # the cards drawn picked per deck (_cards_drawn: "name@deck"), before those typed as lines
+        picked = {field.partition("@")[2]: [v for v in getlist(field) if v] for field in form if field.startswith(name + "@")}
+        picked = {deck: cards for deck, cards in picked.items() if cards}
+        if not picked:
+            return typed
+        for deck, cards in (typed or {}).items():
+            picked[deck] = [*picked.get(deck, []), *cards]
+        return picked
     if not raw:
         return None
     if "enum" in spec or "const" in spec:

@@ -109,19 +109,27 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     named_all = {**named, **{d["id"]: d["name"] for d in decks}, **{d.id: d.name for d in ruleset.dice(campaign["components"]).values()}}
     # a refusal names only what a person could not read as a word (a one-word deck id, "treasure", stays a word)
     named_ids = {k: v for k, v in named_all.items() if "-" in k or "_" in k or k in named}
+    # the actions a refusal names ("start-hero-turn by Aurim is taken ...") as the forms say them, in words
+    named_ids = {**{a["type"]: wording.key_said(a["type"]) for a in ruleset.describe()["actions"] if "-" in a["type"]}, **named_ids}
     actions = []
     game = session.get("game") or {}
     in_play = reads.ids_in_play(game)
     offered = ruleset.rules.choices(session["quest"], game) if session["status"] == "in-progress" else {}
     allowed = {str(a["type"]): a for a in session.get("allowed") or [] if isinstance(a, dict)}
     own = list(grant.heroes) or None
+    # each deck's card names where they are known (the rules data or the campaign's components): the cards drawn are picked
+    # (a deck of a hero's or a side's own only on that hero's or side's page: another Pilgrim's Skill Cards, the overlord's)
+    owners = {d["id"]: d.get("owner") for d in ruleset.data.get("decks", [])}
+    may_draw = None if side is None else {*heroes, side}
+    cards = {d.id: d.cards for d in ruleset.decks(campaign["components"]).values()
+             if d.cards and d.id in session["decks"] and (may_draw is None or owners.get(d.id) in (None, *may_draw))}
     for action in ruleset.describe()["actions"]:
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:
             continue  # the other side's to take
         preset = turn.preset(allowed.get(action["type"]), own)
         actions.append({**action, "fields": forms.fields(action["schema"], named_all, heroes, [d["id"] for d in decks], ids=in_play,
-                                                         hero_fields=_hero_fields(ruleset), choices=offered, preset=preset),
+                                                         hero_fields=_hero_fields(ruleset), choices=offered, preset=preset, cards=cards),
                         "name": reads.said_key(action["type"]), "key": secrets.token_urlsafe(16)})
     sorted_actions = turn.sort_actions(actions, session, ruleset.rules, own, side)
     token = signin.token_of(grant)
@@ -152,7 +160,8 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "phase": session.get("phase") or (session.get("game") or {}).get("phase"),
         "allowed": reads.allowed_types(session.get("allowed")),
         "may_abandon": grant.role == "owner" and hasattr(tracker(), "abandon_session"),
-        "recent": reads.last_lines(reads.timeline_groups(entries[-12:], named_all, reads.commands_of(history)), 3),
+        # grouped over the whole log, so the last lines sit under the turn (or round) they were in
+        "recent": reads.last_lines(reads.timeline_groups(entries, named_all, reads.commands_of(history), ruleset.rules.played_in_rounds), 3, parts=3),
         "csrf": csrf_token(token, session_id) if token else "",
         "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end", "abandon")},
         "outcomes": OUTCOMES,
@@ -303,7 +312,8 @@ def replay_page(session_id: str):
         quest=named.get(now["quest"], now["quest"]),
         names=named,
         said=wording.names_said(here["summary"], named) if here else None,
-        turns=reads.turn_starts(entries),
+        turns=reads.turn_starts(entries, ruleset.rules.played_in_rounds),
+        count=ruleset.rules.turn_said(state["game"], int(state.get("turn") or 1)),
         decks=[{"id": d, "name": reads.deck_name(ruleset, d), **summary} for d, summary in state["decks"].items()],
         heroes=reads.heroes_at(state["game"], named),
         facts=reads.game_facts(state["game"], named),

@@ -244,11 +244,18 @@ def hand_of(decks: list[dict[str, Any]], side: str | None, ruleset: Ruleset) -> 
     """The cards held from each deck, by holder, as the viewer's side may see them (the decks come through the
     one redaction already: a hidden hand arrives as a count under "hidden")."""
     hands = []
+    heroes = names(ruleset)
+    sides = set(getattr(ruleset.rules, "sides", ()) or ())
+
+    def said(holder: str) -> str:
+        # a side holds by its name ("The overlord"), never by a deck that shares its id (Descent's "overlord" deck)
+        return f"The {wording.key_said(holder)}" if holder in sides and holder not in heroes else heroes.get(holder, holder)
+
     for deck in decks:
         for holder, cards in (deck.get("held") or {}).items():
-            hands.append({"deck": deck["name"], "holder": holder, "cards": cards})
+            hands.append({"deck": deck["name"], "holder": holder, "said": said(holder), "cards": cards})
         for holder, count in ((deck.get("hidden") or {}).get("held") or {}).items():
-            hands.append({"deck": deck["name"], "holder": holder, "count": count, "hidden": True})
+            hands.append({"deck": deck["name"], "holder": holder, "said": said(holder), "count": count, "hidden": True})
     return hands
 
 
@@ -257,13 +264,15 @@ ROUND_STARTS = {"RoundStarted"}
 CORRECTIONS = {"EntryCorrected", "ValueCorrected"}
 
 
-def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None) -> list[dict[str, Any]]:
-    """The timeline as people tell it: grouped by turn (or round), one line per thing done at the table (a
-    command: an action with what it caused, a roll, a draw), undone ones marked, corrections and table rulings marked."""
+def timeline_groups(entries: list[dict[str, Any]], named: Mapping[str, str], commands: Mapping[int, Any] | None = None,
+                    rounds: bool | None = None) -> list[dict[str, Any]]:
+    """The timeline as people tell it: grouped by turn (or round: ``rounds``, the game's GameRules.played_in_rounds,
+    else whether a round started), one line per thing done at the table (a command: an action with what it caused, a
+    roll, a draw), undone ones marked, corrections and table rulings marked."""
     commands = commands or {}
     groups: list[dict[str, Any]] = []
     turn = 1
-    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries) if rounds is None else rounds
     current = {"label": "Setting up" if rounds else f"Turn {turn}", "lines": []}
     groups.append(current)
     line: dict[str, Any] | None = None
@@ -388,11 +397,11 @@ def karma_by_quest(points: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return slots
 
 
-def turn_starts(entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def turn_starts(entries: list[Mapping[str, Any]], rounds: bool | None = None) -> list[dict[str, Any]]:
     """Where each turn (or round) begins in the log, to jump to: the event after a turn ends, or a round's start."""
     if not entries:
         return []
-    rounds = any(e["event_type"] in ROUND_STARTS for e in entries)
+    rounds = any(e["event_type"] in ROUND_STARTS for e in entries) if rounds is None else rounds
     starts = [{"label": "Setting up" if rounds else "Turn 1", "position": entries[0]["position"]}]
     turn = 1
     for i, entry in enumerate(entries):

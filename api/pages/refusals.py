@@ -74,10 +74,12 @@ def _changes(problem: TrackerError, names: Mapping[str, str]) -> list[str]:
     unknown = problem.unknown or {}
     if "die" in unknown:
         die = names.get(unknown["die"]) or wording.key_said(unknown["die"])
-        out.append(f"The faces of the {die} die are not known here: roll it at the table and enter the faces it shows.")
+        die = die if re.search(r"\b(die|dice)$", die, re.I) else f"{die} die"  # "Action Die", not "Action Die die"
+        out.append(f"The faces of the {die} are not known here: roll it at the table and enter the faces it shows.")
     elif "deck" in unknown:
         deck = names.get(unknown["deck"]) or wording.key_said(unknown["deck"])
-        out.append(f"The cards of the {deck} deck are not known here: draw at the table and enter the cards drawn.")
+        deck = deck if re.search(r"\b(deck|cards)$", deck, re.I) else f"{deck} deck"
+        out.append(f"The cards of the {deck} are not known here: draw at the table and enter the cards drawn.")
     return out
 
 

@@ -3,6 +3,7 @@ whether the rules have decided the quest; and the game's actions sorted for the 
 
 - ``now``: the actions of the turn this token's heroes or side may take now (the session's ``allowed``), each with
   the hero the rules say acts preselected (Journey's ``activate-pilgrim``: the next Pilgrim in Initiative order);
+  ``more``: where the moment has many, those between its first and its closing ones, folded;
 - ``anytime``: those allowed now that the table reports whenever they happen (a card played, a correction, the
   deck actions: GameRules.anytime_actions), folded;
 - ``later``: the rest (not allowed now, or another hero's), folded.
@@ -42,7 +43,8 @@ def summary(ruleset: Any, session: Mapping[str, Any], names: Mapping[str, str], 
 
 
 def _anytime(rules: Any) -> set[str]:
-    return {*getattr(rules, "anytime_actions", ()), *DECK_ACTIONS}
+    steps = set(getattr(rules, "turn_steps", ()))
+    return {*getattr(rules, "anytime_actions", ()), *(a for a in DECK_ACTIONS if a not in steps)}
 
 
 def _next_of(allowed: list[Mapping[str, Any]], rules: Any) -> str | None:
@@ -75,7 +77,20 @@ def sort_actions(actions: list[dict[str, Any]], session: Mapping[str, Any], rule
         (other if action["type"] in anytime or not listed else now).append(action)
     order = list(allowed)
     now.sort(key=lambda a: order.index(a["type"]))  # in the order the rules list them: the next step first
-    return {"now": now, "anytime": other, "later": later}
+    now, more = _shown_now(now)
+    return {"now": now, "more": more, "anytime": other, "later": later}
+
+
+FIRST_SHOWN, LAST_SHOWN = 5, 2
+
+
+def _shown_now(now: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A moment with many actions (a Descent hero's turn lists 25) shows the first the rules list and the last ones,
+    which move the turn on (end-hero-turn, demon-phase: every game lists its closing step last); the rest one tap away,
+    so the page stays within three phone screens."""
+    if len(now) <= FIRST_SHOWN + LAST_SHOWN:
+        return now, []
+    return [*now[:FIRST_SHOWN], *now[-LAST_SHOWN:]], now[FIRST_SHOWN:-LAST_SHOWN]
 
 
 def preset(entry: Mapping[str, Any] | None, heroes: Sequence[str] | None) -> dict[str, str]:

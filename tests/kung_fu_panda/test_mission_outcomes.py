@@ -348,7 +348,7 @@ def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(app, client):
     app.extensions["tracker_views"].catch_up()
     lines = [e["summary"] for e in client.get(f"/sessions/{sid}/timeline?limit=1000").json["entries"]]
     assert "The Kitchen reached the beginning of the line and was lost with the dumplings" in lines
-    assert "Tile d moved in front of the Wolf Boss; discarded Wolf Spearman 1" in lines  # names, not a dict
+    assert "The Long Market (d) tile moved in front of the Wolf Boss; discarded Wolf Spearman 1" in lines  # names, not a dict
 
 
 def test_village_attacked_all_ox_grunts_move_toward_the_villagers(client):

@@ -43,9 +43,14 @@ def value_said(value: Any, names: Mapping[str, str] | None = None) -> str:
     return str(value)
 
 
-def details_said(fields: Mapping[str, Any], names: Mapping[str, str] | None = None, skip: tuple[str, ...] = ()) -> str:
-    """A record's fields as "target Berrok; faces 1, X" (keys as words, values as people say them)."""
-    return "; ".join(f"{key_said(k)} {value_said(v, names)}" for k, v in fields.items() if k not in skip and v not in (None, [], {}))
+def details_said(fields: Mapping[str, Any], names: Mapping[str, str] | None = None, skip: tuple[str, ...] = (),
+                 by_field: Mapping[str, Mapping[str, str]] | None = None) -> str:
+    """A record's fields as "target Berrok; faces 1, X" (keys as words, values as people say them); ``by_field``: the
+    names a field's values have in the game only there (a Kung Fu Panda tile "t" is the Training Ground in "to",
+    never in a sentence's article)."""
+    by_field = by_field or {}
+    return "; ".join(f"{key_said(k)} {value_said(v, {**(names or {}), **by_field[k]} if k in by_field else names)}"
+                     for k, v in fields.items() if k not in skip and v not in (None, [], {}))
 
 
 _WORDS = {"None": NOT_STATED, "True": "yes", "False": "no"}

@@ -371,7 +371,10 @@
 
   function refused(entry, doc) {
     var problem = doc.querySelector("#problem") || doc.querySelector("main");
-    var said = problem ? problem.textContent.replace(/\s+/g, " ").trim() : "The server refused it.";
+    // each part of the refusal (its title, its hint, each change) its own sentence: "... to undo. Rolls, ..." not "undoRolls"
+    var parts = problem ? Array.prototype.map.call(problem.children.length ? problem.children : [problem], function (el) { return el.textContent; }) : [];
+    parts = parts.map(function (part) { part = part.replace(/\s+/g, " ").trim(); return /[.!?:)]$/.test(part) || !part ? part : part + "."; });
+    var said = problem ? parts.join(" ").trim() : "The server refused it.";
     var kept = load(NOTICES).filter(function (notice) { return notice.entry.key !== entry.key; });
     kept.push({ entry: entry, said: said });
     save(NOTICES, kept);

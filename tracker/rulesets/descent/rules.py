@@ -21,6 +21,9 @@ class Rules(GameRules):
     # not have (rules digest §10.1). A reading, the strict one: at most four heroes, the base game's party, never more.
     most_heroes = 4
     actor_fields = ("hero", "heroes", "attacker")
+    # turn.py: end-turn ends the overlord's turn, and with it the turn (L273, L528, a reading: digest §10.2 item 6)
+    turn_steps = ("end-turn",)
+
     @property
     def anytime_actions(self) -> tuple[str, ...]:
         """The actions the table records whenever they happen (the play page folds them), as the pinned version keeps the

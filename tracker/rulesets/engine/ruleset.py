@@ -124,14 +124,25 @@ class GameRules:
     """The action types the table reports whenever they happen rather than as a step of the turn (a card played, a
     correction); the play page folds them away from the turn's own actions. The deck actions are every game's."""
 
+    turn_steps: tuple[str, ...] = ()
+    """The deck actions this game's turn takes as its own steps, listed in their moment (Descent's end-turn ends the
+    overlord's turn): the play page shows them with the turn's actions, never folded with the deck actions."""
+
     def owed(self, quest: str, game: Mapping[str, Any], turn: int) -> list[str]:
         """What the table owes the rules now, in the game's words (cards still to draw, a treasure due): sentences the
         play page shows at the top of the turn. The default owes nothing."""
         return []
 
+    played_in_rounds = False  # a game counted in rounds (its timeline grouped by RoundStarted), not in turns
+
     def turn_said(self, game: Mapping[str, Any], turn: int) -> str:
         """Where the session is in the game's own count (a turn; a round, or the pause between rounds)."""
         return f"Turn {turn}"
+
+    def field_names(self) -> dict[str, dict[str, str]]:
+        """The names an action's or change's field values have in the game when the value alone is no word a person
+        says (a tile's letter): ``{field: {value: name}}``, for the timeline's lines. The default names none."""
+        return {}
 
     def choices(self, quest: str, game: Mapping[str, Any]) -> dict[str, dict[str, str]]:
         """For an action field naming something on the table (a tile, a figure), the values the state offers and how

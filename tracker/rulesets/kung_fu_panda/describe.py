@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.rulesets.kung_fu_panda.table_words import ENTRY, TILE_FIELDS, tile_name
 
-def describe(change: Mapping[str, Any]) -> str | None:
+
+def describe(change: Mapping[str, Any], data: Mapping[str, Any] | None = None) -> str | None:
+    """The change's line; given the rules data, its tiles said by their names ("Hot Springs (r)", the data's "tiles"),
+    never a bare letter ("to r")."""
+    tiles = (data or {}).get("tiles")
+    if tiles:
+        change = {**change, **{f: tile_name(tiles, change[f]) for f in TILE_FIELDS if isinstance(change.get(f), str)}}
     try:
         return _line(change)
     except (KeyError, TypeError):
@@ -18,7 +25,7 @@ def _line(change: Mapping[str, Any]) -> str | None:
     if kind == "mission-set-up":
         return f"Mission {change['mission']} set up ({change['mode']}, {change['players']} heroes)"
     if kind == "round-started":
-        return f"Round {change['round']}: 1, 2, KUNG FU! (entered as {change['entry']})"
+        return f"Round {change['round']}: 1, 2, KUNG FU! (entered {ENTRY.get(change['entry'], change['entry'])})"
     if kind == "pool-rolled":
         return f"{change['hero']} rolled {', '.join(change['results'])}; pool {', '.join(change['pool'])}"
     if kind == "dial-advanced":
@@ -53,7 +60,7 @@ def _line(change: Mapping[str, Any]) -> str | None:
     if kind == "ox-grunt-moved":
         return f"{change['count']} Ox Grunt moved from {change['from']} to {change['to']} ({change['cause']})"
     if kind == "tile-cycled":
-        return f"Tile {change['tile']} moved in front of the Wolf Boss; discarded {change['discarded'] or 'no enemies'}"
+        return f"The {change['tile']} tile moved in front of the Wolf Boss; discarded {change['discarded'] or 'no enemies'}"
     if kind == "kitchen-lost":
         return "The Kitchen reached the beginning of the line and was lost" + (" with the dumplings" if change["dumplings_lost"] else "")
     if kind == "health-regained":

@@ -21,6 +21,7 @@ class Rules(GameRules):
     lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"],
                                                    "per_use": 'nothing to send: the dice the table spends stand, recorded with "cost_known": false'}}
     setup_schema = setup.SCHEMA
+    played_in_rounds = True  # L71: "played in three-minute rounds ... with pauses in between"
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
@@ -53,4 +54,7 @@ class Rules(GameRules):
         return standing.standing(records)
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
-        return describe.describe(change)
+        return describe.describe(change, self.data)
+
+    def field_names(self) -> dict[str, dict[str, str]]:
+        return table_words.field_names(self.data["tiles"])

@@ -12,6 +12,7 @@ from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import check_tile
 from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS, SETUP
+from tracker.rulesets.kung_fu_panda.table_words import tile_name
 from tracker.rulesets.kung_fu_panda.verdict import failure
 from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
@@ -68,6 +69,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
     enemies = {tile: counts for tile, counts in enemies.items() if counts}
     figures = dict(setup.get("figures", {}))
     _check_tiles(mission, heroes, enemies, setup, figures)
+    _check_start_tiles(mission, heroes, data["tiles"])
     for figure in game_state.FIGURES_ON_THE_BOARD:
         # one place on the board for Tai Lung and the Wolf Boss: the enemy map Fight Back reads, and figures
         at = [tile for tile, counts in enemies.items() if counts.get(figure)]
@@ -288,6 +290,24 @@ def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[
             errors={"setup.line": ["Each tile once; heroes and Wolf Boss on it."]},
         )
     return line
+
+
+def _check_start_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], tiles: Mapping[str, Any]) -> None:
+    """Where the mission's data names the heroes' start ("start_tiles"), they start there: the lessons' "your heroes
+    must start on the Training Grounds scene tile" (L218, L226). Other missions' Start Tiles were on their lost maps:
+    the table names them."""
+    allowed = mission.get("start_tiles")
+    if not allowed:
+        return
+    wrong = {hero: h["tile"] for hero, h in heroes.items() if h["tile"] not in allowed}
+    if wrong:
+        hero, tile = next(iter(wrong.items()))
+        where = wording.either([tile_name(tiles, t) for t in allowed])
+        raise Unprocessable(
+            f"In Mission {mission['number']} the heroes start on {where}, not {tile_name(tiles, tile)}",
+            detail=f"The mission's text says where the heroes start ({mission['start_tiles_source']}); set each hero's start tile there.",
+            errors={f"setup.tiles.{h}": [f"Start on {where}."] for h in wrong},
+        )
 
 
 def _check_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], enemies: Mapping[str, Any], setup: Mapping[str, Any], figures: Mapping[str, str]) -> None:

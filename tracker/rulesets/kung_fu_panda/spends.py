@@ -13,6 +13,7 @@ from tracker.rulesets.engine.components import table as component_table
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.costs import require_payment
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
+from tracker.rulesets.kung_fu_panda.table_words import tile_name
 
 
 def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -129,12 +130,13 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
         alternatives.append({"Chi": 1})
     for option in alternatives[1:]:
         try:
-            require_payment(plan.data, spent, option, f"moving onto {to}")
+            require_payment(plan.data, spent, option, f"moving onto {tile_name(plan.data['tiles'], to)}")
             break
         except Unprocessable:
             continue
     else:
-        require_payment(plan.data, spent, alternatives[0], f"moving onto {to} (with {extra} enemies on {tile})")
+        onto, here = tile_name(plan.data["tiles"], to), tile_name(plan.data["tiles"], tile)
+        require_payment(plan.data, spent, alternatives[0], f"moving onto {onto}" + (f" (with {extra} enemies on {here})" if extra else f" from {here}"))
     return [{"kind": "hero-moved", "hero": hero, "from": tile, "to": to}]
 
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 TILE_FIELDS = ("to", "tile", "from", "spread_to", "start_tile")
+# fields whose values (or whose map's keys and values) are tiles, in a set-up or an action: said by the tiles' names
+TILE_MAPS = ("tiles", "spawn_points", "villagers", "carts", "figures", "end_tile", "guard_wall", "enemies", "moved", "line")
 
 
 def turn_said(game: Mapping[str, Any]) -> str:
@@ -29,6 +31,16 @@ def turn_said(game: Mapping[str, Any]) -> str:
 def tile_name(tiles: Mapping[str, Any], tile: str) -> str:
     name = (tiles.get(tile) or {}).get("name")
     return f"{name} ({tile})" if name else str(tile)
+
+
+# how the table enters a round (start-round's "entry"): each roll and spend as it happens, or the round's summary after
+ENTRY = {"detail": "roll by roll", "summary": "as a summary"}
+
+
+def field_names(tiles: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """Each field naming a tile, with every tile's name: "to": "t" is said "to Training Ground (t)"."""
+    named = {tile: tile_name(tiles, tile) for tile in tiles}
+    return {**{field: named for field in (*TILE_FIELDS, *TILE_MAPS)}, "entry": ENTRY}
 
 
 def choices(data: Mapping[str, Any], mission: Mapping[str, Any] | None, game: Mapping[str, Any]) -> dict[str, dict[str, str]]:

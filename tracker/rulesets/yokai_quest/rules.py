@@ -16,6 +16,8 @@ class Rules(GameRules):
     changes = state.CHANGES
     actor_fields = ("hero", "attacker")
     setup_schema = setup.SCHEMA
+    # allowed.py: "a turn is a Hero phase, then a Yōkai phase" (L152); end-turn closes the Yōkai phase, a step of the turn
+    turn_steps = ("end-turn",)
     # lookup.py: a hero's Health is needed from the set-up on (L278-L280); the table may state it there.
     lost_fact_uses = {"hero.health": {"quest_setup": True, "per_use": 'state it when the session starts: "setup": {"health": {"<hero>": n}}'}}
 
