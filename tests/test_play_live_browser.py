@@ -234,7 +234,7 @@ def test_a_page_the_busy_server_refuses_a_stream_says_so_and_still_follows(app, 
         before = _version(client, sid)
         assert client.post(f"/sessions/{sid}/rolls", json={"dice": {"d6": 2}}).status_code == 201  # (the other phone keeps its slot)
         roll = _events(client, sid, before, "DiceRolled")[0]
-        _shows(refused, _rolled(roll), 4000 + SHOWN_WITHIN_MS)  # the page is asked for every four seconds
+        _shows(refused, _rolled(roll), 2000 + SHOWN_WITHIN_MS)  # the page is asked for every two seconds
         _shows(roller, _rolled(roll), SHOWN_WITHIN_MS)
         assert refused.evaluate("window.notReloaded") is True
         assert refused.locator("#live-status").get_attribute("data-state") == "reconnecting"

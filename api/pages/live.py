@@ -23,6 +23,7 @@ from api.pages.blueprint import bp
 from api.routes import feed
 
 SCRIPTS = "script-src 'self'; connect-src 'self'"
+PAGE_HEARTBEAT_SECONDS = 2.0  # how soon the server finds a page gone (two beats at most), and gives its stream slot back
 
 
 def stream_url() -> str | None:
@@ -51,7 +52,10 @@ def live_stream(session_id: str):
     campaign_id, _grant = signin.grant_for_session(session_id)  # as the page itself: the cookie's grant, 404 elsewhere
     after = _resume()
     shown = _this_session(session_id, door(), views(), current_app.config["VIEWS_WAIT_SECONDS"])
-    heartbeat = current_app.config["STREAM_HEARTBEAT_SECONDS"]
+    # A page's stream beats at least every PAGE_HEARTBEAT_SECONDS: a phone that posts a form leaves the page, and its
+    # stream holds a slot until a beat cannot be delivered; at the feed's 15 s, the page it lands on found every slot
+    # taken by its own past pages and said "Reconnecting…" for half a minute.
+    heartbeat = min(current_app.config["STREAM_HEARTBEAT_SECONDS"], PAGE_HEARTBEAT_SECONDS)
     app = tracker()
     return feed.served(lambda: feed.stream(app, after, None, None, campaign_id, shown, heartbeat, named=False),
                        "The page still shows the session as it was loaded: reload it to see what changed.")

@@ -22,7 +22,7 @@
   var RETRY_MS = 3000;
   var LONGEST_RETRY_MS = 30000;
   var reconnectDelay = RETRY_MS;
-  var POLL_MS = 4000;
+  var POLL_MS = 2000; // while the stream is refused or away: another device's move still shows within two seconds
 
   var state = "connecting";
   var source = null;
