@@ -88,7 +88,11 @@ def app(database_url):
     from api import create_app
 
     flask_app = create_app({"TESTING": True, "DATABASE_URL": database_url, "PROJECTIONS_IN_PROCESS": False,
-                           "VIEWS_WAIT_SECONDS": 0.05})  # a generated min_position past the log: its 503, quickly
+                           "VIEWS_WAIT_SECONDS": 0.05,  # a generated min_position past the log: its 503, quickly
+                           # No runner follows the log here, so the views fall behind with every write fuzzed: GET /ready's
+                           # 503 "views-behind" (its purpose, tests/test_operating_readiness.py) would come after a random count of
+                           # writes, as a "server error" on some seeds only (CI once). Ready whatever the views' lag.
+                           "READY_MAX_LAG": 10**9})
     yield flask_app
     flask_app.extensions["tracker"].close()
 
