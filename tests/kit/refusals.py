@@ -55,10 +55,14 @@ def ids_in(text: str, named: Mapping[str, str]) -> list[str]:
 
 
 def faults(problem: Mapping[str, Any], named: Mapping[str, str]) -> list[str]:
-    """Everything a person could not read as prose in a problem's title and detail."""
+    """Everything a person could not read as prose in a problem's title, detail and ``errors`` messages (each field's
+    messages are prose too; the field paths are the request's own spelling and are not read)."""
     found = []
-    for part in ("title", "detail"):
-        text = problem.get(part) or ""
+    parts = [("title", problem.get("title") or ""), ("detail", problem.get("detail") or "")]
+    for path, messages in (problem.get("errors") or {}).items():
+        for message in messages if isinstance(messages, list) else [messages]:
+            parts.append((f"errors.{path}", message if isinstance(message, str) else repr(message)))
+    for part, text in parts:
         found += [f"{part}: {what}" for what in reprs_in(text)]
         found += [f"{part}: the id {ident} where the game says {named[ident]}" for ident in ids_in(text, named)]
     return found

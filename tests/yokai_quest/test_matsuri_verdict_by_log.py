@@ -48,12 +48,11 @@ def test_twelve_hone_bushi_defeated_before_turn_9_win_the_matsuri_at_that_attack
     assert table.end(sid)["outcome"] == "victory"
 
 
-def test_a_failure_stated_after_fourteen_hone_bushi_is_refused_at_turn_9(client):
-    table = Table(client)
-    sid = table.begin()
-    table.defeat(sid, "hone-bushi", 14)
-    while table.state(sid)["turn"] < 9:
-        table.yokai_phase(sid)
+def test_a_failure_stated_after_twelve_hone_bushi_is_refused(client):
+    """The twelfth Hone Bushi decides the scene (L753, L807): no turn 9 comes after it to fail it at (the quest's turns
+    are over), and a failure the table states with end-scene is refused naming the condition met."""
+    table, sid = _twelve_defeated(client)
+    assert table.state(sid)["verdict"]["outcome"] == "victory"
     before = session.total(client, sid)
     refused = client.post(f"/sessions/{sid}/actions", json={"type": "end-scene", "outcome": "failed"})
     assert refused.status_code == 409 and refused.mimetype == session.PROBLEM, refused.json

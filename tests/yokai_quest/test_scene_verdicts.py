@@ -8,6 +8,7 @@ engaged" (L763). The session's verdict is the scene's end; an end of the session
 
 from __future__ import annotations
 
+from tests.kit import decided
 from tests.kit.session import PROBLEM, total
 from tests.kit.yokai_quest import (
     act,
@@ -76,7 +77,7 @@ def test_a_turn_limit_passed_fails_the_scene_as_the_turn_begins(client):
     assert [e["type"] for e in ninth["events"]][-2:] == ["SceneEnded", "QuestDecided"]
     verdict = ninth["state"]["verdict"]
     assert verdict["outcome"] == "defeat" and "L808" in verdict["reason"] and "L755" in verdict["reason"]
-    _refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", "attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}]}, "The scene has ended")
+    decided.refused(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "hone-bushi", "attack_faces": {"red": ["katana"]}, "defense_faces": {"blue": []}}]})
     _end_refused(client, sid, "victory", "the rules decided this quest")
     assert end(client, sid, "defeat")["next_quest"] == S1  # the reattempt
     verified(client, sid)
@@ -119,7 +120,7 @@ def test_the_chief_not_defeated_before_turn_15_loses_the_scene_and_the_story_res
     assert kinds[-3:] == ["SceneEnded", "DefeatPenaltyApplied", "QuestDecided"]
     verdict = fifteenth["state"]["verdict"]
     assert verdict["outcome"] == "defeat" and "L837" in verdict["reason"] and "turn 15" in verdict["reason"]
-    _refused(client, sid, {"type": "end-scene", "outcome": "victory"}, "The scene has ended")
+    decided.refused(client, sid, {"type": "end-scene", "outcome": "victory"})  # a lost scene is not won at its end
     _end_refused(client, sid, "victory", "the rules decided this quest")
     assert end(client, sid, "defeat")["next_quest"] == S1
 

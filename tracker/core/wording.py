@@ -279,6 +279,18 @@ def refusal_said(title: str, detail: str | None, names: Mapping[str, str]) -> tu
     return said(title), (said(detail) if detail else detail)
 
 
+def errors_said(errors: Mapping[str, Any] | None, names: Mapping[str, str]) -> dict[str, Any] | None:
+    """A problem's ``errors`` (each field's path and its messages) with every message said as a refusal's prose is
+    (``refusal_said``): the paths stay as the request spelt them, a message that is not text is said in words."""
+    if not errors:
+        return errors
+
+    def message(text: Any) -> str:
+        return refusal_said(text if isinstance(text, str) else value_said(text, names), None, names)[0]
+
+    return {path: [message(m) for m in said] if isinstance(said, (list, tuple)) else message(said) for path, said in errors.items()}
+
+
 def _ids_named(text: str, names: Mapping[str, str]) -> str:
     """Whole ids said by name, except inside a path or a URL the table sends as it is (components.characters.<id>.stats)."""
     for key in sorted(names, key=len, reverse=True):

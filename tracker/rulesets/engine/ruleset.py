@@ -9,7 +9,7 @@ from typing import Any
 
 from tracker.core import hints, wording
 from tracker.core.dice import DieSpec
-from tracker.core.errors import Unprocessable
+from tracker.core.errors import Conflict, Unprocessable
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine import components as component_data
 from tracker.rulesets.engine import reported_facts
@@ -61,6 +61,9 @@ def plain_dice() -> list[dict[str, Any]]:
 
 SET_UP_QUEST = "set-up-quest"
 QUEST_DECIDED = "quest-decided"  # the change that records the verdict the rules impose
+# What a table may still send once the rules have decided a quest, besides the game's closing actions: a correction of a
+# value recorded wrongly (tracker/rulesets/engine/correction.py) is no step of play, and the end carries values over.
+AFTER_THE_VERDICT = ("correct",)
 
 
 class GameRules:
@@ -313,8 +316,9 @@ class Ruleset:
         return wording.prose_names(self.data)
 
     def said(self, refusal: Any) -> Any:
-        """A refusal in this game's words: its title and detail as prose, ids by their names (tracker/core/wording.py)."""
+        """A refusal in this game's words: its title, detail and errors' messages as prose, ids by their names (tracker/core/wording.py)."""
         refusal.title, refusal.detail = wording.refusal_said(refusal.title, refusal.detail, self.names)
+        refusal.errors = wording.errors_said(refusal.errors, self.names)
         return refusal
 
     @cached_property
@@ -392,6 +396,25 @@ class Ruleset:
             changes.append({"kind": QUEST_DECIDED, "outcome": decided["outcome"], "reason": decided["reason"]})
             changes.folded += 1
         return changes
+
+    def refuse_once_decided(self, state: Mapping[str, Any], action_type: str) -> None:
+        """Conflict for an action sent once the rules have decided the quest (``state["verdict"]``), unless it is one of
+        the closing actions the state offers (``allowed``: what records the end, GameRules.closing) or a correction:
+        the log decided, so no more turns are played. Undo (POST /sessions/{id}/undo) takes the deciding event back."""
+        verdict = state.get("verdict")
+        offered = [entry["type"] for entry in state.get("allowed") or []]
+        if verdict is None or action_type in offered or action_type in AFTER_THE_VERDICT:
+            return
+        session = state.get("id")
+        closing = [f'"{name}"' for name in offered]  # the action types to send, quoted as sent
+        still = f"Record {wording.listed(closing)} first, then end" if offered else "End"
+        raise Conflict(
+            f"The quest is decided: {verdict['reason']}",
+            detail=(f"The rules decided it at event {verdict['position']}, a {wording.key_said(verdict['outcome'])}, and no more turns are played. "
+                    f'{still} it: POST /sessions/{session}/end with "outcome": "{verdict["outcome"]}". If that event was recorded wrongly, '
+                    f"undo back to it (POST /sessions/{session}/undo) and play on."),
+            errors={"type": [f"Not played once the quest is decided; still allowed: {wording.listed(closing)}."]},
+        )
 
     def check_reported(self, quest_id: str, reported: Mapping[str, Any] | None) -> None:
         """Refuse (422) facts a quest's end does not take, or of the wrong type, before anything is recorded."""

@@ -245,7 +245,7 @@ def foe_recovered(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
         raise Unprocessable(
             f"{params['foe']} has no ability '{params['ability']}' that recovers health in {scene['id']}",
             detail=f"Its abilities that recover health here: {wording.listed(sorted(abilities), none='none')}.",
-            errors={"ability": [f"Choose one of {sorted(abilities)}" if abilities else "None in this scene."]},
+            errors={"ability": [f"Choose one of {wording.choices(sorted(abilities))}." if abilities else "None in this scene."]},
         )
     health = min(chief["health"], foe["health"] + ability["health"])
     plan.add({"kind": "foe-recovered", "foe": params["foe"], "ability": ability["name"], "amount": health - foe["health"], "health": health, "source": ability["source"]})
@@ -295,7 +295,7 @@ def _win(plan: Plan, scene: Mapping[str, Any], params: Mapping[str, Any]) -> Non
         if achievement is None:
             raise Unprocessable(
                 f"'{achievement_id}' is not an achievement of {scene['id']}",
-                detail=f"Achievements: {wording.listed([a['id'] for a in scene['achievements']], none='none')}.",
+                detail=f"Achievements: {wording.choices([a['id'] for a in scene['achievements']]) if scene['achievements'] else 'none'}.",
                 errors={"achievements": [f"Unknown: {achievement_id}"]},
             )
         _require_met(plan, achievement, "achievement", reported)
@@ -353,8 +353,8 @@ def _victory_conditions(plan: Plan, scene: Mapping[str, Any], chosen: str | None
     if chosen is not None and chosen not in ids:
         raise Unprocessable(
             f"'{chosen}' is not a victory condition of {scene['id']}",
-            detail=f"Victory conditions of {scene['id']}: {ids}.",
-            errors={"victory_condition": [f"Choose one of {ids}"]},
+            detail=f"Victory conditions of {scene['id']}: {wording.choices(ids)}.",
+            errors={"victory_condition": [f"Choose one of {wording.choices(ids)}."]},
         )
     if plan.ctx.ruleset.rules.version.every_bullet_needed(scene):
         needed = conditions
@@ -362,7 +362,7 @@ def _victory_conditions(plan: Plan, scene: Mapping[str, Any], chosen: str | None
         if chosen is None and len(conditions) > 1:
             raise Unprocessable(
                 "Say which victory condition was met",
-                detail=f"The victory conditions of {scene['id']} are alternatives ({scene.get('readings', {}).get('victory_bullets', 'either')}): send \"victory_condition\", one of {ids}.",
+                detail=f"The victory conditions of {scene['id']} are alternatives ({scene.get('readings', {}).get('victory_bullets', 'either')}): send \"victory_condition\", one of {wording.choices(ids)}.",
                 errors={"victory_condition": ["Missing."]},
             )
         needed = [next(c for c in conditions if c["id"] == (chosen or ids[0]))]
@@ -402,7 +402,8 @@ def require_board_clear(plan: Plan, scene: Mapping[str, Any]) -> None:
     if left:
         raise Unprocessable(
             "Yōkai are still left to fight",
-            detail=f"With the victory conditions met no more appear, and the scene ends when no yōkai are left (L753): {left}.",
+            detail=("With the victory conditions met no more appear, and the scene ends when no yōkai are left (L753): "
+                    f"{wording.listed([f'{n} {wording.named(y, plan.ctx.ruleset.names)}' for y, n in sorted(left.items())])} left."),
         )
 
 
@@ -413,6 +414,6 @@ def _check_reported(scene: Mapping[str, Any], reported: Mapping[str, Any]) -> No
     if unknown:
         raise Unprocessable(
             f"'{unknown[0]}' is not a fact this scene asks the table to state",
-            detail=f"Facts the table states in {scene['id']}: {askable or 'none'}.",
+            detail=f"Facts the table states in {scene['id']}: {wording.choices(askable) if askable else 'none'}.",
             errors={"reported": [f"Unknown: {', '.join(unknown)}"]},
         )
