@@ -47,7 +47,9 @@ def _win(client, doc, sid, quest):
         for altar in quest["altars"]["ids"]:
             while altar not in _state(client, sid)["game"].get("altars_destroyed", []):
                 dice = roll["fatigue"] + 3
-                act(client, sid, type="prolonged-roll", task=task["id"], altar=altar, half_action="order", faces=["enhancement"] * (dice - 1) + ["surge"], **roll)
+                rolled = act(client, sid, type="prolonged-roll", task=task["id"], altar=altar, half_action="order", faces=["enhancement"] * (dice - 1) + ["surge"], **roll)
+                if rolled["state"]["verdict"] is not None:  # the last altar fell: decided, no turn ends after it
+                    return rolled["state"]
                 act(client, sid, type="end-turn")
         return _state(client, sid)
     for _ in range(victory.get("turn_at_least", 1) - _state(client, sid)["turn"]):

@@ -4,6 +4,7 @@ doors, closing a Gate, and an Unconscious Pilgrim's last turns."""
 
 from __future__ import annotations
 
+from tests.kit.journey_pure import Table
 from tests.kit.journey import (
     COMPONENTS,
     DEMON_DECK,
@@ -157,29 +158,32 @@ def test_tripitaka_closes_a_gate_with_a_sutra(client):
     verified(client, sid)
 
 
-def test_an_unconscious_pilgrim_turns_face_down_side_back_and_then_dies(client):
+def test_an_unconscious_pilgrim_decides_quest_4_lost_at_once(client):
+    """L823-L826: Quest 4 ends "when a Pilgrim is Defeated", which the data reads as reduced to 0 Health, i.e.
+    Unconscious (L556-L557): the log decides the defeat at that event, and nothing more is played; no revival."""
     sid, _ = start(client, campaign(client), "q4-the-village")
     act(client, sid, type="report-health", hero="monk-sha", hp=1)
     down = act(client, sid, type="demon-attack", demon="kogaiji-1", target="monk-sha", faces={"attack": ["3"], "demon": ["X"], "defense": ["X", "X"]})
     assert down["state"]["game"]["heroes"]["monk-sha"]["status"] == "face-down"
-    seen = []
-    for _ in range(3):
-        turned = act(client, sid, type="maintenance")
-        change = _change(turned, "UnconsciousPilgrimTurned")
-        seen.append((change["from"], change["to"]))
-        act(client, sid, type="demon-phase")
-        act(client, sid, type="end-of-turn")
-    assert seen == [("face-down", "side"), ("side", "back"), ("back", "dead")]
-    assert "PilgrimDied" in _types(turned)
-    assert turned["state"]["game"]["heroes"]["monk-sha"]["status"] == "dead"
-    later = act(client, sid, type="maintenance")  # the dead turn no further
-    assert "UnconsciousPilgrimTurned" not in _types(later) and later["state"]["game"]["heroes"]["monk-sha"]["status"] == "dead"
-    # A dead Pilgrim cannot be revived, nor activated.
-    act(client, sid, type="activate-pilgrim", hero="monkey-king")
-    act(client, sid, type="activate-pilgrim", hero="tripitaka")
-    refused(client, sid, type="revive", hero="tripitaka", target="monk-sha", hp=1)
+    assert down["state"]["verdict"]["outcome"] == "defeat" and down["state"]["allowed"] == []
+    assert "quest is decided" in refused(client, sid, status=409, type="maintenance")["title"]
+    refused(client, sid, status=409, type="revive", hero="tripitaka", target="monk-sha", hp=1)
     verified(client, sid, outcome="defeat")
 
+
+def test_an_unconscious_pilgrim_turns_face_down_side_back_and_then_dies():
+    """L355: each Maintenance turns an Unconscious Pilgrim face down, on the side, on the back, then dead (the rule
+    itself, on the ruleset's functions: in every quest the unconscious Pilgrim has already decided a defeat), and a
+    dead Pilgrim turns no further."""
+    table = Table()
+    table.state["game"]["heroes"]["monk-sha"]["status"] = "face-down"
+    seen = []
+    for _ in range(4):
+        seen += [(c["from"], c["to"]) for c in table.act(type="maintenance") if c["kind"] == "unconscious-pilgrim-turned"]
+        table.act(type="demon-phase")
+        table.act(type="end-of-turn")
+    assert seen == [("face-down", "side"), ("side", "back"), ("back", "dead")]
+    assert table.hero("monk-sha")["status"] == "dead"
 
 
 Q3_ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # Tripitaka is fixed fourth in Quest 3

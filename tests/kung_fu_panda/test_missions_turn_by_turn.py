@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tests.kit import session
 from tests.kit.kung_fu_panda import (
     act as _act,
     campaign,
@@ -127,7 +128,7 @@ def _times_up(table: Table, result: dict) -> None:
     verdict = result["state"]["verdict"]
     assert verdict["outcome"] == "defeat" and "time's up" in verdict["reason"] and "L193" in verdict["reason"]
     assert verdict["position"] == result["version"]
-    _refused(table.client, table.sid, {"type": "start-round"}, "The mission is over")
+    session.refused(table.client, table.sid, {"type": "start-round"}, "The quest is decided: ", status=409)  # no round after the verdict
 
 
 def _break_in(client) -> Table:

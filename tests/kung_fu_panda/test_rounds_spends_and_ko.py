@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.kit import session
 from tests.kit.kung_fu_panda import (
     TEST_COMPONENTS,
     act,
@@ -223,7 +224,7 @@ def test_summary_rounds_pauses_corrections_and_times_up(client):
     last = act(client, sid, {"type": "round-summary", "tokens": [{"token": "wall", "by": "po"}]})
     assert last["events"][-2]["payload"]["change"] == {"kind": "mission-lost", "loss": "times-up", "round": 3}
     assert last["state"]["verdict"]["outcome"] == "defeat" and "L193" in last["state"]["verdict"]["reason"]
-    refused(client, sid, {"type": "start-round"}, "The mission is over")
+    session.refused(client, sid, {"type": "start-round"}, "The quest is decided: ", status=409)  # no round after the verdict
     events = client.get(f"/sessions/{sid}/events?limit=200").json["events"]
     entries = [e["payload"]["change"]["entry"] for e in events if e["type"] == "RoundStarted"]
     assert entries == ["summary", "detail", "summary"]

@@ -92,7 +92,7 @@ def test_one_hero_at_a_time_each_once_a_hero_phase_and_a_new_turn_resets(client)
     assert "Still to activate: Ami" in again["detail"]
     _refused(client, sid, {"type": "end-activation", "hero": "ryo"}, "ryo has activated this turn")
     waiting = _refused(client, sid, {"type": "begin-yokai-phase", "coins": {"red-blue": "red"}}, "ami has not activated this turn")
-    assert waiting["errors"] == {"heroes": ["ami"]}
+    assert waiting["errors"] == {"heroes": ["Ami"]}  # in the game's words, as the detail says it
     renounced = act(client, sid, {"type": "end-activation", "hero": "ami"})  # she renounces everything (L400)
     assert [e["type"] for e in renounced["events"]][1:3] == ["ActivationBegan", "ActivationEnded"]
     act(client, sid, {"type": "begin-yokai-phase"})

@@ -83,20 +83,20 @@ def test_a_turn_limit_passed_fails_the_scene_as_the_turn_begins(client):
     verified(client, sid)
 
 
-def test_twelve_defeats_before_turn_nine_hold_past_it_and_stop_the_appearances(client):
+def test_twelve_defeats_before_turn_nine_with_no_yokai_left_end_the_scene_at_once(client):
+    """L753: "When the conditions are fulfilled, the appearance points stop working ... When there are no more yōkai left
+    to fight, the scene ends": the twelfth Hone Bushi (L808), the last yōkai on the board, falls on turn 8 and the log
+    decides the scene then, before turn 9 could begin; no phase follows, only the scene's end."""
     cid = create_campaign(client)["id"]
     sid = start(client, cid, S1)
     defeat(client, sid, "hone-bushi", 8)
     spawn(client, sid, {"hone-bushi": 4})
     strike(client, sid, "ryo", ["hone-bushi"] * 3)
     turns(client, sid, 5)
-    strike(client, sid, "ryo", ["hone-bushi"])  # turn 8: the twelfth
-    finish_hero_phase(client, sid)
-    began = act(client, sid, {"type": "begin-yokai-phase"})["state"]["game"]
-    assert began["appearances_left"] == [] and began["spawns_left"] == []  # "the appearance points stop working" (L753)
-    act(client, sid, {"type": "end-turn"})
-    turns(client, sid, 2)
-    assert client.get(f"/sessions/{sid}").json["verdict"]["outcome"] == "victory"  # met before turn 9: decided then (L753, L807)
+    twelfth = strike(client, sid, "ryo", ["hone-bushi"])  # turn 8
+    assert twelfth["state"]["turn"] == 8 and twelfth["state"]["verdict"]["outcome"] == "victory"  # met before turn 9 (L807)
+    assert [entry["type"] for entry in twelfth["state"]["allowed"]] == ["end-scene", "draw-treasure"]  # and the treasure it owes
+    decided.refused(client, sid, {"type": "begin-yokai-phase"})
     assert act(client, sid, {"type": "end-scene", "outcome": "victory"})["state"]["verdict"]["outcome"] == "victory"
 
 
@@ -128,8 +128,9 @@ def test_the_chief_not_defeated_before_turn_15_loses_the_scene_and_the_story_res
 def test_the_chief_defeated_on_turn_14_holds_past_turn_15(client):
     cid, sid = _to_shake_3(client)
     turns(client, sid, 13)
-    act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "undead-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
-    assert yokai_phase(client, sid)["state"]["verdict"]["outcome"] == "victory"  # the chief fell on turn 14: decided (L753)
+    fell = act(client, sid, {"type": "attack", "attacker": "ryo", "targets": [{"defender": "undead-dark-champion", "attack_faces": {"red": ["katana"] * 10, "blue": ["katana"] * 5}, "defense_faces": {"blue": []}}]})
+    assert fell["state"]["turn"] == 14 and fell["state"]["verdict"]["outcome"] == "victory"  # the chief fell on turn 14: decided (L753)
+    decided.refused(client, sid, {"type": "begin-yokai-phase"})  # no turn 15 to lose it in
     act(client, sid, {"type": "end-scene", "outcome": "victory"})
     assert game(client, sid)["scene_result"]["victory_conditions"] == ["undead-champion-loses-all-life"]
 
@@ -172,8 +173,8 @@ def test_several_victory_bullets_all_needed_and_facts_the_table_states(client):
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "reported": purple}, "it needs 2 yurei defeated; the log records 1")
     strike(client, sid, "ryo", ["yurei"])
     _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "heroes-reach-purple", "reported": purple}, "the table must state it")
-    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "reported": {"heroes-reach-blue": "yes"}}, "Facts the table states in The Evil Alliance: heroes-reach-purple and yoroi-and-two-yurei-defeated")
-    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "reach-the-exit"}, "Victory conditions of The Evil Alliance: heroes-reach-purple and yoroi-and-two-yurei-defeated")
+    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "reported": {"heroes-reach-blue": "yes"}}, "Facts the table states in The Evil Alliance: \"heroes-reach-purple\" or \"yoroi-and-two-yurei-defeated\"")
+    _refused(client, sid, {"type": "end-scene", "outcome": "victory", "victory_condition": "reach-the-exit"}, "Victory conditions of The Evil Alliance: \"heroes-reach-purple\" or \"yoroi-and-two-yurei-defeated\"")
     both = {**purple, "yoroi-and-two-yurei-defeated": "the two Yurei of the set-up fell on turn 1"}
     won = act(client, sid, {"type": "end-scene", "outcome": "victory", "reported": both})
     result = won["state"]["game"]["scene_result"]
