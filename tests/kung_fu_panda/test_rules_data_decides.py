@@ -142,13 +142,16 @@ def test_heroes_never_combine_dice_for_what_the_data_says():
             assert "special-move-used" in _kinds(table.act(special))
 
 
-def test_the_mode_s_data_says_how_earned_cards_come_and_when_pause_actions_may_be_taken():
-    # Young Masters "choose one card" (L205), Awesome "deal each player a Special Move card" (L209)
+def test_the_mode_s_data_says_how_earned_cards_come():
+    # earned cards: Young Masters "choose one card" (L205), Awesome "deal each player a Special Move card" (L209)
     adventure = {"length": "adventure"}
     assert [kfp_setup._how_received(DATA, adventure, mode) for mode in ("standard", "young-masters", "awesome")] == ["drawn", "chosen", "dealt"]
     assert kfp_setup._how_received(DATA, {"length": "single"}, "awesome") == "drawn"
     chosen = edited(kung_fu_panda.load, DATA, lambda d: d["modes"]["standard"].update(special_moves_earned="chosen"))
     assert kfp_setup._how_received(chosen.data, adventure, "standard") == "chosen"
+
+
+def test_the_mode_s_data_says_when_pause_actions_may_be_taken():
     # Young Masters "may use 'Pause Actions' at any point during a mission" (L202)
     table = _in_a_round()
     assert "pause" not in [e["type"] for e in table.ruleset.rules.allowed("m1-1", table.game, 1, ["pause", "spend"])]
