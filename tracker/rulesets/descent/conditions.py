@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.core import dice
+from tracker.core import dice, wording
 from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, refuse, require_hero, schema
 from tracker.rulesets.descent.wounds import recovery
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
@@ -20,27 +20,34 @@ def gain_frost(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
     return [{"kind": "frost-gained", "hero": params["hero"], "count": params["count"]}]
 
 
-def _frost_roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any, purpose: str) -> tuple[dict[str, Any], list[str]]:
+def _frost_roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any, purpose: str, per_token: int = 1) -> tuple[dict[str, Any], list[str]]:
     hero = require_hero(ctx, params["hero"])
     if hero["frost"] == 0:
         raise refuse(f"{params['hero']} has no frost tokens", "Frost rolls are made only with frost tokens.", "hero")
+    count = hero["frost"] * per_token
     faces = {"power": params["faces"]} if params.get("faces") is not None else None
-    if faces and len(params["faces"]) != hero["frost"]:
-        raise refuse(f"Roll one power die per frost token ({hero['frost']})", f"Reported {len(params['faces'])}.", "faces")
-    rolled = dice.roll_change(ctx.dice, {"power": hero["frost"]}, faces, rng, purpose)
+    if faces and len(params["faces"]) != count:
+        dice_each = "one power die" if per_token == 1 else f"{per_token} power dice"
+        raise refuse(f"Roll {dice_each} per frost token ({count})", f"Reported {len(params['faces'])}.", "faces")
+    rolled = dice.roll_change(ctx.dice, {"power": count}, faces, rng, purpose)
     return rolled, rolled["roll"]["results"]["power"]
 
 
 def frost_turn_start(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    """Start of the hero's turn: each surge discards one frost token."""
-    rolled, faces = _frost_roll(ctx, params, rng, "frost at turn start")
-    surges = faces.count("surge")
-    return [rolled] + ([{"kind": "frost-shaken", "hero": params["hero"], "count": surges}] if surges else [])
+    """Start of the hero's turn: "he must roll a power die for each frost token on the hero. For each power surge rolled,
+    one frost token is discarded" (L195), as many dice and tokens as the frost data says."""
+    rule = ctx.ruleset.data["frost"]
+    rolled, faces = _frost_roll(ctx, params, rng, "frost at turn start", rule["start_of_turn_dice_per_token"])
+    shaken = min(require_hero(ctx, params["hero"])["frost"], faces.count("surge") * rule["surge_removes"])
+    return [rolled] + ([{"kind": "frost-shaken", "hero": params["hero"], "count": shaken}] if shaken else [])
 
 
 def frost_check(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     """After a weapon attack, a shield exhausted, or an attack of 5+ wounds before armour: any blank shatters the item."""
     trigger = params["trigger"]
+    # a weapon attack, a shield exhausted, an attack of 5+ wounds before armour (L195-L197, L220): the data's checks
+    if trigger not in ctx.ruleset.data["frost"]["checks"]:
+        raise refuse(f"Frost is not checked after {trigger}", f"It is checked after: {wording.listed(ctx.ruleset.data['frost']['checks'])}.", "trigger")
     if trigger == "armour-hit" and params.get("wounds_before_armour", 0) < ctx.ruleset.data["frost"]["armour_check_wounds_at_least"]:
         raise refuse("Frosted armour is checked only against 5 or more wounds before armour", 'Send "wounds_before_armour".', "wounds_before_armour")
     rolled, faces = _frost_roll(ctx, params, rng, f"frost check: {trigger}")

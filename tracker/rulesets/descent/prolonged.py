@@ -108,7 +108,8 @@ def roll(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     faces = {"power": params["faces"]} if params.get("faces") is not None else None
     rolled = dice.roll_change(ctx.dice, {"power": count}, faces, rng, f"prolonged {task['id']}")
     enhancements = rolled["roll"]["results"]["power"].count("enhancement")
-    progress = (current["progress"] if current else 0) + enhancements
+    # "For every power enhancement you roll on your prolonged action roll, you gain 1 progress marker" (L149)
+    progress = (current["progress"] if current else 0) + enhancements * ctx.ruleset.data["prolonged_actions"]["progress_per_enhancement"]
     changes += [
         rolled,
         {"kind": "prolonged-progress-made", "key": key, "task": task["id"], "hero": hero, "half_action": params["half_action"],

@@ -11,7 +11,6 @@ from tracker.rulesets.descent.common import COUNT, NAME, refuse, require_hero, s
 from tracker.rulesets.descent.figures import combat_rules
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
-SHARR_HEALS = 2  # L200: a friendly figure Sharr ends her movement with recovers 2 wounds
 
 
 def spend_fatigue(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -42,9 +41,11 @@ def recovery(ctx: ActionContext, hero_id: str, wounds: int, fatigue: int, source
 def recover(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     combat_rules(ctx)
     if params["source"] == "sharr":
-        if params.get("wounds", SHARR_HEALS) != SHARR_HEALS or params.get("fatigue"):
-            raise refuse(f"Sharr heals {SHARR_HEALS} wounds (L200)", "Leave wounds and fatigue out.", "wounds")
-        return [recovery(ctx, params["hero"], SHARR_HEALS, 0, "sharr")]
+        # L200: "If Sharr ends her movement in the same space as a friendly figure, that figure recovers 2 wounds"
+        heals = ctx.ruleset.data["familiars"]["sharr-the-brightwing"]["heals"]
+        if params.get("wounds", heals) != heals or params.get("fatigue"):
+            raise refuse(f"Sharr heals {heals} wounds (L200)", "Leave wounds and fatigue out.", "wounds")
+        return [recovery(ctx, params["hero"], heals, 0, "sharr")]
     if not params.get("wounds") and not params.get("fatigue"):
         raise refuse("Say the wounds or fatigue recovered", 'Send "wounds" and/or "fatigue" as the card or effect gives them.', "wounds")
     return [recovery(ctx, params["hero"], params.get("wounds", 0), params.get("fatigue", 0), params.get("cause", params["source"]))]

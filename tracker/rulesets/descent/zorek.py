@@ -68,10 +68,11 @@ def gaze(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
 
 
 def close_stone_door(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    rules(ctx)
+    rule = rules(ctx)["stone_doors"]
     require_hero(ctx, params["hero"])
     doors = state(ctx)
-    if params["door"] in doors["doors_opened"]:
+    # "the door opens again and can no longer be closed for the rest of the game" (L691)
+    if params["door"] in doors["doors_opened"] and not rule["closes_again"]:
         raise refuse(f"Stone door '{params['door']}' opened again and can no longer close", "A reopened door stays open for the rest of the game (L691).", "door")
     if params["door"] in doors["doors_closed"]:
         raise refuse(f"Stone door '{params['door']}' is already closed", "Figures cannot open it; a blank on its power die does.", "door")
@@ -84,9 +85,10 @@ def roll_stone_doors(ctx: ActionContext, params: Mapping[str, Any], rng: Any) ->
     if not closed:
         raise refuse("No stone door is closed", "A power die is rolled per closed stone door at the end of each turn.", "type")
     faces = {rule["die"]: params["faces"]} if params.get("faces") is not None else None
-    rolled = dice.roll_change(ctx.dice, {rule["die"]: len(closed)}, faces, rng, "great stone doors")
+    per = rule["per_closed_door"]  # "at the end of each turn, roll a power die for each closed stone door. On a blank result, the door opens again" (L691)
+    rolled = dice.roll_change(ctx.dice, {rule["die"]: len(closed) * per}, faces, rng, "great stone doors")
     results = rolled["roll"]["results"][rule["die"]]
-    opened = [door for door, face in zip(closed, results) if face == rule["opens_on"]]
+    opened = [door for i, door in enumerate(closed) if rule["opens_on"] in results[i * per:(i + 1) * per]]
     return [rolled, {"kind": "stone-doors-rolled", "doors": closed, "results": list(results), "opened": opened}]
 
 

@@ -16,14 +16,16 @@ IN_A_ROUND = ("roll", "resolve-claws", "spend")  # each hero for themselves, whi
 DECIDING = ("mission-won", "mission-failed")
 
 
-def allowed_now(game: Mapping[str, Any], actions: Sequence[str]) -> list[dict[str, Any]]:
+def allowed_now(game: Mapping[str, Any], actions: Sequence[str], modes: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``modes``: the rules data's modes (what a mode lets the table do when)."""
     phase = game.get("phase")
     able = [hero for hero, sheet in sorted((game.get("heroes") or {}).items()) if not sheet.get("ko")]
     entries: list[dict[str, Any]] = []
     if phase == "round":
         entries.extend(allowed.entry(name, able) for name in IN_A_ROUND)
         entries.append(allowed.entry("end-round"))
-        if game.get("mode") == "young-masters":  # Young Masters may take pause actions during a round
+        # Young Masters "may use 'Pause Actions' at any point during a mission" (L202)
+        if modes.get(game.get("mode"), {}).get("pause_actions_any_time"):
             entries.append(allowed.entry("pause"))
         entries.extend(allowed.entry(name) for name in (*DECIDING, "round-summary"))
     elif phase in ("ready", "pause"):

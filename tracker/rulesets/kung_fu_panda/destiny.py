@@ -32,11 +32,14 @@ def resolve_claws(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     if not plan.dials_used():
         plan.add({"kind": "dial-advanced", "hero": hero, "position": plan.game["heroes"][hero]["dial"], "claws": claws, "space": "ignored", "claws_spent": True})
         return plan.changes
-    if len(spaces) != claws:
+    # "For each Claws result on the Action Dice, the counter moves one space clockwise. When the counter enters each
+    # space, the effect there must be resolved" (L120): one space named per move
+    moves = claws * plan.data["destiny"]["moves_per_claws"]
+    if len(spaces) != moves:
         raise Unprocessable(
-            f"{hero} rolled {claws} Claws, so name {claws} dial spaces",
+            f"{hero} rolled {claws} Claws, so name {moves} dial spaces",
             detail="The dial faces were lost from the rulebook: read each space the counter enters off the physical dial, in order.",
-            errors={"spaces": [f"Expected {claws} spaces."]},
+            errors={"spaces": [f"Expected {moves} spaces."]},
         )
     for index, space in enumerate(spaces):
         h = plan.game["heroes"][hero]

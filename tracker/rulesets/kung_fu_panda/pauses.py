@@ -25,7 +25,9 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
     during_round = plan.game["phase"] == "round"
     if rule["roll"] == "none":
         raise Unprocessable("This mission has no pause action", detail="The training lessons last one round.", errors={"type": ["No pause action."]})
-    if plan.game["phase"] != "pause" and not (during_round and plan.game["mode"] == "young-masters"):
+    # Young Masters: "you may use 'Pause Actions' at any point during a mission" (L202), as the mode's data says
+    any_time = plan.data["modes"][plan.game["mode"]].get("pause_actions_any_time", False)
+    if plan.game["phase"] != "pause" and not (during_round and any_time):
         raise Unprocessable(
             "Pause actions are taken in the pause between rounds",
             detail="Only Young Masters may use them during a round; end the round first.",

@@ -66,6 +66,10 @@ class Plan(WorkingCopy):
             )
         return self.game["heroes"][hero]
 
+    def character(self, hero: str) -> dict[str, Any]:
+        """The hero's record in the rules data (their board: health, ability)."""
+        return next(c for c in self.data["characters"] if c["id"] == hero)
+
     def able(self, hero: str, field: str = "hero") -> dict[str, Any]:
         h = self.hero(hero, field)
         if h["ko"]:
@@ -110,7 +114,8 @@ class Plan(WorkingCopy):
         self.add({"kind": "hero-damaged", "hero": hero, "amount": amount, "health": health, "cause": cause})
         if health == self.data["health"]["ko_heart"]:
             self.add({"kind": "hero-knocked-out", "hero": hero, "tile": h["tile"]})
-            if not game_state.standing_heroes(self.game):
+            # "If all players are KO'd and cannot be revived, the game is lost" (L194), where the mission lists it
+            if not game_state.standing_heroes(self.game) and "full-ko" in self.mission["loss_conditions"]:
                 self.add({"kind": "mission-lost", "loss": "full-ko", "round": self.game["round"]})
 
     def spawn(self, enemy: str, tile: str, count: int, cause: str, spawn_point: int | None = None) -> None:

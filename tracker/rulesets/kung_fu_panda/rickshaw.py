@@ -14,9 +14,6 @@ from typing import Any
 
 from tracker.rulesets.kung_fu_panda import state as game_state
 
-KITCHEN = "J"
-
-
 def step(plan: Any, direction: str) -> str:
     """Plan the shifts a move of the Wolf Boss causes, and return the tile he moves to."""
     line = list(plan.game["line"])
@@ -28,9 +25,10 @@ def step(plan: Any, direction: str) -> str:
         return line[i + 1]
     leftmost = line[0]
     plan.add({"kind": "tile-cycled", "tile": leftmost, **_cleared(plan, leftmost, line[1]), "line": line[1:] + [leftmost]})
-    if plan.game["line"][0] == KITCHEN and not plan.game.get("kitchen_lost"):
+    kitchen = plan.mission["line"]["kitchen"]  # the Kitchen's tile in the mission's line (L304)
+    if plan.game["line"][0] == kitchen and not plan.game.get("kitchen_lost"):
         line = plan.game["line"]
-        plan.add({"kind": "kitchen-lost", "tile": KITCHEN, **_cleared(plan, KITCHEN, line[1]), "line": line[1:], "dumplings_lost": not plan.game["dumplings"]})
+        plan.add({"kind": "kitchen-lost", "tile": kitchen, **_cleared(plan, kitchen, line[1]), "line": line[1:], "dumplings_lost": not plan.game["dumplings"]})
     return leftmost
 
 

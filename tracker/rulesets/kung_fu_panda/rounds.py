@@ -97,7 +97,13 @@ def close(plan: Plan) -> None:
     number = plan.game["round"]
     plan.add({"kind": "round-ended", "round": number, "entry": plan.game["entry"]})
     limit = plan.mission["round_limit"]
-    no_limit = plan.mission.get("no_round_limit") or plan.game["mode"] == "young-masters"
+    # Young Masters: "Players cannot lose by running out of rounds" (L203), the mode's round_limit; time's up is a loss
+    # only where the mission lists it (L193)
+    no_limit = (
+        plan.mission.get("no_round_limit")
+        or plan.data["modes"][plan.game["mode"]].get("round_limit", True) is False
+        or "times-up" not in plan.mission["loss_conditions"]
+    )
     if not no_limit and number >= limit and plan.game["result"] is None:
         # L193: time's up, unless every win condition holds on the board as the sand runs out (1.1.0, read in versions.py)
         plan.add(plan.ctx.ruleset.rules.version.time_runs_out(plan.mission, plan.game, number))

@@ -29,7 +29,7 @@ class Rules(GameRules):
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived one's, for its campaigns)
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
-        return next_actions.allowed_now(game, actions)
+        return next_actions.allowed_now(game, actions, self.data["modes"])
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return verdict.verdict(self.missions[quest], game, self.version)

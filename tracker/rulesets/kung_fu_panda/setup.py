@@ -18,7 +18,6 @@ from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
 SCHEMA = SETUP  # the JSON Schema of a session's "setup" (schemas.py)
-HOW_EARNED = {"standard": "drawn", "young-masters": "chosen", "awesome": "dealt"}
 
 
 def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -64,7 +63,9 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
                 detail='Send "start_tile" (every hero) or "tiles": {hero: tile} in the set-up: the mission maps are lost, so the table names the tiles.',
                 errors={"setup.start_tile": ["Missing."]},
             )
-        heroes[hero] = {"tile": tile, "health": data["health"]["start"], "ko": False, "dial": 0, "dial_number": dials[hero]}
+        # "Heroes start on the highest health number on their board (usually 4)" (L130): each hero's own board
+        health = next(c["starting_health"] for c in data["characters"] if c["id"] == hero)
+        heroes[hero] = {"tile": tile, "health": health, "ko": False, "dial": 0, "dial_number": dials[hero]}
     enemies = {tile: {e: n for e, n in counts.items() if n} for tile, counts in setup.get("enemies", {}).items()}
     enemies = {tile: counts for tile, counts in enemies.items() if counts}
     figures = dict(setup.get("figures", {}))
@@ -126,7 +127,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
     held = dict(progress.get("special_moves") or {})
     how = None
     if _receives_special_moves(mission, options, progress):
-        how = "drawn" if options.get("length", "single") == "single" else HOW_EARNED.get(mode, "drawn")
+        how = _how_received(data, options, mode)
         _special_moves(working, party, setup.get("special_moves"), how)
         held = {change["holder"]: change["cards"][0] for change in working.changes if change["kind"] == "drawn"}
     elif setup.get("special_moves"):
@@ -192,7 +193,7 @@ def _refuse_what_is_lacking(ctx: Any, mission: Mapping[str, Any], setup: Mapping
         lacking["setup.spawn_points"] = [f"Missing: {unplaced_points} (the mission's specials act on their tiles, {mission['source']})."]
     if _receives_special_moves(mission, options, progress) and setup.get("special_moves") is None:
         mode = options.get("mode", "standard")
-        how = "drawn" if options.get("length", "single") == "single" else HOW_EARNED.get(mode, "drawn")
+        how = _how_received(ctx.ruleset.data, options, mode)
         if how == "chosen" or ctx.deck("special-moves").cards is None:
             lacking["setup.special_moves"] = [f'Missing: one card per hero, {how} ({{hero: card}}); the twelve cards were lost from the rulebook text.']
     if len(lacking) > 1:
@@ -209,6 +210,12 @@ def _receives_special_moves(mission: Mapping[str, Any], options: Mapping[str, An
     if options.get("length", "single") == "single":
         return True
     return bool(progress.get("earned_special_moves"))
+
+
+def _how_received(data: Mapping[str, Any], options: Mapping[str, Any], mode: str) -> str:
+    """How the Special Move cards come: drawn for a single mission (L179-L180); once earned, drawn in Standard mode,
+    chosen in Young Masters mode (L205), dealt in Awesome mode (L209), as the mode's data says."""
+    return "drawn" if options.get("length", "single") == "single" else data["modes"][mode]["special_moves_earned"]
 
 
 def _special_moves(working: WorkingCopy, party: list[str], reported: Mapping[str, str] | None, how: str) -> None:

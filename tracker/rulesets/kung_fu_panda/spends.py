@@ -25,7 +25,9 @@ def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
         h = plan.able(hero, "heroes")
         tiles.add(h["tile"])
         pool = Counter(plan.game["pools"].get(hero, []))
-        if "Claws" in pool and plan.dials_used():
+        # "If a player rolls any Claws results, the player must IMMEDIATELY stop and spend these dice results before
+        # choosing whether to spend any other dice results" (L86): the round's data says Claws come first
+        if "Claws" in pool and plan.dials_used() and plan.data["round"]["claws_first"]:
             raise Unprocessable(
                 f"{hero} must resolve the Claws rolled before spending anything else",
                 detail="Each Claws moves the Dial of Destiny one space first (resolve-claws).",
@@ -38,6 +40,7 @@ def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
                 detail=f"{hero}'s pool: {plan.game['pools'].get(hero, [])}. A result can be spent once per roll.",
                 errors={"heroes": [f"Not in {hero}'s pool."]},
             )
+    # "Heroes on the same tile can spend dice simultaneously as a group" (L98)
     if len(tiles) > 1:
         raise Unprocessable(
             "Only heroes on the same tile can spend together",
@@ -46,6 +49,13 @@ def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
         )
     tile = tiles.pop()
     purpose = params["for"]
+    # "Special moves are the only exception to this" (L99): "only your dice results may be used" (L176)
+    if len(spent) > 1 and purpose in plan.data["combining"]["never_for"]:
+        raise Unprocessable(
+            "Special Moves are paid with the card holder's own dice only",
+            detail="Combining dice is never allowed for a Special Move.",
+            errors={"heroes": ["One hero only."]},
+        )
     effects = PURPOSES[purpose](plan, params, spent, tile)
     plan.add({"kind": "dice-spent", "heroes": spent, "for": purpose, "tile": tile, **{k: params[k] for k in ("enemy", "hero", "to", "token", "card", "villager", "cart") if k in params}})
     for change in effects:
@@ -76,14 +86,16 @@ def _knock_out(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]
 def _revive(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
     target = _need(params, "hero", "revive")
     h = plan.hero(target)
-    if not h["ko"] or h["tile"] != tile:
+    # "To revive a fellow hero from a KO, you must be on the same scene tile and spend 2x Chi results" (L142)
+    if not h["ko"] or (plan.data["health"]["revive_same_tile"] and h["tile"] != tile):
         raise Unprocessable(
             f"{target} is not KO'd on this tile",
             detail="A hero on the same tile revives a KO'd hero for 2 Chi.",
             errors={"hero": ["Not KO'd here."]},
         )
     require_payment(plan.data, spent, plan.data["health"]["revive_cost"], "reviving a hero")
-    return [{"kind": "hero-revived", "hero": target, "by": sorted(spent), "health": plan.data["health"]["start"]}]
+    # "Revived heroes move their health counter back up to full health" (L143): the hero's board's highest number
+    return [{"kind": "hero-revived", "hero": target, "by": sorted(spent), "health": plan.character(target)["max_health"]}]
 
 
 def _heal(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
@@ -93,14 +105,15 @@ def _heal(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
         raise Unprocessable(f"Only {healer['name']} heals, with his own Chi", detail=healer["ability"]["text"], errors={"heroes": ["Not Po."]})
     chi = spent[healer["id"]].count("Chi")
     require_payment(plan.data, spent, {"Chi": chi or 1}, "regaining health")
-    health = plan.game["heroes"][healer["id"]]["health"] + chi
+    # "spend one of the Chi results you have rolled to regain one health" (L172): what each Chi gives is the data's
+    health = plan.game["heroes"][healer["id"]]["health"] + chi * healer["ability"]["gives"]["health"]
     if health > healer["ability"]["cap"]:
         raise Unprocessable(
             f"{healer['name']}'s health may not go above {healer['ability']['cap']}",
             detail=f"He is on {plan.game['heroes'][healer['id']]['health']}; spend fewer Chi.",
             errors={"heroes": ["Too much healing."]},
         )
-    return [{"kind": "health-regained", "hero": healer["id"], "amount": chi, "health": health}]
+    return [{"kind": "health-regained", "hero": healer["id"], "amount": health - plan.game["heroes"][healer["id"]]["health"], "health": health}]
 
 
 def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
@@ -116,7 +129,9 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     if plan.game.get("line") and to not in plan.game["line"]:
         raise Unprocessable(f"Tile {to} is no longer on the board", detail=f"The line now runs {plan.game['line']} (L290-L291).", errors={"to": ["Off the board."]})
     ability = next(c["ability"] for c in plan.data["characters"] if c["id"] == hero)
-    extra = 0 if ability["kind"] == "ignore-enemy-move-cost" else sum(game_state.enemies_on(plan.game, tile).values())
+    # "one additional Move result for each enemy present" (L95); Mantis ignores them (L159)
+    per_enemy = plan.data["costs"]["extra_move_per_enemy_on_tile"]
+    extra = 0 if ability["kind"] == "ignore-enemy-move-cost" else per_enemy * sum(game_state.enemies_on(plan.game, tile).values())
     overrides = plan.mission.get("costs", {})
     if terrain:
         entry = dict(overrides.get(terrain) or plan.data["terrain"][terrain]["entry"])
@@ -294,20 +309,15 @@ def _push_cart(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]
 
 def _special_move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
     card = _need(params, "card", "special-move")
-    if len(spent) != 1:
-        raise Unprocessable(
-            "Special Moves are paid with the card holder's own dice only",
-            detail="Combining dice is never allowed for a Special Move.",
-            errors={"heroes": ["One hero only."]},
-        )
-    hero = next(iter(spent))
-    if plan.game.get("special_moves", {}).get(hero) != card:
+    held = plan.game.get("special_moves", {})
+    hero = next((h for h in spent if held.get(h) == card), next(iter(spent)))  # the card's holder among the spenders
+    if held.get(hero) != card:
         raise Unprocessable(
             f"{hero} does not hold '{card}'",
             detail=f"Special Move cards held: {plan.game.get('special_moves', {})}.",
             errors={"card": ["Not held."]},
         )
-    chi = spent[hero].count("Chi")
+    chi = sum(results.count("Chi") for results in spent.values())
     if chi not in plan.data["costs"]["special_move_chi"]:
         raise Unprocessable("A Special Move costs 2 or 3 Chi", detail="The card says which; spend exactly that.", errors={"heroes": ["2 or 3 Chi."]})
     require_payment(plan.data, spent, {"Chi": chi}, "a Special Move")

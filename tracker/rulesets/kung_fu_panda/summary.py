@@ -33,7 +33,9 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     for hero, claws in params.get("claws", {}).items():
         h = plan.hero(hero, "claws")
         if claws:
-            plan.add({"kind": "dial-advanced", "hero": hero, "position": h["dial"] + claws, "claws": claws, "space": "summary", "claws_spent": False})
+            # "For each Claws result on the Action Dice, the counter moves one space clockwise" (L120)
+            moves = claws * plan.data["destiny"]["moves_per_claws"]
+            plan.add({"kind": "dial-advanced", "hero": hero, "position": h["dial"] + moves, "claws": claws, "space": "summary", "claws_spent": False})
     for hero, amount in params.get("damage", {}).items():
         plan.hero(hero, "damage")
         plan.damage(hero, amount, "summary")
@@ -42,10 +44,10 @@ def round_summary(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[st
     for hero in params.get("revived", []):
         if not plan.hero(hero, "revived")["ko"]:
             raise Unprocessable(f"{hero} is not KO'd", detail="Only a KO'd hero can be revived.", errors={"revived": [f"{hero} is standing."]})
-        plan.add({"kind": "hero-revived", "hero": hero, "by": "summary", "health": plan.data["health"]["start"]})
+        plan.add({"kind": "hero-revived", "hero": hero, "by": "summary", "health": plan.character(hero)["max_health"]})  # full health (L143)
     for hero, amount in params.get("healed", {}).items():
         h = plan.able(hero, "healed")
-        plan.add({"kind": "health-regained", "hero": hero, "amount": amount, "health": min(plan.data["health"]["start"], h["health"] + amount)})
+        plan.add({"kind": "health-regained", "hero": hero, "amount": amount, "health": min(plan.character(hero)["max_health"], h["health"] + amount)})
     stood = {hero: h["tile"] for hero, h in plan.game["heroes"].items()}  # where each hero began the summary's moves
     for hero, tile in params.get("moved", {}).items():
         h = plan.able(hero, "moved")

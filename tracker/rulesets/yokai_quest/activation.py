@@ -68,7 +68,8 @@ def take_action(plan: Plan, hero_id: str, action: str, cost: int, name: str | No
     known = rules(plan.ctx.ruleset.data)
     activation = _open(plan, hero_id, name or action)
     entrance.require_entered(plan, hero_id, _WHAT.get(action, f"Using {name or action}"))
-    limit = known["actions"]
+    # "the hero may take up to two actions" (L398): each hero's own record says how many
+    limit = next(c for c in plan.ctx.ruleset.data["characters"] if c["id"] == hero_id)["actions_per_activation"]
     if activation["actions_used"] + cost > limit:
         left = limit - activation["actions_used"]
         raise Unprocessable(

@@ -193,7 +193,8 @@ def defeat_yokai(plan: Plan, yokai: str, foe: str | None) -> None:
     yokai_phase.coin_on_defeat(plan, yokai)
     objective = lookup.character(plan.ctx.ruleset.data, yokai)
     if objective is None or objective["role"] != "objective":
-        treasure.add_tokens(plan, 1, f"{yokai} defeated")
+        # "Each time a yōkai is defeated [...] a treasure token is added to the treasure reserve" (L258)
+        treasure.add_tokens(plan, plan.ctx.ruleset.data["treasure_rules"]["token_per_defeated_yokai"], f"{yokai} defeated")
 
 
 def take_blows(plan: Plan, hero_id: str, dealt: int, conversion: str, panel_discard: str | None, source: str) -> None:

@@ -16,7 +16,6 @@ from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest.plan import Plan
-from tracker.rulesets.yokai_quest.state import ENERGY_MAX
 
 DECK = "energy"
 
@@ -28,7 +27,7 @@ def at_set_up(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def gain(plan: Plan, hero_id: str, amount: int, reason: str, *, energy_card: bool = False) -> None:
     hero = plan.game["heroes"][hero_id]
-    energy = min(ENERGY_MAX, hero["energy"] + amount)
+    energy = min(plan.ctx.ruleset.data["hero_rules"]["energy_max"], hero["energy"] + amount)  # "Energy reserves max out at seven" (L232)
     change = {"kind": "energy-gained", "hero": hero_id, "amount": energy - hero["energy"], "offered": amount, "energy": energy, "reason": reason}
     plan.add({**change, "energy_card": True} if energy_card else change)
 

@@ -14,7 +14,6 @@ from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, l
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import SLOTS
 
-REVIVAL_ITEM = "Ikikaeru Rōsoku"
 
 
 def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -102,13 +101,15 @@ def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
             detail=f"Consumables are used from the hand, charms and enchantments from their panel space. In hand: {hero['hand']}; equipped: {hero['equipped']}.",
             errors={"item": ["Not in hand or equipped."]},
         )
-    if params.get("consumable_resource") and hero_id in plan.game["consumable_used_this_turn"]:
+    per_turn = plan.ctx.ruleset.data["hero_rules"]["consumable_resource_per_turn"]
+    if params.get("consumable_resource") and plan.game["consumable_used_this_turn"].count(hero_id) >= per_turn:
         raise Unprocessable(f"{hero_id} has used the consumable resource this turn", detail="A hero can use this resource once a turn (L414).")
     revive = params.get("revive")
-    if revive and item != REVIVAL_ITEM:
-        raise Unprocessable(f"'{item}' does not bring heroes back", detail=f"Only {REVIVAL_ITEM} revives a defeated hero.")
-    if item == REVIVAL_ITEM and not revive:
-        raise Unprocessable(f"Say which defeated hero {REVIVAL_ITEM} brings back", detail='Send "revive": <hero>.', errors={"revive": ["Missing."]})
+    revival_item = plan.ctx.ruleset.data["hero_rules"]["defeat"]["revival_item"]  # the item that brings a hero back (L473)
+    if revive and item != revival_item:
+        raise Unprocessable(f"'{item}' does not bring heroes back", detail=f"Only {revival_item} revives a defeated hero.")
+    if item == revival_item and not revive:
+        raise Unprocessable(f"Say which defeated hero {revival_item} brings back", detail='Send "revive": <hero>.', errors={"revive": ["Missing."]})
     ctx.ruleset.rules.version.activation_used(plan, hero_id, "item", item, params, item)
     energy.spend(plan, hero_id, params.get("energy", 0), item)
     consumed = kind == "consumable"
@@ -128,7 +129,7 @@ def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     if revive:
         target = plan.hero(revive, standing=False)
         if not target["defeated"]:
-            raise Unprocessable(f"{revive} is not defeated", detail=f"{REVIVAL_ITEM} brings back a defeated hero.")
+            raise Unprocessable(f"{revive} is not defeated", detail=f"{revival_item} brings back a defeated hero.")
         # "returns with half the maximum health points" (L473); the rounding is not stated: the data says which it takes
         rounding = plan.ctx.ruleset.data["hero_rules"].get("revival_rounding", "up")
         health = (math.ceil if rounding == "up" else math.floor)(target["max_health"] / 2)

@@ -13,7 +13,7 @@ from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import energy, heroes, lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
-from tracker.rulesets.yokai_quest.state import ENERGY_MAX, new_standing
+from tracker.rulesets.yokai_quest.state import new_standing
 
 HEALTH_POLICIES = ("carry-over", "full-at-scene-start")
 
@@ -49,7 +49,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         if policy == "full-at-scene-start":
             standing[hero_id]["health"] = standing[hero_id]["max_health"]
         if progress.get("full_energy_next_story") and scene["number"] == 1:
-            standing[hero_id]["energy"] = ENERGY_MAX
+            standing[hero_id]["energy"] = data["hero_rules"]["energy_max"]
     standing = {hero_id: standing[hero_id] for hero_id in party}
     for hero_id, chosen in setup.get("abilities", {}).items():
         standing[hero_id]["abilities"] = _chosen_abilities(data, party, hero_id, chosen)
@@ -112,6 +112,13 @@ def _chosen_abilities(data: Mapping[str, Any], party: list[str], hero_id: str, c
     if hero_id not in party:
         raise Unprocessable(f"'{hero_id}' is not a hero of this party", detail=f"Heroes playing: {party}.", errors={"setup.abilities": [f"Not in the party: {hero_id}"]})
     suitable = lookup.hero_abilities(data, hero_id)
+    count = data["hero_rules"]["abilities_chosen"]
+    if len(set(chosen)) != count:
+        raise Unprocessable(
+            f"Choose {count} different abilities for {hero_id}",
+            detail=f"\"Choose four abilities among those suitable for the hero\" (L145): {hero_id} chooses {count} of {wording.listed(sorted(suitable))}.",
+            errors={f"setup.abilities.{hero_id}": [f"{len(set(chosen))} chosen, not {count}."]},
+        )
     unsuitable = [a for a in chosen if a not in suitable]
     if unsuitable:
         raise Unprocessable(

@@ -1,6 +1,6 @@
 """The game state of a scene, and how each of the game's changes folds into it (pure, plain JSON).
 
-A hero's standing: health (of max_health), energy (of 7), defeated, hand, equipped charm and
+A hero's standing: health (of max_health), energy (of hero_rules.energy_max), defeated, hand, equipped charm and
 enchantment, altered-state tokens by type, reload tokens by ability, empowerments until the
 turn ends, and the counts the campaign reads: treasures drawn, defeats, revivals.
 """
@@ -14,9 +14,6 @@ from typing import Any
 from tracker.rulesets.engine import correction
 from tracker.rulesets.engine.changes import Changes
 
-ENERGY_MAX = 7
-HAND_LIMIT = 4
-TREASURE_AT = 5
 ALTERED_STATES = ("crush", "daze", "tangle", "blindness")
 SLOTS = ("charm", "enchantment")
 

@@ -12,7 +12,7 @@ from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import lookup
 from tracker.rulesets.yokai_quest.plan import Plan
-from tracker.rulesets.yokai_quest.state import HAND_LIMIT, SLOTS, TREASURE_AT
+from tracker.rulesets.yokai_quest.state import SLOTS
 
 DECK = "treasure"
 SEARCHES = {"enchantment": ("enchantment",), "consumable": ("consumable",), "item": ("charm", "enchantment", "consumable"), "any": None}
@@ -22,7 +22,8 @@ def add_tokens(plan: Plan, count: int, reason: str) -> None:
     for _ in range(count):
         reserve = plan.game["treasure_reserve"] + 1
         plan.add({"kind": "treasure-token-added", "count": 1, "reason": reason, "reserve": reserve})
-        if reserve >= TREASURE_AT:
+        # "Each time the treasure reserve reaches 5 tokens, each hero takes a card from the Treasure deck" (L431)
+        if reserve >= plan.ctx.ruleset.data["treasure_rules"]["reserve_draw_at"]:
             plan.add({"kind": "treasure-found", "heroes": sorted(plan.game["heroes"]), "reserve_emptied": reserve})
 
 
@@ -72,11 +73,12 @@ def draw_treasure(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
     if owed.get("equip"):
         _equip(ctx, plan, hero_id, card, free=True)
     hand = plan.game["heroes"][hero_id]["hand"]
-    if len(hand) > HAND_LIMIT:
+    limit = plan.ctx.ruleset.data["hero_rules"]["hand_limit"]  # "no more than four treasure cards in hand" (L433)
+    if len(hand) > limit:
         drop = params.get("discard")
         if drop not in hand:
             raise Unprocessable(
-                f"{hero_id} would hold more than {HAND_LIMIT} treasure cards",
+                f"{hero_id} would hold more than {limit} treasure cards",
                 detail=f'Name the card to discard with "discard": one of {hand}.',
                 errors={"discard": [f"Choose one of {hand}"]},
             )
@@ -150,7 +152,8 @@ def _equip(ctx: ActionContext, plan: Plan, hero_id: str, card: str, free: bool) 
             errors={"card": ["Not equipment."]},
         )
     swapping = hero["equipped"][slot] is not None
-    if swapping and not free and hero_id in plan.game["swapped_this_turn"]:
+    per_turn = plan.ctx.ruleset.data["hero_rules"]["equipment_swaps_per_turn"]
+    if swapping and not free and plan.game["swapped_this_turn"].count(hero_id) >= per_turn:
         raise Unprocessable(
             f"{hero_id} has already swapped equipment this turn",
             detail="An equipped item may be swapped for one in hand only once per turn (L435).",
@@ -166,10 +169,11 @@ def unequip(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dic
     slot = next((s for s in SLOTS if hero["equipped"][s] == card), None)
     if slot is None:
         raise Unprocessable(f"{params['hero']} has no '{card}' equipped", detail=f"Equipped: {hero['equipped']}.")
-    if len(hero["hand"]) >= HAND_LIMIT:
+    limit = plan.ctx.ruleset.data["hero_rules"]["hand_limit"]
+    if len(hero["hand"]) >= limit:
         raise Unprocessable(
             f"{params['hero']}'s hand is full",
-            detail=f"A hand holds at most {HAND_LIMIT} treasure cards: discard one first.",
+            detail=f"A hand holds at most {limit} treasure cards: discard one first.",
         )
     plan.add({"kind": "item-unequipped", "hero": params["hero"], "card": card, "slot": slot})
     return plan.changes
