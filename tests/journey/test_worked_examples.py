@@ -125,7 +125,9 @@ def test_12_bad_karma_gives_weapon_level_2_one_corruption_card_and_2_left(client
     monkey = second["state"]["game"]["heroes"]["monkey-king"]
     assert (monkey["bad"], monkey["weapon_level"], len(monkey["corruption"])) == (2, 2, 1)
     assert second["state"]["game"]["reached_ten"] == [{"hero": "monkey-king", "wheel": "bad", "value": 12}]
-    _refused(client, sid, type="pilgrim-attack", hero="monkey-king", target="berrok-1", faces={"attack": ["1"], "pilgrim": ["X"]})
+    # Both Berroks killed: no Demon left, Quest 1 decided by the log (L710-L712), so no more attacks
+    assert second["state"]["verdict"]["outcome"] == "victory"
+    _refused(client, sid, status=409, type="pilgrim-attack", hero="monkey-king", target="berrok-1", faces={"attack": ["1"], "pilgrim": ["X"]})
     verified(client, sid)
 
 

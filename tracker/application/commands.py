@@ -321,7 +321,8 @@ class Commands:
                     detail="It runs when a session starts; send the set-up in POST /campaigns/{cid}/sessions.",
                     errors={"type": ["Not an action a client may post."]},
                 )
-            ruleset.refuse_once_decided(session.state(), action_type.name)  # the rules decided: only what closes it
+            if session.__dict__.get("verdict") is not None:  # the rules decided: only what closes it (the state is computed only then)
+                ruleset.refuse_once_decided(session.state(), action_type.name)
             self._resolve(session, ruleset, components, action, _meta(request, ruleset), action_type)
             body = {
                 "events": [event_view(e) for e in session.pending_events],

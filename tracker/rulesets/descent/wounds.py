@@ -38,11 +38,16 @@ def recovery(ctx: ActionContext, hero_id: str, wounds: int, fatigue: int, source
     return {"kind": "wounds-recovered", "hero": hero_id, "wounds": gained, "fatigue": fatigue, "poison_removed": cured, "source": source}
 
 
+SHARR_HEALS_L200 = 2  # L200: "that figure recovers 2 wounds" (data before 1.3.0 records no familiars)
+
+
 def recover(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     combat_rules(ctx)
     if params["source"] == "sharr":
         # L200: "If Sharr ends her movement in the same space as a friendly figure, that figure recovers 2 wounds"
-        heals = ctx.ruleset.data["familiars"]["sharr-the-brightwing"]["heals"]
+        # The data's figure where it records familiars (1.3.0 on); a session pinned to data before them read the line
+        # itself: the same 2 (L200), stated, not a lenient default.
+        heals = ctx.ruleset.data.get("familiars", {}).get("sharr-the-brightwing", {}).get("heals", SHARR_HEALS_L200)
         if params.get("wounds", heals) != heals or params.get("fatigue"):
             raise refuse(f"Sharr heals {heals} wounds (L200)", "Leave wounds and fatigue out.", "wounds")
         return [recovery(ctx, params["hero"], heals, 0, "sharr")]
