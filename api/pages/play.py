@@ -110,7 +110,8 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     # a refusal names only what a person could not read as a word (a one-word deck id, "treasure", stays a word)
     named_ids = {k: v for k, v in named_all.items() if "-" in k or "_" in k or k in named}
     # the actions a refusal names ("start-hero-turn by Aurim is taken ...") as the forms say them, in words
-    named_ids = {**{a["type"]: wording.key_said(a["type"]) for a in ruleset.describe()["actions"] if "-" in a["type"]}, **named_ids}
+    described = ruleset.describe()["actions"]
+    named_ids = {**{a["type"]: wording.key_said(a["type"]) for a in described if "-" in a["type"]}, **named_ids}
     actions = []
     game = session.get("game") or {}
     in_play = reads.ids_in_play(game)
@@ -123,7 +124,7 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     may_draw = None if side is None else {*heroes, side}
     cards = {d.id: d.cards for d in ruleset.decks(campaign["components"]).values()
              if d.cards and d.id in session["decks"] and (may_draw is None or owners.get(d.id) in (None, *may_draw))}
-    for action in ruleset.describe()["actions"]:
+    for action in described:
         acting = ruleset.rules.acting_side({"type": action["type"]})
         if side is not None and acting is not None and acting != side:
             continue  # the other side's to take

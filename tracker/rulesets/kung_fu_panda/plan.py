@@ -66,9 +66,9 @@ class Plan(WorkingCopy):
             )
         return self.game["heroes"][hero]
 
-    def character(self, hero: str) -> dict[str, Any]:
-        """The hero's record in the rules data (their board: health, ability)."""
-        return next(c for c in self.data["characters"] if c["id"] == hero)
+    def character(self, character_id: str) -> dict[str, Any]:
+        """A character's record in the rules data (a hero's board: health, ability; an enemy's KO cost)."""
+        return next(c for c in self.data["characters"] if c["id"] == character_id)
 
     def able(self, hero: str, field: str = "hero") -> dict[str, Any]:
         h = self.hero(hero, field)

@@ -74,7 +74,7 @@ def _knock_out(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]
     if enemy == "tai-lung":
         raise Unprocessable("Tai Lung is not knocked out like other enemies", detail='Spend "for": "wound-tai-lung" where the mission allows it.', errors={"enemy": ["Tai Lung."]})
     plan.enemies_required(tile, enemy, 1, "enemy")
-    cost = next(c["ko_cost"] for c in plan.data["characters"] if c["id"] == enemy)
+    cost = plan.character(enemy)["ko_cost"]
     if cost is None and enemy == "wolf-boss":
         # lost from the text (L151-L153): the campaign's component data may supply it; else the table's spend stands
         cost = dict(component_table(plan.ctx.components, "wolf-boss-ko-cost")) or None
@@ -128,7 +128,7 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     require_levers(plan, to)
     if plan.game.get("line") and to not in plan.game["line"]:
         raise Unprocessable(f"Tile {to} is no longer on the board", detail=f"The line now runs {plan.game['line']} (L290-L291).", errors={"to": ["Off the board."]})
-    ability = next(c["ability"] for c in plan.data["characters"] if c["id"] == hero)
+    ability = plan.character(hero)["ability"]
     # "one additional Move result for each enemy present" (L95); Mantis ignores them (L159)
     per_enemy = plan.data["costs"]["extra_move_per_enemy_on_tile"]
     extra = 0 if ability["kind"] == "ignore-enemy-move-cost" else per_enemy * sum(game_state.enemies_on(plan.game, tile).values())
@@ -325,7 +325,7 @@ def _special_move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[s
 
 
 def _wound_tai_lung(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], tile: str) -> list[dict[str, Any]]:
-    tai_lung = next(c for c in plan.data["characters"] if c["id"] == "tai-lung")
+    tai_lung = plan.character("tai-lung")
     if plan.mission.get("tai_lung_can_be_hurt") is False or "tai-lung" not in plan.mission.get("tokens", {}):
         raise Unprocessable("Tai Lung cannot be hurt in this mission", detail="Only the Tai Lung Showdown lets the heroes wound him.", errors={"for": ["Not in this mission."]})
     if not plan.game["tokens"].get("dragon-scroll"):

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core.errors import Unprocessable
-from tracker.rulesets.yokai_quest import entrance
+from tracker.rulesets.yokai_quest import entrance, lookup
 from tracker.rulesets.yokai_quest.plan import Plan
 
 
@@ -69,7 +69,7 @@ def take_action(plan: Plan, hero_id: str, action: str, cost: int, name: str | No
     activation = _open(plan, hero_id, name or action)
     entrance.require_entered(plan, hero_id, _WHAT.get(action, f"Using {name or action}"))
     # "the hero may take up to two actions" (L398): each hero's own record says how many
-    limit = next(c for c in plan.ctx.ruleset.data["characters"] if c["id"] == hero_id)["actions_per_activation"]
+    limit = lookup.character(plan.ctx.ruleset.data, hero_id)["actions_per_activation"]
     if activation["actions_used"] + cost > limit:
         left = limit - activation["actions_used"]
         raise Unprocessable(
