@@ -16,6 +16,11 @@ IN_A_ROUND = ("roll", "resolve-claws", "spend")  # each hero for themselves, whi
 DECIDING = ("mission-won", "mission-failed")
 
 
+def pauses_any_time(modes: Mapping[str, Any], mode: Any) -> bool:
+    """Young Masters "may use 'Pause Actions' at any point during a mission" (L202), as the mode's data says."""
+    return bool((modes.get(mode) or {}).get("pause_actions_any_time"))
+
+
 def allowed_now(game: Mapping[str, Any], actions: Sequence[str], modes: Mapping[str, Any]) -> list[dict[str, Any]]:
     """``modes``: the rules data's modes (what a mode lets the table do when)."""
     phase = game.get("phase")
@@ -24,8 +29,7 @@ def allowed_now(game: Mapping[str, Any], actions: Sequence[str], modes: Mapping[
     if phase == "round":
         entries.extend(allowed.entry(name, able) for name in IN_A_ROUND)
         entries.append(allowed.entry("end-round"))
-        # Young Masters "may use 'Pause Actions' at any point during a mission" (L202)
-        if modes.get(game.get("mode"), {}).get("pause_actions_any_time"):
+        if pauses_any_time(modes, game.get("mode")):
             entries.append(allowed.entry("pause"))
         entries.extend(allowed.entry(name) for name in (*DECIDING, "round-summary"))
     elif phase in ("ready", "pause"):

@@ -10,6 +10,7 @@ from typing import Any
 from tracker.core import dice
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.allowed import pauses_any_time
 from tracker.rulesets.kung_fu_panda.destiny import figure_moves
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
 from tracker.rulesets.kung_fu_panda.spends import guard_wall_and_six
@@ -25,9 +26,7 @@ def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
     during_round = plan.game["phase"] == "round"
     if rule["roll"] == "none":
         raise Unprocessable("This mission has no pause action", detail="The training lessons last one round.", errors={"type": ["No pause action."]})
-    # Young Masters: "you may use 'Pause Actions' at any point during a mission" (L202), as the mode's data says
-    any_time = plan.data["modes"][plan.game["mode"]].get("pause_actions_any_time", False)
-    if plan.game["phase"] != "pause" and not (during_round and any_time):
+    if plan.game["phase"] != "pause" and not (during_round and pauses_any_time(plan.data["modes"], plan.game["mode"])):
         raise Unprocessable(
             "Pause actions are taken in the pause between rounds",
             detail="Only Young Masters may use them during a round; end the round first.",
