@@ -10,16 +10,16 @@ DATA = rulesets.get("yokai-quest").data
 
 def test_kept_results_and_blows():
     attack = {"red": ["katana", "helmet", "katana-helmet"], "blue": ["blank", "katana"]}
-    assert combat.kept(attack, combat.KATANA_FACES) == 3
-    assert combat.kept(attack, combat.HELMET_FACES) == 2
+    assert combat.kept(attack, DATA["combat"]["attack_keeps"]) == 3
+    assert combat.kept(attack, DATA["combat"]["defense_keeps"]) == 2
     assert combat.blows(3, 1) == 2 and combat.blows(1, 3) == 0
 
 
 def _game(**hero_changes):
-    hero = {**state.new_standing(6), **hero_changes}
+    hero = {**state.new_standing(6, DATA["hero_rules"]["equipment_slots"]), **hero_changes}
     return {
         "story": "shake-them-skeleton-bones", "scene": "shake-them-skeleton-bones-2", "attempt": 1, "board_kept": True,
-        "heroes": {"ryo": hero}, "start_heroes": {"ryo": state.new_standing(6) | {"hand": ["Mochi"]}},
+        "heroes": {"ryo": hero}, "start_heroes": {"ryo": state.new_standing(6, DATA["hero_rules"]["equipment_slots"]) | {"hand": ["Mochi"]}},
         "treasure_reserve": 3, "treasure_owed": [], "achievements": [], "scene_result": None,
     }
 

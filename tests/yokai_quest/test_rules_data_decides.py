@@ -86,7 +86,12 @@ def test_equipment_is_swapped_as_often_a_turn_as_the_data_says():
 
 def test_the_revival_item_is_the_one_the_data_names():
     # the Ikikaeru Rōsoku brings a defeated hero back "with half the maximum health points" (L473)
-    for edit, item in ((lambda d: None, "Ikikaeru Rōsoku"), (lambda d: d["hero_rules"]["defeat"].update(revival_item="Mochi"), "Mochi")):
+    def mochi_revives(data):
+        data["hero_rules"]["defeat"].update(revival_item="Mochi")
+        for card in next(d for d in data["decks"] if d["id"] == "treasure")["known_cards"]:
+            card["revives"] = card["name"] == "Mochi"  # the card the data marks as the revival item (heroes.require_revival_item)
+
+    for edit, item in ((lambda d: None, "Ikikaeru Rōsoku"), (mochi_revives, "Mochi")):
         table = _table(edit)
         _ryo(table, hand=["Ikikaeru Rōsoku", "Mochi"])
         table.state["game"]["heroes"]["ami"].update(defeated=True, health=0)

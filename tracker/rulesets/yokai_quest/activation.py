@@ -99,7 +99,9 @@ _WHAT = {"run": "A run", "basic-attack": "A basic attack"}
 def basic_movement(plan: Plan, hero_id: str) -> None:
     """The one basic movement of the activation (L398 "a basic movement of up to three squares")."""
     activation = _open(plan, hero_id, "A basic movement")
-    if activation["basic_movement"]:
+    # "a basic movement" (L398, L781): as many an activation as hero_rules.activation.basic_movements; the state counts
+    # the basic movements made (True, in a state folded before it counted, was the one)
+    if int(activation["basic_movement"]) >= rules(plan.ctx.ruleset.data)["basic_movements"]:
         raise Unprocessable(
             f"{hero_id} has made the basic movement of this activation",
             detail="Each activation has one basic movement of up to three squares, not saved for later (L158, L398); "

@@ -30,13 +30,13 @@ def at_set_up(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def initiative_of(plan: Plan, attacker: str) -> int | None:
-    """A basic yōkai's initiative from its roster entry (L574); a chief's from the scene's chief configuration (the roster
-    prints "Initiative: ?", L743); None for an attack of the scene itself (L936), which belongs to no yōkai."""
+    """A basic yōkai's initiative from its roster entry (L574); a chief's from the scene's chief configuration where the
+    roster marks its stats set per scene (lookup.chief_stats: it prints "Initiative: ?", L743); None for an attack of the
+    scene itself (L936), which belongs to no yōkai."""
     character = lookup.character(plan.ctx.ruleset.data, attacker)
     if character is not None and character["role"] == "yokai":
         return character["stats"]["initiative"]
-    chief = plan.ctx.ruleset.quest(plan.game["scene"]).get("chief") or {}
-    return chief.get("initiative") if chief.get("character") == attacker else None
+    return lookup.chief_stats(plan.ctx.ruleset.data, plan.ctx.ruleset.quest(plan.game["scene"]), attacker).get("initiative")
 
 
 def require_turn(plan: Plan, attacker: str) -> int | None:

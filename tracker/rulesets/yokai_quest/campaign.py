@@ -18,23 +18,51 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
+from tracker.rulesets.yokai_quest import lookup
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
 WINS = ("victory", "heroic-victory")
 
 
-def options_schema(story_ids: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {
-            "health_policy": {
-                "enum": ["carry-over", "full-at-scene-start"],
-                "description": "Health at the start of a scene: carried over (default: the rewards and revival rules imply it) or full (L280).",
-            },
-            "story": {"enum": story_ids, "description": "Play this story on its own instead of the stories in the narrated order."},
+# The health policies scenes.set_up plays (campaign.health_policies names those a campaign may choose): the text
+# contradicts itself (L280 "the number of health tokens a hero starts with at the beginning of a scene" against the
+# rewards and revival rules), so the campaign chooses; "carry-over" is the default the data states.
+PLAYED_HEALTH_POLICIES = ("carry-over", "full-at-scene-start")
+DEFAULT_HEALTH_POLICY = "carry-over"
+
+
+def require_playable(data: Mapping[str, Any]) -> None:
+    """Refuse, at load, rules data naming a health policy scenes.set_up does not play, or without the default one; and a
+    campaign chain (the scenes played one after another, rules.chain) that is not the stories' scenes in the order
+    campaign.stories_in_order gives them, which carry_over follows from one story to the next."""
+    stories = {story["id"]: story["scenes"] for story in data["stories"]}
+    order = data["campaign"]["stories_in_order"]
+    if sorted(order) != sorted(stories) or data["campaign"]["chain"] != [scene for story in order for scene in stories[story]]:
+        raise RulesDataError(f"campaign.chain is not the scenes of campaign.stories_in_order, story by story ({', '.join(order)})")
+    policies = data["campaign"]["health_policies"]
+    unplayed = sorted(set(policies) - set(PLAYED_HEALTH_POLICIES))
+    if unplayed or DEFAULT_HEALTH_POLICY not in policies:
+        raise RulesDataError(
+            f"campaign.health_policies: the service plays {', '.join(PLAYED_HEALTH_POLICIES)} (scenes.set_up), the default "
+            f"{DEFAULT_HEALTH_POLICY} among them; the data names {sorted(policies)}"
+        )
+
+
+def options_schema(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A campaign's options, from the rules data: the health policies it names (campaign.health_policies), and one story
+    on its own where the data allows it (campaign.story_alone)."""
+    policies = data["campaign"]["health_policies"]
+    properties: dict[str, Any] = {
+        "health_policy": {
+            "enum": list(policies),
+            "description": "Health at the start of a scene: carried over (default: the rewards and revival rules imply it) or full (L280).",
         },
-        "additionalProperties": False,
     }
+    if data["campaign"]["story_alone"]:
+        stories = [story["id"] for story in data["stories"]]
+        properties["story"] = {"enum": stories, "description": "Play this story on its own instead of the stories in the narrated order."}
+    return {"type": "object", "properties": properties, "additionalProperties": False}
 
 
 def chain(data: Mapping[str, Any], default: list[str], options: Mapping[str, Any]) -> list[str]:
@@ -85,7 +113,7 @@ def carry_over(
     scenes = story["scenes"]
     scene_id = game["scene"]
     new = copy.deepcopy(dict(progress))
-    new["health_policy"] = options.get("health_policy", "carry-over")
+    new["health_policy"] = options.get("health_policy", DEFAULT_HEALTH_POLICY)
     stories = new.setdefault("stories", {})
     record = stories.setdefault(story["id"], {"status": "in-progress", "losses": 0, "scenes": {}})
     record["status"] = "in-progress"
@@ -98,7 +126,7 @@ def carry_over(
     if won:
         _won(data, new, record, story, game, options)
     else:
-        _failed(new, record, scene, story, game)
+        _failed(data, new, record, scene, story, game)
     new["next_quest"] = new["next_scene"]
     return new
 
@@ -114,9 +142,10 @@ def _won(data, new, record, story, game, options) -> None:
         record["status"] = "completed"
         for skipped in scenes[position + 1 :]:
             record["scenes"].setdefault(skipped, {"attempts": 0, "reattempts_used": 0, "result": None})["result"] = "completed by an earlier scene"
-        order = [s["id"] for s in data["stories"]]
+        # the stories in the narrated order (campaign.stories_in_order: "the narration chains the stories", digest §9)
+        order = list(data["campaign"]["stories_in_order"])
         following = order.index(story["id"]) + 1
-        next_story = None if options.get("story") or following == len(order) else data["stories"][following]
+        next_story = None if options.get("story") or following == len(order) else lookup.story(data, order[following])
         new["next_scene"] = next_story["scenes"][0] if next_story else None
         new["attempt"] = 1
         new["board_kept"] = False
@@ -132,9 +161,12 @@ def _won(data, new, record, story, game, options) -> None:
         new["in_play"] = dict(game.get("in_play", {}))  # used only where the next scene keeps the board
 
 
-def _failed(new, record, scene, story, game) -> None:
-    if game["attempt"] >= 2 or game.get("restart_story"):
-        if game["attempt"] >= 2:
+def _failed(data, new, record, scene, story, game) -> None:
+    # L774 "The reattempt can only be tried once per scene. If the heroes fail twice, they lose the scenario."
+    reattempts = data["scene_rules"]["reattempts_per_scene"]
+    lost = game["attempt"] > reattempts
+    if lost or game.get("restart_story"):
+        if lost:
             record["losses"] += 1
             record["status"] = "lost"
         for played in record["scenes"].values():
@@ -147,10 +179,10 @@ def _failed(new, record, scene, story, game) -> None:
         new["board_kept"] = False
         new.pop("in_play", None)
     else:
-        scene["reattempts_used"] = 1
+        scene["reattempts_used"] = game["attempt"]
         new["heroes"] = {hero_id: _fresh(hero) for hero_id, hero in game["start_heroes"].items()}
         new["treasure_reserve"] = 0
         new["next_scene"] = game["scene"]
-        new["attempt"] = 2
+        new["attempt"] = game["attempt"] + 1
         new["board_kept"] = game["board_kept"]
         new["in_play"] = dict(game.get("start_in_play", {}))  # "All elements are restored to the starting points" (L772)

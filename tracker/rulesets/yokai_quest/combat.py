@@ -13,18 +13,33 @@ from typing import Any
 from tracker.core import wording
 from tracker.core import dice
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import ALTERED_STATES
 
-KATANA_FACES = ("katana", "katana-helmet")
-HELMET_FACES = ("helmet", "katana-helmet")
-CONVERSIONS = ("health", "energy", "energy-and-health", "energy-then-health")
+CONVERSIONS = ("health", "energy", "energy-and-health", "energy-then-health")  # what take_blows plays
 
 
-def kept(results: Mapping[str, list[str]], symbols: tuple[str, ...]) -> int:
-    return sum(1 for faces in results.values() for face in faces if face in symbols)
+def require_playable(data: Mapping[str, Any]) -> None:
+    """Refuse, at load, rules data this module cannot play: a blow conversion take_blows has no way to apply, or a die
+    that keeps other symbols than combat's attack_keeps and defense_keeps (L248-L249; L254 "Attacks and defends use a
+    combination of red and blue dice; keep the appropriate results in each case": the kept symbol is the side's, read
+    as the same for every die, since a roll counts one side's symbol over all its dice)."""
+    rules = data["combat"]
+    unplayed = sorted(set(rules["blow_conversions"]) - set(CONVERSIONS))
+    if unplayed:
+        raise RulesDataError(f"combat.blow_conversions: the service plays {', '.join(CONVERSIONS)} (combat.take_blows), not {', '.join(unplayed)}")
+    sides = {"attack": rules["attack_keeps"], "defense": rules["defense_keeps"]}
+    for die in data["dice"]:
+        if die["keeps"] != sides:
+            raise RulesDataError(f"dice {die['id']}: keeps {die['keeps']}, where combat keeps {sides} for every die of a roll")
+
+
+def kept(results: Mapping[str, list[str]], symbol: str) -> int:
+    """The results showing ``symbol``: a face names its symbols joined by '-' (the data's dice results: katana-helmet)."""
+    return sum(1 for faces in results.values() for face in faces if symbol in face.split("-"))
 
 
 def blows(katanas: int, helmets: int) -> int:
@@ -53,6 +68,14 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         ctx.ruleset.rules.version.chief_ability_target(ctx, plan, params)
     # The attacker's initiative, where the scene keeps the yōkai's order (L586, L588): recorded with each attack it makes.
     initiative = ctx.ruleset.rules.version.initiative_recorded(plan, attacker) if not hero_attacks else {}
+    keeps = ctx.ruleset.data["combat"]
+    conversion = params.get("blows_remove", "health")
+    if conversion not in keeps["blow_conversions"]:  # "Unless stated otherwise [...] some attacks may have different results" (L252)
+        raise Unprocessable(
+            f"The rules data has no blow conversion '{conversion}'",
+            detail=f"Blows remove: {wording.either(list(keeps['blow_conversions']))} (combat.blow_conversions, L252).",
+            errors={"blows_remove": [f"Not one of {', '.join(keeps['blow_conversions'])}"]},
+        )
     for number, target in enumerate(params["targets"]):
         defender = target["defender"]
         if hero_attacks == (defender in plan.game["heroes"]):
@@ -69,8 +92,9 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         defense_roll = _roll(ctx, target, "defense", rng, f"defence of {defender} against {attacker}")
         plan.add(attack_roll)
         plan.add(defense_roll)
-        katanas = kept(attack_roll["roll"]["results"], KATANA_FACES) + params.get("guaranteed_katanas", 0)
-        helmets = kept(defense_roll["roll"]["results"], HELMET_FACES)
+        # L248 ""Katana" results are kept", L249 ""Helmet" results are kept": the symbols combat.attack_keeps, defense_keeps
+        katanas = kept(attack_roll["roll"]["results"], keeps["attack_keeps"]) + params.get("guaranteed_katanas", 0)
+        helmets = kept(defense_roll["roll"]["results"], keeps["defense_keeps"])
         removed = {}
         if hero_attacks and plan.game["heroes"][attacker]["altered_states"]["daze"] and katanas:
             katanas -= 1
@@ -79,7 +103,6 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
             helmets -= 1
             removed["crush"] = 1
         dealt = blows(katanas, helmets)
-        conversion = params.get("blows_remove", "health")
         plan.add(
             {
                 "kind": "attack-resolved",
@@ -130,8 +153,8 @@ def _require_attacker(ctx: ActionContext, plan: Plan, attacker: str) -> None:
 def require_yokai_activation(plan: Plan, attacker: str) -> None:
     """L192 "The behavior chart can be used by a yōkai only once per turn, during the Yōkai phase"; L610 a paralysis token
     prevents "their activation during the next Yōkai phase". Yōkai are counted by type, so a type is held back only when
-    every one of its miniatures in play holds a paralysis token."""
-    if plan.game["phase"] != "yokai":
+    every one of its miniatures in play holds a paralysis token. The phase is yokai_rules.acts_in.phase."""
+    if plan.game["phase"] != plan.ctx.ruleset.data["yokai_rules"]["acts_in"]["phase"]:
         raise Unprocessable(
             f"{attacker} attacks in the Yōkai phase",
             detail=f"Yōkai act by their behaviour charts during the Yōkai phase only (L192), and the scene's own attacks come "

@@ -42,9 +42,11 @@ def require_draw_due(plan: Plan, hero_id: str) -> None:
             f"{hero_id} draws the next card in turn {plan.turn + 1}.",
             errors={"hero": [f"Not in the Hero phase: {hero_id}"]},
         )
-    if hero_id in game["energy_drawn"]:
+    # "Each player takes a card" (L156): as many a Hero phase as hero_rules.energy_card.per_hero_per_hero_phase
+    per_phase = plan.ctx.ruleset.data["hero_rules"]["energy_card"]["per_hero_per_hero_phase"]
+    if game["energy_drawn"].count(hero_id) >= per_phase:
         raise Unprocessable(
-            f"{hero_id} has drawn this Hero phase's energy card",
+            f"{hero_id} has drawn this Hero phase's energy card" + ("" if per_phase == 1 else f"s ({per_phase})"),
             detail=f"\"Each player takes a card of the Energy deck\" once a Hero phase (L156; \"Each hero draws a card\", L780): {hero_id}'s next "
             f"comes in turn {plan.turn + 1}. Energy an ability or item gives comes with it (\"restore_energy\"); a reserve recorded "
             "wrongly is put right with 'correct'.",

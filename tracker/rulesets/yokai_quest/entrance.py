@@ -19,7 +19,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.yokai_quest.plan import Plan
+
+# What a waiting hero may do (L214 "heroes are only allowed to make a basic movement (up to three squares) when entering
+# the scene"): heroes.move enters the board with the basic movement, and require_entered refuses everything else.
+PLAYED_WHILE_WAITING = ["basic movement"]
+
+
+def require_playable(data: Mapping[str, Any]) -> None:
+    """Refuse, at load, rules data that lets a waiting hero do more than this module plays (hero_rules.entering, from
+    1.4.0 on: before it the heroes kept no entrance)."""
+    entering = data["hero_rules"].get("entering")
+    if entering is not None and entering["allowed_while_waiting"] != PLAYED_WHILE_WAITING:
+        raise RulesDataError(
+            f"hero_rules.entering.allowed_while_waiting: the service lets a hero waiting at the entrance make only "
+            f"{', '.join(PLAYED_WHILE_WAITING)}, which enters the board (L214); the data allows {entering['allowed_while_waiting']}"
+        )
 
 
 def at_set_up(data: Mapping[str, Any], party: Sequence[str]) -> dict[str, Any]:

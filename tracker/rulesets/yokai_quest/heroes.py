@@ -9,11 +9,20 @@ from typing import Any
 
 from tracker.core import wording
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import activation, combat, energy, entrance, lookup, treasure, verdict
 from tracker.rulesets.yokai_quest.plan import Plan
-from tracker.rulesets.yokai_quest.state import SLOTS
 
+
+def require_revival_item(data: Mapping[str, Any]) -> None:
+    """Refuse, at load, rules data whose revival item (hero_rules.defeat.revival_item, which use-item reads) is not the
+    treasure card it marks as bringing heroes back (revives: Ikikaeru Rōsoku, L473 "The hero returns with half the
+    maximum health points at the hero entrance point"), nor the only one: the service revives with that one item."""
+    named = data["hero_rules"]["defeat"]["revival_item"]
+    marked = sorted(item["name"] for deck in data["decks"] for item in deck.get("known_cards") or [] if item.get("revives"))
+    if marked != [named]:
+        raise RulesDataError(f"hero_rules.defeat.revival_item is {named}, but the treasure cards marked revives are {marked or 'none'}")
 
 
 def use_ability(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -95,7 +104,8 @@ def use_item(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[di
     hero = plan.hero(hero_id)
     kind = lookup.item_kind(ctx.ruleset, ctx.deck(treasure.DECK).kind_of, item)
     in_hand = item in hero["hand"]
-    if kind == "consumable" and not in_hand or kind in SLOTS and hero["equipped"][kind] != item or kind is None:
+    slots = ctx.ruleset.data["hero_rules"]["equipment_slots"]  # the panel's equipment spaces (L289)
+    if kind == "consumable" and not in_hand or kind in slots and hero["equipped"].get(kind) != item or kind is None:
         raise Unprocessable(
             f"{hero_id} cannot use '{item}'",
             detail=f"Consumables are used from the hand, charms and enchantments from their panel space. In hand: {hero['hand']}; equipped: {hero['equipped']}.",

@@ -7,6 +7,7 @@ from typing import Any
 
 from tracker.core import wording
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import Ruleset
 
 
@@ -23,6 +24,31 @@ def story(data: Mapping[str, Any], story_id: str) -> Mapping[str, Any]:
 
 def character(data: Mapping[str, Any], character_id: str) -> Mapping[str, Any] | None:
     return next((c for c in data["characters"] if c["id"] == character_id), None)
+
+
+def chief_stats(data: Mapping[str, Any], scene: Mapping[str, Any], character_id: str) -> Mapping[str, Any]:
+    """The Health and Initiative of the scene's chief: the scene's chief configuration where the roster marks the chief's
+    stats set per scene (per_scene: "unique foes, with attributes and behaviors that vary from scene to scene", L567; the
+    roster prints "?", L743) or has no entry for it; otherwise the roster's stats. Empty for one the scene does not name."""
+    chief = scene.get("chief") or {}
+    if chief.get("character") != character_id:
+        return {}
+    entry = character(data, character_id)
+    return chief if entry is None or entry.get("per_scene") else entry["stats"]
+
+
+def require_abilities_counted(data: Mapping[str, Any]) -> None:
+    """Refuse, at load, rules data whose abilities are not all there: L303 "Every hero has two cards featuring 4 unique
+    abilities. Also, each hero has access to three cards featuring the 6 shared abilities from their class"
+    (hero_rules.unique_abilities_per_hero, class_abilities). The abilities a hero may choose are those listed
+    (hero_abilities, L145): one missing from the lists would be refused at the table's set-up."""
+    rules = data["hero_rules"]
+    for hero in (c for c in data["characters"] if c["role"] == "hero"):
+        if len(hero.get("abilities", [])) != rules["unique_abilities_per_hero"]:
+            raise RulesDataError(f"{hero['id']}: {len(hero.get('abilities', []))} unique abilities listed, where each hero has {rules['unique_abilities_per_hero']} (hero_rules.unique_abilities_per_hero, L303)")
+    for class_id, cls in data["classes"].items():
+        if len(cls["abilities"]) != rules["class_abilities"]:
+            raise RulesDataError(f"classes.{class_id}: {len(cls['abilities'])} abilities listed, where each class shares {rules['class_abilities']} (hero_rules.class_abilities, L303)")
 
 
 def hero_abilities(data: Mapping[str, Any], hero_id: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from typing import Any
 from tracker.rulesets.engine import allowed, reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
 from tracker.rulesets.yokai_quest import log_verdict
-from tracker.rulesets.yokai_quest import campaign, describe, owed as table_owes, setup, state, versions
+from tracker.rulesets.yokai_quest import campaign, combat, describe, entrance, heroes, lookup, owed as table_owes, setup, state, versions
 
 
 class Rules(GameRules):
@@ -24,8 +24,10 @@ class Rules(GameRules):
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
         self.version = versions.of(data["version"])  # the rules of the version the campaign pinned
-        self.options_schema = campaign.options_schema([story["id"] for story in data["stories"]])
-
+        # the rules data this code cannot play is refused as it loads, each check in its rule's module
+        for require_playable in (campaign.require_playable, combat.require_playable, entrance.require_playable, heroes.require_revival_item, lookup.require_abilities_counted):
+            require_playable(data)
+        self.options_schema = campaign.options_schema(data)
 
     def carry_over(self, progress, game, quest, outcome, options) -> dict[str, Any]:
         return self.version.carry_over(self.data, progress, game, quest, outcome, options)

@@ -11,12 +11,10 @@ from tracker.core import wording
 from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
+from tracker.rulesets.yokai_quest import campaign as campaign_rules
 from tracker.rulesets.yokai_quest import energy, heroes, lookup, treasure, verdict, yokai_phase
 from tracker.rulesets.yokai_quest.plan import Plan
 from tracker.rulesets.yokai_quest.state import new_standing
-
-HEALTH_POLICIES = ("carry-over", "full-at-scene-start")
-
 
 def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     data = ctx.ruleset.data
@@ -31,7 +29,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
         raise Unprocessable("The campaign has no heroes", detail='Create the campaign with a "party" of heroes, e.g. ["ryo", "ami"].')
     _check_order(data, scene, options, progress)
     attempt = progress.get("attempt", 1) if progress.get("next_scene") == scene["id"] else 1
-    policy = options.get("health_policy", "carry-over")
+    policy = options.get("health_policy", campaign_rules.DEFAULT_HEALTH_POLICY)
     standing = copy.deepcopy(progress.get("heroes", {}))
     stated = setup.get("health", {})
     strangers = sorted(set(stated) - set(party))
@@ -44,7 +42,7 @@ def set_up(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     for hero_id in party:
         if hero_id not in standing:
             health, source = lookup.starting_health(data, campaign.get("components", {}), hero_id, stated.get(hero_id))
-            standing[hero_id] = new_standing(health, energy=data["hero_rules"].get("energy_at_first_scene", 0))
+            standing[hero_id] = new_standing(health, data["hero_rules"]["equipment_slots"], energy=data["hero_rules"].get("energy_at_first_scene", 0))
             version.hero_standing(standing[hero_id], source)
         if policy == "full-at-scene-start":
             standing[hero_id]["health"] = standing[hero_id]["max_health"]
@@ -166,8 +164,8 @@ def _foes_at_start(data: Mapping[str, Any], scene: Mapping[str, Any], counts: Ma
 
 
 def _foe_spec(data: Mapping[str, Any], scene: Mapping[str, Any], character_id: str) -> dict[str, Any] | None:
-    chief = scene.get("chief")
-    if chief and chief["character"] == character_id:
+    chief = lookup.chief_stats(data, scene, character_id)  # the scene's, where the roster says "?" (per_scene, L743)
+    if chief:
         return {"character": character_id, "health": chief["health"]}
     character = lookup.character(data, character_id)
     if character and character["role"] == "objective":
@@ -254,7 +252,7 @@ def foe_recovered(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> li
             detail=f"Its abilities that recover health here: {wording.listed(sorted(abilities), none='none')}.",
             errors={"ability": [f"Choose one of {wording.choices(sorted(abilities))}." if abilities else "None in this scene."]},
         )
-    health = min(chief["health"], foe["health"] + ability["health"])
+    health = min(lookup.chief_stats(ctx.ruleset.data, scene, foe["character"])["health"], foe["health"] + ability["health"])
     plan.add({"kind": "foe-recovered", "foe": params["foe"], "ability": ability["name"], "amount": health - foe["health"], "health": health, "source": ability["source"]})
     return plan.changes
 

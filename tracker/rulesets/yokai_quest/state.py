@@ -1,25 +1,26 @@
 """The game state of a scene, and how each of the game's changes folds into it (pure, plain JSON).
 
-A hero's standing: health (of max_health), energy (of hero_rules.energy_max), defeated, hand, equipped charm and
-enchantment, altered-state tokens by type, reload tokens by ability, empowerments until the
+A hero's standing: health (of max_health), energy (of hero_rules.energy_max), defeated, hand, equipped items by panel
+space (hero_rules.equipment_slots: charm and enchantment), altered-state tokens by type, reload tokens by ability, empowerments until the
 turn ends, and the counts the campaign reads: treasures drawn, defeats, revivals.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.engine import correction
 from tracker.rulesets.engine.changes import Changes
 
 ALTERED_STATES = ("crush", "daze", "tangle", "blindness")
-SLOTS = ("charm", "enchantment")
 
 
-def new_standing(max_health: int, energy: int = 0) -> dict[str, Any]:
-    """A hero as they first come to the table; the starting energy is inferred (ruleset.json: hero_rules.energy_at_first_scene)."""
+def new_standing(max_health: int, slots: Sequence[str], energy: int = 0) -> dict[str, Any]:
+    """A hero as they first come to the table, with a panel space for each of ``slots`` (hero_rules.equipment_slots,
+    L289 "Equipment: two spaces, one for each of the equipped enchantment and trinket"); the starting energy is inferred
+    (ruleset.json: hero_rules.energy_at_first_scene)."""
     return {
         "health": max_health,
         "max_health": max_health,
@@ -27,7 +28,7 @@ def new_standing(max_health: int, energy: int = 0) -> dict[str, Any]:
         "abilities": [],  # the four chosen when the heroes are prepared (L145)
         "defeated": False,
         "hand": [],
-        "equipped": {slot: None for slot in SLOTS},
+        "equipped": {slot: None for slot in slots},
         "altered_states": {name: 0 for name in ALTERED_STATES},
         "reload": {},
         "empowerments": [],
@@ -247,7 +248,7 @@ def _altered_state_received(game, change):
 
 @CHANGES("activation-began", "ActivationBegan")
 def _activation_began(game, change):
-    game["activation"] = {"hero": change["hero"], "actions_used": 0, "taken": [], "basic_movement": False}
+    game["activation"] = {"hero": change["hero"], "actions_used": 0, "taken": [], "basic_movement": 0}
 
 
 @CHANGES("hero-acted", "HeroActed")
@@ -260,7 +261,7 @@ def _hero_acted(game, change):
 @CHANGES("hero-moved", "HeroMoved")
 def _hero_moved(game, change):
     if change["movement"] == "basic":
-        game["activation"]["basic_movement"] = True
+        game["activation"]["basic_movement"] = int(game["activation"]["basic_movement"]) + 1  # the basic movements made
     if change.get("entered"):  # the basic movement from the entrance point (L214)
         game["at_entrance"].remove(change["hero"])
 
@@ -354,8 +355,8 @@ def _defeat_penalty_applied(game, change):
         for card in cards:
             if card in hero["hand"]:
                 hero["hand"].remove(card)
-            for slot in SLOTS:
-                if hero["equipped"][slot] == card:
+            for slot, held in hero["equipped"].items():
+                if held == card:
                     hero["equipped"][slot] = None
 
 

@@ -12,7 +12,6 @@ from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.ruleset import ActionContext
 from tracker.rulesets.yokai_quest import lookup
 from tracker.rulesets.yokai_quest.plan import Plan
-from tracker.rulesets.yokai_quest.state import SLOTS
 
 DECK = "treasure"
 SEARCHES = {"enchantment": ("enchantment",), "consumable": ("consumable",), "item": ("charm", "enchantment", "consumable"), "any": None}
@@ -23,8 +22,11 @@ def add_tokens(plan: Plan, count: int, reason: str) -> None:
         reserve = plan.game["treasure_reserve"] + 1
         plan.add({"kind": "treasure-token-added", "count": 1, "reason": reason, "reserve": reserve})
         # "Each time the treasure reserve reaches 5 tokens, each hero takes a card from the Treasure deck" (L431)
-        if reserve >= plan.ctx.ruleset.data["treasure_rules"]["reserve_draw_at"]:
-            plan.add({"kind": "treasure-found", "heroes": sorted(plan.game["heroes"]), "reserve_emptied": reserve})
+        rules = plan.ctx.ruleset.data["treasure_rules"]
+        if reserve >= rules["reserve_draw_at"]:
+            # "each hero takes a card" (L431; "each hero receives a card", L258): as many as treasure_rules.each_hero_draws
+            heroes = [hero for hero in sorted(plan.game["heroes"]) for _ in range(rules["each_hero_draws"])]
+            plan.add({"kind": "treasure-found", "heroes": heroes, "reserve_emptied": reserve})
 
 
 def owe(plan: Plan, hero_id: str, reason: str, search: str | None = None, equip: bool = False) -> dict[str, Any]:
@@ -113,7 +115,7 @@ def _discard(plan: Plan, hero_id: str, card: str, reason: str) -> None:
     if card in hero["hand"]:
         where = "hand"
     else:
-        where = next((slot for slot in SLOTS if hero["equipped"][slot] == card), None)
+        where = next((slot for slot, held in hero["equipped"].items() if held == card), None)
         if where is None:
             raise Unprocessable(
                 f"{hero_id} holds no '{card}'",
@@ -145,20 +147,22 @@ def _equip(ctx: ActionContext, plan: Plan, hero_id: str, card: str, free: bool) 
     if card not in hero["hand"]:
         raise Unprocessable(f"{hero_id} has no '{card}' in hand", detail=f"In hand: {hero['hand']}.", errors={"card": ["Not in hand."]})
     slot = lookup.item_kind(ctx.ruleset, ctx.deck(DECK).kind_of, card)
-    if slot not in SLOTS:
+    # L289 "Equipment: two spaces, one for each of the equipped enchantment and trinket": hero_rules.equipment_slots
+    slots = ctx.ruleset.data["hero_rules"]["equipment_slots"]
+    if slot not in slots:
         raise Unprocessable(
             f"'{card}' cannot be equipped",
-            detail=f"Only charms and enchantments go on the control panel; '{card}' is {slot or 'of unknown kind'}.",
+            detail=f"Only {wording.listed([f'{s}s' for s in slots])} go on the control panel; '{card}' is {slot or 'of unknown kind'}.",
             errors={"card": ["Not equipment."]},
         )
-    swapping = hero["equipped"][slot] is not None
+    swapping = hero["equipped"].get(slot) is not None
     per_turn = plan.ctx.ruleset.data["hero_rules"]["equipment_swaps_per_turn"]
     if swapping and not free and plan.game["swapped_this_turn"].count(hero_id) >= per_turn:
         raise Unprocessable(
             f"{hero_id} has already swapped equipment this turn",
             detail="An equipped item may be swapped for one in hand only once per turn (L435).",
         )
-    plan.add({"kind": "item-equipped", "hero": hero_id, "card": card, "slot": slot, "replaced": hero["equipped"][slot]})
+    plan.add({"kind": "item-equipped", "hero": hero_id, "card": card, "slot": slot, "replaced": hero["equipped"].get(slot)})
 
 
 def unequip(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -166,7 +170,7 @@ def unequip(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dic
     plan.require_scene()
     hero = plan.hero(params["hero"])
     card = params["card"]
-    slot = next((s for s in SLOTS if hero["equipped"][s] == card), None)
+    slot = next((s for s, held in hero["equipped"].items() if held == card), None)
     if slot is None:
         raise Unprocessable(f"{params['hero']} has no '{card}' equipped", detail=f"Equipped: {hero['equipped']}.")
     limit = plan.ctx.ruleset.data["hero_rules"]["hand_limit"]

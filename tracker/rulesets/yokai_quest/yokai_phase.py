@@ -104,10 +104,10 @@ def initiative(plan: Plan, scene: Mapping[str, Any]) -> list[list[str]]:
     for yokai, count in sorted(plan.game["in_play"].items()):
         if count:
             ranks.setdefault(lookup.character(data, yokai)["stats"]["initiative"], []).append(yokai)
-    chief = scene.get("chief") or {}
     for foe_id, foe in sorted(plan.game["foes"].items()):
-        if foe["character"] == chief.get("character") and chief.get("initiative") is not None:
-            ranks.setdefault(chief["initiative"], []).append(foe_id)
+        rank = lookup.chief_stats(data, scene, foe["character"]).get("initiative")  # the scene's, where the roster says "?" (L743)
+        if rank is not None:
+            ranks.setdefault(rank, []).append(foe_id)
     return [ranks[rank] for rank in sorted(ranks, reverse=True)]
 
 
