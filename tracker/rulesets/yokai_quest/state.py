@@ -1,8 +1,8 @@
 """The game state of a scene, and how each of the game's changes folds into it (pure, plain JSON).
 
 A hero's standing: health (of max_health), energy (of hero_rules.energy_max), defeated, hand, equipped items by panel
-space (hero_rules.equipment_slots: charm and enchantment), altered-state tokens by type, reload tokens by ability, empowerments until the
-turn ends, and the counts the campaign reads: treasures drawn, defeats, revivals.
+space (hero_rules.equipment_slots: charm and enchantment), altered-state tokens by type, reload tokens by ability,
+empowerments until the turn ends, and the counts the campaign reads: treasures drawn, defeats, revivals.
 """
 
 from __future__ import annotations
