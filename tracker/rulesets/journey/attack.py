@@ -274,6 +274,8 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     faces = params.get("faces")
     profile = res.character(character)
     name = profile["name"]
+    stated: dict[str, Any] = {}  # what the table stated in place of a lost fact, recorded with the result
+    res.ctx.ruleset.rules.version.health_before_the_dice(res, hero, params, stated, f"{name}'s attack on {hero}")
     attack_faces = _roll(res, "attack", profile["stats"].get("ATT"), faces, name, f"{demon} attacks {hero}")
     effects: dict[str, Any] = {}
     extra = profile.get("extra_attack_die")
@@ -281,7 +283,6 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if reported_demon_die and extra not in (None, "demon"):
         raise Unprocessable(f"{name} rolls no Demon Die", detail=f"Its attack adds the {extra} die.", errors={"faces.demon": ["Not rolled by this Demon."]})
     # A Demon Die reported for a Demon whose profile sheet was lost is recorded and looked up, never dropped.
-    stated: dict[str, Any] = {}
     if extra == "demon" or reported_demon_die:
         (face,) = _roll(res, "demon", 1, faces, name, f"{demon}'s Demon Die")
         printed, supplied = profile.get("demon_die") or {}, res.table("demon-dice").get(character) or {}
