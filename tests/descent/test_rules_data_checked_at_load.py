@@ -1,8 +1,8 @@
 """Descent's rules data values the code can play one way only are checked when the data loads (issue 31, "Nothing in the
 rules data is decoration"): the other value would need a rule the book never states, so data that holds one is refused
 then, naming the field and what the tracker plays, never in the middle of a session. The published data and every
-archived version load; each edited value is refused by the module of its rule (rules.DATA_CHECKS). Seed lines of
-../shared/seeds/004_6da044077b02a6e4.txt."""
+archived version load; each edited value is refused by the module of its rule, as the pinned version gathers the checks
+of the parts it records (``check_rules_data`` in versions.py). Seed lines of ../shared/seeds/004_6da044077b02a6e4.txt."""
 
 from __future__ import annotations
 

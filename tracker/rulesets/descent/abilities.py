@@ -109,13 +109,13 @@ def bonuses(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Mappin
 
 def check_rules_data(data: Mapping[str, Any]) -> None:
     """The abilities' rules the code plays one way only, refused at load otherwise (issue 31)."""
-    known = (data.get("combat") or {}).get("abilities") or {}
+    known = data["combat"]["abilities"]
     # L301: "the attacker must spend X power surges or else the attack misses" (miss below)
-    plays_only(data, "combat.abilities.fear.else", (known.get("fear") or {}).get("else"), "miss",
+    plays_only(data, "combat.abilities.fear.else", known["fear"]["else"], "miss",
                "an attacker who does not spend Fear's surges misses (L301)")
     # L224: "A figure is limited to one Leap attack per turn": a second record of a leap in the same turn is another
     # figure the one roll affects (leap below)
-    plays_only(data, "combat.abilities.leap.once_per_turn", (known.get("leap") or {}).get("once_per_turn"), True,
+    plays_only(data, "combat.abilities.leap.once_per_turn", known["leap"]["once_per_turn"], True,
                "'A figure is limited to one Leap attack per turn' (L224)")
 
 

@@ -31,11 +31,11 @@ BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": 
 
 
 def check_rules_data(data: Mapping[str, Any]) -> None:
-    """A hero's death as an attack plays it, refused at load otherwise (issue 31)."""
+    """A hero's death as an attack plays it, refused at load otherwise (issue 31; rules data 1.2.0 on, versions.py)."""
     # L192-L193: a killed hero costs the heroes his conquest value ("if the overlord kills her, the heroes lose 4 conquest
     # tokens"); an attack that leaves a hero 0 wounds kills him (_killed below). A hero alive at 0 wounds is no rule the
     # book states.
-    plays_only(data, "combat.hero_killed_at_zero_wounds", (data.get("combat") or {}).get("hero_killed_at_zero_wounds"), True,
+    plays_only(data, "combat.hero_killed_at_zero_wounds", data["combat"]["hero_killed_at_zero_wounds"], True,
                "a hero an attack leaves at 0 wounds is killed, with what hero-killed records (L192-L193)")
 
 

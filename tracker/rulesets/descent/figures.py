@@ -35,7 +35,7 @@ def check_rules_data(data: Mapping[str, Any]) -> None:
     # L131-L132: each quest is its own game (the deck "restored to its original condition" at its end; carry_over none):
     # a hero starts it at his sheet's full wounds and fatigue (the data's reading, combat.heroes_start_whole_reading). The
     # base set-up is not in the transcription, so no other start is a rule the book states.
-    plays_only(data, "combat.heroes_start_whole", (data.get("combat") or {}).get("heroes_start_whole"), True,
+    plays_only(data, "combat.heroes_start_whole", data["combat"]["heroes_start_whole"], True,
                "a hero starts each quest at his sheet's full wounds and fatigue (L131-L132, the data's reading)")
 
 

@@ -6,15 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.engine import reported_facts
-from tracker.rulesets.descent import abilities, combat, conditions, conquest, figures, hidden, prolonged, setup, shop, sides, summoning, threat, verdict, versions
+from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.engine.ruleset import GameRules
-
-# The rules data's values the code plays one way only, each checked by the module of its rule when the data loads
-# (issue 31): data with another value is refused then, with what the tracker plays instead, never in play.
-DATA_CHECKS = (setup.check_rules_data, summoning.check_rules_data, threat.check_rules_data, conquest.check_rules_data, prolonged.check_rules_data,
-               conditions.check_rules_data, shop.check_rules_data, combat.check_rules_data, figures.check_rules_data, abilities.check_rules_data)
 
 
 class Rules(GameRules):
@@ -72,9 +67,8 @@ class Rules(GameRules):
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
-        for check in DATA_CHECKS:
-            check(data)
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived version's, for its campaigns)
+        self.version.check_rules_data(data)  # values the code plays one way only, refused as the data loads (issue 31)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return self.version.verdict(quest, game)

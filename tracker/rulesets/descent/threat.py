@@ -132,7 +132,7 @@ def troll_ambush_once_per_turn(ctx: ActionContext, ambush: Mapping[str, Any], pu
     sprung = ctx.game.get("troll_ambush_turns", [])
     # "no more than once per turn" (L577), checked where the data says the tracker keeps it (per_turn_recorded); where it
     # does not, the table keeps it, as under rules data 1.0.0
-    if ambush.get("per_turn_recorded") and sprung.count(turn) >= ambush["per_turn"]:
+    if ambush["per_turn_recorded"] and sprung.count(turn) >= ambush["per_turn"]:
         raise refuse(f"A troll ambush was already sprung on turn {turn}", "No more than once per turn (L577): wait for the next turn.", "purpose")
     changes = [_spend(ctx, ambush["threat"], purpose), {"kind": "troll-ambush-sprung", "turn": turn, "ambush": len(sprung) + 1, "of": ambush["per_quest"]}]
     return changes + ctx.ruleset.rules.version.figures_entering(ctx, [{"monster": "troll"}], "troll-ambush")  # the troll it generates (L577)
@@ -140,10 +140,10 @@ def troll_ambush_once_per_turn(ctx: ActionContext, ambush: Mapping[str, Any], pu
 
 def check_rules_data(data: Mapping[str, Any]) -> None:
     """The Power glyph's draws as the game state counts them, refused at load otherwise (issue 31)."""
-    power = next((g for g in data["dark_glyphs"] if g["id"] == "power"), {})
+    power = next(g for g in data["dark_glyphs"] if g["id"] == "power")
     # L125: "When this glyph is activated, as well as each time a hero uses it to move to or from town, the overlord may
     # draw two cards": one draw of two per trigger (the fold counts one per activation or town travel)
-    plays_only(data, "dark_glyphs/power.draws_per_trigger", power.get("draws_per_trigger"), 1,
+    plays_only(data, "dark_glyphs/power.draws_per_trigger", power["draws_per_trigger"], 1,
                "the overlord 'may draw two cards' each time the glyph is activated or used for town travel (L125): one draw per trigger")
 
 
