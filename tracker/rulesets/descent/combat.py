@@ -18,16 +18,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice
-from tracker.rulesets.descent import abilities, conquest, named_deaths, spirit_figures
+from tracker.rulesets.descent import abilities, conquest, monster_conditions, named_deaths, spirit_figures
 from tracker.rulesets.descent.attack_abilities import NONE as NO_ABILITIES
 from tracker.rulesets.descent.attack_abilities import NoAbilities
-from tracker.rulesets.descent.common import NAME, refuse, schema
+from tracker.rulesets.descent.common import NAME, plays_only, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
 BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": {"type": "integer", "minimum": -20, "maximum": 20},
          "pierce": {"type": "integer", "minimum": 0, "maximum": 20}}
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A hero's death as an attack plays it, refused at load otherwise (issue 31; rules data 1.2.0 on, versions.py)."""
+    # L192-L193: a killed hero costs the heroes his conquest value ("if the overlord kills her, the heroes lose 4 conquest
+    # tokens"); an attack that leaves a hero 0 wounds kills him (_killed below). A hero alive at 0 wounds is no rule the
+    # book states.
+    plays_only(data, "combat.hero_killed_at_zero_wounds", data["combat"]["hero_killed_at_zero_wounds"], True,
+               "a hero an attack leaves at 0 wounds is killed, with what hero-killed records (L192-L193)")
 
 
 def shown(faces: list[str]) -> dict[str, int]:
@@ -228,7 +237,7 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
         if "frost" in named:
             changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
     if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1:
-        changes += steps.monster_conditions(params, target, named)
+        changes += steps.monster_conditions(params, target, named - monster_conditions.immune(ctx, target))  # a named monster's Stun (L317)
     if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
         changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
     return changes

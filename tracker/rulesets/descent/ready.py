@@ -42,8 +42,10 @@ def ready(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     halves = list(params["half_actions"])
     if _stunned_now(hero, ctx.state["turn"]):
         raise refuse(f"{params['hero']} discarded a stun token this turn: one half action, not a Ready action", 'Record it with "stunned-half-action" (L141, L249).', "hero")
-    if len(halves) != rules["per_ready"] or len(set(halves)) != len(halves):
-        raise refuse(f"A Ready action is {rules['per_ready']} different half actions", f"Got {halves} (L135).", "half_actions")
+    # L134: "when a hero readies, he receives two different half actions, one of which must be an order half action"
+    # (different: the data's word on whether the two may be the same)
+    if len(halves) != rules["per_ready"] or (rules["different"] and len(set(halves)) != len(halves)):
+        raise refuse(f"A Ready action is {rules['per_ready']}{' different' if rules['different'] else ''} half actions", f"Got {halves} (L134).", "half_actions")
     if rules["one_must_be"] not in halves:
         raise refuse("One of a Ready action's half actions must be an order", f"Got {halves} (L135).", "half_actions")
     _check(ctx, params, halves)

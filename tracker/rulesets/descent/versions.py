@@ -18,7 +18,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, named_deaths, sides, threat, turn, verdict
+from tracker.rulesets.descent import (
+    abilities,
+    attack_abilities,
+    combat,
+    conditions,
+    conquest,
+    figure_conditions,
+    figures,
+    named_deaths,
+    prolonged,
+    setup,
+    shop,
+    sides,
+    summoning,
+    threat,
+    turn,
+    verdict,
+)
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine.ruleset import ActionContext
@@ -40,6 +57,13 @@ class V1_0_0:
     records: frozenset[str] = frozenset()  # the parts of the game this version records, beyond 1.0.0's
     # Rules a later version plays otherwise, each overridden by the version that changed it (1.0.0's sessions re-derive as
     # played). L184: the pack "can hold up to three unequipped items" (1.0.0 kept no limit).
+    def check_rules_data(self, data: Mapping[str, Any]) -> None:
+        """Refuse, as the data loads, a value this version's rules play one way only (issue 31): the module of each rule
+        checks its own; a later version adds the checks of the parts it brought."""
+        for check in (setup.check_rules_data, summoning.check_rules_data, conquest.check_rules_data, prolonged.check_rules_data,
+                      conditions.check_rules_data, shop.check_rules_data):
+            check(data)
+
     def stow_potion(self, ctx: ActionContext, params: Mapping[str, Any], count: int, source: str) -> dict[str, Any]:
         """Where a new potion goes: anywhere, under 1.0.0 (it kept no limit: its sessions re-derive as played)."""
         return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
@@ -143,6 +167,10 @@ class V1_1_0(V1_0_0):
     Power glyph's draw per trigger."""
 
     number = "1.1.0"
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        threat.check_rules_data(data)  # the Power glyph's draws per trigger
+
     def verdict(self, quest, game):
         return verdict.verdict(quest, game)
 
@@ -162,6 +190,11 @@ class V1_2_0(V1_1_0):
     number = "1.2.0"
     records = V1_1_0.records | {"combat"}
 
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        combat.check_rules_data(data)  # a hero killed at 0 wounds
+        figures.check_rules_data(data)  # a hero starts whole
+
     def hero_sheets_at_set_up(self, ctx, party, stated):
         return {"hero_sheets": figures.hero_sheets(ctx.ruleset.data, party, stated)}
 
@@ -177,6 +210,10 @@ class V1_3_0(V1_2_0):
 
     number = "1.3.0"
     records = V1_2_0.records | {"abilities"}
+
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        abilities.check_rules_data(data)  # Fear's miss, one Leap a turn
 
     def attack_abilities(self, combat):
         return attack_abilities.Applied(combat["abilities"])
