@@ -25,8 +25,9 @@ def refuse_unplayable(data: Mapping[str, Any]) -> None:
         raise RulesDataError("combining.same_tile: heroes combine dice on their one tile, where the spend acts; the service plays no other combining")
     for character in data["characters"]:
         ability = character.get("ability") or {}
-        # Crane: "spend any 1x Chi result to replace any and all other dice results" (L163): the move's whole cost
-        if ability.get("kind") == "hard-going-for-chi" and ability.get("replaces") != "all-dice-results":
+        # Crane: "spend any 1x Chi result to replace any and all other dice results" (L163): the move's whole cost (rules
+        # data 1.0.0 does not say what it replaces, and played it so)
+        if ability.get("kind") == "hard-going-for-chi" and ability.get("replaces", "all-dice-results") != "all-dice-results":
             raise RulesDataError(f"{character['id']}: ability.replaces '{ability.get('replaces')}': the ability's spend replaces the move's whole cost (all-dice-results), no part of it")
     for mission in data["quests"]:
         # 2.2: "Doing so moves 1x Ox Grunt" (L334): what a gong moves is recorded as an Ox Grunt's move (ox-grunt-moved)
