@@ -266,7 +266,8 @@ def test_an_enemy_counts_toward_a_tile_s_limit_unless_its_data_says_it_does_not(
     (lambda d: next(q for q in d["quests"] if q["id"] == "m1-2")["pause"].update(totals="per hero"), "over the table"),
     (lambda d: _character(d, "crane")["ability"].update(replaces="move-results"), "whole cost"),
     (lambda d: next(q for q in d["quests"] if q["id"] == "m2-2")["gongs"].update(moves="wolf-spearman"), "an Ox Grunt's move"),
-], ids=["same_tile", "spends_all_at_once", "pool_cleared_at_round_end", "totals", "replaces", "moves"])
+    (lambda d: next(q for q in d["quests"] if q["id"] == "m2-2")["gongs"].update(between=["guard-wall", "kitchen"]), "between two places"),
+], ids=["same_tile", "spends_all_at_once", "pool_cleared_at_round_end", "totals", "replaces", "moves", "between"])
 def test_rules_data_the_code_can_play_only_one_way_is_refused_at_load(edit, says):
     # L98 (same tile), L77 (all at once), L213 (pools cleared), L258/L346 (a pause's dice over the table), L163 (Crane's
     # Chi for all other results), L334 (a gong moves an Ox Grunt): the rules' modules play each only as the book says

@@ -17,6 +17,9 @@ from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
 from tracker.rulesets.kung_fu_panda.table_words import tile_name
 
 
+SPAWN_POINT = "spawn-point-"  # a place a mission names by its numbered spawn point: spawn-point-6
+
+
 def refuse_unplayable(data: Mapping[str, Any]) -> None:
     """What the spends cannot play, refused when the ruleset is loaded (never at play time)."""
     # "Heroes on the same tile can spend dice simultaneously as a group" (L98): a group's spend acts on its one tile
@@ -33,6 +36,9 @@ def refuse_unplayable(data: Mapping[str, Any]) -> None:
         # 2.2: "Doing so moves 1x Ox Grunt" (L334): what a gong moves is recorded as an Ox Grunt's move (ox-grunt-moved)
         if mission.get("gongs") and mission["gongs"]["moves"] != "ox-grunt":
             raise RulesDataError(f"{mission['id']}: gongs.moves '{mission['gongs']['moves']}': a gong's strike is recorded as an Ox Grunt's move")
+        places = (mission.get("gongs") or {}).get("between", [])
+        if mission.get("gongs") and (len(places) != 2 or not all(place == "guard-wall" or place.startswith(SPAWN_POINT) for place in places)):
+            raise RulesDataError(f"{mission['id']}: gongs.between {places}: a gong moves its figure between two places, the guard wall or a spawn point ('{SPAWN_POINT}<n>')")
 
 
 def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -234,16 +240,16 @@ def _gong(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     if tile not in gongs["tiles"]:
         raise Unprocessable(f"There is no gong on {tile}", detail=f"The gongs are on {gongs['tiles']} (L340).", errors={"heroes": ["No gong here."]})
     # the two places a gong moves its figure between, as the mission's data names them (gongs.between)
-    wall, six = (_place(plan, place) for place in gongs["between"])
+    one, other = (_place(plan, place) for place in gongs["between"])
     direction = _need(params, "to", "token")
-    if direction not in (wall, six):
-        said = " or to ".join(f"{place.replace('-', ' ')} ({tile_of})" for place, tile_of in zip(gongs["between"], (wall, six)))
+    if direction not in (one, other):
+        said = " or to ".join(f"{place.replace('-', ' ')} ({tile_of})" for place, tile_of in zip(gongs["between"], (one, other)))
         raise Unprocessable(
             f"A gong moves an Ox Grunt to the {said}, not to {direction}",
             detail="The player striking the gong chooses which (L334).",
-            errors={"to": [f"One of {[wall, six]}."]},
+            errors={"to": [f"One of {[one, other]}."]},
         )
-    source = six if direction == wall else wall
+    source = other if direction == one else one
     plan.enemies_required(source, gongs["moves"], 1, "to")
     require_payment(plan.data, spent, cost, "a gong")
     return [
@@ -256,10 +262,8 @@ def _place(plan: Plan, place: str) -> str:
     """The tile of a place a mission names: the guard wall, or a numbered spawn point ("spawn-point-6")."""
     if place == "guard-wall":
         tile = plan.game.get("guard_wall")
-    elif place.startswith("spawn-point-"):
-        tile = plan.game["spawn_points"].get(place.removeprefix("spawn-point-"))
-    else:
-        raise Unprocessable(f"The mission names no place '{place}'", detail="A gong moves its figure between the guard wall and a spawn point.")
+    else:  # a spawn point, as refuse_unplayable checked
+        tile = plan.game["spawn_points"].get(place.removeprefix(SPAWN_POINT))
     if tile is None:
         raise Unprocessable(
             f"The {place.replace('-', ' ')} must be on the board",
