@@ -19,6 +19,7 @@ from typing import Any
 
 from tracker.core import wording
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.journey import (
     conditions,
     health,
@@ -33,6 +34,19 @@ from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
 VALUES = {"X": 0, "0": 0, "1": 1, "2": 2, "3": 3}
+
+
+def refuse_unplayable(data: Mapping[str, Any]) -> None:
+    """A Pilgrim's standard attack the resolver cannot play, refused when the ruleset is loaded. L193: "Pilgrims attack by
+    rolling 2 red Attack Dice and 1 white Pilgrim Die" (the Attack Dice are each Pilgrim's ATT stat, which the attack
+    reads); L492: "If the Pilgrim currently has no weapon, do not roll the Pilgrim Die". The attack rolls one Pilgrim Die,
+    looked up on the Weapon Card, and only with a weapon: a die with no weapon, or more dice, have no card to be read on."""
+    standard = data["pilgrim_rules"]["standard_attack"]
+    if standard["pilgrim_die"] != 1 or standard["pilgrim_die_needs_weapon"] is not True:
+        raise RulesDataError(
+            "pilgrim_rules.standard_attack: a Pilgrim's attack rolls 1 Pilgrim Die, read on the Weapon Card, and none without a "
+            f"weapon (L193, L492); the service plays no other ({standard['pilgrim_die']} dice, needs weapon {standard['pilgrim_die_needs_weapon']})"
+        )
 
 
 def total(faces: list[Any]) -> int:
