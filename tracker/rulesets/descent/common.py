@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,7 @@ def plays_only(data: Mapping[str, Any], field: str, value: Any, playable: Any, r
     """Refuse, when the rules data loads, a value of ``field`` the code cannot play: the other value would need a rule
     the book never states (issue 31). An older version's data without the field played the one rule the code has."""
     if value is not None and value != playable:
-        raise RulesDataError(f"Descent rules data {data.get('version')}: {field} is {value!r}, but the tracker plays only {playable!r}: {rule}")
+        raise RulesDataError(f"Descent rules data {data.get('version')}: {field} is {json.dumps(value)}, but the tracker plays only {json.dumps(playable)}: {rule}")
 
 
 def quest(ctx: ActionContext) -> dict[str, Any]:
