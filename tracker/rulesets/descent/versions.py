@@ -249,7 +249,15 @@ class V1_7_0(V1_6_0):
         return turn.end_overlord_turn(ctx, params)
 
 
-CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0, V1_7_0)
+class V1_8_0(V1_7_0):
+    """Rules data 1.8.0 (the code's own): what the rules data states and earlier versions took as the table's word,
+    enforced from the data's values: an attack rolls at most the power die's ``max_per_roll`` (L139, L213), and Zorek's
+    hit on a glyph deals the quest's ``glyph_attack_wounds`` (L686)."""
+
+    number = "1.8.0"
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0, V1_7_0, V1_8_0)
 CAME_WITH = {part: next(v.number for v in CHAIN if part in v.records) for part in CHAIN[-1].records}
 BY_VERSION = {version.number: version() for version in CHAIN}
 
