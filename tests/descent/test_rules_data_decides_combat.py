@@ -15,7 +15,7 @@ from tracker import rulesets
 from tracker.core.errors import Unprocessable
 from tracker.core.randomness import RandomStream
 from tracker.rulesets import descent
-from tracker.rulesets.descent import abilities, combat, conditions, figures, ready
+from tracker.rulesets.descent import abilities, combat, conditions, figures, glyphs, ready
 from tracker.rulesets.descent.attack_abilities import Applied
 from tracker.rulesets.engine.data import RulesDataError
 
@@ -167,3 +167,55 @@ def test_rules_the_code_plays_one_way_are_refused_otherwise_when_the_data_loads(
     with pytest.raises(RulesDataError, match="4 in thing-in-the-pit.monsters but 5 in combat.named_monsters"):
         edited(descent.load, DATA, lambda d: next(m for m in d["combat"]["named_monsters"] if m["id"] == "thing-in-the-pit").update(extra_wounds_per_sacrifice=5))
     assert descent.load().version == DATA["version"]  # the data as it is loads
+
+
+# -- Rules 1.8.0: what the data states and 1.7.0 left to the table -----------------------------------------------------
+
+PIN_1_7_0 = {"id": "descent", "version": "1.7.0", "hash": "sha256:8b7177566af8edefe587f812fbbd019cf004c09dc8d3eb8bcf51a46bcda4e9eb"}
+
+
+def _pinned_1_7_0():
+    rulesets.archived.cache_clear()
+    old = rulesets.resolve(PIN_1_7_0)
+    assert old is not None and old.pin == PIN_1_7_0 and old.rules.version.number == "1.7.0"
+    return old
+
+
+def test_a_campaign_pinned_to_descent_1_7_0_still_resolves_to_its_published_contract():
+    """1.8.0 enforces the power dice's limit and Zorek's glyph hit: 1.7.0's data and contract are archived."""
+    old = _pinned_1_7_0()
+    assert rulesets.get("descent").version == "1.8.0" and rulesets.get("descent").hash != PIN_1_7_0["hash"]
+    assert old.data["dice"] == DATA["dice"]
+
+
+def _power_attack(ruleset, power: int) -> list[dict]:
+    game = _game(ruleset, "altar-of-despair")
+    game = _apply(ruleset, game, figures.place_monsters(_ctx(ruleset, game), {"monsters": [{"monster": "ogre"}], "source": "zone 1"}, None))
+    attack = {"attacker": "aurim", "target": "ogre-1", "attack_type": "melee", "faces": {"red": ["2D 0R"], "power": ["surge"] * power}, "armor": 0}
+    return combat.attack(_ctx(ruleset, game), attack, RandomStream(b"d" * 32))
+
+
+def test_an_attack_rolls_at_most_the_power_dice_the_data_says_from_1_8_0():
+    # L139: "He may spend fatigue to bring this roll up to a maximum of 5 power dice, as normal"; L213: "all 5 power dice"
+    assert next(c for c in _power_attack(descent.load(), 5) if c["kind"] == "attack-made")["hit"]
+    with pytest.raises(Unprocessable, match="An attack rolls at most 5 black power dice"):
+        _power_attack(descent.load(), 6)
+    six = edited(descent.load, DATA, lambda d: next(x for x in d["dice"] if x["id"] == "power").update(max_per_roll=6))
+    assert next(c for c in _power_attack(six, 6) if c["kind"] == "attack-made")["hit"]
+    assert next(c for c in _power_attack(_pinned_1_7_0(), 6) if c["kind"] == "attack-made")["hit"]  # as 1.7.0 played it
+
+
+def test_zorek_s_glyph_hit_deals_the_wounds_the_data_says_from_1_8_0():
+    # L686: "he automatically hits the glyph of his choice, inflicting 1 wound on it"
+    def hit(ruleset, **params):
+        game = _game(ruleset, "altar-of-despair")
+        return glyphs.damage_glyph(_ctx(ruleset, game), {"glyph": "1", **params}, None)[0]["wounds"]
+
+    assert hit(descent.load()) == 1
+    with pytest.raises(Unprocessable, match="Zorek's hit inflicts 1 wound on a glyph, not 2"):
+        hit(descent.load(), wounds=2)
+    two = edited(descent.load, DATA, lambda d: next(q for q in d["quests"] if q["id"] == "altar-of-despair")["zorek"].update(glyph_attack_wounds=2))
+    assert hit(two) == 2
+    with pytest.raises(Unprocessable, match="Zorek's hit inflicts 2 wounds on a glyph, not 1"):
+        hit(two, wounds=1)
+    assert hit(_pinned_1_7_0(), wounds=2) == 2  # 1.7.0 took the wounds the table stated

@@ -37,9 +37,10 @@ def require_playable(data: Mapping[str, Any]) -> None:
     """Refuse, when the rules data loads, a combat rule the code can play only one way. L280: "Special abilities that
     require you to spend surges are designed to stack. So if you have an ability such as ": +1 Damage and Pierce 1," and
     you pay 3 surges, you gain +3 Damage and Pierce 3." Surges that do not stack would need a rule the text never
-    states (which of several surges counts), so data saying so is refused rather than played as stacking."""
-    rules = data.get("combat")
-    if rules is not None and rules["surges_stack"] is not True:
+    states (which of several surges counts), so data saying so is refused rather than played as stacking (rules data
+    1.2.0 on: versions.py asks it)."""
+    rules = data["combat"]
+    if rules["surges_stack"] is not True:
         raise RulesDataError(f"{data['id']} {data['version']}: combat.surges_stack is {rules['surges_stack']!r}, but the code plays only surges that stack "
                              "(L280: each surge spent on an ability adds its bonus once more); the text gives no rule for surges that do not")
 
@@ -162,6 +163,7 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     of_target = steps.of_target(rules, params, target)
     rolled = _roll(ctx, params, rng)
     results = rolled["roll"]["results"]
+    ctx.ruleset.rules.version.require_power_dice_within_roll(ctx, results)  # the power die's max_per_roll, rules 1.8.0 on
     daze = steps.daze(ctx, params, attacker_side, attacker, results)
     leapt = steps.before_roll(ctx, params, attacker_side, attacker, of_target, results)
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
@@ -215,6 +217,18 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     if any(c["kind"] == "spirit-killed" and c["destroyed"] for c in changes):
         changes += named_deaths.when_spirits_fall(ctx, changes, working)  # the last angered spirit may be all the leaders' award waited for (L662)
     return working.catch_up(changes)
+
+
+def power_dice_within_roll(ctx: ActionContext, results: Mapping[str, list[str]]) -> None:
+    """An attack rolls at most the power die's ``max_per_roll`` (rules 1.8.0 on: versions.py asks this). L139: "He may
+    spend fatigue to bring this roll up to a maximum of 5 power dice, as normal"; L213: "it rolls all 5 power dice when
+    attacking". A reading: the "maximum of 5 ... as normal" of L139 is the rule of every roll of power dice, an attack's
+    with them (the box's five, L213's "all 5")."""
+    for die in ctx.ruleset.data["dice"]:
+        most = die.get("max_per_roll")
+        if most is not None and len(results.get(die["id"], [])) > most:
+            raise refuse(f"An attack rolls at most {most} {die['name'].removesuffix(' die')} dice", f"Rolled {len(results[die['id']])} (L139: 'a maximum of 5 power dice, as normal'; L213: 'all 5 power dice').",
+                         f"faces.{die['id']}")
 
 
 def surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int], rule: Mapping[str, Any]) -> list[dict[str, Any]]:

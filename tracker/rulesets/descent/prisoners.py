@@ -24,17 +24,23 @@ from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 SACRIFICE_ORDER = "numerical"
 
 
-def require_playable(data: Mapping[str, Any]) -> None:
-    """Refuse, when the rules data loads, prisoners' rules the code can play only one way: the clock sacrifices in
-    numerical order (L345; another order is no rule of the text), and the Thing's 4 wounds per villager sacrificed
-    (L388), stated by the quest and by the named monster, say the same (the clock grows the Thing by the quest's)."""
-    named = {m["quest"]: m for m in (data.get("combat") or {}).get("named_monsters", []) if "extra_wounds_per_sacrifice" in m}
+def require_sacrifice_order(data: Mapping[str, Any]) -> None:
+    """Refuse, when the rules data loads, a clock the code cannot play: it sacrifices in numerical order (L345; another
+    order is no rule of the text)."""
+    for q in data["quests"]:
+        if "prisoners" in q and q["prisoners"]["sacrifice_order"] != SACRIFICE_ORDER:
+            raise RulesDataError(f"{data['id']} {data['version']}: {q['id']}.prisoners.sacrifice_order is {q['prisoners']['sacrifice_order']!r}, but the clock "
+                                 f"plays only {SACRIFICE_ORDER!r} (L345: 'in the numerical order shown on the map')")
+
+
+def require_one_growth(data: Mapping[str, Any]) -> None:
+    """Refuse, when the rules data loads, two rates of the Thing's growth: its 4 wounds per villager sacrificed (L388),
+    stated by the quest and by the named monster (rules data 1.2.0 on: versions.py asks it), must say the same (the
+    clock grows the Thing by the quest's)."""
+    named = {m["quest"]: m for m in data["combat"]["named_monsters"] if "extra_wounds_per_sacrifice" in m}
     for q in data["quests"]:
         if "prisoners" not in q:
             continue
-        if q["prisoners"]["sacrifice_order"] != SACRIFICE_ORDER:
-            raise RulesDataError(f"{data['id']} {data['version']}: {q['id']}.prisoners.sacrifice_order is {q['prisoners']['sacrifice_order']!r}, but the clock "
-                                 f"plays only {SACRIFICE_ORDER!r} (L345: 'in the numerical order shown on the map')")
         thing, figure = _thing(q), named.get(q["id"])
         if figure is not None and figure["extra_wounds_per_sacrifice"] != thing["extra_wounds_per_sacrificed_villager"]:
             raise RulesDataError(f"{data['id']} {data['version']}: the Thing in the Pit's wounds per villager sacrificed are "

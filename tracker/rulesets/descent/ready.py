@@ -22,9 +22,10 @@ CONCENTRATE_NEEDS = "prolonged order"
 
 def require_playable(data: Mapping[str, Any]) -> None:
     """Refuse, when the rules data loads, a Ready rule the code can play only one way: concentrate needs a prolonged
-    order token (L139). Another need would be a rule the text never states (concentrate rolls for a prolonged action)."""
-    rules = data.get("ready")
-    if rules is not None and rules["concentrate_needs"] != CONCENTRATE_NEEDS:
+    order token (L139). Another need would be a rule the text never states (concentrate rolls for a prolonged action).
+    Rules data 1.2.0 on (versions.py asks it)."""
+    rules = data["ready"]
+    if rules["concentrate_needs"] != CONCENTRATE_NEEDS:
         raise RulesDataError(f"{data['id']} {data['version']}: ready.concentrate_needs is {rules['concentrate_needs']!r}, but the code plays only "
                              f"{CONCENTRATE_NEEDS!r} (L139: a concentrate half action rolls power dice for a prolonged action)")
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.engine import reported_facts
-from tracker.rulesets.descent import combat, hidden, prisoners, ready, setup, sides, verdict, versions
+from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.engine.ruleset import GameRules
@@ -66,10 +66,9 @@ class Rules(GameRules):
         return hidden.redact_decks(decks, viewer)
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        for playable in (combat.require_playable, ready.require_playable, prisoners.require_playable):
-            playable(data)  # a rule the code plays one way only, refused in data that says otherwise (each in its rule's module)
         super().__init__(data)
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived version's, for its campaigns)
+        self.version.require_playable(data)  # a rule the code plays one way only: data that says otherwise is refused here
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return self.version.verdict(quest, game)

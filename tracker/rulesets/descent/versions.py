@@ -10,7 +10,8 @@ and familiars; 1.4.0 changed the data only; 1.5.0 gave a monster's surges threat
 (L218) and let one dodge re-roll a leap (L224-L225), and moved Into the Heart of Darkness's spirits to figures in its
 quest data; 1.6.0 gave monster figures their zone and checks the rules on figures and zones (a chest's
 row, both Monkey Kings alive, the Thing's cells while monsters live in Zone 4).; 1.7.0 (the code's own) recorded the turn: the heroes' turns, then the
-overlord's, and what may happen in each.
+overlord's, and what may happen in each; 1.8.0 (the code's own) plays what the data states and earlier versions left to the
+table: an attack's power dice within the power die's max_per_roll (L139, L213), Zorek's glyph hit of glyph_attack_wounds (L686).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, named_deaths, sides, threat, turn, verdict
+from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, glyphs, named_deaths, prisoners, ready, sides, threat, turn, verdict
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine.ruleset import ActionContext
@@ -68,6 +69,11 @@ class V1_0_0:
         """The refusal of a figure placed as a spirit where the quest, or the version, has none."""
         came_with = next(v.number for v in CHAIN if v.spirit_figures is not V1_0_0.spirit_figures)  # the version that placed them
         return refuse("No figure here can be a spirit", f"Only Into the Heart of Darkness has spirits (L618), as figures from Descent rules {came_with} on; this campaign pinned {ctx.ruleset.version}.", "monsters")
+
+    def require_playable(self, data: Mapping[str, Any]) -> None:
+        """Refuse, when the rules data loads, data stating a rule the code plays one way only otherwise (each check in
+        its rule's module): the sacrifice clock's numerical order (L345)."""
+        prisoners.require_sacrifice_order(data)
 
     def require(self, ctx: ActionContext, part: str, title: str, what: str, field: str) -> None:
         """Refuse an action that needs ``part`` of the game where this version does not record it."""
@@ -137,6 +143,13 @@ class V1_0_0:
     def require_zone_clear(self, ctx: ActionContext, cell: Mapping[str, Any]) -> None:
         """The cells of prisoners 9 and 10 shut while monsters live in Zone 4 (L396): checked from 1.6.0 on."""
 
+    def require_power_dice_within_roll(self, ctx: ActionContext, results: Mapping[str, list[str]]) -> None:
+        """An attack's power dice within the power die's max_per_roll (L139, L213): checked from 1.8.0 on."""
+
+    def glyph_hit(self, ctx: ActionContext, params: Mapping[str, Any], rule: Mapping[str, Any]) -> int:
+        """The wounds a glyph takes: as stated, before 1.8.0 held Zorek's hit to his glyph_attack_wounds (L686)."""
+        return glyphs.hit_as_stated(ctx, params, rule)
+
 
 class V1_1_0(V1_0_0):
     """Rules data 1.1.0: each quest's end in its own words (verdict.py); the pack's limit, the troll ambush's turn, the
@@ -161,6 +174,13 @@ class V1_2_0(V1_1_0):
 
     number = "1.2.0"
     records = V1_1_0.records | {"combat"}
+
+    def require_playable(self, data):
+        """And with combat: surges that stack (L280), concentrate's prolonged order (L139), the Thing's one growth (L388)."""
+        super().require_playable(data)
+        combat.require_playable(data)
+        ready.require_playable(data)
+        prisoners.require_one_growth(data)
 
     def hero_sheets_at_set_up(self, ctx, party, stated):
         return {"hero_sheets": figures.hero_sheets(ctx.ruleset.data, party, stated)}
@@ -255,6 +275,12 @@ class V1_8_0(V1_7_0):
     hit on a glyph deals the quest's ``glyph_attack_wounds`` (L686)."""
 
     number = "1.8.0"
+
+    def require_power_dice_within_roll(self, ctx, results):
+        combat.power_dice_within_roll(ctx, results)
+
+    def glyph_hit(self, ctx, params, rule):
+        return glyphs.zorek_hit(ctx, params, rule)
 
 
 CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0, V1_7_0, V1_8_0)
