@@ -171,6 +171,21 @@ def test_descent_1_0_0_words_its_verdicts_as_it_did_and_1_1_0_per_quest():
     assert versions.of("1.1.0").verdict("the-mists-of-time", lost) != versions.of("1.0.0").verdict("the-mists-of-time", lost)
 
 
+def test_journey_1_4_0_words_its_verdicts_as_it_recorded_them_and_1_5_0_in_the_players_words():
+    """Quest 1 won with the house cleared: its end (L710) and its Victory (L712) both name the house. 1.4.0 recorded
+    the JSON a table sends and the condition twice; 1.5.0 says it once with both lines. A Demon by its name."""
+    game = {"record": {}, "heroes": {"tripitaka": {"hp": 3}}, "demons": {}}
+    old, new = next(r for r in rulesets.archived("journey") if r.version == "1.4.0"), rulesets.get("journey")
+    assert old.rules.verdict("q1-meeting", game, 3) == {"outcome": "victory", "reason": (
+        'the quest ended (every Demon in the Villagers\' house is removed (L710) (a fact for the table to state: "reported": '
+        '{"house_cleared": true or false})) with every Demon in the Villagers\' house is removed (L712) (a fact for the table '
+        'to state: "reported": {"house_cleared": true or false})')}
+    assert new.rules.verdict("q1-meeting", game, 3) == {"outcome": "victory", "reason": "the quest ended: every Demon in the Villagers' house is removed (L710, L712)"}
+    attacked = {"record": {"attacked": ["kogaiji"]}, "heroes": {}, "demons": {"kogaiji-1": "kogaiji"}, "tokens": {"villager": ["villager-1"]}}
+    assert old.rules.verdict("q4-the-village", attacked, 3)["reason"] == "the quest ended (the Pilgrims attacked kogaiji (L824)) with the Pilgrims attacked kogaiji (L826)"
+    assert new.rules.verdict("q4-the-village", attacked, 3)["reason"] == "the quest ended: the Pilgrims attacked Kogaiji (L824, L826)"
+
+
 def test_a_rule_a_version_does_not_record_is_refused_with_the_version_it_came_with():
     from tracker.core.errors import Unprocessable
     from tracker.rulesets.engine.ruleset import ActionContext

@@ -34,17 +34,40 @@ def test_every_archived_version_rebuilds_to_the_hash_its_campaigns_pinned(rulese
         assert rulesets.resolve(old.pin) is old
 
 
+def _plays_otherwise(rules: type) -> bool:
+    """Whether a version's rules class overrides something of the version before it (more than its number)."""
+    return any(name != "number" and not name.startswith("__") for name in vars(rules))
+
+
 @pytest.mark.parametrize("ruleset_id", GAMES)
 def test_no_two_versions_differ_only_in_their_label(ruleset_id):
-    """Journey 1.1.0, 1.2.0 and 1.3.0 have the same data: what tells them apart is the contract their code published."""
-    versions = [(old.version, old.data, old.published) for old in rulesets.archived(ruleset_id)]
+    """Journey 1.1.0, 1.2.0 and 1.3.0 have the same data: what tells them apart is the contract their code published.
+    A version whose data and contract are the one before's is one whose rules play otherwise (Journey 1.5.0 words its
+    verdicts' reasons), its class overriding what changed; a bare relabel is no version."""
+    versions = [(old.version, old.data, old.published, type(old.rules.version)) for old in rulesets.archived(ruleset_id)]
     current = rulesets.get(ruleset_id)
-    versions.append((current.version, current.data, current.contract()))
+    versions.append((current.version, current.data, current.contract(), type(current.rules.version)))
     seen: dict[str, str] = {}
-    for version, data, contract in versions:
+    for version, data, contract, rules in versions:
         key = json.dumps({"data": _unlabelled(data), "contract": contract}, sort_keys=True)
-        assert key not in seen, f"{ruleset_id} {version} is {seen.get(key)} under another label"
+        assert key not in seen or _plays_otherwise(rules), f"{ruleset_id} {version} is {seen.get(key)} under another label"
         seen[key] = version
+
+
+def test_a_relabel_that_plays_the_same_is_found():
+    class Before:
+        number = "1.0.0"
+
+    class Relabelled(Before):
+        number = "1.1.0"
+
+    class Worded(Before):
+        number = "1.1.0"
+
+        def verdicts(self, names):
+            return names
+
+    assert not _plays_otherwise(Relabelled) and _plays_otherwise(Worded)
 
 
 @pytest.mark.parametrize("ruleset_id", GAMES)

@@ -90,7 +90,7 @@ def _q4(client):
 def test_q4_attacking_kogaiji_ends_the_quest_in_victory_and_after_every_rescue_in_heroic_victory(client):
     sid = _q4(client)
     hit = act(client, sid, type="pilgrim-attack", hero="monkey-king", target="kogaiji-1", faces={"attack": ["1"], "pilgrim": ["X"]})
-    assert hit["state"]["verdict"]["outcome"] == "victory" and "the Pilgrims attacked kogaiji (L824)" in hit["state"]["verdict"]["reason"]
+    assert hit["state"]["verdict"]["outcome"] == "victory" and hit["state"]["verdict"]["reason"] == "the quest ended: the Pilgrims attacked Kogaiji (L824, L826)"  # 1.5.0: by name, once
     assert "the rules decided this quest" in end(client, sid, "heroic-victory", 409)
 
     sid = _q4(client)
@@ -271,7 +271,7 @@ def test_q10_part_2_spawns_by_the_summoning_mantra_lords_respawn_and_the_sealing
     assert "Only Tripitaka" in _refused(client, sid, type="sealing-ritual", hero="monkey-king")["title"]
     sealed = act(client, sid, type="sealing-ritual", hero="tripitaka")
     verdict = sealed["state"]["verdict"]
-    assert verdict["outcome"] == "heroic-victory" and "Sealing Ritual (L1096)" in verdict["reason"]
+    assert verdict["outcome"] == "heroic-victory" and verdict["reason"] == "the quest ended: Tripitaka completed the Sealing Ritual (L1096, L1100)"
     assert "the rules decided this quest" in end(client, sid, "victory", 409)
     assert end(client, sid, "heroic-victory")["next_quest"] is None
 
@@ -292,7 +292,7 @@ def test_q5_tripitaka_calms_kei_lun_with_healing_trance_once_the_demons_are_gone
     calmed = act(client, sid, type="play-card", hero="tripitaka", deck="skill-tripitaka", card="Healing Trance", keep=True)
     assert "KeiLunCalmed" in event_types(calmed)
     verdict = calmed["state"]["verdict"]
-    assert verdict["outcome"] == "heroic-victory" and "Tripitaka calmed Kei Lun (L864)" in verdict["reason"] and "(L864)" in verdict["reason"]
+    assert verdict["outcome"] == "heroic-victory" and verdict["reason"] == "the quest ended: Tripitaka calmed Kei Lun (L863, L864); all the Pilgrims survive (L864); at least 1 Sutra Token(s) held (L864)"
     end(client, sid, "heroic-victory")
 
 
@@ -348,7 +348,7 @@ def test_q8_iron_fan_defeated_takes_her_minions_and_returns_with_set_allies_unti
         act(client, sid, type="maintenance")
         act(client, sid, type="activate-pilgrim", hero="monkey-king")
     verdict = down["state"]["verdict"]
-    assert verdict["outcome"] == "heroic-victory" and "yazuiji Defeated 4 times (L979)" in verdict["reason"]
+    assert verdict["outcome"] == "heroic-victory" and verdict["reason"] == "the quest ended: Yazuiji Defeated 4 times (L979); all the Pilgrims survive (L980)"  # by name (1.5.0)
     end(client, sid, "heroic-victory")
 
 

@@ -98,7 +98,7 @@ def check_unknowns(where: str, entity: dict[str, Any], skip: tuple[str, ...] = (
 def test_top_level_identity(data):
     assert data["id"] == "journey"
     assert data["name"] == "Journey: Wrath of Demons"
-    assert data["version"] == "1.4.0"  # 1.1.0: each quest's outcomes as data; 1.2.0: the correct action; 1.3.0: a pilgrim-attack's stated results; 1.4.0: the Villager bonus reading; earlier ones under versions/
+    assert data["version"] == "1.5.0"  # 1.1.0: each quest's outcomes as data; 1.2.0: the correct action; 1.3.0: a pilgrim-attack's stated results; 1.4.0: the Villager bonus reading; 1.5.0: verdicts in words; earlier ones under versions/
     assert data["source"] == {
         "rulebook": "seeds/000_c58113b742c12a1f.txt",
         "digest": "rules/journey-wrath-of-demons.md",

@@ -45,11 +45,13 @@ class Rules(GameRules):
         self.outcomes = {quest["id"]: quest["outcomes"] for quest in data["quests"] if quest.get("outcomes")}
         # Each quest's rules data, by id: which actions the quest has at all (allowed.py).
         self.quests = {quest["id"]: quest for quest in data["quests"]}
+        # The words its verdicts' reasons record, naming the data's characters (the version's: older ones re-derive theirs).
+        self.verdicts = self.version.verdicts({c["id"]: c.get("name") or c["id"] for c in data.get("characters", [])})
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         if quest not in self.outcomes or "record" not in game:
             return None  # a session set up before quests kept their record: nothing to decide from
-        return quest_verdict.verdict(game, self.outcomes[quest])
+        return quest_verdict.verdict(game, self.outcomes[quest], self.verdicts)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
         if quest not in self.outcomes or "record" not in game:

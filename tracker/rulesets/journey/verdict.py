@@ -232,16 +232,20 @@ def _ended(game, outcomes, reported) -> list[dict[str, Any]] | None:
     return next((alt for alt in outcomes["ends"] if _all(game, alt, reported)), None)
 
 
-def decide(game: Mapping[str, Any], outcomes: Mapping[str, Any], reported: Mapping[str, Any] | None) -> dict[str, str] | None:
+Said = Callable[[Mapping[str, Any]], str]  # a condition in the words a verdict's reason records
+
+
+def decide(game: Mapping[str, Any], outcomes: Mapping[str, Any], reported: Mapping[str, Any] | None,
+           said: "Verdicts | None" = None) -> dict[str, str] | None:
     """The outcome the rules give for this state, or None while undecided (or while it hangs on a fact only the
-    table can state). ``reported`` None: from the log alone."""
+    table can state). ``reported`` None: from the log alone. ``said``: the words the reason records (the version's)."""
+    said = said or RECORDED_BEFORE_1_5_0
     lost = _first(game, outcomes["defeat"], reported)
     if lost is not None:
-        return {"outcome": "defeat", "reason": describe(lost)}
+        return {"outcome": "defeat", "reason": said.lost(lost)}
     ended = _ended(game, outcomes, reported)
     if ended is None:
         return None
-    because = "; ".join(describe(c) for c in ended)
     for outcome in OUTCOMES:
         conds = outcomes.get(outcome)
         if not conds:
@@ -250,10 +254,66 @@ def decide(game: Mapping[str, Any], outcomes: Mapping[str, Any], reported: Mappi
         if met is None:
             return None  # the level of the win hangs on a fact the table states with the end
         if met:
-            return {"outcome": outcome, "reason": f"the quest ended ({because}) with " + "; ".join(describe(c) for c in conds)}
+            return {"outcome": outcome, "reason": said.won(ended, conds)}
     if outcomes.get("defeat_otherwise"):
-        return {"outcome": "defeat", "reason": f"the quest ended ({because}) without either set of Victory Conditions ({outcomes['defeat_otherwise']})"}
+        return {"outcome": "defeat", "reason": said.otherwise(ended, outcomes["defeat_otherwise"])}
     return None
+
+
+class Verdicts:
+    """How a verdict's reason says its conditions. Rules data before 1.5.0 recorded the wording of ``describe``
+    (with the JSON a table sends for a fact it states, a Demon by its id, and the quest's end said apart from the
+    conditions it met, so a condition could be said twice); their sessions re-derive and verify with it."""
+
+    def __init__(self, condition: Said) -> None:
+        self.condition = condition
+
+    def lost(self, cond: Mapping[str, Any]) -> str:
+        return self.condition(cond)
+
+    def won(self, ended: list[Mapping[str, Any]], conds: list[Mapping[str, Any]]) -> str:
+        because = "; ".join(self.condition(c) for c in ended)
+        return f"the quest ended ({because}) with " + "; ".join(self.condition(c) for c in conds)
+
+    def otherwise(self, ended: list[Mapping[str, Any]], line: str) -> str:
+        because = "; ".join(self.condition(c) for c in ended)
+        return f"the quest ended ({because}) without either set of Victory Conditions ({line})"
+
+
+RECORDED_BEFORE_1_5_0 = Verdicts(lambda cond: describe(cond))
+
+
+class InWords(Verdicts):
+    """Rules data 1.5.0's reasons, in the players' words: characters by name, a fact the table may state said as
+    the fact (no JSON), and each condition once, with every line that names it (Quest 1's end and its Victory both ask that
+    the house be cleared: L710, L712)."""
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        super().__init__(lambda cond: said_words(cond, names))
+
+    def _merged(self, conds: list[Mapping[str, Any]]) -> str:
+        lines: dict[str, list[str]] = {}
+        for cond in conds:
+            lines.setdefault(self.condition(cond), [])
+            if cond["line"] not in lines[self.condition(cond)]:
+                lines[self.condition(cond)].append(cond["line"])
+        return "; ".join(f"{words} ({', '.join(at)})" for words, at in lines.items())
+
+    def lost(self, cond):
+        return self._merged([cond])
+
+    def won(self, ended, conds):
+        return f"the quest ended: {self._merged([*ended, *conds])}"
+
+    def otherwise(self, ended, line):
+        return f"the quest ended: {self._merged(ended)}, without either set of Victory Conditions ({line})"
+
+
+def said_words(cond: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A condition in the players' words (no line: InWords adds the lines once per condition). A fact the table may
+    state is said as the fact, whoever told it: the log decides some of them itself (an empty board clears the house)."""
+    named = {**cond, "character": names.get(cond["character"], cond["character"])} if cond.get("character") else cond
+    return WORDS[cond["fact"]](named)
 
 
 # The lists of Pilgrims the table reports Defeated or Killed, where the log does not track their Health
@@ -303,8 +363,8 @@ def awaited(game: Mapping[str, Any], outcomes: Mapping[str, Any]) -> list[str]:
     return keys
 
 
-def verdict(game: Mapping[str, Any], outcomes: Mapping[str, Any]) -> dict[str, str] | None:
-    return decide(game, outcomes, None)
+def verdict(game: Mapping[str, Any], outcomes: Mapping[str, Any], said: Verdicts | None = None) -> dict[str, str] | None:
+    return decide(game, outcomes, None, said)
 
 
 def end_refusal(game: Mapping[str, Any], outcomes: Mapping[str, Any], outcome: str, reported: Mapping[str, Any]) -> str | None:

@@ -4,7 +4,8 @@ later version overriding only what changed from the one before. The archive keep
 (``JourneyRules.version``), so today's resolvers ask it and hold no version checks of their own.
 
 1.0.0's code recorded less of a quest's set-up; 1.1.0's began naming tokens (and later Turn Tokens, Kei Lun,
-Kogaiji's spell) and stated that every quest sets up all 4 Pilgrims; 1.2.0 and 1.3.0 changed the contract only: their data is 1.1.0's; 1.4.0 (the code's own) applies Q10 Part 2's Villager bonus by the reading the table states.
+Kogaiji's spell) and stated that every quest sets up all 4 Pilgrims; 1.2.0 and 1.3.0 changed the contract only: their data is 1.1.0's; 1.4.0 applies Q10 Part 2's Villager bonus by the reading the table states; 1.5.0 (the code's own)
+says a verdict's reason in the players' words (verdict.InWords).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.journey import readings, state
+from tracker.rulesets.journey import readings, state, verdict
 from tracker.rulesets.journey.resolution import Resolution
 
 # What a set-up recorded under rules data 1.0.0: the Demons, the Gates and the initiative draw. Rules data 1.0.0 holds
@@ -48,6 +49,11 @@ class V1_0_0:
         applied it, so their attacks re-derive as played."""
         return readings.NO_BONUS
 
+    def verdicts(self, names: Mapping[str, str]) -> verdict.Verdicts:
+        """The words a verdict's reason records: before 1.5.0, ``verdict.describe``'s (ids, JSON and a condition said
+        twice), so those sessions re-derive the reasons they recorded."""
+        return verdict.RECORDED_BEFORE_1_5_0
+
 
 class V1_1_0(V1_0_0):
     """Rules data 1.1.0: the set-up names the tokens on the board, casts Kogaiji's spell, and sets up all 4 Pilgrims."""
@@ -80,7 +86,7 @@ class V1_3_0(V1_2_0):
 
 
 class V1_4_0(V1_3_0):
-    """Rules data 1.4.0 (the code's own): the table states its reading of the Villager bonus (state-reading), and an
+    """Rules data 1.4.0: the table states its reading of the Villager bonus (state-reading), and an
     attack on the Bull Demon King applies it."""
 
     number = "1.4.0"
@@ -89,7 +95,17 @@ class V1_4_0(V1_3_0):
         return readings.villager_bonus(res, hero, character)
 
 
-CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0)
+class V1_5_0(V1_4_0):
+    """Rules data 1.5.0 (the code's own): a verdict's reason in the players' words, characters by name, each condition
+    once with its lines (verdict.InWords)."""
+
+    number = "1.5.0"
+
+    def verdicts(self, names):
+        return verdict.InWords(names)
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0)
 BY_VERSION = {version.number: version() for version in CHAIN}
 
 
