@@ -163,9 +163,9 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     of_target = steps.of_target(rules, params, target)
     rolled = _roll(ctx, params, rng)
     results = rolled["roll"]["results"]
-    ctx.ruleset.rules.version.require_power_dice_within_roll(ctx, results)  # the power die's max_per_roll, rules 1.8.0 on
     daze = steps.daze(ctx, params, attacker_side, attacker, results)
     leapt = steps.before_roll(ctx, params, attacker_side, attacker, of_target, results)
+    ctx.ruleset.rules.version.require_power_dice_within_roll(ctx, results)  # the power die's max_per_roll, rules 1.8.0 on (after Bash's own)
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
     result = resolve(results, params, free, armour, steps, of_attacker, of_target, rules=rules)
