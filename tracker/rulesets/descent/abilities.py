@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent.common import refuse
+from tracker.rulesets.descent.common import plays_only, refuse
 
 
 def slug(name: str) -> str:
@@ -112,6 +112,18 @@ def bonuses(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Mappin
         if bonus["pierce"] or any(sorcery.values()):
             applied.append({"ability": "ironskin", "effect": "immune to pierce and sorcery", "source": data["ironskin"]["source"]})
         bonus["pierce"] = 0
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """The abilities' rules the code plays one way only, refused at load otherwise (issue 31)."""
+    known = data["combat"]["abilities"]
+    # L301: "the attacker must spend X power surges or else the attack misses" (miss below)
+    plays_only(data, "combat.abilities.fear.else", known["fear"]["else"], "miss",
+               "an attacker who does not spend Fear's surges misses (L301)")
+    # L224: "A figure is limited to one Leap attack per turn": a second record of a leap in the same turn is another
+    # figure the one roll affects (leap below)
+    plays_only(data, "combat.abilities.leap.once_per_turn", known["leap"]["once_per_turn"], True,
+               "'A figure is limited to one Leap attack per turn' (L224)")
 
 
 def miss(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Mapping[str, int], target: Mapping[str, int], power: list[str]) -> str | None:

@@ -20,12 +20,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice
-from tracker.rulesets.descent import abilities, conquest, named_deaths, spirit_figures
+from tracker.rulesets.descent import abilities, conquest, monster_conditions, named_deaths, spirit_figures
 from tracker.rulesets.descent.attack_abilities import NONE as NO_ABILITIES
 from tracker.rulesets.descent.attack_abilities import NoAbilities
-from tracker.rulesets.descent.common import NAME, refuse, schema
+from tracker.rulesets.descent.common import NAME, plays_only, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
-from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
@@ -33,16 +32,18 @@ BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": 
          "pierce": {"type": "integer", "minimum": 0, "maximum": 20}}
 
 
-def require_playable(data: Mapping[str, Any]) -> None:
-    """Refuse, when the rules data loads, a combat rule the code can play only one way. L280: "Special abilities that
-    require you to spend surges are designed to stack. So if you have an ability such as ": +1 Damage and Pierce 1," and
-    you pay 3 surges, you gain +3 Damage and Pierce 3." Surges that do not stack would need a rule the text never
-    states (which of several surges counts), so data saying so is refused rather than played as stacking (rules data
-    1.2.0 on: versions.py asks it)."""
-    rules = data["combat"]
-    if rules["surges_stack"] is not True:
-        raise RulesDataError(f"{data['id']} {data['version']}: combat.surges_stack is {rules['surges_stack']!r}, but the code plays only surges that stack "
-                             "(L280: each surge spent on an ability adds its bonus once more); the text gives no rule for surges that do not")
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A hero's death and surges as an attack plays them, refused at load otherwise (issue 31; rules data 1.2.0 on, versions.py)."""
+    # L192-L193: a killed hero costs the heroes his conquest value ("if the overlord kills her, the heroes lose 4 conquest
+    # tokens"); an attack that leaves a hero 0 wounds kills him (_killed below). A hero alive at 0 wounds is no rule the
+    # book states.
+    plays_only(data, "combat.hero_killed_at_zero_wounds", data["combat"]["hero_killed_at_zero_wounds"], True,
+               "a hero an attack leaves at 0 wounds is killed, with what hero-killed records (L192-L193)")
+    # L280: "Special abilities that require you to spend surges are designed to stack. So if you have an ability such as
+    # ": +1 Damage and Pierce 1," and you pay 3 surges, you gain +3 Damage and Pierce 3." Surges that do not stack would
+    # need a rule the text never states (which of several surges counts).
+    plays_only(data, "combat.surges_stack", data["combat"]["surges_stack"], True,
+               "each surge spent on an ability adds its bonus once more (L280); the text gives no rule for surges that do not stack")
 
 
 def shown(faces: list[str], miss_face: str) -> dict[str, int]:
@@ -272,7 +273,7 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
         if "frost" in named:
             changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
     if target_side == "monster" and result["hit"] and inflicted >= 1:
-        changes += steps.monster_conditions(params, target, named)
+        changes += steps.monster_conditions(params, target, named - monster_conditions.immune(ctx, target))  # a named monster's Stun (L317)
     if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
         changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
     return changes

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice, wording
-from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, plays_only, refuse, require_hero, schema
 from tracker.rulesets.descent.wounds import recovery
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
@@ -103,6 +103,13 @@ def buy_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
         raise refuse(f"{params['hero']} has {hero['coins']} coins, not {price}", "Heroes may not give each other money.", "price")
     return [{"kind": "coins-changed", "hero": params["hero"], "amount": -price, "reason": f"bought a {params['potion']} potion"},
             _stow(ctx, params, 1, "bought in town")]
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """Potions as the game state keeps them (the turn a hero last drank one), refused at load otherwise (issue 31)."""
+    # L247: "Each hero may only drink one potion (of any type) each turn" (and L186)
+    plays_only(data, "potions.per_hero_per_turn", data["potions"].get("per_hero_per_turn"), 1,
+               "'Each hero may only drink one potion (of any type) each turn' (L186, L247): the state keeps the turn of his last")
 
 
 def drink_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

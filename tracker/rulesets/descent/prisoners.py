@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import wording
-from tracker.rulesets.descent.common import COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema
+from tracker.rulesets.descent.common import COUNT, NAME, conquest_changes, plays_only, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.conquest import award_amount
 from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
@@ -24,16 +24,16 @@ from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 SACRIFICE_ORDER = "numerical"
 
 
-def require_sacrifice_order(data: Mapping[str, Any]) -> None:
-    """Refuse, when the rules data loads, a clock the code cannot play: it sacrifices in numerical order (L345; another
-    order is no rule of the text)."""
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A clock the code plays one way only, refused at load otherwise (issue 31): it sacrifices in numerical order (L345;
+    another order is no rule of the text)."""
     for q in data["quests"]:
-        if "prisoners" in q and q["prisoners"]["sacrifice_order"] != SACRIFICE_ORDER:
-            raise RulesDataError(f"{data['id']} {data['version']}: {q['id']}.prisoners.sacrifice_order is {q['prisoners']['sacrifice_order']!r}, but the clock "
-                                 f"plays only {SACRIFICE_ORDER!r} (L345: 'in the numerical order shown on the map')")
+        if "prisoners" in q:
+            plays_only(data, f"{q['id']}.prisoners.sacrifice_order", q["prisoners"]["sacrifice_order"], SACRIFICE_ORDER,
+                       "'in the numerical order shown on the map' (L345)")
 
 
-def require_one_growth(data: Mapping[str, Any]) -> None:
+def check_thing_growth(data: Mapping[str, Any]) -> None:
     """Refuse, when the rules data loads, two rates of the Thing's growth: its 4 wounds per villager sacrificed (L388),
     stated by the quest and by the named monster (rules data 1.2.0 on: versions.py asks it), must say the same (the
     clock grows the Thing by the quest's)."""

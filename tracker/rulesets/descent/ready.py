@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.common import NAME, plays_only, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import combat_rules
-from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 # L139: "A hero with a prolonged order token on him may take a concentrate half action to roll power dice": the one
@@ -20,14 +19,11 @@ from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 CONCENTRATE_NEEDS = "prolonged order"
 
 
-def require_playable(data: Mapping[str, Any]) -> None:
-    """Refuse, when the rules data loads, a Ready rule the code can play only one way: concentrate needs a prolonged
-    order token (L139). Another need would be a rule the text never states (concentrate rolls for a prolonged action).
-    Rules data 1.2.0 on (versions.py asks it)."""
-    rules = data["ready"]
-    if rules["concentrate_needs"] != CONCENTRATE_NEEDS:
-        raise RulesDataError(f"{data['id']} {data['version']}: ready.concentrate_needs is {rules['concentrate_needs']!r}, but the code plays only "
-                             f"{CONCENTRATE_NEEDS!r} (L139: a concentrate half action rolls power dice for a prolonged action)")
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A Ready rule the code plays one way only, refused at load otherwise (issue 31; rules data 1.2.0 on, versions.py):
+    concentrate needs a prolonged order token (L139). Another need would be a rule the text never states."""
+    plays_only(data, "ready.concentrate_needs", data["ready"]["concentrate_needs"], CONCENTRATE_NEEDS,
+               "a concentrate half action rolls power dice for a prolonged action (L139)")
 
 
 def _stunned_now(hero: Mapping[str, Any], turn: int) -> bool:
@@ -57,8 +53,10 @@ def ready(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     halves = list(params["half_actions"])
     if _stunned_now(hero, ctx.state["turn"]):
         raise refuse(f"{params['hero']} discarded a stun token this turn: one half action, not a Ready action", 'Record it with "stunned-half-action" (L141, L249).', "hero")
-    if len(halves) != rules["per_ready"] or len(set(halves)) != len(halves):
-        raise refuse(f"A Ready action is {rules['per_ready']} different half actions", f"Got {halves} (L135).", "half_actions")
+    # L134: "when a hero readies, he receives two different half actions, one of which must be an order half action"
+    # (different: the data's word on whether the two may be the same)
+    if len(halves) != rules["per_ready"] or (rules["different"] and len(set(halves)) != len(halves)):
+        raise refuse(f"A Ready action is {rules['per_ready']}{' different' if rules['different'] else ''} half actions", f"Got {halves} (L134).", "half_actions")
     if rules["one_must_be"] not in halves:
         raise refuse("One of a Ready action's half actions must be an order", f"Got {halves} (L135).", "half_actions")
     _check(ctx, params, halves)

@@ -19,7 +19,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, glyphs, named_deaths, prisoners, ready, sides, threat, turn, verdict
+from tracker.rulesets.descent import (
+    abilities,
+    attack_abilities,
+    combat,
+    conditions,
+    conquest,
+    figure_conditions,
+    figures,
+    glyphs,
+    named_deaths,
+    prisoners,
+    prolonged,
+    ready,
+    setup,
+    shop,
+    sides,
+    summoning,
+    threat,
+    turn,
+    verdict,
+)
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine.ruleset import ActionContext
@@ -41,6 +61,13 @@ class V1_0_0:
     records: frozenset[str] = frozenset()  # the parts of the game this version records, beyond 1.0.0's
     # Rules a later version plays otherwise, each overridden by the version that changed it (1.0.0's sessions re-derive as
     # played). L184: the pack "can hold up to three unequipped items" (1.0.0 kept no limit).
+    def check_rules_data(self, data: Mapping[str, Any]) -> None:
+        """Refuse, as the data loads, a value this version's rules play one way only (issue 31): the module of each rule
+        checks its own; a later version adds the checks of the parts it brought."""
+        for check in (setup.check_rules_data, summoning.check_rules_data, conquest.check_rules_data, prolonged.check_rules_data,
+                      conditions.check_rules_data, shop.check_rules_data, prisoners.check_rules_data):
+            check(data)
+
     def stow_potion(self, ctx: ActionContext, params: Mapping[str, Any], count: int, source: str) -> dict[str, Any]:
         """Where a new potion goes: anywhere, under 1.0.0 (it kept no limit: its sessions re-derive as played)."""
         return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
@@ -69,11 +96,6 @@ class V1_0_0:
         """The refusal of a figure placed as a spirit where the quest, or the version, has none."""
         came_with = next(v.number for v in CHAIN if v.spirit_figures is not V1_0_0.spirit_figures)  # the version that placed them
         return refuse("No figure here can be a spirit", f"Only Into the Heart of Darkness has spirits (L618), as figures from Descent rules {came_with} on; this campaign pinned {ctx.ruleset.version}.", "monsters")
-
-    def require_playable(self, data: Mapping[str, Any]) -> None:
-        """Refuse, when the rules data loads, data stating a rule the code plays one way only otherwise (each check in
-        its rule's module): the sacrifice clock's numerical order (L345)."""
-        prisoners.require_sacrifice_order(data)
 
     def require(self, ctx: ActionContext, part: str, title: str, what: str, field: str) -> None:
         """Refuse an action that needs ``part`` of the game where this version does not record it."""
@@ -156,6 +178,10 @@ class V1_1_0(V1_0_0):
     Power glyph's draw per trigger."""
 
     number = "1.1.0"
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        threat.check_rules_data(data)  # the Power glyph's draws per trigger
+
     def verdict(self, quest, game):
         return verdict.verdict(quest, game)
 
@@ -175,12 +201,12 @@ class V1_2_0(V1_1_0):
     number = "1.2.0"
     records = V1_1_0.records | {"combat"}
 
-    def require_playable(self, data):
-        """And with combat: surges that stack (L280), concentrate's prolonged order (L139), the Thing's one growth (L388)."""
-        super().require_playable(data)
-        combat.require_playable(data)
-        ready.require_playable(data)
-        prisoners.require_one_growth(data)
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        combat.check_rules_data(data)  # a hero killed at 0 wounds, surges that stack
+        figures.check_rules_data(data)  # a hero starts whole
+        ready.check_rules_data(data)  # concentrate's prolonged order
+        prisoners.check_thing_growth(data)  # the Thing's one rate of growth, stated by the quest and the named monster
 
     def hero_sheets_at_set_up(self, ctx, party, stated):
         return {"hero_sheets": figures.hero_sheets(ctx.ruleset.data, party, stated)}
@@ -197,6 +223,10 @@ class V1_3_0(V1_2_0):
 
     number = "1.3.0"
     records = V1_2_0.records | {"abilities"}
+
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        abilities.check_rules_data(data)  # Fear's miss, one Leap a turn
 
     def attack_abilities(self, combat):
         return attack_abilities.Applied(combat["abilities"])
