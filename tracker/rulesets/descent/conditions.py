@@ -52,7 +52,8 @@ def frost_check(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
         raise refuse("Frosted armour is checked only against 5 or more wounds before armour", 'Send "wounds_before_armour".', "wounds_before_armour")
     rolled, faces = _frost_roll(ctx, params, rng, f"frost check: {trigger}")
     changes = [rolled]
-    if "blank" in faces:
+    # L195: "If any power die rolls a blank, the weapon used to make the attack is shattered and discarded" (blank_shatters)
+    if ctx.ruleset.data["frost"]["blank_shatters"] and "blank" in faces:
         changes.append({"kind": "item-shattered", "hero": params["hero"], "item": params["item"], "trigger": trigger})
     return changes
 
