@@ -223,7 +223,7 @@ def test_a_campaign_pinned_to_descent_1_2_0_still_resolves_and_plays_its_attacks
     with pytest.raises(Unprocessable, match="records no abilities"):
         figures.place_monsters(ctx, {"monsters": [{"monster": "ogre", "abilities": {"bash": 1}}], "source": "zone 1"}, None)
     # a far attack on a figure the table calls Shadowcloaked resolves by the dice alone, as 1.2.0 did
-    assert combat.resolve({"red": ["3D 3R"]}, {"attack_type": "ranged", "range": 3}, 0, 0)["wounds"] == 3
+    assert combat.resolve({"red": ["3D 3R"]}, {"attack_type": "ranged", "range": 3}, 0, 0, rules=old.data["combat"])["wounds"] == 3
     old.action("ready").resolve(ctx, {"type": "ready", "hero": "tahlia", "half_actions": ["move", "order"], "order": "aim"}, None)  # webbed, unchecked then
 
 

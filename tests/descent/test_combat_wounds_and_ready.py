@@ -232,7 +232,7 @@ def test_a_campaign_pinned_to_descent_1_1_0_still_resolves_and_records_no_combat
     pin = {"id": "descent", "version": "1.1.0", "hash": "sha256:9852345e44431190a687c748dd8e6cc295940dd4ee18274551caafa2d3ad1d9f"}
     old = rulesets.resolve(pin)
     assert old is not None and old.version == "1.1.0" and "combat" not in old.data
-    assert rulesets.get("descent").version == "1.7.0" and rulesets.get("descent").hash != pin["hash"]
+    assert rulesets.get("descent").version == "1.8.0" and rulesets.get("descent").hash != pin["hash"]
 
 
 def test_a_campaign_pinned_to_descent_1_4_0_still_resolves_to_its_published_contract():
@@ -293,14 +293,14 @@ def test_a_digital_attack_rolls_from_the_stream_with_supplied_faces_and_verifies
     ({"red": ["4D 0R"], "power": ["surge", "surge"]}, {"attack_type": "melee", "surges": [{"ability": "+2 Damage", "count": 2, "damage": 2}]}, 1, True, 7),  # power surges spent (L211), stacking (L280)
 ])
 def test_the_arithmetic_of_an_attack(faces, params, armour, hit, wounds):
-    result = combat.resolve(faces, params, 0, armour)
+    result = combat.resolve(faces, params, 0, armour, rules=descent.load().data["combat"])
     assert (result["hit"], result["wounds"]) == (hit, wounds)
 
 
 def test_landrec_has_two_free_surges_on_every_attack_roll():
     with pytest.raises(Unprocessable, match="The roll gives 0 surges, not 1"):
-        combat.resolve({"red": ["2D 0R"]}, {"attack_type": "melee", "surges": [{"ability": "x", "count": 1, "damage": 1}]}, 0, 0)
-    assert combat.resolve({"red": ["2D 0R"]}, {"attack_type": "melee", "surges": [{"ability": "x", "count": 2, "damage": 1}]}, 2, 0)["wounds"] == 4  # L245
+        combat.resolve({"red": ["2D 0R"]}, {"attack_type": "melee", "surges": [{"ability": "x", "count": 1, "damage": 1}]}, 0, 0, rules=descent.load().data["combat"])
+    assert combat.resolve({"red": ["2D 0R"]}, {"attack_type": "melee", "surges": [{"ability": "x", "count": 2, "damage": 1}]}, 2, 0, rules=descent.load().data["combat"])["wounds"] == 4  # L245
     assert descent.load().data["combat"]["free_surges"]["landrec-the-wise"] == 2
 
 

@@ -222,7 +222,7 @@ def test_a_campaign_pinned_to_descent_1_0_0_still_resolves_to_its_rules():
     assert old is not None and old.version == "1.0.0" and old.pin == pin
     gold = next(c for c in old.quest("mists-of-time")["chests"] if c["id"] == "gold-1")
     assert gold["treasure"] == {"gold": 1}  # as that version had it: its sessions re-derive as they were played
-    assert rulesets.get("descent").version == "1.7.0"
+    assert rulesets.get("descent").version == "1.8.0"
 
 
 @pytest.mark.parametrize("quest", ["thing-in-the-pit", "hall-of-the-monkey-kings", "mists-of-time", "into-the-heart-of-darkness", "altar-of-despair"])

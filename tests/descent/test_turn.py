@@ -156,7 +156,7 @@ def test_table_records_and_corrections_stay_open_in_every_moment_and_undo_steps_
 def test_the_turns_actions_are_published_with_their_schemas(client):
     document = client.get("/rulesets/descent").json
     actions = {a["type"]: a for a in document["actions"]}
-    assert document["version"] == "1.7.0"
+    assert document["version"] == "1.8.0"
     assert actions["start-hero-turn"]["schema"]["required"] == ["type", "hero"] and actions["end-hero-turn"]["schema"]["required"] == ["type", "hero"]
     assert "start-overlord-turn" in actions and "overlord's turn" in actions["end-turn"]["description"]
 

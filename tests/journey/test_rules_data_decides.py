@@ -319,3 +319,14 @@ def test_tripitaka_s_cleanse_ritual_rolls_the_data_s_die():
         return [sorted(c["roll"]["results"]) for c in changes if c["kind"] == "rolled"][-1]
     assert rolled() == ["pilgrim"]
     assert rolled("attack") == ["attack"]
+
+
+def test_a_condition_s_effect_applies_at_maintenance_where_its_data_says_so():
+    # L294: "Apply the effect as soon as you get the card and then in future Maintenance Phases, if the card is still active"
+    def lost(rules_data):
+        table = _holding(Table(rules_data=rules_data), "monkey-king", "poisoned")
+        before = table.hero("monkey-king")["hp"]
+        table.act(type="maintenance")
+        return before - table.hero("monkey-king")["hp"]
+    assert lost(data()) == 1
+    assert lost(_condition_effect("poisoned", applies_each_maintenance=False)) == 0

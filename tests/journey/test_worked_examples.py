@@ -169,9 +169,11 @@ def test_unknown_facts_are_refused_with_what_to_supply(client):
     assert game["heroes"]["monkey-king"]["hp"] is None and game["heroes"]["monkey-king"]["skill_draws_owed"] == 2
     problem = _refused(client, sid, type="demon-attack", demon="kogaiji-1", target="monkey-king", faces={"attack": ["3", "3"], "demon": ["X"], "defense": ["X", "X"]})
     assert "Health is unknown" in problem["title"] and '"stats": {"HP"' in problem["detail"]
-    problem = _refused(client, sid, type="demon-attack", demon="kogaiji-1", target="monkey-king", faces={"attack": ["1", "1"], "demon": ["1"], "defense": ["X", "X"]})
+    assert problem["example"]["stated"]["health"] == 1  # asked before the dice (1.5.0), or stated for this use
+    problem = _refused(client, sid, type="demon-attack", demon="kogaiji-1", target="monkey-king", faces={"attack": ["1", "1"], "demon": ["1"], "defense": ["X", "X"]},
+                       stated={"health": 8})
     assert "Demon Die" in problem["title"] and "demon-dice" in problem["detail"]
-    problem = _refused(client, sid, type="demon-attack", demon="kogaiji-1", target="monkey-king", faces={"defense": ["X", "X"]})
+    problem = _refused(client, sid, type="demon-attack", demon="kogaiji-1", target="monkey-king", faces={"defense": ["X", "X"]}, stated={"health": 8})
     assert "faces" in problem["detail"]
     reported = act(client, sid, type="take-starting-skills", hero="monkey-king", drawn={"skill-monkey-king": ["Phase Walk", "Shadow Walk"]})
     assert [s["name"] for s in reported["state"]["game"]["heroes"]["monkey-king"]["skills"]] == ["Phase Walk", "Shadow Walk"]

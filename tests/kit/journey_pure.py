@@ -26,7 +26,10 @@ def data(change: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any
 class Table:
     """One quest's session state, advanced by the ruleset's own resolve."""
 
-    def __init__(self, quest: str = "q1-meeting", rules_data: dict[str, Any] | None = None, components=COMPONENTS, setup=None) -> None:
+    def __init__(self, quest: str = "q1-meeting", rules_data: dict[str, Any] | None = None, components=COMPONENTS, setup=None,
+                 options=None, progress=None, initiative=ORDER) -> None:
+        """``options`` and ``progress``: the campaign's; ``initiative``: the order drawn at the table (None: no set-up
+        choice of it, as Q10 Part 2 takes none)."""
         self.ruleset = journey.load(rules_data if rules_data is not None else data())
         self.components = components
         specs = self.ruleset.decks(components)
@@ -37,8 +40,8 @@ class Table:
             "decks": {d.id: decks.new_deck(d.id, d.cards, d.size, d.shuffled) for d in specs.values()},
         }
         self.rng = RandomStream(b"journey pure rules test seed")
-        self.act(type=SET_UP_QUEST, quest=quest, setup={"initiative": ORDER, **(setup or {})},
-                 campaign={"party": PILGRIMS, "options": {}, "progress": {}, "components": components})
+        self.act(type=SET_UP_QUEST, quest=quest, setup={**({"initiative": initiative} if initiative else {}), **(setup or {})},
+                 campaign={"party": PILGRIMS, "options": options or {}, "progress": progress or {}, "components": components})
 
     def _ctx(self) -> ActionContext:
         return ActionContext(self.state, self.ruleset, self.ruleset.decks(self.components), self.ruleset.dice(self.components), self.components)

@@ -10,6 +10,7 @@ import pytest
 from tests.kit.pure_table import PureTable, edited
 from tracker import rulesets
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets import kung_fu_panda
 from tracker.rulesets.kung_fu_panda import rickshaw, setup as kfp_setup
 
@@ -203,3 +204,73 @@ def test_the_kitchen_lost_off_the_line_is_the_tile_the_mission_s_data_names():
 
     assert chase("b") == ["tile-cycled", "kitchen-lost"]
     assert chase("J") == ["tile-cycled"]
+
+
+def _mission(mission):
+    return next(q for q in DATA["quests"] if q["id"] == mission)
+
+
+def test_tai_lung_is_wounded_with_combined_dice_where_his_data_says_so():
+    # "the cost to have any effect on him" (L154-L156): 2 players, 5x Chi and 1x Punch, here paid by Po and Tigress together
+    wound = {"type": "spend", "heroes": {"po": ["Chi"] * 3, "tigress": ["Chi", "Chi", "Punch"]}, "for": "wound-tai-lung", "to": "T"}
+
+    def showdown(edit=lambda d: None):
+        table = _in_a_round(edit, quest="m3-3", setup={"start_tile": "j", "figures": {"tai-lung": "N"}, "special_moves": SETUP["special_moves"]})
+        table.act({"type": "roll", "hero": "po", "faces": ["Chi"] * 4})
+        table.act({"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Punch", "Punch"]})
+        table.act({"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "dragon-scroll"})
+        table.act({"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Chi"]})
+        table.act({"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "j"}]})  # Tai Lung comes to the heroes
+        table.act({"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi"]})
+        return table
+
+    assert "tai-lung-wounded" in _kinds(showdown().act(wound))
+    with pytest.raises(Unprocessable, match="one hero's own dice"):
+        showdown(lambda d: _character(d, "tai-lung").update(affect_cost_combinable=False)).act(wound)
+
+
+def test_a_gong_moves_its_figure_between_the_places_the_mission_s_data_names():
+    # 2.2: "moves 1x Ox Grunt on the guard wall to the tile containing spawn point 6 OR moves 1x Ox Grunt from spawn point
+    # 6 to the guard wall" (L334)
+    setup = {"start_tile": "I", "end_tile": "t", "guard_wall": "c", "spawn_points": {"5": "p", "6": "O"}, "enemies": {"c": {"ox-grunt": 1}},
+             "special_moves": SETUP["special_moves"]}
+
+    def strike(to, edit=lambda d: None):
+        table = _in_a_round(edit, quest="m2-2", setup=setup)
+        table.act({"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Kick", "Move"]})
+        return table.act({"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": to})[-1]
+
+    assert strike("O") == {"kind": "ox-grunt-moved", "from": "c", "to": "O", "count": 1, "cause": "gong"}  # spawn point 6
+    to_five = lambda d: next(q for q in d["quests"] if q["id"] == "m2-2")["gongs"].update(between=["guard-wall", "spawn-point-5"])
+    with pytest.raises(Unprocessable, match="not to O"):
+        strike("O", to_five)
+    assert strike("p", to_five)["to"] == "p"  # spawn point 5
+
+
+def test_an_enemy_counts_toward_a_tile_s_limit_unless_its_data_says_it_does_not():
+    # "Tai Lung, Wolf Boss and Ox Grunts do not count towards a tile's enemy limit" (L126); 1.1's limit is 3 (L256)
+    def spawned(edit=lambda d: None):
+        table = _in_a_round(edit, setup={**SETUP, "enemies": {"n": {"wolf-spearman": 3}}})
+        table.act({"type": "roll", "hero": "po", "faces": ["Claws", "Punch", "Punch", "Punch"]})
+        changes = table.act({"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
+        return [c.get("reason", c["kind"]) for c in changes if c["kind"] in ("enemy-spawned", "spawn-skipped")]
+
+    assert spawned() == ["tile-full"]
+    assert spawned(lambda d: _character(d, "wolf-spearman").update(counts_toward_tile_limit=False)) == ["enemy-spawned"]
+
+
+@pytest.mark.parametrize("edit, says", [
+    (lambda d: d["combining"].update(same_tile=False), "combine dice on their one tile"),
+    (lambda d: d["round"].update(spends_all_at_once=False), "whole cost at once"),
+    (lambda d: d["round"].update(pool_cleared_at_round_end=False), "clears every dice pool"),
+    (lambda d: next(q for q in d["quests"] if q["id"] == "m1-2")["pause"].update(totals="per hero"), "over the table"),
+    (lambda d: _character(d, "crane")["ability"].update(replaces="move-results"), "whole cost"),
+    (lambda d: next(q for q in d["quests"] if q["id"] == "m2-2")["gongs"].update(moves="wolf-spearman"), "an Ox Grunt's move"),
+    (lambda d: next(q for q in d["quests"] if q["id"] == "m2-2")["gongs"].update(between=["guard-wall", "kitchen"]), "between two places"),
+], ids=["same_tile", "spends_all_at_once", "pool_cleared_at_round_end", "totals", "replaces", "moves", "between"])
+def test_rules_data_the_code_can_play_only_one_way_is_refused_at_load(edit, says):
+    # L98 (same tile), L77 (all at once), L213 (pools cleared), L258/L346 (a pause's dice over the table), L163 (Crane's
+    # Chi for all other results), L334 (a gong moves an Ox Grunt): the rules' modules play each only as the book says
+    kung_fu_panda.load(dict(DATA))
+    with pytest.raises(RulesDataError, match=says):
+        edited(kung_fu_panda.load, DATA, edit)

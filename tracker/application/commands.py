@@ -206,7 +206,7 @@ class Commands:
                 self._resolve(session, ruleset, campaign.components, set_up, meta)
             except Unprocessable as refusal:
                 raise hints.for_set_up(refusal, ruleset, list(campaign.party), campaign.components, quest) from None
-            warnings = _start_warnings(campaign, quest)
+            warnings = _start_warnings(campaign, quest, ruleset.data)
             campaign.start_quest(session_id=str(session.id), quest=quest, meta=meta)
             body = {
                 "id": str(session.id),
@@ -501,10 +501,15 @@ def _mint(campaign: Campaign, role: str, heroes: list[str], side: str | None, la
     return token, grant
 
 
-def _start_warnings(campaign: Campaign, quest: str) -> list[str]:
-    """What the group may not have meant: a quest out of the chain's order, or another session still in play."""
+def _start_warnings(campaign: Campaign, quest: str, data: Mapping[str, Any]) -> list[str]:
+    """What the group may not have meant: a quest out of the chain's order, or another session still in play.
+
+    Out of order is said where the game's rules data says its quests are played in order (Journey's
+    campaign.played_in_order, L670: "to be played one at a time, in order"); rules data that does not say keeps the
+    warning every campaign had."""
     warnings = []
-    if campaign.next_quest is not None and quest != campaign.next_quest:
+    in_order = (data.get("campaign") or {}).get("played_in_order", True)
+    if in_order and campaign.next_quest is not None and quest != campaign.next_quest:
         warnings.append(f"The campaign's next quest is '{campaign.next_quest}', not '{quest}'; this session is played out of order.")
     for playing in campaign.in_play():
         warnings.append(

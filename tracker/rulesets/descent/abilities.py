@@ -5,16 +5,16 @@ Who has which ability is on the monster reference cards, which the transcription
 abilities when it enters play (place-monsters ``abilities``, with their rank X), or the attack states the target's
 (``target_abilities``); the attacker names what it uses (``abilities``). Then:
 
-- Shadowcloak (L222, L315): an attack by a figure that is not adjacent does not affect it.
+- Shadowcloak (L222, L315): an attack by a figure that is not adjacent does not affect it (``only_adjacent_attackers``).
 - Fear X (L301): the attacker spends X surges on "fear" or the attack misses.
 - Ironskin (L305): Pierce and Sorcery do nothing against it; Blast, Bolt and Breath deal it 0 damage; no Aura, Bleed,
   Burn or Poison. Unstoppable (L322): no Daze, Grapple, Knockback, Stun or Web.
-- Bash (L211, L290): up to 5 power dice, any blank misses; each surge spent on "bash" is +5 Damage and Pierce 2; no
-  power dice need be rolled, whatever else says so (Berserk).
+- Bash (L211, L290): up to 5 power dice, any blank misses (``blank_misses``); each surge spent on "bash" is +5 Damage
+  and Pierce 2; no power dice need be rolled, whatever else says so (Berserk; ``power_dice_optional``).
 - Berserk (L213): a wounded figure rolls all 5 power dice.
 - Dark Prayer (L218, L299): +1 Range and +1 Damage for each surge rolled.
 - Leap (L224, L307): ignores rolled range, missing only on a miss; one Leap attack per turn, its one roll affecting each
-  figure it passed (one record per figure, the same faces).
+  figure it passed (one record per figure, the same faces: ``same_roll_for_each_figure``).
 - Leech (L308), Undying (L321), Superior Undying (L618) and Black Curse (L216) act on what the attack did: combat.py
   applies them.
 """
@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent.common import refuse
+from tracker.rulesets.descent.common import plays_only, refuse
 
 
 def slug(name: str) -> str:
@@ -75,11 +75,17 @@ def before_roll(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Ma
     if bash and power > data["bash"]["max_power_dice"]:
         raise refuse(f"A Bash attack rolls at most {data['bash']['max_power_dice']} power dice", f"Rolled {power} (L211).", "faces.power")
     wounded = attacker.get("wounds") is not None and attacker.get("max_wounds") is not None and attacker["wounds"] < attacker["max_wounds"]
-    if "berserk" in recorded and wounded and not bash and power != data["berserk"]["wounded_power_dice"]:
+    if "berserk" in recorded and wounded and not bash_excused(data, bash) and power != data["berserk"]["wounded_power_dice"]:
         raise refuse(f"A wounded figure with Berserk rolls all {data['berserk']['wounded_power_dice']} power dice",
                      f"It has {attacker['wounds']} of {attacker['max_wounds']} wounds and rolled {power} (L213).", "faces.power")
-    if "shadowcloak" in target and distance(params) is None:
+    if "shadowcloak" in target and data["shadowcloak"]["only_adjacent_attackers"] and distance(params) is None:
         raise refuse("Say the distance to a target with Shadowcloak", 'Send "range" in spaces: it is affected only by adjacent attackers (L222).', "range")
+
+
+def bash_excused(data: Mapping[str, Any], bash: bool) -> bool:
+    """L211: "The figure never has to roll any power dice when making a Bash attack, regardless of other effects" (where
+    the data's ``power_dice_optional`` says so): a bashing figure owes no power dice to Berserk or a named monster's rule."""
+    return bash and data["bash"]["power_dice_optional"]
 
 
 def bonuses(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Mapping[str, int], target: Mapping[str, int],
@@ -91,7 +97,8 @@ def bonuses(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Mappin
             stated = sum(s["count"] * s.get(key, 0) for s in params.get("surges", []) if slug(s["ability"]) == "bash")
             bonus[key] += n * data["bash"]["per_surge"][key] - stated  # the text's +5 and Pierce 2, whatever the request said
         if n:
-            applied.append({"ability": "bash", "effect": f"+{5 * n} damage, pierce {2 * n}", "source": data["bash"]["source"]})
+            per = data["bash"]["per_surge"]
+            applied.append({"ability": "bash", "effect": f"+{per['damage'] * n} damage, pierce {per['pierce'] * n}", "source": data["bash"]["source"]})
     if "dark-prayer" in attacker:
         surges = attack["surges"] + power.count("surge")
         for key, per in data["dark-prayer"]["per_surge_rolled"].items():
@@ -107,11 +114,25 @@ def bonuses(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Mappin
         bonus["pierce"] = 0
 
 
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """The abilities' rules the code plays one way only, refused at load otherwise (issue 31)."""
+    known = data["combat"]["abilities"]
+    # L301: "the attacker must spend X power surges or else the attack misses" (miss below)
+    plays_only(data, "combat.abilities.fear.else", known["fear"]["else"], "miss",
+               "an attacker who does not spend Fear's surges misses (L301)")
+    # L224: "A figure is limited to one Leap attack per turn": a second record of a leap in the same turn is another
+    # figure the one roll affects (leap below)
+    plays_only(data, "combat.abilities.leap.once_per_turn", known["leap"]["once_per_turn"], True,
+               "'A figure is limited to one Leap attack per turn' (L224)")
+
+
 def miss(data: Mapping[str, Any], params: Mapping[str, Any], attacker: Mapping[str, int], target: Mapping[str, int], power: list[str]) -> str | None:
     """Why the abilities make the attack miss or leave the target unaffected, or None."""
-    if attacker_has(params, attacker, "bash") and "blank" in power:
+    # L211: "If any of the power dice roll a blank, it is treated as though the figure rolled a miss result" (blank_misses)
+    if attacker_has(params, attacker, "bash") and data["bash"]["blank_misses"] and "blank" in power:
         return "Bash: a power die shows a blank (L211)"
-    if "shadowcloak" in target and (distance(params) or 0) > 1:
+    # L222: "only affected by attacks made by adjacent figures" (only_adjacent_attackers)
+    if "shadowcloak" in target and data["shadowcloak"]["only_adjacent_attackers"] and (distance(params) or 0) > 1:
         return f"Shadowcloak: an attacker {distance(params)} spaces away does not affect it (L222)"
     fear = target.get("fear")
     if fear and spent_on(params, "fear") < fear * data["fear"]["surges_per_rank"]:
@@ -133,13 +154,16 @@ def immune_to(data: Mapping[str, Any], target: Mapping[str, int]) -> set[str]:
     return {c for ability in ("ironskin", "unstoppable") if ability in target for c in data[ability]["immune"]}
 
 
-def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: Mapping[str, Any], results: Mapping[str, list[str]]) -> dict[str, Any] | None:
-    """One Leap attack per turn (L224): a second record in the same turn is another figure the same roll affects."""
+def leap(ctx_turn: int, params: Mapping[str, Any], attacker_id: str, attacker: Mapping[str, Any], results: Mapping[str, list[str]],
+         same_roll: bool) -> dict[str, Any] | None:
+    """One Leap attack per turn (L224): a second record in the same turn is another figure the same roll affects.
+    ``same_roll``: the data's ``same_roll_for_each_figure``, L224 "the leaping figure may then make one attack roll that
+    affects any enemy figures in the spaces it just moved through"."""
     if not attacker_has(params, attacker.get("abilities") or {}, "leap"):
         return None
     earlier = attacker.get("leap") or {}
     if earlier.get("turn") == ctx_turn:
-        if earlier["results"] != results or params.get("dice"):
+        if same_roll and (earlier["results"] != results or params.get("dice")):
             raise refuse(f"{attacker_id} already leapt this turn", "A figure makes one Leap attack per turn (L224); another figure it affects takes the same roll: report the same faces.", "abilities")
         if params["target"] in earlier["targets"]:
             raise refuse(f"The leap already affected {params['target']}", "Each figure in the spaces moved through is affected once (L224).", "target")

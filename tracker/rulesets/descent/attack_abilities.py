@@ -116,7 +116,7 @@ class Applied(NoAbilities):
 
     def leap(self, turn: int, params: Mapping[str, Any], attacker: Mapping[str, Any], results: Mapping[str, list[str]]) -> dict[str, Any] | None:
         """The Leap attack's record (L224), or None."""
-        return abilities.leap(turn, params, params["attacker"], attacker, results)
+        return abilities.leap(turn, params, params["attacker"], attacker, results, self.known["leap"]["same_roll_for_each_figure"])
 
     def bonuses(self, params, attacker, target, attack, power, bonus, applied):
         abilities.bonuses(self.known, params, attacker, target, attack, power, bonus, applied)
@@ -143,7 +143,7 @@ class Applied(NoAbilities):
         """The power dice a named monster rolls (the Zone 8 ogre's 3, L661; Zorek's 5, L684), and Zorek, whom "No attack
         can harm" (L684)."""
         dice_rolled = _named(ctx, attacker).get("power_dice")
-        if dice_rolled is not None and len(rolled.get("power", [])) != dice_rolled and not abilities.named(params.get("abilities", []), "bash"):
+        if dice_rolled is not None and len(rolled.get("power", [])) != dice_rolled and not abilities.bash_excused(self.known, abilities.named(params.get("abilities", []), "bash")):
             raise refuse(f"{params['attacker']} rolls {dice_rolled} power dice", f"Rolled {len(rolled.get('power', []))} ({', '.join(s.split(' ')[-1] for s in _named(ctx, attacker)['source'])}).", "faces.power")
         if _named(ctx, target).get("unharmed"):
             result.update(hit=False, miss="No attack can harm Zorek, and he is immune to all effects (L684)", damage=0, wounds=0)

@@ -2,13 +2,15 @@
 known or supplied), the distance, the surges spent and the abilities used; the damage resolved against armour where
 the facts are known, else the result as the table states it, marked as stated.
 
-- A die showing X is a miss (L211, L290); a ranged or magic attack also misses when the range rolled falls short of the
-  distance, melee ignores range (L215: the data's reading).
-- Surges: those on the attack dice, a power surge on a power die (spent like one, L211, L290, L299), and free surges
-  (Landrec's 2, L245); abilities bought with surges stack (L280).
-- Pierce ignores that much armour (L311); an invulnerability potion in effect gives +10 armour against one attack (L185);
-  an exhausted shield absorbs what the table says it does (L197). Damage before armour decides Frost and the conditions
-  (L196, L220, L325 †); wounds after armour are lost.
+- A die showing the data's ``miss_face`` (X) is a miss (L211, L290); a ranged or magic attack also misses when the range
+  rolled falls short of the distance, melee ignores range where ``melee_ignores_range`` says so (L215: the data's reading).
+- Surges: those on the attack dice, a power surge on a power die (spent like one where ``power_surges_spent_as_surges``,
+  L211, L290, L299), and free surges (Landrec's 2, L245); abilities bought with surges stack (L280: ``surges_stack``, the
+  one way the code plays, checked when the data loads).
+- Pierce ignores that much armour (L311, ``pierce_ignores_armour``); an invulnerability potion in effect gives the data's
+  +10 armour against one attack (L185); armour reduces the wounds (L197, ``armour_reduces_wounds``); an exhausted shield
+  absorbs what the table says it does (L197). Damage before armour decides Frost and the conditions (L196, L220, L325 †,
+  ``damage_before_armour_decides_effects``; else the wounds after armour do); wounds after armour are lost.
 - A hero brought to 0 wounds is killed with the consequences hero-killed records (L192-L193); a wound lost on corrupted
   terrain gives the overlord 2 threat (L171). A monster figure at 0 wounds is killed and leaves play."""
 
@@ -18,10 +20,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice
-from tracker.rulesets.descent import abilities, conquest, named_deaths, spirit_figures
+from tracker.rulesets.descent import abilities, conquest, monster_conditions, named_deaths, spirit_figures
 from tracker.rulesets.descent.attack_abilities import NONE as NO_ABILITIES
 from tracker.rulesets.descent.attack_abilities import NoAbilities
-from tracker.rulesets.descent.common import NAME, refuse, schema
+from tracker.rulesets.descent.common import NAME, plays_only, refuse, schema
 from tracker.rulesets.descent.figures import STAT, combat_rules, require_figure
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
@@ -30,11 +32,25 @@ BONUS = {"damage": {"type": "integer", "minimum": -20, "maximum": 20}, "range": 
          "pierce": {"type": "integer", "minimum": 0, "maximum": 20}}
 
 
-def shown(faces: list[str]) -> dict[str, int]:
-    """What attack dice show: '2D 1R 1S' is 2 damage, 1 range, 1 surge; X is a miss."""
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A hero's death and surges as an attack plays them, refused at load otherwise (issue 31; rules data 1.2.0 on, versions.py)."""
+    # L192-L193: a killed hero costs the heroes his conquest value ("if the overlord kills her, the heroes lose 4 conquest
+    # tokens"); an attack that leaves a hero 0 wounds kills him (_killed below). A hero alive at 0 wounds is no rule the
+    # book states.
+    plays_only(data, "combat.hero_killed_at_zero_wounds", data["combat"]["hero_killed_at_zero_wounds"], True,
+               "a hero an attack leaves at 0 wounds is killed, with what hero-killed records (L192-L193)")
+    # L280: "Special abilities that require you to spend surges are designed to stack. So if you have an ability such as
+    # ": +1 Damage and Pierce 1," and you pay 3 surges, you gain +3 Damage and Pierce 3." Surges that do not stack would
+    # need a rule the text never states (which of several surges counts).
+    plays_only(data, "combat.surges_stack", data["combat"]["surges_stack"], True,
+               "each surge spent on an ability adds its bonus once more (L280); the text gives no rule for surges that do not stack")
+
+
+def shown(faces: list[str], miss_face: str) -> dict[str, int]:
+    """What attack dice show: '2D 1R 1S' is 2 damage, 1 range, 1 surge; ``miss_face`` (the data's X) is a miss."""
     total = {"damage": 0, "range": 0, "surges": 0, "misses": 0}
     for face in faces:
-        if face == "X":
+        if face == miss_face:
             total["misses"] += 1
             continue
         for part in face.split():
@@ -58,15 +74,26 @@ def _armour(ctx: ActionContext, side: str, figure: Mapping[str, Any], params: Ma
     return said, "stated" if said is not None else "unknown"
 
 
+def wounds_after_armour(rules: Mapping[str, Any], damage: int, armour: int, pierce: int, params: Mapping[str, Any]) -> tuple[int, int]:
+    """The armour that counts and the wounds dealt: L311 "Pierce attacks ignore X points of armor" (where the data's
+    ``pierce_ignores_armour``); L185 an invulnerability potion's armour (``invulnerability_armour``); L197 "his chain mail
+    and base armor reduces it by another 4" (where ``armour_reduces_wounds``); the shield's wounds as the table states."""
+    ignored = pierce if rules["pierce_ignores_armour"] else 0
+    effective = max(0, armour + (rules["invulnerability_armour"] if params.get("invulnerability") else 0) - ignored)
+    return effective, max(0, damage - (effective if rules["armour_reduces_wounds"] else 0) - params.get("shield", 0))
+
+
 def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_surges: int, armour: int | None,
-            steps: NoAbilities = NO_ABILITIES, attacker: Mapping[str, int] | None = None, target: Mapping[str, int] | None = None) -> dict[str, Any]:
+            steps: NoAbilities = NO_ABILITIES, attacker: Mapping[str, int] | None = None, target: Mapping[str, int] | None = None,
+            *, rules: Mapping[str, Any]) -> dict[str, Any]:
     """The arithmetic of one attack, pure: hit or miss, damage and pierce, wounds after armour (None where a fact is missing).
     ``steps`` is what the abilities do to it under the version's rules (attack_abilities.py, picked by versions.py), ``attacker``
-    and ``target`` the abilities on record ({name: rank})."""
+    and ``target`` the abilities on record ({name: rank}), ``rules`` the rules data's combat part."""
     attacker, target = attacker or {}, target or {}
-    attack = shown([f for die, faces in rolled.items() if die != "power" for f in faces])
+    attack = shown([f for die, faces in rolled.items() if die != "power" for f in faces], rules["miss_face"])
     power = rolled.get("power", [])
-    surges = attack["surges"] + power.count("surge") + free_surges
+    # L211: "for each power surge spent": a power die's surge is spent like the attack dice's, where the data says so
+    surges = attack["surges"] + (power.count("surge") if rules["power_surges_spent_as_surges"] else 0) + free_surges
     spent = sum(s["count"] for s in params.get("surges", []))
     if spent > surges:
         raise refuse(f"The roll gives {surges} surges, not {spent}", "Attack dice, power surges and free surges are all there is (L280).", "surges")
@@ -76,12 +103,12 @@ def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_sur
     range_rolled = attack["range"] + bonus["range"]
     unaffected = steps.miss(params, attacker, target, power)
     if attack["misses"]:
-        hit, why = False, "a die shows X"
+        hit, why = False, f"a die shows {rules['miss_face']}"
     elif unaffected:
         hit, why = False, unaffected
     elif steps.ignores_range(params, attacker, applied):
         hit, why = True, None  # L224: a Leap attack ignores rolled range, only missing on a miss result
-    elif params["attack_type"] != "melee" and range_rolled < params.get("range", 0):
+    elif (params["attack_type"] != "melee" or not rules["melee_ignores_range"]) and range_rolled < params.get("range", 0):  # L215
         hit, why = False, f"range {range_rolled} falls short of {params['range']}"
     else:
         hit, why = True, None
@@ -96,12 +123,12 @@ def resolve(rolled: Mapping[str, list[str]], params: Mapping[str, Any], free_sur
     if damage is None or armour is None:
         result["wounds"] = 0 if damage == 0 else None
         return result
-    effective = max(0, armour + (10 if params.get("invulnerability") else 0) - bonus["pierce"])
-    result.update(effective_armour=effective, wounds=max(0, damage - effective - params.get("shield", 0)))
+    effective, wounds = wounds_after_armour(rules, damage, armour, bonus["pierce"], params)
+    result.update(effective_armour=effective, wounds=wounds)
     return result
 
 
-def _stated(params: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+def _stated(rules: Mapping[str, Any], params: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """The table's statement of what the log cannot work out, checked against what it can."""
     said = dict(params.get("stated") or {})
     if "hit" in said and said["hit"] != result["hit"]:
@@ -115,8 +142,7 @@ def _stated(params: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]
             raise refuse(f"The attack deals {result['wounds']} wounds, not {said['wounds_dealt']}", "Damage less armour is on record: leave stated.wounds_dealt out.", "stated.wounds_dealt")
         result["wounds"] = said["wounds_dealt"]
     if result["wounds"] is None and result["damage"] is not None and result["armour"] is not None:
-        armour = result["armour"] + (10 if params.get("invulnerability") else 0)
-        result["wounds"] = max(0, result["damage"] - max(0, armour - result["pierce"]) - params.get("shield", 0))
+        result["wounds"] = wounds_after_armour(rules, result["damage"], result["armour"], result["pierce"], params)[1]
     return said
 
 
@@ -140,11 +166,12 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     results = rolled["roll"]["results"]
     daze = steps.daze(ctx, params, attacker_side, attacker, results)
     leapt = steps.before_roll(ctx, params, attacker_side, attacker, of_target, results)
+    ctx.ruleset.rules.version.require_power_dice_within_roll(ctx, results)  # the power die's max_per_roll, rules 1.8.0 on (after Bash's own)
     free = rules["free_surges"].get(params["attacker"], 0) if attacker_side == "hero" else 0
     armour, armour_from = _armour(ctx, target_side, target, params)
-    result = resolve(results, params, free, armour, steps, of_attacker, of_target)
+    result = resolve(results, params, free, armour, steps, of_attacker, of_target, rules=rules)
     steps.named_rules(ctx, params, attacker, target, results, result)
-    said = _stated(params, result)
+    said = _stated(rules, params, result)
     before = target.get("wounds")
     left = said.get("wounds_left")
     if left is None and before is not None and result["wounds"] is not None:
@@ -193,6 +220,18 @@ def attack(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict
     return working.catch_up(changes)
 
 
+def power_dice_within_roll(ctx: ActionContext, results: Mapping[str, list[str]]) -> None:
+    """An attack rolls at most the power die's ``max_per_roll`` (rules 1.8.0 on: versions.py asks this). L139: "He may
+    spend fatigue to bring this roll up to a maximum of 5 power dice, as normal"; L213: "it rolls all 5 power dice when
+    attacking". A reading: the "maximum of 5 ... as normal" of L139 is the rule of every roll of power dice, an attack's
+    with them (the box's five, L213's "all 5")."""
+    for die in ctx.ruleset.data["dice"]:
+        most = die.get("max_per_roll")
+        if most is not None and len(results.get(die["id"], [])) > most:
+            raise refuse(f"An attack rolls at most {most} {die['name'].removesuffix(' die')} dice", f"Rolled {len(results[die['id']])} (L139: 'a maximum of 5 power dice, as normal'; L213: 'all 5 power dice').",
+                         f"faces.{die['id']}")
+
+
 def surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_side: str, of_attacker: Mapping[str, int], rule: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The threat a monster's surges buy, gained with the attack (rules 1.5.0 on: versions.py asks this with its ``rule``).
     L218: "A monster with the Dark Prayer ability generates 1 threat for the overlord for every surge it rolls when
@@ -206,7 +245,10 @@ def surges_to_threat(ctx: ActionContext, params: Mapping[str, Any], attacker_sid
     rates = ctx.ruleset.data["threat"]
     dark_prayer = "dark-prayer" in of_attacker
     per = rates["dark_prayer_surges_per_threat"] if dark_prayer else rates["monster_surges_per_threat"]
-    return [{"kind": "threat-gained", "amount": count // per, "source": "monster-surges", "count": count, "dark_prayer": dark_prayer, "attacker": params["attacker"]}]
+    # L218 "1 threat for the overlord for every surge": the threat each Dark Prayer surge gives is the ability's own
+    # threat_per_surge; the base rule's "for every 2 surges" gives 1
+    each = ctx.ruleset.data["combat"]["abilities"]["dark-prayer"]["threat_per_surge"] if dark_prayer else 1
+    return [{"kind": "threat-gained", "amount": count // per * each, "source": "monster-surges", "count": count, "dark_prayer": dark_prayer, "attacker": params["attacker"]}]
 
 
 CONDITIONS = ("burn", "bleed", "daze", "stun", "web")
@@ -219,7 +261,10 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
     a hero who deals it 4 or more wounds after armour in one attack (L388)."""
     changes: list[dict[str, Any]] = []
     named = {a["ability"].strip().lower() for a in params.get("abilities", [])} - steps.immune_to(of_target)  # Ironskin, Unstoppable (L305, L322)
-    if target_side == "hero" and result["hit"] and (result["damage"] or 0) >= 1:
+    # L325 †: "Determine whether damage is inflicted before applying the effects of armor" (the data's
+    # damage_before_armour_decides_effects; where it says otherwise, the wounds after armour decide)
+    inflicted = (result["damage"] if ctx.ruleset.data["combat"]["damage_before_armour_decides_effects"] else lost) or 0
+    if target_side == "hero" and result["hit"] and inflicted >= 1:
         for condition in CONDITIONS:
             if condition in named:
                 changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": condition, "count": 1, "source": f"attack by {params['attacker']}"})
@@ -227,8 +272,8 @@ def _effects(ctx: ActionContext, params: Mapping[str, Any], target_side: str, ta
             changes.append({"kind": "condition-tokens-placed", "hero": params["target"], "condition": "poison", "count": lost, "source": f"attack by {params['attacker']}"})
         if "frost" in named:
             changes.append({"kind": "frost-gained", "hero": params["target"], "count": 1})
-    if target_side == "monster" and result["hit"] and (result["damage"] or 0) >= 1:
-        changes += steps.monster_conditions(params, target, named)
+    if target_side == "monster" and result["hit"] and inflicted >= 1:
+        changes += steps.monster_conditions(params, target, named - monster_conditions.immune(ctx, target))  # a named monster's Stun (L317)
     if target.get("named") == "thing-in-the-pit" and params["attacker"] in ctx.game["heroes"] and (lost or 0) >= 4:
         changes.append({"kind": "curses-gained", "hero": params["attacker"], "count": 1, "source": "the-thing-in-the-pit"})
     return changes

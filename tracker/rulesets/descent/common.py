@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import wording
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import ActionContext, action_schema
 
 COLOURS = ("event", "trap", "monster")  # green, purple, red treachery
@@ -15,6 +17,13 @@ OVERLORD = "overlord"
 
 def refuse(title: str, detail: str, field: str) -> Unprocessable:
     return Unprocessable(title, detail=detail, errors={field: [title]})
+
+
+def plays_only(data: Mapping[str, Any], field: str, value: Any, playable: Any, rule: str) -> None:
+    """Refuse, when the rules data loads, a value of ``field`` the code cannot play: the other value would need a rule
+    the book never states (issue 31). An older version's data without the field played the one rule the code has."""
+    if value is not None and value != playable:
+        raise RulesDataError(f"Descent rules data {data.get('version')}: {field} is {json.dumps(value)}, but the tracker plays only {json.dumps(playable)}: {rule}")
 
 
 def quest(ctx: ActionContext) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice, wording
-from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, plays_only, refuse, require_hero, schema
 from tracker.rulesets.descent.wounds import recovery
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
@@ -52,7 +52,8 @@ def frost_check(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
         raise refuse("Frosted armour is checked only against 5 or more wounds before armour", 'Send "wounds_before_armour".', "wounds_before_armour")
     rolled, faces = _frost_roll(ctx, params, rng, f"frost check: {trigger}")
     changes = [rolled]
-    if "blank" in faces:
+    # L195: "If any power die rolls a blank, the weapon used to make the attack is shattered and discarded" (blank_shatters)
+    if ctx.ruleset.data["frost"]["blank_shatters"] and "blank" in faces:
         changes.append({"kind": "item-shattered", "hero": params["hero"], "item": params["item"], "trigger": trigger})
     return changes
 
@@ -102,6 +103,13 @@ def buy_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
         raise refuse(f"{params['hero']} has {hero['coins']} coins, not {price}", "Heroes may not give each other money.", "price")
     return [{"kind": "coins-changed", "hero": params["hero"], "amount": -price, "reason": f"bought a {params['potion']} potion"},
             _stow(ctx, params, 1, "bought in town")]
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """Potions as the game state keeps them (the turn a hero last drank one), refused at load otherwise (issue 31)."""
+    # L247: "Each hero may only drink one potion (of any type) each turn" (and L186)
+    plays_only(data, "potions.per_hero_per_turn", data["potions"].get("per_hero_per_turn"), 1,
+               "'Each hero may only drink one potion (of any type) each turn' (L186, L247): the state keeps the turn of his last")
 
 
 def drink_potion(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from tracker.rulesets.descent.common import (
     COUNT,
     NAME,
     conquest_changes,
+    plays_only,
     quest,
     refuse,
     require_hero,
@@ -180,6 +181,19 @@ def activate_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> l
     return changes
 
 
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """Chests and deaths as the code plays them, refused at load otherwise (issue 31)."""
+    # L272: "If a chest has 2 copper treasure tokens, does each hero draw 2 copper treasure cards? A: Yes." Who else would
+    # draw is no rule the book states.
+    plays_only(data, "chests.each_hero_draws_listed_treasure", (data.get("chests") or {}).get("each_hero_draws_listed_treasure"), True,
+               "each hero draws the treasure a chest lists (L272)")
+    # L165 is stated twice in the data (dark_relics, hero_death): the death plays hero_death's; the two must agree
+    death = (data.get("hero_death") or {}).get("dark_relics_discarded")
+    if death is not None:
+        plays_only(data, "dark_relics.discarded_on_death", data.get("dark_relics", {}).get("discarded_on_death"), death,
+                   "hero_death.dark_relics_discarded states the same rule (L165), and a death discards the relics as that one says")
+
+
 def _recipients(chest: Mapping[str, Any], given: Mapping[str, Any], ctx: ActionContext) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for what, needed in (("coins", chest["coins"]), ("potions", sum(chest["potions"].values()))):
@@ -254,7 +268,9 @@ def open_chest(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[
 
 def hero_killed(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     """The heroes lose the hero's conquest value +1 per curse; curses and dark relics are discarded; each cursed item is
-    discarded or re-equipped for a new curse (L162, L165, L192–L193). Disruptable prolonged progress is lost (L154)."""
+    discarded or re-equipped for a new curse (L162, L165, L192–L193), each as the rules data's hero_death says.
+    Disruptable prolonged progress is lost (L154), and another only where the data keeps none across death."""
+    death = ctx.ruleset.data["hero_death"]
     hero = require_hero(ctx, params["hero"])
     base = stat(ctx, params["hero"], "conquest_value", params.get("conquest_value"), "conquest_value")
     choices = {c["item"]: c["choice"] for c in params.get("cursed_items", [])}
@@ -262,17 +278,32 @@ def hero_killed(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list
     strangers = [item for item in choices if item not in hero["cursed_items"]]
     if undecided or strangers:
         raise refuse(
-            "Decide each cursed item: discard or re-equip",
+            "Decide each cursed item: " + " or ".join(death["cursed_items"]),
             f"{params['hero']} has cursed items {hero['cursed_items']}; undecided: {undecided}; not equipped: {strangers}.",
             "cursed_items",
         )
+    # L162: "he must immediately either discard or re-equip any cursed items he had equipped when he died"
+    barred = sorted({choice for choice in choices.values() if choice not in death["cursed_items"]})
+    if barred:
+        raise refuse(f"A dead hero's cursed items are {' or '.join(death['cursed_items'])}, not {barred[0]}",
+                     f"He must {' or '.join(death['cursed_items'])} each cursed item he had equipped (L162).", "cursed_items")
     kept = [item for item in hero["cursed_items"] if choices[item] == "re-equip"]
-    value = base + hero["curses"]
-    lost = [key for key, p in ctx.game["prolonged"].items() if p["disruptable"] and params["hero"] in p["heroes"]]
+    # L192: "The hero's conquest value is increased by 1 for each curse token on him"
+    value = base + hero["curses"] * death["conquest_per_curse"]
+    # L193: "once she is killed, all of the curse tokens on her are discarded"; L162: "He receives one curse token for
+    # each cursed item that he re-equips"
+    curses_after = (0 if death["curses_discarded"] else hero["curses"]) + len(kept) * death["curses_per_reequipped_item"]
+    # L165: "the only way to get rid of a dark relic normally is to die, at which point any dark relics the hero is
+    # carrying are discarded"
+    relics = list(hero["dark_relics"]) if death["dark_relics_discarded"] else []
+    # L154: of an action that "cannot be disrupted", "she could even die, and she would still keep her progress markers";
+    # a disruptable one's progress is lost with the hero (a reading)
+    keeps = ctx.ruleset.data["prolonged_actions"]["kept_across_death_when_not_disruptable"]
+    lost = [key for key, p in ctx.game["prolonged"].items() if params["hero"] in p["heroes"] and (p["disruptable"] or not keeps)]
     changes: list[dict[str, Any]] = [
         {"kind": "hero-killed", "hero": params["hero"], "base_conquest_value": base, "curses": hero["curses"], "conquest_value": value,
-         "dark_relics_discarded": list(hero["dark_relics"]), "cursed_items_discarded": [i for i in hero["cursed_items"] if i not in kept],
-         "cursed_items_kept": kept, "curses_after": len(kept), "progress_lost": lost}
+         "dark_relics_discarded": relics, "cursed_items_discarded": [i for i in hero["cursed_items"] if i not in kept],
+         "cursed_items_kept": kept, "curses_after": curses_after, "progress_lost": lost}
     ]
     if params.get("corrupted_instant_death_wounds"):
         per = ctx.ruleset.data["threat"]["corrupted_terrain"]["per_wound_before_instant_death"]

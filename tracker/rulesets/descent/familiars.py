@@ -28,7 +28,10 @@ def _familiars(ctx: ActionContext) -> Mapping[str, Any]:
 
 
 def cleanse(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
-    _familiars(ctx)
+    # L200: "If Sharr ends her movement in the same space as an activated dark glyph, that dark glyph is removed from the board
+    # and replaced with an activated normal glyph", where the data's Sharr cleanses one (cleanses_activated_dark_glyph)
+    if not _familiars(ctx)["sharr-the-brightwing"].get("cleanses_activated_dark_glyph"):
+        raise refuse("Sharr cleanses no dark glyph in this campaign's rules data", "Its Sharr the Brightwing does not cleanse an activated dark glyph (L200).", "type")
     glyph = params["glyph"]
     if glyph not in ctx.game["glyphs_activated"]:
         raise refuse(f"No activated {glyph} dark glyph is on the map", f"Sharr cleanses an activated dark glyph (L200); activated: {ctx.game['glyphs_activated'] or 'none'}.", "glyph")

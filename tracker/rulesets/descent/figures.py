@@ -14,7 +14,7 @@ from typing import Any
 from tracker.core import wording
 from tracker.rulesets.descent import spirit_figures
 from tracker.rulesets.descent.abilities import stated_abilities
-from tracker.rulesets.descent.common import NAME, refuse, schema
+from tracker.rulesets.descent.common import NAME, plays_only, refuse, schema
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 STAT = {"type": "integer", "minimum": 0, "maximum": 200}
@@ -28,6 +28,15 @@ def combat_rules(ctx: ActionContext) -> Mapping[str, Any]:
     """The combat rules data; a version that recorded no wounds refuses combat (versions.py)."""
     ctx.ruleset.rules.version.require(ctx, "combat", "This campaign's rules data records no combat", "Combat, wounds and ready actions are recorded", "type")
     return ctx.ruleset.data["combat"]
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A hero's start of a quest as the set-up plays it, refused at load otherwise (issue 31)."""
+    # L131-L132: each quest is its own game (the deck "restored to its original condition" at its end; carry_over none):
+    # a hero starts it at his sheet's full wounds and fatigue (the data's reading, combat.heroes_start_whole_reading). The
+    # base set-up is not in the transcription, so no other start is a rule the book states.
+    plays_only(data, "combat.heroes_start_whole", data["combat"]["heroes_start_whole"], True,
+               "a hero starts each quest at his sheet's full wounds and fatigue (L131-L132, the data's reading)")
 
 
 def hero_sheets(data: Mapping[str, Any], party: list[str], stated: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -180,7 +180,7 @@ def _coins_changed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
 def _hero_killed(g: dict[str, Any], change: Mapping[str, Any]) -> None:
     h = hero(g, change["hero"])
     h["curses"] = change["curses_after"]
-    h["dark_relics"] = []
+    h["dark_relics"] = [r for r in h["dark_relics"] if r not in change["dark_relics_discarded"]]  # all of them, as L165 has it
     h["cursed_items"] = list(change["cursed_items_kept"])
     h["deaths"] += 1
     if "wounds" in h:  # how whole he comes back is not in the text (§10.1 item 5): unknown until stated

@@ -33,7 +33,7 @@ def _remaining(ctx: ActionContext, glyph: str, maximum: int) -> int:
 
 def damage_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     glyphs = rules(ctx)
-    wounds = params.get("wounds", glyphs.get("wounds_per_attack") or 0)
+    wounds = ctx.ruleset.rules.version.glyph_hit(ctx, params, glyphs)
     if not wounds:
         raise refuse("Say how many wounds the glyph takes", f"Its armour is {glyphs.get('armor', 'as printed')}; send \"wounds\" after armour.", "wounds")
     before = _remaining(ctx, params["glyph"], glyphs["wounds"])
@@ -46,6 +46,26 @@ def damage_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
         if destroyed == state["count"] and not ctx.game.get("lost"):
             changes.append({"kind": "quest-lost", "reason": "last-glyph-destroyed", "conquest": ctx.game["conquest"]})
     return changes
+
+
+def hit_as_stated(ctx: ActionContext, params: Mapping[str, Any], glyphs: Mapping[str, Any]) -> int:
+    """The wounds a glyph takes: as the table states them, else the quest's wounds per attack (before rules 1.8.0, and
+    where no Zorek hits: versions.py)."""
+    return params.get("wounds", glyphs.get("wounds_per_attack") or 0)
+
+
+def zorek_hit(ctx: ActionContext, params: Mapping[str, Any], glyphs: Mapping[str, Any]) -> int:
+    """Rules 1.8.0 on: in a quest where Zorek attacks the glyphs, each hit deals his ``glyph_attack_wounds``. L686: "When
+    Zorek is activated, he may attack a glyph as well as activate his gaze. When he does so, he automatically hits the
+    glyph of his choice, inflicting 1 wound on it." Elsewhere the wounds are as stated (Hold the Position's monsters)."""
+    zorek = quest(ctx).get("zorek")
+    if zorek is None:
+        return hit_as_stated(ctx, params, glyphs)
+    each = zorek["glyph_attack_wounds"]
+    if params.get("wounds", each) != each:
+        raise refuse(f"Zorek's hit inflicts {each} wound{'s' if each != 1 else ''} on a glyph, not {params['wounds']}",
+                     f"He automatically hits the glyph of his choice, inflicting {each} (L686): leave wounds out.", "wounds")
+    return each
 
 
 def restore_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

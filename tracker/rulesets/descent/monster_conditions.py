@@ -20,11 +20,19 @@ from tracker.rulesets.engine.ruleset import ActionContext
 ON_MONSTERS = ("burn", "bleed", "daze", "stun", "web")
 
 
+def immune(ctx: ActionContext, target: Mapping[str, Any]) -> set[str]:
+    """The conditions a monster figure is immune to for being a named monster: "Named monsters cannot be stunned" (L317),
+    where the data's Stun says so (named_monsters_immune)."""
+    stun = next((c for c in ctx.ruleset.data["conditions"] if c["id"] == "stun"), {})
+    return {"stun"} if target.get("named") and stun.get("named_monsters_immune") else set()
+
+
 def placed(params: Mapping[str, Any], target: Mapping[str, Any], named: set[str]) -> list[dict[str, Any]]:
-    """Tokens an attack leaves on a monster figure; ``named`` the conditions the attack names, less the immune ones."""
+    """Tokens an attack leaves on a monster figure; ``named`` the conditions the attack names, less the immune ones
+    (Ironskin and Unstoppable, a named monster's, ``immune``)."""
     changes = []
     for condition in ON_MONSTERS:
-        if condition not in named or (condition == "stun" and target.get("named")):
+        if condition not in named:
             continue
         changes.append({"kind": "monster-tokens-placed", "figure": params["target"], "condition": condition, "count": 1, "source": f"attack by {params['attacker']}"})
     return changes

@@ -14,9 +14,42 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import wording
-from tracker.rulesets.descent.common import COUNT, NAME, conquest_changes, quest, refuse, require_hero, schema
+from tracker.rulesets.descent.common import COUNT, NAME, conquest_changes, plays_only, quest, refuse, require_hero, schema
 from tracker.rulesets.descent.conquest import award_amount
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+
+# L345: "one of the prisoners is sacrificed to the chaos beast, in the numerical order shown on the map": the one order
+# the clock plays (the lowest-numbered villager neither sacrificed nor saved).
+SACRIFICE_ORDER = "numerical"
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A clock the code plays one way only, refused at load otherwise (issue 31): it sacrifices in numerical order (L345;
+    another order is no rule of the text)."""
+    for q in data["quests"]:
+        if "prisoners" in q:
+            plays_only(data, f"{q['id']}.prisoners.sacrifice_order", q["prisoners"]["sacrifice_order"], SACRIFICE_ORDER,
+                       "'in the numerical order shown on the map' (L345)")
+
+
+def check_thing_growth(data: Mapping[str, Any]) -> None:
+    """Refuse, when the rules data loads, two rates of the Thing's growth: its 4 wounds per villager sacrificed (L388),
+    stated by the quest and by the named monster (rules data 1.2.0 on: versions.py asks it), must say the same (the
+    clock grows the Thing by the quest's)."""
+    named = {m["quest"]: m for m in data["combat"]["named_monsters"] if "extra_wounds_per_sacrifice" in m}
+    for q in data["quests"]:
+        if "prisoners" not in q:
+            continue
+        thing, figure = _thing(q), named.get(q["id"])
+        if figure is not None and figure["extra_wounds_per_sacrifice"] != thing["extra_wounds_per_sacrificed_villager"]:
+            raise RulesDataError(f"{data['id']} {data['version']}: the Thing in the Pit's wounds per villager sacrificed are "
+                                 f"{thing['extra_wounds_per_sacrificed_villager']} in {q['id']}.monsters but {figure['extra_wounds_per_sacrifice']} in "
+                                 "combat.named_monsters: L388 states one number ('4 additional wounds for each villager that has been sacrificed')")
+
+
+def _thing(q: Mapping[str, Any]) -> Mapping[str, Any]:
+    return next(m for m in q["monsters"] if m["name"] == "The Thing in the Pit")
 
 
 def rules(ctx: ActionContext) -> Mapping[str, Any]:
@@ -33,7 +66,7 @@ def standing(game: Mapping[str, Any]) -> dict[str, Any]:
 
 def _undecided(ctx: ActionContext) -> list[int]:
     p = standing(ctx.game)
-    return [n for n in range(1, rules(ctx)["count"] + 1) if n not in p["sacrificed"] and n not in p["rescued"]]
+    return sorted(n for n in range(1, rules(ctx)["count"] + 1) if n not in p["sacrificed"] and n not in p["rescued"])  # numerical (L345)
 
 
 def _cell(ctx: ActionContext, cell_id: str) -> Mapping[str, Any]:
@@ -47,7 +80,7 @@ def _cell(ctx: ActionContext, cell_id: str) -> Mapping[str, Any]:
 
 def _sacrificed(ctx: ActionContext, prisoner: int, by: str, **detail: Any) -> dict[str, Any]:
     count = len(standing(ctx.game)["sacrificed"]) + 1
-    thing = next(m for m in quest(ctx)["monsters"] if m["name"] == "The Thing in the Pit")
+    thing = _thing(quest(ctx))
     return {"kind": "prisoner-sacrificed", "prisoner": prisoner, "by": by, "sacrificed": count,
             "thing_extra_wounds": thing["extra_wounds"] + count * thing["extra_wounds_per_sacrificed_villager"], **detail}
 

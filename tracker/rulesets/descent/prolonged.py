@@ -13,6 +13,7 @@ from tracker.rulesets.descent import secret_room
 from tracker.rulesets.descent.common import (
     NAME,
     conquest_changes,
+    plays_only,
     quest,
     refuse,
     require_hero,
@@ -22,6 +23,22 @@ from tracker.rulesets.descent.common import (
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 
 TRAITS = ("melee", "ranged", "magic")
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """The prolonged actions' rules the code plays one way only, refused at load otherwise (issue 31)."""
+    # L153: "If a prolonged action is disrupted, it immediately fails and you discard all progress markers you've
+    # accumulated for it so far" (state.py drops the progress with prolonged-action-disrupted)
+    plays_only(data, "prolonged_actions.disruption_discards_progress", data["prolonged_actions"].get("disruption_discards_progress"), True,
+               "a disrupted prolonged action 'immediately fails and you discard all progress markers' (L153)")
+    for q in data.get("quests", []):
+        altars = q.get("altars") or {}
+        if "destroyed_by" in altars:
+            # L704: "The heroes may make a prolonged Magic (8), Melee (8), or Ranged (8) action while standing on an altar
+            # to destroy it": the task named is one of the quest's, worked on each altar apart (per_altar, _altar below)
+            worked = [t["id"] for t in q.get("prolonged", []) if t.get("per_altar")]
+            plays_only(data, f"quests/{q['id']}.altars.destroyed_by", altars["destroyed_by"], worked[0] if len(worked) == 1 else worked,
+                       "an altar is destroyed by the quest's one prolonged action worked on each altar (L704)")
 
 
 def task_definition(ctx: ActionContext, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -10,9 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.common import NAME, plays_only, refuse, require_hero, schema
 from tracker.rulesets.descent.figures import combat_rules
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+
+# L139: "A hero with a prolonged order token on him may take a concentrate half action to roll power dice": the one
+# need of a concentrate half action the code plays (a prolonged action under way counts, see _check).
+CONCENTRATE_NEEDS = "prolonged order"
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """A Ready rule the code plays one way only, refused at load otherwise (issue 31; rules data 1.2.0 on, versions.py):
+    concentrate needs a prolonged order token (L139). Another need would be a rule the text never states."""
+    plays_only(data, "ready.concentrate_needs", data["ready"]["concentrate_needs"], CONCENTRATE_NEEDS,
+               "a concentrate half action rolls power dice for a prolonged action (L139)")
 
 
 def _stunned_now(hero: Mapping[str, Any], turn: int) -> bool:
@@ -42,8 +53,10 @@ def ready(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     halves = list(params["half_actions"])
     if _stunned_now(hero, ctx.state["turn"]):
         raise refuse(f"{params['hero']} discarded a stun token this turn: one half action, not a Ready action", 'Record it with "stunned-half-action" (L141, L249).', "hero")
-    if len(halves) != rules["per_ready"] or len(set(halves)) != len(halves):
-        raise refuse(f"A Ready action is {rules['per_ready']} different half actions", f"Got {halves} (L135).", "half_actions")
+    # L134: "when a hero readies, he receives two different half actions, one of which must be an order half action"
+    # (different: the data's word on whether the two may be the same)
+    if len(halves) != rules["per_ready"] or (rules["different"] and len(set(halves)) != len(halves)):
+        raise refuse(f"A Ready action is {rules['per_ready']}{' different' if rules['different'] else ''} half actions", f"Got {halves} (L134).", "half_actions")
     if rules["one_must_be"] not in halves:
         raise refuse("One of a Ready action's half actions must be an order", f"Got {halves} (L135).", "half_actions")
     _check(ctx, params, halves)
@@ -55,8 +68,11 @@ def stunned_half_action(ctx: ActionContext, params: Mapping[str, Any], rng: Any)
     hero = require_hero(ctx, params["hero"])
     if not _stunned_now(hero, ctx.state["turn"]):
         raise refuse(f"{params['hero']} is not stunned this turn", "A hero who discards a stun token at the start of his turn takes one half action (L249); resolve his tokens first.", "hero")
-    if any(r["turn"] == ctx.state["turn"] and r["stunned"] for r in hero.get("readied") or []):
-        raise refuse(f"{params['hero']} already took his half action this turn", "A stunned hero takes one half action (L141).", "hero")
+    # L141: "A stunned hero now effectively receives one half action instead of his normal action" (stunned_half_actions)
+    allowed = ctx.ruleset.data["ready"]["stunned_half_actions"]
+    if sum(r["turn"] == ctx.state["turn"] and r["stunned"] for r in hero.get("readied") or []) >= allowed:
+        taken = "his half action" if allowed == 1 else f"his {allowed} half actions"
+        raise refuse(f"{params['hero']} already took {taken} this turn", f"A stunned hero takes {taken.removeprefix('his ')} (L141).", "hero")
     _check(ctx, params, [params["half_action"]])
     return [{"kind": "hero-readied", "hero": params["hero"], "half_actions": [params["half_action"]], "order": params.get("order"), "turn": ctx.state["turn"], "stunned": True}]
 

@@ -68,6 +68,7 @@ class Rules(GameRules):
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived version's, for its campaigns)
+        self.version.check_rules_data(data)  # values the code plays one way only, refused as the data loads (issue 31)
 
     def verdict(self, quest: str, game: Mapping[str, Any], turn: int) -> dict[str, str] | None:
         return self.version.verdict(quest, game)

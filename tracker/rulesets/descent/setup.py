@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import decks
-from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, refuse
+from tracker.rulesets.descent.common import COLOURS, NAME, OVERLORD, plays_only, refuse
 from tracker.rulesets.descent.figures import SHEET
 from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
@@ -56,6 +56,19 @@ SCHEMA = {
     },
     "additionalProperties": False,
 }
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """The treachery rules the set-up plays one way only, refused at load otherwise (issue 31)."""
+    treachery = data["treachery"]
+    # L105: "he adds the card to his overlord deck, removing any one other card of his choice from the deck": a purchase
+    # names the one card it removes (setup.purchases.remove)
+    plays_only(data, "treachery.swap.removals_per_card_added", (treachery.get("swap") or {}).get("removals_per_card_added"), 1,
+               "'removing any one other card of his choice' (L105); a purchase names the one card it removes")
+    # L131-L132: "At the end of the game, the overlord deck is restored to its original condition": each session starts
+    # from the base deck (carry_over none); a deck kept from quest to quest is no rule the book states
+    plays_only(data, "treachery.resets_at_quest_end", treachery.get("resets_at_quest_end"), True,
+               "'At the end of the game, the overlord deck is restored to its original condition' (L131-L132): each quest's session starts from the base deck")
 
 
 def opening_hand(ctx: ActionContext, unspent: int) -> dict[str, Any]:

@@ -65,6 +65,8 @@ def attacked(ctx: ActionContext, attacker_side: str, target: Mapping[str, Any]) 
     spirit = target.get("spirit")
     if spirit is None or attacker_side != "hero" or spirit in standing(ctx.game)["angered"]:
         return []
+    if "attacked" not in quest(ctx)["spirits"]["angered_by"]:  # what angers a spirit, as the quest's data lists it
+        return []
     return [{"kind": "spirit-angered", "spirit": spirit, "cause": "attacked"}]
 
 

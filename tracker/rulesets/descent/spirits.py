@@ -39,6 +39,13 @@ def anger(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[
     s = _spirit(ctx, params["spirit"])
     if params["spirit"] in s["angered"]:
         raise refuse(f"{params['spirit']} is already angered", "It attacks the heroes until it is destroyed (L619).", "spirit")
+    # L619: "Spirits do not attack heroes unless the heroes attacked them first"; L641: "If a hero picks up the yellow rune
+    # key while the spirit is still alive, the spirit will attack that hero"; L655: "Each spirit will attack a hero who
+    # picks up a treasure from its zone": what angers a spirit, as the quest's data lists it (angered_by)
+    causes = rules(ctx)["angered_by"]
+    if params["cause"] not in causes:
+        raise refuse(f"A spirit is not angered when {params['cause'].replace('-', ' ')}",
+                     f"A spirit turns on the heroes when {', '.join(c.replace('-', ' ') for c in causes)} (L619, L641, L655).", "cause")
     return [{"kind": "spirit-angered", "spirit": params["spirit"], "cause": params["cause"]}]
 
 
@@ -52,7 +59,7 @@ def kill(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[s
     rolled = dice.roll_change(ctx.dice, {rule["die"]: 1}, {rule["die"]: face} if face else None, rng, f"Superior Undying: {params['spirit']}")
     result = rolled["roll"]["results"][rule["die"]][0]
     changes: list[dict[str, Any]] = [rolled]
-    if params["spirit"] not in s["angered"]:
+    if params["spirit"] not in s["angered"] and "attacked" in rules(ctx)["angered_by"]:  # attacked, it turns on the heroes (L619)
         changes.append({"kind": "spirit-angered", "spirit": params["spirit"], "cause": "attacked"})
     changes.append({"kind": "spirit-killed", "spirit": params["spirit"], "result": result, "destroyed": result == rule["destroyed_on"]})
     if result == rule["destroyed_on"]:  # the last angered spirit may be all the leaders' award waited for (L662; 1.3.0 on, versions.py)

@@ -9,8 +9,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.descent.common import NAME, refuse, require_hero, schema
+from tracker.rulesets.descent.common import NAME, plays_only, refuse, require_hero, schema
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
+
+
+# L123, L125: "When this glyph is activated, as well as each time a hero uses it to move to or from town, the overlord
+# may spawn 2 monsters" / "may draw two cards": the game state counts one opportunity per activation or town travel of
+# a Summoning or Power glyph (state.py folds glyph-activated and town-travelled so)
+TRIGGERS = ["activated", "town-travel"]
+TRIGGERED = ("summoning", "power")
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """The dark glyphs' triggers as the fold counts them, refused at load otherwise (issue 31)."""
+    for glyph in data["dark_glyphs"]:
+        triggers = glyph.get("triggers")
+        plays_only(data, f"dark_glyphs/{glyph['id']}.triggers", triggers if glyph["id"] in TRIGGERED else triggers or None,
+                   TRIGGERS if glyph["id"] in TRIGGERED else None,
+                   "a Summoning or Power glyph gives the overlord its spawn or draw when activated and at each town travel by it (L123, L125); a Sundered glyph gives none (L124)")
 
 
 def _glyph(ctx: ActionContext, glyph_id: str) -> Mapping[str, Any]:

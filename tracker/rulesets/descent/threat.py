@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import decks
-from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, OVERLORD, quest, refuse, require_hero, schema
+from tracker.rulesets.descent.common import AMOUNT, COUNT, NAME, OVERLORD, plays_only, quest, refuse, require_hero, schema
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
@@ -130,10 +130,21 @@ def troll_ambush_once_per_turn(ctx: ActionContext, ambush: Mapping[str, Any], pu
     """A troll ambush "no more than once per turn" (L577), with the troll it generates (rules 1.1.0 on: versions.py)."""
     turn = ctx.state["turn"]
     sprung = ctx.game.get("troll_ambush_turns", [])
-    if sprung.count(turn) >= ambush["per_turn"]:  # "no more than once per turn" (L577)
+    # "no more than once per turn" (L577), checked where the data says the tracker keeps it (per_turn_recorded); where it
+    # does not, the table keeps it, as under rules data 1.0.0
+    if ambush["per_turn_recorded"] and sprung.count(turn) >= ambush["per_turn"]:
         raise refuse(f"A troll ambush was already sprung on turn {turn}", "No more than once per turn (L577): wait for the next turn.", "purpose")
     changes = [_spend(ctx, ambush["threat"], purpose), {"kind": "troll-ambush-sprung", "turn": turn, "ambush": len(sprung) + 1, "of": ambush["per_quest"]}]
     return changes + ctx.ruleset.rules.version.figures_entering(ctx, [{"monster": "troll"}], "troll-ambush")  # the troll it generates (L577)
+
+
+def check_rules_data(data: Mapping[str, Any]) -> None:
+    """The Power glyph's draws as the game state counts them, refused at load otherwise (issue 31)."""
+    power = next(g for g in data["dark_glyphs"] if g["id"] == "power")
+    # L125: "When this glyph is activated, as well as each time a hero uses it to move to or from town, the overlord may
+    # draw two cards": one draw of two per trigger (the fold counts one per activation or town travel)
+    plays_only(data, "dark_glyphs/power.draws_per_trigger", power["draws_per_trigger"], 1,
+               "the overlord 'may draw two cards' each time the glyph is activated or used for town travel (L125): one draw per trigger")
 
 
 def power_glyph_draw(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -10,7 +10,8 @@ and familiars; 1.4.0 changed the data only; 1.5.0 gave a monster's surges threat
 (L218) and let one dodge re-roll a leap (L224-L225), and moved Into the Heart of Darkness's spirits to figures in its
 quest data; 1.6.0 gave monster figures their zone and checks the rules on figures and zones (a chest's
 row, both Monkey Kings alive, the Thing's cells while monsters live in Zone 4).; 1.7.0 (the code's own) recorded the turn: the heroes' turns, then the
-overlord's, and what may happen in each.
+overlord's, and what may happen in each; 1.8.0 (the code's own) plays what the data states and earlier versions left to the
+table: an attack's power dice within the power die's max_per_roll (L139, L213), Zorek's glyph hit of glyph_attack_wounds (L686).
 """
 
 from __future__ import annotations
@@ -18,7 +19,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.rulesets.descent import attack_abilities, combat, conditions, figure_conditions, figures, named_deaths, sides, threat, turn, verdict
+from tracker.rulesets.descent import (
+    abilities,
+    attack_abilities,
+    combat,
+    conditions,
+    conquest,
+    figure_conditions,
+    figures,
+    glyphs,
+    named_deaths,
+    prisoners,
+    prolonged,
+    ready,
+    setup,
+    shop,
+    sides,
+    summoning,
+    threat,
+    turn,
+    verdict,
+)
 from tracker.rulesets.descent.common import refuse
 from tracker.rulesets.engine import allowed
 from tracker.rulesets.engine.ruleset import ActionContext
@@ -40,6 +61,13 @@ class V1_0_0:
     records: frozenset[str] = frozenset()  # the parts of the game this version records, beyond 1.0.0's
     # Rules a later version plays otherwise, each overridden by the version that changed it (1.0.0's sessions re-derive as
     # played). L184: the pack "can hold up to three unequipped items" (1.0.0 kept no limit).
+    def check_rules_data(self, data: Mapping[str, Any]) -> None:
+        """Refuse, as the data loads, a value this version's rules play one way only (issue 31): the module of each rule
+        checks its own; a later version adds the checks of the parts it brought."""
+        for check in (setup.check_rules_data, summoning.check_rules_data, conquest.check_rules_data, prolonged.check_rules_data,
+                      conditions.check_rules_data, shop.check_rules_data, prisoners.check_rules_data):
+            check(data)
+
     def stow_potion(self, ctx: ActionContext, params: Mapping[str, Any], count: int, source: str) -> dict[str, Any]:
         """Where a new potion goes: anywhere, under 1.0.0 (it kept no limit: its sessions re-derive as played)."""
         return {"kind": "potion-gained", "hero": params["hero"], "potion": params["potion"], "count": count, "source": source}
@@ -137,12 +165,23 @@ class V1_0_0:
     def require_zone_clear(self, ctx: ActionContext, cell: Mapping[str, Any]) -> None:
         """The cells of prisoners 9 and 10 shut while monsters live in Zone 4 (L396): checked from 1.6.0 on."""
 
+    def require_power_dice_within_roll(self, ctx: ActionContext, results: Mapping[str, list[str]]) -> None:
+        """An attack's power dice within the power die's max_per_roll (L139, L213): checked from 1.8.0 on."""
+
+    def glyph_hit(self, ctx: ActionContext, params: Mapping[str, Any], rule: Mapping[str, Any]) -> int:
+        """The wounds a glyph takes: as stated, before 1.8.0 held Zorek's hit to his glyph_attack_wounds (L686)."""
+        return glyphs.hit_as_stated(ctx, params, rule)
+
 
 class V1_1_0(V1_0_0):
     """Rules data 1.1.0: each quest's end in its own words (verdict.py); the pack's limit, the troll ambush's turn, the
     Power glyph's draw per trigger."""
 
     number = "1.1.0"
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        threat.check_rules_data(data)  # the Power glyph's draws per trigger
+
     def verdict(self, quest, game):
         return verdict.verdict(quest, game)
 
@@ -162,6 +201,13 @@ class V1_2_0(V1_1_0):
     number = "1.2.0"
     records = V1_1_0.records | {"combat"}
 
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        combat.check_rules_data(data)  # a hero killed at 0 wounds, surges that stack
+        figures.check_rules_data(data)  # a hero starts whole
+        ready.check_rules_data(data)  # concentrate's prolonged order
+        prisoners.check_thing_growth(data)  # the Thing's one rate of growth, stated by the quest and the named monster
+
     def hero_sheets_at_set_up(self, ctx, party, stated):
         return {"hero_sheets": figures.hero_sheets(ctx.ruleset.data, party, stated)}
 
@@ -177,6 +223,10 @@ class V1_3_0(V1_2_0):
 
     number = "1.3.0"
     records = V1_2_0.records | {"abilities"}
+
+    def check_rules_data(self, data):
+        super().check_rules_data(data)
+        abilities.check_rules_data(data)  # Fear's miss, one Leap a turn
 
     def attack_abilities(self, combat):
         return attack_abilities.Applied(combat["abilities"])
@@ -249,7 +299,21 @@ class V1_7_0(V1_6_0):
         return turn.end_overlord_turn(ctx, params)
 
 
-CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0, V1_7_0)
+class V1_8_0(V1_7_0):
+    """Rules data 1.8.0 (the code's own): what the rules data states and earlier versions took as the table's word,
+    enforced from the data's values: an attack rolls at most the power die's ``max_per_roll`` (L139, L213), and Zorek's
+    hit on a glyph deals the quest's ``glyph_attack_wounds`` (L686)."""
+
+    number = "1.8.0"
+
+    def require_power_dice_within_roll(self, ctx, results):
+        combat.power_dice_within_roll(ctx, results)
+
+    def glyph_hit(self, ctx, params, rule):
+        return glyphs.zorek_hit(ctx, params, rule)
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0, V1_6_0, V1_7_0, V1_8_0)
 CAME_WITH = {part: next(v.number for v in CHAIN if part in v.records) for part in CHAIN[-1].records}
 BY_VERSION = {version.number: version() for version in CHAIN}
 

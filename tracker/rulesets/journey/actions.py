@@ -139,8 +139,10 @@ ACTIONS = [
     _action("demon-attack", "A Demon attacks a Pilgrim: Attack Dice and Demon Die against Defense Dice (+1 on green terrain) (L462-L522).",
             {"demon": NAME, "target": {"enum": [*PILGRIM["enum"], "kei-lun"]}, "faces": FACES, "green_terrain": {"type": "boolean"}, "knock_back_blocked": COUNT,
              "bonus_damage": COUNT,
-             "stated": {"type": "object", "description": "The Demon Die's effect for the face rolled, when the Demon's sheet was lost (recorded as stated).",
-                        "properties": {"demon_die": {"type": "object", "properties": {"damage": COUNT, "knock_back": COUNT, "condition": NAME}, "additionalProperties": False}},
+             "stated": {"type": "object", "description": "The Demon Die's effect for the face rolled, when the Demon's sheet was lost; the Health the "
+                        "target's profile sheet shows, when the log has none (from rules 1.5.0; recorded as stated).",
+                        "properties": {"demon_die": {"type": "object", "properties": {"damage": COUNT, "knock_back": COUNT, "condition": NAME}, "additionalProperties": False},
+                                       "health": {"type": "integer", "minimum": 0, "maximum": 50}},
                         "additionalProperties": False}},
             ["demon", "target"], attack.demon_attacks),
     _action("rest", "Rest: +5 Chi up to 10, twice per activation (L437).", HERO, ["hero"], pilgrim_actions.rest),

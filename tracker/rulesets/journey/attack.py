@@ -19,6 +19,7 @@ from typing import Any
 
 from tracker.core import wording
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.journey import (
     conditions,
     health,
@@ -33,6 +34,19 @@ from tracker.rulesets.journey.resolution import Resolution
 from tracker.rulesets.journey.turns import spend
 
 VALUES = {"X": 0, "0": 0, "1": 1, "2": 2, "3": 3}
+
+
+def refuse_unplayable(data: Mapping[str, Any]) -> None:
+    """A Pilgrim's standard attack the resolver cannot play, refused when the ruleset is loaded. L193: "Pilgrims attack by
+    rolling 2 red Attack Dice and 1 white Pilgrim Die" (the Attack Dice are each Pilgrim's ATT stat, which the attack
+    reads); L492: "If the Pilgrim currently has no weapon, do not roll the Pilgrim Die". The attack rolls one Pilgrim Die,
+    looked up on the Weapon Card, and only with a weapon: a die with no weapon, or more dice, have no card to be read on."""
+    standard = data["pilgrim_rules"]["standard_attack"]
+    if standard["pilgrim_die"] != 1 or standard["pilgrim_die_needs_weapon"] is not True:
+        raise RulesDataError(
+            "pilgrim_rules.standard_attack: a Pilgrim's attack rolls 1 Pilgrim Die, read on the Weapon Card, and none without a "
+            f"weapon (L193, L492); the service plays no other ({standard['pilgrim_die']} dice, needs weapon {standard['pilgrim_die_needs_weapon']})"
+        )
 
 
 def total(faces: list[Any]) -> int:
@@ -274,6 +288,8 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     faces = params.get("faces")
     profile = res.character(character)
     name = profile["name"]
+    stated: dict[str, Any] = {}  # what the table stated in place of a lost fact, recorded with the result
+    res.ctx.ruleset.rules.version.health_before_the_dice(res, hero, params, stated, f"{name}'s attack on {hero}")
     attack_faces = _roll(res, "attack", profile["stats"].get("ATT"), faces, name, f"{demon} attacks {hero}")
     effects: dict[str, Any] = {}
     extra = profile.get("extra_attack_die")
@@ -281,7 +297,6 @@ def demon_attacks(res: Resolution, params: Mapping[str, Any]) -> None:
     if reported_demon_die and extra not in (None, "demon"):
         raise Unprocessable(f"{name} rolls no Demon Die", detail=f"Its attack adds the {extra} die.", errors={"faces.demon": ["Not rolled by this Demon."]})
     # A Demon Die reported for a Demon whose profile sheet was lost is recorded and looked up, never dropped.
-    stated: dict[str, Any] = {}
     if extra == "demon" or reported_demon_die:
         (face,) = _roll(res, "demon", 1, faces, name, f"{demon}'s Demon Die")
         printed, supplied = profile.get("demon_die") or {}, res.table("demon-dice").get(character) or {}

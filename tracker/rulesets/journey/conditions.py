@@ -74,6 +74,11 @@ def maintain(res: Resolution, hero: str, reported: Mapping[str, int]) -> None:
         effect = card["effect"]
         if "hp_loss_per_turn" not in effect:
             continue  # a "while affected" condition: nothing to apply
+        # L294: "Apply the effect as soon as you get the card and then in future Maintenance Phases, if the card is still
+        # active": the effect's applies_each_maintenance says so of the card (Poisoned); an effect that does not say
+        # (Burned, whose later damage L297 names) is applied as L294 says of every stat-changing card.
+        if not effect.get("applies_each_maintenance", True):
+            continue
         loss = effect["hp_loss_per_turn"]
         if loss is None:
             loss = reported.get(held["id"])

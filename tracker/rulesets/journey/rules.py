@@ -7,15 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.journey import allowed as next_actions
-from tracker.rulesets.journey import lost_facts, owed as table_owes, readings, setup, state, versions
+from tracker.rulesets.journey import attack, lost_facts, owed as table_owes, readings, setup, state, versions
 from tracker.rulesets.journey.describe import describe
 from tracker.rulesets.journey import verdict as quest_verdict
-from tracker.rulesets.journey.setup import CARRIED_HANDS, PART_1
+from tracker.rulesets.journey.setup import PART_1
 from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
 
 WINS = ("victory", "heroic-victory")
-CARRIED = ("good", "bad", "weapon_level", *CARRIED_HANDS)
 
 
 class Rules(GameRules):
@@ -39,6 +38,9 @@ class Rules(GameRules):
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
+        setup.refuse_unplayable(data)  # what the rules data says that the rules' modules cannot play, refused at load
+        attack.refuse_unplayable(data)
+        self.carried = setup.carried_between_quests(data)  # what a Pilgrim keeps between linked quests (L682-L683)
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived one's, for its campaigns)
         self.changes = self.version.changes  # its kinds of change, folded as the version's code recorded them
         # Each quest's end, victory and defeat conditions, from the rules data (ruleset.json "outcomes").
@@ -89,5 +91,5 @@ class Rules(GameRules):
             carried["q10_part_1"] = {"heroes": heroes, "initiative": game.get("initiative")} if outcome in WINS else None
         if options.get("mode") == "linked" and heroes:
             # Between linked quests Health, Chi and conditions reset; Karma and cards carry (L680-L684).
-            carried["heroes"] = {hero: {key: sheet[key] for key in CARRIED} for hero, sheet in heroes.items()}
+            carried["heroes"] = {hero: {key: sheet[key] for key in self.carried} for hero, sheet in heroes.items()}
         return carried

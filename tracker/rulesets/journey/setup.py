@@ -18,6 +18,7 @@ from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.journey import karma, kei_lun, readings, transformation
 from tracker.rulesets.journey.resolution import Resolution, skill_deck
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionContext, ActionType
 
 PILGRIMS = ("tripitaka", "monkey-king", "cho-hakkai", "monk-sha")
@@ -26,6 +27,41 @@ PART_2 = "q10-part-2-seal-the-gate"
 PART_1 = "q10-part-1-the-lair"
 CARRIED_HANDS = ("skills", "corruption", "fortune", "misfortune")
 HAND_DECKS = {"corruption": "corruption", "fortune": "fortune", "misfortune": "misfortune"}
+# L682-L683: "Keep the same Good and Bad Karma Points. Retain all Skill, Weapon, Corruption, Fortune and Misfortune Cards
+# in your hand at the end of the Quest." The rules data lists them in the book's words (campaign.modes, back-to-back's
+# keep); each word is the Pilgrim sheet's entry the service carries for it.
+KEPT_AS = {
+    "Good Karma": "good",
+    "Bad Karma": "bad",
+    "Weapon Cards": "weapon_level",
+    "Skill Cards in hand": "skills",
+    "Corruption Cards": "corruption",
+    "Fortune Cards in hand": "fortune",
+    "Misfortune Cards in hand": "misfortune",
+}
+
+
+def _back_to_back(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    return data["campaign"]["modes"]["back-to-back"]
+
+
+def carried_between_quests(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The sheet entries a Pilgrim carries into the next linked quest: those the data's back-to-back keep names."""
+    return tuple(KEPT_AS[word] for word in _back_to_back(data)["keep"])
+
+
+def refuse_unplayable(data: Mapping[str, Any]) -> None:
+    """Rules data the set-up cannot play, refused when the ruleset is loaded (never at play time)."""
+    unknown = [word for word in _back_to_back(data)["keep"] if word not in KEPT_AS]
+    if unknown:
+        raise RulesDataError(f"campaign.modes.back-to-back.keep: the service carries no {unknown}; it knows {sorted(KEPT_AS)}")
+    if "Skill Cards in hand" not in _back_to_back(data)["keep"]:
+        # a carried Pilgrim draws no Skill Cards at set-up (_carried_pilgrim): without its hand it would hold none
+        raise RulesDataError("campaign.modes.back-to-back.keep: a linked quest's set-up draws no Skill Cards, so the Pilgrims must keep theirs")
+    # L1041: "Make no changes to the Pilgrims' Statistics, Cards or Initiative Markers when they start Part 2": the
+    # Part 2 set-up takes no choices and continues Part 1's sheets (_continue_part_2); it plays no other way.
+    if data["campaign"]["q10_part_transition"]["pilgrim_stats_cards_initiative_unchanged"] is not True:
+        raise RulesDataError("campaign.q10_part_transition: Q10 Part 2 continues Part 1's Pilgrims unchanged; the service plays no other transition")
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -267,8 +303,11 @@ def spec_setup_draw(res: Resolution, deck: str) -> int:
 
 
 def _carried_pilgrim(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> None:
-    """Linked quests (L680-L684): full Health and Chi, no conditions; Karma and cards carry over."""
+    """Linked quests (L680-L684): full Health and Chi, no conditions; Karma and cards carry over: what the data's
+    back-to-back keep names (carried_between_quests), the rest as a fresh Pilgrim starts (L224, L553)."""
     hp = max_hp(res, hero)
+    rules = res.rule("pilgrim_rules")
+    wheels = rules["karma_wheels"]
     res.add(
         {
             "kind": "pilgrim-set-up",
@@ -277,9 +316,9 @@ def _carried_pilgrim(res: Resolution, hero: str, sheet: Mapping[str, Any]) -> No
             "hp": hp,
             "max_hp": hp,
             "chi": CHI_MAX,
-            "good": sheet["good"],
-            "bad": sheet["bad"],
-            "weapon_level": sheet["weapon_level"],
+            "good": sheet.get("good", wheels["good"]["start"]),
+            "bad": sheet.get("bad", wheels["bad"]["start"]),
+            "weapon_level": sheet.get("weapon_level", rules["weapon_level_at_setup"]),
             **{hand: list(sheet.get(hand) or []) for hand in CARRIED_HANDS},
         }
     )
@@ -326,8 +365,12 @@ def _continue_part_2(res: Resolution, quest: Mapping[str, Any], mode: str, progr
     given = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
     res.add(_as_published(res.ctx, _quest_set_up(quest, mode, list(part_1["initiative"]), {}, setup, sutras=given)))
     _set_aside_rage_card(res)
+    # L1082: "Give all 4 Sutra Tokens to Tripitaka and remove any Villager Tokens collected in Part 1": the Sutras go to
+    # Tripitaka below; the Villager Tokens go where the data's transition says so (part1_villager_tokens_removed).
+    transition = res.rule("campaign", "q10_part_transition")
+    left = ("sutras", "villagers") if transition["part1_villager_tokens_removed"] else ("sutras",)
     for hero, sheet in part_1["heroes"].items():
-        res.add({"kind": "pilgrim-set-up", "hero": hero, "start": "continued", **{k: v for k, v in sheet.items() if k not in ("sutras", "villagers")}})
+        res.add({"kind": "pilgrim-set-up", "hero": hero, "start": "continued", **{k: v for k, v in sheet.items() if k not in left}})
         _hold_carried_cards(res, hero, sheet)
     sutras = [sutra for sheet in part_1["heroes"].values() for sutra in sheet.get("sutras", [])]
     res.add({"kind": "sutras-given", "hero": "tripitaka", "sutras": sutras, "reason": "q10-part-2"})

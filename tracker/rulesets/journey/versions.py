@@ -5,7 +5,8 @@ later version overriding only what changed from the one before. The archive keep
 
 1.0.0's code recorded less of a quest's set-up; 1.1.0's began naming tokens (and later Turn Tokens, Kei Lun,
 Kogaiji's spell) and stated that every quest sets up all 4 Pilgrims; 1.2.0 and 1.3.0 changed the contract only: their data is 1.1.0's; 1.4.0 applies Q10 Part 2's Villager bonus by the reading the table states; 1.5.0 (the code's own)
-says a verdict's reason in the players' words (verdict.InWords).
+says a verdict's reason in the players' words (verdict.InWords) and asks a Demon's target's unknown Health
+before the dice.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.rulesets.journey import readings, state, verdict
+from tracker.rulesets.journey import health, readings, state, stated_results, verdict
 from tracker.rulesets.journey.resolution import Resolution
 
 # What a set-up recorded under rules data 1.0.0: the Demons, the Gates and the initiative draw. Rules data 1.0.0 holds
@@ -48,6 +49,11 @@ class V1_0_0:
         """Q10 Part 2's +1 ATT against the Bull Demon King per Villager Token (L1077): rules data before 1.4.0 never
         applied it, so their attacks re-derive as played."""
         return readings.NO_BONUS
+
+    def health_before_the_dice(self, res: Resolution, hero: str, params: Mapping[str, Any], stated: dict[str, Any], purpose: str) -> None:
+        """A Demon's attack on a Pilgrim whose Health was unknown: before 1.5.0 it was asked for only when damage came
+        (health.damage, after the dice), and a ``stated`` Health was no field: those sessions re-derive as played."""
+        stated_results.refuse_unread(params, "health", False)
 
     def verdicts(self, names: Mapping[str, str]) -> verdict.Verdicts:
         """The words a verdict's reason records: before 1.5.0, ``verdict.describe``'s (ids, JSON and a condition said
@@ -97,12 +103,16 @@ class V1_4_0(V1_3_0):
 
 class V1_5_0(V1_4_0):
     """Rules data 1.5.0 (the code's own): a verdict's reason in the players' words, characters by name, each condition
-    once with its lines (verdict.InWords)."""
+    once with its lines (verdict.InWords); a Demon's attack asks for an unknown Health before its dice, or takes it
+    stated for the use (health.before_the_dice)."""
 
     number = "1.5.0"
 
     def verdicts(self, names):
         return verdict.InWords(names)
+
+    def health_before_the_dice(self, res, hero, params, stated, purpose):
+        return health.before_the_dice(res, hero, params, stated, purpose)
 
 
 CHAIN = (V1_0_0, V1_1_0, V1_2_0, V1_3_0, V1_4_0, V1_5_0)

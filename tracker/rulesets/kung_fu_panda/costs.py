@@ -8,6 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
+
+
+def refuse_unplayable(data: Mapping[str, Any]) -> None:
+    """L77: "Spends must be all at once – players cannot incrementally spend dice to achieve a single goal": a spend pays
+    its whole cost exactly (pays) and the service keeps no part-paid goal, so it plays no other (refused at load)."""
+    if data["round"]["spends_all_at_once"] is not True:
+        raise RulesDataError("round.spends_all_at_once: each spend pays its whole cost at once; the service keeps no part-paid goal to spend towards")
 
 
 def chi_counts_as(data: Mapping[str, Any], hero: str) -> str | None:

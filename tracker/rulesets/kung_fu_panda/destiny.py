@@ -178,7 +178,7 @@ def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
     if game_state.reserve(plan.game, plan.data)[enemy] == 0:
         plan.add({"kind": "spawn-skipped", "enemy": enemy, "count": 1, "reason": "reserve-empty", "spawn_point": number, "cause": hero})
         return
-    limit, excluded = plan.mission["tile_limit"], plan.mission["tile_limit_excludes"]
+    limit, excluded = plan.tile_limit()
     full = enemy not in excluded and game_state.limit_count(plan.game, tile, excluded) >= limit
     spread = space.get("spread_to")
     if spread:

@@ -9,6 +9,7 @@ from typing import Any
 
 from tracker.core import dice
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.allowed import pauses_any_time
 from tracker.rulesets.kung_fu_panda.destiny import figure_moves
@@ -17,6 +18,20 @@ from tracker.rulesets.kung_fu_panda.spends import guard_wall_and_six
 from tracker.rulesets.kung_fu_panda.rounds import DIE
 
 BOUNDS = {"up-to-four-each": (0, 4), "at-least-one-each": (1, 4), "one-each": (1, 1), "at-least-one": (0, 4)}
+# How a mission's pause counts its dice (its pause's totals): Chi and Claws over the whole table. 1.1 says so
+# ("collective", L258: "if players collectively roll a total of 4x Claws or more"); 2.2's "per claws" (L346: "For each
+# Claws rolled, 1x Ox Grunt is moved") is the same count, its effect repeated per Claws by the unfavourable's when
+# (each-claws); where the text does not say ("not stated", L280: "If the result is more Claws than Chi") the service
+# counts over the table too (a reading).
+TOTALS = ("collective", "per claws", "not stated")
+
+
+def refuse_unplayable(data: Mapping[str, Any]) -> None:
+    """A pause whose dice are counted another way (per hero, say) the service cannot play: refused at load."""
+    for mission in data["quests"]:
+        totals = (mission.get("pause") or {}).get("totals")
+        if totals is not None and totals not in TOTALS:
+            raise RulesDataError(f"{mission['id']}: pause.totals '{totals}': the service counts a pause's Chi and Claws over the table ({', '.join(TOTALS)})")
 
 
 def pause(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

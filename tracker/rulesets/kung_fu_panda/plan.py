@@ -101,6 +101,14 @@ class Plan(WorkingCopy):
             )
         return token
 
+    def tile_limit(self) -> tuple[int, list[str]]:
+        """The mission's enemies-per-tile limit and the enemies that do not count toward it: those the mission names
+        (its tile_limit_excludes) and every enemy whose own data says it does not count (L126: "Tai Lung, Wolf Boss and
+        Ox Grunts do not count towards a tile's enemy limit", each one's counts_toward_tile_limit)."""
+        excluded = list(self.mission["tile_limit_excludes"])
+        excluded += [c["id"] for c in self.data["characters"] if c.get("counts_toward_tile_limit") is False and c["id"] not in excluded]
+        return self.mission["tile_limit"], excluded
+
     def dials_used(self) -> bool:
         return self.mission.get("dials_used", True)
 

@@ -8,9 +8,18 @@ from typing import Any
 
 from tracker.core import dice
 from tracker.core.errors import Unprocessable
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.kung_fu_panda.plan import Plan
 
 DIE = "action-die"
+
+
+def refuse_unplayable(data: Mapping[str, Any]) -> None:
+    """L213: "Unless otherwise stated in the mission instructions, players may not keep results in their dice pool once a
+    round has ended": a round's end clears every pool (the round-ended fold), and only a mission's pause keeps results
+    (its kept Chi); the service plays no round that keeps the pools (refused at load)."""
+    if data["round"]["pool_cleared_at_round_end"] is not True:
+        raise RulesDataError("round.pool_cleared_at_round_end: a round's end clears every dice pool; the service keeps pools only where a mission's pause says so")
 
 
 def start_round(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.kung_fu_panda import allowed as next_actions
-from tracker.rulesets.kung_fu_panda import campaign, describe, setup, standing, table_words, verdict, versions
+from tracker.rulesets.kung_fu_panda import campaign, costs, describe, pauses, rounds, setup, spends, standing, table_words, verdict, versions
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.schemas import OPTIONS
 from tracker.rulesets.engine.ruleset import GameRules
@@ -25,6 +25,8 @@ class Rules(GameRules):
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         super().__init__(data)
+        for rule in (costs, rounds, pauses, spends):  # what the rules data says that a rule's module cannot play, refused at load
+            rule.refuse_unplayable(data)
         self.missions = {mission["id"]: mission for mission in data["quests"]}
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived one's, for its campaigns)
 

@@ -10,10 +10,35 @@ from typing import Any
 from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.components import table as component_table
+from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.costs import require_payment
 from tracker.rulesets.kung_fu_panda.plan import Plan, tile_terrain
 from tracker.rulesets.kung_fu_panda.table_words import tile_name
+
+
+SPAWN_POINT = "spawn-point-"  # a place a mission names by its numbered spawn point: spawn-point-6
+
+
+def refuse_unplayable(data: Mapping[str, Any]) -> None:
+    """What the spends cannot play, refused when the ruleset is loaded (never at play time)."""
+    # "Heroes on the same tile can spend dice simultaneously as a group" (L98): a group's spend acts on its one tile
+    # (the tile of every effect below); heroes on several tiles have no one tile to act on
+    if data["combining"]["same_tile"] is not True:
+        raise RulesDataError("combining.same_tile: heroes combine dice on their one tile, where the spend acts; the service plays no other combining")
+    for character in data["characters"]:
+        ability = character.get("ability") or {}
+        # Crane: "spend any 1x Chi result to replace any and all other dice results" (L163): the move's whole cost (rules
+        # data 1.0.0 does not say what it replaces, and played it so)
+        if ability.get("kind") == "hard-going-for-chi" and ability.get("replaces", "all-dice-results") != "all-dice-results":
+            raise RulesDataError(f"{character['id']}: ability.replaces '{ability.get('replaces')}': the ability's spend replaces the move's whole cost (all-dice-results), no part of it")
+    for mission in data["quests"]:
+        # 2.2: "Doing so moves 1x Ox Grunt" (L334): what a gong moves is recorded as an Ox Grunt's move (ox-grunt-moved)
+        if mission.get("gongs") and mission["gongs"]["moves"] != "ox-grunt":
+            raise RulesDataError(f"{mission['id']}: gongs.moves '{mission['gongs']['moves']}': a gong's strike is recorded as an Ox Grunt's move")
+        places = (mission.get("gongs") or {}).get("between", [])
+        if mission.get("gongs") and (len(places) != 2 or not all(place == "guard-wall" or place.startswith(SPAWN_POINT) for place in places)):
+            raise RulesDataError(f"{mission['id']}: gongs.between {places}: a gong moves its figure between two places, the guard wall or a spawn point ('{SPAWN_POINT}<n>')")
 
 
 def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
@@ -141,8 +166,9 @@ def _move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     cost["Move"] = cost.get("Move", 0) + extra
     alternatives = [cost]
     if ability["kind"] == "hard-going-for-chi" and terrain and plan.data["terrain"][terrain].get("hard_going"):
-        # "any and all other dice results" (L163): the enemies' extra Moves too (the data's reading crane.hard_going)
-        alternatives.append({"Chi": 1})
+        # "any and all other dice results" (L163): the enemies' extra Moves too (the data's reading crane.hard_going); the
+        # ability's spend in place of the whole cost (its replaces, all-dice-results: refuse_unplayable)
+        alternatives.append(dict(ability["spend"]))
     for option in alternatives[1:]:
         try:
             require_payment(plan.data, spent, option, f"moving onto {tile_name(plan.data['tiles'], to)}")
@@ -213,21 +239,38 @@ def _gong(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     gongs = plan.mission["gongs"]
     if tile not in gongs["tiles"]:
         raise Unprocessable(f"There is no gong on {tile}", detail=f"The gongs are on {gongs['tiles']} (L340).", errors={"heroes": ["No gong here."]})
-    wall, six = guard_wall_and_six(plan)
+    # the two places a gong moves its figure between, as the mission's data names them (gongs.between)
+    one, other = (_place(plan, place) for place in gongs["between"])
     direction = _need(params, "to", "token")
-    if direction not in (wall, six):
+    if direction not in (one, other):
+        said = " or to ".join(f"{place.replace('-', ' ')} ({tile_of})" for place, tile_of in zip(gongs["between"], (one, other)))
         raise Unprocessable(
-            f"A gong moves an Ox Grunt to the guard wall ({wall}) or to spawn point 6 ({six}), not to {direction}",
+            f"A gong moves an Ox Grunt to the {said}, not to {direction}",
             detail="The player striking the gong chooses which (L334).",
-            errors={"to": [f"One of {[wall, six]}."]},
+            errors={"to": [f"One of {[one, other]}."]},
         )
-    source = six if direction == wall else wall
-    plan.enemies_required(source, "ox-grunt", 1, "to")
+    source = other if direction == one else one
+    plan.enemies_required(source, gongs["moves"], 1, "to")
     require_payment(plan.data, spent, cost, "a gong")
     return [
         {"kind": "token-collected", "token": "gong", "tile": tile, "by": sorted(spent)[0] if len(spent) == 1 else sorted(spent)},
         {"kind": "ox-grunt-moved", "from": source, "to": direction, "count": 1, "cause": "gong"},
     ]
+
+
+def _place(plan: Plan, place: str) -> str:
+    """The tile of a place a mission names: the guard wall, or a numbered spawn point ("spawn-point-6")."""
+    if place == "guard-wall":
+        tile = plan.game.get("guard_wall")
+    else:  # a spawn point, as refuse_unplayable checked
+        tile = plan.game["spawn_points"].get(place.removeprefix(SPAWN_POINT))
+    if tile is None:
+        raise Unprocessable(
+            f"The {place.replace('-', ' ')} must be on the board",
+            detail="Name it at set-up (setup.guard_wall, setup.spawn_points): the map is lost.",
+            errors={"setup": [place]},
+        )
+    return tile
 
 
 def guard_wall_and_six(plan: Plan) -> tuple[str, str]:
@@ -318,8 +361,10 @@ def _special_move(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[s
             errors={"card": ["Not held."]},
         )
     chi = sum(results.count("Chi") for results in spent.values())
-    if chi not in plan.data["costs"]["special_move_chi"]:
-        raise Unprocessable("A Special Move costs 2 or 3 Chi", detail="The card says which; spend exactly that.", errors={"heroes": ["2 or 3 Chi."]})
+    costs = plan.data["costs"]["special_move_chi"]
+    if chi not in costs:
+        said = wording.listed([str(n) for n in costs], last="or")
+        raise Unprocessable(f"A Special Move costs {said} Chi", detail="The card says which; spend exactly that.", errors={"heroes": [f"{said} Chi."]})
     require_payment(plan.data, spent, {"Chi": chi}, "a Special Move")
     return [{"kind": "special-move-used", "hero": hero, "card": card, "chi": chi}]
 
@@ -331,6 +376,10 @@ def _wound_tai_lung(plan: Plan, params: Mapping[str, Any], spent: dict[str, list
     if not plan.game["tokens"].get("dragon-scroll"):
         raise Unprocessable("Tai Lung cannot be wounded before the Dragon Scroll is read", detail="Read the Dragon Scroll (6 Chi) first.", errors={"for": ["Scroll not read."]})
     plan.enemies_required(tile, "tai-lung", 1, "heroes")
+    # "the cost to have any effect on him" (L154-L156) may be paid by the heroes on his tile together where his data says
+    # so (affect_cost_combinable)
+    if len(spent) > 1 and not tai_lung["affect_cost_combinable"]:
+        raise Unprocessable("Tai Lung is wounded with one hero's own dice", detail="Heroes may not combine dice to affect him.", errors={"heroes": ["One hero only."]})
     cost = tai_lung["affect_cost_by_players"][str(plan.game["players"])]
     require_payment(plan.data, spent, cost, "wounding Tai Lung")
     to = plan.tile(_need(params, "to", "wound-tai-lung"), "to")

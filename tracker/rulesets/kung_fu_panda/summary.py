@@ -121,7 +121,7 @@ def _lever(plan: Plan, hero: str, stood: str) -> dict[str, Any]:
 def _spawn_within_limit(plan: Plan, enemy: str, tile: str, count: int) -> None:
     """Spawns entered as a summary obey the same limits as a dial's (L124-L126): the reserve, and the tile's
     limit; those over it "do not spawn" (each mission's Maximum enemies) unless the summary names the tile they spread to."""
-    limit, excluded = plan.mission["tile_limit"], plan.mission["tile_limit_excludes"]
+    limit, excluded = plan.tile_limit()
     room = count if enemy in excluded else max(0, limit - game_state.limit_count(plan.game, tile, excluded))
     if room:
         plan.spawn(enemy, tile, min(count, room), "summary")
