@@ -155,3 +155,9 @@ def test_the_walk_finds_a_field_no_code_names_and_passes_what_the_data_marks():
     spawns = {"turns": [{"monsters": {"ogre": 1, "razor_wing": 2}}]}
     assert unnamed_fields(spawns, frozenset({"turns", "monsters"})) == {"ogre", "razor_wing"}
     assert unnamed_fields(spawns, frozenset({"turns", "monsters"}), frozenset({"monsters"})) == set()
+
+
+def test_no_field_is_left_unanswered():
+    """Issue 31: every rule field is read by code or marked the table's with why; "not yet known" is no answer."""
+    listed = json.loads(LIST.read_text(encoding="utf-8"))
+    assert not any(listed.get("unanswered", {}).values()), listed.get("unanswered")
