@@ -7,36 +7,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests.kit import descent_pure
 from tests.kit.pure_table import edited
 from tracker import rulesets
-from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.core.randomness import RandomStream
 from tracker.rulesets import descent
 from tracker.rulesets.descent import conditions, prolonged, wounds, zorek
-from tracker.rulesets.descent.setup import set_up
-from tracker.rulesets.engine.ruleset import ActionContext
 
 DATA = rulesets.get("descent").data
-CARDS = ["Aim", "Gust of Wind", "Hordes of the Things", "Dodge", "Dark Charm"] + [f"Base card {n}" for n in range(1, 16)]
 
 
-def _ctx(ruleset, game=None) -> ActionContext:
-    state = {"decks": {"overlord": decks.new_deck("overlord", CARDS, None, False)}, "turn": 1, "game": game or {}}
-    return ActionContext(state, ruleset, ruleset.decks({}), ruleset.dice({}), {})
-
-
-def _game(ruleset, quest, party=("aurim", "tahlia")) -> dict:
-    game: dict = {}
-    changes = set_up(_ctx(ruleset), {"quest": quest, "campaign": {"party": list(party), "options": {}}, "setup": {}}, RandomStream(b"d" * 32))
-    return _apply(ruleset, game, changes)
-
-
-def _apply(ruleset, game, changes) -> dict:
-    for change in changes:
-        if change["kind"] in ruleset.rules.events:
-            game = ruleset.rules.fold(game, change)
-    return game
+_ctx, _game, _apply = descent_pure.ctx, descent_pure.game, descent_pure.apply
 
 
 def test_sharr_heals_the_wounds_the_data_says():

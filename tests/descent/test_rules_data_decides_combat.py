@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.descent.test_rules_data_decides import _apply, _ctx, _game
+from tests.kit.descent_pure import apply as _apply, ctx as _ctx, game as _game
 from tests.kit.pure_table import edited
 from tracker import rulesets
 from tracker.core.errors import Unprocessable
@@ -66,7 +66,7 @@ def test_pierce_and_armour_count_as_the_data_says():
 
 def test_surges_that_do_not_stack_are_refused_when_the_data_loads():
     # L280: "Special abilities that require you to spend surges are designed to stack"
-    with pytest.raises(RulesDataError, match="combat.surges_stack is False"):
+    with pytest.raises(RulesDataError, match="combat.surges_stack is false"):
         edited(descent.load, DATA, lambda d: d["combat"].update(surges_stack=False))
 
 
@@ -157,11 +157,11 @@ def test_a_stunned_hero_takes_the_half_actions_the_data_says():
 
 def test_rules_the_code_plays_one_way_are_refused_otherwise_when_the_data_loads():
     # L139: "A hero with a prolonged order token on him may take a concentrate half action"
-    with pytest.raises(RulesDataError, match="ready.concentrate_needs is 'aim order'"):
+    with pytest.raises(RulesDataError, match='ready.concentrate_needs is "aim order"'):
         edited(descent.load, DATA, lambda d: d["ready"].update(concentrate_needs="aim order"))
     # L345: "one of the prisoners is sacrificed to the chaos beast, in the numerical order shown on the map"
     thing_in_the_pit = lambda d: next(q for q in d["quests"] if q["id"] == "thing-in-the-pit")  # noqa: E731
-    with pytest.raises(RulesDataError, match="sacrifice_order is 'random'"):
+    with pytest.raises(RulesDataError, match='sacrifice_order is "random"'):
         edited(descent.load, DATA, lambda d: thing_in_the_pit(d)["prisoners"].update(sacrifice_order="random"))
     # L388: "the Thing in the Pit has 4 additional wounds for each villager that has been sacrificed"
     with pytest.raises(RulesDataError, match="4 in thing-in-the-pit.monsters but 5 in combat.named_monsters"):

@@ -34,8 +34,6 @@ def _remaining(ctx: ActionContext, glyph: str, maximum: int) -> int:
 def damage_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     glyphs = rules(ctx)
     wounds = ctx.ruleset.rules.version.glyph_hit(ctx, params, glyphs)
-    if not wounds:
-        raise refuse("Say how many wounds the glyph takes", f"Its armour is {glyphs.get('armor', 'as printed')}; send \"wounds\" after armour.", "wounds")
     before = _remaining(ctx, params["glyph"], glyphs["wounds"])
     after = max(0, before - wounds)
     changes: list[dict[str, Any]] = [{"kind": "glyph-damaged", "glyph": params["glyph"], "wounds": before - after, "remaining": after}]
@@ -51,7 +49,10 @@ def damage_glyph(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> lis
 def hit_as_stated(ctx: ActionContext, params: Mapping[str, Any], glyphs: Mapping[str, Any]) -> int:
     """The wounds a glyph takes: as the table states them, else the quest's wounds per attack (before rules 1.8.0, and
     where no Zorek hits: versions.py)."""
-    return params.get("wounds", glyphs.get("wounds_per_attack") or 0)
+    wounds = params.get("wounds", glyphs.get("wounds_per_attack") or 0)
+    if not wounds:
+        raise refuse("Say how many wounds the glyph takes", f"Its armour is {glyphs.get('armor', 'as printed')}; send \"wounds\" after armour.", "wounds")
+    return wounds
 
 
 def zorek_hit(ctx: ActionContext, params: Mapping[str, Any], glyphs: Mapping[str, Any]) -> int:
