@@ -236,7 +236,7 @@ Said = Callable[[Mapping[str, Any]], str]  # a condition in the words a verdict'
 
 
 def decide(game: Mapping[str, Any], outcomes: Mapping[str, Any], reported: Mapping[str, Any] | None,
-           said: "Verdicts | None" = None) -> dict[str, str] | None:
+           said: Verdicts | None = None) -> dict[str, str] | None:
     """The outcome the rules give for this state, or None while undecided (or while it hangs on a fact only the
     table can state). ``reported`` None: from the log alone. ``said``: the words the reason records (the version's)."""
     said = said or RECORDED_BEFORE_1_5_0
@@ -280,7 +280,7 @@ class Verdicts:
         return f"the quest ended ({because}) without either set of Victory Conditions ({line})"
 
 
-RECORDED_BEFORE_1_5_0 = Verdicts(lambda cond: describe(cond))
+RECORDED_BEFORE_1_5_0 = Verdicts(describe)
 
 
 class InWords(Verdicts):
@@ -294,9 +294,9 @@ class InWords(Verdicts):
     def _merged(self, conds: list[Mapping[str, Any]]) -> str:
         lines: dict[str, list[str]] = {}
         for cond in conds:
-            lines.setdefault(self.condition(cond), [])
-            if cond["line"] not in lines[self.condition(cond)]:
-                lines[self.condition(cond)].append(cond["line"])
+            at = lines.setdefault(self.condition(cond), [])
+            if cond["line"] not in at:
+                at.append(cond["line"])
         return "; ".join(f"{words} ({', '.join(at)})" for words, at in lines.items())
 
     def lost(self, cond):
