@@ -63,6 +63,21 @@ def document_of(app) -> tuple[OpenAPI, dict]:
     return known
 
 
+def with_ruleset(app, ruleset) -> None:
+    """Check the app's answers against its document with a test ruleset's game state among GameState's branches, as a
+    game of the server's own is: a ruleset registered after the app was built is not in the document it serves."""
+    document = json.loads(app.test_client(use_cookies=False).get("/openapi.json").get_data(as_text=True))
+    name = "".join(part.capitalize() for part in ruleset.id.split("-")) + "GameState"
+    schema = {key: value for key, value in ruleset.rules.state_schema.items() if key != "$schema"}
+    schema["properties"] = {**schema.get("properties", {}), "ruleset": {"type": "string", "enum": [ruleset.id]}}
+    schema["required"] = sorted({*schema.get("required", []), "ruleset"})
+    document["components"]["schemas"][name] = schema
+    union = document["components"]["schemas"]["GameState"]
+    union["oneOf"].append({"$ref": f"#/components/schemas/{name}"})
+    union["discriminator"]["mapping"][ruleset.id] = f"#/components/schemas/{name}"
+    app.extensions["contract_document"] = _contract(json.dumps(document))
+
+
 def check(app, response) -> None:
     """Raise AssertionError when the response does not fit the document's schema for its operation and status."""
     request = response.request

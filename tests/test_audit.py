@@ -22,6 +22,7 @@ from tests.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to
     play_journey as _play_journey,
     target,
 )
+from tests import contract
 from tests.kit import audit_ruleset
 from tracker import rulesets
 from tracker.rulesets.engine import archive
@@ -38,7 +39,7 @@ def marker_race(monkeypatch, app):
     ruleset = audit_ruleset.load()
     known = rulesets.registry()
     monkeypatch.setattr(rulesets, "registry", lambda: {**known, ruleset.id: ruleset})
-    audit_ruleset.joins_the_document(app, ruleset)
+    contract.with_ruleset(app, ruleset)
     return ruleset
 
 
@@ -324,7 +325,7 @@ def test_a_campaign_with_game_events_round_trips_through_export_and_import(app, 
     cid, sid = _marker_session(client)
     client.post(f"/sessions/{sid}/undo")
     client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
-    audit_ruleset.joins_the_document(target, marker_race)
+    contract.with_ruleset(target, marker_race)
     imported = target.test_client().post("/campaigns/import", data=_export(client, cid), headers=NDJSON)
     assert imported.status_code == 201, imported.json
     assert imported.json["sessions"] == {sid: "verified"}

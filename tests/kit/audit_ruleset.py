@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import json
-
-from tests.contract import _contract
 from tracker.core import dice
 from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.changes import Changes
@@ -52,15 +49,3 @@ def load(data: dict[str, Any] | None = None, version: str = "1") -> Ruleset:
     schema = {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"], "additionalProperties": False}
     return Ruleset(data, [ActionType("move", "Roll a d6 and move the marker that far.", schema, move, random=True)], MarkerRules())
 
-
-def joins_the_document(app: Any, ruleset: Ruleset) -> None:
-    """The document the API tests check answers against (tests/contract.py), with ``ruleset``'s game state among
-    GameState's branches, as a game of this server's own would be: registered after the app was built, the test
-    ruleset is not in the document it serves."""
-    document = app.test_client(use_cookies=False).get("/openapi.json").get_json()
-    name = "MarkerRaceGameState"
-    document["components"]["schemas"][name] = {k: v for k, v in ruleset.rules.state_schema.items() if k != "$schema"}
-    union = document["components"]["schemas"]["GameState"]
-    union["oneOf"].append({"$ref": f"#/components/schemas/{name}"})
-    union["discriminator"]["mapping"][ruleset.id] = f"#/components/schemas/{name}"
-    app.extensions["contract_document"] = _contract(json.dumps(document))
