@@ -385,7 +385,8 @@ class RollResult(Answer):
 
 _HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 # What an event's metadata holds (tracker/domain/events.py's make_meta, tracker/integrity/hash_chain.py), as the
-# document declares it: kept as the store holds it on the way out (a Dict field), declared key by key for clients.
+# document declares it: the EventMeta component (api/contract.py), which every event's meta is; kept as the store holds
+# it on the way out (a Raw field: the document's type is EventMeta's), declared key by key for clients.
 EVENT_META = {
     "type": "object",
     "description": "Who issued the event and how it links into the session's hash chain (README: How a roll can be checked).",
@@ -417,7 +418,7 @@ class Event(Answer):
     position = fields.Integer()
     type = fields.String()
     timestamp = fields.String(metadata={"format": "date-time"})
-    meta = fields.Raw(metadata={"description": EVENT_META["description"], **ruleset_schemas.ref("EventMeta")})  # kept as the store holds it
+    meta = fields.Raw(metadata={"description": EVENT_META["description"], **ruleset_schemas.ref("EventMeta")})
     payload = fields.Dict()
     secret = fields.Boolean(metadata={"description": "True when the payload is secret to another side until the quest ends."})
 
