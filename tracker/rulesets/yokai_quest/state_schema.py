@@ -38,7 +38,7 @@ SCENE_RESULT = closed(
         "reason": nullable(STRING),
         "victory_condition": nullable(STRING),
         "victory_conditions": STRINGS,
-        "reported": {"type": "object", "description": "The facts the table stated with the scene's end (the scene's reported_schema)."},
+        "reported": map_of(STRING, "The facts the table stated with the scene's end, by the condition that asks for them (end-scene's reported)."),
         "completes_story": BOOLEAN,
         "full_energy_next_story": BOOLEAN,
     },
