@@ -166,6 +166,16 @@ def ref(name: str) -> dict[str, Any]:
     return {"allOf": [{"$ref": REF + name}]}
 
 
+def game_state_branch(ruleset) -> tuple[str, dict[str, Any]]:
+    """``{Ruleset}GameState``: the ruleset's published state_schema as GameState's branch, naming its ruleset whatever
+    the schema declares (a game that publishes no state schema is still told apart from the others by it)."""
+    schema = _open(_plain(ruleset.rules.state_schema))
+    schema["description"] = f"{ruleset.name}: the session's game state. " + schema.get("description", "")
+    schema["properties"] = {**schema.get("properties", {}), RULESET: {"type": "string", "enum": [ruleset.id]}}
+    schema["required"] = sorted({*schema.get("required", []), RULESET})
+    return f"{_camel(ruleset.id)}{GAME_STATE}", schema
+
+
 @cache
 def game_state_schemas() -> dict[str, dict[str, Any]]:
     """``{Ruleset}GameState`` for each ruleset (its published state_schema), and ``GameState``: the oneOf over them,
@@ -173,10 +183,7 @@ def game_state_schemas() -> dict[str, dict[str, Any]]:
     components: dict[str, dict[str, Any]] = {}
     mapping: dict[str, str] = {}
     for ruleset_id in ruleset_ids():
-        ruleset = rulesets.registry()[ruleset_id]
-        name = f"{_camel(ruleset_id)}{GAME_STATE}"
-        schema = _open(_plain(ruleset.rules.state_schema))
-        schema["description"] = f"{ruleset.name}: the session's game state. " + schema.get("description", "")
+        name, schema = game_state_branch(rulesets.registry()[ruleset_id])
         components[name] = schema
         mapping[ruleset_id] = REF + name
     components[GAME_STATE] = {
