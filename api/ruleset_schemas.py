@@ -171,7 +171,8 @@ def game_state_branch(ruleset) -> tuple[str, dict[str, Any]]:
     the schema declares (a game that publishes no state schema is still told apart from the others by it)."""
     schema = _open(_plain(ruleset.rules.state_schema))
     schema["description"] = f"{ruleset.name}: the session's game state. " + schema.get("description", "")
-    schema["properties"] = {**schema.get("properties", {}), RULESET: {"type": "string", "enum": [ruleset.id]}}
+    properties = schema.get("properties", {})
+    schema["properties"] = {**properties, RULESET: {**properties.get(RULESET, {}), "type": "string", "enum": [ruleset.id]}}
     schema["required"] = sorted({*schema.get("required", []), RULESET})
     return f"{_camel(ruleset.id)}{GAME_STATE}", schema
 
