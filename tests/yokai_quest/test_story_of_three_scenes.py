@@ -97,7 +97,9 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     for card in ("Soba", "Magatama", "Hinote"):
         act(client, s2b, {"type": "draw-treasure", "hero": "ami", "card": card})
     act(client, s2b, {"type": "end-scene", "outcome": "victory"})
-    assert end(client, s2b, "victory", status=422)  # the reward's treasure is still owed
+    owed = end(client, s2b, "victory", status=422)  # the reward's treasure is still owed, to the heroes by name
+    assert owed["title"] == "Treasure cards are still owed to Ami and Ryo", owed
+    assert "[" not in owed["detail"] and "'ryo'" not in owed["detail"]
     over = act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": "Maki sushi"}, status=422)
     assert "more than 4" in over["title"]
     act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": "Maki sushi", "discard": "Nigiri"})
