@@ -41,7 +41,11 @@ def _line(event: Any, words: TimelineWords) -> str:
         roll = event.roll
         how = "Rolled" if roll["source"] == "digital" else "Rolled at the table:"
         purpose = f" (for {roll['purpose']})" if roll.get("purpose") else ""
-        return f"{how} {_on_the_dice(roll['results'], words.dice)}{purpose}"
+        results = roll["results"]
+        if len(results) == 1:  # most rolls are of one die kind: said as _on_the_dice says it, with fewer calls
+            for die, faces in results.items():
+                return f"{how} {_said(die, faces, words.dice.get(die))}{purpose}"
+        return f"{how} {_on_the_dice(results, words.dice)}{purpose}"
     if name == "SessionStarted":
         return f"Quest {event.quest} began with {_heroes(words, event.party)}; the seed is committed ({event.seed_commitment[:12]}…)"
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
@@ -131,8 +135,8 @@ def _on_the_dice(results: dict[str, list[Any]], named: dict[str, str] | None = N
 
 def _said(die: str, faces: list[Any], name: str | None = None) -> str:
     if die[:1] == "d" and die[1:].isdigit():
-        return f"{_faces(faces)} on {len(faces)}{die}"
-    return f"{_faces(faces)} on the {name or die} {'die' if len(faces) == 1 else 'dice'}"
+        return f"{', '.join(map(str, faces))} on {len(faces)}{die}"
+    return f"{', '.join(map(str, faces))} on the {name or die} {'die' if len(faces) == 1 else 'dice'}"
 
 
 def _rolled_at_the_table(event: Any, words: TimelineWords) -> str:
@@ -150,10 +154,13 @@ def _rolled_at_the_table(event: Any, words: TimelineWords) -> str:
 def secret_of(event: Any, words: TimelineWords | None = None) -> str | None:
     """The side an event is secret to (its ruleset says, for a change or an action's inputs,
     as tracker.integrity.disclosure does for the event log), or None."""
+    words = words or of_event(event)
+    if not words.keeps_secrets:
+        return None
     recorded = _recorded(event)
     if recorded is None:
         return None
-    return (words or of_event(event)).secret_to(recorded)
+    return words.secret_to(recorded)
 
 
 def _recorded(event: Any) -> dict[str, Any] | None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from tracker import rulesets
 from tracker.core import wording
+from tracker.rulesets.engine.ruleset import GameRules
 
 MAX_LINES = 20_000  # lines kept per game; past that many, the cache starts again
 
@@ -26,7 +27,7 @@ MAX_LINES = 20_000  # lines kept per game; past that many, the cache starts agai
 class TimelineWords:
     """The names and rules of one ruleset (or of none: an event whose ruleset this code does not know)."""
 
-    __slots__ = ("ruleset", "data", "rules", "names", "characters", "decks", "dice", "field_names", "secret_rules", "_lines")
+    __slots__ = ("ruleset", "data", "rules", "names", "characters", "decks", "dice", "field_names", "secret_rules", "keeps_secrets", "_lines")
 
     def __init__(self, ruleset: Any) -> None:
         self.ruleset = ruleset
@@ -40,6 +41,8 @@ class TimelineWords:
         self.field_names = rules.field_names() if rules is not None else {}
         # the rules a secret roll is judged by, where the game has more than one side (dice statistics seal those rolls)
         self.secret_rules = rules if rules is not None and len(rules.sides) > 1 else None
+        # whether the rules say any change is secret: GameRules' own secret_to says none is (Journey's, Kung Fu Panda's)
+        self.keeps_secrets = rules is not None and getattr(rules.secret_to, "__func__", None) is not GameRules.secret_to
         self._lines: dict[str, str] = {}
 
     def said(self, line: str) -> str:
@@ -59,7 +62,7 @@ class TimelineWords:
         return self.characters.get(character) or character
 
     def secret_to(self, recorded: dict[str, Any]) -> str | None:
-        return self.rules.secret_to(recorded) if self.rules is not None else None
+        return self.rules.secret_to(recorded) if self.keeps_secrets else None
 
     def describe_change(self, change: dict[str, Any]) -> str | None:
         return self.rules.describe(change) if self.rules is not None else None
