@@ -130,13 +130,18 @@ def main() -> None:
                 seconds[what].append(replayed["seconds"])
                 digests[what].add(replayed["digest"])
             seconds["raw read + json.loads"].append(raw_read(db_url, schema))
-            print(f"round {repeat + 1}/{args.repeats}: " + "; ".join(
-                f"{what} {events / s[-1]:,.0f} events/s" for what, s in seconds.items()), flush=True)
+            raw_now = seconds["raw read + json.loads"][-1]
+            print(f"round {repeat + 1}/{args.repeats} (load average {os.getloadavg()[0]:.1f}): " + "; ".join(
+                f"{what} {events / s[-1]:,.0f} events/s ({raw_now / s[-1]:.2f} of the raw read)" for what, s in seconds.items()), flush=True)
         raw = statistics.median(seconds["raw read + json.loads"])
         print(f"\n{events:,} events, medians of {args.repeats} rounds (load average {os.getloadavg()[0]:.1f}):")
         for what, s in seconds.items():
             median = statistics.median(s)
-            print(f"  {what}: {median:.2f} s, {events / median:,.0f} events/s, {raw / median:.2f} of the raw read")
+            # the ratio of each round (its replay beside the raw read just after it), then their median: the machine's
+            # load moves both figures of a round together, less so figures of different rounds
+            ratios = [r / t for r, t in zip(seconds["raw read + json.loads"], s)]
+            print(f"  {what}: {median:.2f} s, {events / median:,.0f} events/s, {raw / median:.2f} of the raw read "
+                  f"(round by round: {', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f})")
         for what, found in digests.items():
             print(f"  views digest, {what}: {', '.join(sorted(d[:16] for d in found))}")
         if len({d for found in digests.values() for d in found}) != 1:
