@@ -1,13 +1,14 @@
 """Replay alone, two codes side by side on one log: `make bench-replay` (or `python bench/replay_bench.py`).
 
-`make bench` measures replay among everything else; this measures only it, so a change to the replay path is
-seen before and after in one run on one log: a fresh schema in the campaign_tracker_bench database gets
-REPLAY_EVENTS events (bench/history.py writes them as `make bench` does), then, REPEATS times in turn, each code
-replays it (every view emptied and projected again, as `tracker rebuild` does) in a process of its own, and a
-raw read of the same rows with json.loads (the issue's reference) runs beside them. The codes: this tree, and
-with `--baseline DIR` another checkout (`git worktree add DIR main`, or `git archive main | tar -x -C DIR`),
-whose packages the replaying process imports first. The views' digests of the codes must agree: the replay
-must rebuild the same views. The schema is dropped at the end, whatever happens.
+`make bench` measures replay among everything else; this measures only it, so a change to the replay path is seen
+before and after in one run on one log: a fresh schema in the campaign_tracker_bench database gets REPLAY_EVENTS
+events (bench/history.py writes them as `make bench` does), then, REPEATS times in turn, each code replays it (every
+view emptied and projected again, as `tracker rebuild` does, in a process of its own: cold, as `tracker rebuild` is),
+each replay followed by a raw read of the same rows with json.loads (the issue's reference). A shared machine's load
+moves a replay and the raw read just after it together, so each ratio is of those two, and the median ratio counts.
+The codes: this tree, and with `--baseline DIR` another checkout (`git worktree add DIR main`, or
+`git archive main | tar -x -C DIR`), whose packages the replaying process imports first. The views' digests of the
+codes must agree: the replay must rebuild the same views. The schema is dropped at the end, whatever happens.
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ def main() -> None:
         started = time.perf_counter()
         events = write_log(db_url, schema, args.events)
         print(f"wrote {events:,} events in {time.perf_counter() - started:.0f} s", flush=True)
-        seconds: dict[str, list[float]] = {what: [] for what in [*codes, "raw read + json.loads"]}
+        seconds: dict[str, list[float]] = {what: [] for what in codes}
+        raws: dict[str, list[float]] = {what: [] for what in codes}  # the raw read just after each replay
         digests: dict[str, set[str]] = {what: set() for what in codes}
         for repeat in range(args.repeats):
             for what, code in codes.items():
@@ -129,19 +131,17 @@ def main() -> None:
                 assert replayed["covered"] == events and Path(replayed["code"]) == code, replayed
                 seconds[what].append(replayed["seconds"])
                 digests[what].add(replayed["digest"])
-            seconds["raw read + json.loads"].append(raw_read(db_url, schema))
-            raw_now = seconds["raw read + json.loads"][-1]
+                raws[what].append(raw_read(db_url, schema))
             print(f"round {repeat + 1}/{args.repeats} (load average {os.getloadavg()[0]:.1f}): " + "; ".join(
-                f"{what} {events / s[-1]:,.0f} events/s ({raw_now / s[-1]:.2f} of the raw read)" for what, s in seconds.items()), flush=True)
-        raw = statistics.median(seconds["raw read + json.loads"])
-        print(f"\n{events:,} events, medians of {args.repeats} rounds (load average {os.getloadavg()[0]:.1f}):")
-        for what, s in seconds.items():
-            median = statistics.median(s)
-            # the ratio of each round (its replay beside the raw read just after it), then their median: the machine's
-            # load moves both figures of a round together, less so figures of different rounds
-            ratios = [r / t for r, t in zip(seconds["raw read + json.loads"], s)]
-            print(f"  {what}: {median:.2f} s, {events / median:,.0f} events/s, {raw / median:.2f} of the raw read "
-                  f"(round by round: {', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f})")
+                f"{what} {events / seconds[what][-1]:,.0f} events/s, raw read + json.loads just after {events / raws[what][-1]:,.0f}/s "
+                f"({raws[what][-1] / seconds[what][-1]:.2f})" for what in codes), flush=True)
+        print(f"\n{events:,} events, {args.repeats} rounds (load average {os.getloadavg()[0]:.1f}); each replay against the raw read "
+              "(json.loads) made just after it, as the machine's load then was:")
+        for what in codes:
+            ratios = [raw / replay for raw, replay in zip(raws[what], seconds[what])]
+            print(f"  {what}: median {events / statistics.median(seconds[what]):,.0f} events/s, raw read "
+                  f"{events / statistics.median(raws[what]):,.0f}/s; ratio by round {', '.join(f'{r:.2f}' for r in ratios)}: "
+                  f"median {statistics.median(ratios):.2f}")
         for what, found in digests.items():
             print(f"  views digest, {what}: {', '.join(sorted(d[:16] for d in found))}")
         if len({d for found in digests.values() for d in found}) != 1:
