@@ -160,7 +160,7 @@ def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
 
 def test_a_long_bridge_costs_what_the_mission_says(client):
     """1.2: 'Bridge: 2x Chi and 1x Move to enter' (L273); E (Long Bridge 1) is its bridge."""
-    cid, sid = _mission(client, "m1-2", {"start_tile": "l", "spawn_points": {"2": "l", "4": "O"}})
+    cid, sid = _mission(client, "m1-2", {"start_tile": "i", "spawn_points": {"2": "l", "4": "O"}})
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi", "Chi", "Kick"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "E"}, "does not pay")
@@ -271,7 +271,10 @@ def test_the_wolf_boss_ko_cost_comes_from_component_data_or_is_marked_unchecked(
 def test_the_break_in_stairs_open_only_after_both_levers(client):
     """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers – located
     on the Flagstone tiles which contain spawn points 2 and 4 ... 1x Chi and 2x Punch' (L268)."""
-    cid, sid = _mission(client, "m1-2", {"tiles": {"po": "l", "tigress": "O"}, "spawn_points": {"2": "l", "4": "O"}})
+    cid, sid = _mission(client, "m1-2", {"tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O"}})
+    # each hero begins on a Monastery Bed (L281); the first round, summarised, takes them onto the levers' tiles
+    act(client, sid, {"type": "round-summary", "moved": {"po": "l", "tigress": "O"}})
+    act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch", "Move"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"}, "locked until both levers")
@@ -395,7 +398,7 @@ def test_the_tiles_a_missions_specials_act_on_are_placed_at_set_up(client):
     """1.2's levers are on the tiles of spawn points 2 and 4 (L268); 2.2's gongs and pause act on the guard wall and
     spawn point 6 (L334, L346): the lost map would show them, so the table names them before the first round."""
     cid = campaign(client, {"length": "single", "mission": "m1-2"})
-    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {"start_tile": "l", "spawn_points": {"2": "l"}, "special_moves": PAIR}})
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {"start_tile": "i", "spawn_points": {"2": "l"}, "special_moves": PAIR}})
     assert refused.status_code == 422 and refused.json["title"] == "Place spawn points 4 of Mission 1.2"
     cid = campaign(client, {"length": "single", "mission": "m2-2"})
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": {"start_tile": "I", "end_tile": "t", "spawn_points": {"6": "N"}, "special_moves": PAIR}})

@@ -301,8 +301,9 @@ def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[
 
 def _check_start_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], tiles: Mapping[str, Any]) -> None:
     """Where the mission's data names the heroes' start ("start_tiles"), they start there: the lessons' "your heroes
-    must start on the Training Grounds scene tile" (L218, L226). Other missions' Start Tiles were on their lost maps:
-    the table names them."""
+    must start on the Training Grounds scene tile" (L218, L226), and Mission 1.2's "each hero begins on a Monastery Bed
+    tile of their player's choosing" (L281, from rules data 1.2.0 on: an older version's data names none there). Other
+    missions' Start Tiles were on their lost maps: the table names them."""
     allowed = mission.get("start_tiles")
     if not allowed:
         return
