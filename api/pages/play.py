@@ -316,8 +316,8 @@ def replay_page(session_id: str):
         turns=reads.turn_starts(entries, ruleset.rules.played_in_rounds),
         count=ruleset.rules.turn_said(state["game"], int(state.get("turn") or 1)),
         decks=[{"id": d, "name": reads.deck_name(ruleset, d), **summary} for d, summary in state["decks"].items()],
-        heroes=reads.heroes_at(state["game"], named),
-        facts=reads.game_facts(state["game"], named),
+        heroes=reads.heroes_at(state["game"], named, ruleset.rules.field_names()),
+        facts=reads.game_facts(state["game"], named, ruleset.rules.field_names()),
         verification=verification,
         grant=signin.describe_grant(grant),
     )

@@ -256,7 +256,7 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     act(client, s1, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
     act(client, s1, {"type": "spend", "heroes": {"tigress": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
     act(client, s1, {"type": "spend", "heroes": {"tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"})  # her Chi is a Punch
-    refused(client, s1, {"type": "mission-won"}, "not on the end tile s")
+    refused(client, s1, {"type": "mission-won"}, "not on the end tile, Gatehouse (s)")
     act(client, s1, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "s"})
     act(client, s1, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "s"})
     act(client, s1, {"type": "mission-won"})
