@@ -65,7 +65,8 @@ def _line(event: Any) -> str:
         purpose = f" (for {roll['purpose']})" if roll.get("purpose") else ""
         return f"{how} {_on_the_dice(roll['results'], _dice_named(event))}{purpose}"
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
-        choices = wording.details_said(event.action.get("setup", {}), by_field=_field_names(event))
+        ruleset = _ruleset(event)
+        choices = wording.details_said(event.action.get("setup", {}), names_of(ruleset) if ruleset else {}, by_field=_field_names(event))
         return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
     if name == "ActionTaken" and isinstance(event.action.get("faces"), dict):
         return _rolled_at_the_table(event)
@@ -241,7 +242,10 @@ def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_a
 
 class Timeline(View):
     name = "timeline"
-    version = 2  # 2: the game kinds that fell back to a list of fields are said in sentences; stored views rebuild
+    # 2: the game kinds that fell back to a list of fields are said in sentences; 3: a field's nested map is said in
+    # brackets (a set-up's hero sheets, Kung Fu Panda's enemies per tile), a set-up names what the game names (Yōkai
+    # Quest's abilities), and Descent's quest set-up is not said twice. Each bump rebuilds the stored views.
+    version = 3
     tables = {
         "view_timeline": Table(
             "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "
