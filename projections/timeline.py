@@ -244,7 +244,7 @@ class Timeline(View):
     name = "timeline"
     # 2: the game kinds that fell back to a list of fields are said in sentences; 3: a field's nested map is said in
     # brackets (a set-up's hero sheets, Kung Fu Panda's enemies per tile), a set-up names what the game names (Yōkai
-    # Quest's abilities), and Descent's quest set-up is not said twice. Each bump rebuilds the stored views.
+    # Quest's abilities), and Descent's quest and Kung Fu Panda's mission are not said set up twice. Each bump rebuilds the stored views.
     version = 3
     tables = {
         "view_timeline": Table(

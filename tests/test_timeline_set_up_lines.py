@@ -1,8 +1,8 @@
 """The timeline's set-up lines and a few others as issue 32 read them on a phone: Yōkai Quest's loadouts by the
-abilities' names (not "kiri-susumu"), Descent's quest set up once (its second line said "set up" again), nested maps
-said in brackets instead of running into the line's own semicolons (Kung Fu Panda's enemies per tile, Descent's hero
-sheets), a Yōkai energy draw said "gains 3 energy" on the play page (not "3 Energy deck (Energy deck card)"), and the
-hero-progress refusals by the game's and the hero's names."""
+abilities' names (not "kiri-susumu"); Descent's quest, and Kung Fu Panda's mission, set up once (the second line said
+"set up" again); nested maps said in brackets instead of running into the line's own semicolons (Kung Fu Panda's
+enemies per tile, Descent's hero sheets); a Yōkai energy draw said "gains 3 energy" on the play page (not "3 Energy
+deck (Energy deck card)"); and the hero-progress refusals by the game's and the hero's names."""
 
 from __future__ import annotations
 
@@ -53,7 +53,9 @@ def test_kung_fu_pandas_set_up_keeps_each_map_together(client, app):
     started = client.post(f"/campaigns/{made['id']}/sessions", json={"quest": "m1-1", "setup": setup})
     assert started.status_code == 201, started.json
     sid = started.json["id"]
-    set_up = next(line for line in _lines(client, app, sid) if " set up (" in line)
+    lines = _lines(client, app, sid)
+    assert len([line for line in lines if "set up" in line]) == 1 and "Played in standard mode by 2 heroes" in lines, lines  # once
+    set_up = next(line for line in lines if " set up (" in line)
     fields = set_up.partition(" set up (")[2].removesuffix(")").split("; ")
     assert fields[:4] == ["start tile Kitchen (J)", "spawn points 1 Kitchen (J), 4 Long Market (d)",
                           "enemies Kitchen (J) (Wolf Spearman 2, Wolf Slasher 1), Long Market (d) (Ox Grunt 1)",
