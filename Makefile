@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # schema, temporary files and ports, and a file's shared set-up (a browser, a second cluster) is made once.
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test bench clean
+.PHONY: run test bench bench-replay clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ bench: $(STAMP)
 		echo "wrk is not installed: the HTTP benchmark uses Python client threads"
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[bench]' || echo "py-spy did not install: the HTTP section has no profile of the server"
 	$(BIN)/python bench/run.py
+
+# Replay alone on one log, this code beside another checkout's (BASELINE=dir, e.g. `git worktree add dir main`).
+bench-replay: $(STAMP)
+	$(BIN)/python bench/replay_bench.py $(if $(BASELINE),--baseline $(BASELINE))
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis

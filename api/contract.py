@@ -203,6 +203,7 @@ class ContractPlugin(BasePlugin):
             if hasattr(plugin, "converter") and plugin.converter is not None:
                 plugin.converter.add_attribute_function(_key_names)
         spec.components.schema("Problem", PROBLEM_SCHEMA)
+        spec.components.schema("EventMeta", schemas.EVENT_META)  # every event's meta, wherever events are answered
         for name, schema in ruleset_schemas.components().items():
             spec.components.schema(name, schema)
         for name in ("DigitalRoll", "ReportedRoll"):  # the two shapes of a roll's body (POST /sessions/{sid}/rolls)

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from tracker import rulesets
+from tracker.rulesets.engine.state_schema import RULESET  # the key of the answered game state that names its ruleset
 
 REF = "#/components/schemas/"
 
@@ -147,10 +148,57 @@ def _titles_once(components: dict[str, dict[str, Any]]) -> dict[str, dict[str, A
     return components
 
 
+def _open(schema: Any) -> Any:
+    """A published state schema as the document offers it: every object open to more keys (an answer may gain fields,
+    api/contract.py), its keys and their types as published. GET /rulesets/{id} serves it closed, as the tests hold it."""
+    if isinstance(schema, dict):
+        return {key: _open(value) for key, value in schema.items() if not (key == "additionalProperties" and value is False)}
+    if isinstance(schema, list):
+        return [_open(value) for value in schema]
+    return schema
+
+
+GAME_STATE = "GameState"
+
+
+def ref(name: str) -> dict[str, Any]:
+    """A field's metadata that makes it the component ``name`` in the document."""
+    return {"allOf": [{"$ref": REF + name}]}
+
+
+def game_state_branch(ruleset) -> tuple[str, dict[str, Any]]:
+    """``{Ruleset}GameState``: the ruleset's published state_schema as GameState's branch, naming its ruleset whatever
+    the schema declares (a game that publishes no state schema is still told apart from the others by it)."""
+    schema = _open(_plain(ruleset.rules.state_schema))
+    schema["description"] = f"{ruleset.name}: the session's game state. " + schema.get("description", "")
+    properties = schema.get("properties", {})
+    schema["properties"] = {**properties, RULESET: {**properties.get(RULESET, {}), "type": "string", "enum": [ruleset.id]}}
+    schema["required"] = sorted({*schema.get("required", []), RULESET})
+    return f"{_camel(ruleset.id)}{GAME_STATE}", schema
+
+
+@cache
+def game_state_schemas() -> dict[str, dict[str, Any]]:
+    """``{Ruleset}GameState`` for each ruleset (its published state_schema), and ``GameState``: the oneOf over them,
+    discriminated by the ``ruleset`` the session answer names in its game state."""
+    components: dict[str, dict[str, Any]] = {}
+    mapping: dict[str, str] = {}
+    for ruleset_id in ruleset_ids():
+        name, schema = game_state_branch(rulesets.registry()[ruleset_id])
+        components[name] = schema
+        mapping[ruleset_id] = REF + name
+    components[GAME_STATE] = {
+        "description": "The session's game state, in its ruleset's shape (GET /rulesets/{id}: state_schema); ruleset names which.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": RULESET, "mapping": mapping},
+    }
+    return components
+
+
 def any_of(what: str) -> dict[str, Any]:
     """An anyOf over every ruleset's schema of ``what`` (Options, Setup, Components or Reported), for a field's metadata."""
     return {"anyOf": [{"$ref": f"{REF}{_camel(ruleset_id)}{what}"} for ruleset_id in ruleset_ids()]}
 
 
 def components() -> dict[str, dict[str, Any]]:
-    return {**action_schemas(), **per_ruleset_schemas()}
+    return {**action_schemas(), **per_ruleset_schemas(), **game_state_schemas()}

@@ -253,6 +253,16 @@ class SessionEnd(Answer):
     facts = fields.List(fields.Nested(EndFact), metadata={"description": "Every fact the quest's end may take as \"reported\" (its reported_schema)."})
 
 
+class GameStateField(fields.Raw):
+    """The session's game state, with its ruleset's id in it (``ruleset``): the key the document's GameState, a oneOf
+    over the rulesets' state schemas, is discriminated by. Added on the way out; the state itself is the ruleset's."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        game = super()._serialize(value, attr, obj, **kwargs)  # (Raw: the document's type is GameState's, not a bare object)
+        ruleset = (obj.get("ruleset") or {}).get("id") if isinstance(obj, Mapping) else None
+        return {ruleset_schemas.RULESET: ruleset, **game} if ruleset and isinstance(game, Mapping) else game
+
+
 class SessionState(Answer):
     id = fields.String()
     campaign_id = fields.String()
@@ -269,7 +279,9 @@ class SessionState(Answer):
         "SessionAbandonedNote", allow_none=True, metadata={"description": "Why the table stopped without an outcome, and at which event; null unless abandoned."}
     )
     turn = fields.Integer()
-    game = fields.Dict(metadata={"description": "The ruleset's own bookkeeping (karma, weapon levels, ...)."})
+    game = GameStateField(metadata={"description": "The ruleset's own bookkeeping (karma, weapon levels, ...), in the shape of its "
+                                                    "state_schema (GET /rulesets/{id}); ruleset names the ruleset.",
+                                    **ruleset_schemas.ref(ruleset_schemas.GAME_STATE)})
     rolls = fields.Integer()
     random_counter = fields.Integer()
     decks = fields.Dict(keys=fields.String(), values=fields.Nested(DeckSummary))
@@ -283,7 +295,10 @@ class SessionState(Answer):
 class LatestSession(Answer):
     session_id = fields.String()
     quest = fields.String()
-    game = fields.Dict(metadata={"description": "The session's game state, folded from its game events."})
+    ruleset = fields.Nested(RulesetPin, metadata={"description": "The campaign's ruleset, which the session plays."})
+    game = GameStateField(metadata={"description": "The session's game state, folded from its game events, in the shape of its "
+                                                    "ruleset's state_schema (GET /rulesets/{id}); ruleset names the ruleset.",
+                                    **ruleset_schemas.ref(ruleset_schemas.GAME_STATE)})
 
 
 class Standing(Answer):
@@ -373,8 +388,10 @@ class RollResult(Answer):
 
 _HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 # What an event's metadata holds (tracker/domain/events.py's make_meta, tracker/integrity/hash_chain.py), as the
-# document declares it: kept as the store holds it on the way out (a Dict field), declared key by key for clients.
+# document declares it: the EventMeta component (api/contract.py), which every event's meta is; kept as the store holds
+# it on the way out (a Raw field: the document's type is EventMeta's), declared key by key for clients.
 EVENT_META = {
+    "type": "object",
     "description": "Who issued the event and how it links into the session's hash chain (README: How a roll can be checked).",
     "properties": {
         "issued_by": {"type": ["string", "null"], "description": "The issuing token's public id (never the token); null where no token "
@@ -404,7 +421,7 @@ class Event(Answer):
     position = fields.Integer()
     type = fields.String()
     timestamp = fields.String(metadata={"format": "date-time"})
-    meta = fields.Dict(metadata=EVENT_META)
+    meta = fields.Raw(metadata={"description": EVENT_META["description"], **ruleset_schemas.ref("EventMeta")})
     payload = fields.Dict()
     secret = fields.Boolean(metadata={"description": "True when the payload is secret to another side until the quest ends."})
 
@@ -734,6 +751,8 @@ class RulesetDocument(Answer):
     component_schema = fields.Dict(metadata={"description": "JSON Schema of the component data a campaign may supply."})
     options_schema = fields.Dict(metadata={"description": "JSON Schema of a campaign's options (POST /campaigns \"options\")."})
     setup_schema = fields.Dict(metadata={"description": "JSON Schema of a session start's \"setup\" (the table's choices at set-up)."})
+    state_schema = fields.Dict(metadata={"description": "JSON Schema of a session's game state (its \"game\", which names the ruleset "
+                                                        "in \"ruleset\")."})
     sides = fields.List(fields.String(), metadata={"description": "The sides at the table; secrets of one are hidden from the others."})
     component_packs = fields.List(
         fields.Dict(), metadata={"description": "Optional labelled component data from outside the rulebook, with its sources; pass its 'components' to POST /campaigns."}

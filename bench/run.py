@@ -824,11 +824,14 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             f"{history.events_in_log / (history.replay_seconds + history.digest_seconds):,.0f} events/s). Views digest: "
             f"`{history.views_digest[:16]}`.",
             "",
-            "The replay reads the log as plain tuples and decodes each state with msgspec into the very event the library's "
+            "The replay reads the log as plain tuples and decodes each state once with msgspec into the very event the library's "
             "mapper would make (its upcasters run; a state with any transcoded value but the timestamp goes to the mapper), "
-            "builds the rows of the five views with the same projection modules, and writes timeline and game-event rows by "
+            "builds the rows of every view with the same projection modules (a game's timeline words gathered once per ruleset, "
+            "each distinct line said once: projections/timeline_words.py), and writes timeline and game-event rows by "
             "COPY, dice counts summed per batch, in the same transaction as the batch's position; the next batch is read and "
-            "the last one written while a batch's rows are built (projections/log.py, runner.py, store.py).",
+            "the last one written while a batch's rows are built, and the garbage collector leaves the process's heap alone "
+            "while the replay runs (projections/log.py, runner.py, store.py). `make bench-replay BASELINE=dir` measures the "
+            "replay alone beside another checkout's, on one log.",
             "",
             markdown_table(("read", f"after {HISTORY_SHORT} events, ms", f"after {HISTORY_LONG:,}, ms", "ratio",
                             f"cold after {HISTORY_SHORT}, ms", f"cold after {HISTORY_LONG:,}, ms"),

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker import rulesets
+from projections.timeline_words import of_event, words_of
 from tracker.integrity.disclosure import undone_for
 from tracker.domain import Session
 from tracker.rulesets.engine.view import At, Table, View
 
 
-def rows(event: Any, campaign_id: str, session_id: str = "") -> list[tuple[Any, ...]]:
+_OF_THE_EVENT: Any = object()  # rows' rules unless given: looked up from the event's meta
+
+
+def rows(event: Any, campaign_id: str, session_id: str = "", rules: Any = _OF_THE_EVENT) -> list[tuple[Any, ...]]:
     """One row per face rolled (+1, or -1 for a roll an undo took back); the batch sums its rows per face.
 
     A roll secret to one side (the Descent overlord's secret-room die) is kept sealed in its session: the statistics are
     read by every side, and one die more on a face would tell its result before the quest ends. Its rows go to the
-    sealed table under its session, and ``read`` counts them once that session has ended, when the game reveals them."""
+    sealed table under its session, and ``read`` counts them once that session has ended, when the game reveals them.
+    ``rules``: the rules of the event's game when it has more than one side (``TimelineWords.secret_rules``), or None."""
     name = type(event).__name__
-    rules = _rules(event)
+    if rules is _OF_THE_EVENT:
+        rules = of_event(event).secret_rules
     if name == "DiceRolled":
         return _counted(event.roll, campaign_id, _sealed_in(rules, event.roll, session_id), 1)
     if name == "ActionUndone":  # an undone roll no longer counts, from the rows it was counted in
@@ -37,11 +42,6 @@ PUBLIC = None  # the sealed_in of a roll every side may count at once
 
 def _sealed_in(rules: Any, roll: dict[str, Any], session_id: str) -> str | None:
     return session_id if rules is not None and rules.secret_to({"kind": "rolled", "roll": roll}) is not None else PUBLIC
-
-
-def _rules(event: Any) -> Any:
-    ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
-    return ruleset.rules if ruleset is not None and len(ruleset.rules.sides) > 1 else None
 
 
 def _counted(roll: dict[str, Any], campaign_id: str, sealed_in: str | None, sign: int) -> list[tuple[Any, ...]]:
@@ -76,7 +76,7 @@ class DiceStatistics(View):
     handles = (Session.DiceRolled, Session.ActionUndone)
 
     def rows(self, event: Any, at: At) -> list[tuple[Any, ...]]:
-        return rows(event, at.campaign_id, at.session_id)
+        return rows(event, at.campaign_id, at.session_id, words_of(at.ruleset_id).secret_rules)
 
 
 def read(reader: Any, campaign_id: str) -> list[dict[str, Any]]:

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, NamedTuple, Protocol
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, find_id_convertor, str_to_uuid_convertor
+from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, Mapper, StoredEvent, find_id_convertor, str_to_uuid_convertor
 from eventsourcing.utils import resolve_topic
 
 _TRANSCODED = b'"_type_"'  # the key every transcoded value is written with
 _TIMESTAMP = "datetime_iso"
-_JSON = msgspec.json.Decoder()
+_JSON = msgspec.json.Decoder().decode
+_new, _set = object.__new__, object.__setattr__
 # What datetime.isoformat() writes for an aware time (with microseconds unless there are none); the
 # decoder also checks the two spellings fromisoformat reads that isoformat never writes back.
 _ISOFORMAT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6})?[+-]\d\d:\d\d", re.ASCII).fullmatch
@@ -64,11 +66,15 @@ def select_records(recorder: Any, start: int, limit: int) -> list[Record]:
         # Binary results: bytea arrives as it is stored, with no hex to parse.
         with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row, binary=True) as cursor:
             cursor.execute(statement, (start, limit), prepare=True)
-            return [Record(*row) for row in cursor.fetchall()]
+            return [_record(Record, row) for row in cursor.fetchall()]
     statement = f"SELECT rowid, originator_id, originator_version, topic, state FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?"
     with recorder.datastore.transaction(commit=False) as cursor:
         cursor.execute(statement, (start, limit))
-        return [Record(*row) for row in cursor.fetchall()]
+        return [_record(Record, row) for row in cursor.fetchall()]
+
+
+# A row of the five columns selected, as a Record without NamedTuple's own constructor (a Python call per row).
+_record = tuple.__new__
 
 
 class Decoder:
@@ -80,7 +86,12 @@ class Decoder:
         self.mapper = mapper
         transcoder = mapper.transcoder
         plain = isinstance(transcoder, JSONTranscoder) and mapper.cipher is None and mapper.compressor is None
-        self.timestamp: Callable[[str], Any] | None = transcoder.names[_TIMESTAMP].decode if plain else None  # type: ignore[attr-defined]
+        timestamps = transcoder.names[_TIMESTAMP] if plain else None  # type: ignore[attr-defined]
+        # The library's DatetimeAsISO decodes with datetime.fromisoformat (after asserting a str, which fromisoformat
+        # checks too): called straight, one call less per event. Any other transcoding of the name, its own decode.
+        self.timestamp: Callable[[str], Any] | None = (
+            None if timestamps is None else datetime.fromisoformat if type(timestamps) is DatetimeAsISO else timestamps.decode
+        )
         self._classes: dict[str, tuple[type, int]] = {}
         self._ids: dict[str, tuple[UUID, str]] = {}
         self.by_mapper = 0  # how many records went to the mapper
@@ -90,23 +101,43 @@ class Decoder:
 
     def decode_timed(self, record: Record) -> tuple[Any, str]:
         """The event, and its timestamp's isoformat(): the stored text itself when that is what isoformat()
-        writes (the timeline shows it; formatting the datetime again costs more than decoding it)."""
+        writes (the timeline shows it; formatting the datetime again costs more than decoding it).
+
+        The state is parsed once, checked, its timestamp decoded and the class's upcasters run, all in this one
+        call (a rebuild makes it for every event in the log); what only the mapper can decode goes to it."""
         _, originator_id, originator_version, topic, stored = record
-        decoded = self._state(stored)
-        if decoded is None:
+        state: Any = None
+        # What the mapper alone decodes: a state under a cipher or compressor, another transcoded value beside the
+        # timestamp, what msgspec refuses and json reads (NaN, Infinity, a lone surrogate), a timestamp of another form.
+        if self.timestamp is not None and stored.count(_TRANSCODED) == 1:
+            try:
+                state = _JSON(stored)
+            except msgspec.DecodeError:
+                state = None
+            timestamp = state.get("timestamp") if type(state) is dict else None
+            if type(timestamp) is dict and len(timestamp) == 2 and timestamp.get("_type_") == _TIMESTAMP:
+                text = timestamp.get("_data_")
+                try:
+                    state["timestamp"] = self.timestamp(text)
+                except (AssertionError, TypeError, ValueError):  # the mapper's own error, then
+                    state = None
+            else:
+                state = None
+        if state is None:
             self.by_mapper += 1
             event = self.mapper.to_domain_event(StoredEvent(originator_id, originator_version, topic, stored))
             return event, event.timestamp.isoformat()
-        state, text = decoded
-        cls, class_version = self._classes.get(topic) or self._class(topic)
-        state["originator_id"] = self.originator(originator_id)[0]
+        found = self._classes.get(topic)
+        cls, class_version = found if found is not None else self._class(topic)
+        ids = self._ids.get(originator_id)
+        state["originator_id"] = (ids if ids is not None else self.originator(originator_id))[0]
         state["originator_version"] = originator_version
         from_version = state.pop("class_version", 1)
         while from_version < class_version:  # the same upcasting as the mapper's
             getattr(cls, f"upcast_v{from_version}_v{from_version + 1}")(state)
             from_version += 1
-        event = object.__new__(cls)
-        object.__setattr__(event, "__dict__", state)
+        event = _new(cls)
+        _set(event, "__dict__", state)
         if _ISOFORMAT(text) and text[-6:] != "-00:00" and text[19:26] != ".000000":
             return event, text
         return event, event.timestamp.isoformat()
@@ -120,25 +151,6 @@ class Decoder:
             uuid = UUID(text)
             found = self._ids[text] = (uuid, str(uuid))
         return found
-
-    def _state(self, stored: bytes) -> tuple[dict[str, Any], str] | None:
-        """The stored state with its timestamp decoded, and the timestamp's stored text;
-        None when only the mapper can decode it."""
-        if self.timestamp is None or stored.count(_TRANSCODED) != 1:
-            return None
-        try:
-            state = _JSON.decode(stored)
-        except msgspec.DecodeError:  # NaN, Infinity, a lone surrogate: json reads them
-            return None
-        timestamp = state.get("timestamp") if type(state) is dict else None
-        if type(timestamp) is not dict or len(timestamp) != 2 or timestamp.get("_type_") != _TIMESTAMP:
-            return None
-        text = timestamp.get("_data_")
-        try:
-            state["timestamp"] = self.timestamp(text)
-        except (AssertionError, TypeError, ValueError):  # the mapper's own error, then
-            return None
-        return state, text
 
     def _class(self, topic: str) -> tuple[type, int]:
         cls = resolve_topic(topic)

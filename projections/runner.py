@@ -12,6 +12,7 @@ events are read and passed over), so it reaches the end of the log.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
@@ -107,9 +108,10 @@ class ProjectionRunner:
         projected, projects, decode, originator = self._projected, self._projects, self.decoder.decode_timed, self.decoder.originator
         handlers, handled_by, known_sessions = self._handlers, self._handled_by, folded.sessions
         for record in records:
-            is_projected = projected.get(record.topic)
+            notification_id, originator_id, _, topic, _ = record
+            is_projected = projected.get(topic)
             if is_projected is None:
-                is_projected = projects(record.topic)
+                is_projected = projects(topic)
             if not is_projected:
                 continue
             event, occurred_at = decode(record)
@@ -120,9 +122,9 @@ class ProjectionRunner:
             if not by:
                 continue
             if cls is QuestEnded:
-                campaign_id, session_id, quest = originator(record.originator_id)[1], event.session_id, event.quest
+                campaign_id, session_id, quest = originator(originator_id)[1], event.session_id, event.quest
             else:
-                session_id = originator(record.originator_id)[1]
+                session_id = originator(originator_id)[1]
                 known = known_sessions.get(session_id)
                 if known is None:
                     known = (event.campaign_id, event.quest) if cls is SessionStarted else session_of(session_id)
@@ -131,7 +133,7 @@ class ProjectionRunner:
                     known_sessions[session_id] = known
                 campaign_id, quest = known
             meta = getattr(event, "meta", None)
-            at = At(session_id, campaign_id, quest, occurred_at, record.id, meta.get("ruleset_id") if meta else None, state, put)
+            at = At(session_id, campaign_id, quest, occurred_at, notification_id, meta.get("ruleset_id") if meta else None, state, put)
             for view in by:
                 found = view.rows(event, at)
                 if found:
@@ -251,7 +253,8 @@ class ProjectionRunner:
         Each batch commits with its position, so a replay that is stopped part-way is
         simply continued by the next run (``tracker project`` or another rebuild)."""
         self.store.clear(self.app.name)
-        return self.catch_up(pause, progress)
+        with _collector_set_aside():
+            return self.catch_up(pause, progress)
 
     def run_forever(self, stop: threading.Event, interval: float = 0.2) -> None:
         """Project batch after batch until ``stop``. Caught up, it waits for the log to grow: on PostgreSQL
@@ -341,6 +344,27 @@ class ProjectionRunner:
         thread = threading.Thread(target=self.run_forever, args=(stop,), name="projections", daemon=True)
         thread.start()
         return thread, stop
+
+
+@contextmanager
+def _collector_set_aside() -> Iterator[None]:
+    """While a replay runs, the garbage collector leaves what the process held before it alone (gc.freeze) and
+    looks at the young objects less often. A replay makes millions of short-lived objects (states, events, rows),
+    and the collections they set off walked the whole heap of modules, rulesets and caches again and again. Both
+    are put back afterwards; a process whose collector was frozen already (a worker, api/warming.py) keeps it so."""
+    frozen_before = gc.get_freeze_count()
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(REPLAY_GC_THRESHOLD, *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        if not frozen_before:
+            gc.unfreeze()
+
+
+REPLAY_GC_THRESHOLD = 20_000  # allocations between collections of the youngest generation during a replay (700 by default)
 
 
 def _is_game_event(topic: str) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from projections import timeline_words
+from projections.timeline_words import TimelineWords, of_event, words_of
 from tracker.core import wording
-from tracker import rulesets
 from tracker.domain.events import GameEvent
 from tracker.domain.session import DECK_EVENTS, Session
 from tracker.rulesets.engine.view import At, Table, View
@@ -22,56 +23,38 @@ def _faces(values: list[Any]) -> str:
     return ", ".join(map(str, values))
 
 
+names_of = timeline_words.names_of  # the game's ids to its names, read here by the pages and tests
+
 _DECK_KINDS = {"shuffled", "drawn", "looked", "kept", "discarded", "removed", "returned", "added"}
 
 
-def describe(event: Any) -> str:
-    """One line per event, in the game's words: ids said by their names, values as people say them."""
-    ruleset = _ruleset(event)
-    line = wording.plain(_line(event), names_of(ruleset) if ruleset else {})
-    return line[:1].upper() + line[1:]
+def describe(event: Any, words: TimelineWords | None = None) -> str:
+    """One line per event, in the game's words: ids said by their names, values as people say them.
+    ``words``: the event's ruleset's (projections/timeline_words.py), when the caller has them already."""
+    words = words or of_event(event)
+    return words.said(_line(event, words))
 
 
-def _ruleset(event: Any) -> Any:
-    return rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
-
-
-def _field_names(event: Any) -> dict[str, dict[str, str]]:
-    """The game's names for values only some fields hold (a Kung Fu Panda tile's letter), GameRules.field_names."""
-    ruleset = _ruleset(event)
-    return ruleset.rules.field_names() if ruleset else {}
-
-
-def names_of(ruleset: Any) -> dict[str, str]:
-    """The game's ids to its names: characters and quests (deck and die ids are named where their lines say them)."""
-    found = {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}
-    found.update({q["id"]: q.get("name") or q["id"] for q in ruleset.data.get("quests", [])})
-    return found
-
-
-def _deck(event: Any, deck: str) -> str:
-    ruleset = _ruleset(event)
-    named = {d["id"]: d.get("name") for d in ruleset.data.get("decks", [])} if ruleset else {}
-    return named.get(deck) or deck.replace("-", " ")
-
-
-def _line(event: Any) -> str:
+def _line(event: Any, words: TimelineWords) -> str:
     name = type(event).__name__
-    if name == "SessionStarted":
-        return f"Quest {event.quest} began with {_heroes(event, event.party)}; the seed is committed ({event.seed_commitment[:12]}…)"
     if name == "DiceRolled":
         roll = event.roll
         how = "Rolled" if roll["source"] == "digital" else "Rolled at the table:"
         purpose = f" (for {roll['purpose']})" if roll.get("purpose") else ""
-        return f"{how} {_on_the_dice(roll['results'], _dice_named(event))}{purpose}"
+        results = roll["results"]
+        if len(results) == 1:  # most rolls are of one die kind: said as _on_the_dice says it, with fewer calls
+            for die, faces in results.items():
+                return f"{how} {_said(die, faces, words.dice.get(die))}{purpose}"
+        return f"{how} {_on_the_dice(results, words.dice)}{purpose}"
+    if name == "SessionStarted":
+        return f"Quest {event.quest} began with {_heroes(words, event.party)}; the seed is committed ({event.seed_commitment[:12]}…)"
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
-        ruleset = _ruleset(event)
-        choices = wording.details_said(event.action.get("setup", {}), names_of(ruleset) if ruleset else {}, by_field=_field_names(event))
+        choices = wording.details_said(event.action.get("setup", {}), words.names, by_field=words.field_names)
         return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
     if name == "ActionTaken" and isinstance(event.action.get("faces"), dict):
-        return _rolled_at_the_table(event)
+        return _rolled_at_the_table(event, words)
     if name == "ActionTaken":
-        details = wording.details_said(event.action, skip=("type",), by_field=_field_names(event))
+        details = wording.details_said(event.action, skip=("type",), by_field=words.field_names)
         return f"{_action(event.action.get('type'))}" + (f": {details}" if details else "")
     if name == "QuestDecided":
         return f"The rules decided the quest: {_outcome(event.change['outcome'])}, because {event.change['reason']}"
@@ -81,16 +64,14 @@ def _line(event: Any) -> str:
     if name == "FactsReported":
         return "Reported at the table: " + wording.details_said(event.facts)
     if hasattr(event, "change") and event.change["kind"] not in _DECK_KINDS:
-
-        ruleset_id = (getattr(event, "meta", None) or {}).get("ruleset_id")
-        said = rulesets.describe_change(ruleset_id, event.change)
+        said = words.describe_change(event.change)
         if said:
             return said
-        details = wording.details_said(event.change, skip=("kind",), by_field=_field_names(event))
+        details = wording.details_said(event.change, skip=("kind",), by_field=words.field_names)
         return wording.key_said(event.change["kind"]).capitalize() + (f": {details}" if details else "")
     if hasattr(event, "change"):
         change = event.change
-        deck = _deck(event, change["deck"])
+        deck = words.deck(change["deck"])
         cards = _faces(change.get("cards", []))
         holder = change.get("holder") or "The table"
         if change["kind"] == "shuffled":
@@ -139,8 +120,8 @@ def _outcome(outcome: str | None) -> str:
     return _OUTCOMES.get(outcome or "", wording.key_said(outcome or "not stated"))
 
 
-def _heroes(event: Any, party: list[str]) -> str:
-    said = [_name(event, hero) for hero in party]
+def _heroes(words: TimelineWords, party: list[str]) -> str:
+    said = [words.character(hero) for hero in party]
     return ", ".join(said) if said else "no heroes named"
 
 
@@ -152,47 +133,34 @@ def _on_the_dice(results: dict[str, list[Any]], named: dict[str, str] | None = N
     return " and ".join([_said(die, faces, (named or {}).get(die)) for die, faces in results.items()])
 
 
-def _dice_named(event: Any) -> dict[str, str]:
-    """A die whose id is no word ("action-die") by its name in the rules data, less "Die" ("Action Die": Action)."""
-    ruleset = _ruleset(event)
-    dice = ruleset.data.get("dice", []) if ruleset else []
-    return {d["id"]: re.sub(r"\s+Dic?e$", "", d.get("name") or d["id"]) for d in dice if "-" in d["id"]}
-
-
 def _said(die: str, faces: list[Any], name: str | None = None) -> str:
     if die[:1] == "d" and die[1:].isdigit():
-        return f"{_faces(faces)} on {len(faces)}{die}"
-    return f"{_faces(faces)} on the {name or die} {'die' if len(faces) == 1 else 'dice'}"
+        return f"{', '.join(map(str, faces))} on {len(faces)}{die}"
+    return f"{', '.join(map(str, faces))} on the {name or die} {'die' if len(faces) == 1 else 'dice'}"
 
 
-def _rolled_at_the_table(event: Any) -> str:
+def _rolled_at_the_table(event: Any, words: TimelineWords) -> str:
     """An action with dice rolled at the table, as a person would say it:
     "Monkey King rolled 1, X on the attack dice and X on the pilgrim die (pilgrim-attack: target=berrok-1)"."""
     action = event.action
     actor_key = next((key for key in _ACTORS if isinstance(action.get(key), str)), None)
     actor = action[actor_key] if actor_key else None
-    rolled = _on_the_dice({die: faces for die, faces in action["faces"].items() if isinstance(faces, list)}, _dice_named(event))
+    rolled = _on_the_dice({die: faces for die, faces in action["faces"].items() if isinstance(faces, list)}, words.dice)
     details = wording.details_said({k: v for k, v in action.items() if k not in ("type", "faces", actor_key)})
-    who = _name(event, actor) if actor else "The table"
+    who = words.character(actor) if actor else "The table"
     return f"{who} rolled {rolled or 'nothing'} ({_action(action.get('type')).lower()}" + (f": {details})" if details else ")")
 
 
-def _name(event: Any, character: str) -> str:
-    """A character's name in the game's words (its id when the ruleset does not name it)."""
-    ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
-    names = {c["id"]: c.get("name") for c in ruleset.data.get("characters", [])} if ruleset else {}
-    return names.get(character) or character
-
-
-def secret_of(event: Any) -> str | None:
+def secret_of(event: Any, words: TimelineWords | None = None) -> str | None:
     """The side an event is secret to (its ruleset says, for a change or an action's inputs,
     as tracker.integrity.disclosure does for the event log), or None."""
+    words = words or of_event(event)
+    if not words.keeps_secrets:
+        return None
     recorded = _recorded(event)
     if recorded is None:
         return None
-
-    ruleset = rulesets.registry().get((getattr(event, "meta", None) or {}).get("ruleset_id") or "")
-    return ruleset.rules.secret_to(recorded) if ruleset else None
+    return words.secret_to(recorded)
 
 
 def _recorded(event: Any) -> dict[str, Any] | None:
@@ -205,24 +173,26 @@ def _recorded(event: Any) -> dict[str, Any] | None:
     return None
 
 
-def public_summary(event: Any, side: str) -> str:
+def public_summary(event: Any, side: str, words: TimelineWords | None = None) -> str:
     recorded = _recorded(event) or {}
     if "type" in recorded:  # an action's inputs: only which action it was
         return f"{_action(recorded['type'])} (its details are secret to the {side} until the quest ends)"
     count = len(recorded["cards"]) if isinstance(recorded.get("cards"), list) else None
-    what = f"{count} card(s) of {_deck(event, recorded['deck'])}" if count is not None and recorded.get("deck") else wording.key_said(recorded.get("kind") or "")
+    what = f"{count} card(s) of {(words or of_event(event)).deck(recorded['deck'])}" if count is not None and recorded.get("deck") else wording.key_said(recorded.get("kind") or "")
     return f"{_event_said(type(event).__name__)}: {what} (secret to the {side} until the quest ends)"
 
 
-def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_at: str | None = None) -> list[tuple[Any, ...]]:
+def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_at: str | None = None,
+         words: TimelineWords | None = None) -> list[tuple[Any, ...]]:
     """The event's timeline row (and, for an undo, the rows marking what it undid); ``session_id``
-    and ``occurred_at`` are ``str(event.originator_id)`` and ``event.timestamp.isoformat()``, when the
-    caller has them already."""
+    and ``occurred_at`` are ``str(event.originator_id)`` and ``event.timestamp.isoformat()``, and ``words``
+    its ruleset's, when the caller has them already."""
     session_id = session_id or str(event.originator_id)
     meta = getattr(event, "meta", None) or {}
+    words = words or words_of(meta.get("ruleset_id"))
     name = type(event).__name__
-    full = describe(event)
-    side = secret_of(event)
+    full = describe(event, words)
+    side = secret_of(event, words)
     row = (
         "timeline",
         session_id,
@@ -233,7 +203,7 @@ def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_a
         meta.get("issued_by"),
         occurred_at or event.timestamp.isoformat(),
         side,
-        public_summary(event, side) if side else full,
+        public_summary(event, side, words) if side else full,
     )
     if name == "ActionUndone":
         return [("undone", session_id, e["position"], event.originator_version) for e in event.reverses["events"]] + [row]
@@ -244,7 +214,8 @@ class Timeline(View):
     name = "timeline"
     # 2: the game kinds that fell back to a list of fields are said in sentences; 3: a field's nested map is said in
     # brackets (a set-up's hero sheets, Kung Fu Panda's enemies per tile), a set-up names what the game names (Yōkai
-    # Quest's abilities), and Descent's quest and Kung Fu Panda's mission are not said set up twice. Each bump rebuilds the stored views.
+    # Quest's abilities), and Descent's quest and Kung Fu Panda's mission are not said set up twice. Each bump rebuilds
+    # the stored views.
     version = 3
     tables = {
         "view_timeline": Table(
@@ -273,7 +244,7 @@ class Timeline(View):
     handles = (*SESSION_EVENTS, GameEvent)  # every session event has its line
 
     def rows(self, event: Any, at: At) -> list[tuple[Any, ...]]:
-        return rows(event, at.campaign_id, at.session_id, at.occurred_at)
+        return rows(event, at.campaign_id, at.session_id, at.occurred_at, words_of(at.ruleset_id))
 
 
 def read(reader: Any, session_id: str, after: int = 0, limit: int = 100, viewer: str | None = None) -> list[dict[str, Any]]:

@@ -19,6 +19,8 @@ from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAP
 from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound, ServerNotFound
 from openapi_core.templating.paths.finders import APICallPathFinder
 
+from api import ruleset_schemas
+
 PROBLEM = "application/problem+json"
 # TRACKER_CONTRACT_REPORT=file: append each mismatch to the file and go on, to see everything left to declare.
 REPORT = os.environ.get("TRACKER_CONTRACT_REPORT")
@@ -61,6 +63,18 @@ def document_of(app) -> tuple[OpenAPI, dict]:
         served = app.test_client(use_cookies=False).get("/openapi.json")
         known = app.extensions["contract_document"] = _contract(served.get_data(as_text=True))
     return known
+
+
+def with_ruleset(app, ruleset) -> None:
+    """Check the app's answers against its document with a test ruleset's game state among GameState's branches, as a
+    game of the server's own is: a ruleset registered after the app was built is not in the document it serves."""
+    document = json.loads(app.test_client(use_cookies=False).get("/openapi.json").get_data(as_text=True))
+    name, schema = ruleset_schemas.game_state_branch(ruleset)
+    document["components"]["schemas"][name] = schema
+    union = document["components"]["schemas"][ruleset_schemas.GAME_STATE]
+    union["oneOf"].append({"$ref": f"#/components/schemas/{name}"})
+    union["discriminator"]["mapping"][ruleset.id] = f"#/components/schemas/{name}"
+    app.extensions["contract_document"] = _contract(json.dumps(document))
 
 
 def check(app, response) -> None:

@@ -11,6 +11,7 @@ import pytest
 import webargs.core
 
 from api import access
+from tests import contract
 from tracker import rulesets
 from tracker.core import safe_json
 from tracker.rulesets.engine.ruleset import ActionType, GameRules, Ruleset
@@ -170,7 +171,7 @@ class SecretRules(GameRules):
 
 
 @pytest.fixture
-def secret_ruleset():
+def secret_ruleset(app):
     from tracker.rulesets.engine.deck_actions import ACTIONS
 
     data = {
@@ -180,6 +181,7 @@ def secret_ruleset():
     }
     ruleset = Ruleset(data, list(ACTIONS), rules=SecretRules())
     rulesets.registry()[ruleset.id] = ruleset
+    contract.with_ruleset(app, ruleset)
     yield ruleset
     del rulesets.registry()[ruleset.id]
 

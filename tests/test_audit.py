@@ -22,6 +22,7 @@ from tests.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to
     play_journey as _play_journey,
     target,
 )
+from tests import contract
 from tests.kit import audit_ruleset
 from tracker import rulesets
 from tracker.rulesets.engine import archive
@@ -33,11 +34,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def marker_race(monkeypatch):
+def marker_race(monkeypatch, app):
     """Register the test ruleset whose action records a game event of its own (a GameEvent subclass)."""
     ruleset = audit_ruleset.load()
     known = rulesets.registry()
     monkeypatch.setattr(rulesets, "registry", lambda: {**known, ruleset.id: ruleset})
+    contract.with_ruleset(app, ruleset)
     return ruleset
 
 
@@ -109,7 +111,7 @@ def test_time_travel_covers_a_rulesets_own_game_events(client, marker_race):
     marker = 0
     for moved in moves:
         marker += moved["payload"]["change"]["steps"]
-        assert client.get(f"/sessions/{sid}/state?at={moved['position']}").json["game"] == {"marker": marker}
+        assert client.get(f"/sessions/{sid}/state?at={moved['position']}").json["game"] == {"ruleset": "marker-race", "marker": marker}
 
 
 # -- tamper evidence in the stored rows ------------------------------------------
@@ -323,6 +325,7 @@ def test_a_campaign_with_game_events_round_trips_through_export_and_import(app, 
     cid, sid = _marker_session(client)
     client.post(f"/sessions/{sid}/undo")
     client.post(f"/sessions/{sid}/end", json={"outcome": "victory", "reported": {"house_cleared": True}})
+    contract.with_ruleset(target, marker_race)
     imported = target.test_client().post("/campaigns/import", data=_export(client, cid), headers=NDJSON)
     assert imported.status_code == 201, imported.json
     assert imported.json["sessions"] == {sid: "verified"}

@@ -87,7 +87,12 @@ def test_each_ruleset_publishes_its_own_action_union(document):
 
 
 def test_event_metadata_is_declared_key_by_key(client, document):
-    meta = document["components"]["schemas"]["DiceRolledEvent"]["properties"]["meta"]
+    schemas = document["components"]["schemas"]
+    events_answered = [name for name, schema in schemas.items() if name.endswith("Event") and "meta" in schema.get("properties", {})]
+    assert "DiceRolledEvent" in events_answered and "GameEvent" in events_answered
+    for name in events_answered:  # one component for every event's meta, wherever events are answered
+        assert schemas[name]["properties"]["meta"]["allOf"] == [{"$ref": "#/components/schemas/EventMeta"}], name
+    meta = schemas["EventMeta"]
     assert meta["additionalProperties"] is False
     assert {"issued_by", "correlation_id", "ruleset_id", "ruleset_version", "command", "prev_hash", "sealed", "commitments", "salts"} <= set(meta["properties"])
     made, owner = _owner(client)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 
+import attrs
 import httpx
 import pytest
 
@@ -88,6 +89,23 @@ def test_the_readme_walkthrough_through_the_generated_client(app, generated, tmp
     assert [type(event).__name__ for event in acted.events] == ["ActionTakenEvent", "TopCardsLookedEvent"]
     assert acted.events[1].payload.change.cards == ["Level 2"]
     assert acted.events[0].payload.action.to_dict()["type"] == "look"
+    # The game state is the ruleset's own typed model, chosen by the ruleset it names, not a free-form dict; so is each
+    # event's meta (EventMeta), whoever answers events.
+    game = acted.state.game
+    assert isinstance(game, models.JourneyGameState) and game.ruleset == models.JourneyGameStateRuleset.JOURNEY
+    monkey_king = game.heroes["monkey-king"]
+    assert isinstance(monkey_king, models.JourneyGameStateHeroesAdditionalProperty)
+    assert isinstance(monkey_king.good, int) and monkey_king.status == models.JourneyGameStateHeroesAdditionalPropertyStatus.CONSCIOUS
+    assert isinstance(game.record, models.JourneyGameStateRecord) and game.phase == "maintenance"
+    unions = [str(field.type) for field in attrs.fields(models.SessionState) if field.name == "game"]
+    assert unions and all(f"{ruleset}GameState" in unions[0] for ruleset in ("Descent", "Journey", "KungFuPanda", "YokaiQuest")), unions
+    latest = [str(field.type) for field in attrs.fields(models.LatestSession) if field.name == "game"]  # the standing's
+    assert latest and all(f"{ruleset}GameState" in latest[0] for ruleset in ("Descent", "Journey", "KungFuPanda", "YokaiQuest")), latest
+    meta = acted.events[0].meta
+    assert isinstance(meta, models.EventMeta) and meta.issued_by == campaign.owner_token_id and isinstance(meta.correlation_id, str)
+    logged = generated(sessions + "list_session_events").sync(session.id, client=owner).events
+    assert all(isinstance(event.meta, models.EventMeta) and isinstance(event.meta.command, int) for event in logged)
+    assert isinstance(generated(sessions + "get_session").sync(session.id, client=owner).game, models.JourneyGameState)
 
     # 6. The end reveals the seed. Quest 1 is won when the table says the Villagers' house is cleared: a fact of the
     #    quest's own reported schema (one model per quest, named by the game and the quest's name).

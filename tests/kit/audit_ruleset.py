@@ -9,6 +9,7 @@ from tracker.core import dice
 from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.changes import Changes
 from tracker.rulesets.engine.ruleset import ActionContext, ActionType, GameRules, Ruleset
+from tracker.rulesets.engine.state_schema import INTEGER, game_state
 
 CHANGES = Changes(__name__)
 
@@ -23,6 +24,7 @@ MarkerMoved = CHANGES.event_named("MarkerMoved")
 
 class MarkerRules(GameRules):
     changes = CHANGES
+    state_schema = game_state("marker-race", "Marker race", {"marker": INTEGER}, set_up=(), description="How far the marker has moved.")
 
     def reported_schema(self, quest: str) -> dict[str, Any]:
         """The fact the audit tests' race states at its end (its reported_schema, checked like any game's)."""
@@ -46,3 +48,4 @@ def load(data: dict[str, Any] | None = None, version: str = "1") -> Ruleset:
     }
     schema = {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"], "additionalProperties": False}
     return Ruleset(data, [ActionType("move", "Roll a d6 and move the marker that far.", schema, move, random=True)], MarkerRules())
+

@@ -31,7 +31,9 @@ def _said(response: Any, part: str | None = None) -> list[Any]:
     if response.status_code >= 400:
         return [response.status_code]
     said = response.json
-    return [response.status_code, answer(said["state"]["game"] if part == "game" else said[part] if part else said)]
+    if part == "game":  # the ruleset's id the answer names in its game state (api/schemas.py) came after these recordings
+        return [response.status_code, answer({key: value for key, value in said["state"]["game"].items() if key != "ruleset"})]
+    return [response.status_code, answer(said[part] if part else said)]
 
 
 def play(client: Any, name: str, plan: Mapping[str, Any]) -> tuple[list[list[Any]], list[str]]:

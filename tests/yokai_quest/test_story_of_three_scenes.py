@@ -97,7 +97,9 @@ def test_shake_them_skeleton_bones_with_a_reattempt(client, app, database_url):
     for card in ("Soba", "Magatama", "Hinote"):
         act(client, s2b, {"type": "draw-treasure", "hero": "ami", "card": card})
     act(client, s2b, {"type": "end-scene", "outcome": "victory"})
-    assert end(client, s2b, "victory", status=422)  # the reward's treasure is still owed
+    owed = end(client, s2b, "victory", status=422)  # the reward's treasure is still owed, to the heroes by name
+    assert owed["title"] == "Treasure cards are still owed to Ami and Ryo", owed
+    assert "[" not in owed["detail"] and "'ryo'" not in owed["detail"]
     over = act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": "Maki sushi"}, status=422)
     assert "more than 4" in over["title"]
     act(client, s2b, {"type": "draw-treasure", "hero": "ryo", "card": "Maki sushi", "discard": "Nigiri"})
@@ -192,7 +194,9 @@ def test_the_standing_view_follows_the_log_and_rebuilds_the_same(client, app):
     runner = app.extensions["tracker_views"]
     runner.catch_up()
     view = client.get(f"/campaigns/{cid}/standing").json
-    assert view["latest_session"]["game"] == game(client, s1)  # the view equals the aggregate's state
+    # the view equals the aggregate's state, each naming its ruleset in it
+    assert view["latest_session"]["game"] == game(client, s1)
+    assert view["latest_session"]["ruleset"] == client.get(f"/sessions/{s1}").json["ruleset"]
     assert view["latest_session"]["game"]["heroes"]["ami"]["hand"] == ["Mochi"]
     act(client, s1, {"type": "draw-treasure", "hero": "ryo", "card": "Hibana"})
     strike(client, s1, "ryo", ["hone-bushi"] * 3)

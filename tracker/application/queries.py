@@ -168,8 +168,6 @@ class Queries:
         rules = rulesets.get(session.ruleset["id"]).rules
         disclosure.check_side(rules, viewer)
         events = list(self.store.events.get(session.id, gt=after, limit=limit))
-        rules = rulesets.get(session.ruleset["id"]).rules
-        hidden_from = None if viewer is None or session.ended else viewer
         return {
             "session_id": session_id,
             "events": [

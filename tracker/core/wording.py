@@ -73,36 +73,49 @@ def _inner_said(value: Any, names: Mapping[str, str]) -> str:
 
 _WORDS = {"None": NOT_STATED, "True": "yes", "False": "no"}
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_PYTHON_WORDS = re.compile(r"\b(None|True|False)\b")
 
 
 def plain(line: str, names: Mapping[str, str] | None = None) -> str:
     """A line with any Python literal in it (a dict, a list, None, True) said in words, snake_case keys as
-    words, and the game's ids said by their names."""
+    words, and the game's ids said by their names.
 
-    line = _literals_said(line, names or {})
-    line = re.sub(r"\b(None|True|False)\b", lambda m: _WORDS[m.group(1)], line)
-    line = _SNAKE.sub(lambda m: key_said(m.group(0)), line)
-    return names_said(line, names or {})
+    Each step looks first for what it changes (a bracket, one of the three words, an underscore) and passes a
+    line without it over as it is: most lines have none, and the step would give them back unchanged."""
+    names = names or {}
+    if "[" in line or "{" in line or "(" in line:
+        line = _literals_said(line, names)
+    if "None" in line or "True" in line or "False" in line:
+        line = _PYTHON_WORDS.sub(lambda m: _WORDS[m.group(1)], line)
+    if "_" in line:
+        line = _SNAKE.sub(lambda m: key_said(m.group(0)), line)
+    return names_said(line, names) if names else line
 
 
 _OPEN, _CLOSE = "[{(", "]})"
+_NEXT_OPEN = re.compile(r"[\[{(]").search
 
 
 def _literals_said(text: str, names: Mapping[str, str]) -> str:
     """Each Python literal in the text ({...}, [...], or a tuple) said in words: the outermost bracket that
     parses as one is said whole; a bracket that does not (words in parentheses) is looked into."""
-    out, i = [], 0
-    while i < len(text):
-        if text[i] in _OPEN:
-            end = _closing(text, i)
-            if end is not None:
-                span = text[i : end + 1]
-                said = _literal_said(span, names)
-                out.append(said if said is not None else span[0] + _literals_said(span[1:-1], names) + span[-1])
-                i = end + 1
-                continue
-        out.append(text[i])
-        i += 1
+    out, i, length = [], 0, len(text)
+    while i < length:
+        opening = _NEXT_OPEN(text, i)
+        if opening is None:
+            out.append(text[i:])
+            break
+        start = opening.start()
+        out.append(text[i:start])
+        end = _closing(text, start)
+        if end is None:
+            out.append(text[start])
+            i = start + 1
+            continue
+        span = text[start : end + 1]
+        said = _literal_said(span, names)
+        out.append(said if said is not None else span[0] + _literals_said(span[1:-1], names) + span[-1])
+        i = end + 1
     return "".join(out)
 
 

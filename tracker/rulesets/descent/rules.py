@@ -10,6 +10,7 @@ from tracker.rulesets.descent import hidden, ready, setup, sides, verdict, versi
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.engine.ruleset import GameRules
+from tracker.rulesets.descent.state_schema import SCHEMA as STATE_SCHEMA
 
 
 class Rules(GameRules):
@@ -46,6 +47,7 @@ class Rules(GameRules):
         "additionalProperties": False,
     }
     setup_schema = setup.SCHEMA
+    state_schema = STATE_SCHEMA  # the game state as a session answer carries it
 
 
     def secret_to(self, change: Mapping[str, Any]) -> str | None:

@@ -94,6 +94,9 @@ class GameRules:
     lost_fact_uses: dict[str, dict[str, Any]] = {}
     options_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
     setup_schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+    # The JSON Schema of the session's game state as answered (tracker/rulesets/engine/state_schema.py): each game
+    # declares its own keys; a game that publishes none leaves its state undescribed.
+    state_schema: dict[str, Any] = {"type": "object"}
 
     @property
     def events(self) -> dict[str, type]:
@@ -444,6 +447,7 @@ class Ruleset:
             "component_schema": self.component_schema,
             "options_schema": self.rules.options_schema,
             "setup_schema": self.rules.setup_schema,
+            "state_schema": self.rules.state_schema,
             "sides": list(self.rules.sides),
             "component_packs": self.component_packs,
         }

@@ -13,6 +13,7 @@ from tracker.rulesets.journey import verdict as quest_verdict
 from tracker.rulesets.journey.setup import PART_1
 from tracker.rulesets.engine import reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
+from tracker.rulesets.journey.state_schema import SCHEMA as STATE_SCHEMA
 
 WINS = ("victory", "heroic-victory")
 
@@ -31,6 +32,7 @@ class Rules(GameRules):
         "additionalProperties": False,
     }
     setup_schema = setup.SCHEMA
+    state_schema = STATE_SCHEMA  # the game state as a session answer carries it
     lost_fact_uses = lost_facts.USES
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:

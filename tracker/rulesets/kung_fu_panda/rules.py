@@ -11,6 +11,7 @@ from tracker.rulesets.kung_fu_panda import campaign, costs, describe, pauses, ro
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.schemas import OPTIONS
 from tracker.rulesets.engine.ruleset import GameRules
+from tracker.rulesets.kung_fu_panda.state_schema import SCHEMA as STATE_SCHEMA
 
 
 class Rules(GameRules):
@@ -21,6 +22,7 @@ class Rules(GameRules):
     lost_fact_uses = {"tables.wolf-boss-ko-cost": {"actions": ["spend", "round-summary"],
                                                    "per_use": 'nothing to send: the dice the table spends stand, recorded with "cost_known": false'}}
     setup_schema = setup.SCHEMA
+    state_schema = STATE_SCHEMA  # the game state as a session answer carries it
     played_in_rounds = True  # L71: "played in three-minute rounds ... with pauses in between"
 
     def __init__(self, data: Mapping[str, Any]) -> None:

@@ -17,6 +17,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.yokai_quest import lookup
@@ -105,12 +106,12 @@ def carry_over(
     result = game["scene_result"]
     if won and game["treasure_owed"]:
         owed = sorted({o["hero"] for o in game["treasure_owed"]})
+        names = {hero: (lookup.character(data, hero) or {}).get("name", hero) for hero in owed}
         raise Unprocessable(
-            "Treasure cards are still owed",
-            detail=f"Draw them first with 'draw-treasure' (owed to {owed}); a card may be refused by discarding it.",
+            f"Treasure cards are still owed to {wording.listed(owed, names)}",
+            detail="Draw them first with 'draw-treasure'; a card may be refused by discarding it.",
         )
     story = next(s for s in data["stories"] if s["id"] == game["story"])
-    scenes = story["scenes"]
     scene_id = game["scene"]
     new = copy.deepcopy(dict(progress))
     new["health_policy"] = options.get("health_policy", DEFAULT_HEALTH_POLICY)

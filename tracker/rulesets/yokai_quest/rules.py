@@ -8,6 +8,7 @@ from typing import Any
 
 from tracker.rulesets.engine import allowed, reported_facts
 from tracker.rulesets.engine.ruleset import GameRules
+from tracker.rulesets.yokai_quest.state_schema import SCHEMA as STATE_SCHEMA
 from tracker.rulesets.yokai_quest import log_verdict
 from tracker.rulesets.yokai_quest import campaign, combat, describe, entrance, heroes, lookup, owed as table_owes, setup, state, versions
 
@@ -16,6 +17,7 @@ class Rules(GameRules):
     changes = state.CHANGES
     actor_fields = ("hero", "attacker")
     setup_schema = setup.SCHEMA
+    state_schema = STATE_SCHEMA  # the game state as a session answer carries it
     # allowed.py: "a turn is a Hero phase, then a Yōkai phase" (L152); end-turn closes the Yōkai phase, a step of the turn
     turn_steps = ("end-turn",)
     # lookup.py: a hero's Health is needed from the set-up on (L278-L280); the table may state it there.
