@@ -74,7 +74,7 @@ def test_faces_rolled_on_the_table_a_reported_draw_an_action_an_undo_and_the_end
     # Every action of the game has a form, its enums as choices and its heroes said by name.
     for action in ("pilgrim-attack", "end-turn", "meditate", "rest"):
         assert f'/play/act/{action}"' in html
-    assert '<option value="monkey-king">Monkey King</option>' in html and '<option value="white">white</option>' in html
+    assert '<option value="monkey-king">Monkey King</option>' in html and '<option value="white">White</option>' in html  # a code word said as a word
     # The quest's ids in play are offered: the Demons on the board as targets, its gate to close; and the phase is shown.
     attack = re.search(r'/play/act/pilgrim-attack"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     assert '<option value="berrok-1">Berrok 1</option>' in attack  # chosen by name, sent as the id

@@ -121,3 +121,16 @@ def test_a_refusal_is_said_without_json_paths_or_ids():
     assert "skill-monk-sha" not in text and "Monk Sha Skill Cards" in said["title"]
     assert "Draw at the table instead." in said["hint"] and "Hero: One of Tripitaka, Monk Sha." in said["change"]
     assert any("draw at the table and enter the cards drawn" in c for c in said["change"])
+
+
+def test_a_choice_the_game_gives_no_name_is_said_as_words_and_a_face_as_it_is_written():
+    """A select's options: a code word of the schema as a word ("basic": Basic, "heroic-victory": Heroic victory), what the
+    game names by its name, and a die face or a card as it is printed (never lower-cased or rewritten)."""
+    from api.pages import forms
+
+    schema = {"type": "object", "required": ["movement"], "properties": {
+        "movement": {"type": "string", "enum": ["basic", "heroic-victory", "run_away"]},
+        "face": {"type": "string", "enum": ["X", "3D 1R", "Wild Herbs"]},
+        "hero": {"type": "string", "enum": ["ami"]}}}
+    said = {f["name"]: [c["label"] for c in f["choices"]] for f in forms.fields(schema, {"ami": "Ami"}, [], [])}
+    assert said == {"movement": ["Basic", "Heroic victory", "Run away"], "face": ["X", "3D 1R", "Wild Herbs"], "hero": ["Ami"]}

@@ -19,6 +19,7 @@ The fields, by schema:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -77,10 +78,19 @@ def id_said(value: str, names: Mapping[str, str]) -> str:
     return key_said(value).capitalize() if "_" in value or "-" in value else value
 
 
+CODE_WORD = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*")
+
+
 def _choices(values: Sequence[Any], names: Mapping[str, str], said: Mapping[str, str] | None = None) -> list[dict[str, str]]:
     said = said or {}
-    return [{"value": str(v), "label": said.get(str(v)) or names.get(str(v), key_said(str(v)) if isinstance(v, str) and "_" in v else str(v))}
-            for v in values]
+    return [{"value": str(v), "label": said.get(str(v)) or names.get(str(v)) or _word_said(v)} for v in values]
+
+
+def _word_said(value: Any) -> str:
+    """A value the game gives no name: a code word as words ("basic": Basic, "heroic-victory": Heroic victory); a
+    face, a number or a name as it is written ("3D 1R", "X", "Wild Herbs")."""
+    text = str(value)
+    return key_said(text).capitalize() if isinstance(value, str) and CODE_WORD.fullmatch(text) else text
 
 
 def _preselected(field: dict[str, Any], key: str, context: "_Context") -> dict[str, Any]:
