@@ -176,6 +176,11 @@ def test_the_overlords_hand_shows_on_the_overlords_page_and_never_on_the_heroes(
     assert "/play/act/play-overlord-card" in page and "/play/act/attack" in page
     _sign_in(client, heroes)
     page = _page(client, sid)
+    # The heroes' orders (Guard, Aim, Dodge, Rest) share their names with overlord cards: a Ready form's choice of
+    # order is not the overlord's Dodge card, so the orders are set aside before the hand is looked for.
+    orders = re.findall(r'<select name="order">.*?</select>', page, flags=re.DOTALL)
+    assert orders and all(">Dodge</option>" in o for o in orders)
+    page = re.sub(r'<select name="order">.*?</select>', "", page, flags=re.DOTALL)
     assert not any(card in page for card in hand) and "face down" in page and "Dark Power" not in page
     assert "/play/act/play-overlord-card" not in page  # the overlord's actions are the overlord's
 
