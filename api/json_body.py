@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g, request
+from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes four
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
@@ -20,8 +20,8 @@ from tracker.core import safe_json
 def decoded() -> Any:
     """The body, decoded by tracker/core/safe_json.py's rules: json.JSONDecodeError (a ValueError) for what is not JSON,
     UnsafeJson (a ValueError too) for a document no store can keep."""
-    raw = request.get_data(cache=True)
-    context = g._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    raw = _cv_request.get().request.get_data(cache=True)
+    context = _cv_app.get().g
     kept = context.get("json_body")
     if kept is not None and kept[0] is raw:
         return kept[1]
