@@ -164,6 +164,8 @@ def _require_json_body():
     req = _cv_request.get().request  # one context look-up, not one per use
     if req.method not in ("POST", "PUT", "PATCH"):
         return None  # (nothing below answers any other method)
+    if req.is_json:
+        return None  # (nothing below refuses a JSON body: asked first, as most writes send one)
     if req.blueprint == "pages":
         return None  # the pages' forms post form fields
     if req.mimetype in JSON_LINES and req.path == IMPORT_PATH:

@@ -71,7 +71,8 @@ def test_the_metrics_find_each_kind_of_answers_series_once_and_count_every_answe
 def test_a_warm_roll_request_makes_fewer_python_calls_than_before_issue_35(app, client, session_id):
     """Counted, not timed: the median over warm requests of the Python calls (built-ins included) the application
     makes for one roll, on SQLite (bench/calls.py counts the same). Before issue 35's changes a roll made 1,996;
-    the bound leaves room for a few calls more, not for a check repeated again."""
+    1,837 after its first round, 1,537 after its second (answers passed as built, no proxy per use, no ensure_sync
+    per documentation wrapper). The bound leaves room for a few calls more, not for a check repeated again."""
     import cProfile
     import pstats
     import statistics
@@ -96,7 +97,7 @@ def test_a_warm_roll_request_makes_fewer_python_calls_than_before_issue_35(app, 
             assert client.post(f"/sessions/{session_id}/rolls", json={"dice": {"d6": 2}}).status_code == 201
     finally:
         app.wsgi_app = inner
-    assert statistics.median(counts) <= 1925, counts
+    assert statistics.median(counts) <= 1600, counts
 
 
 def test_a_commands_answer_is_copied_container_by_container_sharing_nothing(monkeypatch):
@@ -111,3 +112,77 @@ def test_a_commands_answer_is_copied_container_by_container_sharing_nothing(monk
     assert copy == {"a": 1, "b": [1, "two", {"c": 3}, [4, 5]], "d": None}
     assert copy is not answer and copy["b"] is not answer["b"] and copy["b"][2] is not nested
     assert len(copied) == 4  # the answer, its list, the dict and the tuple in it: no call for a number or a string
+
+
+ROLL_ANSWER = {"results": {"d6": [3, 5]}, "source": "digital", "counter_start": 4, "counter_end": 6, "event_id": "e1",
+               "position": 2, "version": 3, "log_position": 17}
+
+
+def _marshmallow_dump(schema, answer):
+    from marshmallow import Schema
+
+    return Schema.dump(schema, answer)
+
+
+def test_an_answer_built_in_its_final_shape_is_answered_as_built_equal_to_marshmallows_dump():
+    from api import schemas
+
+    schema = schemas.RollResult()
+    for answer in (ROLL_ANSWER, {**ROLL_ANSWER, "counter_start": None, "log_position": None}, {"source": "reported"}):
+        as_built, dumped = schema.dump(answer), _marshmallow_dump(schema, answer)
+        assert as_built == dumped and list(as_built) == list(dumped)  # the same values, in the same (declared) order
+        assert [type(value) for value in as_built.values()] == [type(value) for value in dumped.values()]
+
+
+@pytest.mark.parametrize("changed", [
+    {"version": True},  # a bool where an Integer dumps int(True) == 1
+    {"position": 2.0},  # a float: Integer dumps 2
+    {"event_id": 7},  # String dumps "7"
+    {"results": {"d6": (3, 5)}},  # a tuple: List dumps a list
+])
+def test_an_answer_whose_values_a_dump_would_change_is_dumped_by_marshmallow(changed, monkeypatch):
+    from api import schemas
+
+    schema = schemas.RollResult()
+    answer = {**ROLL_ANSWER, **changed}
+    assert schema.dump(answer) == _marshmallow_dump(schema, answer)
+    dumped: list[object] = []
+    inner = schemas.Schema.dump
+    monkeypatch.setattr(schemas.Schema, "dump", lambda self, obj, **kwargs: (dumped.append(obj), inner(self, obj, **kwargs))[1])
+    schema.dump(answer)
+    assert dumped == [answer]  # marshmallow's own dump made it
+
+
+def test_an_undeclared_field_still_goes_to_the_schemas_own_check(app):
+    from api import schemas
+
+    with app.app_context(), pytest.raises(schemas.UndeclaredField, match="RollResult does not declare"):
+        schemas.RollResult().dump({**ROLL_ANSWER, "seed": "secret"})
+
+
+def test_a_schema_with_a_field_the_shape_check_does_not_know_gets_no_plan():
+    from marshmallow import fields
+
+    from api import answer_shape, schemas
+
+    class WithNested(schemas.Answer):
+        pin = fields.Nested(schemas.RulesetPin)
+
+    class Renamed(schemas.Answer):
+        name = fields.String(data_key="title")
+
+    for schema in (WithNested(), Renamed()):
+        assert answer_shape.plan(schema, ("_nothing_built_is_lost",)) is False
+    assert Renamed().dump({"name": "x"}) == {"title": "x"}
+
+
+def test_a_new_correlation_id_is_a_version_4_uuid_in_its_canonical_text():
+    import uuid
+
+    from api.context import new_correlation_id
+
+    made = {new_correlation_id() for _ in range(2000)}
+    assert len(made) == 2000
+    for text in made:
+        parsed = uuid.UUID(text)
+        assert parsed.version == 4 and parsed.variant == uuid.RFC_4122 and str(parsed) == text
