@@ -178,7 +178,7 @@ def door() -> Callable[[Any], Any]:
     if grant is None:
         return lambda value: value  # public routes answer nothing of a campaign's play
     req = _cv_request.get().request
-    side = viewer_for(req.args.get("view"), context)
+    side = viewer_for(req.args.get("view") if req.query_string else None, context)  # (no query string: no args to parse)
     app = tracker()
     rules = app.rules_of_campaign(grant.campaign_id)
     disclosure.check_side(rules, side)

@@ -57,7 +57,7 @@ _KNOWN: dict[tuple[str, str], frozenset[str]] = {}  # (endpoint, method) -> name
 def refuse_unknown():
     """A before_request hook: 422 when the request sends a query parameter its route does not take."""
     request = _cv_request.get().request
-    if not request.args or request.endpoint is None:
+    if not request.query_string or not request.args or request.endpoint is None:  # (no query string: no args to parse)
         return None  # no route: its 404 or 405 follows
     key = (request.endpoint, request.method)
     allowed = _KNOWN.get(key)
