@@ -309,7 +309,10 @@ class SessionState(Answer):
 class LatestSession(Answer):
     session_id = fields.String()
     quest = fields.String()
-    game = fields.Dict(metadata={"description": "The session's game state, folded from its game events."})
+    ruleset = fields.Nested(RulesetPin, metadata={"description": "The campaign's ruleset, which the session plays."})
+    game = GameStateField(metadata={"description": "The session's game state, folded from its game events, in the shape of its "
+                                                    "ruleset's state_schema (GET /rulesets/{id}); ruleset names the ruleset.",
+                                    **ruleset_schemas.ref(ruleset_schemas.GAME_STATE)})
 
 
 class Standing(Answer):

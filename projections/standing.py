@@ -59,8 +59,9 @@ class Standing(View):
         return json.loads(found[0]["state"]) if found else None
 
 
-def read(reader: Any, campaign_id: str) -> dict[str, Any]:
-    """The campaign's progress at its last quest's end, and the game state of its latest session."""
+def read(reader: Any, campaign_id: str, ruleset: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The campaign's progress at its last quest's end, and the game state of its latest session (``ruleset``: the
+    campaign's pin, which the latest session answers beside its state, as a session's own answer does)."""
     progress = reader.query("SELECT progress FROM {view_campaign_progress} WHERE campaign_id = %s", (campaign_id,))
     latest = reader.query(
         "SELECT session_id, quest, state FROM {view_game_states} WHERE campaign_id = %s ORDER BY started DESC LIMIT 1",
@@ -68,7 +69,8 @@ def read(reader: Any, campaign_id: str) -> dict[str, Any]:
     )
     return {
         "progress": json.loads(progress[0]["progress"]) if progress else {},
-        "latest_session": {"session_id": latest[0]["session_id"], "quest": latest[0]["quest"], "game": json.loads(latest[0]["state"])}
+        "latest_session": {"session_id": latest[0]["session_id"], "quest": latest[0]["quest"], "game": json.loads(latest[0]["state"]),
+                           **({"ruleset": ruleset} if ruleset else {})}
         if latest
         else None,
     }

@@ -139,6 +139,21 @@ def test_every_state_a_played_session_answers_is_in_its_rulesets_published_shape
     assert not published_validator(schema).is_valid({"ruleset": ruleset_id, first: states[-1][first]})
 
 
+@pytest.mark.parametrize("ruleset_id", sorted(GAMES))
+def test_the_standings_latest_session_is_the_same_typed_state(app, client, ruleset_id):
+    """GET /campaigns/{cid}/standing answers its latest session's state from the standing view, in the same shape as
+    the session's own answer: its ruleset named, valid against the published schema and the document's GameState."""
+    sid, side = GAMES[ruleset_id](client)
+    app.extensions["tracker_views"].catch_up()
+    session = client.get(f"/sessions/{sid}").json
+    latest = client.get(f"/campaigns/{session['campaign_id']}/standing").json["latest_session"]
+    assert latest["session_id"] == sid and latest["ruleset"] == session["ruleset"]
+    assert latest["game"]["ruleset"] == ruleset_id
+    published = jsonschema.Draft202012Validator(client.get(f"/rulesets/{ruleset_id}").json["state_schema"])
+    published.validate(latest["game"])
+    _component(client.get("/openapi.json").json, "GameState").validate(latest["game"])
+
+
 # -- the schemas are not trivially permissive ----------------------------------------------------------------------
 
 

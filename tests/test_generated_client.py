@@ -99,6 +99,8 @@ def test_the_readme_walkthrough_through_the_generated_client(app, generated, tmp
     assert isinstance(game.record, models.JourneyGameStateRecord) and game.phase == "maintenance"
     unions = [str(field.type) for field in attrs.fields(models.SessionState) if field.name == "game"]
     assert unions and all(f"{ruleset}GameState" in unions[0] for ruleset in ("Descent", "Journey", "KungFuPanda", "YokaiQuest")), unions
+    latest = [str(field.type) for field in attrs.fields(models.LatestSession) if field.name == "game"]  # the standing's
+    assert latest and all(f"{ruleset}GameState" in latest[0] for ruleset in ("Descent", "Journey", "KungFuPanda", "YokaiQuest")), latest
     meta = acted.events[0].meta
     assert isinstance(meta, models.EventMeta) and meta.issued_by == campaign.owner_token_id and isinstance(meta.correlation_id, str)
     logged = generated(sessions + "list_session_events").sync(session.id, client=owner).events

@@ -149,7 +149,7 @@ class CampaignStanding(MethodView):
         projected_to = projected(query["min_position"])
         view = registered_views.of_game(campaign["ruleset"]["id"], "standing")
         kept = view.read(views().store, campaign_id) if view is not None else {}
-        return {"campaign_id": campaign_id, "standing": kept, **standing.read(views().store, campaign_id), "projected_to": projected_to}
+        return {"campaign_id": campaign_id, "standing": kept, **standing.read(views().store, campaign_id, campaign["ruleset"]), "projected_to": projected_to}
 
 
 @blp.route("/<campaign_id>/state")
