@@ -49,7 +49,7 @@ def _line(event: Any, words: TimelineWords) -> str:
     if name == "SessionStarted":
         return f"Quest {event.quest} began with {_heroes(words, event.party)}; the seed is committed ({event.seed_commitment[:12]}…)"
     if name == "ActionTaken" and event.action.get("type") == "set-up-quest":
-        choices = wording.details_said(event.action.get("setup", {}), by_field=words.field_names)
+        choices = wording.details_said(event.action.get("setup", {}), words.names, by_field=words.field_names)
         return f"Quest {event.action.get('quest')} set up" + (f" ({choices})" if choices else "")
     if name == "ActionTaken" and isinstance(event.action.get("faces"), dict):
         return _rolled_at_the_table(event, words)
@@ -212,7 +212,11 @@ def rows(event: Any, campaign_id: str, session_id: str | None = None, occurred_a
 
 class Timeline(View):
     name = "timeline"
-    version = 2  # 2: the game kinds that fell back to a list of fields are said in sentences; stored views rebuild
+    # 2: the game kinds that fell back to a list of fields are said in sentences; 3: a field's nested map is said in
+    # brackets (a set-up's hero sheets, Kung Fu Panda's enemies per tile), a set-up names what the game names (Yōkai
+    # Quest's abilities), and Descent's quest and Kung Fu Panda's mission are not said set up twice. Each bump rebuilds
+    # the stored views.
+    version = 3
     tables = {
         "view_timeline": Table(
             "session_id TEXT NOT NULL, position INTEGER NOT NULL, campaign_id TEXT NOT NULL, event_type TEXT NOT NULL, "

@@ -84,6 +84,8 @@ def check(app, response) -> None:
         return  # (OPTIONS: Flask answers it for every route, with the route's methods in Allow; the document lists operations)
     if response.status_code == 405 and not _served(app, request):
         return  # no route of the server takes this method at this URL (GET /campaigns/import): Flask's 405, as for any method
+    if request.path.startswith("/pages/"):
+        return  # the pages are for people, outside the document (and a page ending in /ready is not GET /ready)
     contract, raw = document_of(app)
     try:
         key = operation_key(contract, raw, request)

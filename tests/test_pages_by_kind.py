@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from projections import store as view_store, views as registered_views
+from tests import contract
 from tests.kit import audit_ruleset
 from tracker import rulesets
 from tracker.rulesets.engine.view import At, CampaignFold
@@ -129,6 +130,7 @@ def fifth_game(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_a_fifth_games_standing_view_shows_on_the_campaign_page(fifth_game, client, app) -> None:
+    contract.with_ruleset(app, fifth_game)  # its state among GameState's branches, whichever document was served first
     made = client.post("/campaigns", json={"ruleset": fifth_game.id, "name": "Race", "party": ["runner"]})
     assert made.status_code == 201, made.json
     cid, owner = made.json["id"], made.json["owner_token"]
@@ -150,6 +152,7 @@ def test_a_fifth_games_standing_view_shows_on_the_campaign_page(fifth_game, clie
 
 
 def test_a_fifth_games_hero_progress_shows_its_heroes_and_their_sheets(fifth_game, client, app) -> None:
+    contract.with_ruleset(app, fifth_game)  # its state among GameState's branches, whichever document was served first
     made = client.post("/campaigns", json={"ruleset": fifth_game.id, "name": "Race", "party": ["runner"]}).json
     sid = client.post(f"/campaigns/{made['id']}/sessions", json={"quest": "race"}).json["id"]
     for _ in range(2):

@@ -245,3 +245,26 @@ def test_a_list_of_objects_is_rows_of_fields_an_empty_row_no_item_and_a_json_lin
     (surges,) = [f for f in forms.fields(attack, {}, ["tahlia"], []) if f["name"] == "surges"]
     assert not any(f["required"] for row in surges["rows"] for f in row)  # an optional list asks for nothing
     assert "surges" not in forms.body(attack, MultiDict({"attacker": "tahlia"}), MultiDict().getlist)
+
+
+def test_descents_ready_picks_its_half_actions_from_those_the_rules_offer(client):
+    """Issue 32: the Ready form's half actions were a comma-separated text box (the API's list of strings): the play page
+    offers the half actions the rules data lists (L135-L139) as checkboxes, and two ticked are the Ready recorded."""
+    from tests.kit.descent import SHEETS
+
+    made = client.post("/campaigns", json={"ruleset": "descent", "name": "Dungeon", "party": ["tahlia", "aurim"], "components": TEST_OVERLORD_DECK}).json
+    sid = descent_start(client, made["id"], "mists-of-time", {"hero_sheets": SHEETS})
+    assert client.post(f"/sessions/{sid}/actions", json={"type": "start-hero-turn", "hero": "tahlia"}).status_code == 201
+    _sign_in(client, made["owner_token"])
+    html = _page(client, sid)
+    form = re.search(r'action="[^"]*/play/act/ready".*?</form>', html, re.DOTALL).group(0)
+    picked = re.findall(r'<input type="checkbox" name="half_actions" value="([^"]*)">', form)
+    assert picked == ["move", "attack", "order", "concentrate"], form
+    assert not re.search(r'<input type="text" name="half_actions"', form)
+    stunned = re.search(r'action="[^"]*/play/act/stunned-half-action".*?</form>', html, re.DOTALL).group(0)
+    assert re.findall(r'<option value="([^"]*)"', re.search(r'<select name="half_action".*?</select>', stunned, re.DOTALL).group(0))[-4:] == picked
+    sent = client.post(f"/pages/sessions/{sid}/play/act/ready", headers=HERE,
+                       data={**_action_form(html, "ready"), "hero": "tahlia", "half_actions": ["move", "order"], "order": "rest"})
+    assert sent.status_code == 303, sent.get_data(as_text=True)[:500]
+    readied = client.get(f"/sessions/{sid}").json["game"]["heroes"]["tahlia"]
+    assert "rest" in readied["orders"], readied

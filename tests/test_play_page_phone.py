@@ -100,7 +100,7 @@ def test_descent_mid_turn_on_a_phone(client, live_server, chromium, database_url
     said = _refused(page, "roll")  # no dice said
     assert "Say which dice to roll" in said and "Enter a number of dice" in said, said
     said = _refused(page, "start-hero-turn", hero="tahlia")  # Aurim's turn is under way
-    assert "start hero turn by Tahlia" in said and "start-hero-turn" not in said, said  # the action in words, not its id
+    assert "“start hero turn” by Tahlia" in said and "start-hero-turn" not in said, said  # the action in words, not its id
     context.close()
 
 

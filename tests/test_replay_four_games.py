@@ -28,13 +28,15 @@ FOUR_GAMES = FIXTURES / "replay_four_games.json"
 # The views' digest after a rebuild of each log, as the code before this round's replay changes made them (main at
 # dc82d8c: each event's words looked up per event, wording.plain on every line, the collector left as it was), equal
 # on SQLite and PostgreSQL and for batches of 1, 7 and 5,000 notifications. Only a change to what the views hold
-# (a view's version) may change them.
+# (a view's version) may change them: the timeline's version 3 (projections/timeline.py) changed only its set-up lines
+# (a nested map in brackets, Yōkai Quest's abilities by name, Descent's quest and Kung Fu Panda's mission set up once),
+# row for row in the four-game log, v6, v7 and v8's abilities log; v5, v8's evening and v9 hold none of them.
 DIGESTS_BEFORE = {
-    "replay_four_games.json": "237d388bf95487871ceb6efc8e66b7e609fed44af7f781026b467b9e7c895166",
+    "replay_four_games.json": "27a0c79f270f3d95627cf080dd8e8a569c6b0489edec1312c5ed1a25c4d90da1",
     "stored_events_v5.json": "3ed7ac14560db48303e46c8a3377521e84d2aea07f1cd7637e4aa20882f7adf6",
-    "stored_events_v6.json": "75c5dcc7063e59a453583003896989f363c1f65a14c626c2cc9cfe254560edf4",
-    "stored_events_v7_descent_combat.json": "d79726ebdf09fec3b7b5fef4c6b16e6fd2e7363155d16cc10d053d4ad329836d",
-    "stored_events_v8_descent_abilities.json": "faefccf547fc5bc65f8700f1bca45b56e4792755382b0c44e24b80c9997a6896",
+    "stored_events_v6.json": "dfa52e6b26b663b4d17b34d9970ab555ec5ad6e9b9f453329c3169029e275650",
+    "stored_events_v7_descent_combat.json": "a3deb16dfad6c113017081843ba8700539bce6eb9834a2c2c68c43ba2e6be022",
+    "stored_events_v8_descent_abilities.json": "759937e1a78f164b2da54f15a0daa541c0983c9212d38b9cfa78fa41fc57c1c3",
     "stored_events_v8_evening.json": "e7a376ea1bd05b1add505edc951ab5dd3690d306e9df0b29b4a0242b696b321a",
     "stored_events_v9_deck_listed.json": "02ad71a6721754dd37642640b89bd9b71f086e9c461e519c0ecfed59104c0159",
 }

@@ -143,7 +143,7 @@ def test_a_difference_rebuilds_the_later_value_exactly(before, after):
 def test_the_command_archives_the_code_s_current_version(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(archive, "ROOT", tmp_path)
     assert keep.main(["kung-fu-panda"]) == 0
-    assert capsys.readouterr().out.strip() == str(tmp_path / "kung-fu-panda" / "1.1.0.json")
+    assert capsys.readouterr().out.strip() == str(tmp_path / "kung-fu-panda" / "1.2.0.json")
     (data, contract), = archive.stored("kung-fu-panda", tmp_path)
     assert archive.pin_hash(data, contract) == rulesets.get("kung-fu-panda").hash
     assert keep.main([]) == 2

@@ -153,7 +153,7 @@ def hero_page(campaign_id: str, hero: str):
     if hero not in heroes:
         raise NotFound(f"No hero {named.get(hero, hero)} in this campaign", detail="The campaign page lists its heroes.")
     page: dict[str, Any] = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": heroes[hero],
-                            "rows": game_standing.sheet_rows(heroes[hero], named),
+                            "rows": game_standing.sheet_rows(heroes[hero], named, ruleset.rules.field_names()),
                             "links": reads.sheet_links(heroes[hero]), "grant": signin.describe_grant(grant)}
     karma = _view(ruleset, "karma-series")
     if karma is not None:  # the hero's wheels across the campaign, when the game keeps them
@@ -175,7 +175,7 @@ def _hero_in_play(campaign: dict[str, Any], ruleset: Any, named: dict[str, str],
         sheet = dict(((game.get("heroes") or {}).get(hero)) or {})
     page = {"campaign": campaign, "ruleset": ruleset, "names": named, "hero": hero, "sheet": sheet, "in_play": True,
             "quest": named.get(played[-1]["quest"], played[-1]["quest"]) if played else None,
-            "rows": game_standing.sheet_rows(sheet, named), "grant": signin.describe_grant(grant), "sheet_templates": ["sheets/rows.html"]}
+            "rows": game_standing.sheet_rows(sheet, named, ruleset.rules.field_names()), "grant": signin.describe_grant(grant), "sheet_templates": ["sheets/rows.html"]}
     return render_template("hero.html", **page)
 
 

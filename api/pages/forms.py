@@ -7,7 +7,8 @@ The fields, by schema:
   and where the field may name a figure instead (an ``attacker``), the figures on the board;
   a ``deck`` offers the session's decks;
 - an integer is a number field within its bounds; a boolean a yes / no choice (or left unsaid);
-- an array of choices is a set of checkboxes; an array of strings, a comma-separated text field;
+- an array of choices is a set of checkboxes (an array of strings too where the rules offer its values now,
+  GameRules.choices: Descent's half actions); any other array of strings, a comma-separated text field;
 - an object with named properties is its fields, one by one (``costs.chi``);
 - any other object (a map such as the cards drawn per deck, or the faces rolled per die) is a text
   area of lines ``key: value, value`` (a map of numbers: ``key: 2``);
@@ -143,6 +144,9 @@ def _field(name: str, key: str, spec: Mapping[str, Any], required: bool, context
             return [{**base, "kind": "json-lines", "help": (base["help"] + " " if base["help"] else "") + "One JSON object per line, e.g. " + _example(items)}]
         if key in hero_fields and heroes:
             return [{**base, "kind": "checkboxes", "choices": _choices(heroes, names)}]
+        offered = context.choices.get(key)
+        if offered:  # the values the rules offer now (GameRules.choices: Descent's half actions), picked, never typed
+            return [{**base, "kind": "checkboxes", "choices": _choices(list(offered), names, offered)}]
         return [{**base, "kind": "list", "number": items.get("type") == "integer", "help": (base["help"] + " " if base["help"] else "") + "Separate with commas."}]
     if kind == "object" or "properties" in spec or "additionalProperties" in spec:
         if spec.get("properties") and not spec.get("additionalProperties"):
@@ -241,6 +245,8 @@ def _value(name: str, key: str, spec: Mapping[str, Any], form, getlist, hero_fie
             return getlist(name) or None
         if key in hero_fields and "enum" not in items and items.get("type") != "object" and getlist(name):
             return getlist(name)
+        if "enum" not in items and items.get("type") != "object" and len(getlist(name)) > 1:
+            return [v for v in getlist(name) if v]  # the choices the rules offered, picked (checkboxes post one value each)
     raw = (form.get(name) or "").strip()
     if kind == "array" and (spec.get("items") or {}).get("type") == "object" and not raw:
         rows = [_object(spec["items"], form, getlist, f"{name}.{index}.", hero_fields) for index in range(int(spec.get("maxItems") or ROWS))]

@@ -107,8 +107,10 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
     side = None if grant.role == "owner" else (grant.side or "heroes")
     decks = [{"id": deck_id, "name": reads.deck_name(ruleset, deck_id), **summary} for deck_id, summary in session["decks"].items()]
     named_all = {**named, **{d["id"]: d["name"] for d in decks}, **{d.id: d.name for d in ruleset.dice(campaign["components"]).values()}}
-    # a refusal names only what a person could not read as a word (a one-word deck id, "treasure", stays a word)
-    named_ids = {k: v for k, v in named_all.items() if "-" in k or "_" in k or k in named}
+    # a refusal, and a line of the timeline, names only what a person could not read as a word (a one-word deck id,
+    # "treasure", "energy", stays a word: "Ryo gains 3 energy", not "3 Energy deck")
+    named_words = {k: v for k, v in named_all.items() if "-" in k or "_" in k or k in named}
+    named_ids = named_words
     # the actions a refusal names ("start-hero-turn by Aurim is taken ...") as the forms say them, in words
     described = ruleset.describe()["actions"]
     named_ids = {**{a["type"]: wording.key_said(a["type"]) for a in described if "-" in a["type"]}, **named_ids}
@@ -162,7 +164,7 @@ def _render(session_id: str, campaign: dict[str, Any], ruleset: Any, grant: Any,
         "allowed": reads.allowed_types(session.get("allowed")),
         "may_abandon": grant.role == "owner" and hasattr(tracker(), "abandon_session"),
         # grouped over the whole log, so the last lines sit under the turn (or round) they were in
-        "recent": reads.last_lines(reads.timeline_groups(entries, named_all, reads.commands_of(history), ruleset.rules.played_in_rounds), 3, parts=3),
+        "recent": reads.last_lines(reads.timeline_groups(entries, named_words, reads.commands_of(history), ruleset.rules.played_in_rounds), 3, parts=3),
         "csrf": csrf_token(token, session_id) if token else "",
         "keys": {name: secrets.token_urlsafe(16) for name in ("roll", "report", "draw", "draw-reported", "undo", "end", "abandon")},
         "outcomes": OUTCOMES,
@@ -316,8 +318,8 @@ def replay_page(session_id: str):
         turns=reads.turn_starts(entries, ruleset.rules.played_in_rounds),
         count=ruleset.rules.turn_said(state["game"], int(state.get("turn") or 1)),
         decks=[{"id": d, "name": reads.deck_name(ruleset, d), **summary} for d, summary in state["decks"].items()],
-        heroes=reads.heroes_at(state["game"], named),
-        facts=reads.game_facts(state["game"], named),
+        heroes=reads.heroes_at(state["game"], named, ruleset.rules.field_names()),
+        facts=reads.game_facts(state["game"], named, ruleset.rules.field_names()),
         verification=verification,
         grant=signin.describe_grant(grant),
     )

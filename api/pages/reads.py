@@ -413,9 +413,10 @@ def turn_starts(entries: list[Mapping[str, Any]], rounds: bool | None = None) ->
     return starts
 
 
-def heroes_at(game: Mapping[str, Any], named: Mapping[str, str]) -> dict[str, Any] | None:
+def heroes_at(game: Mapping[str, Any], named: Mapping[str, str], by_field: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any] | None:
     """Each hero in a game state as a table of words (the games keep them under "heroes"): a row per value, in the
-    order the hero's sheet keeps them, and a column per hero by name, so four heroes fit a phone's width."""
+    order the hero's sheet keeps them, and a column per hero by name, so four heroes fit a phone's width; ``by_field``:
+    the names a value has only under its key (GameRules.field_names: a Kung Fu Panda "tile" "J" is the Kitchen)."""
     heroes = game.get("heroes")
     if not isinstance(heroes, Mapping) or not heroes:
         return None
@@ -423,8 +424,13 @@ def heroes_at(game: Mapping[str, Any], named: Mapping[str, str]) -> dict[str, An
     keys = list(dict.fromkeys(k for s in sheets.values() for k in s if not isinstance(s[k], (Mapping, list)) or len(str(s[k])) < 80))
     return {
         "headers": ["", *[named.get(h, h) for h in sheets]],
-        "rows": [[_stat_said(k), *[wording.value_said(s.get(k), named) for s in sheets.values()]] for k in keys],
+        "rows": [[_stat_said(k), *[wording.value_said(s.get(k), field_named(k, named, by_field)) for s in sheets.values()]] for k in keys],
     }
+
+
+def field_named(key: str, named: Mapping[str, str], by_field: Mapping[str, Mapping[str, str]] | None) -> Mapping[str, str]:
+    """The names a value under ``key`` is said by: the game's ids, and the names only that field's values have."""
+    return {**named, **by_field[key]} if by_field and key in by_field else named
 
 
 def _stat_said(key: str) -> str:
@@ -432,13 +438,14 @@ def _stat_said(key: str) -> str:
     return said[:1].upper() + said[1:]
 
 
-def game_facts(game: Mapping[str, Any], named: Mapping[str, str]) -> list[list[str]]:
-    """The rest of a game state (not its heroes), as rows of words: the short facts a table looks at."""
+def game_facts(game: Mapping[str, Any], named: Mapping[str, str], by_field: Mapping[str, Mapping[str, str]] | None = None) -> list[list[str]]:
+    """The rest of a game state (not its heroes), as rows of words: the short facts a table looks at (``by_field`` as
+    heroes_at's)."""
     rows = []
     for key, value in game.items():
         if key == "heroes":
             continue
-        said = wording.value_said(value, named)
+        said = wording.value_said(value, field_named(key, named, by_field))
         if len(said) <= 200:
             rows.append([wording.key_said(key).capitalize(), said])
     return rows

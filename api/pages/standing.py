@@ -29,6 +29,13 @@ def _table_of(title: str, value: Mapping[str, Any], names: Mapping[str, str]) ->
             "rows": [[key_said(k).capitalize(), value_said(v, names)] for k, v in value.items()]}]}
 
 
-def sheet_rows(sheet: Mapping[str, Any], names: Mapping[str, str]) -> list[list[str]]:
-    """A hero sheet the page has no layout for, as rows of words."""
-    return [[key_said(k).capitalize(), value_said(v, names)] for k, v in sheet.items()]
+def sheet_rows(sheet: Mapping[str, Any], names: Mapping[str, str], by_field: Mapping[str, Mapping[str, str]] | None = None) -> list[list[str]]:
+    """A hero sheet the page has no layout for, as rows of words; ``by_field``: the names a value has only under its
+    key (GameRules.field_names: a Kung Fu Panda hero's "tile" "J" is the Kitchen)."""
+    by_field = by_field or {}
+    return [[_first_up(key_said(k)), value_said(v, {**names, **by_field[k]} if k in by_field else names)] for k, v in sheet.items()]
+
+
+def _first_up(said: str) -> str:
+    """A row's label with its first letter up and the rest as said ("KO", not "Ko")."""
+    return said[:1].upper() + said[1:]

@@ -12,20 +12,27 @@ from api.context import projected, tracker, viewer_for, views
 from projections import views as registered_views
 from tracker.integrity import disclosure
 from tracker import rulesets
+from tracker.core import wording
 from tracker.core.errors import NotFound
 
 blp = Blueprint("heroes", __name__, url_prefix="/campaigns", description="Hero progress across a campaign")
 
 
 def _heroes(campaign_id: str, query: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    ruleset = tracker().get_campaign(campaign_id)["ruleset"]["id"]
+    ruleset = rulesets.get(tracker().get_campaign(campaign_id)["ruleset"]["id"])
     viewer = viewer_for(query["view"])
-    disclosure.check_side(rulesets.get(ruleset).rules, viewer)
-    view = registered_views.of_game(ruleset, "hero-progress")
+    disclosure.check_side(ruleset.rules, viewer)
+    view = registered_views.of_game(ruleset.id, "hero-progress")
     if view is None:
-        raise NotFound("This game keeps no hero progress", detail=f"Ruleset {ruleset} tracks no heroes.")
+        raise NotFound(f"{ruleset.name} keeps no hero progress across a campaign",
+                       detail="What it tracks of each hero in play is in the session's state: GET /sessions/{sid}, its game's heroes.")
     projected_to = projected(query["min_position"])
     return view.read(views().store, campaign_id, viewer), projected_to
+
+
+def _named(campaign_id: str) -> dict[str, str]:
+    ruleset = rulesets.get(tracker().get_campaign(campaign_id)["ruleset"]["id"])
+    return {c["id"]: c.get("name") or c["id"] for c in ruleset.data.get("characters", [])}
 
 
 @blp.route("/<campaign_id>/heroes")
@@ -55,5 +62,7 @@ class CampaignHero(MethodView):
         """One hero's progress, with the events behind each change."""
         heroes, projected_to = _heroes(campaign_id, query)
         if hero not in heroes:
-            raise NotFound(f"No hero '{hero}' in this campaign", detail=f"Heroes: {sorted(heroes)}.")
+            named = _named(campaign_id)
+            said = named[hero] if hero in named else f"'{hero}'"  # an id the game names by its name, any other as sent
+            raise NotFound(f"No hero {said} in this campaign", detail=f"Heroes with progress: {wording.listed([named.get(h, h) for h in heroes])}.")
         return {"campaign_id": campaign_id, **heroes[hero], "projected_to": projected_to}

@@ -47,10 +47,10 @@ def test_a_quest_opens_in_the_heroes_turns_and_the_overlords_start_of_turn_rules
     # L345: the sacrifice clock runs "at the start of each of your turns", the overlord's, after the heroes' turns.
     problem = _out_of_moment(client, sid, {"type": "sacrifice-clock"})
     assert problem["title"].startswith("It is the heroes' turns of turn 1") and "the overlord's turn" in problem["title"]
-    assert "Tahlia and Sir Valadir" in problem["title"] and "start-hero-turn (Tahlia and Sir Valadir)" in problem["detail"]
+    assert "Tahlia and Sir Valadir" in problem["title"] and "Tahlia and Sir Valadir may take “start hero turn”" in problem["detail"]
     assert problem["example"] == {"type": "start-hero-turn", "hero": "tahlia"}
     refused = _out_of_moment(client, sid, {"type": "open-cell", "cell": "cell-1", "hero": "sir-valadir"})
-    assert "open-cell by Sir Valadir is taken in the turn of the hero it names" in refused["title"]
+    assert "“open cell” by Sir Valadir is taken in the turn of the hero it names" in refused["title"]
     stranger = session.refused(client, sid, {"type": "start-hero-turn", "hero": "aurim"})
     assert stranger["title"] == "Aurim is not a hero in this quest" and stranger["detail"] == "The heroes: Tahlia and Sir Valadir."
     session.act(client, sid, refused["example"])  # the example is a body accepted now
@@ -66,7 +66,7 @@ def test_each_hero_has_his_turn_then_the_overlord_his_and_the_turn_ends_with_the
     assert not _entries(state, "start-hero-turn")  # one hero's turn at a time
     # Aurim waits for his own turn; the 409 names whose turn it is, and how it moves on.
     waiting = _out_of_moment(client, sid, {"type": "ready", "hero": "aurim", "half_actions": ["order", "move"], "order": "rest"})
-    assert waiting["title"].startswith("It is Tahlia's turn (turn 1)") and "Tahlia's turn ends with end-hero-turn" in waiting["detail"]
+    assert waiting["title"].startswith("It is Tahlia's turn (turn 1)") and "Tahlia's turn ends with “end hero turn”" in waiting["detail"]
     assert waiting["example"] == {"type": "end-hero-turn", "hero": "tahlia"}
     _out_of_moment(client, sid, {"type": "start-hero-turn", "hero": "aurim"})
     session.act(client, sid, {"type": "ready", "hero": "tahlia", "half_actions": ["order", "move"], "order": "rest"})
@@ -130,7 +130,7 @@ def test_a_guard_order_lets_a_hero_attack_in_the_overlords_turn_and_monsters_att
     # L579: the ambush interrupts a hero's turn "in the same way that a guard order interrupts your turn"
     assert _who(state, "attack") == [(["tahlia"], "heroes"), (None, "overlord")]
     unguarded = _out_of_moment(client, sid, {**swing, "attacker": "aurim", "target": troll})
-    assert "attack by Aurim" in unguarded["title"] and "a hero with a guard order" in unguarded["title"]
+    assert "“attack” by Aurim" in unguarded["title"] and "a hero with a guard order" in unguarded["title"]
     session.act(client, sid, {**swing, "attacker": "tahlia", "target": troll})
     session.act(client, sid, {**swing, "attacker": troll, "target": "aurim"})
 
@@ -203,3 +203,20 @@ def test_every_descent_action_has_its_moment_of_the_turn():
     placed = [*turn.HERO_TURN, *turn.OVERLORD_TURN, *turn.ANYTIME, *turn.TURN_ACTIONS, *NAMES, turn.ATTACK]
     assert len(placed) == len(set(placed))  # each in one moment
     assert set(rulesets.get("descent").rules.client_actions) == set(placed)
+
+
+def test_an_action_out_of_its_moment_is_said_in_words_not_action_ids(client):
+    """Issue 32: the 409 listed what may happen now as ids, each with its hero ("ready (Tahlia), stunned-half-action
+    (Tahlia), ... end-hero-turn (Tahlia)"), and sent the table to "the session's allowed list": the actions now said as
+    words, grouped by who takes them, and what the table records at any time said as what it is."""
+    sid = start(client, campaign(client, ["tahlia", "aurim"]), "mists-of-time", {"hero_sheets": SHEETS})
+    session.act(client, sid, {"type": "start-hero-turn", "hero": "tahlia"})
+    problem = _out_of_moment(client, sid, {"type": "start-overlord-turn"})
+    said = " ".join([problem["title"], problem["detail"], *problem["errors"]["type"]])
+    action_ids = {a["type"] for a in client.get("/rulesets/descent").json["actions"] if "-" in a["type"]}
+    assert not [i for i in action_ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", said)], said
+    assert "allowed list" not in said and "(Tahlia)" not in said
+    assert problem["title"] == "It is Tahlia's turn (turn 1): “start overlord turn” is taken once every hero has had a turn"
+    assert problem["detail"].startswith("Now Tahlia may take “ready”, “stunned half action”,") and problem["detail"].count("Tahlia may take") == 1
+    assert "the overlord's monsters may take “attack”" in problem["detail"] and "the overlord's cards and threat" in problem["detail"]
+    assert problem["detail"].endswith("Next, Tahlia's turn ends with “end hero turn”.") and problem["example"] == {"type": "end-hero-turn", "hero": "tahlia"}

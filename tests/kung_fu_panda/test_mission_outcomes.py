@@ -108,7 +108,7 @@ def test_tai_lung_showdown_won_by_the_scroll_and_the_prison_cell_and_lost_by_the
     assert stopped["events"][-1]["payload"]["change"]["stopped"] is True and stopped["state"]["game"]["figures"]["tai-lung"] == "j"
     act(client, won, {"type": "roll", "hero": "po", "reroll": [], "faces": ["Chi"]})
     act(client, won, {"type": "roll", "hero": "tigress", "reroll": [], "faces": ["Chi", "Chi"]})
-    _refused(client, won, {"type": "mission-won"}, "Tai Lung is on j, not T")
+    _refused(client, won, {"type": "mission-won"}, "Tai Lung is on Dragon Scroll (j), not Prison Cell (T)")
     act(client, won, {"type": "spend", "heroes": {"po": ["Chi"] * 3, "tigress": ["Chi", "Chi", "Punch"]}, "for": "wound-tai-lung", "to": "T"})
     decided = act(client, won, {"type": "mission-won"})
     assert decided["state"]["verdict"]["outcome"] == "victory" and "L415" in decided["state"]["verdict"]["reason"]
@@ -139,16 +139,16 @@ def test_wolf_boss_attack_villagers_move_together_and_are_imprisoned(client):
 def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
     cid = campaign(client, {"length": "single", "mission": "m1-1"})
     bad = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-1", "setup": {"start_tile": "T", "special_moves": PAIR}})
-    assert bad.status_code == 422 and "Mission 1.1 has no tile 'T'" in bad.json["title"] and ", s," in bad.json["detail"].replace(" and ", ", ").replace(".", ",")
+    assert bad.status_code == 422 and bad.json["title"] == "Mission 1.1 has no tile Prison Cell (T)" and ", Gatehouse (s)," in bad.json["detail"].replace(" and ", ", ").replace(".", ",")
     sid = start(client, cid, "m1-1", {"start_tile": "t", "villagers": {"mei": "t"}, "special_moves": PAIR})
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Punch", "Chi", "Kick"]})
-    refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "E"}, "Mission 1.1 has no tile 'E'")
-    assert ", a," in refused["detail"]
+    refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "E"}, "Mission 1.1 has no tile Long Bridge 1 (E)")
+    assert ", Long Market (d)," in refused["detail"]
     refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "villager", "villager": "li"}, "no villager 'li'")
     assert "mei" in refused["detail"]
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "token", "token": "cart", "cart": "c1", "to": "a"}, "no cart 'c1'")
-    _refused(client, sid, {"type": "round-summary", "moved": {"po": "Q"}}, "Mission 1.1 has no tile 'Q'")
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "Q"}}, "Mission 1.1 has no tile Monastery Bed 4 (Q)")
     _refused(client, sid, {"type": "round-summary", "figures": {"tai-lung": "n"}}, "The Tai Lung is not on the board")
     refused = _refused(client, sid, {"type": "spend", "heroes": {"po": ["Punch", "Chi"]}, "for": "token", "token": "gong"}, "Mission 1.1 has no gong")
     assert "villager" in refused["detail"] and "wall" in refused["detail"]
@@ -160,7 +160,7 @@ def test_tiles_villagers_and_carts_are_those_the_mission_set_up(client):
 
 def test_a_long_bridge_costs_what_the_mission_says(client):
     """1.2: 'Bridge: 2x Chi and 1x Move to enter' (L273); E (Long Bridge 1) is its bridge."""
-    cid, sid = _mission(client, "m1-2", {"start_tile": "l", "spawn_points": {"2": "l", "4": "O"}})
+    cid, sid = _mission(client, "m1-2", {"start_tile": "i", "spawn_points": {"2": "l", "4": "O"}})
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Chi", "Chi", "Kick"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "E"}, "does not pay")
@@ -176,7 +176,7 @@ def test_a_great_wall_is_climbed_only_where_a_cart_stands(client):
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Move", "Move", "Move"]})
     act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Kick"]})
-    _refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "c"}, "No cart on c")
+    _refused(client, sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "c"}, "No cart on Great Wall 1 (c)")
     pushed = act(client, sid, {"type": "spend", "heroes": {"po": ["Move"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "cart", "cart": "cart-1", "to": "c"})
     assert kinds(pushed)[-1] == "CartPushed" and pushed["state"]["game"]["carts"] == {"cart-1": "c"}
     assert pushed["state"]["game"]["heroes"]["po"]["tile"] == "h"  # the heroes do not move with the cart (L458)
@@ -213,7 +213,7 @@ def test_village_attacked_carts_close_spawn_points_and_win_the_mission(client):
     'Move the cart to all the spawn points within 3 rounds' (L374); never onto a Rooftop (L377)."""
     cid, sid = _mission(client, "m3-1", {"start_tile": "n", "spawn_points": {"1": "d"}, "carts": {"cart": "n"}, "villagers": {"v": "K"}})
     act(client, sid, {"type": "start-round"})
-    _refused(client, sid, {"type": "mission-won"}, "no cart has reached the spawn points on d")
+    _refused(client, sid, {"type": "mission-won"}, "no cart has reached the spawn points on Long Market (d)")
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move"] * 4})
     act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Claws", "Kick"]})
     act(client, sid, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "blank"}]})
@@ -271,13 +271,16 @@ def test_the_wolf_boss_ko_cost_comes_from_component_data_or_is_marked_unchecked(
 def test_the_break_in_stairs_open_only_after_both_levers(client):
     """1.2: 'The heroes cannot gain entry to the first stairs tile until they have activated both levers – located
     on the Flagstone tiles which contain spawn points 2 and 4 ... 1x Chi and 2x Punch' (L268)."""
-    cid, sid = _mission(client, "m1-2", {"tiles": {"po": "l", "tigress": "O"}, "spawn_points": {"2": "l", "4": "O"}})
+    cid, sid = _mission(client, "m1-2", {"tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O"}})
+    # each hero begins on a Monastery Bed (L281); the first round, summarised, takes them onto the levers' tiles
+    act(client, sid, {"type": "round-summary", "moved": {"po": "l", "tigress": "O"}})
+    act(client, sid, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch", "Move"]})
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"}, "locked until both levers")
     act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Punch"]})
-    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"}, "no lever left to activate on l")
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"}, "no lever left to activate on Flagstones 1 (l)")
     _refused(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "m"}, "locked until both levers")
     act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Punch", "Punch", "Kick"]})
     opened = act(client, sid, {"type": "spend", "heroes": {"tigress": ["Chi", "Punch", "Punch"]}, "for": "token", "token": "lever"})
@@ -295,7 +298,7 @@ def test_change_of_guard_gongs_the_guard_wall_pause_and_no_spawns_on_the_wall(cl
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Punch", "Claws", "Move"]})
     skipped = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 3}]})
     assert skipped["events"][-1]["payload"]["change"]["reason"] == "guard-wall"
-    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "s"}, "not to s")
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "s"}, "not to Gatehouse (s)")
     struck = act(client, sid, {"type": "spend", "heroes": {"po": ["Chi", "Punch"]}, "for": "token", "token": "gong", "to": "N"})
     assert kinds(struck)[-1] == "OxGruntMoved" and struck["state"]["game"]["enemies"]["N"] == {"ox-grunt": 1}
     act(client, sid, {"type": "end-round"})
@@ -329,7 +332,7 @@ def test_rickshaw_chase_the_line_shifts_and_the_kitchen_is_lost(app, client):
     cid, sid = _mission(client, "m1-3", setup)
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Claws", "Chi", "Chi"]})
-    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "q"}, {"space": "blank"}]}, "moves forward to n, not q")
+    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play", "to": "q"}, {"space": "blank"}]}, "moves forward to Market 1 (n), not Market 2 (q)")
     shifted = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{"space": "play"}, {"space": "play"}]})
     assert kinds(shifted) == ["ActionTaken", "DialAdvanced", "PlayEffectResolved", "DialAdvanced", "TileCycled", "KitchenLost", "PlayEffectResolved"]
     cycled = shifted["events"][4]["payload"]["change"]
@@ -371,8 +374,8 @@ def test_village_attacked_overflow_keeps_selecting_tiles_toward_the_villagers(cl
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
     spawn = {"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}
-    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]}, "Tile d is full: name the next tile toward the villagers")
-    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "L"}]}, "Tile L is full too")
+    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]}, "Long Market (d) is full: name the next tile toward the villagers")
+    _refused(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "L"}]}, "Shop (L) is full too")
     spread = act(client, sid, {"type": "resolve-claws", "hero": "po", "spaces": [{**spawn, "spread_to": "R"}]})
     assert spread["state"]["game"]["enemies"]["R"] == {"wolf-spearman": 1}
 
@@ -381,7 +384,7 @@ def test_village_attacked_overflow_keeps_selecting_tiles_toward_the_villagers(cl
     act(client, other, {"type": "roll", "hero": "po", "faces": ["Claws", "Chi", "Chi", "Kick"]})
     skipped = act(client, other, {"type": "resolve-claws", "hero": "po", "spaces": [spawn]})
     assert skipped["events"][-1]["payload"]["change"]["reason"] == "tile-full"
-    _refused(client, other, {"type": "correct", "refers_to": 1, "reason": "moved", "amend": {"tiles": {"po": "E"}}}, "Mission 1.1 has no tile 'E'")
+    _refused(client, other, {"type": "correct", "refers_to": 1, "reason": "moved", "amend": {"tiles": {"po": "E"}}}, "Mission 1.1 has no tile Long Bridge 1 (E)")
 
 
 def test_a_board_laid_out_already_failing_is_a_set_up_mistake(client):
@@ -395,7 +398,7 @@ def test_the_tiles_a_missions_specials_act_on_are_placed_at_set_up(client):
     """1.2's levers are on the tiles of spawn points 2 and 4 (L268); 2.2's gongs and pause act on the guard wall and
     spawn point 6 (L334, L346): the lost map would show them, so the table names them before the first round."""
     cid = campaign(client, {"length": "single", "mission": "m1-2"})
-    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {"start_tile": "l", "spawn_points": {"2": "l"}, "special_moves": PAIR}})
+    refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {"start_tile": "i", "spawn_points": {"2": "l"}, "special_moves": PAIR}})
     assert refused.status_code == 422 and refused.json["title"] == "Place spawn points 4 of Mission 1.2"
     cid = campaign(client, {"length": "single", "mission": "m2-2"})
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": {"start_tile": "I", "end_tile": "t", "spawn_points": {"6": "N"}, "special_moves": PAIR}})
@@ -428,7 +431,7 @@ def test_adventure_two_and_wolf_boss_attack_won_in_detail(client):
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Chi"]})
     act(client, sid, {"type": "roll", "hero": "tigress", "faces": ["Chi", "Chi", "Move", "Kick"]})
     act(client, sid, {"type": "spend", "heroes": {"po": ["Chi"] * 4, "tigress": ["Chi", "Chi"]}, "for": "token", "token": "scroll"})
-    _refused(client, sid, {"type": "mission-won"}, "not on the end tile s")
+    _refused(client, sid, {"type": "mission-won"}, "not on the end tile, Gatehouse (s)")
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Kick"]})
     for hero in ("po", "tigress"):
         act(client, sid, {"type": "spend", "heroes": {hero: ["Move"]}, "for": "move", "to": "s"})
@@ -446,7 +449,7 @@ def test_adventure_two_and_wolf_boss_attack_won_in_detail(client):
     cid, sid = _mission(client, "m3-2", {"start_tile": "a", "villagers": {"ling": "R"}, "figures": {"wolf-boss": "q"}})
     act(client, sid, {"type": "start-round"})
     act(client, sid, {"type": "roll", "hero": "po", "faces": ["Move", "Kick", "Kick", "Punch"]})
-    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-boss"}, "There are 0 Wolf Boss on tile a")
+    _refused(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick"]}, "for": "knock-out", "enemy": "wolf-boss"}, "There are 0 Wolf Boss on Long Rooftops 2 (a)")
     act(client, sid, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "q"})
     act(client, sid, {"type": "spend", "heroes": {"po": ["Kick", "Kick", "Punch"]}, "for": "knock-out", "enemy": "wolf-boss"})
     _won(client, sid, "L393")
@@ -458,20 +461,20 @@ def test_a_pause_spawns_where_the_mission_text_says(client):
     other tile."""
     cid, sid = _mission(client, "m1-2", {"start_tile": "i", "spawn_points": {"2": "l", "4": "O"}})
     act(client, sid, {"type": "round-summary"})
-    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "l"}, "The Ox Grunt spawn on C, not l")
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "l"}, "The Ox Grunt spawn on Jade Gallery (C), not Flagstones 1 (l)")
     grunt = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
     assert grunt["state"]["game"]["enemies"] == {"C": {"ox-grunt": 1}}
 
     cid, sid = _mission(client, "m2-1", {"start_tile": "h", "end_tile": "R"})
     act(client, sid, {"type": "round-summary"})
-    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "s"}, "The Wolf Slasher spawn on R, not s")
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}, "tile": "s"}, "The Wolf Slasher spawn on Market 3 (R), not Gatehouse (s)")
     slashers = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"], "tigress": ["Claws"]}})
     assert slashers["state"]["game"]["enemies"] == {"R": {"wolf-slasher": 2}}
 
     # 3.1 lists no Rooftops tile (its tiles end in GAP-31), so the Flagstones tile (O) is the one left
     cid, sid = _mission(client, "m3-1", {"start_tile": "n", "villagers": {"v": "K"}})
     act(client, sid, {"type": "round-summary"})
-    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}, "tile": "d"}, "The Ox Grunt spawn on O, not d")
+    _refused(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}, "tile": "d"}, "The Ox Grunt spawn on Flagstones 2 (O), not Long Market (d)")
     on_flagstones = act(client, sid, {"type": "pause", "faces": {"po": ["Claws"]}})
     assert on_flagstones["state"]["game"]["enemies"] == {"O": {"ox-grunt": 1}}
 
@@ -482,8 +485,8 @@ def test_the_guard_wall_is_a_great_wall_tile(client):
     cid = campaign(client, {"length": "single", "mission": "m2-2"})
     setup = {"start_tile": "t", "end_tile": "s", "guard_wall": "N", "spawn_points": {"6": "l"}, "special_moves": PAIR}
     refused = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m2-2", "setup": setup})
-    assert refused.status_code == 422 and refused.json["title"] == "The guard wall of Mission 2.2 is a Great Wall tile, not N"
-    assert 'one of "D" or "c"' in refused.json["detail"] and refused.mimetype == "application/problem+json"
+    assert refused.status_code == 422 and refused.json["title"] == "The guard wall of Mission 2.2 is a Great Wall tile, not Dragon Statues (N)"
+    assert "Great Wall 2 (D) or Great Wall 1 (c)" in refused.json["detail"] and refused.mimetype == "application/problem+json"
     assert client.get(f"/campaigns/{cid}").json["sessions"] == []
 
 
@@ -492,7 +495,7 @@ def test_levers_activated_in_a_round_summary_open_the_stairs(client):
     on the Flagstone tiles which contain spawn points 2 and 4 ... while on each lever's tile' (L268), entered as
     round summaries: a lever is the one where its hero stood, and the stairs stay shut until both are pulled."""
     cid, sid = _mission(client, "m1-2", {"tiles": {"po": "i", "tigress": "k"}, "spawn_points": {"2": "l", "4": "O", "5": "f"}})
-    _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "The stairs (m) are locked until both levers are activated")
+    _refused(client, sid, {"type": "round-summary", "moved": {"po": "m"}}, "The stairs, Temple Steps (m), are locked until both levers are activated")
     _refused(client, sid, {"type": "round-summary", "moved": {"po": "l"}, "tokens": [{"token": "lever", "by": "tigress"}]}, "no lever left to activate where Tigress stood")
     one = act(client, sid, {"type": "round-summary", "moved": {"po": "l", "tigress": "O"}, "tokens": [{"token": "lever", "by": "po"}]})
     assert one["state"]["game"]["levers"] == ["l"]

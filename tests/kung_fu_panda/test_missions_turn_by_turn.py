@@ -41,6 +41,10 @@ class Table:
     def game(self) -> dict:
         return self.client.get(f"/sessions/{self.sid}").json["game"]
 
+    def said(self, tile: str) -> str:
+        """A tile as the service's words say it: its published name and its letter ("Kitchen (J)")."""
+        return f"{self.rules['tiles'][tile]['name']} ({tile})"
+
     def tiles_named(self, prefix: str) -> list[str]:
         return [t for t in self.mission["tiles"] if self.rules["tiles"][t]["name"].startswith(prefix)]
 
@@ -195,7 +199,7 @@ def test_the_break_in_lost_in_detail_when_time_runs_out(app, client):
     t.spend({"po": ["Kick", "Kick"]}, "knock-out", enemy="wolf-slasher")
     hit = t.claws("po", [{"space": "fight-back"}])
     assert hit["state"]["game"]["heroes"]["po"]["health"] == 2
-    _refused(client, t.sid, {"type": "mission-won"}, f"enemies on {archives}")
+    _refused(client, t.sid, {"type": "mission-won"}, f"enemies on {t.said(archives)}")
     _times_up(t, t.act({"type": "end-round"}))
     t.ends_in(app, "defeat")
 
@@ -318,7 +322,7 @@ def test_across_the_great_wall_lost_in_detail_when_time_runs_out(app, client):
     assert t.game()["carts"] == {"cart": walls[1]}
     assert {h: v["tile"] for h, v in t.game()["heroes"].items()} == {"po": walls[1], "tigress": walls[0]}
     t.ready("tigress", ["Move"])
-    _refused(client, t.sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": spawn}, f"No cart on {walls[0]}")
+    _refused(client, t.sid, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": spawn}, f"No cart on {t.said(walls[0])}")
     t.claws("tigress", [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}])  # the tile is full: no spawn (L319)
     t.act({"type": "end-round"})
 
@@ -328,7 +332,7 @@ def test_across_the_great_wall_lost_in_detail_when_time_runs_out(app, client):
 
     # round 2: Po climbs down by the cart onto the end tile and is knocked out there by the Ox Grunt and the Slashers
     t.act({"type": "start-round"})
-    _refused(client, t.sid, {"type": "mission-won"}, f"not on the end tile {end}")
+    _refused(client, t.sid, {"type": "mission-won"}, f"not on the end tile, {t.said(end)}")
     t.move("po", end)
     knocked = t.claws("po", [{"space": "fight-back"}])
     assert _kinds(knocked)[-2:] == ["HeroDamaged", "HeroKnockedOut"]  # 2 + 1 + 1 (L128-L136)
@@ -378,6 +382,6 @@ def test_change_of_guard_lost_in_detail_when_not_all_heroes_reach_the_end(app, c
     # round 3: Po reaches the end tile; Tigress is still on the Rooftop when the sand runs out
     t.act({"type": "start-round"})
     t.move("po", end)
-    _refused(client, t.sid, {"type": "mission-won"}, f"not on the end tile {end}: Tigress: {gong}")
+    _refused(client, t.sid, {"type": "mission-won"}, f"not on the end tile, {t.said(end)}: Tigress on {t.said(gong)}")
     _times_up(t, t.act({"type": "end-round"}))
     t.ends_in(app, "defeat")

@@ -19,7 +19,8 @@ def _layout(mission: dict, party: list[str], terrain: dict) -> tuple[dict, dict]
     taken = {c.get("tile") for c in [*wins.values(), *fails.values()]} | {mission.get("end_tile")}
     free = [t for t in tiles if t not in taken]
     end = mission.get("end_tile") or free.pop()
-    start, spare, enemy_tile = free[0], free[1], free[2]
+    start = (mission.get("start_tiles") or free)[0]  # where the text names the heroes' start (1.2's Monastery Beds, L281)
+    spare, enemy_tile = [t for t in free if t != start][:2]
     setup: dict = {"start_tile": start, "enemies": {enemy_tile: {"wolf-spearman": 1}}}
     if mission.get("end_tile") is None:
         setup["end_tile"] = end

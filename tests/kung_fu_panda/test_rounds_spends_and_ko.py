@@ -256,7 +256,7 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     act(client, s1, {"type": "resolve-claws", "hero": "tigress", "spaces": [{"space": "spawn", "enemy": "wolf-spearman", "spawn_point": 1}]})
     act(client, s1, {"type": "spend", "heroes": {"tigress": ["Punch"]}, "for": "knock-out", "enemy": "wolf-spearman"})
     act(client, s1, {"type": "spend", "heroes": {"tigress": ["Chi"]}, "for": "knock-out", "enemy": "wolf-spearman"})  # her Chi is a Punch
-    refused(client, s1, {"type": "mission-won"}, "not on the end tile s")
+    refused(client, s1, {"type": "mission-won"}, "not on the end tile, Gatehouse (s)")
     act(client, s1, {"type": "spend", "heroes": {"po": ["Move"]}, "for": "move", "to": "s"})
     act(client, s1, {"type": "spend", "heroes": {"tigress": ["Move"]}, "for": "move", "to": "s"})
     act(client, s1, {"type": "mission-won"})
@@ -265,11 +265,12 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     assert client.post(f"/sessions/{s1}/end", json={"outcome": "victory"}).json["next_quest"] == "m1-2"
     assert client.get(f"/campaigns/{cid}").json["progress"]["earned_special_moves"] is True
 
+    beds = {"start_tile": "i"}  # "each hero begins on a Monastery Bed tile of their player's choosing" (L281)
     # Mission 1.2: the earned cards are drawn (reported) before it; it is lost when time runs out
-    missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {**base, "spawn_points": {"1": "J", "2": "l", "4": "O"}}})
+    missing = client.post(f"/campaigns/{cid}/sessions", json={"quest": "m1-2", "setup": {**base, **beds, "spawn_points": {"1": "J", "2": "l", "4": "O"}}})
     assert missing.status_code == 422 and "reported" in missing.json["title"]
     levers = {"spawn_points": {"1": "J", "2": "l", "4": "O"}}  # the levers' tiles (L268)
-    s2 = start(client, cid, "m1-2", {**base, **levers, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
+    s2 = start(client, cid, "m1-2", {**base, **beds, **levers, "special_moves": {"po": "Crane Kick", "tigress": "Tiger Claw"}})
     assert _game(client, s2)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
     for round_no in (1, 2, 3):
         result = act(client, s2, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-spearman", "tile": "J"}]} if round_no == 1 else {"type": "round-summary", "damage": {"tigress": 1}})
@@ -279,9 +280,10 @@ def test_an_adventure_with_a_retried_failure_ends_with_the_standing_the_rules_im
     assert client.post(f"/sessions/{s2}/end", json={"outcome": "defeat"}).json["next_quest"] == "m1-2"
 
     # the retry keeps the cards held; won with a Special Move and round summaries plus one detailed round
-    s3 = start(client, cid, "m1-2", {**base, "spawn_points": {"1": "J", "2": "l", "4": "O", "5": "J"}})
+    s3 = start(client, cid, "m1-2", {**base, **beds, "spawn_points": {"1": "J", "2": "l", "4": "O", "5": "J"}})
     assert _game(client, s3)["special_moves"] == {"po": "Crane Kick", "tigress": "Tiger Claw"}
-    act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}]})
+    # round 1 takes both heroes from their Monastery Bed to the Kitchen (spawn point 5, the scroll's tile)
+    act(client, s3, {"type": "round-summary", "knocked_out": [{"enemy": "wolf-slasher", "tile": "J"}], "moved": {"po": "J", "tigress": "J"}})
     act(client, s3, {"type": "pause", "faces": {"po": ["Chi"], "tigress": ["Chi"]}})
     act(client, s3, {"type": "start-round"})
     act(client, s3, {"type": "roll", "hero": "po", "faces": ["Chi", "Chi", "Chi", "Punch"]})

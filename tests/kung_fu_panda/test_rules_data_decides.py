@@ -242,7 +242,7 @@ def test_a_gong_moves_its_figure_between_the_places_the_mission_s_data_names():
 
     assert strike("O") == {"kind": "ox-grunt-moved", "from": "c", "to": "O", "count": 1, "cause": "gong"}  # spawn point 6
     to_five = lambda d: next(q for q in d["quests"] if q["id"] == "m2-2")["gongs"].update(between=["guard-wall", "spawn-point-5"])
-    with pytest.raises(Unprocessable, match="not to O"):
+    with pytest.raises(Unprocessable, match=r"not to Flagstones 2 \(O\)"):
         strike("O", to_five)
     assert strike("p", to_five)["to"] == "p"  # spawn point 5
 

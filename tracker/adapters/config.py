@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from tracker.adapters import postgres_url
+from tracker.adapters import postgres_url, sqlite
 
 # The libpq keywords of a DATABASE_URL beyond host, port, dbname, user and password, as one conninfo string.
 LIBPQ_EXTRA = "TRACKER_POSTGRES_LIBPQ"
@@ -34,6 +34,8 @@ def persistence_env(url: str, create_tables: bool = True) -> dict[str, str]:
             **CACHE,
             "CREATE_TABLE": "y" if create_tables else "n",
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            # The library's recorder, its insert called without its context-manager layers (tracker/adapters/sqlite.py).
+            "APPLICATION_RECORDER_TOPIC": sqlite.TOPIC,
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "30",
         }

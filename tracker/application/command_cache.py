@@ -44,12 +44,13 @@ class CommandCache:
     def put(self, aggregate: Aggregate) -> None:
         """Keep a just-saved aggregate, unless a newer one is kept (threads may finish out of order).
         The caller must not touch it afterwards."""
+        aggregate_id = aggregate.id  # (a property of the library's: read once)
         with self._lock:
-            kept = self._kept.get(aggregate.id)
+            kept = self._kept.get(aggregate_id)
             if kept is not None and kept.version >= aggregate.version:
                 return
-            self._kept[aggregate.id] = aggregate
-            self._kept.move_to_end(aggregate.id)
+            self._kept[aggregate_id] = aggregate
+            self._kept.move_to_end(aggregate_id)
             while len(self._kept) > self.maxsize:
                 self._kept.popitem(last=False)
 

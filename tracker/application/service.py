@@ -146,13 +146,14 @@ class Tracker(Application[UUID]):
             return super().save(*objs, **kwargs)
         chained = [o for o in objs if isinstance(o, (Session, Campaign))]
         encoded: dict[int, StoredEvent] = {}
-        heads = hash_chain.link(self, chained, encoded)
+        linked: dict[UUID, tuple[int, str]] = {}
+        hash_chain.link(self, chained, encoded, linked)
         processing = ProcessingEvent[UUID]()
         for aggregate in objs:
             processing.events.extend(aggregate.collect_events())
             processing.aggregates[aggregate.id] = aggregate
         recordings = self._put(processing.events, encoded)
-        self.chain_heads.saved({a.id: a.version for a in chained if str(a.id) in heads}, heads)
+        self.chain_heads.saved(linked)
         self._snapshot(processing)
         self._notify(recordings)
         return recordings

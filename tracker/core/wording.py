@@ -49,8 +49,26 @@ def details_said(fields: Mapping[str, Any], names: Mapping[str, str] | None = No
     names a field's values have in the game only there (a Kung Fu Panda tile "t" is the Training Ground in "to",
     never in a sentence's article)."""
     by_field = by_field or {}
-    return "; ".join(f"{key_said(k)} {value_said(v, {**(names or {}), **by_field[k]} if k in by_field else names)}"
+    return "; ".join(f"{key_said(k)} {_field_said(v, {**(names or {}), **by_field[k]} if k in by_field else (names or {}))}"
                      for k, v in fields.items() if k not in skip and v not in (None, [], {}))
+
+
+def _field_said(value: Any, names: Mapping[str, str]) -> str:
+    """One field's value in a record's line, whose fields are joined by semicolons: a map's entries joined by commas, and
+    a list or map inside it in brackets where it holds more than one thing, so nested maps never run together ("hero
+    sheets Tahlia (wounds 12, fatigue 4, armor 2), Aurim (wounds 8, fatigue 5, armor 1)", not "Tahlia wounds 12;
+    fatigue 4; ...; Aurim wounds 8")."""
+    if not isinstance(value, Mapping) or not value:
+        return value_said(value, names)
+    return ", ".join(f"{names.get(k, key_said(k)) if isinstance(k, str) else k} {_inner_said(v, names)}" for k, v in value.items())
+
+
+def _inner_said(value: Any, names: Mapping[str, str]) -> str:
+    if isinstance(value, Mapping) and value:
+        return f"({', '.join(f'{names.get(k, key_said(k)) if isinstance(k, str) else k} {_inner_said(v, names)}' for k, v in value.items())})"
+    if isinstance(value, (list, tuple)) and len(value) > 1:
+        return f"({value_said(value, names)})"
+    return value_said(value, names)
 
 
 _WORDS = {"None": NOT_STATED, "True": "yes", "False": "no"}

@@ -17,6 +17,7 @@ A value one side of the table may not see yet is hashed only as a salted commitm
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -24,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+import msgspec
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from tracker.integrity import hiding
@@ -68,11 +70,46 @@ def record_hash(mapper: Mapper, stored: StoredEvent) -> str:
     return event_hash(record(mapper, stored))
 
 
-def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | None = None) -> dict[str, str]:
+class _Float(Exception):
+    """A stored state holds a number with a fraction or an exponent (see ``written_hash``)."""
+
+
+def _refuse_float(text: str) -> Any:
+    raise _Float(text)
+
+
+# Decodes a stored state as json.loads does, for every state without a float (json.dumps writes NaN and
+# Infinity, which msgspec refuses, and msgspec writes a float's exponent as 1e16 where json writes 1e+16).
+_DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
+_ENCODER = msgspec.json.Encoder(order="sorted")
+
+
+def written_hash(mapper: Mapper, stored: StoredEvent, stream: str) -> str:
+    """``record_hash`` of an event being saved (``stream``: its originator id as text), the same hash from the same
+    bytes, with msgspec's decoder and sorted encoder in place of json.loads and verify_export's canonical_json.
+
+    For a state of strings, integers, booleans, nulls, objects and arrays the two give the same bytes: msgspec sorts
+    an object's keys by code point as ``sort_keys`` does, and escapes a string's characters as ``ensure_ascii=False``
+    does (tests/test_written_hash.py compares them over every stored fixture and freshly played events of every
+    game). A state with any float, NaN or Infinity, and one stored compressed or encrypted, is hashed by
+    ``record_hash`` itself."""
+    if mapper.cipher or mapper.compressor:
+        return record_hash(mapper, stored)
+    try:
+        state = _DECODER.decode(stored.state)
+    except (_Float, msgspec.DecodeError):
+        return record_hash(mapper, stored)
+    body = {"stream": stream, "position": stored.originator_version, "topic": stored.topic, "state": sealing.public(state)}
+    return hashlib.sha256(_ENCODER.encode(body)).hexdigest()
+
+
+def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | None = None,
+         linked: dict[UUID, tuple[int, str]] | None = None) -> dict[str, str]:
     """Set prev_hash, command and session_head on the aggregates' pending events; returns each stream's new head.
 
     Hashing needs each event in its stored form; with ``encoded``, those forms are kept there (by id of
-    the event) so the save stores them as they are instead of encoding every event a second time."""
+    the event) so the save stores them as they are instead of encoding every event a second time. With ``linked``,
+    each stream's new version and head are also kept there by its id (what ``Heads.saved`` takes once they are stored)."""
     heads: dict[str, str] = {}
     # Sessions first: the campaign's events of the same command record the sessions' heads.
     for aggregate in sorted(aggregates, key=lambda a: type(a).__name__ == "Campaign"):
@@ -80,8 +117,10 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
         if not pending:
             continue
         first = pending[0].originator_version
+        aggregate_id = aggregate.id
+        stream = str(aggregate_id)
         known = getattr(app, "chain_heads", None)
-        previous = None if first == 1 else (known and known.get(aggregate.id, first - 1)) or head(app, aggregate.id, first - 1)
+        previous = None if first == 1 else (known and known.get(aggregate_id, first - 1)) or head(app, aggregate_id, first - 1)
         rules = app.rules_for_session(aggregate).rules if type(aggregate).__name__ == "Session" else None
         for event in pending:
             meta = {**(event.meta or {}), "prev_hash": previous, "command": first}
@@ -101,8 +140,10 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
                 stored = app.mapper.to_stored_event(event)
             if encoded is not None:
                 encoded[id(event)] = stored
-            previous = record_hash(app.mapper, stored)
-        heads[str(aggregate.id)] = previous
+            previous = written_hash(app.mapper, stored, stream)
+        heads[stream] = previous
+        if linked is not None:
+            linked[aggregate_id] = (pending[-1].originator_version, previous)
     return heads
 
 
@@ -121,11 +162,11 @@ class Heads:
             known = self._heads.get(stream)
         return known[1] if known is not None and known[0] == version else None
 
-    def saved(self, versions: Mapping[UUID, int], heads: Mapping[str, str]) -> None:
-        """Called once the events are stored: ``versions`` are the streams' new versions, ``heads`` their hashes."""
+    def saved(self, heads: Mapping[UUID, tuple[int, str]]) -> None:
+        """Called once the events are stored: each stream's new version and the hash of its last event."""
         with self._lock:
-            for stream, version in versions.items():
-                self._heads[stream] = (version, heads[str(stream)])
+            for stream, known in heads.items():
+                self._heads[stream] = known
                 self._heads.move_to_end(stream)
             while len(self._heads) > self.maxsize:
                 self._heads.popitem(last=False)

@@ -40,7 +40,9 @@ def describe(change: Mapping[str, Any]) -> str | None:
         "fatigue-spent": lambda: f"{c['hero']} spent {c['count']} fatigue ({c['purpose']})",
         "wounds-recovered": lambda: f"{c['hero']} recovered {c['wounds']} wound(s) and {c['fatigue']} fatigue ({c['source']})",
         "hero-readied": lambda: f"{c['hero']} took {' and '.join(c['half_actions'])}" + (f" ({c['order']} order)" if c['order'] else ""),
-        "quest-set-up": lambda: f"Quest {c['quest']} set up: {c['conquest']} conquest, treachery {c['treachery']}",
+        # the set-up's own line says the quest was set up (timeline.py): this one says what the quest starts with, once
+        "quest-set-up": lambda: f"The quest starts with {c['conquest']} conquest and the overlord's treachery "
+        + (", ".join(f"{kind} {count}" for kind, count in c["treachery"].items()) if isinstance(c["treachery"], Mapping) else str(c["treachery"])),
         "treachery-card-swapped": lambda: f"Overlord bought {c['added']} for {c['cost']} {c['colour']} treachery, removing {c['removed']}",
         "dark-glyph-bought": lambda: f"Overlord bought a {c['glyph']} dark glyph",
         "opening-hand-set": lambda: f"Overlord's opening hand: {c['hand_size']} cards ({c['unspent']} treachery unspent)",

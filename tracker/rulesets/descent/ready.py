@@ -46,6 +46,14 @@ def _check(ctx: ActionContext, params: Mapping[str, Any], halves: list[str]) -> 
         raise refuse("Concentrate needs a prolonged order token on the hero", "Place a prolonged order with the other half action (L139).", "half_actions")
 
 
+def choices(data: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """The half actions a Ready (two of them) or a stunned hero's half action picks from, as the rules data lists them
+    (L135-L139: move, attack, order, concentrate), for the play page's pickers; none where the data keeps no Ready."""
+    halves = (data.get("ready") or {}).get("half_actions") or []
+    offered = {half: half for half in halves}
+    return {"half_actions": offered, "half_action": offered} if offered else {}
+
+
 def ready(ctx: ActionContext, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]:
     combat_rules(ctx)
     hero = require_hero(ctx, params["hero"])

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tracker.rulesets.engine import reported_facts
-from tracker.rulesets.descent import hidden, setup, sides, verdict, versions
+from tracker.rulesets.descent import hidden, ready, setup, sides, verdict, versions
 from tracker.rulesets.descent.describe import describe
 from tracker.rulesets.descent.events import CHANGES
 from tracker.rulesets.engine.ruleset import GameRules
@@ -86,3 +86,6 @@ class Rules(GameRules):
 
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe(change)
+
+    def choices(self, quest: str, game: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        return ready.choices(self.data)

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Conflict
 from tracker.rulesets.descent import sides
 from tracker.rulesets.descent.common import NAME, OVERLORD, refuse
@@ -165,18 +166,23 @@ def _fits(entry: Mapping[str, Any], hero: str | None, kind: str) -> bool:
     return entry["heroes"] is None or hero is None or hero in entry["heroes"]
 
 
+def action_said(kind: str) -> str:
+    """An action type as the table says it, in quotes: “end hero turn”, not end-hero-turn (the id a request sends)."""
+    return f"“{wording.key_said(kind)}”"
+
+
 def _next_steps(game: Mapping[str, Any], said: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
     """What moves the turn on from here, in words, and a body that would be accepted now."""
     if game.get("phase") == OVERLORD_PHASE:
-        return "the overlord's turn, and with it the turn, ends with end-turn", {"type": END_TURN}
+        return f"the overlord's turn, and with it the turn, ends with {action_said(END_TURN)}", {"type": END_TURN}
     if game.get("active"):
         active = game["active"]
-        return f"{said.get(active, active)}'s turn ends with end-hero-turn", {"type": END_HERO_TURN, "hero": active}
+        return f"{said.get(active, active)}'s turn ends with {action_said(END_HERO_TURN)}", {"type": END_HERO_TURN, "hero": active}
     waiting = _waiting(game)
     if waiting:
-        return (f"the turn of a hero still to have one ({listed([said.get(h, h) for h in waiting])}) starts with start-hero-turn",
+        return (f"the turn of a hero still to have one ({listed([said.get(h, h) for h in waiting])}) starts with {action_said(START_HERO_TURN)}",
                 {"type": START_HERO_TURN, "hero": waiting[0]})
-    return "the overlord's turn starts with start-overlord-turn", {"type": START_OVERLORD_TURN}
+    return f"the overlord's turn starts with {action_said(START_OVERLORD_TURN)}", {"type": START_OVERLORD_TURN}
 
 
 def _when(kind: str) -> str:
@@ -206,22 +212,29 @@ def require_moment(ctx: ActionContext, kind: str, params: Mapping[str, Any]) -> 
     step, example = _next_steps(game, said)
     quest = ctx.ruleset.quest(game["quest"]) if game.get("quest") else None
     own = [e for e in allowed_now(game, ctx.ruleset.rules.client_actions, quest) if e["type"] not in ANYTIME and e["type"] not in DECK_ACTIONS or e["type"] == END_TURN]
-    doable = listed([_entry_said(e, said) for e in own])
     by = f" by {said.get(hero, hero)}" if hero else ""
     raise Conflict(
-        f"It is {now}: {kind}{by} is taken {_when(kind)}",
-        detail=f"Now: {doable}; and what the table records at any time (the session's allowed list). Next, {step}.",
-        errors={"type": [f"{kind}{by} is taken {_when(kind)}, and it is {now}."]},
+        f"It is {now}: {action_said(kind)}{by} is taken {_when(kind)}",
+        detail=f"Now {_doable(own, said)}; and at any time, in either side's turn, the table records what happens then "
+        f"(the overlord's cards and threat, what a move or an attack leaves, corrections). Next, {step}.",
+        errors={"type": [f"{action_said(kind)}{by} is taken {_when(kind)}, and it is {now}."]},
         example=example,
     )
 
 
-def _entry_said(entry: Mapping[str, Any], said: Mapping[str, str]) -> str:
-    if entry["heroes"] is not None:
-        return f"{entry['type']} ({listed([said.get(h, h) for h in entry['heroes']])})"
-    if entry["side"] == OVERLORD:
-        return f"{entry['type']} (the overlord" + ("'s monsters)" if entry["type"] == ATTACK else ")")
-    return entry["type"]
+def _doable(entries: Sequence[Mapping[str, Any]], said: Mapping[str, str]) -> str:
+    """What may happen now, by who takes it: "Tahlia may take “ready”, … or “end hero turn”; the overlord's monsters
+    may take “attack”" (each action once, its takers named, never a list of ids)."""
+    by_who: dict[str, list[str]] = {}
+    for entry in entries:
+        if entry["heroes"] is not None:
+            who = listed([said.get(h, h) for h in entry["heroes"]])
+        elif entry["side"] == OVERLORD:
+            who = "the overlord's monsters" if entry["type"] == ATTACK else "the overlord"
+        else:
+            who = "anyone at the table"
+        by_who.setdefault(who, []).append(action_said(entry["type"]))
+    return "; ".join(f"{who} may take {wording.either(actions, most=64)}" for who, actions in by_who.items()) or "nothing of the turn"
 
 
 # -- The turn's own actions ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def mission_won(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str,
 
 def declare_won(plan: Plan) -> None:
     """The table's declaration, accepted only when every win condition the text states holds on the board."""
-    unmet = unmet_wins(plan.mission, plan.game)
+    unmet = unmet_wins(plan.mission, plan.game, plan.data["tiles"])
     if unmet:
         raise Unprocessable(
             f"Mission {plan.mission['number']} is not won yet: {unmet[0]}",

@@ -23,7 +23,8 @@ def describe(change: Mapping[str, Any], data: Mapping[str, Any] | None = None) -
 def _line(change: Mapping[str, Any]) -> str | None:
     kind = change["kind"]
     if kind == "mission-set-up":
-        return f"Mission {change['mission']} set up ({change['mode']}, {change['players']} heroes)"
+        # the set-up's own line says the mission was set up (the timeline's): this one says how it is played, once
+        return f"Played in {change['mode']} mode by {change['players']} heroes"
     if kind == "round-started":
         return f"Round {change['round']}: 1, 2, KUNG FU! (entered {ENTRY.get(change['entry'], change['entry'])})"
     if kind == "pool-rolled":

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import rickshaw
 from tracker.rulesets.kung_fu_panda import state as game_state
@@ -98,7 +99,7 @@ def figure_moves(plan: Plan, figure: str, params: Mapping[str, Any], field: str,
         if not params.get("to"):
             raise Unprocessable(
                 f"Say which tile the {figure} moves to",
-                detail=f'Send "to": the {figure} moves {plan.mission["play_effect"].get("direction", "")} one tile from {plan.game["figures"][figure]}.',
+                detail=f'Send "to": the {figure} moves {plan.mission["play_effect"].get("direction", "")} one tile from {plan.said(plan.game["figures"][figure])}.',
                 errors={field: ["to is missing."]},
             )
         return {"from": plan.game["figures"][figure], "to": plan.tile(params["to"], f"{field}.to")}
@@ -126,9 +127,9 @@ def _along_the_line(plan: Plan, params: Mapping[str, Any], field: str, direction
     to = rickshaw.step(plan, direction)
     if params.get("to") and params["to"] != to:
         raise Unprocessable(
-            f"The Wolf Boss moves {direction} to {to}, not {params['to']}",
-            detail=f"Along the line laid out at set-up: {plan.game['line']} (L289, L303). Leave \"to\" out, or correct the line.",
-            errors={f"{field}.to": [f"He moves to {to}."]},
+            f"The Wolf Boss moves {direction} to {plan.said(to)}, not {plan.said(params['to'])}",
+            detail=f"Along the line laid out at set-up: {wording.listed(plan.game['line'], plan.tile_names)} (L289, L303). Leave \"to\" out, or correct the line.",
+            errors={f"{field}.to": [f"He moves to {plan.said(to)}."]},
         )
     return {"from": at, "to": to}
 
@@ -145,7 +146,7 @@ def _grunt_moves(plan: Plan, moves: list[Mapping[str, Any]], field: str) -> list
     if moving != on_board:
         raise Unprocessable(
             "Move ALL Ox Grunts one space closer to the villagers",
-            detail=f'Send "grunts": [{{"from", "to", "count"}}] covering every Ox Grunt on the board: {on_board} (L384).',
+            detail=f'Send "grunts": [{{"from", "to", "count"}}] covering every Ox Grunt on the board: {wording.listed([f"{n} on {plan.said(t)}" for t, n in on_board.items()])} (L384).',
             errors={field: ["Every Ox Grunt moves."]},
         )
     return [{"from": m["from"], "to": m["to"], "count": m.get("count", 1)} for m in moves]
@@ -185,23 +186,23 @@ def spawn_from_dial(plan: Plan, hero: str, space: Mapping[str, Any]) -> None:
         plan.tile(spread, "spaces.spread_to")
     if spread and not full:
         raise Unprocessable(
-            f"Tile {tile} is not full, so the {enemy} spawns there",
+            f"{plan.said(tile)} is not full, so the {enemy} spawns there",
             detail=f"Enemies spread to an adjacent tile only when the spawn tile already holds {limit}.",
             errors={"spaces": ["No spread needed."]},
         )
     if full and spread:
         if game_state.limit_count(plan.game, spread, excluded) >= limit:
             raise Unprocessable(
-                f"Tile {spread} is full too",
+                f"{plan.said(spread)} is full too",
                 detail=f"A spread may not exceed the adjacent tile's limit of {limit}; if every adjacent tile is full, leave spread_to out.",
-                errors={"spaces": [f"{spread} is full."]},
+                errors={"spaces": [f"{plan.said(spread)} is full."]},
             )
         plan.add({"kind": "enemy-spawned", "enemy": enemy, "tile": spread, "count": 1, "spawn_point": number, "spread_from": tile, "cause": hero})
     elif full and plan.mission.get("spread_until_placed"):
         # 3.1: "Any further enemies spawn on the next square closest to the villager. Keep selecting new tiles each
         # time one gets filled up" (L385): a full tile never stops the spawn there
         raise Unprocessable(
-            f"Tile {tile} is full: name the next tile toward the villagers",
+            f"{plan.said(tile)} is full: name the next tile toward the villagers",
             detail=f"In Mission {plan.mission['number']} further enemies spawn on the next square closest to the villager (L385); send spread_to.",
             errors={"spaces": ["spread_to is missing."]},
         )

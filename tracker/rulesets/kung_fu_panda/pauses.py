@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core import dice
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.data import RulesDataError
 from tracker.rulesets.kung_fu_panda import state as game_state
@@ -114,15 +115,15 @@ def _spawn_tile(plan: Plan, effect: Mapping[str, Any], params: Mapping[str, Any]
         plan.tile(tile, "tile")
         if allowed and tile not in allowed:
             raise Unprocessable(
-                f"The {effect['enemy']} spawn on {' or '.join(allowed)}, not {tile}",
-                detail=f"Mission {plan.mission['number']}'s pause spawns on the {named} ({plan.mission['source']}).",
-                errors={"tile": [f"One of {allowed}."]},
+                f"The {effect['enemy']} spawn on {wording.either(allowed, plan.tile_names)}, not {plan.said(tile)}",
+                detail=f"Mission {plan.mission['number']}'s pause spawns on the {plan.said(named) if named in plan.data['tiles'] else named} ({plan.mission['source']}).",
+                errors={"tile": [f"One of {wording.either(allowed, plan.tile_names)}."]},
             )
         return tile
     if len(allowed) != 1:
         raise Unprocessable(
             f"Say which tile the {effect['enemy']} spawn on ({named})",
-            detail=f'Send "tile": one of {allowed}.' if allowed else 'Send "tile": the mission maps are lost, so the table names it.',
+            detail=f'Send "tile": {wording.either(allowed, plan.tile_names)}.' if allowed else 'Send "tile": the mission maps are lost, so the table names it.',
             errors={"tile": ["Missing."]},
         )
     return allowed[0]
@@ -164,7 +165,7 @@ def _cart_move(plan: Plan, params: Mapping[str, Any]) -> dict[str, Any] | None:
         raise Unprocessable("Say where the cart moves", detail='Send "to": the adjacent tile.', errors={"to": ["Missing."]})
     to = plan.tile(params["to"], "to")
     if tile_terrain(plan.data, to) in plan.mission.get("cart_forbidden_terrain", []):
-        raise Unprocessable(f"Carts cannot be pushed onto {to}", detail="'Carts cannot be pushed onto Rooftop scene tiles' (L377).", errors={"to": ["No carts here."]})
+        raise Unprocessable(f"Carts cannot be pushed onto {plan.said(to)}", detail="'Carts cannot be pushed onto Rooftop scene tiles' (L377).", errors={"to": ["No carts here."]})
     return {"kind": "cart-pushed", "cart": params["cart"], "from": at, "to": to, "by": "pause"}
 
 

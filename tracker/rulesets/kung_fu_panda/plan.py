@@ -11,6 +11,7 @@ from typing import Any
 from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.table_words import tile_name, tile_names
 from tracker.rulesets.kung_fu_panda.verdict import failure
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
@@ -82,7 +83,16 @@ class Plan(WorkingCopy):
 
     def tile(self, tile: str, field: str) -> str:
         """A tile named in an action must be one the mission lays out (its scene tile list)."""
-        return check_tile(self.mission, tile, field)
+        return check_tile(self.mission, tile, field, self.data["tiles"])
+
+    def said(self, tile: Any) -> str:
+        """A tile as the table says it, by its name from the rules data ("Kitchen (J)"), never a bare letter."""
+        return tile_name(self.data["tiles"], tile)
+
+    @property
+    def tile_names(self) -> dict[str, str]:
+        """Every tile's letter to its name, for a refusal's lists of tiles (wording.listed)."""
+        return tile_names(self.data["tiles"])
 
     def villager(self, villager: str, field: str = "villager") -> dict[str, Any]:
         return named(self.game.get("villagers", {}), villager, field, "villager", "setup.villagers")
@@ -141,9 +151,9 @@ class Plan(WorkingCopy):
         there = game_state.enemies_on(self.game, tile).get(enemy, 0)
         if there < count:
             raise Unprocessable(
-                f"There {'is' if there == 1 else 'are'} {there} {enemy} on tile {tile}, not {count}",
-                detail=f"Enemies on {tile}: {game_state.enemies_on(self.game, tile)}. A correction can fix the board if it was entered wrongly.",
-                errors={field: [f"Not enough {enemy} on {tile}."]},
+                f"There {'is' if there == 1 else 'are'} {there} {enemy} on {self.said(tile)}, not {count}",
+                detail=f"Enemies on {self.said(tile)}: {game_state.enemies_on(self.game, tile)}. A correction can fix the board if it was entered wrongly.",
+                errors={field: [f"Not enough {enemy} on {self.said(tile)}."]},
             )
 
 
@@ -151,12 +161,15 @@ def tile_terrain(data: Mapping[str, Any], tile: str) -> str | None:
     return (data["tiles"].get(tile) or {}).get("terrain")
 
 
-def check_tile(mission: Mapping[str, Any], tile: str, field: str) -> str:
+def check_tile(mission: Mapping[str, Any], tile: str, field: str, tiles: Mapping[str, Any]) -> str:
+    """A tile the table names is one of the mission's scene tiles ("Scene tiles needed: ...", each mission's list),
+    each said by its name (``tiles``: the rules data's)."""
     if tile not in mission["tiles"]:
+        said = tile_name(tiles, tile) if tile in tiles else f"'{tile}'"  # a letter no tile has, quoted as it was sent
         raise Unprocessable(
-            f"Mission {mission['number']} has no tile '{tile}'",
-            detail=f"Its scene tiles: {wording.listed(sorted(mission['tiles']))}.",
-            errors={field: [f"Not a tile of this mission: {tile}"]},
+            f"Mission {mission['number']} has no tile {said}",
+            detail=f"Its scene tiles: {wording.listed(mission['tiles'], tile_names(tiles))}.",
+            errors={field: [f"Not a tile of this mission: {said}"]},
         )
     return tile
 

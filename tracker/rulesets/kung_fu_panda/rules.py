@@ -39,7 +39,7 @@ class Rules(GameRules):
         return verdict.verdict(self.missions[quest], game, self.version)
 
     def end_refusal(self, quest: str, game: Mapping[str, Any], turn: int, outcome: str, reported: Mapping[str, Any]) -> str | None:
-        return verdict.end_refusal(self.missions[quest], game, outcome)
+        return verdict.end_refusal(self.missions[quest], game, outcome, self.data["tiles"])
 
 
     def turn_said(self, game: Mapping[str, Any], turn: int) -> str:

@@ -12,7 +12,7 @@ from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.plan import check_tile
 from tracker.rulesets.kung_fu_panda.schemas import ENEMY_IDS, SETUP
-from tracker.rulesets.kung_fu_panda.table_words import tile_name
+from tracker.rulesets.kung_fu_panda.table_words import tile_name, tile_names
 from tracker.rulesets.kung_fu_panda.verdict import failure
 from tracker.rulesets.engine.ruleset import SET_UP_QUEST, ActionType
 from tracker.rulesets.engine.working_copy import WorkingCopy
@@ -69,7 +69,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
     enemies = {tile: {e: n for e, n in counts.items() if n} for tile, counts in setup.get("enemies", {}).items()}
     enemies = {tile: counts for tile, counts in enemies.items() if counts}
     figures = dict(setup.get("figures", {}))
-    _check_tiles(mission, heroes, enemies, setup, figures)
+    _check_tiles(mission, heroes, enemies, setup, figures, data["tiles"])
     _check_start_tiles(mission, heroes, data["tiles"])
     for figure in game_state.FIGURES_ON_THE_BOARD:
         # one place on the board for Tai Lung and the Wolf Boss: the enemy map Fight Back reads, and figures
@@ -79,7 +79,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
         elif at:
             if figure in figures and figures[figure] != at[0]:
                 raise Unprocessable(
-                    f"The {figure} is placed on {at[0]} among the enemies and on {figures[figure]} among the figures",
+                    f"The {figure} is placed on {tile_name(data['tiles'], at[0])} among the enemies and on {tile_name(data['tiles'], figures[figure])} among the figures",
                     detail="Place it once (figures or enemies), or on the same tile in both.",
                     errors={"setup.figures": [f"{figure} placed twice."]},
                 )
@@ -87,7 +87,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
     end_tile = mission.get("end_tile") or setup.get("end_tile")
     if setup.get("end_tile") and mission.get("end_tile") and setup["end_tile"] != mission["end_tile"]:
         raise Unprocessable(
-            f"The end tile of Mission {mission['number']} is {mission['end_tile']}",
+            f"The end tile of Mission {mission['number']} is {tile_name(data['tiles'], mission['end_tile'])}",
             detail=f"The text names it ({mission['source']}); leave setup.end_tile out.",
             errors={"setup.end_tile": ["Named by the text."]},
         )
@@ -152,7 +152,7 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
             "villagers": dict(setup.get("villagers", {})),
             "carts": dict(setup.get("carts", {})),
             "guard_wall": setup.get("guard_wall"),
-            **({"line": _line(mission, setup, heroes, figures)} if setup.get("line") else {}),
+            **({"line": _line(mission, setup, heroes, figures, data["tiles"])} if setup.get("line") else {}),
             "special_moves": held,
             "special_moves_received": how,
         }
@@ -267,10 +267,11 @@ def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any],
             # "the guard wall (the leftmost Great Wall tile)" (L334): which Great Wall is leftmost is the lost map's
             # to say, but a tile of another kind cannot be it
             walls = sorted(t for t in mission["tiles"] if (data["tiles"].get(t) or {}).get("terrain") == "great-wall")
+            said = wording.either(walls, tile_names(data["tiles"]))
             raise Unprocessable(
-                f"The guard wall of Mission {mission['number']} is a Great Wall tile, not {setup['guard_wall']}",
-                detail=f"'the guard wall (the leftmost Great Wall tile)' (L334): one of {walls}.",
-                errors={"setup.guard_wall": [f"One of {walls}."]},
+                f"The guard wall of Mission {mission['number']} is a Great Wall tile, not {tile_name(data['tiles'], setup['guard_wall'])}",
+                detail=f"'the guard wall (the leftmost Great Wall tile)' (L334): {said}.",
+                errors={"setup.guard_wall": [f"One of {said}."]},
             )
     missing = sorted(points - set(setup.get("spawn_points", {})))
     if missing:
@@ -281,19 +282,19 @@ def _require_special_tiles(mission: Mapping[str, Any], setup: Mapping[str, Any],
         )
 
 
-def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[str, Any], figures: Mapping[str, str]) -> list[str]:
+def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[str, Any], figures: Mapping[str, str], tiles: Mapping[str, Any]) -> list[str]:
     """1.3's tiles 'in a single line running from the Start Tile, through the Wolf Boss Start Tile, to the final tile
     at the right of the board' (L304), left to right: what the rickshaw's moves and shifts follow (L289-L291)."""
     line = list(setup["line"])
     if not mission.get("line"):
         raise Unprocessable(f"Mission {mission['number']} is not laid out as a line", detail="Only 1.3 is (L304).", errors={"setup.line": ["No line here."]})
     for tile in line:
-        check_tile(mission, tile, "setup.line")
+        check_tile(mission, tile, "setup.line", tiles)
     off = sorted({h["tile"] for h in heroes.values()} - set(line)) + ([figures["wolf-boss"]] if figures.get("wolf-boss") not in line else [])
     if len(set(line)) != len(line) or off:
         raise Unprocessable(
             "The line must name each tile once, with every hero and the Wolf Boss on it",
-            detail=f"Line: {line}; off the line: {off}.",
+            detail=f"Line: {wording.listed(line, tile_names(tiles))}; off the line: {wording.listed(off, tile_names(tiles))}.",
             errors={"setup.line": ["Each tile once; heroes and Wolf Boss on it."]},
         )
     return line
@@ -301,8 +302,9 @@ def _line(mission: Mapping[str, Any], setup: Mapping[str, Any], heroes: Mapping[
 
 def _check_start_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], tiles: Mapping[str, Any]) -> None:
     """Where the mission's data names the heroes' start ("start_tiles"), they start there: the lessons' "your heroes
-    must start on the Training Grounds scene tile" (L218, L226). Other missions' Start Tiles were on their lost maps:
-    the table names them."""
+    must start on the Training Grounds scene tile" (L218, L226), and Mission 1.2's "each hero begins on a Monastery Bed
+    tile of their player's choosing" (L281, from rules data 1.2.0 on: an older version's data names none there). Other
+    missions' Start Tiles were on their lost maps: the table names them."""
     allowed = mission.get("start_tiles")
     if not allowed:
         return
@@ -317,17 +319,18 @@ def _check_start_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], ti
         )
 
 
-def _check_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], enemies: Mapping[str, Any], setup: Mapping[str, Any], figures: Mapping[str, str]) -> None:
+def _check_tiles(mission: Mapping[str, Any], heroes: Mapping[str, Any], enemies: Mapping[str, Any], setup: Mapping[str, Any], figures: Mapping[str, str],
+                 tiles: Mapping[str, Any]) -> None:
     """Every tile the table names at set-up is one of the mission's scene tiles (L216 and each mission's list)."""
     for hero, h in heroes.items():
-        check_tile(mission, h["tile"], f"setup.tiles.{hero}")
+        check_tile(mission, h["tile"], f"setup.tiles.{hero}", tiles)
     for tile in enemies:
-        check_tile(mission, tile, "setup.enemies")
+        check_tile(mission, tile, "setup.enemies", tiles)
     for field in ("spawn_points", "villagers", "carts"):
         for key, tile in setup.get(field, {}).items():
-            check_tile(mission, tile, f"setup.{field}.{key}")
+            check_tile(mission, tile, f"setup.{field}.{key}", tiles)
     for figure, tile in figures.items():
-        check_tile(mission, tile, f"setup.figures.{figure}")
+        check_tile(mission, tile, f"setup.figures.{figure}", tiles)
     for field in ("end_tile", "guard_wall"):
         if setup.get(field):
-            check_tile(mission, setup[field], f"setup.{field}")
+            check_tile(mission, setup[field], f"setup.{field}", tiles)

@@ -69,7 +69,7 @@ def spend(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]]
     if len(tiles) > 1:
         raise Unprocessable(
             "Only heroes on the same tile can spend together",
-            detail=f"These heroes are on tiles {wording.listed(sorted(tiles))}.",
+            detail=f"These heroes are on {wording.listed(sorted(tiles), plan.tile_names)}.",
             errors={"heroes": ["Not on one tile."]},
         )
     tile = tiles.pop()
@@ -189,10 +189,15 @@ def _require_cart_for_great_wall(plan: Plan, tile: str, to: str) -> None:
     carted = set(plan.game.get("carts", {}).values())
     if not carted & set(walls):
         raise Unprocessable(
-            f"No cart on {' or '.join(walls)}: heroes move onto or off a Great Wall only where a cart stands",
-            detail=f"'a cart token on the tile they are moving from or to' (L107, L312). Carts: {plan.game.get('carts') or 'none placed (setup.carts)'}.",
+            f"No cart on {wording.either(walls, plan.tile_names)}: heroes move onto or off a Great Wall only where a cart stands",
+            detail=f"'a cart token on the tile they are moving from or to' (L107, L312). Carts: {_carts_said(plan)}.",
             errors={"to": ["Needs a cart."]},
         )
+
+
+def _carts_said(plan: Plan) -> str:
+    carts = plan.game.get("carts") or {}
+    return wording.listed([f"{cart} on {plan.said(tile)}" for cart, tile in carts.items()], none="none placed (setup.carts)")
 
 
 def require_levers(plan: Plan, to: str) -> None:
@@ -203,8 +208,8 @@ def require_levers(plan: Plan, to: str) -> None:
     wanted = lever_tiles(plan)
     if set(plan.game.get("levers", [])) != set(wanted):
         raise Unprocessable(
-            f"The stairs ({to}) are locked until both levers are activated",
-            detail=f"Activate the levers on {wording.listed(sorted(wanted))} (1x Chi and 2x Punch each, L268); activated: {plan.game.get('levers', [])}.",
+            f"The stairs, {plan.said(to)}, are locked until both levers are activated",
+            detail=f"Activate the levers on {wording.listed(sorted(wanted), plan.tile_names)} (1x Chi and 2x Punch each, L268); activated: {wording.listed(plan.game.get('levers', []), plan.tile_names)}.",
             errors={"to": ["Locked."]},
         )
 
@@ -225,8 +230,8 @@ def _lever(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
     if plan.mission.get("levers"):
         if tile not in lever_tiles(plan) or tile in plan.game.get("levers", []):
             raise Unprocessable(
-                f"There is no lever left to activate on {tile}",
-                detail=f"Levers are on {wording.listed(sorted(lever_tiles(plan)))}; activated: {plan.game.get('levers', [])}.",
+                f"There is no lever left to activate on {plan.said(tile)}",
+                detail=f"Levers are on {wording.listed(sorted(lever_tiles(plan)), plan.tile_names)}; activated: {wording.listed(plan.game.get('levers', []), plan.tile_names)}.",
                 errors={"heroes": ["No lever here."]},
             )
     require_payment(plan.data, spent, cost, "a lever")
@@ -238,16 +243,16 @@ def _gong(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], ti
     to the tile containing spawn point 6 OR moves 1x Ox Grunt from spawn point 6 to the guard wall' (L334)."""
     gongs = plan.mission["gongs"]
     if tile not in gongs["tiles"]:
-        raise Unprocessable(f"There is no gong on {tile}", detail=f"The gongs are on {gongs['tiles']} (L340).", errors={"heroes": ["No gong here."]})
+        raise Unprocessable(f"There is no gong on {plan.said(tile)}", detail=f"The gongs are on {wording.listed(gongs['tiles'], plan.tile_names)} (L340).", errors={"heroes": ["No gong here."]})
     # the two places a gong moves its figure between, as the mission's data names them (gongs.between)
     one, other = (_place(plan, place) for place in gongs["between"])
     direction = _need(params, "to", "token")
     if direction not in (one, other):
-        said = " or to ".join(f"{place.replace('-', ' ')} ({tile_of})" for place, tile_of in zip(gongs["between"], (one, other)))
+        said = " or to the ".join(f"{place.replace('-', ' ')}, {plan.said(tile_of)}" for place, tile_of in zip(gongs["between"], (one, other)))
         raise Unprocessable(
-            f"A gong moves an Ox Grunt to the {said}, not to {direction}",
+            f"A gong moves an Ox Grunt to the {said}, not to {plan.said(direction)}",
             detail="The player striking the gong chooses which (L334).",
-            errors={"to": [f"One of {[one, other]}."]},
+            errors={"to": [f"One of {wording.either([one, other], plan.tile_names)}."]},
         )
     source = other if direction == one else one
     plan.enemies_required(source, gongs["moves"], 1, "to")
@@ -299,7 +304,7 @@ def _token(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], t
             raise Unprocessable("The dumplings were already collected", detail=f"{plan.game['dumplings']} collected them.", errors={"token": ["Collected."]})
         kitchen = next(code for code, t in plan.data["tiles"].items() if t["name"] == "Kitchen")
         if tile != kitchen:
-            raise Unprocessable("The dumplings are on the Kitchen tile", detail=f"Collect them standing on tile {kitchen} (Kitchen).", errors={"heroes": ["Not on the Kitchen."]})
+            raise Unprocessable("The dumplings are on the Kitchen tile", detail=f"Collect them standing on {plan.said(kitchen)}.", errors={"heroes": ["Not on the Kitchen."]})
     if token == "villager":
         return _rescue(plan, params, spent, tile, cost)
     if token == "lever":
@@ -324,8 +329,8 @@ def _rescue(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]], 
     villager = plan.villager(name)
     if villager["rescued"] or villager["tile"] != tile:
         raise Unprocessable(
-            f"Villager {name} is not on {tile}",
-            detail=f"Rescue a villager standing on their tile (L248); {name} is {'already rescued' if villager['rescued'] else 'on ' + villager['tile']}.",
+            f"Villager {name} is not on {plan.said(tile)}",
+            detail=f"Rescue a villager standing on their tile (L248); {name} is {'already rescued' if villager['rescued'] else 'on ' + plan.said(villager['tile'])}.",
             errors={"villager": ["Not on this tile."]},
         )
     require_payment(plan.data, spent, cost, "rescuing a villager")
@@ -337,13 +342,13 @@ def _push_cart(plan: Plan, params: Mapping[str, Any], spent: dict[str, list[str]
     name = _need(params, "cart", "token")
     at = plan.cart(name)
     if at != tile:
-        raise Unprocessable(f"Cart {name} is on {at}, not {tile}", detail="Heroes push a cart standing on its tile.", errors={"cart": ["Not on this tile."]})
+        raise Unprocessable(f"Cart {name} is on {plan.said(at)}, not {plan.said(tile)}", detail="Heroes push a cart standing on its tile.", errors={"cart": ["Not on this tile."]})
     to = plan.tile(_need(params, "to", "token"), "to")
     forbidden = plan.mission.get("cart_forbidden_terrain", [])
     if tile_terrain(plan.data, to) in forbidden:
         raise Unprocessable(
-            f"Carts cannot be pushed onto {to}",
-            detail=f"'Carts cannot be pushed onto Rooftop scene tiles' (L377): {to} is {tile_terrain(plan.data, to)}.",
+            f"Carts cannot be pushed onto {plan.said(to)}",
+            detail=f"'Carts cannot be pushed onto Rooftop scene tiles' (L377): {plan.said(to)} is {tile_terrain(plan.data, to)}.",
             errors={"to": ["No carts here."]},
         )
     require_payment(plan.data, spent, cost, "pushing a cart")

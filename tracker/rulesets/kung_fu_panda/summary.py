@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.kung_fu_panda import state as game_state
 from tracker.rulesets.kung_fu_panda.declared import declare_won
@@ -111,7 +112,7 @@ def _lever(plan: Plan, hero: str, stood: str) -> dict[str, Any]:
     if len(tiles) != 1:
         raise Unprocessable(
             f"There is no lever left to activate where {hero} stood" if not tiles else f"{hero} stood on two lever tiles: enter the levers in detail",
-            detail=f"Levers not yet activated: {levers}; {hero} stood on {stood} and ends on {plan.game['heroes'][hero]['tile']}. "
+            detail=f"Levers not yet activated: {wording.listed(levers, plan.tile_names)}; {hero} stood on {plan.said(stood)} and ends on {plan.said(plan.game['heroes'][hero]['tile'])}. "
             "A lever is activated on its tile (L268): enter the move onto it in \"moved\".",
             errors={"tokens": ["No single lever on the hero's tiles."]},
         )

@@ -13,7 +13,8 @@ from typing import Any
 
 TILE_FIELDS = ("to", "tile", "from", "spread_to", "start_tile")
 # fields whose values (or whose map's keys and values) are tiles, in a set-up or an action: said by the tiles' names
-TILE_MAPS = ("tiles", "spawn_points", "villagers", "carts", "figures", "end_tile", "guard_wall", "enemies", "moved", "line")
+TILE_MAPS = ("tiles", "spawn_points", "villagers", "carts", "figures", "end_tile", "guard_wall", "enemies", "moved", "line",
+             "levers")
 
 
 def turn_said(game: Mapping[str, Any]) -> str:
@@ -33,13 +34,18 @@ def tile_name(tiles: Mapping[str, Any], tile: str) -> str:
     return f"{name} ({tile})" if name else str(tile)
 
 
+def tile_names(tiles: Mapping[str, Any]) -> dict[str, str]:
+    """Every tile's letter to its name as the table says it ("J": "Kitchen (J)"), for a refusal's lists of tiles."""
+    return {tile: tile_name(tiles, tile) for tile in tiles}
+
+
 # how the table enters a round (start-round's "entry"): each roll and spend as it happens, or the round's summary after
 ENTRY = {"detail": "roll by roll", "summary": "as a summary"}
 
 
 def field_names(tiles: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     """Each field naming a tile, with every tile's name: "to": "t" is said "to Training Ground (t)"."""
-    named = {tile: tile_name(tiles, tile) for tile in tiles}
+    named = tile_names(tiles)
     return {**{field: named for field in (*TILE_FIELDS, *TILE_MAPS)}, "entry": ENTRY}
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.core import wording
 from tracker.rulesets.kung_fu_panda import state as game_state
+from tracker.rulesets.kung_fu_panda.table_words import tile_name, tile_names
 
 LOSSES = {
     "times-up": "time's up: the mission was not won by the end of its final round (L193)",
@@ -34,13 +36,13 @@ def verdict(mission: Mapping[str, Any], game: Mapping[str, Any], version: Any) -
     return {"outcome": "defeat", "reason": f"Mission {mission['number']} lost: {LOSSES[result['loss']]}"}
 
 
-def end_refusal(mission: Mapping[str, Any], game: Mapping[str, Any], outcome: str) -> str | None:
+def end_refusal(mission: Mapping[str, Any], game: Mapping[str, Any], outcome: str, tiles: Mapping[str, Any] | None = None) -> str | None:
     """An undecided mission ends only by what the text allows: won when the win is recorded, lost by one of
     the three defeat types (L191-L194); there is no heroic victory in this game ("one way to win", L189)."""
     if outcome == "heroic-victory":
         return "Kung Fu Panda has no heroic victory: 'there's one way to win but several ways to lose' (L189)"
     if outcome == "victory":
-        unmet = unmet_wins(mission, game)
+        unmet = unmet_wins(mission, game, tiles)
         if unmet:
             return f"Mission {mission['number']}'s win condition is not met: {'; '.join(unmet)}"
         return f"Mission {mission['number']}'s win is not recorded: declare it with mission-won"
@@ -50,17 +52,18 @@ def end_refusal(mission: Mapping[str, Any], game: Mapping[str, Any], outcome: st
     )
 
 
-def unmet_wins(mission: Mapping[str, Any], game: Mapping[str, Any]) -> list[str]:
-    """Each win condition the board does not show yet, with what the board shows instead."""
-    return [why for condition in mission.get("win_conditions", []) if (why := _unmet(condition, mission, game))]
+def unmet_wins(mission: Mapping[str, Any], game: Mapping[str, Any], tiles: Mapping[str, Any] | None = None) -> list[str]:
+    """Each win condition the board does not show yet, with what the board shows instead (its tiles by their names
+    in ``tiles``, the rules data's)."""
+    return [why for condition in mission.get("win_conditions", []) if (why := _unmet(condition, mission, game, tiles or {}))]
 
 
-def _unmet(condition: Mapping[str, Any], mission: Mapping[str, Any], game: Mapping[str, Any]) -> str | None:
+def _unmet(condition: Mapping[str, Any], mission: Mapping[str, Any], game: Mapping[str, Any], tiles: Mapping[str, Any]) -> str | None:
     check, where = condition["check"], f"{condition['text']} ({condition['source']})"
     if check == "heroes-on-end-tile":
         end = game.get("end_tile")
-        away = {hero: h["tile"] for hero, h in game["heroes"].items() if h["tile"] != end}
-        return f"{where}: not on the end tile {end}: {away}" if away else None
+        away = [f"{hero} on {tile_name(tiles, h['tile'])}" for hero, h in game["heroes"].items() if h["tile"] != end]
+        return f"{where}: not on the end tile, {tile_name(tiles, end)}: {wording.listed(away)}" if away else None
     if check == "villagers-rescued":
         left = sorted(v for v, villager in game.get("villagers", {}).items() if not villager["rescued"])
         if not game.get("villagers"):
@@ -71,19 +74,19 @@ def _unmet(condition: Mapping[str, Any], mission: Mapping[str, Any], game: Mappi
         if tile is None:
             return f"{where}: spawn point {condition['spawn_point']} was not placed at set-up (setup.spawn_points)"
         there = game_state.enemies_on(game, tile)
-        return f"{where}: enemies on {tile}: {there}" if there else None
+        return f"{where}: enemies on {tile_name(tiles, tile)}: {there}" if there else None
     if check == "token-collected":
         return None if game["tokens"].get(condition["token"]) else f"{where}: the {condition['token']} is not read"
     if check == "enemy-knocked-out":
         return None if game["knocked_out"].get(condition["enemy"]) else f"{where}: the {condition['enemy']} is not knocked out"
     if check == "figure-on-tile":
         at = game.get("figures", {}).get(condition["figure"])
-        return None if at == condition["tile"] else f"{where}: the {condition['figure']} is on {at}, not {condition['tile']}"
+        return None if at == condition["tile"] else f"{where}: the {condition['figure']} is on {tile_name(tiles, at) if at else 'no tile'}, not {tile_name(tiles, condition['tile'])}"
     if check == "carts-reached-spawn-points":
         missing = sorted(set(game["spawn_points"].values()) - set(game.get("carts_reached", [])))
         if not game["spawn_points"]:
             return f"{where}: no spawn points were placed at set-up (setup.spawn_points)"
-        return f"{where}: no cart has reached the spawn points on {missing}" if missing else None
+        return f"{where}: no cart has reached the spawn points on {wording.listed(missing, tile_names(tiles))}" if missing else None
     raise ValueError(f"unknown win check {check!r}")
 
 

@@ -3,7 +3,9 @@ version overriding only what changed from the one before. The archive keeps each
 (tracker/rulesets/versions/kung-fu-panda/); a campaign plays and verifies by the class of the version it pinned
 (``KungFuPandaRules.version``), so today's resolvers ask it and hold no version checks of their own.
 
-1.0.0's missions stated only the mission's win; 1.1.0 (the code's own) states each win condition its text gives.
+1.0.0's missions stated only the mission's win; 1.1.0 states each win condition its text gives; 1.2.0 (the code's own)
+changes the data only: Mission 1.2 names where its heroes start, "each hero begins on a Monastery Bed tile of their
+player's choosing" (L281), so a set-up starting a hero elsewhere is refused (setup.py), where 1.1.0 took it silently.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class V1_0_0:
 
 
 class V1_1_0(V1_0_0):
-    """Rules data 1.1.0 (the code's own): each mission's win conditions, checked against the recorded board."""
+    """Rules data 1.1.0: each mission's win conditions, checked against the recorded board."""
 
     number = "1.1.0"
 
@@ -48,7 +50,14 @@ class V1_1_0(V1_0_0):
         return super().time_runs_out(mission, game, number)
 
 
-CHAIN = (V1_0_0, V1_1_0)
+class V1_2_0(V1_1_0):
+    """Rules data 1.2.0 (the code's own): Mission 1.2's start tiles, the four Monastery Beds (L281). The data alone
+    differs; the set-up reads each mission's "start_tiles" (setup.py)."""
+
+    number = "1.2.0"
+
+
+CHAIN = (V1_0_0, V1_1_0, V1_2_0)
 BY_VERSION = {version.number: version() for version in CHAIN}
 
 

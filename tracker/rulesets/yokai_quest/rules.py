@@ -37,6 +37,14 @@ class Rules(GameRules):
     def chain(self, data: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:
         return campaign.chain(data, list(data.get("campaign", {}).get("chain") or []), options)
 
+    def field_names(self) -> dict[str, dict[str, str]]:
+        """The heroes' (their own and their class's) and foes' abilities by their names in the rules data ("kiri-susumu":
+        Kiri Susumu), wherever a field names one: the set-up's loadouts ("abilities"), an ability used ("ability")."""
+        holders = [*self.data.get("characters", []), *(self.data.get("classes") or {}).values()]  # a hero's own, his class's
+        named = {a["id"]: a["name"] for holder in holders if isinstance(holder, Mapping) for a in holder.get("abilities") or []
+                 if isinstance(a, Mapping) and a.get("id") and a.get("name")}
+        return {"abilities": named, "ability": named}
+
     def describe(self, change: Mapping[str, Any]) -> str | None:
         return describe.describe(change)
 
