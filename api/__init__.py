@@ -8,7 +8,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app
+from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes four
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -160,9 +161,11 @@ JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lin
 
 
 def _require_json_body():
-    req = request._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    req = _cv_request.get().request  # one context look-up, not one per use
     if req.method not in ("POST", "PUT", "PATCH"):
         return None  # (nothing below answers any other method)
+    if req.is_json:
+        return None  # (nothing below refuses a JSON body: asked first, as most writes send one)
     if req.blueprint == "pages":
         return None  # the pages' forms post form fields
     if req.mimetype in JSON_LINES and req.path == IMPORT_PATH:
@@ -171,14 +174,14 @@ def _require_json_body():
         return problems.problem(
             415,
             "Send the body as JSON",
-            f"Set Content-Type: application/json (got {request.mimetype or 'none'}).",
+            f"Set Content-Type: application/json (got {req.mimetype or 'none'}).",
         )
     return None
 
 
 def _refuse_unsafe_json():
     """Bodies that would crash a parser or a store further in are refused before anything reads them."""
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    req = _cv_request.get().request
     if req.method in ("GET", "HEAD") or not req.is_json:
         return None
     try:
@@ -232,9 +235,9 @@ def _release_fence(response):
 def _while_the_database_is_down():
     """Once a request found the database down, answer 503 at once for a moment instead of making
     every client wait through the driver's retries; the first request after that probes again."""
-    if request.endpoint in contract.FROM_MEMORY:
+    if _cv_request.get().request.endpoint in contract.FROM_MEMORY:
         return None  # served from memory
-    until = current_app.extensions.get("tracker_database_down_until", 0.0)
+    until = _cv_app.get().app.extensions.get("tracker_database_down_until", 0.0)
     if time.monotonic() < until:
         return _unavailable()
     return None

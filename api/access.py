@@ -15,10 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, g, request
-from flask_smorest import Blueprint
+from flask import Flask
+from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes four
 
 from api import json_body, problems
+from api.blueprint import Blueprint
 from api.context import authenticate, tracker
 from tracker.application import authorization
 from tracker.core.errors import NotFound
@@ -76,16 +77,17 @@ def declare_framework_routes(app: Flask) -> None:
 
 
 def authorize():
-    req = request._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    req = _cv_request.get().request  # one context look-up, not one per use
     endpoint = req.endpoint
     if endpoint is None:
-        return _check_shape()  # no route: the 404 or 405 follows
-    needed = declared(current_app.view_functions.get(endpoint), req.method) or UNDECLARED
+        return _check_shape(req)  # no route: the 404 or 405 follows
+    app_context = _cv_app.get()
+    needed = _declared_for(app_context.app, endpoint, req.method)
     if needed is signed_in:
         return None  # pages sign in with a cookie and check the same grants themselves (api/pages/signin.py)
     if needed.public:
-        return _check_shape()
-    token = _bearer()
+        return _check_shape(req)
+    token = _bearer(req)
     if token is None:
         return problems.problem(
             401, "Send a token: Authorization: Bearer <token>", "Creating a campaign returns its owner token; the owner mints tokens for players.",
@@ -106,30 +108,41 @@ def authorize():
         what = ("campaign", campaign_id)
     if campaign_id != grant.campaign_id:
         raise NotFound(f"No {what[0]} with id '{what[1]}'", detail=f"Check the {what[0]} id.")
-    context = g._get_current_object()  # type: ignore[attr-defined]
+    context = app_context.g
     context.grant = grant
     context.viewer_side = None if grant.role == "owner" else (grant.side or "heroes")
-    refusal = _role_refusal(grant, needed)
+    refusal = _role_refusal(grant, needed, req)
     if refusal:
         return problems.problem(403, refusal, f"This token's role is {grant.role}.")
-    return _check_shape()
+    return _check_shape(req)
 
 
-def _bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
+def _declared_for(app: Flask, endpoint: str, method: str) -> Access:
+    """The declaration of the view that answers (endpoint, method), looked up once per app: routes do not change once
+    the app serves (Flask refuses new ones), and the look-up walks the view's class."""
+    known = app.extensions.get("tracker_access_declared")
+    if known is None:
+        known = app.extensions["tracker_access_declared"] = {}
+    needed = known.get((endpoint, method))
+    if needed is None:
+        needed = known[(endpoint, method)] = declared(app.view_functions.get(endpoint), method) or UNDECLARED
+    return needed
+
+
+def _bearer(req: Any) -> str | None:
+    header = req.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     return value.strip() or None if scheme.lower() == "bearer" else None
 
 
-def _role_refusal(grant: Any, needed: Access) -> str | None:
+def _role_refusal(grant: Any, needed: Access, req: Any) -> str | None:
     """What the token's role may not do by the route's declaration (tracker/application/authorization.py decides); which heroes
     and side a player's write is for, the command itself refuses (403, api/problems.py)."""
-    return authorization.route_refusal(grant.role, needed.who, reads=request.method == "GET")
+    return authorization.route_refusal(grant.role, needed.who, reads=req.method == "GET")
 
 
-def _check_shape():
+def _check_shape(req: Any):
     """Deeply nested documents and huge arrays are refused before any view parses them."""
-    req = request._get_current_object()  # type: ignore[attr-defined]
     if req.method in ("GET", "HEAD") or not req.is_json:
         return None
     value = json_body.decoded_or_none()

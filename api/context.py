@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
-import uuid
 
 from flask import current_app, g, request
+from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes four
 
 from collections.abc import Callable
 from typing import Any
@@ -37,13 +38,15 @@ class WrongSide(TrackerError):
     status = 403
 
 
-def viewer_for(requested: str | None) -> str | None:
+def viewer_for(requested: str | None, context: Any = None) -> str | None:
     """The side a read is for. The owner sees everything, or asks for one side with ?view=;
-    any other token reads as its own side and may not ask for another."""
-    grant = g.get("grant")
+    any other token reads as its own side and may not ask for another. (``context``: the request's ``g``, when
+    the caller holds it already.)"""
+    context = _cv_app.get().g if context is None else context
+    grant = context.get("grant")
     if grant is None or grant.role == "owner":
         return requested
-    side = g.get("viewer_side")
+    side = context.get("viewer_side")
     if requested is not None and requested != side:
         raise WrongSide(f"This token reads as the {side} side, not the {requested}", detail="Leave out ?view= or ask for your own side.")
     return side
@@ -51,8 +54,9 @@ def viewer_for(requested: str | None) -> str | None:
 
 def tracker() -> Tracker:
     """The application of the shard this request's campaign lives on (api/sharding.py), else the one database's."""
-    shard = g.get("shard")
-    return current_app.extensions["tracker"] if shard is None else shard.tracker
+    app_context = _cv_app.get()
+    shard = app_context.g.get("shard")
+    return app_context.app.extensions["tracker"] if shard is None else shard.tracker
 
 
 def views():
@@ -75,7 +79,7 @@ def views():
 
 def name_views_source(response):
     """Which database a view answer was read from, when the views have a replica (X-Views-From: replica or primary)."""
-    source = g.get("views_from")
+    source = _cv_app.get().g.get("views_from")
     if source is not None:
         response.headers["X-Views-From"] = source
     return response
@@ -113,7 +117,7 @@ def projected(min_position: int | None) -> int:
 
 
 def command_request() -> Request:
-    headers = request.headers
+    headers = _cv_request.get().request.headers
     key = headers.get("Idempotency-Key")
     if key is not None and not (1 <= len(key) <= 255):
         raise BadHeader("Idempotency-Key must be 1 to 255 characters", detail="Use a UUID per request.")
@@ -127,7 +131,7 @@ def command_request() -> Request:
                 detail='Send the "version" of the session as a number, e.g. If-Match: 7.',
             )
         expected = int(version.group(1))
-    context = g._get_current_object()  # type: ignore[attr-defined]
+    context = _cv_app.get().g
     grant = context.get("grant")
     return Request(
         issued_by=grant.token_id if grant is not None else None,
@@ -147,26 +151,38 @@ def respond(result: Result) -> tuple[dict, int, dict[str, str]]:
 
 
 def echo_correlation_id(response):
-    response.headers["X-Correlation-Id"] = g.get("correlation_id", "")
+    response.headers["X-Correlation-Id"] = _cv_app.get().g.get("correlation_id", "")
     return response
 
 
 def assign_correlation_id() -> None:
-    supplied = request.headers.get("X-Correlation-Id", "")
-    g.correlation_id = supplied[:100] if supplied else str(uuid.uuid4())
+    supplied = _cv_request.get().request.headers.get("X-Correlation-Id", "")
+    _cv_app.get().g.correlation_id = supplied[:100] if supplied else new_correlation_id()
+
+
+def new_correlation_id() -> str:
+    """A random (version 4) UUID in its canonical text, as ``str(uuid.uuid4())`` writes it, without the UUID object
+    (its constructor's checks and its formatting are a dozen Python calls, for the one string a request needs)."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = raw[6] & 0x0F | 0x40  # version 4
+    raw[8] = raw[8] & 0x3F | 0x80  # the RFC 4122 variant
+    digits = raw.hex()
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 def door() -> Callable[[Any], Any]:
     """The one redaction on the way out, bound to this request's token: what its side may see of any answer
     (tracker/integrity/disclosure.py). Built while the request is current, so a stream can use it after."""
-    grant = g.get("grant")
+    context = _cv_app.get().g
+    grant = context.get("grant")
     if grant is None:
         return lambda value: value  # public routes answer nothing of a campaign's play
-    side = viewer_for(request.args.get("view"))
+    req = _cv_request.get().request
+    side = viewer_for(req.args.get("view") if req.query_string else None, context)  # (no query string: no args to parse)
     app = tracker()
     rules = app.rules_of_campaign(grant.campaign_id)
     disclosure.check_side(rules, side)
-    current = (request.view_args or {}).get("session_id")
+    current = (req.view_args or {}).get("session_id")
     ended: dict[str | None, bool] = {}
     played: dict[str, Any] = {}
 

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g, request
+from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes four
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from api import body_shape
 from tracker.core import safe_json
 
 
 def decoded() -> Any:
     """The body, decoded by tracker/core/safe_json.py's rules: json.JSONDecodeError (a ValueError) for what is not JSON,
     UnsafeJson (a ValueError too) for a document no store can keep."""
-    raw = request.get_data(cache=True)
-    context = g._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
+    raw = _cv_request.get().request.get_data(cache=True)
+    context = _cv_app.get().g
     kept = context.get("json_body")
     if kept is not None and kept[0] is raw:
         return kept[1]
@@ -46,3 +47,19 @@ class DecodedOnceParser(FlaskParser):
         if not is_json_request(req):
             return core.missing
         return decoded()
+
+    def _process_location_data(self, location_data: Any, schema: Any, req: Any, location: str, unknown: Any, validators: Any) -> Any:
+        """A JSON body its schema would load as it was sent is taken as it is (api/body_shape.py checks it, every
+        validator included); any other goes through marshmallow's load as before, which refuses it with its messages."""
+        if location == "json" and location_data.__class__ is dict and type(self).pre_load is core.Parser.pre_load:
+            as_sent = schema.__dict__.get("_as_sent")
+            if as_sent is None:  # once per schema instance: the views' instances live as long as the app
+                as_sent = schema.__dict__["_as_sent"] = body_shape.plan(schema)
+            if as_sent:
+                if unknown == core._UNKNOWN_DEFAULT_PARAM:  # webargs' own precedence: explicit, the parser's, the location's
+                    unknown = self.unknown if self.unknown != core._UNKNOWN_DEFAULT_PARAM else self.DEFAULT_UNKNOWN_BY_LOCATION.get(location)
+                loaded = as_sent(location_data, unknown or schema.unknown)
+                if loaded is not None:
+                    self._validate_arguments(loaded, validators)
+                    return loaded
+        return super()._process_location_data(location_data, schema, req, location, unknown, validators)

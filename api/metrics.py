@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, g, request
+from flask import Flask, request
+from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes four
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 IMPORT_BUCKETS = tuple(float(2 ** power) for power in range(10, 27, 2))  # 1 KiB to 64 MiB, the import limit
@@ -70,7 +71,7 @@ def install(app: Flask) -> None:
 
 
 def _started() -> None:
-    g.metrics_started = time.perf_counter()
+    _cv_app.get().g.metrics_started = time.perf_counter()
 
 
 def route_template() -> str:
@@ -94,8 +95,9 @@ KEPT_AT_MOST = 4096
 _series: dict[tuple[Any, ...], tuple[Any, Any, Any, Any]] = {}
 
 
-def _series_of(found: Instruments, app: Flask, route: str, method: str, status_code: int, rule: Any) -> tuple[Any, Any, Any, Any]:
-    key = (id(found), request.endpoint, route, method, status_code)
+def _series_of(found: Instruments, app: Flask, route: str, method: str, status_code: int, rule: Any,
+               endpoint: str | None) -> tuple[Any, Any, Any, Any]:
+    key = (id(found), endpoint, route, method, status_code)
     series = _series.get(key)
     if series is None:
         if len(_series) >= KEPT_AT_MOST:
@@ -112,14 +114,15 @@ def _series_of(found: Instruments, app: Flask, route: str, method: str, status_c
 
 
 def _counted(response):
-    g_ = g._get_current_object()  # type: ignore[attr-defined]  # one context look-up, not one per use
-    started = g_.pop("metrics_started", None)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app_context = _cv_app.get()  # one context look-up, not one per use
+    started = app_context.g.pop("metrics_started", None)
+    app = app_context.app
     if app.extensions.get("tracker_warming"):
         return response  # a worker warming itself before it serves (api/warming.py): not a request anyone made
-    rule = request.url_rule
+    req = _cv_request.get().request
+    rule = req.url_rule
     requests, latency, refusals, commands = _series_of(
-        instruments(), app, rule.rule if rule is not None else UNMATCHED, request.method, response.status_code, rule)
+        instruments(), app, rule.rule if rule is not None else UNMATCHED, req.method, response.status_code, rule, req.endpoint)
     requests.inc()
     if started is not None:
         latency.observe(time.perf_counter() - started)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, request
+from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes four
 
 from api import problems
 
@@ -56,12 +56,13 @@ _KNOWN: dict[tuple[str, str], frozenset[str]] = {}  # (endpoint, method) -> name
 
 def refuse_unknown():
     """A before_request hook: 422 when the request sends a query parameter its route does not take."""
-    if not request.args or request.endpoint is None:
+    request = _cv_request.get().request
+    if not request.query_string or not request.args or request.endpoint is None:  # (no query string: no args to parse)
         return None  # no route: its 404 or 405 follows
     key = (request.endpoint, request.method)
     allowed = _KNOWN.get(key)
     if allowed is None:
-        allowed = _KNOWN[key] = declared(current_app.view_functions.get(request.endpoint), request.method)
+        allowed = _KNOWN[key] = declared(_cv_app.get().app.view_functions.get(request.endpoint), request.method)
     unknown = [name for name in request.args if name not in allowed]
     if not unknown:
         return None

@@ -10,7 +10,8 @@ from __future__ import annotations
 from contextlib import ExitStack
 from uuid import UUID
 
-from flask import current_app, g, request
+from flask import g, request
+from flask.globals import _cv_app  # Flask's own context variables: one look-up where a proxy makes four
 
 from api import problems
 from tracker.portability import stored_answers
@@ -25,7 +26,7 @@ MOVE_RETRY_SECONDS = 5
 
 
 def router() -> Router | None:
-    return current_app.extensions.get("tracker_router")
+    return _cv_app.get().app.extensions.get("tracker_router")
 
 
 def route_to_shard():
@@ -61,7 +62,7 @@ def route_to_shard():
 
 def release_fence(_error: BaseException | None = None) -> None:
     """The write is answered: its move lock goes (a move waiting for it may begin)."""
-    fence = g.pop("placement_fence", None)
+    fence = _cv_app.get().g.pop("placement_fence", None)
     if fence is not None:
         fence.close()
 
