@@ -131,6 +131,8 @@ def test_a_choice_the_game_gives_no_name_is_said_as_words_and_a_face_as_it_is_wr
     schema = {"type": "object", "required": ["movement"], "properties": {
         "movement": {"type": "string", "enum": ["basic", "heroic-victory", "run_away"]},
         "face": {"type": "string", "enum": ["X", "3D 1R", "Wild Herbs"]},
+        "tile": {"type": "string", "enum": ["n", "N"]},
         "hero": {"type": "string", "enum": ["ami"]}}}
     said = {f["name"]: [c["label"] for c in f["choices"]] for f in forms.fields(schema, {"ami": "Ami"}, [], [])}
-    assert said == {"movement": ["Basic", "Heroic victory", "Run away"], "face": ["X", "3D 1R", "Wild Herbs"], "hero": ["Ami"]}
+    assert said == {"movement": ["Basic", "Heroic victory", "Run away"], "face": ["X", "3D 1R", "Wild Herbs"],
+                     "tile": ["n", "N"], "hero": ["Ami"]}  # a letter is an id, as written (Kung Fu Panda's tiles n and N differ)

@@ -78,7 +78,7 @@ def id_said(value: str, names: Mapping[str, str]) -> str:
     return key_said(value).capitalize() if "_" in value or "-" in value else value
 
 
-CODE_WORD = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*")
+CODE_WORD = re.compile(r"[a-z][a-z0-9]+(?:[_-][a-z0-9]+)*")  # a word, not a letter: a tile's "n" is not "N"
 
 
 def _choices(values: Sequence[Any], names: Mapping[str, str], said: Mapping[str, str] | None = None) -> list[dict[str, str]]:
