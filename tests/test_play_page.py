@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.kit import secrets
 from tests.kit.descent import TEST_OVERLORD_DECK, start as descent_start
 from tests.kit.journey import COMPONENTS, PILGRIMS, start
 
@@ -178,9 +179,9 @@ def test_the_overlords_hand_shows_on_the_overlords_page_and_never_on_the_heroes(
     page = _page(client, sid)
     # The heroes' orders (Guard, Aim, Dodge, Rest) share their names with overlord cards: a Ready form's choice of
     # order is not the overlord's Dodge card, so the orders are set aside before the hand is looked for.
-    orders = re.findall(r'<select name="order">.*?</select>', page, flags=re.DOTALL)
+    orders = secrets.ORDERS.findall(page)
     assert orders and all(">Dodge</option>" in o for o in orders)
-    page = re.sub(r'<select name="order">.*?</select>', "", page, flags=re.DOTALL)
+    page = secrets.without_orders(page)
     assert not any(card in page for card in hand) and "face down" in page and "Dark Power" not in page
     assert "/play/act/play-overlord-card" not in page  # the overlord's actions are the overlord's
 

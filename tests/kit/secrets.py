@@ -5,6 +5,7 @@ token reads about a session as one text, what must not be in it while the sessio
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -77,6 +78,15 @@ def without_card_lists(app, cid: str, text: str) -> str:
     for deck in decks.values():
         text = text.replace(compact(json.dumps(deck.get("cards", []))), "[]")
     return text
+
+
+ORDERS = re.compile(r'<select name="order">.*?</select>', re.DOTALL)
+
+
+def without_orders(html: str) -> str:
+    """A page without its choices of a hero's order (Guard, Aim, Dodge, Rest): public words that overlord cards share
+    (an order "Dodge" on a Ready form is not the overlord's Dodge card), so a hand is looked for everywhere else."""
+    return ORDERS.sub("", html)
 
 
 def compact(text: str) -> str:
