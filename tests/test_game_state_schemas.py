@@ -95,16 +95,11 @@ def _kung_fu_panda(client) -> tuple[str, dict]:
 
 
 def _yokai_quest(client) -> tuple[str, dict]:
-    """The first scene as a group plays it (tests/kit/yokai_quest_table.py): turns of activations and Yōkai phases
-    until its victory conditions are met, the scene's end, its treasure drawn and the session ended."""
+    """The first scene as a group plays it (tests/kit/yokai_quest_table.py, Table.win): its victory conditions met, the
+    board cleared, the scene's end, its treasure drawn and the session ended."""
     table = Table(client)
     sid = table.begin()
-    for condition in table.scene["victory"]:
-        for yokai, count in condition["defeat"].items():
-            table.defeat(sid, yokai, count)
-    table.do(sid, {"type": "end-scene", "outcome": "victory"})
-    table.draw_owed(sid)
-    table.end(sid)
+    table.win(sid)
     return sid, {}
 
 
