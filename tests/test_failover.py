@@ -7,13 +7,17 @@ What must hold, checked on the promoted server at the end: every roll the servic
 (each writer retries with its Idempotency-Key until it is answered, so a retry replays instead of rolling twice), a
 write in flight is answered 201 or refused with 503 and Retry-After (never anything else), writes resume within the
 bound stated below, a client following the event feed through both failovers sees exactly the log (no gap, no
-duplicate), the views catch up, a revocation made after the failover holds, and every session verifies.
+duplicate), the views catch up, each worker's grant listener is back on the promoted server and a revocation made
+there after the failover holds in every worker, and every session verifies. Before the first kill, a commit is seen
+waiting for the standby (tests/kit/formation.py): acknowledged only once it is on two servers.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -22,6 +26,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from tests.kit.formation import Formation, ha  # noqa: F401 - the formation fixture
@@ -33,6 +38,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
 WRITERS = 8
 CAMPAIGNS = 4
+WEB_CONCURRENCY = 2  # gunicorn's workers, as the Procfile runs it: each with its own pool and grant listener
 # The bound this test states for writes to resume after the primary's server is killed: the monitor's checks declare
 # it unhealthy within a few seconds (tests/kit/formation.py), its demote timeout passes, the standby is promoted, and
 # the service's next connection finds it (target_session_attrs=read-write). Measured here: about 11 s.
@@ -44,7 +50,7 @@ ROLL = {"dice": {"d6": 2}}
 def service(ha: Formation, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     """gunicorn (two workers, as the Procfile runs it) on the formation's multi-host URL."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": ha.url(), "PORT": str(port), "WEB_CONCURRENCY": "2", "TRACKER_PROJECTIONS_IN_PROCESS": "1"}
+    env = {**os.environ, "DATABASE_URL": ha.url(), "PORT": str(port), "WEB_CONCURRENCY": str(WEB_CONCURRENCY), "TRACKER_PROJECTIONS_IN_PROCESS": "1"}
     process, base, log_path = start([str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.wsgi:app"], env, tmp_path, port)
     try:
         yield base
@@ -198,6 +204,50 @@ def _health(base: str, path: str = "/health") -> dict:
         time.sleep(0.2)
 
 
+def _read(base: str, path: str, headers: dict[str, str]) -> tuple[int, dict]:
+    """GET ``path``, asked again while it is refused with 503 and Retry-After (a pooled connection to the killed server
+    is found dead once, then replaced)."""
+    deadline = time.monotonic() + 30
+    while True:
+        ask = urllib.request.Request(base + path, headers=headers)
+        try:
+            with urllib.request.urlopen(ask, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            status, body, retry_after = error.code, json.loads(error.read() or b"{}"), error.headers.get("Retry-After")
+        if not (status == 503 and retry_after) or time.monotonic() > deadline:
+            return status, body
+        time.sleep(0.1)
+
+
+def _grant_listeners(ha: Formation, name: str) -> int:
+    """How many sessions on node ``name`` listen for revocations (one per gunicorn worker whose grant cache listens)."""
+    with psycopg.connect(ha.node_url(name), autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %_grant_revoked%'").fetchone()[0]
+
+
+def _a_revocation_holds_on(ha: Formation, promoted: str, base: str, campaign_id: str, owner: dict[str, str]) -> None:
+    """A viewer's token, read by both workers (each keeps its grant while it listens for revocations), is revoked by
+    another process (the operator's command line) on the promoted server: no worker may answer it from memory after."""
+    status, minted = call(base, "POST", f"/campaigns/{campaign_id}/tokens", {"role": "viewer"}, owner)
+    assert status == 201, minted
+    viewer = {"Authorization": f"Bearer {minted['token']}"}
+    deadline = time.monotonic() + 30
+    while True:  # both workers read the grant (and keep it, their listeners back on the promoted server)
+        for _ in range(10):
+            status, read = _read(base, f"/campaigns/{campaign_id}", viewer)
+            assert status == 200, read
+        if _grant_listeners(ha, promoted) == WEB_CONCURRENCY:
+            break
+        assert time.monotonic() < deadline, f"{_grant_listeners(ha, promoted)} grant listeners on the promoted server, not {WEB_CONCURRENCY}"
+        time.sleep(0.2)
+    revoked = subprocess.run([str(Path(sys.executable).with_name("tracker")), "--database-url", ha.url(), "token", "revoke", campaign_id, minted["id"]],
+                             capture_output=True, text=True, timeout=60)
+    assert revoked.returncode == 0, revoked.stderr
+    answers = [_read(base, f"/campaigns/{campaign_id}", viewer)[0] for _ in range(20)]
+    assert answers == [401] * 20, f"a token revoked after the failover was still accepted: {answers}"
+
+
 def _fail_over(ha: Formation) -> tuple[str, str, float]:
     """Kills the primary's server; the (killed, promoted) node names and when the kill happened."""
     killed = ha.primary()
@@ -211,6 +261,12 @@ def _fail_over(ha: Formation) -> tuple[str, str, float]:
 
 def test_a_primary_killed_under_eight_writers_loses_no_acknowledged_roll_and_fails_over_twice(ha: Formation, service: str) -> None:
     base = service
+    # The formation replicates synchronously before anything is killed: a commit waits for the standby.
+    replication = ha.commit_waits_for_the_standby()
+    assert replication["number_sync_standbys"] == "0" and replication["synchronous_standby_names"].startswith("ANY 1 ("), replication
+    assert replication["synchronous_commit"] == "on", replication
+    formation_now = _health(base)["formation"]
+    assert formation_now["synchronous"] and [s["sync_state"] for s in formation_now["standbys"]] in (["sync"], ["quorum"]), formation_now
     sessions, followed = _played(base)
     writers, follower = Writers(base, sessions), Follower(base, sessions[0][1])
     writers.start()
@@ -231,6 +287,8 @@ def test_a_primary_killed_under_eight_writers_loses_no_acknowledged_roll_and_fai
             # /ready reports it too, and is ready: the promoted server takes writes, alone for now
             assert _health(base, "/ready")["formation"]["answering"] == formation_now["answering"]
             assert not formation_now["synchronous"] and not formation_now["standbys"]
+            # The grant caches' listeners reconnected to the promoted server and hear a revocation made there.
+            _a_revocation_holds_on(ha, promoted, base, followed, sessions[0][1])
             ha.restart(killed)
             ha.wait(f"{killed} back as the standby", ha.healthy, 120)
             assert ha.states()[killed][0] == "secondary"

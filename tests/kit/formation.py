@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -100,6 +101,54 @@ class Formation:
         """A primary and a secondary, each reporting what it was assigned."""
         states = sorted(reported for reported, goal in self.states().values() if reported == goal)
         return states == ["primary", "secondary"]
+
+    def commit_waits_for_the_standby(self) -> dict[str, str]:
+        """Shows that a commit on the primary is acknowledged only once the standby has it: the standby's WAL receiver
+        is frozen (SIGSTOP), a commit is made on the primary, and the primary's backend is seen waiting for the standby
+        (``wait_event = 'SyncRep'``) instead of answering; the receiver thawed, the commit returns and the row is on the
+        standby. Fails if the commit is answered while the standby cannot have it. The primary's replication settings
+        (as pg_auto_failover set them: number_sync_standbys 0 with one standby in the quorum gives ``ANY 1 (...)``)."""
+        primary = self.primary()
+        assert primary is not None and self.healthy(), self.states()
+        standby = next(name for name in self.nodes if name != primary)
+        with psycopg.connect(self.node_url(primary), autocommit=True) as conn:
+            settings = dict(conn.execute("SELECT name, setting FROM pg_settings WHERE name IN ('synchronous_standby_names', 'synchronous_commit')").fetchall())
+            conn.execute("CREATE TABLE IF NOT EXISTS formation_check (n bigint)")
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.monitor_port}/pg_auto_failover", autocommit=True) as conn:
+            settings["number_sync_standbys"] = str(conn.execute("SELECT number_sync_standbys FROM pgautofailover.formation WHERE formationid = 'default'").fetchone()[0])
+        with psycopg.connect(self.node_url(standby), autocommit=True) as conn:
+            receiver = conn.execute("SELECT pid FROM pg_stat_wal_receiver").fetchone()
+        assert receiver is not None, f"{standby} streams from no primary: {self.states()}"
+        marker = time.monotonic_ns()
+        committing = psycopg.connect(self.node_url(primary), autocommit=True)
+        committer_pid = committing.info.backend_pid
+        answered = threading.Event()
+
+        def commit() -> None:
+            committing.execute("INSERT INTO formation_check VALUES (%s)", (marker,))
+            answered.set()
+
+        os.kill(receiver[0], signal.SIGSTOP)
+        thread = threading.Thread(target=commit, daemon=True)
+        try:
+            thread.start()
+            with psycopg.connect(self.node_url(primary), autocommit=True) as watcher:
+                deadline = time.monotonic() + 30
+                while (watcher.execute("SELECT wait_event FROM pg_stat_activity WHERE pid = %s", (committer_pid,)).fetchone() or (None,))[0] != "SyncRep":
+                    assert not answered.is_set(), f"a commit was acknowledged while the standby could not have it ({settings})"
+                    assert time.monotonic() < deadline, f"the commit neither waited for the standby nor returned ({settings})"
+                    time.sleep(0.01)
+            assert not answered.is_set(), f"a commit was acknowledged while the standby could not have it ({settings})"
+        finally:
+            os.kill(receiver[0], signal.SIGCONT)
+            thread.join(timeout=30)
+            committing.close()
+        assert answered.is_set(), "the commit did not return once the standby had it"
+        with psycopg.connect(self.node_url(standby), autocommit=True) as conn:  # flushed there; replayed soon after
+            self.wait("the commit replayed on the standby", lambda: conn.execute("SELECT count(*) FROM formation_check WHERE n = %s", (marker,)).fetchone() == (1,), 30)
+        with psycopg.connect(self.node_url(primary), autocommit=True) as conn:
+            conn.execute("DROP TABLE formation_check")
+        return settings
 
     def _states_or_error(self) -> object:
         try:
