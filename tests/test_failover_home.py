@@ -1,9 +1,9 @@
-"""The home database lost under writes (issue 36): the home database, which holds the placement of every campaign and
-the move fences, is a pg_auto_failover formation (tests/kit/formation.py); shard "b" is a second server. Its primary
-is killed while eight writers roll on campaigns on both shards and while a move of one campaign is paused before its
-flip.
+"""A sharded service's database lost under writes (issue 36): the home database, which holds the placement of every
+campaign and the move fences, is a pg_auto_failover formation (tests/kit/formation.py) and shard "b" a second server;
+or the home database is that second server and shard "b" the formation. The formation's primary is killed while eight
+writers roll on campaigns on both shards and while a move of one campaign is paused before its flip.
 
-What must hold: a commit on the home database waits for its standby before anything is killed; the placement and the
+What must hold: a commit on the formation waits for its standby before anything is killed; the placement and the
 fences survive (on the promoted server every campaign is where it was and the paused move's fence is still up; the move
 then either completes or is rolled back, never half-done), writes resume on both shards within the bound stated below,
 every acknowledged roll is stored exactly once on the shard its campaign is placed on, a client following a campaign's
@@ -35,33 +35,35 @@ pytestmark = [pytest.mark.postgres]
 
 ROLL = {"dice": {"d6": 2}}
 CAMPAIGNS, WRITERS = 4, 8
-# The bound this test states for writes to resume on each shard after the home database's primary is killed (as
+# The bound this test states for writes to resume on each shard after the formation's primary is killed (as
 # tests/test_failover.py's: the monitor's checks, its demote timeout, the promotion; then the placement's pool finds
 # the promoted server).
 RESUME_WITHIN_SECONDS = 45
 
 
-@pytest.fixture
-def sharded_on_formation(ha: Formation, second_postgres_url: str) -> Iterator[tuple[object, str]]:
-    """The service with its home database on the formation and shard "b" on the second server."""
-    home = ha.url()
+@pytest.fixture(params=["home", "b"])
+def sharded_on_formation(request: pytest.FixtureRequest, ha: Formation, second_postgres_url: str) -> Iterator[tuple[object, str, str]]:
+    """The service with two shards, one of them (the home database, or shard "b") on the formation and the other on
+    the second server: the app, the home database's URL, and the name of the shard on the formation."""
+    on = request.param
     with fresh_schema(second_postgres_url) as other:
+        home, b = (ha.url(), other) if on == "home" else (other, ha.url())
         Tracker(env=persistence_env(home)).close()
-        assert cli(["--database-url", home, "shards", "add", "b", other]) == 0
+        assert cli(["--database-url", home, "shards", "add", "b", b]) == 0
         flask_app = create_app({"TESTING": True, "DATABASE_URL": home, "PROJECTIONS_IN_PROCESS": False})
         try:
-            yield flask_app, home
+            yield flask_app, home, on
         finally:
             flask_app.extensions["tracker_router"].close()
 
 
-def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_or_rolls_back(
+def test_a_shards_database_fails_over_under_writes_and_a_paused_move_completes_or_rolls_back(
     ha: Formation, sharded_on_formation, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    flask_app, home = sharded_on_formation
+    flask_app, home, on = sharded_on_formation
     client = flask_app.test_client()
     placement: Placement = flask_app.extensions["tracker_router"].placement
-    replication = ha.commit_waits_for_the_standby()  # the home database replicates synchronously
+    replication = ha.commit_waits_for_the_standby()  # the formation's database replicates synchronously
     assert replication["synchronous_standby_names"].startswith("ANY 1 (") and replication["synchronous_commit"] == "on", replication
     sessions: list[tuple[str, str, dict[str, str]]] = []  # (campaign, session, owner)
     for n in range(CAMPAIGNS):
@@ -76,6 +78,7 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
 
     acknowledged: dict[str, list[dict]] = {sid: [] for _, sid, _ in sessions}
     acked_at: dict[str, list[float]] = {"home": [], "b": []}  # when a roll was acknowledged, by its campaign's shard
+    refused_at: dict[str, list[float]] = {"home": [], "b": []}  # when one was refused with 503 (the moved campaign's aside)
     unexpected: list[tuple[int, object]] = []
     stop = threading.Event()
 
@@ -97,6 +100,8 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
                     break
                 if not (answer.status_code == 503 and answer.headers.get("Retry-After")):
                     unexpected.append((answer.status_code, answer.get_json()))
+                elif campaign_of[session_id] != moved_id:
+                    refused_at[placed_before[campaign_of[session_id]]].append(time.monotonic())
                 if stop.is_set():
                     give_up_at = give_up_at or time.monotonic() + 60
                     if time.monotonic() > give_up_at:
@@ -116,8 +121,8 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
     # A move of the first campaign, paused before its flip with its lease held (the fence up: its writes answer 503).
     moved_id = sessions[0][0]
     campaign_of = {sid: cid for cid, sid, _ in sessions}
-    # A client following the event feed of a campaign on the home database (not the moved one), as an integration would.
-    followed_id, followed_owner = next((cid, owner) for cid, _, owner in sessions if cid != moved_id and placed_before[cid] == "home")
+    # A client following the event feed of a campaign on the formation (not the moved one), as an integration would.
+    followed_id, followed_owner = next((cid, owner) for cid, _, owner in sessions if cid != moved_id and placed_before[cid] == on)
     seen: list[tuple[int, str, str]] = []
     feed_unexpected: list[object] = []
 
@@ -172,15 +177,15 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
         killed_at = time.monotonic()
         ha.kill(killed)
         ha.wait(f"{promoted} promoted", lambda: ha.primary() == promoted, 60)
-        # The placement and the fence survived: read on the promoted server, every campaign is where it was, and the
-        # paused move still holds its campaign's writes back.
-        on_promoted = Placement(ha.node_url(promoted))
+        # The placement and the fence survived: read on the home database (the promoted server, when it is the one
+        # failed over), every campaign is where it was, and the paused move still holds its campaign's writes back.
+        on_promoted = Placement(ha.node_url(promoted) if on == "home" else home)
         try:
             assert {cid: on_promoted.of(cid).shard for cid in placed_before} == placed_before
-            assert on_promoted.of(moved_id).moving, "the paused move's fence is up on the promoted home database"
+            assert on_promoted.of(moved_id).moving, "the paused move's fence is up on the home database"
         finally:
             on_promoted.close()
-        pause.unlink()  # the mover goes on, against the promoted home database
+        pause.unlink()  # the mover goes on, against the promoted server
         move_thread.join(timeout=90)
         assert not move_thread.is_alive(), "the move finished or gave up"
         wait_for_more(40, RESUME_WITHIN_SECONDS + 60)
@@ -196,16 +201,18 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
         follow_thread.join(timeout=60)
 
     assert not unexpected, unexpected[:3]
+    assert any(t >= killed_at for t in refused_at[on]), "the failover was met by writes on its shard (else this proved nothing about writes in flight)"
     assert not given_up and not any(t.is_alive() for t in threads), "a writer's last roll was never answered 201 on a retry of its key"
-    # `tracker shards list` names the promoted node as the one the home database's connections reach.
+    # `tracker shards list` names the promoted node as the one the formation's connections reach.
     capsys.readouterr()
     assert cli(["--database-url", home, "shards", "list"]) == 0
     listed = {shard["name"]: shard for shard in json.loads(capsys.readouterr().out)["shards"]}
-    assert listed["home"]["formation"]["answering"] == f"127.0.0.1:{ha.nodes[promoted].port}" and listed["home"]["formation"]["role"] == "primary"
-    # GET /ready says the same of the home database, and reports shard "b" (one server: primary, no standbys)
+    assert listed[on]["formation"]["answering"] == f"127.0.0.1:{ha.nodes[promoted].port}" and listed[on]["formation"]["role"] == "primary"
+    # GET /ready says the same of both databases (the second server: primary, no standbys)
     ready = client.get("/ready").get_json()
-    assert ready["formation"]["answering"] == listed["home"]["formation"]["answering"] and ready["formation"]["role"] == "primary"
-    assert [s["name"] for s in ready["shards"]] == ["b"] and ready["shards"][0]["formation"]["role"] == "primary"
+    assert [s["name"] for s in ready["shards"]] == ["b"]
+    assert {"home": ready["formation"], "b": ready["shards"][0]["formation"]}[on]["answering"] == listed[on]["formation"]["answering"]
+    assert ready["formation"]["role"] == ready["shards"][0]["formation"]["role"] == "primary"
     placed = placement.of(moved_id)
     assert not placed.moving and placed.lease is None, "no fence left up: the move completed or was rolled back"
     if "report" in outcome:
@@ -215,7 +222,7 @@ def test_the_home_database_fails_over_under_writes_and_a_paused_move_completes_o
     # Writes resumed on the moved campaign too, and every acknowledged roll is stored once where its campaign is.
     for campaign_id, session_id, _ in sessions:
         where = placement.shards()[placement.of(campaign_id).shard]
-        stored = Tracker(env=persistence_env(where if where != home else ha.node_url(ha.primary())))
+        stored = Tracker(env=persistence_env(where if where != ha.url() else ha.node_url(ha.primary())))
         try:
             rolls = [e for e in stored.session_events(session_id, limit=100_000)["events"] if e["type"] == "DiceRolled"]
             answers = acknowledged[session_id]
