@@ -213,6 +213,9 @@ def test_a_shards_database_fails_over_under_writes_and_a_paused_move_completes_o
     assert [s["name"] for s in ready["shards"]] == ["b"]
     assert {"home": ready["formation"], "b": ready["shards"][0]["formation"]}[on]["answering"] == listed[on]["formation"]["answering"]
     assert ready["formation"]["role"] == ready["shards"][0]["formation"]["role"] == "primary"
+    # GET /health too, for each shard
+    health = {shard["name"]: shard for shard in client.get("/health").get_json()["shards"]}
+    assert health[on]["formation"]["answering"] == listed[on]["formation"]["answering"] and health[on]["formation"]["role"] == "primary"
     placed = placement.of(moved_id)
     assert not placed.moving and placed.lease is None, "no fence left up: the move completed or was rolled back"
     if "report" in outcome:
