@@ -226,11 +226,16 @@ def _grant_listeners(ha: Formation, name: str) -> int:
         return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %_grant_revoked%'").fetchone()[0]
 
 
-def _a_revocation_holds_on(ha: Formation, promoted: str, base: str, campaign_id: str, owner: dict[str, str]) -> None:
-    """A viewer's token, read by both workers (each keeps its grant while it listens for revocations), is revoked by
-    another process (the operator's command line) on the promoted server: no worker may answer it from memory after."""
+def _viewer_token(base: str, campaign_id: str, owner: dict[str, str]) -> dict:
+    """A viewer's token, minted before anything is killed (a mint in the failover may rightly be answered 503)."""
     status, minted = call(base, "POST", f"/campaigns/{campaign_id}/tokens", {"role": "viewer"}, owner)
     assert status == 201, minted
+    return minted
+
+
+def _a_revocation_holds_on(ha: Formation, promoted: str, base: str, campaign_id: str, minted: dict) -> None:
+    """A viewer's token, read by both workers (each keeps its grant while it listens for revocations), is revoked by
+    another process (the operator's command line) on the promoted server: no worker may answer it from memory after."""
     viewer = {"Authorization": f"Bearer {minted['token']}"}
     deadline = time.monotonic() + 30
     while True:  # both workers read the grant (and keep it, their listeners back on the promoted server)
@@ -269,12 +274,13 @@ def test_a_primary_killed_under_eight_writers_loses_no_acknowledged_roll_and_fai
     assert formation_now["synchronous"] and [s["sync_state"] for s in formation_now["standbys"]] in (["sync"], ["quorum"]), formation_now
     sessions, followed = _played(base)
     writers, follower = Writers(base, sessions), Follower(base, sessions[0][1])
+    viewers = [_viewer_token(base, followed, sessions[0][1]) for _ in range(2)]  # one revoked after each failover
     writers.start()
     follower.thread.start()
     pauses = []
     try:
         writers.wait_for(40, 60)
-        for _ in range(2):  # a failover, the old primary rejoined as the standby, and a second failover back to it
+        for viewer in viewers:  # a failover, the old primary rejoined as the standby, and a second failover back to it
             killed, promoted, at = _fail_over(ha)
             writers.wait_for(WRITERS * 5, RESUME_WITHIN_SECONDS + 60)
             pause = writers.longest_pause_after(at)
@@ -288,7 +294,7 @@ def test_a_primary_killed_under_eight_writers_loses_no_acknowledged_roll_and_fai
             assert _health(base, "/ready")["formation"]["answering"] == formation_now["answering"]
             assert not formation_now["synchronous"] and not formation_now["standbys"]
             # The grant caches' listeners reconnected to the promoted server and hear a revocation made there.
-            _a_revocation_holds_on(ha, promoted, base, followed, sessions[0][1])
+            _a_revocation_holds_on(ha, promoted, base, followed, viewer)
             ha.restart(killed)
             ha.wait(f"{killed} back as the standby", ha.healthy, 120)
             assert ha.states()[killed][0] == "secondary"
