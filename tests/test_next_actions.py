@@ -10,12 +10,7 @@ from tests.kit import yokai_quest as yokai_play
 from tests.kit.descent import TEST_OVERLORD_DECK
 from tests.kit.journey import COMPONENTS as JOURNEY_COMPONENTS, PILGRIMS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
+from tests.kit.session import post as _post
 
 
 def _allowed(state: dict) -> dict[str, dict]:

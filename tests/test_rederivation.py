@@ -16,13 +16,8 @@ import pytest
 from tests import forgery_kit as forging
 from tests.conftest import JOURNEY_TEST_COMPONENTS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.kit.session import post as _post
 from tracker.integrity.verify_export import verify_lines
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
 
 
 def _journey_campaign(client) -> str:
