@@ -4,13 +4,13 @@ PostgreSQL for tests, in this order:
 1. TRACKER_TEST_DATABASE_URL, if set;
 2. a server answering on 127.0.0.1:5432;
 3. a throwaway cluster started for this test run when initdb and pg_ctl are on the machine
-   (tests/second_cluster.py; as the `postgres` user when running as root, on a free port);
+   (tests/kit/second_cluster.py; as the `postgres` user when running as root, on a free port);
 4. otherwise the PostgreSQL tests skip with the reason in the summary, and with
    TRACKER_REQUIRE_POSTGRES=1 (CI) that is a failure instead.
 Each PostgreSQL test gets a schema of its own, dropped afterwards.
 
 The shard tests also need a second PostgreSQL server: a throwaway cluster started for the run
-(tests/second_cluster.py; initdb as the `postgres` user when running as root). Without the tools
+(tests/kit/second_cluster.py; initdb as the `postgres` user when running as root). Without the tools
 they skip, saying why; with TRACKER_REQUIRE_POSTGRES=1 (CI) they fail.
 """
 
@@ -29,8 +29,8 @@ import psycopg
 import pytest
 from flask import Flask
 
-from tests.contract import ContractClient
-from tests.second_cluster import NoCluster, throwaway_cluster
+from tests.kit.contract import ContractClient
+from tests.kit.second_cluster import NoCluster, throwaway_cluster
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 
@@ -54,7 +54,7 @@ def _answers(url: str) -> bool:
 
 
 def _throwaway_cluster() -> tuple[str | None, str]:
-    """A cluster of this run's own (tests/second_cluster.py: initdb and pg_ctl, as `postgres` when run as root, on
+    """A cluster of this run's own (tests/kit/second_cluster.py: initdb and pg_ctl, as `postgres` when run as root, on
     a free port), stopped when the run ends."""
     cluster = throwaway_cluster()
     try:
@@ -127,7 +127,7 @@ def started_or_skipped(server: AbstractContextManager[Any], what: str, skipped: 
 
 @pytest.fixture(scope="session")
 def second_postgres_url(postgres_base_url: str) -> Iterator[str]:
-    """A second PostgreSQL server, a throwaway cluster started for this run (tests/second_cluster.py): the shard
+    """A second PostgreSQL server, a throwaway cluster started for this run (tests/kit/second_cluster.py): the shard
     tests put campaigns on both. Missing tools skip these tests with the reason; in CI they fail."""
     yield from started_or_skipped(throwaway_cluster(), "a second PostgreSQL cluster", "SHARD TESTS")
 

@@ -11,7 +11,7 @@ import pytest
 import webargs.core
 
 from api import access
-from tests import contract
+from tests.kit import contract
 from tests.kit.secrets import bearer
 from tracker import rulesets
 from tracker.core import safe_json

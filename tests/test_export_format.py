@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.forgery_kit import (
+from tests.kit.forgery_kit import (
     events as _events,
     export as _export,
     lines_of as _lines,

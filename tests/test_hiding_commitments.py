@@ -218,7 +218,7 @@ def test_no_sealed_value_of_a_journey_session_can_be_tested_against_anything_a_v
 
 
 def test_a_value_changed_in_the_store_without_its_commitment_is_found_by_the_service_verifier_and_import(app, client, database_url, tmp_path):
-    from tests.forgery_kit import StoredRows
+    from tests.kit.forgery_kit import StoredRows
 
     cid, sid = _descent(client)
     overlord = bearer(mint(client, cid, role="player", side="overlord"))

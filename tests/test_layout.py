@@ -118,3 +118,10 @@ def test_the_helper_check_finds_a_copy_under_another_name():
     fixture = '@pytest.fixture\ndef total(client, sid):\n    return client.get(f"/sessions/{sid}").json["total"]\n'
     assert helpers_written_again({"kit.py": kit, "a.py": copy}) == ["a.py:_events = kit.py:total"]
     assert helpers_written_again({"kit.py": kit, "a.py": other, "b.py": fixture}) == []
+
+
+def test_the_helpers_the_tests_share_are_in_the_kit_not_beside_the_tests():
+    """tests/ holds, beside its folders, its test files and pytest's conftest.py: a module of shared helpers there
+    (the contract check, the forgery kit, the throwaway clusters) belongs in tests/kit/ with the others."""
+    loose = sorted(path.name for path in TESTS.glob("*.py") if not path.name.startswith("test_") and path.name not in ("__init__.py", "conftest.py"))
+    assert not loose, f"move these to tests/kit/: {loose}"
