@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
     NDJSON,
     StoredRows,

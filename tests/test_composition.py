@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.application.service import Tracker
 from tracker.application.command_cache import CommandCache
 from tracker.application.commands import Commands

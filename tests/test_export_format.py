@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.forgery_kit import (
     events as _events,
     export as _export,

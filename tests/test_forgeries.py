@@ -15,7 +15,7 @@ import uuid
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 from tests.kit.forgery_kit import NDJSON, StoredRows
 from tests.kit.forgery_kit import events as _events, export as _export, lines_of as _lines, notifications as _notifications, of as _of

@@ -125,3 +125,12 @@ def test_the_helpers_the_tests_share_are_in_the_kit_not_beside_the_tests():
     (the contract check, the forgery kit, the throwaway clusters) belongs in tests/kit/ with the others."""
     loose = sorted(path.name for path in TESTS.glob("*.py") if not path.name.startswith("test_") and path.name not in ("__init__.py", "conftest.py"))
     assert not loose, f"move these to tests/kit/: {loose}"
+
+
+def test_no_module_imports_a_name_from_conftest():
+    """tests/conftest.py is pytest's: its fixtures reach each test by name. The helpers and test inputs it once held
+    (the owner's client, a fresh schema, Journey's test components) are in the kit, where a test imports them."""
+    importing = sorted(f"{path.relative_to(TESTS.parent)}:{node.lineno}" for path in TESTS.rglob("*.py")
+                       for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                       if isinstance(node, ast.ImportFrom) and node.module == "tests.conftest")
+    assert not importing, f"import these from tests/kit/ instead: {importing}"

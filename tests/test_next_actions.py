@@ -5,7 +5,7 @@ and a game's phase action that is not listed is refused."""
 
 from __future__ import annotations
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit import yokai_quest as yokai_play
 from tests.kit.descent import TEST_OVERLORD_DECK
 from tests.kit.journey import COMPONENTS as JOURNEY_COMPONENTS, PILGRIMS

@@ -22,7 +22,7 @@ import pytest
 from eventsourcing.domain import CommandMethodDecorator, DecoratedFuncCaller, decorated_funcs
 from eventsourcing.utils import get_topic, resolve_topic
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env

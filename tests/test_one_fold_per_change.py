@@ -10,7 +10,7 @@ from uuid import UUID
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 from tracker.core import decks
 from tracker.application.service import Tracker

@@ -14,7 +14,7 @@ import copy
 import pytest
 
 from tests.kit import forgery_kit as forging
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
 from tests.kit.session import post as _post
 from tracker.integrity.verify_export import verify_lines

@@ -19,7 +19,7 @@ import pytest
 
 from api import create_app
 from projections import every_shard
-from tests.conftest import fresh_schema, started_or_skipped
+from tests.kit.databases import fresh_schema, started_or_skipped
 from tests.kit.shards import campaign as _campaign, holds as _on, session as _session
 from tests.kit.shards import shard_urls, sharded  # noqa: F401  (fixtures: a home database and the shard "b", a service on them)
 from tests.kit.second_cluster import streaming_replica

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from werkzeug.serving import make_server
 
 from api import create_app
-from tests.conftest import OwnerClient
+from tests.kit.clients import OwnerClient
 from tests.kit.forgery_kit import NDJSON, StoredRows, events, export, jwks_of, lines_of, notifications, of, play_journey, rechain, resign, text_of
 from tests.kit.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
 from tracker.integrity import signing

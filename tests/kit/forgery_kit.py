@@ -20,7 +20,9 @@ import psycopg
 import pytest
 
 from api import create_app
-from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
+from tests.kit.clients import OwnerClient
+from tests.kit.databases import fresh_schema
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit import yokai_quest as yokai_play
 from tests.kit.session import notifications
 from tracker.core import sealing

@@ -27,7 +27,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import started_or_skipped
+from tests.kit.databases import started_or_skipped
 from tests.kit.second_cluster import NoCluster, _as_postgres, _free_port
 
 # The monitor's checks (milliseconds): how soon an unreachable primary is failed over. pg_auto_failover's defaults

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.forgery_kit import events, rechain
 from tracker.integrity import verify_export
 from tracker.application.service import Tracker

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from api import create_app
-from tests.conftest import fresh_schema
+from tests.kit.databases import fresh_schema
 from tracker.application.service import Tracker
 from tracker.cli import main as cli
 from tracker.adapters.config import persistence_env
