@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.forgery_kit import PROBLEM, notifications
+from tests.kit.forgery_kit import PROBLEM, notifications
 from tracker.core.errors import Unprocessable
 
 PARTIES = [
