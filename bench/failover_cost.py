@@ -46,7 +46,7 @@ from run import (  # noqa: E402
     DICE, N_THREADS, CountingTracker, PostgresRaw, Rate, measure_raw, measure_rolls, median_rate, stored_roll, warm_up_service,
 )
 from tests.kit.formation import formation  # noqa: E402
-from tests.second_cluster import NoCluster  # noqa: E402
+from tests.kit.second_cluster import NoCluster  # noqa: E402
 from tracker.adapters.config import persistence_env  # noqa: E402
 from tracker.application.unit_of_work import Request  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 Both runs route by placement (tracker/sharding/placement.py), so both pay the write fence; they differ only in
 how many PostgreSQL servers hold the campaigns. One: the home database alone. Two: the home database
-and a second server, a throwaway cluster on this machine (tests/second_cluster.py), the campaigns
+and a second server, a throwaway cluster on this machine (tests/kit/second_cluster.py), the campaigns
 placed on the least loaded, so alternately. CAMPAIGNS campaigns of SESSIONS_EACH sessions are created
 over HTTP; wrk's CLIENTS connections then roll, each on sessions of its own, each session with its
 campaign's owner token. Around each run the machine's busy CPU (from /proc/stat) and the gunicorn
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from quick import scaled  # noqa: E402
 from http_load import _call, _cpu_seconds, _free_port, _start_server, _stop, _worker_pids, wrk_path  # noqa: E402
-from tests.second_cluster import NoCluster, throwaway_cluster  # noqa: E402
+from tests.kit.second_cluster import NoCluster, throwaway_cluster  # noqa: E402
 from tracker.application.service import Tracker  # noqa: E402
 from tracker.adapters.config import persistence_env  # noqa: E402
 from tracker.sharding.placement import Placement  # noqa: E402

@@ -4,13 +4,13 @@ PostgreSQL for tests, in this order:
 1. TRACKER_TEST_DATABASE_URL, if set;
 2. a server answering on 127.0.0.1:5432;
 3. a throwaway cluster started for this test run when initdb and pg_ctl are on the machine
-   (tests/second_cluster.py; as the `postgres` user when running as root, on a free port);
+   (tests/kit/second_cluster.py; as the `postgres` user when running as root, on a free port);
 4. otherwise the PostgreSQL tests skip with the reason in the summary, and with
    TRACKER_REQUIRE_POSTGRES=1 (CI) that is a failure instead.
 Each PostgreSQL test gets a schema of its own, dropped afterwards.
 
 The shard tests also need a second PostgreSQL server: a throwaway cluster started for the run
-(tests/second_cluster.py; initdb as the `postgres` user when running as root). Without the tools
+(tests/kit/second_cluster.py; initdb as the `postgres` user when running as root). Without the tools
 they skip, saying why; with TRACKER_REQUIRE_POSTGRES=1 (CI) they fail.
 """
 
@@ -18,9 +18,6 @@ from __future__ import annotations
 
 import atexit
 import os
-from contextlib import AbstractContextManager, contextmanager
-import uuid
-from typing import Any
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -29,20 +26,15 @@ import psycopg
 import pytest
 from flask import Flask
 
-from tests.contract import ContractClient
-from tests.second_cluster import NoCluster, throwaway_cluster
+from tests.kit.clients import OwnerClient
+from tests.kit.contract import ContractClient
+from tests.kit.databases import REQUIRE_POSTGRES, fresh_schema, started_or_skipped
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
+from tests.kit.second_cluster import NoCluster, throwaway_cluster
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 
 TEST_DB = "campaign_tracker_test"
-REQUIRE_POSTGRES = os.environ.get("TRACKER_REQUIRE_POSTGRES") == "1"
-
-# Component data a group might supply for Journey, to exercise digital rolls and
-# draws in tests. These are test inputs, not facts about the real components.
-JOURNEY_TEST_COMPONENTS = {
-    "dice": {"attack": {"faces": ["X", "1", "1", "2", "2", "3"]}},
-    "decks": {"fortune": {"cards": [f"Fortune {n}" for n in range(1, 21)]}},
-}
 
 
 def _answers(url: str) -> bool:
@@ -54,7 +46,7 @@ def _answers(url: str) -> bool:
 
 
 def _throwaway_cluster() -> tuple[str | None, str]:
-    """A cluster of this run's own (tests/second_cluster.py: initdb and pg_ctl, as `postgres` when run as root, on
+    """A cluster of this run's own (tests/kit/second_cluster.py: initdb and pg_ctl, as `postgres` when run as root, on
     a free port), stopped when the run ends."""
     cluster = throwaway_cluster()
     try:
@@ -97,37 +89,9 @@ def postgres_base_url() -> str:
     return urlunsplit(parts._replace(path=f"/{TEST_DB}", query=""))
 
 
-@contextmanager
-def fresh_schema(postgres_base_url: str, pool: str = "pool_size=2&max_overflow=30") -> Iterator[str]:
-    """A database URL on a schema of its own, dropped afterwards."""
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(postgres_base_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{postgres_base_url}?schema={schema}&{pool}"
-    finally:
-        with psycopg.connect(postgres_base_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-
-
-def started_or_skipped(server: AbstractContextManager[Any], what: str, skipped: str) -> Iterator[Any]:
-    """A throwaway server (its URL, or a formation) for a fixture to yield, stopped after; a server that cannot start (tools missing)
-    skips the tests that need it with the reason (``skipped`` says which), and fails them in CI."""
-    try:
-        url = server.__enter__()
-    except NoCluster as error:
-        if REQUIRE_POSTGRES:
-            pytest.fail(f"TRACKER_REQUIRE_POSTGRES=1 but {what} could not start: {error}", pytrace=False)
-        pytest.skip(f"{skipped} SKIPPED: {what} could not start: {error}")
-    try:
-        yield url
-    finally:
-        server.__exit__(None, None, None)
-
-
 @pytest.fixture(scope="session")
 def second_postgres_url(postgres_base_url: str) -> Iterator[str]:
-    """A second PostgreSQL server, a throwaway cluster started for this run (tests/second_cluster.py): the shard
+    """A second PostgreSQL server, a throwaway cluster started for this run (tests/kit/second_cluster.py): the shard
     tests put campaigns on both. Missing tools skip these tests with the reason; in CI they fail."""
     yield from started_or_skipped(throwaway_cluster(), "a second PostgreSQL cluster", "SHARD TESTS")
 
@@ -178,39 +142,6 @@ def app(database_url: str):
     yield flask_app
     flask_app.extensions["tracker"].close()
     flask_app.extensions["tracker_views"].store.datastore.close()
-
-
-class OwnerClient(ContractClient):
-    """A test client that acts as the owner of the campaigns it created.
-
-    Most tests are about the rules, not about tokens: the owner token of the
-    campaign (or of the session's campaign) a request is about is sent for them,
-    else that of the campaign created last. A request that sets its own
-    Authorization header (or an empty one, to send none) is left alone.
-    """
-
-    tokens: dict[int, dict[str, str]] = {}  # per application: campaign or session id -> owner token
-    last: dict[int, str] = {}  # per application: the owner token of the campaign created last
-
-    def open(self, *args, **kwargs):
-        headers = dict(kwargs.pop("headers", None) or {})
-        path = str(args[0]) if args else str(kwargs.get("path", ""))
-        tokens = OwnerClient.tokens.setdefault(id(self.application), {})
-        if "Authorization" not in headers:
-            token = next((t for key, t in tokens.items() if key in path), OwnerClient.last.get(id(self.application)))
-            if token:
-                headers["Authorization"] = f"Bearer {token}"
-        elif headers.get("Authorization") == "":
-            del headers["Authorization"]
-        response = super().open(*args, headers=headers, **kwargs)
-        body = response.json if response.is_json else None
-        if response.status_code == 201 and isinstance(body, dict):
-            if body.get("owner_token"):
-                OwnerClient.last[id(self.application)] = body["owner_token"]
-                tokens[body.get("id") or body.get("campaign_id")] = body["owner_token"]
-            elif body.get("id") and body.get("campaign_id") in tokens:
-                tokens[body["id"]] = tokens[body["campaign_id"]]
-        return response
 
 
 @pytest.fixture

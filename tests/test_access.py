@@ -11,17 +11,14 @@ import pytest
 import webargs.core
 
 from api import access
-from tests import contract
+from tests.kit import contract
+from tests.kit.secrets import bearer
 from tracker import rulesets
 from tracker.core import safe_json
 from tracker.rulesets.engine.ruleset import ActionType, GameRules, Ruleset
 
 PROBLEM = "application/problem+json"
 NONE = {"Authorization": ""}  # the OwnerClient sends no token for this request
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -7,16 +7,13 @@ import hashlib
 import pytest
 
 from tracker import rulesets
+from tests.kit.session import notifications as _notifications
 
 PROBLEM = "application/problem+json"
 
 
 def _events(client, sid: str) -> int:
     return client.get(f"/sessions/{sid}/events?limit=1000").json["total"]
-
-
-def _notifications(app) -> int:
-    return app.extensions["tracker"].recorder.max_notification_id() or 0
 
 
 def test_create_and_read_a_campaign(client, journey_campaign):

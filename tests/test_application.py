@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 from tracker.application.service import Request, Tracker
 from tracker.core.errors import Conflict, NotFound, PreconditionFailed, Unprocessable

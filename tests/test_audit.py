@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
+from tests.kit.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
     NDJSON,
     StoredRows,
     empty_postgres_url,
@@ -22,7 +22,7 @@ from tests.forgery_kit import (  # noqa: F401  (fixtures: an empty PostgreSQL to
     play_journey as _play_journey,
     target,
 )
-from tests import contract
+from tests.kit import contract
 from tests.kit import audit_ruleset
 from tracker import rulesets
 from tracker.rulesets.engine import archive

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.application.service import Request, Tracker
 from tracker.application.authorization import OWNER_ONLY
 from tracker.core.errors import Forbidden

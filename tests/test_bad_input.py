@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from tests.forgery_kit import NDJSON, PROBLEM, edited, export, lines_of, notifications as _notifications, rechain, resign, text_of
-from tests.forgery_kit import fresh_target as target  # noqa: F401  (fixture: an empty database of the test's backend)
+from tests.kit.forgery_kit import NDJSON, PROBLEM, edited, export, lines_of, notifications as _notifications, rechain, resign, text_of
+from tests.kit.forgery_kit import fresh_target as target  # noqa: F401  (fixture: an empty database of the test's backend)
 
 
 def _refused(response, status: int, title: str) -> None:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.forgery_kit import PROBLEM, edited, notifications as _total
-from tests.forgery_kit import fresh_target as target  # noqa: F401  (fixture: an empty database of the test's backend)
+from tests.kit.forgery_kit import PROBLEM, edited, notifications as _total
+from tests.kit.forgery_kit import fresh_target as target  # noqa: F401  (fixture: an empty database of the test's backend)
 from tracker.application.service import Request
 from tracker.core.errors import Unprocessable
 

@@ -16,7 +16,8 @@ import psycopg
 import pytest
 
 from api import create_app, warming
-from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient
+from tests.kit.clients import OwnerClient
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.bootstrap import Settings, bootstrap
 
 ROOT = Path(__file__).resolve().parents[1]

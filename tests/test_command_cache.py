@@ -13,7 +13,7 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.application.service import Request, Tracker
 from tracker.adapters.config import persistence_env
 from tracker.core.errors import Conflict, PreconditionFailed

@@ -5,7 +5,7 @@ export into another database. Journey serves as the example: its rules lost most
 
 from __future__ import annotations
 
-from tests.forgery_kit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
+from tests.kit.forgery_kit import NDJSON, empty_postgres_url, target  # noqa: F401  (fixtures)
 from tests.kit import journey
 from tracker.rulesets.engine.data import content_hash
 from tracker.integrity.verify_export import verify_lines

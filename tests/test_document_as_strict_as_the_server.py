@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from api import ruleset_schemas
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 
 

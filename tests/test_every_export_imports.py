@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests import forgery_kit as forging
-from tests.forgery_kit import GAMES
+from tests.kit import forgery_kit as forging
+from tests.kit.forgery_kit import GAMES
 from tracker.integrity.verify_export import verify_lines
 
 

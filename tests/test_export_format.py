@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.forgery_kit import (
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
+from tests.kit.forgery_kit import (
     events as _events,
     export as _export,
     lines_of as _lines,
@@ -31,6 +31,7 @@ from tests.forgery_kit import (
 from tests.kit import yokai_quest as yokai_play
 from tests.kit.descent import TEST_OVERLORD_DECK
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.kit.session import post as _post
 from tracker import rulesets
 from tracker.domain import Session
 from tracker.domain.events import TrackerCreated, TrackerEvent
@@ -50,12 +51,6 @@ def _said(text: str) -> str:
 
 
 # -- four games, played a little, some sessions ended and some in play ------------------------------------
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
 
 
 def _journey(client) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from api import create_app
-from tests.conftest import fresh_schema
+from tests.kit.databases import fresh_schema
 from tests.kit.formation import Formation, ha  # noqa: F401 - the formation fixture
 from tracker.adapters.config import persistence_env
 from tracker.application.service import Tracker

@@ -22,7 +22,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import REQUIRE_POSTGRES
+from tests.kit.databases import REQUIRE_POSTGRES
 from tests.kit.server import OWNER_TOKENS, free_port as _free_port, start as _start, stop as _stop, call
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,13 +15,13 @@ import uuid
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
-from tests.forgery_kit import NDJSON, StoredRows
-from tests.forgery_kit import events as _events, export as _export, lines_of as _lines, notifications as _notifications, of as _of
-from tests.forgery_kit import play_journey as _play_journey, rechain as _rechain, store_forgery as _store_forgery, text_of as _text
-from tests.forgery_kit import jwks_of, reseed, retarget
-from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
+from tests.kit.forgery_kit import NDJSON, StoredRows
+from tests.kit.forgery_kit import events as _events, export as _export, lines_of as _lines, notifications as _notifications, of as _of
+from tests.kit.forgery_kit import play_journey as _play_journey, rechain as _rechain, store_forgery as _store_forgery, text_of as _text
+from tests.kit.forgery_kit import jwks_of, reseed, retarget
+from tests.kit.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
 from tracker.integrity import verify_export
 from tracker.integrity.verify_export import verify_lines
 

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.conftest import fresh_schema
+from tests.kit.databases import fresh_schema
 from tests.kit.front import OVER_LIMITS, address as _address, assert_a_problem as _assert_a_problem, exchange as _exchange, get as _get
 from tests.kit.front import nginx, start_front as _front  # noqa: F401  (nginx: a fixture)
 from tests.kit.server import call

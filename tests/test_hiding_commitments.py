@@ -192,7 +192,7 @@ def test_no_value_hidden_from_the_heroes_can_be_tested_against_anything_they_rea
 @settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=JOURNEY_STEPS)
 def test_no_sealed_value_of_a_journey_session_can_be_tested_against_anything_a_viewer_reads(app, client, steps):
-    from tests.conftest import JOURNEY_TEST_COMPONENTS
+    from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 
     cid = ok(client.post("/campaigns", json={"ruleset": "journey", "name": "J", "party": ["tripitaka"], "components": JOURNEY_TEST_COMPONENTS})).json["id"]
     sid = ok(client.post(f"/campaigns/{cid}/sessions", json={"quest": "q1-meeting"})).json["id"]
@@ -218,7 +218,7 @@ def test_no_sealed_value_of_a_journey_session_can_be_tested_against_anything_a_v
 
 
 def test_a_value_changed_in_the_store_without_its_commitment_is_found_by_the_service_verifier_and_import(app, client, database_url, tmp_path):
-    from tests.forgery_kit import StoredRows
+    from tests.kit.forgery_kit import StoredRows
 
     cid, sid = _descent(client)
     overlord = bearer(mint(client, cid, role="player", side="overlord"))

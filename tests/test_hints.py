@@ -7,12 +7,7 @@ from __future__ import annotations
 
 from tests.kit import schema_checks, yokai_quest as yokai_play
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
+from tests.kit.session import post as _post
 
 
 def _fits_its_action(client, ruleset: str, example: dict) -> None:

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.forgery_kit import events, rechain, text_of
+from tests.kit.forgery_kit import events, rechain, text_of
 from tests.kit.hostile_files import LINE, genuine, holder  # noqa: F401  (genuine: a fixture)
 from tracker.portability import campaign_files as portability
 from tracker.integrity import verify_export

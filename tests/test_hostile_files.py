@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.forgery_kit import NDJSON, events, rechain, text_of as _text  # the Hypothesis tests' source keeps its names: their examples are derived from it
+from tests.kit.forgery_kit import NDJSON, events, rechain, text_of as _text  # the Hypothesis tests' source keeps its names: their examples are derived from it
 from tests.kit.hostile_files import LINE, checked_by_the_verifier as _checked_by_the_verifier, genuine, hostile  # noqa: F401  (genuine: a fixture)
 from tracker.portability import campaign_files as portability
 from tracker.integrity import verify_export

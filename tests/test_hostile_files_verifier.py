@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.forgery_kit import events, rechain, text_of as _text  # the Hypothesis tests' source keeps its names: their examples are derived from it
+from tests.kit.forgery_kit import events, rechain, text_of as _text  # the Hypothesis tests' source keeps its names: their examples are derived from it
 from tests.kit.hostile_files import checked_by_the_verifier as _checked_by_the_verifier, genuine, hostile  # noqa: F401  (genuine: a fixture)
 from tracker.integrity import verify_export
 

@@ -9,6 +9,7 @@ cycle cannot hide in a function body. Run this file alone to see what ties a cyc
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,87 @@ def test_every_module_of_tracker_is_in_a_folder_but_the_entrypoints() -> None:
 def test_the_command_line_names_no_wsgi_module() -> None:
     """`tracker serve` hands create_app to the bootstrap's gunicorn (api/wsgi.py is the Procfile's door)."""
     assert "api.wsgi" not in (ROOT / "tracker" / "cli.py").read_text(encoding="utf-8")
+
+
+# tracker/rulesets/ inside: the engine every game is built on, and one package per game, each its own.
+GAMES = sorted(path.parent.name for path in (ROOT / "tracker" / "rulesets").glob("*/__init__.py") if path.parent.name != "engine")
+
+
+def ruleset_crossings(graph: dict[str, dict[str, int]], games: list[str]) -> list[str]:
+    """Each import that breaks the rulesets' own rules: the engine imports no game, a game no other game, and nothing
+    outside tracker/rulesets/ imports a game (the registry, tracker/rulesets/__init__.py, finds them)."""
+    def game_of(module: str) -> str | None:
+        return next((game for game in games if _within(module, f"tracker.rulesets.{game}")), None)
+
+    found = []
+    for module, targets in sorted(graph.items()):
+        for target, line in sorted(targets.items()):
+            reached = game_of(target)
+            if reached is None or game_of(module) == reached:
+                continue
+            if _within(module, "tracker.rulesets.engine"):
+                found.append(f"the engine's {module} imports the game {target} (line {line})")
+            elif game_of(module):
+                found.append(f"the game {module} imports another game's {target} (line {line})")
+            elif module != "tracker.rulesets":
+                found.append(f"{module} imports the game {target} (line {line}): ask the registry for it")
+    return found
+
+
+def test_the_engine_imports_no_game_and_a_game_no_other() -> None:
+    assert {"descent", "journey", "kung_fu_panda", "yokai_quest"} <= set(GAMES)
+    crossings = ruleset_crossings(GRAPH, GAMES)
+    assert not crossings, "\n".join(crossings)
+
+
+def test_the_rulesets_rules_find_each_crossing() -> None:
+    graph = {
+        "tracker.rulesets.engine.ruleset": {"tracker.rulesets.journey.state": 3},
+        "tracker.rulesets.descent.combat": {"tracker.rulesets.journey.attack": 4, "tracker.rulesets.descent.harm": 5},
+        "api.routes.descent": {"tracker.rulesets.descent.hidden": 6},
+        "tracker.rulesets": {"tracker.rulesets.journey": 7},
+    }
+    assert ruleset_crossings(graph, ["descent", "journey"]) == [
+        "api.routes.descent imports the game tracker.rulesets.descent.hidden (line 6): ask the registry for it",
+        "the game tracker.rulesets.descent.combat imports another game's tracker.rulesets.journey.attack (line 4)",
+        "the engine's tracker.rulesets.engine.ruleset imports the game tracker.rulesets.journey.state (line 3)",
+    ]
+
+
+# The README's Layout section draws the folders: each is named there, and each path it names is there, from the root
+# (a path in backquotes too: `rulesets/changes.py` names no file a reader finds).
+PATH = re.compile(r"(?<![\w./-])((?:tracker|api|projections|tests|bench)/[\w./<>-]*[\w/>])")
+QUOTED_PATH = re.compile(r"`([\w.<>-]+/[\w./<>-]*)`")
+
+
+def _layout() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+
+
+def layout_faults(layout: str, root: Path, folders: list[str], games: list[str]) -> list[str]:
+    """What the Layout text gets wrong: a folder it does not name, or a path it names that is not there (``<game>``
+    standing for every game package)."""
+    faults = [f"{folder}/ is not in the Layout" for folder in folders if f"{folder}/" not in layout]
+    for path in sorted(set(PATH.findall(layout)) | set(QUOTED_PATH.findall(layout))):
+        for each in ([path.replace("<game>", game) for game in games] if "<game>" in path else [path]):
+            there = root / each.split("<", 1)[0]  # (another placeholder: its folder, e.g. templates/kinds/<kind>.html)
+            if not there.exists():
+                faults.append(f"{each} is named in the Layout but is not there")
+    return faults
+
+
+def test_the_readme_layout_names_every_folder_and_every_path_it_names_is_there() -> None:
+    folders = [f"tracker/{path.parent.name}" for path in sorted((ROOT / "tracker").glob("*/__init__.py"))]
+    folders += ["tracker/rulesets/engine", "api", "projections", "tests/kit", *(f"tests/{game}" for game in GAMES)]
+    assert not layout_faults(_layout(), ROOT, folders, GAMES), "\n".join(layout_faults(_layout(), ROOT, folders, GAMES))
+
+
+def test_the_layout_check_finds_a_folder_left_out_and_a_path_moved(tmp_path: Path) -> None:
+    (tmp_path / "tracker" / "core").mkdir(parents=True)
+    (tmp_path / "tracker" / "rulesets" / "dice_game").mkdir(parents=True)
+    (tmp_path / "tracker" / "rulesets" / "dice_game" / "views.py").write_text("", encoding="utf-8")
+    layout = "tracker/core/ the values; `tracker/rulesets/changes.py` declares, `rulesets/dice_game/views.py` shows; tracker/rulesets/<game>/views.py"
+    assert layout_faults(layout, tmp_path, ["tracker/core", "tracker/play"], ["dice_game"]) == [
+        "tracker/play/ is not in the Layout", "rulesets/dice_game/views.py is named in the Layout but is not there",
+        "tracker/rulesets/changes.py is named in the Layout but is not there"]

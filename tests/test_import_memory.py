@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
 from tracker.portability.export_file import ExportLines

@@ -79,3 +79,58 @@ def test_each_test_folder_is_a_game_package_and_no_game_s_tests_lie_outside_its_
     assert not loose, f"a game's rule tests go in tests/<its package>/: {loose}"
     for folder in folders:
         assert (TESTS / folder / "__init__.py").exists(), f"tests/{folder} needs an __init__.py (its modules' names are then unique)"
+
+
+def _helpers(source: str) -> dict[str, str]:
+    """The helpers a module defines at its top level (no test, no fixture), each by what it does: its arguments and its
+    body as ``ast`` reads them, without its name or docstring, so a copy under another name is the same helper."""
+    found = {}
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("test_"):
+            continue
+        if any("fixture" in ast.dump(decorator) for decorator in node.decorator_list):
+            continue
+        body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+        if body:
+            found[node.name] = ast.dump(node.args) + ast.dump(ast.Module(body=body, type_ignores=[]))
+    return found
+
+
+def helpers_written_again(sources: dict[str, str]) -> list[str]:
+    """Each helper written in more than one of ``sources`` (path -> source), with where: ``a.py:name = b.py:name``."""
+    where: dict[str, list[str]] = {}
+    for path, source in sorted(sources.items()):
+        for name, shape in _helpers(source).items():
+            where.setdefault(shape, []).append(f"{path}:{name}")
+    return sorted(" = ".join(places) for places in where.values() if len({place.split(":")[0] for place in places}) > 1)
+
+
+def test_no_helper_is_written_again_in_another_test_file():
+    sources = {str(path.relative_to(TESTS.parent)): path.read_text(encoding="utf-8") for path in sorted(TESTS.rglob("*.py"))}
+    again = helpers_written_again(sources)
+    assert not again, "one helper, in tests/kit/, imported where it is used:\n" + "\n".join(again)
+
+
+def test_the_helper_check_finds_a_copy_under_another_name():
+    kit = 'def total(client, sid):\n    """How many events."""\n    return client.get(f"/sessions/{sid}").json["total"]\n'
+    copy = 'def _events(client, sid):\n    return client.get(f"/sessions/{sid}").json["total"]\n'
+    other = 'def _events(client, sid):\n    return client.get(f"/sessions/{sid}").json["version"]\n'
+    fixture = '@pytest.fixture\ndef total(client, sid):\n    return client.get(f"/sessions/{sid}").json["total"]\n'
+    assert helpers_written_again({"kit.py": kit, "a.py": copy}) == ["a.py:_events = kit.py:total"]
+    assert helpers_written_again({"kit.py": kit, "a.py": other, "b.py": fixture}) == []
+
+
+def test_the_helpers_the_tests_share_are_in_the_kit_not_beside_the_tests():
+    """tests/ holds, beside its folders, its test files and pytest's conftest.py: a module of shared helpers there
+    (the contract check, the forgery kit, the throwaway clusters) belongs in tests/kit/ with the others."""
+    loose = sorted(path.name for path in TESTS.glob("*.py") if not path.name.startswith("test_") and path.name not in ("__init__.py", "conftest.py"))
+    assert not loose, f"move these to tests/kit/: {loose}"
+
+
+def test_no_module_imports_a_name_from_conftest():
+    """tests/conftest.py is pytest's: its fixtures reach each test by name. The helpers and test inputs it once held
+    (the owner's client, a fresh schema, Journey's test components) are in the kit, where a test imports them."""
+    importing = sorted(f"{path.relative_to(TESTS.parent)}:{node.lineno}" for path in TESTS.rglob("*.py")
+                       for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                       if isinstance(node, ast.ImportFrom) and node.module == "tests.conftest")
+    assert not importing, f"import these from tests/kit/ instead: {importing}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import jsonschema
 
 from tracker import rulesets
+from tests.kit.session import post as _post
 
 # The party each game's campaign here plays with (test inputs); a game not named plays with its first character.
 PARTIES = {"journey": ["tripitaka", "monkey-king"], "descent": ["aurim"], "kung-fu-panda": ["po", "tigress"], "yokai-quest": ["ryo", "ami"]}
@@ -16,12 +17,6 @@ PARTIES = {"journey": ["tripitaka", "monkey-king"], "descent": ["aurim"], "kung-
 def _games() -> dict[str, list[str]]:
     """Every game the registry finds, with the party it plays here."""
     return {game: PARTIES.get(game) or [ruleset.data["characters"][0]["id"]] for game, ruleset in sorted(rulesets.registry().items())}
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
 
 
 def _follow(schema: dict, pointer: str) -> dict:

@@ -3,7 +3,7 @@
 The mover is a real `tracker shards move` process, stopped at a named step by its own documented setting
 (TRACKER_MOVE_PAUSE_AT with TRACKER_MOVE_PAUSE_FILE, tracker/sharding/moving.py), with a lease of one second
 (TRACKER_MOVE_LEASE_SECONDS). The home database and the shard "b" are the suite's two PostgreSQL servers
-(tests/second_cluster.py), the writes go through the API as a client sends them.
+(tests/kit/second_cluster.py), the writes go through the API as a client sends them.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from tests.conftest import fresh_schema
+from tests.kit.databases import fresh_schema
 from tests.kit.server import free_port
 from tracker.adapters import postgres_url
 from tracker.adapters.config import LIBPQ_EXTRA, describe, persistence_env

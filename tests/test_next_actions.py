@@ -5,17 +5,12 @@ and a game's phase action that is not listed is refused."""
 
 from __future__ import annotations
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit import yokai_quest as yokai_play
 from tests.kit.descent import TEST_OVERLORD_DECK
 from tests.kit.journey import COMPONENTS as JOURNEY_COMPONENTS, PILGRIMS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
+from tests.kit.session import post as _post
 
 
 def _allowed(state: dict) -> dict[str, dict]:

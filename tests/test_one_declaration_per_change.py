@@ -22,7 +22,7 @@ import pytest
 from eventsourcing.domain import CommandMethodDecorator, DecoratedFuncCaller, decorated_funcs
 from eventsourcing.utils import get_topic, resolve_topic
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env
@@ -246,3 +246,75 @@ def fold(g, change):
     one_question = 'def f(g, change):\n    if change["kind"] == "meditated" and g:\n        pass\n    elif g:\n        pass\n'
     assert kind_chains(one_question) == []
     assert kind_chains('def f(change, kinds):\n    if change["kind"] in kinds:\n        pass\n    elif change["kind"] in kinds:\n        pass\n') == []
+
+
+def _self_writes(function: ast.AST) -> list[str]:
+    """The attributes of ``self`` a function assigns or changes in place: ``self.game = ...``, ``self.decks[d] = ...``,
+    ``self.rolls += 1``."""
+    written = []
+    for node in ast.walk(function):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
+        for target in targets:
+            while isinstance(target, ast.Subscript):
+                target = target.value
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                written.append(target.attr)
+    return written
+
+
+def _is_event_method(function: ast.FunctionDef) -> bool:
+    return any(isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "event" for d in function.decorator_list)
+
+
+def writes_outside_event_methods(source: str) -> list[str]:
+    """Where an aggregate's state is written outside its ``@event`` methods: ``Class.method writes self.attr``. What it
+    holds beside its state (its ``__slots__``: what it was given) is not its state, and a private helper called only
+    by ``@event`` methods is part of them."""
+    found = []
+    for cls in ast.walk(ast.parse(source)):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        slots = {value.value for node in cls.body if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets)
+                 for value in ast.walk(node.value) if isinstance(value, ast.Constant)}
+        methods = {node.name: node for node in cls.body if isinstance(node, ast.FunctionDef)}
+        events = {name for name, method in methods.items() if _is_event_method(method)}
+        callers: dict[str, set[str]] = {}
+        for name, method in methods.items():
+            for call in ast.walk(method):
+                if isinstance(call, ast.Attribute) and isinstance(call.value, ast.Name) and call.value.id == "self" and call.attr in methods:
+                    callers.setdefault(call.attr, set()).add(name)
+        for name, method in methods.items():
+            if name in events or (name.startswith("_") and callers.get(name) and callers[name] <= events):
+                continue
+            found += [f"{cls.name}.{name} writes self.{attr}" for attr in _self_writes(method) if attr not in slots]
+    return found
+
+
+@pytest.mark.parametrize("module", sorted((TRACKER / "domain").glob("*.py")), ids=lambda path: path.name)
+def test_an_aggregate_s_state_changes_only_in_its_event_methods(module):
+    """A session records an action's changes with the state its resolver folded them to (no change folded twice): the
+    ``@event`` methods take that state as they apply the changes, so a load, which applies the same events, folds to it."""
+    assert writes_outside_event_methods(module.read_text(encoding="utf-8")) == []
+
+
+def test_the_write_scan_finds_state_set_beside_the_events():
+    planted = '''
+class Session(TrackerAggregate):
+    __slots__ = ("_taken",)
+
+    @event(Rolled)
+    def roll(self, n):
+        self.rolls += 1
+        self._move(n)
+
+    def _move(self, n):
+        self.decks["a"] = n
+
+    def record(self, changes, game):
+        self._taken = game
+        for change in changes:
+            self.roll(change)
+        self.game = game
+        self.decks[0] = game
+'''
+    assert writes_outside_event_methods(planted) == ["Session.record writes self.game", "Session.record writes self.decks"]

@@ -10,7 +10,8 @@ from uuid import UUID
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.descent import SHEETS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 from tracker.core import decks
 from tracker.application.service import Tracker
@@ -21,7 +22,6 @@ from tracker.core.randomness import RandomStream
 from tracker.rulesets.engine.ruleset import ActionContext, DeckSpec, GameRules, Resolved, Ruleset
 from tracker.rulesets.engine.working_copy import WorkingCopy
 
-SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "aurim": {"wounds": 8, "fatigue": 5, "armor": 1}}
 ATTACK = {"type": "attack", "attacker": "tahlia", "attack_type": "melee", "faces": {"red": ["3D 1R 1S", "4D 0R"]},
           "surges": [{"ability": "+1 Damage and Pierce 1", "count": 1, "damage": 1, "pierce": 1}]}
 

@@ -1,6 +1,6 @@
 """The OpenAPI document states what the server enforces: errors, security, headers, required fields, enums, bodies.
 
-tests/contract.py checks every response of the API suite against the document; the tests here check the
+tests/kit/contract.py checks every response of the API suite against the document; the tests here check the
 document's promises that no single response shows (which operations are public, which headers exist,
 that a body the document refuses the server refuses too, and the reverse).
 """
@@ -17,8 +17,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from api import schemas
-from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.contract import check, mismatches, reference_mismatch
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
+from tests.kit.contract import check, mismatches, reference_mismatch
 from tracker import rulesets
 
 PUBLIC = {"listRulesets", "getRuleset", "getHealth", "getVerifier", "getSigningKeys", "createCampaign", "importCampaign",
@@ -219,7 +219,7 @@ def test_a_method_a_path_does_not_have_is_405_with_allow(client, document, journ
 
 
 def test_the_contract_check_refuses_an_answer_the_document_does_not_allow(app, client, session_id, monkeypatch):
-    monkeypatch.setattr("tests.contract.REPORT", None)  # raise, even in a run that collects mismatches
+    monkeypatch.setattr("tests.kit.contract.REPORT", None)  # raise, even in a run that collects mismatches
     answer = client.get(f"/sessions/{session_id}")
     check(app, answer)  # as served: fits
     answer.set_data(answer.get_data().replace(b'"seed_commitment"', b'"seed_commitmentX"'))
@@ -258,7 +258,7 @@ def _broken_copies(response):
 
 
 def test_the_contract_check_gives_openapi_cores_verdicts(app, client, journey_campaign, session_id):
-    """tests/contract.py checks every answer's body with a compiled validator instead of openapi-core's pure-Python
+    """tests/kit/contract.py checks every answer's body with a compiled validator instead of openapi-core's pure-Python
     one (three quarters of a long test's time): for answers as served and broken in every way, the two agree."""
     cid = journey_campaign["id"]
     answers = [

@@ -6,16 +6,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from tests.kit.secrets import bearer
 
 TRACKER = str(Path(sys.executable).with_name("tracker"))
 
 
 def _tracker(database_url: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([TRACKER, "--database-url", database_url, *args], capture_output=True, text=True, timeout=60)
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def test_the_operator_mints_a_new_owner_token_for_an_owner_who_lost_theirs(database_url, app, client, journey_campaign):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from api import create_app
-from tests.conftest import OwnerClient
+from tests.kit.clients import OwnerClient
 
 NO_AUTH = {"Authorization": ""}
 HERE = "http://localhost"  # the test client's own origin

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from projections import store as view_store, views as registered_views
-from tests import contract
+from tests.kit import contract
 from tests.kit import audit_ruleset
 from tracker import rulesets
 from tracker.rulesets.engine.view import At, CampaignFold

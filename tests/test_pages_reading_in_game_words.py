@@ -7,13 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.kit.journey import COMPONENTS, ORDER, PILGRIMS
-
-NO_AUTH = {"Authorization": ""}
-HERE = {**NO_AUTH, "Origin": "http://localhost"}
-
-
-def _signed_in(client, token):
-    assert client.post("/pages/sign-in", data={"token": token}, headers=HERE).status_code == 303
+from tests.kit.pages import NO_AUTH, signed_in as _signed_in
 
 
 def _get(client, url) -> str:

@@ -20,6 +20,7 @@ from tests.kit import server
 from tests.kit.journey import COMPONENTS, ORDER, PILGRIMS
 from tests.kit.live_table import live, phone, shows, table  # noqa: F401  (fixture)
 from tests.kit.pages_browser import PHONE, chromium, live_server, open_to, sign_in  # noqa: F401  (fixtures)
+from tests.kit.session import version as _version
 
 pytestmark = pytest.mark.browser
 
@@ -79,10 +80,6 @@ def _draw(page, deck, holder):
 def _events(client, sid, after, kind=None):
     events = client.get(f"/sessions/{sid}/events?after={after}&limit=1000").json["events"]
     return [e for e in events if kind is None or e["type"] == kind]
-
-
-def _version(client, sid) -> int:
-    return client.get(f"/sessions/{sid}").json["version"]
 
 
 def _rolled(event) -> str:

@@ -15,6 +15,7 @@ import pytest
 from tests.kit.descent import TEST_OVERLORD_DECK
 from tests.kit.journey import COMPONENTS, PILGRIMS, start
 from tests.kit.secrets import bearer, compact, mint
+from tests.kit.session import total as _total
 
 NO_AUTH = {"Authorization": ""}
 HERE = {**NO_AUTH, "Origin": "http://localhost"}
@@ -161,10 +162,6 @@ def _hidden(html: str, path: str) -> dict[str, str]:
     """The hidden fields (CSRF token, Idempotency-Key) of the first form posting to ``path``."""
     form = re.search(rf'<form method="post" action="{re.escape(path)}"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
-
-
-def _total(client, sid) -> int:
-    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
 
 
 def test_an_action_kept_offline_is_sent_once_by_its_idempotency_key_header(client, app):

@@ -11,9 +11,8 @@ import pytest
 from tests.kit import secrets
 from tests.kit.descent import TEST_OVERLORD_DECK, start as descent_start
 from tests.kit.journey import COMPONENTS, PILGRIMS, start
-
-NO_AUTH = {"Authorization": ""}
-HERE = {**NO_AUTH, "Origin": "http://localhost"}
+from tests.kit.pages import HERE, NO_AUTH, signed_in as _sign_in
+from tests.kit.session import total as _total
 
 
 def _journey(client):
@@ -22,10 +21,6 @@ def _journey(client):
     cid, owner = made.json["id"], made.json["owner_token"]
     sid, _ = start(client, cid, "q1-meeting")
     return cid, owner, sid
-
-
-def _sign_in(client, token):
-    assert client.post("/pages/sign-in", data={"token": token}, headers=HERE).status_code == 303
 
 
 def _page(client, sid):
@@ -43,10 +38,6 @@ def _form(html: str, form_id: str) -> dict[str, str]:
 def _action_form(html: str, action: str) -> dict[str, str]:
     form = re.search(rf'<form method="post" action="[^"]*/play/act/{action}"[^>]*>(.*?)</form>', html, re.DOTALL).group(1)
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
-
-
-def _total(client, sid) -> int:
-    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
 
 
 def test_a_double_tap_on_roll_rolls_once(client):

@@ -17,7 +17,7 @@ from projections.log import Decoder, Record, select_records
 from projections.runner import Folded, ProjectionRunner
 from projections.store import open_view_store
 from projections.views import CORE
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.application.service import Request, Tracker
 from tracker.adapters.config import persistence_env
 from tracker.domain import Campaign, Session

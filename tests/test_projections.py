@@ -21,7 +21,7 @@ from eventsourcing.utils import get_topic
 
 from projections.runner import PROJECTED, ProjectionRunner
 from projections.store import ViewStore, open_view_store
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.application.service import Request, Tracker
 from tracker.adapters.config import persistence_env
 

@@ -10,13 +10,10 @@ import re
 import pytest
 
 from api import query
+from tests.kit.session import notifications as _total
 
 PROBLEM = "application/problem+json"
 UNKNOWN = "colour_of_the_sky"
-
-
-def _total(app) -> int:
-    return app.extensions["tracker"].recorder.max_notification_id() or 0
 
 
 @pytest.fixture

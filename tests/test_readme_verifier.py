@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import forgery_kit as forging
+from tests.kit import forgery_kit as forging
 
 README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").replace("**", "").split())
 
@@ -174,7 +174,7 @@ def readme_verifier(parsed: list[dict]) -> list[str]:
 
 # -- against real files ---------------------------------------------------------------------------------------
 
-PLAYS = [  # (game, steps as tests/forgery_kit.py plays them, ending)
+PLAYS = [  # (game, steps as tests/kit/forgery_kit.py plays them, ending)
     ("journey", [(2, 1), (4, 1), (5, 0), (2, 2), (6, 0)], "ended"),
     ("journey", [(0, 0), (2, 0), (4, 0), (5, 0), (2, 1)], "in play"),
     ("descent", [(2, 0), (3, 2), (4, 0), (5, 0), (8, 0)], "in play"),

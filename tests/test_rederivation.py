@@ -5,7 +5,7 @@
 - backups: a sealed shuffle order against the seed, and a session in play checked with the seed the backup carries;
 - a genuine file always imports, the reshuffle a public import of a session in play cannot order included.
 
-Each forgery is built as a forger with the README would: edit, then recompute every hash (tests/forgery_kit.py)."""
+Each forgery is built as a forger with the README would: edit, then recompute every hash (tests/kit/forgery_kit.py)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,11 @@ import copy
 
 import pytest
 
-from tests import forgery_kit as forging
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit import forgery_kit as forging
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.kung_fu_panda import TEST_COMPONENTS as KUNG_FU_PANDA_COMPONENTS
+from tests.kit.session import post as _post
 from tracker.integrity.verify_export import verify_lines
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
 
 
 def _journey_campaign(client) -> str:

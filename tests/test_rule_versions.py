@@ -11,14 +11,11 @@ from pathlib import Path
 import pytest
 
 from tracker import rulesets
+from tests.kit.games import package as _package
 
 PACKAGES = Path(rulesets.__file__).parent
 GAMES = sorted(rulesets.registry())
 VERSION_NUMBER = re.compile(r"^\d+\.\d+(\.\d+)?$")
-
-
-def _package(ruleset_id: str) -> str:
-    return type(rulesets.get(ruleset_id).rules).__module__.split(".")[2]
 
 
 def _versions(ruleset_id: str):

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from tracker import rulesets
+from tests.kit.games import package as _package
 
 ROOT = Path(__file__).parents[1]
 LIST = Path(__file__).parent / "fixtures" / "rules_data_table_only.json"
@@ -59,10 +60,6 @@ def named_in_code(ruleset_id: str) -> frozenset[str]:
     others = [PACKAGES / game for game in rulesets.games() if PACKAGES / game != own]
     paths = [path for folder in CODE for path in (ROOT / folder).rglob("*.py") if not any(other in path.parents for other in others)]
     return frozenset().union(*(_names(path) for path in paths))
-
-
-def _package(ruleset_id: str) -> str:
-    return type(rulesets.get(ruleset_id).rules).__module__.split(".")[2]
 
 
 def _ids(value, found: set[str]) -> set[str]:

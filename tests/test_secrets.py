@@ -14,7 +14,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.secrets import NDJSON, assert_keeps_secrets, bearer, compact, hand_of, readable, secrets_of, without_card_lists
 from tests.kit.secrets import cli as _cli, mint as _mint, ok as _ok, verifier as _verifier
 from tests.kit.descent import EVANS_PURCHASES, TEST_OVERLORD_DECK

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from api import create_app
-from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient
+from tests.kit.clients import OwnerClient
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker.bootstrap import wire
 from tracker.settings import ServerSettings, Settings, move_settings
 

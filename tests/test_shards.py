@@ -1,7 +1,7 @@
 """Campaigns over two PostgreSQL servers: placement, routing, per-shard views and feed, and a move under writes.
 
 The home database is a schema on the suite's PostgreSQL server; the shard "b" a schema on a second
-server, a throwaway cluster started for the run (tests/second_cluster.py).
+server, a throwaway cluster started for the run (tests/kit/second_cluster.py).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import pytest
 
 from api import create_app
 from projections import every_shard
-from tests.conftest import fresh_schema, started_or_skipped
+from tests.kit.databases import fresh_schema, started_or_skipped
 from tests.kit.shards import campaign as _campaign, holds as _on, session as _session
 from tests.kit.shards import shard_urls, sharded  # noqa: F401  (fixtures: a home database and the shard "b", a service on them)
-from tests.second_cluster import streaming_replica
-from tests.forgery_kit import resign
+from tests.kit.second_cluster import streaming_replica
+from tests.kit.forgery_kit import resign
 from tracker.sharding import moving
 from tracker.portability import stored_answers
 from tracker.application.service import Tracker

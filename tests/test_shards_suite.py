@@ -1,7 +1,7 @@
 """The suite's multi-campaign API tests again, on a service whose campaigns spread over two PostgreSQL servers.
 
 The `app` fixture here is sharded: the home database on the suite's server and the shard "b" on a
-second, throwaway one (tests/second_cluster.py). New campaigns go to the least loaded shard (ties by
+second, throwaway one (tests/kit/second_cluster.py). New campaigns go to the least loaded shard (ties by
 name), so the first campaign of a test lands on "b" and the next on "home": a test that makes two
 campaigns plays across both servers, with tokens, sessions and the feed resolved through placement.
 """

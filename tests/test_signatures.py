@@ -19,9 +19,9 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from werkzeug.serving import make_server
 
 from api import create_app
-from tests.conftest import OwnerClient
-from tests.forgery_kit import NDJSON, StoredRows, events, export, jwks_of, lines_of, notifications, of, play_journey, rechain, resign, text_of
-from tests.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
+from tests.kit.clients import OwnerClient
+from tests.kit.forgery_kit import NDJSON, StoredRows, events, export, jwks_of, lines_of, notifications, of, play_journey, rechain, resign, text_of
+from tests.kit.forgery_kit import empty_postgres_url, target  # noqa: F401  (fixtures: an empty PostgreSQL to import into)
 from tracker.integrity import signing
 from tracker.bootstrap import Settings
 from tracker.integrity.verify_export import _ED_L, b64url_decode, ed25519_verify, header_hash, verify_lines

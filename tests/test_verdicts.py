@@ -10,22 +10,16 @@ the final award (L402-L406).
 from __future__ import annotations
 
 from tests.kit.descent import act, campaign, start
+from tests.kit.session import total as _total
+from tests.kit.secrets import bearer
 
 PROBLEM = "application/problem+json"
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _mint(client, cid: str, **body) -> dict[str, str]:
     response = client.post(f"/campaigns/{cid}/tokens", json=body)
     assert response.status_code == 201, response.json
     return bearer(response.json["token"])
-
-
-def _total(client, sid: str) -> int:
-    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
 
 
 def _lost_on_conquest(client):

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tracker import rulesets
 from tracker.integrity import verification
 

@@ -12,8 +12,8 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from tests import forgery_kit as forging
-from tests.forgery_kit import GAMES
+from tests.kit import forgery_kit as forging
+from tests.kit.forgery_kit import GAMES
 from tracker.integrity import hash_chain
 from tracker.integrity.verify_export import canonical_json
 
@@ -69,7 +69,7 @@ def test_a_state_with_a_float_is_hashed_by_the_readers_own_encoder(tracker, valu
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_freshly_played_events_of_every_game_hash_the_same_both_ways(app, client, monkeypatch, game):
-    """Every event saved while a session of each game plays each of its table's steps (tests/forgery_kit.py STEPS), is
+    """Every event saved while a session of each game plays each of its table's steps (tests/kit/forgery_kit.py STEPS), is
     undone and ended: the hash it was linked with is
     the readers' hash of the bytes it was stored as, and the stored chain checks intact."""
     written: list[StoredEvent] = []

@@ -8,13 +8,10 @@ import pytest
 
 from tests.kit.descent import act, campaign, game as _game, refused as _refused, start
 from tests.kit.session import PROBLEM
+from tests.kit.session import total as _total
 from tracker import rulesets
 
 TAHLIA_ALL_OUT = {"hero": "tahlia", "trait": "melee", "fatigue": 2, "faces": ["enhancement"] * 5}  # Melee 3 + 2 fatigue: 5 dice, at most 5 (L146)
-
-
-def _total(client, sid):
-    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
 
 
 def _end_refused(client, sid, outcome, **body):

@@ -9,34 +9,20 @@ from __future__ import annotations
 import pytest
 
 from tests.kit.pure_table import edited
+from tests.kit.descent_pure import apply as _apply, ctx as _ctx
 from tracker import rulesets
-from tracker.core import decks
 from tracker.core.errors import Unprocessable
 from tracker.core.randomness import RandomStream
 from tracker.rulesets import descent
 from tracker.rulesets.descent import combat, conquest, familiars, figures, prolonged, ready, shop, spirits, threat
 from tracker.rulesets.descent.setup import set_up
-from tracker.rulesets.engine.ruleset import ActionContext
 
 DATA = rulesets.get("descent").data
-CARDS = ["Aim", "Gust of Wind", "Hordes of the Things", "Dodge", "Dark Charm"] + [f"Base card {n}" for n in range(1, 16)]
 SHEETS = {"tahlia": {"wounds": 12, "fatigue": 4, "armor": 2}, "runewitch-astarra": {"wounds": 8, "fatigue": 5, "armor": 1}}
 
 
 def _rng() -> RandomStream:
     return RandomStream(b"d" * 32)
-
-
-def _ctx(ruleset, game=None) -> ActionContext:
-    state = {"decks": {"overlord": decks.new_deck("overlord", CARDS, None, False)}, "turn": 1, "game": game or {}}
-    return ActionContext(state, ruleset, ruleset.decks({}), ruleset.dice({}), {})
-
-
-def _apply(ruleset, game, changes) -> dict:
-    for change in changes:
-        if change["kind"] in ruleset.rules.events:
-            game = ruleset.rules.fold(game, change)
-    return game
 
 
 def _game(ruleset, quest, setup=None, party=("runewitch-astarra", "tahlia")) -> dict:

@@ -6,14 +6,10 @@ attack on the Bull Demon King by a Pilgrim holding a Villager Token is refused w
 from __future__ import annotations
 
 from tests.kit import session
-from tests.kit.journey import COMPONENTS, ORDER
+from tests.kit.journey import COMPONENTS, ORDER, act as _act
 
 UPGRADES = {"karma_upgrades": {hero: ["good", "good"] for hero in ORDER}}  # Quest 10 gives each Pilgrim 2 (L672-L673)
 BOX = COMPONENTS  # the Bull Demon King (Koorogg) has HP 9 and BKR 5 printed (L477, L504-L506)
-
-
-def _act(client, sid, **action):
-    return session.act(client, sid, action)
 
 
 def _part_2(client, cid) -> str:

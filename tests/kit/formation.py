@@ -28,8 +28,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import started_or_skipped
-from tests.second_cluster import NoCluster, _as_postgres, _free_port
+from tests.kit.databases import started_or_skipped
+from tests.kit.second_cluster import NoCluster, _as_postgres, _free_port
 
 # The monitor's checks (milliseconds): how soon an unreachable primary is failed over. pg_auto_failover's defaults
 # (a check every 5 s, unhealthy after 20 s, a demote timeout of 30 s) suit a network; these suit one machine.

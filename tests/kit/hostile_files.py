@@ -1,7 +1,7 @@
 """What the hostile-file tests share: a campaign holding every kind of event an import meets, its public export
 and backup (built once per test file), and the forger's edits as a Hypothesis strategy: an event's topic swapped
 for another of the same file, a field dropped or given another type, then every hash recomputed
-(tests/forgery_kit.py's rechain, unsigned), so the chain checks pass."""
+(tests/kit/forgery_kit.py's rechain, unsigned), so the chain checks pass."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from tests.conftest import JOURNEY_TEST_COMPONENTS
-from tests.forgery_kit import events, rechain
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
+from tests.kit.forgery_kit import events, rechain
 from tracker.integrity import verify_export
 from tracker.application.service import Tracker
 from tracker.adapters.config import persistence_env

@@ -10,6 +10,13 @@ ORDER = ["monkey-king", "tripitaka", "cho-hakkai", "monk-sha"]
 Q3_ORDER = ["monkey-king", "cho-hakkai", "monk-sha", "tripitaka"]  # Tripitaka holds Initiative Token 4 in Q3
 CORRUPTION = ["Lure of Demons", "Demon Distraction", "Permanent Limp", "Curse of the Dead"] + [f"Corruption {n}" for n in range(5, 17)]
 
+# Component data a group might supply for Journey, to exercise digital rolls and draws (the ``journey_campaign``
+# fixture's). These are test inputs, not facts about the real components.
+JOURNEY_TEST_COMPONENTS = {
+    "dice": {"attack": {"faces": ["X", "1", "1", "2", "2", "3"]}},
+    "decks": {"fortune": {"cards": [f"Fortune {n}" for n in range(1, 21)]}},
+}
+
 # Test inputs standing in for what a group would supply: not facts about the real components.
 COMPONENTS = {
     "decks": {

@@ -54,3 +54,8 @@ class PureTable:
         self.state = {**self.state, "game": changes.game, "turn": turn,
                       "decks": changes.decks if changes.decks is not None else self.state["decks"]}
         return list(changes)
+
+
+def kinds(changes) -> list[str]:
+    """The kinds of a resolver's changes, in order."""
+    return [c["kind"] for c in changes]

@@ -40,6 +40,23 @@ def total(client, sid: str) -> int:
     return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
 
 
+def version(client, sid: str) -> int:
+    """The session's version, as ``GET /sessions/{sid}`` answers it."""
+    return client.get(f"/sessions/{sid}").json["version"]
+
+
+def notifications(app) -> int:
+    """How many events the whole store holds (the last notification id): what nothing-appended is checked against."""
+    return app.extensions["tracker"].recorder.max_notification_id() or 0
+
+
+def post(client, path: str, body: dict, status: int = 201) -> dict:
+    """A JSON ``body`` posted to ``path``, answered with ``status``: its answer."""
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.json
+    return response.json
+
+
 def refused(client, sid: str, action: dict, title_part: str = "", status: int = 422, *, or_detail: bool = False) -> dict:
     """An action the rules refuse: a problem whose title holds ``title_part`` (``or_detail``: the title or the detail,
     in any case), and nothing appended."""

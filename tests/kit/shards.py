@@ -1,5 +1,5 @@
 """What the shard tests share: a home database on the suite's PostgreSQL server with the shard "b" on a second,
-throwaway server (tests/second_cluster.py), a service on it, and the campaigns and sessions they play."""
+throwaway server (tests/kit/second_cluster.py), a service on it, and the campaigns and sessions they play."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from api import create_app
-from tests.conftest import fresh_schema
+from tests.kit.databases import fresh_schema
 from tracker.application.service import Tracker
 from tracker.cli import main as cli
 from tracker.adapters.config import persistence_env

@@ -12,13 +12,10 @@ from tests.kit.kung_fu_panda import (
     refused as _refused,
     start,
 )
+from tests.kit.session import total as _total
 from tracker import rulesets
 
 PAIR = {"po": "A", "tigress": "B"}
-
-
-def _total(client, sid) -> int:
-    return client.get(f"/sessions/{sid}/events?limit=1").json["total"]
 
 
 def _end_refused(client, sid, outcome, title_part):

@@ -346,8 +346,8 @@ def test_game_lengths_and_modes(client):
     assert game["dial_side"] == "awesome" and game["special_moves"] == {}  # cards are earned in multi-mission play
     bad = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "x", "options": {"length": "adventure"}})
     assert bad.status_code == 422
-    enemy = _campaign(client, {"length": "single", "mission": "m1-1"}, party=("po", "wolf-boss"))
-    assert client.post(f"/campaigns/{enemy}/sessions", json={"quest": "m1-1", "setup": {"start_tile": "t"}}).status_code == 422
+    enemy = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "x", "party": ["po", "wolf-boss"]})
+    assert enemy.status_code == 422 and "Only heroes are played" in enemy.json["title"]  # refused as it is created (L46)
 
     # Young Masters: no round limit, pause actions during a round, earned cards chosen by name
     young = _campaign(client, {"length": "single", "mission": "m2-1", "mode": "young-masters"}, party=("monkey", "viper", "crane"))

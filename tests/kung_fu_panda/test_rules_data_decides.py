@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.kit.pure_table import PureTable, edited
+from tests.kit.pure_table import kinds as _kinds
 from tracker import rulesets
 from tracker.core.errors import Unprocessable
 from tracker.rulesets.engine.data import RulesDataError
@@ -35,10 +36,6 @@ def _in_a_round(edit=lambda data: None, **kw) -> PureTable:
     table = _table(edit, **kw)
     table.act({"type": "start-round"})
     return table
-
-
-def _kinds(changes):
-    return [c["kind"] for c in changes]
 
 
 def test_a_hero_starts_on_the_highest_health_of_their_own_board():

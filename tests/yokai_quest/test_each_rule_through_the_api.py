@@ -21,10 +21,6 @@ from tests.kit.yokai_quest import (
 )
 
 
-def _version(client, sid):
-    return client.get(f"/sessions/{sid}").json["version"]
-
-
 def _scene(client, options=None, scene=S1):
     cid = create_campaign(client, options)["id"]
     return cid, start(client, cid, scene)

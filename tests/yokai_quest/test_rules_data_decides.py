@@ -9,6 +9,7 @@ import pytest
 
 from tests.kit.pure_table import PureTable, edited
 from tests.kit.yokai_quest import LOADOUTS, S1, YOKAI_TEST_COMPONENTS
+from tests.kit.pure_table import kinds as _kinds
 from tracker import rulesets
 from tracker.core.errors import Unprocessable
 from tracker.rulesets import yokai_quest
@@ -31,10 +32,6 @@ def _hero_rules(**values):
 
 def _ryo(table, **values):
     table.state["game"]["heroes"]["ryo"].update(values)
-
-
-def _kinds(changes):
-    return [c["kind"] for c in changes]
 
 
 def test_the_energy_reserve_maxes_out_where_the_data_says():

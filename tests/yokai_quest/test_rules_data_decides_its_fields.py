@@ -11,6 +11,7 @@ import pytest
 
 from tests.kit.pure_table import PureTable, edited
 from tests.kit.yokai_quest import LOADOUTS, S1, YOKAI_TEST_COMPONENTS
+from tests.kit.pure_table import kinds as _kinds
 from tracker import rulesets
 from tracker.core.errors import Unprocessable
 from tracker.rulesets import yokai_quest
@@ -24,10 +25,6 @@ def _table(edit=lambda data: None, quest=S1) -> PureTable:
     table = PureTable(edited(yokai_quest.load, DATA, edit), quest, ["ryo", "ami"], {"abilities": LOADOUTS}, components=YOKAI_TEST_COMPONENTS)
     table.state["game"]["at_entrance"] = []  # the heroes have entered the board (L214)
     return table
-
-
-def _kinds(changes):
-    return [c["kind"] for c in changes]
 
 
 def _loaded(edit):

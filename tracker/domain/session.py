@@ -163,25 +163,22 @@ class Session(TrackerAggregate):
     def record_changes(self, changes: list[dict[str, Any]], meta: dict[str, Any],
                        game: dict[str, Any] | None = None, decks: dict[str, Any] | None = None) -> None:
         """Record an action's changes, each by the ``@event`` method for its kind. ``game`` (and ``decks``): the state
-        the resolver folded them to from this session's, which the session takes once they are recorded instead of
-        folding each a second time (a load folds each of their events, to the same state)."""
-        self._taken = Shared((game is not None, decks is not None))
+        the resolver folded them to from this session's, which those methods take instead of folding each change a
+        second time (a load folds each of their events, to the same state)."""
+        self._taken = Shared((game, decks))
         try:
             for change in changes:
                 self.record_change(change, meta)
         finally:
             del self._taken
-        if game is not None:
-            self.game = game
-        if decks is not None:
-            self.decks = decks
 
-    def _folds(self, part: int) -> bool:
-        """Whether this session folds its changes itself (else it takes the state the resolver folded: record_changes)."""
+    def _taken_state(self, part: int) -> Any:
+        """The state the resolver folded this command's changes to (0: the game's, 1: the decks'), which the ``@event``
+        method applying one of them takes; None where the session folds its changes itself (a load, a lone change)."""
         try:
-            return not self._taken.value[part]
+            return self._taken.value[part]
         except AttributeError:
-            return True
+            return None
 
     def record_change(self, change: dict[str, Any], meta: dict[str, Any]) -> None:
         """Record one resolved change by the ``@event`` method for its kind: a deck change, the end of a turn, a roll,
@@ -223,8 +220,8 @@ class Session(TrackerAggregate):
         """The game's fold of one of its own changes. Each game declares an event class per kind of change
         (tracker/rulesets/engine/changes.py), and every one of them is applied by this method (GameEvent.applied_by, below);
         the library's own GameChanged class for it is never recorded."""
-        if self._folds(0):
-            self.game = self.rules.fold(self.game, change)
+        taken = self._taken_state(0)
+        self.game = self.rules.fold(self.game, change) if taken is None else taken
         if "counter_end" in change:  # a game change that drew from the stream (e.g. a random initiative order)
             self.counter = change["counter_end"]
 
@@ -233,8 +230,11 @@ class Session(TrackerAggregate):
         self.verdict = {"outcome": change["outcome"], "reason": change["reason"], "position": self.version + 1}
 
     def _change_deck(self, change: dict[str, Any]) -> None:
-        if self._folds(1):
+        taken = self._taken_state(1)
+        if taken is None:
             self.decks[change["deck"]] = decks.apply(self.decks[change["deck"]], change)
+        else:
+            self.decks = taken
         if change["kind"] == "shuffled":
             self.counter = change["counter_end"]
 

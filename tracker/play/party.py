@@ -33,12 +33,30 @@ def check(ruleset: Ruleset, party: Any, whole: bool = False) -> None:
             detail="Each hero has one sheet and one figure.",
             errors={"party": [f"Named more than once: {wording.listed(twice)}"]},
         )
-    most = ruleset.rules.most_heroes
+    rules = ruleset.rules
+    if rules.party_roles is not None:
+        heroes = [c["id"] for c in ruleset.data.get("characters", []) if c.get("role") in rules.party_roles]
+        others = [hero for hero in party if hero not in heroes]
+        if others:
+            raise Unprocessable(
+                f"Only heroes are played: {wording.listed(others, ruleset.names)} "
+                f"{'is' if len(others) == 1 else 'are'} not",
+                detail=f"Heroes of {ruleset.name}: {wording.choices(heroes, ruleset.names, most=len(heroes))}.",
+                errors={"party": [f"Not heroes: {wording.listed(others)}"]},
+            )
+    most, fewest = rules.most_heroes, rules.fewest_heroes
     if whole and most is not None and len(party) > most:
         raise Unprocessable(
             f"A party of {ruleset.name} has at most {most} heroes; choose {most}",
             detail=f"{len(party)} were named.",
             errors={"party": [f"{len(party)} heroes; at most {most}."]},
+        )
+    if whole and fewest is not None and len(party) < fewest:
+        raise Unprocessable(
+            f"A party of {ruleset.name} has at least {fewest} heroes; choose {fewest} to {most}"
+            if most is not None else f"A party of {ruleset.name} has at least {fewest} heroes",
+            detail=f"{len(party)} {'was' if len(party) == 1 else 'were'} named; each player plays one hero.",
+            errors={"party": [f"{len(party)} heroes; at least {fewest}."]},
         )
 
 

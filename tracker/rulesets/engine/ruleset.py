@@ -122,6 +122,14 @@ class GameRules:
     """How many heroes a campaign's party may have at most, where the game's rulebook says; None where the service holds
     no number of its own (the API's limit of 20 stands). No game's party names a hero twice: each has one sheet and figure."""
 
+    fewest_heroes: int | None = None
+    """How many heroes a campaign's party must have at least, where the game's rulebook says (Kung Fu Panda: 2); None
+    where it says no number (a Journey campaign may start with no party: its heroes join on the way)."""
+
+    party_roles: tuple[str, ...] | None = None
+    """The roles of the game's characters a party may name, where its characters list others too (Kung Fu Panda's
+    enemies); None: every character of the game is a hero a party may name."""
+
     actor_fields: tuple[str, ...] = ()
     """The fields of this game's actions that name a hero acting or receiving (a player token bound to heroes may
     name only those, and undo only what it could have done). The deck actions' ``holder`` is every game's."""

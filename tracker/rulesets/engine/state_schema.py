@@ -7,7 +7,7 @@ game's ruleset in it (``ruleset``), which the document's ``oneOf`` over the four
 Every key a game's fold writes is declared, with its type (``null`` where it can be null); the objects a game keeps
 by name (heroes, figures, tokens by kind) are maps whose values are typed in turn. An object the schema declares is
 closed (``additionalProperties: false``): a key a fold starts writing without its schema is refused by the API tests'
-contract check (tests/contract.py) and by tests/test_game_state_schemas.py.
+contract check (tests/kit/contract.py) and by tests/test_game_state_schemas.py.
 """
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ class WorkingCopy:
                 )
             self.extend(decks.resolve_reported_draw(self.decks[deck_id], cards, holder))
             return cards
-        self._require_known(deck_id, spec.name, count)
+        self.require_known(deck_id, spec.name, count)
         changes = decks.resolve_draw(self.decks[deck_id], spec.name, count, self.rng, holder)
         self.extend(changes)
         return [card for change in changes if change["kind"] == "drawn" for card in change["cards"]]
@@ -185,12 +185,13 @@ class WorkingCopy:
                 self.add({"kind": "discarded", "deck": deck_id, "cards": [card], "from": "held", "holder": holder})
             self.extend(decks.resolve_reported_draw(self.decks[deck_id], [right], holder))
             return right
-        self._require_known(deck_id, spec.name)
+        self.require_known(deck_id, spec.name)
         changes = decks.resolve_draw_until_kind(self.decks[deck_id], spec.name, kind, spec.kind_of, self.rng, holder)
         self.extend(changes)
         return changes[-1]["cards"][-1]
 
-    def _require_known(self, deck_id: str, name: str, count: int = 1) -> None:
+    def require_known(self, deck_id: str, name: str, count: int = 1) -> None:
+        """Refuse a digital draw or look at a deck whose cards are unknown, saying how to report or supply them."""
         if self.decks[deck_id]["unknown"] != 0:
             raise Unprocessable(
                 f"The cards of '{name}' are unknown, so the service cannot draw them",

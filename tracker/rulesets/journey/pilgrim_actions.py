@@ -85,7 +85,7 @@ def meditate(res: Resolution, params: Mapping[str, Any]) -> None:
                 raise Unprocessable("Report the 3 Fortune Cards drawn", detail="A white spin draws 3 Fortune Cards (L418).")
             res.add({"kind": "looked", "deck": "fortune", "cards": list(reported), "source": "reported"})
         else:
-            res._require_known("fortune", "Fortune Cards", 3)  # noqa: SLF001
+            res.require_known("fortune", "Fortune Cards", 3)
             res.extend(decks.resolve_look(res.decks["fortune"], "Fortune Cards", 3, res.rng))
     else:
         (card,) = res.draw("misfortune", 1, hero)

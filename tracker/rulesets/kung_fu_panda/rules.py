@@ -23,6 +23,7 @@ class Rules(GameRules):
                                                    "per_use": 'nothing to send: the dice the table spends stand, recorded with "cost_known": false'}}
     setup_schema = setup.SCHEMA
     state_schema = STATE_SCHEMA  # the game state as a session answer carries it
+    party_roles = ("hero",)  # L46: "Each player chooses one of the six heroes"
     played_in_rounds = True  # L71: "played in three-minute rounds ... with pauses in between"
 
     def __init__(self, data: Mapping[str, Any]) -> None:
@@ -31,6 +32,11 @@ class Rules(GameRules):
             rule.refuse_unplayable(data)
         self.missions = {mission["id"]: mission for mission in data["quests"]}
         self.version = versions.of(data["version"])  # the rules of the rules data's version (an archived one's, for its campaigns)
+        # L46: "Each player chooses one of the six heroes"; L47-50: "Which Dials of Destiny you should use depends on ...
+        # the number of players: - 2 Players: Dials 1 and 2 ... - 4 Players: Dials 1, 2, 3 and 4". A party is as many
+        # heroes as the dial table has a row for, and only heroes (the characters list the enemies too).
+        counts = [int(players) for players in data["destiny"]["dials_by_players"]]
+        self.fewest_heroes, self.most_heroes = min(counts), max(counts)
 
     def allowed(self, quest: str, game: Mapping[str, Any], turn: int, actions: Sequence[str]) -> list[dict[str, Any]]:
         return next_actions.allowed_now(game, actions, self.data["modes"])

@@ -28,7 +28,9 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
     options = campaign.get("options", {})
     progress = campaign.get("progress", {})
     party = list(campaign.get("party", []))
-    if not 2 <= len(party) <= 4:
+    # L46-50: one hero each, 2 to 4 players. A campaign is refused such a party when it is created (tracker/play/party.py,
+    # from Rules.fewest_heroes and party_roles); this holds for a campaign created before that check.
+    if not ctx.ruleset.rules.fewest_heroes <= len(party) <= ctx.ruleset.rules.most_heroes:
         raise Unprocessable(
             "Kung Fu Panda is played by 2 to 4 heroes",
             detail=f"The campaign's party has {len(party)}; create the campaign with 2-4 of {wording.listed([c['id'] for c in data['characters'] if c['role'] == 'hero'])}.",

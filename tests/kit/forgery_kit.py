@@ -20,8 +20,11 @@ import psycopg
 import pytest
 
 from api import create_app
-from tests.conftest import JOURNEY_TEST_COMPONENTS, OwnerClient, fresh_schema
+from tests.kit.clients import OwnerClient
+from tests.kit.databases import fresh_schema
+from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit import yokai_quest as yokai_play
+from tests.kit.session import notifications
 from tracker.core import sealing
 from tracker.integrity import signing, verify_export
 from tracker.integrity.verify_export import event_hash, verify_lines
@@ -31,10 +34,6 @@ PROBLEM = "application/problem+json"
 
 
 # -- playing and exporting -------------------------------------------------------------------------------
-
-
-def notifications(app) -> int:
-    return app.extensions["tracker"].recorder.max_notification_id() or 0
 
 
 def play_journey(client, cid: str, quest: str, end: bool = True) -> str:

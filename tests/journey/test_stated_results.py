@@ -2,14 +2,9 @@
 the refusal's example shows the stated form, that form is accepted, recorded as stated and shown as stated."""
 
 from __future__ import annotations
+from tests.kit.session import post as _post
 
 PARTY = ["tripitaka", "monkey-king"]
-
-
-def _post(client, path: str, body: dict, status: int = 201) -> dict:
-    response = client.post(path, json=body)
-    assert response.status_code == status, response.json
-    return response.json
 
 
 def _journey_pilgrim_active(client) -> tuple[str, str, dict]:

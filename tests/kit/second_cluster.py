@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from tests.kit.server import free_port as _free_port
 
 
 class NoCluster(Exception):
@@ -27,12 +28,6 @@ def _tool(name: str) -> str:
     if found is None:
         raise NoCluster(f"{name} is not installed (PostgreSQL's server package)")
     return str(found)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _as_postgres(base: Path) -> list[str]:
