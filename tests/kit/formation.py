@@ -13,6 +13,7 @@ refuses root). Missing tools raise NoCluster, which the fixtures turn into a ski
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -187,10 +188,7 @@ class Formation:
         if node.keeper is not None:
             _kill_group(node.keeper)
         if postmaster is not None:
-            try:
-                os.kill(postmaster, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            _kill_server(postmaster)
         node.keeper = None
 
     def restart(self, name: str) -> None:
@@ -204,10 +202,7 @@ class Formation:
                 _kill_group(node.keeper)
             postmaster = _postmaster_pid(node.pgdata)
             if postmaster is not None:
-                try:
-                    os.kill(postmaster, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+                _kill_server(postmaster)
 
 
 def _pg_bin() -> Path:
@@ -231,6 +226,15 @@ def _postmaster_pid(pgdata: Path) -> int | None:
         return int((pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
     except (OSError, ValueError):
         return None
+
+
+def _kill_server(postmaster: int) -> None:
+    """A postmaster, with SIGKILL (its backends exit once they see it gone; the formation's end kills what does not)."""
+    try:  # a postmaster.pid left by a server killed earlier may name a pid the system has given another process since
+        if b"postgres" in Path(f"/proc/{postmaster}/cmdline").read_bytes():
+            os.kill(postmaster, signal.SIGKILL)
+    except (OSError, ProcessLookupError):
+        pass
 
 
 def _kill_group(process: subprocess.Popen) -> None:
@@ -273,16 +277,44 @@ def formation(nodes: tuple[str, ...] = ("a", "b")) -> Iterator[Formation]:
             _kill_group(made.monitor)
         monitor = _postmaster_pid(base / "monitor")
         if monitor is not None:
-            try:
-                os.kill(monitor, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            _kill_server(monitor)
+        # PostgreSQL's children each lead a session of their own, and most exit once their postmaster is gone; the
+        # monitor's health-check worker and its logger do not (one pair per formation lived on until the machine
+        # restarted). Whatever still works in the formation's directory is killed too.
+        for pid, _ in _running_in(base):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        left = _still_running_in(base)
         # A killed postmaster's children write on for a moment before they notice (a file left behind once).
         for _ in range(10):
             shutil.rmtree(base, ignore_errors=True)
             if not base.exists():
                 break
             time.sleep(0.3)
+        if left:  # every test formation would leave them running on the machine (and CI's) until it restarts
+            raise AssertionError(f"processes of the formation outlived it: {left}")
+
+
+def _running_in(base: Path) -> list[tuple[int, str]]:
+    """The processes working in the formation's directory (their working directory under it), with their commands."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).is_relative_to(base):
+                found.append((int(proc.name), (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()))
+        except OSError:
+            continue
+    return found
+
+
+def _still_running_in(base: Path, seconds: float = 5.0) -> list[str]:
+    """The processes still working in the formation's directory, given a moment to exit: none once all were killed."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = [f"{pid} {command}" for pid, command in _running_in(base)]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.2)
 
 
 @pytest.fixture
