@@ -117,13 +117,13 @@ def test_the_heroes_export_waits_for_the_quest_to_end_as_in_the_api(client, app)
 
 
 def test_a_game_without_hero_sheets_shows_its_standing(client, app):
-    cid, token = _created(client, ruleset="kung-fu-panda", name="Po's friends")
+    cid, token = _created(client, ruleset="kung-fu-panda", name="Po's friends", party=["po", "tigress"])
     _sign_in(client, token)
     page = _page(client, f"/pages/campaigns/{cid}")
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert 'id="standing"' in text and "Quest chain" in text and "Kung Fu Panda" in text
-    assert _page(client, f"/pages/campaigns/{cid}/heroes/po").status_code == 404
+    assert _page(client, f"/pages/campaigns/{cid}/heroes/crane").status_code == 404  # a hero not of this party
 
 
 def test_a_roll_reported_with_an_action_reads_as_a_person_would_say_it(client, app):

@@ -344,8 +344,8 @@ def test_game_lengths_and_modes(client):
     sid = start(client, story, "m1-1", {"start_tile": "t"})
     game = _game(client, sid)
     assert game["dial_side"] == "awesome" and game["special_moves"] == {}  # cards are earned in multi-mission play
-    bad = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "x", "options": {"length": "adventure"}})
-    assert bad.status_code == 422
+    bad = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "x", "party": ["po", "tigress"], "options": {"length": "adventure"}})
+    assert bad.status_code == 422 and "options" in bad.json["title"]  # an adventure names which one
     enemy = client.post("/campaigns", json={"ruleset": "kung-fu-panda", "name": "x", "party": ["po", "wolf-boss"]})
     assert enemy.status_code == 422 and "Only heroes are played" in enemy.json["title"]  # refused as it is created (L46)
 
