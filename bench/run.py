@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import platform
 import sqlite3
 import sys
@@ -947,7 +948,24 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
         f"- Stored DiceRolled event state: {', '.join(f'{r.name} {r.event_bytes} bytes' for r in results)} (the raw rows carry exactly these bytes).",
         "",
     ]
-    RESULTS_PATH.write_text("\n".join(parts) + _kept_sections(), encoding="utf-8")
+    old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
+    RESULTS_PATH.write_text("\n".join(with_hand_written(parts, old)) + _kept_sections(), encoding="utf-8")
+
+
+ISSUE_9_HEADING = "## Targets (issue 9)"
+HAND_WRITTEN = "beside main's code"  # in the heading of each section a round writes by hand (its before and after)
+
+
+def with_hand_written(parts: list[str], old: str) -> list[str]:
+    """This run's lines with the sections of the ``old`` RESULTS.md written by hand about code beside main's before it
+    (headings naming ``HAND_WRITTEN``) kept as they are, after the targets they explain: a run rewrites the figures,
+    not what a round measured side by side."""
+    sections = re.split(r"(?m)^(?=## )", old)
+    beside = "".join(section for section in sections if section.startswith("## ") and HAND_WRITTEN in section.split("\n", 1)[0])
+    if not beside:
+        return parts
+    at = parts.index(ISSUE_9_HEADING) if ISSUE_9_HEADING in parts else len(parts)
+    return [*parts[:at], beside, *parts[at:]]
 
 
 def _kept_sections() -> str:
