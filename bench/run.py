@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import platform
+import re
 import sqlite3
 import sys
 import tempfile
@@ -949,7 +949,7 @@ def write_results(results: list[BackendResult], micro: dict[str, float], info: d
         "",
     ]
     old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
-    RESULTS_PATH.write_text("\n".join(with_hand_written(parts, old)) + _kept_sections(), encoding="utf-8")
+    RESULTS_PATH.write_text("\n".join(with_hand_written(parts, old)) + _kept_sections(old), encoding="utf-8")
 
 
 ISSUE_9_HEADING = "## Targets (issue 9)"
@@ -968,12 +968,11 @@ def with_hand_written(parts: list[str], old: str) -> list[str]:
     return [*parts[:at], beside, *parts[at:]]
 
 
-def _kept_sections() -> str:
-    """The sections other benchmarks write into RESULTS.md (bench/import_memory.py's, bench/view_reads.py's,
+def _kept_sections(old: str) -> str:
+    """The sections of the ``old`` RESULTS.md that other benchmarks write (bench/import_memory.py's, bench/view_reads.py's,
     bench/failover_cost.py's), kept as they are."""
     from failover_cost import SECTION as FAILOVER_SECTION  # (here: it imports this module's measurements)
 
-    old = RESULTS_PATH.read_text(encoding="utf-8") if RESULTS_PATH.exists() else ""
     kept = ""
     for heading in (IMPORT_MEMORY_SECTION, VIEW_READS_SECTION, FAILOVER_SECTION):
         start = old.find(heading + "\n")

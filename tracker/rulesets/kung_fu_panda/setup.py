@@ -29,14 +29,17 @@ def set_up(ctx: Any, params: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
     progress = campaign.get("progress", {})
     party = list(campaign.get("party", []))
     # L46-50: one hero each, 2 to 4 players. A campaign is refused such a party when it is created (tracker/play/party.py,
-    # from Rules.fewest_heroes and party_roles); this holds for a campaign created before that check.
-    if not ctx.ruleset.rules.fewest_heroes <= len(party) <= ctx.ruleset.rules.most_heroes:
+    # from Rules.fewest_heroes, most_heroes and party_roles); this holds for a campaign created before that check.
+    rules = ctx.ruleset.rules
+    fewest, most = rules.fewest_heroes, rules.most_heroes
+    heroes = [c["id"] for c in data["characters"] if c["role"] in rules.party_roles]
+    if not fewest <= len(party) <= most:
         raise Unprocessable(
-            "Kung Fu Panda is played by 2 to 4 heroes",
-            detail=f"The campaign's party has {len(party)}; create the campaign with 2-4 of {wording.listed([c['id'] for c in data['characters'] if c['role'] == 'hero'])}.",
-            errors={"party": ["2 to 4 heroes."]},
+            f"Kung Fu Panda is played by {fewest} to {most} heroes",
+            detail=f"The campaign's party has {len(party)}; create the campaign with {fewest}-{most} of {wording.listed(heroes)}.",
+            errors={"party": [f"{fewest} to {most} heroes."]},
         )
-    heroes_known = {c["id"] for c in data["characters"] if c["role"] == "hero"}
+    heroes_known = set(heroes)
     if set(party) - heroes_known:
         raise Unprocessable(
             f"Only heroes are played: {wording.listed(sorted(set(party) - heroes_known))} are not",
