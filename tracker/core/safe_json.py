@@ -99,8 +99,8 @@ def text_problem(value: Any) -> str | None:
     if isinstance(value, str):
         return _string_problem(value)
     if isinstance(value, dict):
-        for key in value:  # keys first, as they come before the values in the document
-            if isinstance(key, str) and unstorable(key):
+        for key in value:  # keys first, as they come before the values in the document (``unstorable``, inlined)
+            if isinstance(key, str) and ("\x00" in key or (not key.isascii() and _SURROGATE.search(key))):
                 return _string_problem(key)
         items: Any = value.values()
     elif isinstance(value, list):
@@ -109,7 +109,7 @@ def text_problem(value: Any) -> str | None:
         return None
     for item in items:  # strings are checked here and only containers recursed into: a call saved per key and number
         if isinstance(item, str):
-            problem = _string_problem(item) if unstorable(item) else None
+            problem = _string_problem(item) if "\x00" in item or (not item.isascii() and _SURROGATE.search(item)) else None
         elif isinstance(item, (dict, list)):
             problem = text_problem(item)
         else:
