@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import instructions
 import server_profile
 from quick import scaled
 from http_layers import Layers, measure_layers
@@ -80,6 +81,7 @@ class HttpResult:
     application_per_second: float = 0.0  # the application layer alone, 8 writers on 8 sessions, measured between the HTTP runs
     application_cpu_ms_each: float = 0.0
     profile: Profile | None = None  # the real server's workers sampled under load (server_profile.py)
+    instructions: dict[str, float] | None = None  # instructions a request by path, counted by callgrind (instructions.py)
     profiled: HttpRun | None = None  # the run the profile was taken in
     note: str = ""
 
@@ -286,6 +288,9 @@ def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
     if not profile_only:
         print("  HTTP: the request's CPU in process, by layer ...", flush=True)
         result.layers = measure_layers(database_url)
+        if shutil.which("valgrind") and shutil.which("callgrind_control"):
+            print("  HTTP: instructions a request, counted by callgrind ...", flush=True)
+            result.instructions = instructions.measure()
     with tempfile.TemporaryDirectory(prefix="tracker-http-") as tmp:
         directory = Path(tmp)
         # The stack's limit: the minimal app on the same gunicorn configuration, the same request.
@@ -421,6 +426,8 @@ def main() -> None:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
     if result.layers:
         print(result.layers)
+    for path, count in (result.instructions or {}).items():
+        print(f"{path:14} {count / 1000:,.0f} thousand instructions a request (callgrind, in process)")
     for label, runs in (("minimal", result.minimal), ("floor", result.floor), ("roll", result.runs), ("profiled roll", [result.profiled])):
         for r in runs:
             print(f"{label:14} {r.clients:3} clients {r.per_second:7.0f} req/s  p99 {r.p99_ms:6.1f} ms  CPU {r.worker_cpu_ms_each:.3f} ms/req  errors {r.errors}")

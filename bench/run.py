@@ -822,6 +822,20 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                 "per request in the table adds gunicorn's own work to that.",
                 "",
             ] if http.layers else []),
+            *([
+                "Instructions a request, counted by valgrind's callgrind in process (bench/instructions.py: each path in a fresh "
+                "process, counting switched on after the warm-up for its requests only; the same count whatever else the machine "
+                "runs, gunicorn's share left out):",
+                "",
+                markdown_table(("path", "thousand instructions a request", "x the minimal app"),
+                               [(name, f"{http.instructions[path] / 1000:,.0f}", f"{http.instructions[path] / http.instructions['minimal']:.2f}")
+                                for path, name in (("minimal", "the minimal app (Flask)"),
+                                                   ("floor", "the stack's floor for a roll (floor_app.py)"),
+                                                   ("route", "the roll route (POST /sessions/{sid}/rolls)"),
+                                                   ("command", "the command alone (Tracker.roll)"))],
+                               text_columns=1),
+                "",
+            ] if http.instructions else []),
         ]
     if history is not None:
         raw = history.events_in_log / history.raw_seconds
