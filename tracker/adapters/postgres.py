@@ -72,7 +72,7 @@ class Checkout:
     or rolls back, then back to the pool; psycopg's errors raised as the library's), without the two generator context
     managers it nests (its own and the pool's ``connection()``): about 15 us of a command's CPU."""
 
-    __slots__ = ("datastore", "conn", "taken_at")
+    __slots__ = ("conn", "datastore", "taken_at")
 
     def __init__(self, datastore: Any) -> None:
         self.datastore = datastore

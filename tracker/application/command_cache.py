@@ -100,7 +100,7 @@ class _Turn:
     """One command's turn in its scope: join the scope's queue, take its lock; release it and leave, whatever happens
     (a context manager class, not a generator: a command pays for two calls, not contextlib's five)."""
 
-    __slots__ = ("turns", "scope", "lock")
+    __slots__ = ("lock", "scope", "turns")
 
     def __init__(self, turns: Turns, scope: str) -> None:
         self.turns = turns
