@@ -76,8 +76,9 @@ def declare_framework_routes(app: Flask) -> None:
             app.view_functions[endpoint] = anyone(view)
 
 
-def authorize():
-    req = _cv_request.get().request  # one context look-up, not one per use
+def authorize(req: Any = None):
+    """Before every view (api/__init__.py, which hands it the request): the route's declaration, held to the token."""
+    req = _cv_request.get().request if req is None else req
     endpoint = req.endpoint
     if endpoint is None:
         return _check_shape(req)  # no route: the 404 or 405 follows
@@ -130,7 +131,7 @@ def _declared_for(app: Flask, endpoint: str, method: str) -> Access:
 
 
 def _bearer(req: Any) -> str | None:
-    header = req.headers.get("Authorization", "")
+    header = req.environ.get("HTTP_AUTHORIZATION", "")  # as req.headers.get("Authorization", "") reads it
     scheme, _, value = header.partition(" ")
     return value.strip() or None if scheme.lower() == "bearer" else None
 
