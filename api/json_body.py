@@ -43,6 +43,10 @@ class DecodedOnceParser(FlaskParser):
     """webargs' parser for Flask, reading a JSON body through ``decoded`` (the same errors reach webargs: an empty
     body's JSONDecodeError is "no body", any other a 400)."""
 
+    def get_default_request(self) -> Any:
+        """The request itself, not Flask's proxy to it: webargs reads it a dozen times a parse, each through the proxy."""
+        return _cv_request.get().request
+
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
