@@ -109,9 +109,9 @@ def authorize(req: Any = None):
         what = ("campaign", campaign_id)
     if campaign_id != grant.campaign_id:
         raise NotFound(f"No {what[0]} with id '{what[1]}'", detail=f"Check the {what[0]} id.")
-    context = app_context.g
-    context.grant = grant
-    context.viewer_side = None if grant.role == "owner" else (grant.side or "heroes")
+    context = vars(app_context.g)  # g's own __setattr__ is a Python call for each of these dict stores
+    context["grant"] = grant
+    context["viewer_side"] = None if grant.role == "owner" else (grant.side or "heroes")
     refusal = _role_refusal(grant, needed, req)
     if refusal:
         return problems.problem(403, refusal, f"This token's role is {grant.role}.")

@@ -160,7 +160,7 @@ def assign_correlation_id(req: Any = None) -> None:
     """The client's X-Correlation-Id (its first 100 characters), else a new one. (``req``: the request, when the caller
     holds it; its header read from the WSGI environ, as ``headers.get`` reads it, without the headers' key spelling.)"""
     supplied = (_cv_request.get().request if req is None else req).environ.get("HTTP_X_CORRELATION_ID", "")
-    _cv_app.get().g.correlation_id = supplied[:100] if supplied else new_correlation_id()
+    vars(_cv_app.get().g)["correlation_id"] = supplied[:100] if supplied else new_correlation_id()  # (g's __setattr__ is a call)
 
 
 def new_correlation_id() -> str:
