@@ -100,7 +100,27 @@ class Blueprint(flask_smorest.Blueprint):
 
         return wrap
 
-    def arguments(self, schema: Any, *args: Any, **kwargs: Any):
+    def arguments(self, schema: Any, **kwargs: Any):
         # An unknown query parameter is refused before any view runs, on every route alike (api/query.py reads the
         # query schema declared here); webargs then only loads the parameters the route takes.
-        return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
+        schema = schema() if isinstance(schema, type) else schema
+        decorate = super().arguments(schema, **kwargs)
+        as_sent = self.ARGUMENTS_PARSER.body_as_sent(schema, kwargs)
+
+        def wrap(view: Any) -> Any:
+            parsed = decorate(view)  # webargs' wrapper (it parses), over flask-smorest's (which calls the view)
+            if as_sent is None or iscoroutinefunction(view):
+                return parsed
+
+            @functools.wraps(parsed)
+            def taken_as_sent(*view_args: Any, **view_kwargs: Any) -> Any:
+                """A JSON body its schema loads as sent goes to the view as webargs would hand it (after the view's
+                own arguments), without webargs' parse; any other is parsed by webargs, and refused, as before."""
+                body = as_sent()
+                if body is None:
+                    return parsed(*view_args, **view_kwargs)
+                return view(*view_args, body, **view_kwargs)
+
+            return taken_as_sent
+
+        return wrap
