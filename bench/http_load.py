@@ -29,7 +29,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import instructions
 import server_profile
 from quick import scaled
 from http_layers import Layers, measure_layers
@@ -75,14 +77,17 @@ class HttpResult:
     worker_rss_mb: list[float] = field(default_factory=list)
     layers: Layers | None = None  # the request's CPU split, measured in process (http_layers.py)
     minimal: list[HttpRun] = field(default_factory=list)  # the minimal Flask app, same gunicorn configuration (minimal_app.py)
+    floor: list[HttpRun] = field(default_factory=list)  # the stack's floor for a roll, same configuration and database (floor_app.py)
     application_per_second: float = 0.0  # the application layer alone, 8 writers on 8 sessions, measured between the HTTP runs
     application_cpu_ms_each: float = 0.0
     profile: Profile | None = None  # the real server's workers sampled under load (server_profile.py)
+    instructions: dict[str, float] | None = None  # instructions a request by path, counted by callgrind (instructions.py)
     profiled: HttpRun | None = None  # the run the profile was taken in
     note: str = ""
 
-    def run_at(self, clients: int, minimal: bool = False) -> HttpRun | None:
-        return next((r for r in (self.minimal if minimal else self.runs) if r.clients == clients), None)
+    def run_at(self, clients: int, minimal: bool = False, floor: bool = False) -> HttpRun | None:
+        runs = self.minimal if minimal else self.floor if floor else self.runs
+        return next((r for r in runs if r.clients == clients), None)
 
 
 def _free_port() -> int:
@@ -121,8 +126,10 @@ def start_and_wait(command: list[str], port: int, log: Path, env: dict[str, str]
     raise RuntimeError(f"{what} did not start:\n" + log.read_text())
 
 
-def _start_server(database_url: str, port: int, workers: int, threads: int, log: Path, app: str = "api.wsgi:app") -> subprocess.Popen:
+def _start_server(database_url: str, port: int, workers: int, threads: int, log: Path, app: str = "api.wsgi:app",
+                  more: dict[str, str] | None = None) -> subprocess.Popen:
     env = {
+        **(more or {}),
         "DATABASE_URL": database_url,
         "PORT": str(port),
         "WEB_CONCURRENCY": str(workers),
@@ -281,6 +288,9 @@ def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
     if not profile_only:
         print("  HTTP: the request's CPU in process, by layer ...", flush=True)
         result.layers = measure_layers(database_url)
+        if shutil.which("valgrind") and shutil.which("callgrind_control"):
+            print("  HTTP: instructions a request, counted by callgrind ...", flush=True)
+            result.instructions = instructions.measure()
     with tempfile.TemporaryDirectory(prefix="tracker-http-") as tmp:
         directory = Path(tmp)
         # The stack's limit: the minimal app on the same gunicorn configuration, the same request.
@@ -296,6 +306,7 @@ def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
         finally:
             _stop(process)
         if not profile_only:
+            result.floor = _measure_floor(database_url, workers, threads, run, directory)
             print(f"  HTTP: the application layer alone, {APPLICATION_WRITERS} writers for {SECONDS} s ...", flush=True)
             result.application_per_second, result.application_cpu_ms_each = measure_application(database_url)
         port = _free_port()
@@ -315,6 +326,35 @@ def measure_http(database_url: str, profile_only: bool = False) -> HttpResult:
         finally:
             _stop(process)
     return result
+
+
+FLOOR_TOKEN = "floor-" + "0" * 58
+
+
+def _measure_floor(database_url: str, workers: int, threads: int, run: Any, directory: Path) -> list[HttpRun]:
+    """floor_app.py at MINIMAL_CLIENTS, on a table of its own in the run's schema (dropped with the schema)."""
+    import psycopg
+
+    base, _, schema = database_url.partition("?schema=")
+    table = f'"{schema}".floor_rolls' if schema else "floor_rolls"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE TABLE {table} (id bigserial PRIMARY KEY, session text NOT NULL, hash bytea NOT NULL, payload bytea NOT NULL)")
+    port = _free_port()
+    process = _start_server(database_url, port, workers, threads, directory / "floor.log", app="floor_app:app",
+                            more={"FLOOR_DATABASE": base, "FLOOR_TABLE": table, "FLOOR_TOKEN": FLOOR_TOKEN})
+    try:
+        paths = [f"00000000-0000-4000-8000-{n:012d}" for n in range(SESSIONS)]
+        run(port, paths, FLOOR_TOKEN, 8, WARM_UP_SECONDS, directory)
+        pids = _worker_pids(process.pid)
+        runs = []
+        for clients in MINIMAL_CLIENTS:
+            print(f"  HTTP: the stack's floor for a roll, {clients} clients for {SECONDS} s ...", flush=True)
+            runs.append(_measured(run, port, paths, FLOOR_TOKEN, clients, directory, pids))
+        return runs
+    finally:
+        _stop(process)
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP TABLE {table}")
 
 
 APPLICATION_WRITERS = 8
@@ -386,7 +426,9 @@ def main() -> None:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
     if result.layers:
         print(result.layers)
-    for label, runs in (("minimal", result.minimal), ("roll", result.runs), ("profiled roll", [result.profiled])):
+    for path, count in (result.instructions or {}).items():
+        print(f"{path:14} {count / 1000:,.0f} thousand instructions a request (callgrind, in process)")
+    for label, runs in (("minimal", result.minimal), ("floor", result.floor), ("roll", result.runs), ("profiled roll", [result.profiled])):
         for r in runs:
             print(f"{label:14} {r.clients:3} clients {r.per_second:7.0f} req/s  p99 {r.p99_ms:6.1f} ms  CPU {r.worker_cpu_ms_each:.3f} ms/req  errors {r.errors}")
     profile = result.profile

@@ -798,6 +798,20 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                              f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.minimal],
                            text_columns=0),
             "",
+            *([
+                "The stack's floor for a roll, in the same run: bench/floor_app.py on the same gunicorn configuration and the same "
+                "PostgreSQL, driven the same way. It does what any service on this stack must do to record a roll, each in its "
+                "plainest form: Flask reads the body, the token's SHA-256 is looked up in memory, two dice come from an "
+                "HMAC-SHA256 stream, the roll is chained to the session's last hash and saved with one INSERT and one COMMIT "
+                "through psycopg's pool, and the answer is JSON. What the roll route costs beyond it is this project's code "
+                "and the eventsourcing library's:",
+                "",
+                markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
+                               [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
+                                 f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.floor],
+                               text_columns=0),
+                "",
+            ] if http.floor else []),
             *profile_section(http),
             *([
                 f"Where a request's CPU goes, measured in process (bench/http_layers.py: the same roll request sent straight "
@@ -808,6 +822,20 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                 "per request in the table adds gunicorn's own work to that.",
                 "",
             ] if http.layers else []),
+            *([
+                "Instructions a request, counted by valgrind's callgrind in process (bench/instructions.py: each path in a fresh "
+                "process, counting switched on after the warm-up for its requests only; the same count whatever else the machine "
+                "runs, gunicorn's share left out):",
+                "",
+                markdown_table(("path", "thousand instructions a request", "x the minimal app"),
+                               [(name, f"{http.instructions[path] / 1000:,.0f}", f"{http.instructions[path] / http.instructions['minimal']:.2f}")
+                                for path, name in (("minimal", "the minimal app (Flask)"),
+                                                   ("floor", "the stack's floor for a roll (floor_app.py)"),
+                                                   ("route", "the roll route (POST /sessions/{sid}/rolls)"),
+                                                   ("command", "the command alone (Tracker.roll)"))],
+                               text_columns=1),
+                "",
+            ] if http.instructions else []),
         ]
     if history is not None:
         raw = history.events_in_log / history.raw_seconds
