@@ -130,17 +130,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
     metrics.install(app)  # first and last around every request: its latency is the whole of it
     request_log.install(app, settings.log_format)  # TRACKER_LOG_FORMAT=json: a JSON line per request
     cors.install(app, app.config["CROSS_ORIGINS"])  # a browser's preflight, answered before any check reads it
-    app.before_request(assign_correlation_id)
-    app.before_request(_while_the_database_is_down)
-    app.before_request(_require_json_body)
-    app.before_request(_refuse_unsafe_json)
-    app.before_request(query.refuse_unknown)  # every route, pages too: an unknown query parameter is a 422
-    app.before_request(sharding.route_to_shard)
-    app.before_request(access.authorize)
+    app.before_request(_before_the_view)
     rate_limit.install(app, served.rate_limit)  # after the access check, whose grant names the token
-    app.after_request(echo_correlation_id)
-    app.after_request(name_views_source)
-    app.after_request(_release_fence)
+    app.after_request(_after_the_view)
     app.teardown_request(sharding.release_fence)  # a request that ended without a response (none left by then otherwise)
     app.register_error_handler(TrackerError, problems.from_tracker_error)
     app.register_error_handler(Exception, _unexpected)
@@ -148,6 +140,23 @@ def create_app(test_config: dict[str, Any] | None = None, *, settings: Settings 
         ready.expect_warm_up(app)  # GET /ready: not ready until the warm-up is done
         warming.warm(app)
     return app
+
+
+def _before_the_view():
+    """Every request's checks before its view (BEFORE_THE_VIEW, in order); the first that answers is the answer. One
+    hook where there were seven: Flask dispatches one function, and the request is looked up once for all of them."""
+    req = _cv_request.get().request
+    for check in BEFORE_THE_VIEW:
+        answer = check(req)
+        if answer is not None:
+            return answer
+    return None
+
+
+def _after_the_view(response):
+    """The write's move lock released (api/sharding.py), then every answer's own headers (that answer's, or the 503
+    the release gave): one hook where there were three, run in their order."""
+    return echo_correlation_id(name_views_source(_release_fence(response)))
 
 
 def _body_limit(app: Flask, environ: dict[str, Any]) -> int:
@@ -160,17 +169,21 @@ def _body_limit(app: Flask, environ: dict[str, Any]) -> int:
 JSON_LINES = ("application/x-ndjson", "application/jsonl", "application/json-lines")
 
 
-def _require_json_body():
-    req = _cv_request.get().request  # one context look-up, not one per use
-    if req.method not in ("POST", "PUT", "PATCH"):
-        return None  # (nothing below answers any other method)
+def _check_the_body(req: Any):
+    """A write's body is JSON (415 otherwise), and JSON no parser or store further in would choke on (422): refused
+    before anything reads it. Whether it is JSON is asked once for both."""
+    method = req.method
+    if method in ("GET", "HEAD"):
+        return None
     if req.is_json:
-        return None  # (nothing below refuses a JSON body: asked first, as most writes send one)
+        return _refuse_unsafe_json()
+    if method not in ("POST", "PUT", "PATCH"):
+        return None  # (the 415 answers no other method)
     if req.blueprint == "pages":
         return None  # the pages' forms post form fields
     if req.mimetype in JSON_LINES and req.path == IMPORT_PATH:
         return None
-    if req.content_length and not req.is_json:
+    if req.content_length:
         return problems.problem(
             415,
             "Send the body as JSON",
@@ -180,10 +193,6 @@ def _require_json_body():
 
 
 def _refuse_unsafe_json():
-    """Bodies that would crash a parser or a store further in are refused before anything reads them."""
-    req = _cv_request.get().request
-    if req.method in ("GET", "HEAD") or not req.is_json:
-        return None
     try:
         json_body.decoded()
     except safe_json.UnsafeJson as error:
@@ -232,10 +241,10 @@ def _release_fence(response):
     return response
 
 
-def _while_the_database_is_down():
+def _while_the_database_is_down(req: Any):
     """Once a request found the database down, answer 503 at once for a moment instead of making
     every client wait through the driver's retries; the first request after that probes again."""
-    if _cv_request.get().request.endpoint in contract.FROM_MEMORY:
+    if req.endpoint in contract.FROM_MEMORY:
         return None  # served from memory
     until = _cv_app.get().app.extensions.get("tracker_database_down_until", 0.0)
     if time.monotonic() < until:
@@ -253,3 +262,15 @@ def _is_database_outage(error: Exception) -> bool:
     except ImportError:  # pragma: no cover
         PoolTimeout = ()  # type: ignore[assignment]
     return isinstance(error, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout))
+
+
+# Every request's checks before its view, each given the request, in this order (api/cors.py's preflight answer and the
+# metrics' clock come before them, the write limit after: api/rate_limit.py needs the grant the access check found).
+BEFORE_THE_VIEW = (
+    assign_correlation_id,
+    _while_the_database_is_down,
+    _check_the_body,
+    query.refuse_unknown,  # every route, pages too: an unknown query parameter is a 422
+    sharding.route_to_shard,
+    access.authorize,
+)

@@ -76,8 +76,9 @@ def declare_framework_routes(app: Flask) -> None:
             app.view_functions[endpoint] = anyone(view)
 
 
-def authorize():
-    req = _cv_request.get().request  # one context look-up, not one per use
+def authorize(req: Any = None):
+    """Before every view (api/__init__.py, which hands it the request): the route's declaration, held to the token."""
+    req = _cv_request.get().request if req is None else req
     endpoint = req.endpoint
     if endpoint is None:
         return _check_shape(req)  # no route: the 404 or 405 follows
@@ -108,9 +109,9 @@ def authorize():
         what = ("campaign", campaign_id)
     if campaign_id != grant.campaign_id:
         raise NotFound(f"No {what[0]} with id '{what[1]}'", detail=f"Check the {what[0]} id.")
-    context = app_context.g
-    context.grant = grant
-    context.viewer_side = None if grant.role == "owner" else (grant.side or "heroes")
+    context = vars(app_context.g)  # g's own __setattr__ is a Python call for each of these dict stores
+    context["grant"] = grant
+    context["viewer_side"] = None if grant.role == "owner" else (grant.side or "heroes")
     refusal = _role_refusal(grant, needed, req)
     if refusal:
         return problems.problem(403, refusal, f"This token's role is {grant.role}.")
@@ -130,7 +131,7 @@ def _declared_for(app: Flask, endpoint: str, method: str) -> Access:
 
 
 def _bearer(req: Any) -> str | None:
-    header = req.headers.get("Authorization", "")
+    header = req.environ.get("HTTP_AUTHORIZATION", "")  # as req.headers.get("Authorization", "") reads it
     scheme, _, value = header.partition(" ")
     return value.strip() or None if scheme.lower() == "bearer" else None
 

@@ -55,7 +55,7 @@ def viewer_for(requested: str | None, context: Any = None) -> str | None:
 def tracker() -> Tracker:
     """The application of the shard this request's campaign lives on (api/sharding.py), else the one database's."""
     app_context = _cv_app.get()
-    shard = app_context.g.get("shard")
+    shard = vars(app_context.g).get("shard")  # (g's own get is a Python call for this dict look-up; asked 4 times a write)
     return app_context.app.extensions["tracker"] if shard is None else shard.tracker
 
 
@@ -79,7 +79,7 @@ def views():
 
 def name_views_source(response):
     """Which database a view answer was read from, when the views have a replica (X-Views-From: replica or primary)."""
-    source = _cv_app.get().g.get("views_from")
+    source = vars(_cv_app.get().g).get("views_from")
     if source is not None:
         response.headers["X-Views-From"] = source
     return response
@@ -117,11 +117,12 @@ def projected(min_position: int | None) -> int:
 
 
 def command_request() -> Request:
-    headers = _cv_request.get().request.headers
-    key = headers.get("Idempotency-Key")
+    # The headers read from the WSGI environ, as ``request.headers.get`` reads them, without its key spelling.
+    headers = _cv_request.get().request.environ
+    key = headers.get("HTTP_IDEMPOTENCY_KEY")
     if key is not None and not (1 <= len(key) <= 255):
         raise BadHeader("Idempotency-Key must be 1 to 255 characters", detail="Use a UUID per request.")
-    if_match = headers.get("If-Match")
+    if_match = headers.get("HTTP_IF_MATCH")
     expected = None
     if if_match is not None:
         version = IF_MATCH.fullmatch(if_match)
@@ -131,11 +132,11 @@ def command_request() -> Request:
                 detail='Send the "version" of the session as a number, e.g. If-Match: 7.',
             )
         expected = int(version.group(1))
-    context = _cv_app.get().g
+    context = vars(_cv_app.get().g)
     grant = context.get("grant")
     return Request(
         issued_by=grant.token_id if grant is not None else None,
-        correlation_id=context.correlation_id,
+        correlation_id=context["correlation_id"],
         idempotency_key=key,
         if_match=expected,
         role=grant.role if grant is not None else None,
@@ -151,13 +152,15 @@ def respond(result: Result) -> tuple[dict, int, dict[str, str]]:
 
 
 def echo_correlation_id(response):
-    response.headers["X-Correlation-Id"] = _cv_app.get().g.get("correlation_id", "")
+    response.headers["X-Correlation-Id"] = vars(_cv_app.get().g).get("correlation_id", "")
     return response
 
 
-def assign_correlation_id() -> None:
-    supplied = _cv_request.get().request.headers.get("X-Correlation-Id", "")
-    _cv_app.get().g.correlation_id = supplied[:100] if supplied else new_correlation_id()
+def assign_correlation_id(req: Any = None) -> None:
+    """The client's X-Correlation-Id (its first 100 characters), else a new one. (``req``: the request, when the caller
+    holds it; its header read from the WSGI environ, as ``headers.get`` reads it, without the headers' key spelling.)"""
+    supplied = (_cv_request.get().request if req is None else req).environ.get("HTTP_X_CORRELATION_ID", "")
+    vars(_cv_app.get().g)["correlation_id"] = supplied[:100] if supplied else new_correlation_id()  # (g's __setattr__ is a call)
 
 
 def new_correlation_id() -> str:
@@ -170,15 +173,21 @@ def new_correlation_id() -> str:
     return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
+def _as_it_is(value: Any) -> Any:
+    return value
+
+
 def door() -> Callable[[Any], Any]:
     """The one redaction on the way out, bound to this request's token: what its side may see of any answer
     (tracker/integrity/disclosure.py). Built while the request is current, so a stream can use it after."""
     context = _cv_app.get().g
     grant = context.get("grant")
     if grant is None:
-        return lambda value: value  # public routes answer nothing of a campaign's play
+        return _as_it_is  # public routes answer nothing of a campaign's play
     req = _cv_request.get().request
     side = viewer_for(req.args.get("view") if req.query_string else None, context)  # (no query string: no args to parse)
+    if side is None:
+        return _as_it_is  # every side's eyes (the owner's): nothing is redacted, so no rules are needed to say what
     app = tracker()
     rules = app.rules_of_campaign(grant.campaign_id)
     disclosure.check_side(rules, side)

@@ -17,6 +17,7 @@ API in gunicorn's master before reading gunicorn.conf.py).
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -71,7 +72,7 @@ def install(app: Flask) -> None:
 
 
 def _started() -> None:
-    _cv_app.get().g.metrics_started = time.perf_counter()
+    vars(_cv_app.get().g)["metrics_started"] = time.perf_counter()  # (g's __setattr__ is a Python call for this)
 
 
 def route_template() -> str:
@@ -92,7 +93,7 @@ def command_name(app: Flask) -> str:
 # into). Routes, methods, statuses and operations are few and fixed, so the table stays small; it is dropped if ever
 # it is not (KEPT_AT_MOST), and keyed by the instruments, so another set of them (none is made today) starts afresh.
 KEPT_AT_MOST = 4096
-_series: dict[tuple[Any, ...], tuple[Any, Any, Any, Any]] = {}
+_series: dict[tuple[Any, ...], tuple[Any, Any, Any, Any]] = {}  # each kind of answer's series' own values (below)
 
 
 def _series_of(found: Instruments, app: Flask, route: str, method: str, status_code: int, rule: Any,
@@ -108,14 +109,26 @@ def _series_of(found: Instruments, app: Flask, route: str, method: str, status_c
         if method in ("POST", "PUT", "PATCH", "DELETE") and rule is not None:
             outcome = "accepted" if status_code < 400 else "refused" if status_code < 500 else "failed"
             commands = found.commands.labels(command_name(app), outcome)
-        series = _series[key] = (found.requests.labels(route, method, status), found.latency.labels(route, method, status),
-                                 refusals, commands)
+        series = _series[key] = (_counter(found.requests.labels(route, method, status)),
+                                 _histogram(found.latency.labels(route, method, status)), _counter(refusals), _counter(commands))
     return series
+
+
+# A labelled series' own values, counted into directly: prometheus-client's inc() and observe() check on every call that
+# the series is a labelled child (it is: labels() made it) before they add to those values, and observe() walks the
+# buckets to the first bound not below the amount, which bisect_left finds (the last bound is +Inf). The same values
+# change, so a scrape reads the same figures (tests/test_operating_metrics.py).
+def _counter(series: Any) -> Any:
+    return None if series is None else series._value
+
+
+def _histogram(series: Any) -> tuple[Any, list[Any], tuple[float, ...]]:
+    return series._sum, series._buckets, tuple(series._upper_bounds)
 
 
 def _counted(response):
     app_context = _cv_app.get()  # one context look-up, not one per use
-    started = app_context.g.pop("metrics_started", None)
+    started = vars(app_context.g).pop("metrics_started", None)  # (g's own pop is a Python call for this)
     app = app_context.app
     if app.extensions.get("tracker_warming"):
         return response  # a worker warming itself before it serves (api/warming.py): not a request anyone made
@@ -123,13 +136,16 @@ def _counted(response):
     rule = req.url_rule
     requests, latency, refusals, commands = _series_of(
         instruments(), app, rule.rule if rule is not None else UNMATCHED, req.method, response.status_code, rule, req.endpoint)
-    requests.inc()
+    requests.inc(1)
     if started is not None:
-        latency.observe(time.perf_counter() - started)
+        amount = time.perf_counter() - started
+        total, buckets, bounds = latency
+        total.inc(amount)
+        buckets[bisect_left(bounds, amount)].inc(1)
     if refusals is not None:
-        refusals.inc()
+        refusals.inc(1)
     if commands is not None:
-        commands.inc()
+        commands.inc(1)
     return response
 
 

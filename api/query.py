@@ -54,9 +54,9 @@ def declared(view: Any, method: str) -> frozenset[str]:
 _KNOWN: dict[tuple[str, str], frozenset[str]] = {}  # (endpoint, method) -> names: routes do not change once served
 
 
-def refuse_unknown():
-    """A before_request hook: 422 when the request sends a query parameter its route does not take."""
-    request = _cv_request.get().request
+def refuse_unknown(request: Any = None):
+    """Before every view (api/__init__.py): 422 when the request sends a query parameter its route does not take."""
+    request = _cv_request.get().request if request is None else request
     if not request.query_string or not request.args or request.endpoint is None:  # (no query string: no args to parse)
         return None  # no route: its 404 or 405 follows
     key = (request.endpoint, request.method)

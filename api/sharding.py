@@ -8,6 +8,7 @@ the home shard, where the access check answers 401 or 404 exactly as without sha
 from __future__ import annotations
 
 from contextlib import ExitStack
+from typing import Any
 from uuid import UUID
 
 from flask import g, request
@@ -29,7 +30,8 @@ def router() -> Router | None:
     return _cv_app.get().app.extensions.get("tracker_router")
 
 
-def route_to_shard():
+def route_to_shard(_req: Any = None):
+    """Before every view (api/__init__.py hands each check the request; without shards, nothing here reads it)."""
     found = router()
     if found is None or request.endpoint is None:
         return None
@@ -62,7 +64,7 @@ def route_to_shard():
 
 def release_fence(_error: BaseException | None = None) -> None:
     """The write is answered: its move lock goes (a move waiting for it may begin)."""
-    fence = _cv_app.get().g.pop("placement_fence", None)
+    fence = vars(_cv_app.get().g).pop("placement_fence", None)  # (run twice a request: g's own pop is a Python call)
     if fence is not None:
         fence.close()
 
