@@ -122,3 +122,14 @@ def test_rejection_starts_exactly_at_the_limit(accept):
         assert accept(limit, n) is None  # the first value past it is not
         assert accept(2**64 - 1, n) is None or 2**64 % n == 0
     assert accept(2**64 - 1, 2) == 1  # n dividing 2**64 rejects nothing
+
+
+@pytest.mark.parametrize("length", [0, 1, 32, 63, 64, 65, 200])
+def test_the_stream_s_blocks_are_hmac_sha256_of_its_seed_whatever_its_length(length):
+    """The stream copies its keyed hashes for each block rather than calling hmac.new: the same bytes, for a seed
+    shorter than SHA-256's block, as long, and longer (hashed first), as RFC 2104 says."""
+    seed = hashlib.sha256(f"seed-{length}".encode()).digest() * 7
+    seed = seed[:length]
+    stream = RandomStream(seed)
+    for counter in (0, 1, 255, 256, 2**32, 2**64 - 1):
+        assert stream._block(counter) == hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()

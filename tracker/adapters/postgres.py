@@ -24,12 +24,17 @@ from __future__ import annotations
 import time
 from contextlib import nullcontext
 from collections.abc import Sequence
+from types import TracebackType
 from typing import Any
 
+import psycopg
+from eventsourcing import persistence
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory
 from eventsourcing.persistence import StoredEvent
 from psycopg.conninfo import conninfo_to_dict
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
+from psycopg.types.composite import register_composite
 from psycopg.types.numeric import Int8
 from psycopg_pool import ConnectionPool
 
@@ -41,6 +46,76 @@ PING_AFTER_IDLE_SECONDS = 1.0
 
 def _unretried(method: Any) -> Any:
     return getattr(method, "__wrapped__", method)
+
+
+# The library's translation of psycopg's errors into its own (PostgresDatastore.get_connection), in its order.
+_TRANSLATED = (
+    (psycopg.InterfaceError, persistence.InterfaceError),
+    (psycopg.OperationalError, persistence.OperationalError),
+    (psycopg.DataError, persistence.DataError),
+    (psycopg.IntegrityError, persistence.IntegrityError),
+    (psycopg.InternalError, persistence.InternalError),
+    (psycopg.ProgrammingError, persistence.ProgrammingError),
+    (psycopg.NotSupportedError, persistence.NotSupportedError),
+    (psycopg.DatabaseError, persistence.DatabaseError),
+    (psycopg.Error, persistence.PersistenceError),
+)
+
+
+def _translated(error: psycopg.Error) -> persistence.PersistenceError:
+    return next(ours(str(error)) for theirs, ours in _TRANSLATED if isinstance(error, theirs))
+
+
+class Checkout:
+    """``with Checkout(datastore) as conn``: what the library's ``datastore.get_connection()`` does, in the same order
+    (open the pool, take a connection, give it the type adapters; on leaving, the connection's own exit, which commits
+    or rolls back, then back to the pool; psycopg's errors raised as the library's), without the two generator context
+    managers it nests (its own and the pool's ``connection()``): about 15 us of a command's CPU."""
+
+    __slots__ = ("conn", "datastore", "taken_at")
+
+    def __init__(self, datastore: Any) -> None:
+        self.datastore = datastore
+
+    def __enter__(self) -> Any:
+        datastore = self.datastore
+        pool = datastore.pool
+        try:
+            pool.open(datastore.pool_open_timeout is not None, datastore.pool_open_timeout or 30.0)
+            conn = self.conn = pool.getconn()
+        except psycopg.Error as error:
+            raise _translated(error) from error
+        self.taken_at = time.monotonic()
+        try:
+            for info in datastore.psycopg_type_adapters.values():
+                if not conn.adapters.types.get(info.oid):
+                    register_composite(info, conn)
+        except BaseException as error:
+            self.__exit__(type(error), error, error.__traceback__)
+            raise
+        return conn
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        pool, conn = self.datastore.pool, self.conn
+        try:
+            try:
+                conn.__exit__(exc_type, exc, tb)
+            finally:
+                pool.putconn(conn)
+                pool._stats[pool._USAGE_MS] += int(1000.0 * (time.monotonic() - self.taken_at))  # as connection() counts
+        except psycopg.Error as error:
+            raise _translated(error) from error
+        if isinstance(exc, psycopg.Error):
+            raise _translated(exc) from exc
+
+
+def _cursor(conn: Any) -> Any:
+    """A cursor of tuples this connection keeps for the insert (made once, not per command: a connection is one
+    thread's at a time, and each execute starts the cursor afresh)."""
+    cursor = getattr(conn, "_tracker_insert_cursor", None)
+    if cursor is None:
+        cursor = conn._tracker_insert_cursor = conn.cursor(row_factory=tuple_row)
+    return cursor
 
 
 class RenderedOnce:
@@ -60,7 +135,7 @@ class RenderedOnce:
     ) -> Sequence[StoredEvent]:
         shape = (gt is not None, lte is not None, desc, limit is not None)
         params = [originator_id, *(p for p in (gt, lte, limit) if p is not None)]
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        with Checkout(self.datastore) as conn, conn.cursor() as curs:
             curs.execute(self._select_text(shape, conn), params, prepare=True)
             return [
                 StoredEvent(
@@ -166,7 +241,8 @@ class FailFastApplicationRecorder(RenderedOnce, PostgresApplicationRecorder):
                 )
                 for batch in (stored_events[start : start + INSERT_BATCH] for start in range(0, len(stored_events), INSERT_BATCH))
             )
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        with Checkout(self.datastore) as conn:
+            curs = _cursor(conn)
             text = self._insert_texts.get(kind)
             if text is None:  # rendered once, not on every execute
                 text = self._insert_texts[kind] = self._insert_statements[kind].as_string(conn)
@@ -175,7 +251,7 @@ class FailFastApplicationRecorder(RenderedOnce, PostgresApplicationRecorder):
             with conn.transaction() if len(stored_events) > INSERT_BATCH else nullcontext():
                 for params in batches:
                     curs.execute(text, params, prepare=True)
-                    ids += [row["notification_id"] for row in curs.fetchall()]
+                    ids += [row[0] for row in curs.fetchall()]
             return ids
 
 

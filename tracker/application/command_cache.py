@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -76,21 +74,48 @@ class Turns:
         self._lock = threading.Lock()
         self._turns: dict[str, tuple[threading.Lock, int]] = {}  # scope -> (its lock, commands waiting or running)
 
-    @contextmanager
-    def __call__(self, scope: str) -> Iterator[None]:
+    def __call__(self, scope: str) -> _Turn:
+        """``with turns(scope):`` waits for the scope's turn and holds it to the end of the block."""
+        return _Turn(self, scope)
+
+    def _join(self, scope: str) -> threading.Lock:
         with self._lock:
             lock, waiting = self._turns.get(scope) or (threading.Lock(), 0)
             self._turns[scope] = (lock, waiting + 1)
-        try:
-            with lock:
-                yield
-        finally:
-            with self._lock:
-                waiting = self._turns[scope][1] - 1
-                if waiting:
-                    self._turns[scope] = (lock, waiting)
-                else:
-                    del self._turns[scope]
+        return lock
+
+    def _leave(self, scope: str, lock: threading.Lock) -> None:
+        with self._lock:
+            waiting = self._turns[scope][1] - 1
+            if waiting:
+                self._turns[scope] = (lock, waiting)
+            else:
+                del self._turns[scope]
 
     def __len__(self) -> int:
         return len(self._turns)
+
+
+class _Turn:
+    """One command's turn in its scope: join the scope's queue, take its lock; release it and leave, whatever happens
+    (a context manager class, not a generator: a command pays for two calls, not contextlib's five)."""
+
+    __slots__ = ("lock", "scope", "turns")
+
+    def __init__(self, turns: Turns, scope: str) -> None:
+        self.turns = turns
+        self.scope = scope
+
+    def __enter__(self) -> None:
+        lock = self.lock = self.turns._join(self.scope)
+        try:
+            lock.acquire()
+        except BaseException:
+            self.turns._leave(self.scope, lock)
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.lock.release()
+        finally:
+            self.turns._leave(self.scope, self.lock)

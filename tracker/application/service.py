@@ -148,7 +148,7 @@ class Tracker(Application[UUID]):
         encoded: dict[int, StoredEvent] = {}
         linked: dict[UUID, tuple[int, str]] = {}
         hash_chain.link(self, chained, encoded, linked)
-        processing = ProcessingEvent[UUID]()
+        processing: ProcessingEvent[UUID] = ProcessingEvent()  # (not ProcessingEvent[UUID](): typing's alias call is slow)
         for aggregate in objs:
             processing.events.extend(aggregate.collect_events())
             processing.aggregates[aggregate.id] = aggregate

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from functools import lru_cache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from tracker.application import authorization
 from tracker.core import inputs
 from tracker.application.command_cache import CommandCache, Turns
 from tracker.domain import Campaign, IdempotencyRecord, Session
-from tracker.domain.idempotency import canonical_scope
+from tracker.domain.idempotency import KEPT_TEXT, canonical_scope
 from tracker.domain.events import make_meta
 from tracker.core.errors import Conflict, PreconditionFailed, TrackerError, Unprocessable
 from tracker.application.loading import Loading
@@ -97,7 +98,8 @@ class UnitOfWork:
         """An aggregate the command is going to write: the state this process last saved it in, when it
         has one (no query, no deep copy) if this attempt may, else a fresh load. ``WritePath._execute_in_turn`` says why that is safe."""
         try:
-            aggregate_id = UUID(str(raw_id))
+            raw = str(raw_id)
+            aggregate_id = _aggregate_id(raw) if len(raw) <= KEPT_TEXT else UUID(raw)
         except ValueError:
             return self.load(raw_id, cls, what)
         kept = self.cache.take(aggregate_id) if self.from_cache else None
@@ -234,11 +236,21 @@ class WritePath:
         return Result(record.status, record.body, replayed=True, log_position=self.store.recorder.max_notification_id())
 
 
+@lru_cache(maxsize=4096)
+def _aggregate_id(raw: str) -> UUID:
+    """An id as a command names it, parsed once per process (every command on a session sends the same text; text
+    that is not an id is not kept: it is parsed, and refused, each time)."""
+    return UUID(raw)
+
+
 def detached(value: Any) -> Any:
     """A copy of a JSON-shaped answer that shares no dict or list with anything else (only containers are copied, so
     only they are recursed into: a roll's answer is mostly numbers and strings)."""
     if isinstance(value, dict):
-        return {k: detached(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
+        copy = {}
+        for k, v in value.items():  # (a loop, not a comprehension: one call less per dict before Python 3.12)
+            copy[k] = detached(v) if isinstance(v, _CONTAINERS) else v
+        return copy
     if isinstance(value, (list, tuple)):
         return [detached(v) if isinstance(v, _CONTAINERS) else v for v in value]
     return value

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.core.errors import Unprocessable
-from tracker.core.safe_json import text_problem
+from tracker.core.safe_json import text_problem, unstorable
 
 # The bounds the JSON API has always published (api/schemas.py): the commands hold every transport to them.
 MOST_DICE = 100  # of one die in one roll
@@ -40,7 +40,8 @@ def text(value: Any, field: str, most: int, *, said: str | None = None, least: i
     said = said or field
     if not isinstance(value, str):
         raise Unprocessable(f"The {said} must be text", detail=f"Send {field} as a string.", errors={field: ["Not a string."]})
-    storable(value, field)
+    if unstorable(value):  # (``storable``'s refusal, asked of the one string)
+        storable(value, field)
     if len(value) < least:
         raise Unprocessable(f"The {said} is empty; write it, or leave it out", errors={field: ["Empty."]})
     if len(value) > most:
@@ -70,6 +71,8 @@ def dice_counts(dice: Mapping[str, Any], field: str = "dice", least: int = 1) ->
         raise Unprocessable(f"A roll takes at most {MOST_DIE_KINDS} different dice; roll the rest separately",
                             errors={field: [f"{len(dice)} dice."]})
     for die_id, number in dice.items():
+        if _a_die_id(die_id) and type(number) is int and least <= number <= MOST_DICE:
+            continue  # what text() and count() below accept, asked without building their field names and wordings
         text(die_id, f"{field}.{die_id}", ID_LENGTH, said="die id")
         count(number, f"{field}.{die_id}", least, MOST_DICE, what=f"{die_id} dice")
 
@@ -80,10 +83,17 @@ def reported_faces(faces: Mapping[str, Any], field: str = "faces", least: int = 
         raise Unprocessable(f"A roll takes at most {MOST_DIE_KINDS} different dice; report the rest separately",
                             errors={field: [f"{len(faces)} dice."]})
     for die_id, rolled in faces.items():
+        if _a_die_id(die_id) and type(rolled) is list and least <= len(rolled) <= MOST_DICE:
+            continue  # (as in dice_counts)
         text(die_id, f"{field}.{die_id}", ID_LENGTH, said="die id")
         if not isinstance(rolled, list):
             raise Unprocessable(f"The faces of {die_id} must be a list", errors={f"{field}.{die_id}": ["Not a list."]})
         count(len(rolled), f"{field}.{die_id}", least, MOST_DICE, what=f"{die_id} dice")
+
+
+def _a_die_id(die_id: Any) -> bool:
+    """Whether ``text`` takes ``die_id`` as a die id, without a refusal to word."""
+    return type(die_id) is str and 1 <= len(die_id) <= ID_LENGTH and not unstorable(die_id)
 
 
 def cards(named: Any, field: str = "cards") -> list[str]:

@@ -22,7 +22,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -42,6 +42,20 @@ def block(seed: bytes, counter: int) -> bytes:
     return hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()
 
 
+# HMAC (RFC 2104) is SHA-256(key ^ opad || SHA-256(key ^ ipad || msg)) with the key padded to SHA-256's 64-byte block
+# (hashed first when longer). A stream keeps both keyed hashes as they stand after their pad, and each block copies
+# them: the same bytes as ``block``, without setting up the key again for every draw.
+_BLOCK_SIZE = hashlib.sha256().block_size
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+
+
+def _keyed(seed: bytes) -> tuple[Any, Any]:
+    key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK_SIZE else seed
+    key = key.ljust(_BLOCK_SIZE, b"\0")
+    return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
+
+
 def accept(x: int, n: int) -> int | None:
     """One 64-bit draw mapped to 0..n-1, or None when it falls in the last, partial cycle of n
     (from 2**64 - (2**64 mod n) up): folding those in would favour the low outcomes."""
@@ -55,16 +69,25 @@ class RandomStream:
     def __init__(self, seed: bytes, counter: int = 0) -> None:
         self.seed = seed
         self.counter = counter
+        self._inner, self._outer = _keyed(seed)
+
+    def _block(self, counter: int) -> bytes:
+        """``block(self.seed, counter)``, from the stream's keyed hashes."""
+        inner = self._inner.copy()
+        inner.update(counter.to_bytes(8, "big"))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
 
     def uniform(self, n: int) -> int:
         if n < 1:
             raise ValueError("uniform() needs at least one outcome")
+        limit = _SPACE - (_SPACE % n)  # as ``accept``, worked out once for every draw this takes
         while True:
-            x = int.from_bytes(block(self.seed, self.counter)[:8], "big")
+            x = int.from_bytes(self._block(self.counter)[:8], "big")
             self.counter += 1
-            outcome = accept(x, n)
-            if outcome is not None:
-                return outcome
+            if x < limit:
+                return x % n
 
     def roll(self, layout: Sequence[T]) -> T:
         return layout[self.uniform(len(layout))]

@@ -99,14 +99,17 @@ def text_problem(value: Any) -> str | None:
     if isinstance(value, str):
         return _string_problem(value)
     if isinstance(value, dict):
-        items: Any = [*value.keys(), *value.values()]
+        for key in value:  # keys first, as they come before the values in the document (``unstorable``, inlined)
+            if isinstance(key, str) and ("\x00" in key or (not key.isascii() and _SURROGATE.search(key))):
+                return _string_problem(key)
+        items: Any = value.values()
     elif isinstance(value, list):
         items = value
     else:
         return None
     for item in items:  # strings are checked here and only containers recursed into: a call saved per key and number
         if isinstance(item, str):
-            problem = _string_problem(item) if "\x00" in item or _SURROGATE.search(item) else None
+            problem = _string_problem(item) if "\x00" in item or (not item.isascii() and _SURROGATE.search(item)) else None
         elif isinstance(item, (dict, list)):
             problem = text_problem(item)
         else:
@@ -114,6 +117,12 @@ def text_problem(value: Any) -> str | None:
         if problem:
             return problem
     return None
+
+
+def unstorable(value: str) -> bool:
+    """Whether ``value`` holds a NUL or a lone surrogate (``_string_problem`` says which). Text that is all ASCII
+    (CPython knows without a scan) holds no surrogate, so the search for one is left out."""
+    return "\x00" in value or (not value.isascii() and _SURROGATE.search(value) is not None)
 
 
 def _string_problem(value: str) -> str | None:

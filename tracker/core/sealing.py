@@ -35,7 +35,8 @@ LEGACY = SEALED  # the same fields, for events from before meta.sealed
 
 def paths_for(event_name: str, state: Mapping[str, Any]) -> list[str]:
     """The sealed paths a new event of this type records (only those it actually holds)."""
-    return [path for path in SEALED.get(event_name, ()) if holds(state, path)]
+    sealed = SEALED.get(event_name)
+    return [path for path in sealed if holds(state, path)] if sealed else []
 
 
 def sealed_paths(state: Mapping[str, Any]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -41,8 +42,20 @@ class IdempotencyRecord(TrackerAggregate):
 def canonical_scope(scope: str) -> str:
     """``session:<id>``/``campaign:<id>`` with the id in one spelling: upper case, no hyphens and ``urn:uuid:``
     forms of one id are one session, so they take turns and share Idempotency-Keys."""
+    # Every command on a session names it the same way, so its spelling is worked out once; only text as short as
+    # an id's spellings is kept (UUID() also takes any number of hyphens).
+    return _kept_scope(scope) if len(scope) <= KEPT_TEXT else _scope(scope)
+
+
+KEPT_TEXT = 64  # "campaign:urn:uuid:" and a hyphenated id are 54 characters
+
+
+def _scope(scope: str) -> str:
     kind, _, raw = scope.partition(":")
     try:
         return f"{kind}:{UUID(raw)}" if raw else scope
     except ValueError:
         return scope  # not an id: the command's own load refuses it
+
+
+_kept_scope = lru_cache(maxsize=4096)(_scope)

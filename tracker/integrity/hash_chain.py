@@ -112,7 +112,7 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
     each stream's new version and head are also kept there by its id (what ``Heads.saved`` takes once they are stored)."""
     heads: dict[str, str] = {}
     # Sessions first: the campaign's events of the same command record the sessions' heads.
-    for aggregate in sorted(aggregates, key=lambda a: type(a).__name__ == "Campaign"):
+    for aggregate in sorted(aggregates, key=_campaigns_last) if len(aggregates) > 1 else aggregates:
         pending = list(aggregate.pending_events)
         if not pending:
             continue
@@ -145,6 +145,10 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
         if linked is not None:
             linked[aggregate_id] = (pending[-1].originator_version, previous)
     return heads
+
+
+def _campaigns_last(aggregate: Any) -> bool:
+    return type(aggregate).__name__ == "Campaign"
 
 
 class Heads:
