@@ -8,7 +8,7 @@ Python's interpreter and every C library it calls included.
 
 - the minimal app (bench/minimal_app.py): Flask and Werkzeug reading the body and answering JSON, nothing else;
 - the stack's floor for a roll (bench/floor_app.py): that, plus the token looked up in memory, HMAC dice, a hash
-  chain and one INSERT + COMMIT through psycopg's pool: what any service on this stack must do to record a roll;
+  chain and one autocommitted INSERT through psycopg's pool: what any service on this stack must do to record a roll;
 - the roll route (POST /sessions/{sid}/rolls through api.create_app on PostgreSQL, the token checked);
 - the command alone (Tracker.roll), so the route less the command is the HTTP layer's.
 

@@ -802,7 +802,7 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                 "The stack's floor for a roll, in the same run: bench/floor_app.py on the same gunicorn configuration and the same "
                 "PostgreSQL, driven the same way. It does what any service on this stack must do to record a roll, each in its "
                 "plainest form: Flask reads the body, the token's SHA-256 is looked up in memory, two dice come from an "
-                "HMAC-SHA256 stream, the roll is chained to the session's last hash and saved with one INSERT and one COMMIT "
+                "HMAC-SHA256 stream, the roll is chained to the session's last hash and saved with one prepared INSERT on an autocommit connection (one round trip) "
                 "through psycopg's pool, and the answer is JSON. What the roll route costs beyond it is this project's code "
                 "and the eventsourcing library's:",
                 "",

@@ -51,13 +51,13 @@ def _request_cpu(http: HttpResult, run: Any) -> str:
 
 
 def _beside_the_floor(http: HttpResult, run: Any) -> str:
-    """The roll route beside floor_app.py, the stack doing a roll's own work (token, dice, chain, one INSERT + COMMIT)."""
+    """The roll route beside floor_app.py, the stack doing a roll's own work (token, dice, chain, one autocommitted INSERT)."""
     floor = http.run_at(run.clients, floor=True)
     if floor is None or not floor.per_second or not floor.worker_cpu_ms_each:
         return ""
     return (
         f"; the stack's floor for a roll (bench/floor_app.py: the same request, the token looked up in memory, HMAC dice, "
-        f"a hash chain and one INSERT + COMMIT through psycopg's pool, nothing of this project's) serves "
+        f"a hash chain and one autocommitted INSERT, one round trip, through psycopg's pool, nothing of this project's) serves "
         f"{floor.per_second:,.0f} req/s at {floor.worker_cpu_ms_each:.2f} ms of worker CPU, p99 {floor.p99_ms:.1f} ms: the "
         f"roll route is {run.per_second / floor.per_second:.2f} of its rate at {run.worker_cpu_ms_each / floor.worker_cpu_ms_each:.1f}x "
         f"its CPU, so {max(run.worker_cpu_ms_each - floor.worker_cpu_ms_each, 0):.2f} ms a request is this project's code and "
