@@ -713,6 +713,14 @@ def findings(result: BackendResult, micro: dict[str, float]) -> str:
     )
 
 
+def runs_table(runs: list[Any]) -> str:
+    """The HTTP runs of one app (the roll route, the minimal app, the floor), a row each."""
+    return markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
+                          [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
+                            f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in runs],
+                          text_columns=0)
+
+
 def profile_section(http: HttpResult) -> list[str]:
     """Where the real server's CPU goes (bench/server_profile.py)."""
     profile, run = http.profile, http.profiled
@@ -779,10 +787,7 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             "command cache. "
             + (http.note + "." if http.note else ""),
             "",
-            markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
-                           [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
-                             f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.runs],
-                           text_columns=0),
+            runs_table(http.runs),
             "",
             f"Worker resident size after the runs: {', '.join(f'{m:.0f} MB' for m in http.worker_rss_mb)}.",
             "",
@@ -793,10 +798,7 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
             "The stack's limit, in the same run: bench/minimal_app.py (Flask reads the same JSON body and answers JSON) on the "
             "same gunicorn configuration, driven the same way:",
             "",
-            markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
-                           [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
-                             f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.minimal],
-                           text_columns=0),
+            runs_table(http.minimal),
             "",
             *([
                 "The stack's floor for a roll, in the same run: bench/floor_app.py on the same gunicorn configuration and the same "
@@ -806,10 +808,7 @@ def extra_sections(results: list[BackendResult], history: HistoryResult | None, 
                 "through psycopg's pool, and the answer is JSON. What the roll route costs beyond it is this project's code "
                 "and the eventsourcing library's:",
                 "",
-                markdown_table(("clients", "requests", "seconds", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "worker CPU ms/req"),
-                               [(str(r.clients), str(r.requests), f"{r.seconds:.1f}", f"{r.per_second:.0f}", f"{r.p50_ms:.1f}",
-                                 f"{r.p95_ms:.1f}", f"{r.p99_ms:.1f}", str(r.errors), f"{r.worker_cpu_ms_each:.2f}") for r in http.floor],
-                               text_columns=0),
+                runs_table(http.floor),
                 "",
             ] if http.floor else []),
             *profile_section(http),
