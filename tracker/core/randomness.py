@@ -59,8 +59,12 @@ def _keyed(seed: bytes) -> tuple[Any, Any]:
 def accept(x: int, n: int) -> int | None:
     """One 64-bit draw mapped to 0..n-1, or None when it falls in the last, partial cycle of n
     (from 2**64 - (2**64 mod n) up): folding those in would favour the low outcomes."""
-    limit = _SPACE - (_SPACE % n)
-    return x % n if x < limit else None
+    return x % n if x < kept_below(n) else None
+
+
+def kept_below(n: int) -> int:
+    """The first 64-bit draw ``accept`` rejects for n outcomes: the end of the last full cycle of n."""
+    return _SPACE - (_SPACE % n)
 
 
 class RandomStream:
@@ -82,7 +86,7 @@ class RandomStream:
     def uniform(self, n: int) -> int:
         if n < 1:
             raise ValueError("uniform() needs at least one outcome")
-        limit = _SPACE - (_SPACE % n)  # as ``accept``, worked out once for every draw this takes
+        limit = kept_below(n)  # ``accept``'s bound, worked out once for every draw this takes
         while True:
             x = int.from_bytes(self._block(self.counter)[:8], "big")
             self.counter += 1
