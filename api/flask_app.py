@@ -28,6 +28,8 @@ from flask.app import _sentinel  # Flask's own "no exception given" default of d
 from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes a dozen
 from flask.signals import request_tearing_down
 from flask.views import MethodView, View
+from werkzeug._internal import _wsgi_decoding_dance  # what Map.bind_to_environ reads the path and query with
+from werkzeug.routing import Map, MapAdapter
 from werkzeug.wrappers import Request as WerkzeugRequest
 
 KEPT_AT_MOST = 4096  # functions made per request (none today) would otherwise grow the table without end
@@ -56,6 +58,33 @@ class TrackerFlask(Flask):
         super().__init__(*args, **kwargs)
         self._plain: dict[Any, bool] = {}
         self._plain_functions: set[Any] = set()  # functions (not bound methods) known plain: one membership test
+        self._bound: dict[tuple[Any, ...], tuple[str, str, str | None, str]] = {}  # create_url_adapter's, by host
+
+    def create_url_adapter(self, request: Any) -> MapAdapter | None:
+        """Flask's adapter for a request: the request's host and the adapter's server name, subdomain and scheme are
+        worked out once per kind of address the requests come to (the same few, whatever the path: werkzeug validates
+        the host twice and encodes it by IDNA, about 50 calls), the path, query and method read per request as
+        ``Map.bind_to_environ`` reads them. Trusted hosts, host or subdomain matching, or another Map take Flask's way."""
+        if (request is None or self.config["TRUSTED_HOSTS"] is not None or request.trusted_hosts is not None
+                or self.url_map.host_matching or self.subdomain_matching or type(self.url_map) is not Map):
+            return super().create_url_adapter(request)
+        env = request.environ
+        key = (env["wsgi.url_scheme"], env.get("HTTP_HOST"), env.get("SERVER_NAME"), env.get("SERVER_PORT"),
+               env.get("HTTP_CONNECTION"), env.get("HTTP_UPGRADE"), self.config["SERVER_NAME"], self.url_map.default_subdomain)
+        known = self._bound.get(key)
+        if known is None:
+            adapter = super().create_url_adapter(request)  # (a host werkzeug refuses raises here, and is not kept)
+            if len(self._bound) >= KEPT_AT_MOST:
+                self._bound.clear()
+            self._bound[key] = (request.host, adapter.server_name, adapter.subdomain, adapter.url_scheme)  # type: ignore[union-attr]
+            return adapter
+        host, server_name, subdomain, scheme = known
+        request.host = host
+        script_name, path_info, query = env.get("SCRIPT_NAME"), env.get("PATH_INFO"), env.get("QUERY_STRING")
+        return MapAdapter(
+            self.url_map, server_name, "/" if script_name is None else _wsgi_decoding_dance(script_name), subdomain, scheme,
+            "/" if path_info is None else _wsgi_decoding_dance(path_info), env["REQUEST_METHOD"],
+            None if query is None else _wsgi_decoding_dance(query))
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         if func in self._plain_functions:

@@ -11,11 +11,13 @@ import pytest
 from flask import Blueprint, Flask, after_this_request, g, request
 from flask.testing import FlaskClient
 from flask.views import MethodView, View
+from werkzeug.routing import Map, MapAdapter
 
 from api import flask_app
 from api.flask_app import TrackerFlask
 
-# Flask's methods api/flask_app.py follows, by the SHA-256 of their source as it was read (Flask 3.1.x).
+# Flask's (and werkzeug's) methods api/flask_app.py follows, by the SHA-256 of their source as it was read (Flask 3.1.3,
+# werkzeug 3.1.9).
 COPIED_FROM = {
     "Flask.preprocess_request": (Flask.preprocess_request, "74a4cb2d"),
     "Flask.dispatch_request": (Flask.dispatch_request, "62c7e9d1"),
@@ -24,6 +26,10 @@ COPIED_FROM = {
     "Request.max_content_length": (flask_app.Request.max_content_length.fget, "9a5760c2"),
     "View.as_view": (View.as_view, "570d54ed"),
     "MethodView.dispatch_request": (MethodView.dispatch_request, "5b2dd911"),
+    "Flask.create_url_adapter": (Flask.create_url_adapter, "066133a7"),
+    "Map.bind_to_environ": (Map.bind_to_environ, "9f9d25ed"),  # werkzeug's, which Flask's create_url_adapter calls
+    "Map.bind": (Map.bind, "fa3b9d53"),
+    "MapAdapter.__init__": (MapAdapter.__init__, "dcfc8d1d"),
 }
 
 
@@ -156,3 +162,61 @@ def test_every_route_of_the_service_made_by_a_method_view_dispatches_through_met
     assert made_again  # the API's resources are MethodViews
     for endpoint in made_again:
         assert app.view_functions[endpoint].__code__ is not flask_app._AS_VIEW_CODE, endpoint
+
+
+ADDRESSES = [
+    {"HTTP_HOST": "127.0.0.1:8000"},
+    {"HTTP_HOST": "Tracker.Example:443", "wsgi.url_scheme": "https"},
+    {"HTTP_HOST": "tracker.example:80"},
+    {"HTTP_HOST": "bücher.example"},  # IDNA-encoded for the adapter
+    {"HTTP_HOST": "bad host\n"},  # invalid: werkzeug reads it as no host
+    {},  # no Host header: the server's own name and port
+    {"HTTP_HOST": "tracker.example", "HTTP_CONNECTION": "keep-alive, Upgrade", "HTTP_UPGRADE": "websocket"},
+]
+PLACES = [("/sessions/s1/rolls", "", "POST"), ("/caf%C3%A9", "a=1&b=%C3%A9", "GET"), ("/x", "", "HEAD")]
+
+
+@pytest.mark.parametrize("address", ADDRESSES)
+@pytest.mark.parametrize("server_name", [None, "tracker.example"])
+def test_a_requests_url_adapter_and_host_are_flasks_the_first_time_and_every_time_after(address, server_name):
+    from werkzeug.test import EnvironBuilder
+
+    apps = {kind: kind(__name__) for kind in (Flask, TrackerFlask)}
+    for app in apps.values():
+        app.config["SERVER_NAME"] = server_name
+    for _ in range(2):  # worked out, then known
+        for path, query, method in PLACES:
+            made = {}
+            for kind, app in apps.items():
+                environ = EnvironBuilder(path=path, query_string=query, method=method).get_environ()
+                environ["SCRIPT_NAME"] = "/api"
+                environ.update({"wsgi.url_scheme": "http", **address})
+                if "HTTP_HOST" not in address:
+                    environ.pop("HTTP_HOST", None)
+                request = app.request_class(environ)
+                adapter = app.create_url_adapter(request)
+                made[kind] = (request.host, {name: getattr(adapter, name) for name in (
+                    "server_name", "script_name", "subdomain", "url_scheme", "path_info", "default_method", "query_args",
+                    "websocket")})
+            assert made[TrackerFlask] == made[Flask]
+    assert apps[TrackerFlask]._bound  # the second round was answered from what the first worked out
+
+
+def test_trusted_hosts_and_subdomain_matching_take_flasks_way():
+    app = TrackerFlask(__name__, subdomain_matching=True)
+    app.config["SERVER_NAME"] = "tracker.example"
+    with app.test_request_context("/", base_url="http://a.tracker.example"):
+        assert not app._bound
+    trusting = TrackerFlask(__name__)
+    trusting.config["TRUSTED_HOSTS"] = ["tracker.example"]
+    from werkzeug.exceptions import SecurityError
+
+    with pytest.raises(SecurityError):
+        trusting.create_url_adapter(trusting.request_class({**_environ(), "HTTP_HOST": "evil.example"}))
+    assert not trusting._bound
+
+
+def _environ() -> dict:
+    from werkzeug.test import EnvironBuilder
+
+    return EnvironBuilder(path="/").get_environ()
