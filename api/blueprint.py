@@ -24,6 +24,7 @@ from flask_smorest.utils import resolve_schema_instance, set_status_and_headers_
 from werkzeug import Response
 
 from api.context import door
+from api.flask_app import TrackerFlask
 from api.json_body import DecodedOnceParser
 
 
@@ -89,10 +90,18 @@ class Blueprint(flask_smorest.Blueprint):
                 dumped = result if schema is None else schema.dump(result)
                 app_context = _cv_app.get()
                 app_context.g.setdefault("_flask_smorest", {})["result_dump"] = dumped  # flask-smorest's ETag reads it
-                answer = app_context.app.json.response(self._prepare_response_content(dumped))  # what jsonify does
-                set_status_and_headers_in_response(answer, status, headers)
-                if status is None:
-                    answer.status_code = status_code
+                content = self._prepare_response_content(dumped)
+                app = app_context.app
+                if not isinstance(app, TrackerFlask):
+                    answer = app.json.response(content)  # what jsonify does
+                    set_status_and_headers_in_response(answer, status, headers)
+                    if status is None:
+                        answer.status_code = status_code
+                    return answer
+                # The same answer made with its status (not 200, then the status), its headers after the body's own.
+                answer = app.json_answer(content, status_code if status is None else status)
+                if headers:
+                    answer.headers.extend(headers)
                 return answer
 
             answered._apidoc = documented._apidoc  # type: ignore[attr-defined]

@@ -17,18 +17,21 @@ with the context variables read instead (tests/test_flask_app.py holds them to F
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from inspect import iscoroutinefunction
 from itertools import chain
 from typing import Any
 
-from flask import Flask, Request
+from flask import Flask, Request, Response
 from flask.app import _sentinel  # Flask's own "no exception given" default of do_teardown_request
+from flask.json.provider import DefaultJSONProvider
 from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes a dozen
 from flask.signals import request_tearing_down
 from flask.views import MethodView, View
 from werkzeug._internal import _wsgi_decoding_dance  # what Map.bind_to_environ reads the path and query with
+from werkzeug.datastructures import Headers
 from werkzeug.routing import Map, MapAdapter
 from werkzeug.wrappers import Request as WerkzeugRequest
 
@@ -51,14 +54,69 @@ class TrackerRequest(Request):
         self._max_content_length = value
 
 
+class TrackerResponse(Response):
+    """Flask's response, handed to the server without copying its headers through werkzeug's checks when there is
+    nothing for them to change, and its body as the bytes it already is."""
+
+    def get_wsgi_headers(self, environ: Any) -> Headers:
+        """werkzeug's copy of the headers for the server: where it would change nothing (no Location or
+        Content-Location to make absolute, a Content-Length set, a status that keeps it), a copy of the list. Each
+        value in it is a header's string already (Headers checked it when it was set), which is all werkzeug's copy
+        checks again, one call per header."""
+        headers = self.headers
+        status = self.status_code
+        if headers.__class__ is Headers and status >= 200 and status not in (204, 304):
+            length = False
+            for key, _ in headers._list:
+                name = key.lower()
+                if name == "content-length":
+                    length = True
+                elif name in ("location", "content-location"):
+                    return super().get_wsgi_headers(environ)
+            if length:
+                copied = Headers()
+                copied._list = headers._list.copy()
+                return copied
+        return super().get_wsgi_headers(environ)
+
+    def get_app_iter(self, environ: Any) -> Any:
+        """werkzeug's: for a body held as bytes (what set_data makes) with nothing to call when it closes, those bytes,
+        which werkzeug's iterator would yield as they are and whose close would do nothing."""
+        body = self.response
+        status = self.status_code
+        if (body.__class__ is list and not self._on_close and not self.direct_passthrough and environ["REQUEST_METHOD"] != "HEAD"
+                and status >= 200 and status not in (204, 304) and all(part.__class__ is bytes for part in body)):
+            return tuple(body)
+        return super().get_app_iter(environ)
+
+
 class TrackerFlask(Flask):
     request_class = TrackerRequest
+    response_class = TrackerResponse
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._plain: dict[Any, bool] = {}
         self._plain_functions: set[Any] = set()  # functions (not bound methods) known plain: one membership test
         self._bound: dict[tuple[Any, ...], tuple[str, str, str | None, str]] = {}  # create_url_adapter's, by host
+        self._json_encoder: tuple[tuple[Any, ...], json.JSONEncoder] | None = None
+
+    def json_answer(self, value: Any, status: Any) -> Response:
+        """What ``self.json.response(value)`` answers, with ``status`` (Flask's DefaultJSONProvider: compact out of
+        debug mode, its default, ensure_ascii and sort_keys), by one encoder made once for those settings: json.dumps
+        makes a JSONEncoder of them on every call, and the provider's response gets there in five calls. Any other
+        provider, or an indented answer, is the provider's own."""
+        provider = self.json
+        if provider.__class__ is not DefaultJSONProvider or provider.compact is False or (provider.compact is None and self.debug):
+            response = provider.response(value)
+            response.status = status
+            return response
+        settings = (provider.default, provider.ensure_ascii, provider.sort_keys)
+        kept = self._json_encoder
+        if kept is None or kept[0] != settings:
+            kept = self._json_encoder = (settings, json.JSONEncoder(
+                default=provider.default, ensure_ascii=provider.ensure_ascii, sort_keys=provider.sort_keys, separators=(",", ":")))
+        return self.response_class(f"{kept[1].encode(value)}\n", status=status, mimetype=provider.mimetype)
 
     def create_url_adapter(self, request: Any) -> MapAdapter | None:
         """Flask's adapter for a request: the request's host and the adapter's server name, subdomain and scheme are

@@ -11,7 +11,9 @@ import pytest
 from flask import Blueprint, Flask, after_this_request, g, request
 from flask.testing import FlaskClient
 from flask.views import MethodView, View
+from werkzeug.datastructures import headers as werkzeug_headers
 from werkzeug.routing import Map, MapAdapter
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from api import flask_app
 from api.flask_app import TrackerFlask
@@ -30,6 +32,10 @@ COPIED_FROM = {
     "Map.bind_to_environ": (Map.bind_to_environ, "9f9d25ed"),  # werkzeug's, which Flask's create_url_adapter calls
     "Map.bind": (Map.bind, "fa3b9d53"),
     "MapAdapter.__init__": (MapAdapter.__init__, "dcfc8d1d"),
+    "Response.get_wsgi_headers": (WerkzeugResponse.get_wsgi_headers, "c602160e"),
+    "Response.get_app_iter": (WerkzeugResponse.get_app_iter, "e5cf208d"),
+    "Response.close": (WerkzeugResponse.close, "7e7028b5"),
+    "headers._str_header_value": (werkzeug_headers._str_header_value, "9879e136"),  # each value a str once set
 }
 
 
@@ -220,3 +226,109 @@ def _environ() -> dict:
     from werkzeug.test import EnvironBuilder
 
     return EnvironBuilder(path="/").get_environ()
+
+
+def _answers():
+    """Answers of every shape a view or an error handler makes, each made anew (a response is consumed once)."""
+    from flask import Response
+
+    def location(response):
+        response.headers["Location"] = "/sessions/caf\u00e9"
+        return response
+
+    def content_location(response):
+        response.headers["Content-Location"] = "/x y"
+        return response
+
+    def no_length(response):
+        del response.headers["Content-Length"]
+        return response
+
+    def subclassed_headers(response):
+        from werkzeug.datastructures import Headers
+
+        class Mine(Headers):
+            pass
+
+        response.headers = Mine(response.headers)
+        return response
+
+    def closing(response):
+        response.call_on_close(lambda: None)
+        return response
+
+    return {
+        "json 201": lambda kind: kind('{"a":1}\n', status=201, mimetype="application/json"),
+        "problem": lambda kind: kind('{"title":"t"}', status=422, mimetype="application/problem+json", headers={"Retry-After": "2"}),
+        "204": lambda kind: kind(status=204),
+        "304": lambda kind: kind("x", status=304, headers={"ETag": '"1"', "Content-Type": "text/plain"}),
+        "101": lambda kind: kind("x", status=101),
+        "location": lambda kind: location(kind("moved", status=302)),
+        "content location": lambda kind: content_location(kind("here")),
+        "no length": lambda kind: no_length(kind("body")),
+        "other headers": lambda kind: subclassed_headers(kind("body")),
+        "on close": lambda kind: closing(kind("body")),
+        "generated": lambda kind: kind((part for part in (b"a", b"b"))),
+        "text parts": lambda kind: kind(["a", "b"]),
+        "passthrough": lambda kind: kind([b"raw"], direct_passthrough=True),
+        "Response": lambda kind: Response("plain"),
+    }
+
+
+@pytest.mark.parametrize("shape", sorted(_answers()))
+@pytest.mark.parametrize("method", ["GET", "HEAD", "POST"])
+def test_an_answer_goes_to_the_server_as_werkzeug_sends_it(shape, method):
+    from flask import Response
+    from werkzeug.test import EnvironBuilder
+
+    sent = {}
+    for kind in (Response, flask_app.TrackerResponse):
+        environ = EnvironBuilder(path="/sessions/s1/rolls", method=method, base_url="http://tracker.example/api").get_environ()
+        answer = _answers()[shape](kind)
+        closed = []
+        answer.call_on_close(lambda: closed.append(True)) if shape == "on close" else None
+        app_iter, status, headers = answer.get_wsgi_response(environ)
+        body = b"".join(app_iter)
+        getattr(app_iter, "close", lambda: None)()
+        sent[kind] = (status, headers, body, closed)
+    assert sent[flask_app.TrackerResponse] == sent[Response]
+
+
+def test_a_json_answer_takes_the_short_way_to_the_server():
+    from werkzeug.test import EnvironBuilder
+
+    answer = flask_app.TrackerResponse('{"a":1}\n', status=201, mimetype="application/json")
+    environ = EnvironBuilder(path="/", method="POST").get_environ()
+    assert answer.get_app_iter(environ) == (b'{"a":1}\n',)
+    copied = answer.get_wsgi_headers(environ)
+    assert copied is not answer.headers and copied._list == answer.headers._list and copied._list is not answer.headers._list
+
+
+JSON_VALUES = [
+    {"log_position": 110, "results": {"d6": [3, 2]}, "source": "digital"},
+    {"b": 1, "a": "caf\u00e9 \u2603", "when": __import__("datetime").date(2026, 12, 7), "id": __import__("uuid").UUID(int=7)},
+    [1, 2.5, None, True, "x"],
+    "text",
+    None,
+]
+
+
+@pytest.mark.parametrize("value", JSON_VALUES)
+@pytest.mark.parametrize("settings", [{}, {"sort_keys": False}, {"ensure_ascii": False}, {"compact": False}, {"debug": True}])
+@pytest.mark.parametrize("status", [201, 200, "202 ACCEPTED"])
+def test_a_json_answer_is_the_providers_response_byte_for_byte(value, settings, status):
+    app = TrackerFlask(__name__)
+    app.debug = settings.get("debug", False)
+    for name in ("sort_keys", "ensure_ascii", "compact"):
+        if name in settings:
+            setattr(app.json, name, settings[name])
+    with app.app_context():
+        for _ in range(2):  # the encoder made, then kept
+            answer = app.json_answer(value, status)
+            expected = app.json.response(value)
+            expected.status = status
+            assert (answer.status, answer.headers.to_wsgi_list(), answer.get_data()) == (
+                expected.status, expected.headers.to_wsgi_list(), expected.get_data())
+    app.json.sort_keys = not app.json.sort_keys  # a setting changed after: a new encoder
+    with app.app_context():
+        assert app.json_answer({"b": 1, "a": 2}, 200).get_data() == app.json.response({"b": 1, "a": 2}).get_data()
