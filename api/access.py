@@ -146,11 +146,13 @@ def _check_shape(req: Any):
     """Deeply nested documents and huge arrays are refused before any view parses them."""
     if req.method in ("GET", "HEAD") or not req.is_json:
         return None
-    value = json_body.decoded_or_none()
     # What json_body decoded nests at most MAX_DEPTH levels (tracker/core/safe_json.py refuses deeper), so no value in it
     # lies deeper than MAX_DEPTH; an array of more than MAX_ARRAY items has at least MAX_ARRAY commas between them. With
-    # fewer commas in the whole body, the walk below finds nothing.
-    if value is None or req.get_data(cache=True).count(b",") < MAX_ARRAY:
+    # fewer commas in the whole body (the bytes the decoding read, kept), the walk below finds nothing: asked first.
+    if req.get_data(cache=True).count(b",") < MAX_ARRAY:
+        return None
+    value = json_body.decoded_or_none()
+    if value is None:
         return None
     problem = _shape_problem(value, 0)
     if problem:
