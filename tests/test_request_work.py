@@ -288,3 +288,35 @@ def test_a_schema_with_a_field_or_hook_the_body_check_does_not_know_gets_no_plan
 
     for schema in (Nested(), Hooked(), Defaulted(), type("Email", (Schema,), {"to": fields.Email()})()):
         assert body_shape.plan(schema) is False
+
+
+def test_a_json_request_line_carries_what_the_request_was_read_from_the_context_variables(app, client, monkeypatch, caplog):
+    """api/request_log.py reads the request and g through Flask's context variables, not its proxies: the same fields,
+    for an answered write, a refusal without a token and a path no route answers."""
+    import logging
+
+    from api import request_log
+
+    monkeypatch.setattr(request_log, "configure", lambda log_format: None)  # the root logger stays the suite's
+    request_log.install(app, "json")
+    caplog.set_level(logging.INFO, logger=request_log.REQUEST_LOGGER)
+    campaign = client.post("/campaigns", json={"ruleset": "journey", "name": "Logged"}).json
+    token = campaign["owner_token"]
+    session = client.post(f"/campaigns/{campaign['id']}/sessions", json={"quest": "q1-meeting"},
+                          headers={"Authorization": f"Bearer {token}"}).json["id"]
+    caplog.clear()
+    rolled = client.post(f"/sessions/{session}/rolls", json={"dice": {"d6": 1}},
+                         headers={"Authorization": f"Bearer {token}", "X-Correlation-Id": "roll-1"})
+    assert rolled.status_code == 201
+    app.test_client_class = None  # Flask's own client: the 404 below is not in the document the suite's client checks
+    from flask.testing import FlaskClient
+
+    plain = FlaskClient(app, app.response_class)
+    assert plain.get("/nowhere", headers={"X-Correlation-Id": "lost-1"}).status_code == 404
+    lines = {record.correlation_id: record for record in caplog.records if record.name == request_log.REQUEST_LOGGER}
+    roll, lost = lines["roll-1"], lines["lost-1"]
+    grant = app.extensions["tracker"].authenticate(token)
+    assert (roll.method, roll.route, roll.status, roll.token_id, roll.remote_addr) == (
+        "POST", "/sessions/<session_id>/rolls", 201, grant.token_id, "127.0.0.1")
+    assert isinstance(roll.latency_ms, float) and roll.latency_ms >= 0
+    assert (lost.method, lost.route, lost.status, lost.token_id) == ("GET", "unmatched", 404, None)
