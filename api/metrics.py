@@ -75,11 +75,6 @@ def _started() -> None:
     vars(_cv_app.get().g)["metrics_started"] = time.perf_counter()  # (g's __setattr__ is a Python call for this)
 
 
-def route_template() -> str:
-    rule = request.url_rule
-    return rule.rule if rule is not None else UNMATCHED
-
-
 def command_name(app: Flask) -> str:
     """The operation a write is (its operationId, as the OpenAPI document names it), else its endpoint (the pages')."""
     endpoint = request.endpoint or UNMATCHED

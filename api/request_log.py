@@ -69,7 +69,7 @@ def _logged(response):
     logging.getLogger(REQUEST_LOGGER).info("request", extra={
         "correlation_id": context.get("correlation_id"),
         "method": req.method,
-        "route": rule.rule if rule is not None else metrics.UNMATCHED,  # metrics.route_template(), from the request in hand
+        "route": rule.rule if rule is not None else metrics.UNMATCHED,  # the route template, as the metrics label it
         "status": response.status_code,
         "latency_ms": None if started is None else round((time.perf_counter() - started) * 1000, 3),
         "token_id": grant.token_id if grant is not None else None,
