@@ -21,7 +21,7 @@ from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import Notification, Recording, StoredEvent
+from eventsourcing.persistence import JSONTranscoder, Notification, Recording, StoredEvent, Transcoder
 from eventsourcing.utils import Environment, EnvType, strtobool
 
 from tracker.integrity import hash_chain
@@ -36,6 +36,7 @@ from tracker.application.loading import Loading
 from tracker.application.queries import Queries, grant_cache
 from tracker.core.randomness import new_seed
 from tracker.adapters.repository import TrackerRepository
+from tracker.adapters.stored_json import StoredJSON
 from tracker.integrity.signing import KeyRing
 from tracker.play.resolving import action_context, apply_changes, session_state, session_stream
 from tracker.application.unit_of_work import MAX_ATTEMPTS, Request, Result, UnitOfWork, WritePath, canonical_scope, detached
@@ -101,6 +102,16 @@ class Tracker(Application[UUID]):
             settings["IS_SNAPSHOTTING_ENABLED"] = "y"
         settings.update(env or {})
         return Environment(name, settings)
+
+    def construct_transcoder(self) -> Transcoder:
+        """The library's transcoder, with its transcodings; the default one (JSONTranscoder) encoding by msgspec where
+        that writes the same bytes (tracker/adapters/stored_json.py)."""
+        transcoder = self.factory.transcoder()
+        if type(transcoder) is JSONTranscoder:
+            transcoder = StoredJSON()
+        if isinstance(transcoder, JSONTranscoder):
+            self.register_transcodings(transcoder)
+        return transcoder
 
     def construct_repository(self) -> TrackerRepository:
         """The library's repository, configured from the env as the library does, without its per-event

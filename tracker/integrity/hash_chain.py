@@ -27,6 +27,7 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.utils import get_topic
 
 from tracker.integrity import hiding
 
@@ -84,9 +85,10 @@ _DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
 _ENCODER = msgspec.json.Encoder(order="sorted")
 
 
-def written_hash(mapper: Mapper, stored: StoredEvent, stream: str) -> str:
+def written_hash(mapper: Mapper, stored: StoredEvent, stream: str, state: Any = None) -> str:
     """``record_hash`` of an event being saved (``stream``: its originator id as text), the same hash from the same
-    bytes, with msgspec's decoder and sorted encoder in place of json.loads and verify_export's canonical_json.
+    bytes, with msgspec's decoder and sorted encoder in place of json.loads and verify_export's canonical_json
+    (``state``: what the stored bytes decode to, when the encoder has decoded them already: ``stored_form``).
 
     For a state of strings, integers, booleans, nulls, objects and arrays the two give the same bytes: msgspec sorts
     an object's keys by code point as ``sort_keys`` does, and escapes a string's characters as ``ensure_ascii=False``
@@ -95,10 +97,11 @@ def written_hash(mapper: Mapper, stored: StoredEvent, stream: str) -> str:
     ``record_hash`` itself."""
     if mapper.cipher or mapper.compressor:
         return record_hash(mapper, stored)
-    try:
-        state = _DECODER.decode(stored.state)
-    except (_Float, msgspec.DecodeError):
-        return record_hash(mapper, stored)
+    if state is None:
+        try:
+            state = _DECODER.decode(stored.state)
+        except (_Float, msgspec.DecodeError):
+            return record_hash(mapper, stored)
     body = {"stream": stream, "position": stored.originator_version, "topic": stored.topic, "state": sealing.public(state)}
     return hashlib.sha256(_ENCODER.encode(body)).hexdigest()
 
@@ -134,17 +137,34 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
             if session_id in heads:
                 meta["session_head"] = heads[session_id]
             object.__setattr__(event, "meta", meta)  # events are frozen; this is before they are stored
-            stored = app.mapper.to_stored_event(event)
+            stored, state = stored_form(app.mapper, event)
             if hidden:  # committed to as the event store keeps the values, so any verifier recomputes the same bytes
                 meta["commitments"], meta["salts"] = hiding.commit(stored_state(app.mapper, stored), hidden)
-                stored = app.mapper.to_stored_event(event)
+                stored, state = stored_form(app.mapper, event)
             if encoded is not None:
                 encoded[id(event)] = stored
-            previous = written_hash(app.mapper, stored, stream)
+            previous = written_hash(app.mapper, stored, stream, state)
         heads[stream] = previous
         if linked is not None:
             linked[aggregate_id] = (pending[-1].originator_version, previous)
     return heads
+
+
+def stored_form(mapper: Mapper, event: Any) -> tuple[StoredEvent, Any]:
+    """``mapper.to_stored_event(event)``, and the JSON value its stored state decodes to where the transcoder has it
+    (tracker/adapters/stored_json.py decodes what it encodes; None otherwise, and for a state compressed or encrypted)."""
+    encoded = getattr(mapper.transcoder, "encoded", None)
+    if encoded is None or mapper.cipher or mapper.compressor:
+        return mapper.to_stored_event(event), None
+    # The library's to_stored_event, its one call to the transcoder made through ``encoded``.
+    state = dict(vars(event))
+    originator_id = state.pop("originator_id")
+    originator_version = state.pop("originator_version")
+    class_version = getattr(type(event), "class_version", 1)
+    if class_version > 1:
+        state["class_version"] = class_version
+    data, decoded = encoded(state)
+    return StoredEvent(originator_id=originator_id, originator_version=originator_version, topic=get_topic(type(event)), state=data), decoded
 
 
 def _campaigns_last(aggregate: Any) -> bool:
