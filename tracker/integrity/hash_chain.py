@@ -32,6 +32,7 @@ from eventsourcing.utils import get_topic
 from tracker.integrity import hiding
 
 from tracker.core import sealing
+from tracker.core.ids import id_text
 from tracker.integrity.verify_export import Failure, chain_break, event_hash, event_name, opened_state
 
 
@@ -121,7 +122,7 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
             continue
         first = pending[0].originator_version
         aggregate_id = aggregate.id
-        stream = str(aggregate_id)
+        stream = id_text(aggregate_id)
         known = getattr(app, "chain_heads", None)
         previous = None if first == 1 else (known and known.get(aggregate_id, first - 1)) or head(app, aggregate_id, first - 1)
         rules = app.rules_for_session(aggregate).rules if type(aggregate).__name__ == "Session" else None
