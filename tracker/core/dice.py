@@ -77,7 +77,10 @@ def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: M
                 unknown={"die": die_id, "count": dice[die_id]},
             )
     start = stream.counter
-    results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}
+    if isinstance(stream, RandomStream):  # (each die's rolls drawn in one call; any other stream roll by roll)
+        results = {die_id: stream.rolls(specs[die_id].faces, count) for die_id, count in dice.items()}
+    else:
+        results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}
     return {
         "dice": dict(dice),
         # The order the dice drew from the stream, as a list: JSON objects have no order a rewrite must keep.

@@ -101,6 +101,21 @@ class RandomStream:
     def roll(self, layout: Sequence[T]) -> T:
         return layout[self.uniform(len(layout))]
 
+    def rolls(self, layout: Sequence[T], count: int) -> list[T]:
+        """``count`` rolls of one die, ``[self.roll(layout) for _ in range(count)]``: the same draws from the same
+        counters, with ``uniform``'s bound worked out once for the die rather than once a roll."""
+        n = len(layout)
+        if n < 1:
+            raise ValueError("uniform() needs at least one outcome")
+        limit = kept_below(n)
+        faces: list[T] = []
+        while len(faces) < count:
+            x = int.from_bytes(self._block(self.counter)[:8], "big")
+            self.counter += 1
+            if x < limit:
+                faces.append(layout[x % n])
+        return faces
+
     def shuffle(self, items: Sequence[T]) -> list[T]:
         result = list(items)
         for i in range(len(result) - 1, 0, -1):
