@@ -7,10 +7,16 @@ event id), and every command on a session names the same id.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from uuid import UUID
 
+KEPT = 4096
+_TEXTS: dict[int, str] = {}  # by the id's integer (``UUID.int``): a UUID's own hash is Python code, an int's is not
 
-@lru_cache(maxsize=4096)
+
 def id_text(aggregate_id: UUID) -> str:
-    return str(aggregate_id)
+    text = _TEXTS.get(aggregate_id.int)
+    if text is None:
+        if len(_TEXTS) >= KEPT:  # bounded: forgotten all at once, then worked out again as used
+            _TEXTS.clear()
+        text = _TEXTS[aggregate_id.int] = str(aggregate_id)
+    return text

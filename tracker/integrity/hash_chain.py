@@ -175,24 +175,25 @@ def _campaigns_last(aggregate: Any) -> bool:
 class Heads:
     """The hash of each stream's last event this process saved, so the next command links to it
     without reading it back: one round trip less per command. Keyed by version, so a stream that
-    another process appended to since is read from the store as before. Bounded (least recent out)."""
+    another process appended to since is read from the store as before. Bounded (least recent out). Kept by the
+    integer of the stream's id (``UUID.int``: a UUID's hash is Python code, its integer's is not)."""
 
     def __init__(self, maxsize: int = 10_000) -> None:
         self.maxsize = maxsize
-        self._heads: OrderedDict[UUID, tuple[int, str]] = OrderedDict()
+        self._heads: OrderedDict[int, tuple[int, str]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, stream: UUID, version: int) -> str | None:
         with self._lock:
-            known = self._heads.get(stream)
+            known = self._heads.get(stream.int)
         return known[1] if known is not None and known[0] == version else None
 
     def saved(self, heads: Mapping[UUID, tuple[int, str]]) -> None:
         """Called once the events are stored: each stream's new version and the hash of its last event."""
         with self._lock:
             for stream, known in heads.items():
-                self._heads[stream] = known
-                self._heads.move_to_end(stream)
+                self._heads[stream.int] = known
+                self._heads.move_to_end(stream.int)
             while len(self._heads) > self.maxsize:
                 self._heads.popitem(last=False)
 
