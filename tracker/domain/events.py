@@ -88,7 +88,7 @@ class TrackerAggregate(Aggregate):
         clock this aggregate was given."""
         if kwargs.get("timestamp") is None:
             kwargs["timestamp"] = self.given.clock()
-        if getattr(type(self), "TOPIC", None):  # (the library's check of an explicit topic: none of ours has one)
+        if _explicit_topic(type(self)):  # (the library's check of an explicit topic: none of ours has one)
             super().trigger_event(event_class, **kwargs)
             return
         kwargs["originator_id"] = self._id
@@ -99,6 +99,18 @@ class TrackerAggregate(Aggregate):
             raise TypeError(f"Can't construct event {event_class}: {e}") from None
         new_event.mutate(self)
         self._pending_events.append(new_event)
+
+
+def _explicit_topic(cls: type) -> bool:
+    """Whether an aggregate class names its topic (the library's ``getattr(type(self), "TOPIC", None)``), asked once per
+    class: asked of a class without one, getattr raises and discards an AttributeError, its message formatted, each time."""
+    known = _EXPLICIT_TOPICS.get(cls)
+    if known is None:
+        known = _EXPLICIT_TOPICS[cls] = bool(getattr(cls, "TOPIC", None))
+    return known
+
+
+_EXPLICIT_TOPICS: dict[type, bool] = {}
 
 
 class TrackerEvent(Aggregate.Event):

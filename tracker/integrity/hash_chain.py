@@ -134,7 +134,7 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
                 sealed.append(hiding.SALTS)
             if sealed:  # kept out of the hash and of every reader until the session ends
                 meta["sealed"] = sealed
-            session_id = getattr(event, "session_id", None)
+            session_id = vars(event).get("session_id")  # (a field where an event has it: getattr's miss raises and discards)
             if session_id in heads:
                 meta["session_head"] = heads[session_id]
             object.__setattr__(event, "meta", meta)  # events are frozen; this is before they are stored
