@@ -241,7 +241,7 @@ class Commands:
                 inputs.reported_faces(faces)
             uow.in_play(session, request)
             specs = self.loading.dice_of(session, ruleset)
-            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session))
+            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session), bounded=True)  # (checked above)
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
             body = {
