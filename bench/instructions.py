@@ -10,17 +10,19 @@ Python's interpreter and every C library it calls included.
 - the stack's floor for a roll (bench/floor_app.py): that, plus the token looked up in memory, HMAC dice, a hash
   chain and one autocommitted INSERT through psycopg's pool: what any service on this stack must do to record a roll;
 - the roll route (POST /sessions/{sid}/rolls through api.create_app on PostgreSQL, the token checked);
-- the command alone (Tracker.roll), so the route less the command is the HTTP layer's.
+- the command alone (Tracker.roll), so the route less the command is the HTTP layer's;
+- the command alone on SQLite (command-sqlite, a file in a temporary directory), the embedded backend's write path.
 
 Every request goes straight into its Flask application (``app.wsgi_app`` with a prepared environ, bench/http_layers.py),
 so gunicorn's share, the same for all of them, is left out. Needs valgrind (Debian's package) and the local PostgreSQL.
 
-    .venv/bin/python bench/instructions.py [requests]
+    .venv/bin/python bench/instructions.py [requests] [path ...]
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,6 +35,7 @@ REQUESTS = 300
 WARM_UP = 200
 POSTGRES = os.environ.get("BENCH_POSTGRES_SERVER", "postgresql://postgres@127.0.0.1:5432")
 PATHS = ("minimal", "floor", "route", "command")
+SQLITE_COMMAND = "command-sqlite"
 
 
 def _child(path: str, count: int) -> None:
@@ -68,12 +71,15 @@ def _child(path: str, count: int) -> None:
         else:
             from api import create_app
 
-            app = create_app({"DATABASE_URL": f"{POSTGRES}/postgres?schema={schema}", "PROJECTIONS_IN_PROCESS": False})
+            directory = tempfile.mkdtemp(prefix="tracker-instructions-")
+            url = f"sqlite:///{directory}/instructions.db" if path == SQLITE_COMMAND else f"{POSTGRES}/postgres?schema={schema}"
+            app = create_app({"DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
             tracker = app.extensions["tracker"]
 
             def close() -> None:
                 tracker.close()
                 app.extensions["tracker_views"].store.datastore.close()
+                shutil.rmtree(directory)
 
             token, sessions = sessions_to_roll_on(app, "Instructions")
             if path == "route":
@@ -125,19 +131,21 @@ def _instructions(path: str, count: int, directory: Path) -> int:
     return totals[0]
 
 
-def measure(requests: int = REQUESTS) -> dict[str, float]:
+def measure(requests: int = REQUESTS, paths: tuple[str, ...] = PATHS) -> dict[str, float]:
     """Instructions a request, by path."""
     with tempfile.TemporaryDirectory(prefix="tracker-instructions-") as tmp:
-        return {path: _instructions(path, requests, Path(tmp)) / requests for path in PATHS}
+        return {path: _instructions(path, requests, Path(tmp)) / requests for path in paths}
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]:
         _child(sys.argv[2], int(sys.argv[3]))
         sys.exit(0)
-    figures = measure(int(sys.argv[1]) if len(sys.argv) > 1 else REQUESTS)
-    minimal = figures["minimal"]
-    for path in PATHS:
-        print(f"{path:8} {figures[path] / 1000:8.0f} thousand instructions a request  ({figures[path] / minimal:.2f}x the minimal app)")
-    print(f"the HTTP layer (route less command) {(figures['route'] - figures['command']) / 1000:.0f} thousand; "
-          f"beyond the floor {(figures['route'] - figures['floor']) / 1000:.0f} thousand")
+    chosen = tuple(sys.argv[2:]) or PATHS
+    figures = measure(int(sys.argv[1]) if len(sys.argv) > 1 else REQUESTS, chosen)
+    for path in chosen:
+        versus = f"  ({figures[path] / figures['minimal']:.2f}x the minimal app)" if "minimal" in figures else ""
+        print(f"{path:14} {figures[path] / 1000:8.0f} thousand instructions a request{versus}")
+    if {"route", "command", "floor"} <= set(figures):
+        print(f"the HTTP layer (route less command) {(figures['route'] - figures['command']) / 1000:.0f} thousand; "
+              f"beyond the floor {(figures['route'] - figures['floor']) / 1000:.0f} thousand")
