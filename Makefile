@@ -25,7 +25,7 @@ run: $(STAMP)
 test: $(STAMP)
 	@.ci/install-nginx
 	@.ci/install-pg-auto-failover
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The HTTP benchmark drives gunicorn with wrk (Debian's package), installed here when it is missing
 # and apt-get may run; without it, bench/http_load.py falls back to Python client threads.

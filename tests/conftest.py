@@ -174,3 +174,37 @@ def pytest_runtest_makereport(item, call):
     report = yield
     setattr(item, f"report_{report.when}", report)
     return report
+
+
+# The files that take longest, longest first (seconds of a worker, --durations=0 on two busy cores, 2026-12-07):
+# `make test` hands xdist's two workers these first (--dist loadfile --no-loadscope-reorder), so that no long file
+# starts last while the other worker sits idle. xdist's own order, the files with most tests first, put the
+# failover files (one or two tests, over a minute each) at the very end of the run.
+LONGEST_FIRST = (
+    "tests/test_play_live_browser.py",  # 122
+    "tests/test_play_browser.py",  # 116
+    "tests/test_server.py",  # 112
+    "tests/test_import_memory.py",  # 108
+    "tests/test_hostile_files_verifier.py",  # 106
+    "tests/test_schemathesis.py",  # 97
+    "tests/test_failover_home.py",  # 88
+    "tests/yokai_quest/test_group_play.py",  # 81
+    "tests/test_failover.py",  # 80
+    "tests/test_bad_input_everywhere.py",  # 78
+    "tests/test_access.py",  # 69
+    "tests/test_api.py",  # 62
+    "tests/test_shards.py",  # 57
+    "tests/test_a_fifth_game.py",  # 51
+    "tests/test_server_limits.py",  # 49
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of LONGEST_FIRST first, in its order; then the others, those with most tests first (xdist's own
+    heuristic), each file's tests in their own order."""
+    rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
+    tests_in = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        tests_in[path] = tests_in.get(path, 0) + 1
+    items.sort(key=lambda item: (rank.get(path := item.nodeid.split("::", 1)[0], len(rank)), -tests_in[path], path))

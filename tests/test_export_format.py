@@ -14,11 +14,15 @@ import hashlib
 import inspect
 import json
 import re
+from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.kit.clients import OwnerClient
+from tests.kit.databases import fresh_schema
 from tests.kit.journey import JOURNEY_TEST_COMPONENTS
 from tests.kit.forgery_kit import (
     events as _events,
@@ -108,10 +112,36 @@ def _any_game(ruleset_id: str):
     return play
 
 
+def _played(client) -> dict[str, list[dict]]:
+    return {game: _lines(_export(client, (GAMES.get(game) or _any_game(game))(client))) for game in sorted(rulesets.registry())}
+
+
 @pytest.fixture
 def exports(client) -> dict[str, list[dict]]:
-    """An export of every game the registry finds, played a little."""
-    return {game: _lines(_export(client, (GAMES.get(game) or _any_game(game))(client))) for game in sorted(rulesets.registry())}
+    """An export of every game the registry finds, played a little, on the database the test's client serves."""
+    return _played(client)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def exported(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[dict]]]:
+    """The same exports, made once a file on each database for the tests that only read the files (none asks the
+    service anything, none changes a line): playing every game through the API was most of each one's time."""
+    from api import create_app
+
+    with ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path_factory.mktemp('exported')}/tracker.sqlite3"
+        else:
+            url = stack.enter_context(fresh_schema(request.getfixturevalue("postgres_base_url")))
+        flask_app = create_app({"TESTING": True, "DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
+        try:
+            OwnerClient.tokens, OwnerClient.last = {}, {}
+            flask_app.test_client_class = OwnerClient
+            played = _played(flask_app.test_client())
+        finally:
+            flask_app.extensions["tracker"].close()
+            flask_app.extensions["tracker_views"].store.datastore.close()
+        yield json.loads(json.dumps(played))  # kept apart from anything the client holds
 
 
 # -- both verifiers count alike ------------------------------------------------------------------------------
@@ -143,9 +173,9 @@ def _shapes() -> list[dict]:
     return [json.loads(line) for line in block.group(1).splitlines()]
 
 
-def test_the_line_shapes_the_readme_shows_are_the_lines_of_an_export(exports):
+def test_the_line_shapes_the_readme_shows_are_the_lines_of_an_export(exported):
     header, event, trailer = _shapes()
-    for lines in exports.values():
+    for lines in exported.values():
         assert set(lines[0]["header"]) == set(header["header"])
         assert set(lines[-1]["trailer"]) == set(trailer["trailer"])
         for line in lines[1:-1]:
@@ -231,18 +261,18 @@ def test_every_use_of_the_stream_the_readme_lists_is_in_the_code_and_in_the_expo
     assert not unlisted, f"events that use the stream but are not in the README's table: {unlisted}"
 
 
-def test_reported_rolls_carry_no_counters_as_the_readme_says(exports):
+def test_reported_rolls_carry_no_counters_as_the_readme_says(exported):
     assert "has `dice`, `results` and `purpose` only: no `layouts`, no `order`, no counters" in _said(_format_section())
-    reported = [e["state"]["roll"] for lines in exports.values() for e in _events(lines)
+    reported = [e["state"]["roll"] for lines in exported.values() for e in _events(lines)
                 if event_name(e["topic"]) == "DiceRolled" and e["state"]["roll"]["source"] == "reported"]
     assert reported and all(set(roll) == {"source", "dice", "results", "purpose"} for roll in reported)
 
 
-def test_the_meta_fields_the_readme_defines_are_what_the_exports_hold(exports):
+def test_the_meta_fields_the_readme_defines_are_what_the_exports_hold(exported):
     section = _said(_format_section())
     for field in ("prev_hash", "command", "session_head", "sealed", "commitments", "issued_by", "correlation_id", "ruleset_version", "ruleset_id"):
         assert f"`{field}`" in section
-    for lines in exports.values():
+    for lines in exported.values():
         streams: dict[str, list[dict]] = {}
         for event in _events(lines):
             streams.setdefault(event["stream"], []).append(event)
@@ -269,11 +299,11 @@ def _readme_hash(event: dict) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
-def test_event_hashes_recomputed_from_the_readme_recipe_alone(exports):
+def test_event_hashes_recomputed_from_the_readme_recipe_alone(exported):
     section = _said(_format_section())
     assert 'json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()' in section
     assert "The line's own `hash` field must equal it: the verifier checks it" in section
-    for lines in exports.values():
+    for lines in exported.values():
         previous: dict[str, str] = {}
         for event in _events(lines):
             assert event["hash"] == _readme_hash(event)
@@ -284,10 +314,10 @@ def test_event_hashes_recomputed_from_the_readme_recipe_alone(exports):
         assert lines[-1]["trailer"]["heads"] == previous
 
 
-def test_commitments_recomputed_from_the_readme_recipe_alone(exports):
+def test_commitments_recomputed_from_the_readme_recipe_alone(exported):
     section = _said(_format_section())
     assert "`sha256(bytes.fromhex(salt) + canonical(value)).hexdigest()` must equal `state.meta.commitments[path]`" in section
-    opened = [event for event in _events(exports["descent"]) if "opened" in event]
+    opened = [event for event in _events(exported["descent"]) if "opened" in event]
     assert opened, "the Descent export commits to the overlord's set-up"
     for event in opened:
         committed = event["state"]["meta"]["commitments"]
