@@ -10,12 +10,15 @@ Python's interpreter and every C library it calls included.
 - the stack's floor for a roll (bench/floor_app.py): that, plus the token looked up in memory, HMAC dice, a hash
   chain and one autocommitted INSERT through psycopg's pool: what any service on this stack must do to record a roll;
 - the roll route (POST /sessions/{sid}/rolls through api.create_app on PostgreSQL, the token checked);
+- the roll route as the Procfile runs it (``json``): TRACKER_LOG_FORMAT=json, one JSON request line a request
+  (api/request_log.py), written to standard error (here /dev/null: the write itself is the kernel's, not counted);
+- the roll route with TRACKER_CORS_ORIGINS set (``cors``), the request from a browser page on an allowed origin;
 - the command alone (Tracker.roll), so the route less the command is the HTTP layer's.
 
 Every request goes straight into its Flask application (``app.wsgi_app`` with a prepared environ, bench/http_layers.py),
 so gunicorn's share, the same for all of them, is left out. Needs valgrind (Debian's package) and the local PostgreSQL.
 
-    .venv/bin/python bench/instructions.py [requests]
+    .venv/bin/python bench/instructions.py [requests] [path ...]
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ ROOT = HERE.parent
 REQUESTS = 300
 WARM_UP = 200
 POSTGRES = os.environ.get("BENCH_POSTGRES_SERVER", "postgresql://postgres@127.0.0.1:5432")
-PATHS = ("minimal", "floor", "route", "command")
+PATHS = ("minimal", "floor", "route", "json", "cors", "command")
+CORS_ORIGINS = "https://table.example, https://elsewhere.example"  # two: the answer then varies by Origin
 
 
 def _child(path: str, count: int) -> None:
@@ -68,7 +72,12 @@ def _child(path: str, count: int) -> None:
         else:
             from api import create_app
 
-            app = create_app({"DATABASE_URL": f"{POSTGRES}/postgres?schema={schema}", "PROJECTIONS_IN_PROCESS": False})
+            if path == "json":
+                os.environ["TRACKER_LOG_FORMAT"] = "json"  # the Procfile's (web: TRACKER_LOG_FORMAT=${TRACKER_LOG_FORMAT:-json})
+            config = {"DATABASE_URL": f"{POSTGRES}/postgres?schema={schema}", "PROJECTIONS_IN_PROCESS": False}
+            if path == "cors":
+                config["CROSS_ORIGINS"] = CORS_ORIGINS
+            app = create_app(config)
             tracker = app.extensions["tracker"]
 
             def close() -> None:
@@ -76,9 +85,12 @@ def _child(path: str, count: int) -> None:
                 app.extensions["tracker_views"].store.datastore.close()
 
             token, sessions = sessions_to_roll_on(app, "Instructions")
-            if path == "route":
+            if path in ("route", "json", "cors"):
+                origin = {"HTTP_ORIGIN": "https://table.example"} if path == "cors" else {}
+
                 def one(i: int) -> None:
-                    b"".join(app.wsgi_app(_environ(sessions[i % SESSIONS], token), lambda status, headers, exc=None: None))
+                    environ = {**_environ(sessions[i % SESSIONS], token), **origin}
+                    b"".join(app.wsgi_app(environ, lambda status, headers, exc=None: None))
             else:
                 def one(i: int) -> None:
                     tracker.roll(sessions[i % SESSIONS], dice={"d6": 2})
@@ -125,19 +137,30 @@ def _instructions(path: str, count: int, directory: Path) -> int:
     return totals[0]
 
 
-def measure(requests: int = REQUESTS) -> dict[str, float]:
+def measure(requests: int = REQUESTS, paths: tuple[str, ...] = PATHS) -> dict[str, float]:
     """Instructions a request, by path."""
     with tempfile.TemporaryDirectory(prefix="tracker-instructions-") as tmp:
-        return {path: _instructions(path, requests, Path(tmp)) / requests for path in PATHS}
+        return {path: _instructions(path, requests, Path(tmp)) / requests for path in paths}
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]:
         _child(sys.argv[2], int(sys.argv[3]))
         sys.exit(0)
-    figures = measure(int(sys.argv[1]) if len(sys.argv) > 1 else REQUESTS)
-    minimal = figures["minimal"]
-    for path in PATHS:
-        print(f"{path:8} {figures[path] / 1000:8.0f} thousand instructions a request  ({figures[path] / minimal:.2f}x the minimal app)")
-    print(f"the HTTP layer (route less command) {(figures['route'] - figures['command']) / 1000:.0f} thousand; "
-          f"beyond the floor {(figures['route'] - figures['floor']) / 1000:.0f} thousand")
+    chosen = tuple(sys.argv[2:]) or PATHS
+    unknown = set(chosen) - set(PATHS)
+    if unknown:
+        sys.exit(f"no such path: {', '.join(sorted(unknown))} (the paths: {', '.join(PATHS)})")
+    figures = measure(int(sys.argv[1]) if len(sys.argv) > 1 else REQUESTS, chosen)
+    minimal = figures.get("minimal")
+    for path in chosen:
+        ratio = f"  ({figures[path] / minimal:.2f}x the minimal app)" if minimal else ""
+        print(f"{path:8} {figures[path] / 1000:8.0f} thousand instructions a request{ratio}")
+    if "route" in figures:
+        if "command" in figures:
+            print(f"the HTTP layer (route less command) {(figures['route'] - figures['command']) / 1000:.0f} thousand")
+        if "floor" in figures:
+            print(f"the route beyond the floor {(figures['route'] - figures['floor']) / 1000:.0f} thousand")
+        for path, what in (("json", "the JSON request line (json less route)"), ("cors", "CORS (cors less route)")):
+            if path in figures:
+                print(f"{what} {(figures[path] - figures['route']) / 1000:.0f} thousand")
