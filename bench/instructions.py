@@ -13,7 +13,8 @@ Python's interpreter and every C library it calls included.
 - the roll route as the Procfile runs it (``json``): TRACKER_LOG_FORMAT=json, one JSON request line a request
   (api/request_log.py), written to standard error (here /dev/null: the write itself is the kernel's, not counted);
 - the roll route with TRACKER_CORS_ORIGINS set (``cors``), the request from a browser page on an allowed origin;
-- the command alone (Tracker.roll), so the route less the command is the HTTP layer's.
+- the command alone (Tracker.roll), so the route less the command is the HTTP layer's;
+- the command alone on SQLite (command-sqlite, a file in a temporary directory), the embedded backend's write path.
 
 Every request goes straight into its Flask application (``app.wsgi_app`` with a prepared environ, bench/http_layers.py),
 so gunicorn's share, the same for all of them, is left out. Needs valgrind (Debian's package) and the local PostgreSQL.
@@ -24,6 +25,7 @@ so gunicorn's share, the same for all of them, is left out. Needs valgrind (Debi
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,6 +39,7 @@ WARM_UP = 200
 POSTGRES = os.environ.get("BENCH_POSTGRES_SERVER", "postgresql://postgres@127.0.0.1:5432")
 PATHS = ("minimal", "floor", "route", "json", "cors", "command")
 CORS_ORIGINS = "https://table.example, https://elsewhere.example"  # two: the answer then varies by Origin
+SQLITE_COMMAND = "command-sqlite"
 
 
 def _child(path: str, count: int) -> None:
@@ -72,9 +75,11 @@ def _child(path: str, count: int) -> None:
         else:
             from api import create_app
 
+            directory = tempfile.mkdtemp(prefix="tracker-instructions-")
+            url = f"sqlite:///{directory}/instructions.db" if path == SQLITE_COMMAND else f"{POSTGRES}/postgres?schema={schema}"
             if path == "json":
                 os.environ["TRACKER_LOG_FORMAT"] = "json"  # the Procfile's (web: TRACKER_LOG_FORMAT=${TRACKER_LOG_FORMAT:-json})
-            config = {"DATABASE_URL": f"{POSTGRES}/postgres?schema={schema}", "PROJECTIONS_IN_PROCESS": False}
+            config = {"DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False}
             if path == "cors":
                 config["CROSS_ORIGINS"] = CORS_ORIGINS
             app = create_app(config)
@@ -83,6 +88,7 @@ def _child(path: str, count: int) -> None:
             def close() -> None:
                 tracker.close()
                 app.extensions["tracker_views"].store.datastore.close()
+                shutil.rmtree(directory)
 
             token, sessions = sessions_to_roll_on(app, "Instructions")
             if path in ("route", "json", "cors"):
@@ -148,19 +154,13 @@ if __name__ == "__main__":
         _child(sys.argv[2], int(sys.argv[3]))
         sys.exit(0)
     chosen = tuple(sys.argv[2:]) or PATHS
-    unknown = set(chosen) - set(PATHS)
-    if unknown:
-        sys.exit(f"no such path: {', '.join(sorted(unknown))} (the paths: {', '.join(PATHS)})")
     figures = measure(int(sys.argv[1]) if len(sys.argv) > 1 else REQUESTS, chosen)
-    minimal = figures.get("minimal")
     for path in chosen:
-        ratio = f"  ({figures[path] / minimal:.2f}x the minimal app)" if minimal else ""
-        print(f"{path:8} {figures[path] / 1000:8.0f} thousand instructions a request{ratio}")
-    if "route" in figures:
-        if "command" in figures:
-            print(f"the HTTP layer (route less command) {(figures['route'] - figures['command']) / 1000:.0f} thousand")
-        if "floor" in figures:
-            print(f"the route beyond the floor {(figures['route'] - figures['floor']) / 1000:.0f} thousand")
-        for path, what in (("json", "the JSON request line (json less route)"), ("cors", "CORS (cors less route)")):
-            if path in figures:
-                print(f"{what} {(figures[path] - figures['route']) / 1000:.0f} thousand")
+        versus = f"  ({figures[path] / figures['minimal']:.2f}x the minimal app)" if "minimal" in figures else ""
+        print(f"{path:14} {figures[path] / 1000:8.0f} thousand instructions a request{versus}")
+    if {"route", "command", "floor"} <= set(figures):
+        print(f"the HTTP layer (route less command) {(figures['route'] - figures['command']) / 1000:.0f} thousand; "
+              f"beyond the floor {(figures['route'] - figures['floor']) / 1000:.0f} thousand")
+    for path, what in (("json", "the JSON request line (json less route)"), ("cors", "CORS (cors less route)")):
+        if {path, "route"} <= set(figures):
+            print(f"{what} {(figures[path] - figures['route']) / 1000:.0f} thousand")

@@ -133,3 +133,18 @@ def test_the_stream_s_blocks_are_hmac_sha256_of_its_seed_whatever_its_length(len
     stream = RandomStream(seed)
     for counter in (0, 1, 255, 256, 2**32, 2**64 - 1):
         assert stream._block(counter) == hmac.new(seed, counter.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+@given(seed=seeds, counter=st.integers(0, 2**40), layout=layouts, count=st.integers(0, 12))
+def test_a_dies_rolls_at_once_are_its_rolls_one_by_one(seed, counter, layout, count):
+    at_once, one_by_one = RandomStream(seed, counter), RandomStream(seed, counter)
+    assert at_once.rolls(layout, count) == [one_by_one.roll(layout) for _ in range(count)]
+    assert at_once.counter == one_by_one.counter
+
+
+def test_a_die_of_rare_acceptance_still_rolls_the_same_at_once():
+    """A layout of 3 faces rejects some draws: the counter skips them alike."""
+    seed = bytes(range(32))
+    at_once, one_by_one = RandomStream(seed, 0), RandomStream(seed, 0)
+    assert at_once.rolls(["a", "b", "c"], 200) == [one_by_one.roll(["a", "b", "c"]) for _ in range(200)]
+    assert at_once.counter == one_by_one.counter

@@ -45,3 +45,27 @@ def test_a_conflict_is_the_librarys_integrity_error_and_writes_nothing_of_its_ba
     # the writer's connection went back to the pool: the next write is not blocked behind it
     assert recorder.insert_events([_event(other, 1)])
     assert [s.originator_version for s in recorder.select_events(other)] == [1]
+
+
+def test_one_event_is_its_own_transaction_and_a_conflict_is_the_librarys_integrity_error(sqlite_tracker):
+    """One event goes in as its INSERT alone: committed once it returns (another connection reads it), a duplicate
+    position refused as the library's IntegrityError, no transaction left open on the writer's connection, which goes
+    back to the pool either way."""
+    recorder, stream = sqlite_tracker.recorder, uuid4()
+    (first,) = recorder.insert_events([_event(stream, 1)])
+    pool = recorder.datastore.pool
+    reader = pool.get_connection(is_writer=False)
+    try:
+        rows = reader._sqlite_conn.execute(f"SELECT originator_version FROM {recorder.events_table_name} WHERE originator_id = ?", (stream.hex,)).fetchall()
+    finally:
+        pool.put_connection(reader)
+    assert [tuple(row) for row in rows] == [(1,)]
+    with pytest.raises(IntegrityError):
+        recorder.insert_events([_event(stream, 1)])
+    writer = pool.get_connection(is_writer=True)
+    try:
+        assert not writer._sqlite_conn.in_transaction
+    finally:
+        pool.put_connection(writer)
+    (second,) = recorder.insert_events([_event(stream, 2)])
+    assert second > first and [s.originator_version for s in recorder.select_events(stream)] == [1, 2]

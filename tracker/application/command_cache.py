@@ -29,20 +29,23 @@ from eventsourcing.domain import Aggregate
 
 
 class CommandCache:
+    """The aggregates kept, by the integer of their id (``UUID.int``: a UUID's hash and equality are Python code,
+    called on every look-up; its integer's are not)."""
+
     def __init__(self, maxsize: int = 1000) -> None:
         self.maxsize = maxsize
-        self._kept: OrderedDict[UUID, Aggregate] = OrderedDict()
+        self._kept: OrderedDict[int, Aggregate] = OrderedDict()
         self._lock = threading.Lock()
 
     def take(self, aggregate_id: UUID) -> Any | None:
         """The aggregate as this process last saved it, now the caller's alone; or None."""
         with self._lock:
-            return self._kept.pop(aggregate_id, None)
+            return self._kept.pop(aggregate_id.int, None)
 
     def put(self, aggregate: Aggregate) -> None:
         """Keep a just-saved aggregate, unless a newer one is kept (threads may finish out of order).
         The caller must not touch it afterwards."""
-        aggregate_id = aggregate.id  # (a property of the library's: read once)
+        aggregate_id = aggregate.id.int  # (a property of the library's: read once)
         with self._lock:
             kept = self._kept.get(aggregate_id)
             if kept is not None and kept.version >= aggregate.version:
@@ -55,7 +58,7 @@ class CommandCache:
     def version(self, aggregate_id: UUID) -> int | None:
         """The version kept, if any (for tests and diagnostics)."""
         with self._lock:
-            kept = self._kept.get(aggregate_id)
+            kept = self._kept.get(aggregate_id.int)
             return None if kept is None else kept.version
 
     def __len__(self) -> int:

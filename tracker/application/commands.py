@@ -24,6 +24,7 @@ from tracker.domain.events import make_meta
 from tracker.domain.session import ABANDONED
 from tracker.core.errors import Conflict, Forbidden, NotFound, Unprocessable
 from tracker.application.loading import Loading
+from tracker.core.ids import id_text
 from tracker.core.randomness import commitment
 from tracker.play.resolving import action_context, apply_changes, session_stream
 from tracker.rulesets.engine import components as component_data
@@ -240,7 +241,7 @@ class Commands:
                 inputs.reported_faces(faces)
             uow.in_play(session, request)
             specs = self.loading.dice_of(session, ruleset)
-            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session))
+            roll = dice_rolls.resolve_roll(specs, dice or {}, faces, session_stream(session), bounded=True)  # (checked above)
             roll["purpose"] = purpose
             session.record_roll(roll=roll, meta=_meta(request, ruleset))
             body = {
@@ -248,7 +249,7 @@ class Commands:
                 "source": roll["source"],
                 "counter_start": roll.get("counter_start"),
                 "counter_end": roll.get("counter_end"),
-                "event_id": f"{session.id}/{session.version}",
+                "event_id": f"{id_text(session.id)}/{session.version}",
                 "position": session.version,
                 "version": session.version,
             }

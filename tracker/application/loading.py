@@ -13,6 +13,7 @@ from eventsourcing.application import AggregateNotFoundError
 from tracker import rulesets
 from tracker.domain import Campaign, Session
 from tracker.core.errors import NotFound
+from tracker.core.ids import id_text
 from tracker.rulesets.engine import components as component_data
 from tracker.rulesets.engine.ruleset import Ruleset
 
@@ -110,7 +111,7 @@ class Loading:
 def _components_key(session: Session) -> str:
     """A session's component data changes only when facts are supplied in play: one memo entry per step."""
     supplied = len(session.components_supplied)
-    return f"{session.id}+{supplied}" if supplied else str(session.id)
+    return f"{id_text(session.id)}+{supplied}" if supplied else id_text(session.id)
 
 
 def session_components(started: Mapping[str, Any], supplied: Iterable[Mapping[str, Any]]) -> dict[str, Any]:

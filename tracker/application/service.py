@@ -21,7 +21,7 @@ from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import Notification, Recording, StoredEvent
+from eventsourcing.persistence import JSONTranscoder, Notification, Recording, StoredEvent, Transcoder
 from eventsourcing.utils import Environment, EnvType, strtobool
 
 from tracker.integrity import hash_chain
@@ -36,6 +36,7 @@ from tracker.application.loading import Loading
 from tracker.application.queries import Queries, grant_cache
 from tracker.core.randomness import new_seed
 from tracker.adapters.repository import TrackerRepository
+from tracker.adapters.stored_json import StoredJSON
 from tracker.integrity.signing import KeyRing
 from tracker.play.resolving import action_context, apply_changes, session_state, session_stream
 from tracker.application.unit_of_work import MAX_ATTEMPTS, Request, Result, UnitOfWork, WritePath, canonical_scope, detached
@@ -102,6 +103,16 @@ class Tracker(Application[UUID]):
         settings.update(env or {})
         return Environment(name, settings)
 
+    def construct_transcoder(self) -> Transcoder:
+        """The library's transcoder, with its transcodings; the default one (JSONTranscoder) encoding by msgspec where
+        that writes the same bytes (tracker/adapters/stored_json.py)."""
+        transcoder = self.factory.transcoder()
+        if type(transcoder) is JSONTranscoder:
+            transcoder = StoredJSON()
+        if isinstance(transcoder, JSONTranscoder):
+            self.register_transcodings(transcoder)
+        return transcoder
+
     def construct_repository(self) -> TrackerRepository:
         """The library's repository, configured from the env as the library does, without its per-event
         Protocol check (tracker/adapters/repository.py)."""
@@ -135,16 +146,28 @@ class Tracker(Application[UUID]):
         save aggregates only), and its snapshots, which reload the aggregate from the store: the one
         just saved is that state already, so it is snapshotted as it is. A grant revoked here is announced
         once saved, so every worker's token check stops accepting it (tracker/adapters/grant_cache.py)."""
-        revoked = [o.id for o in objs if isinstance(o, Grant) and o.revoked and o.pending_events]
+        # (loops, not comprehensions, here and below: each comprehension is one more call before Python 3.12, and
+        # every command passes through)
+        revoked = []
+        for o in objs:
+            if isinstance(o, Grant) and o.revoked and o.pending_events:
+                revoked.append(o.id)
         recordings = self._save(*objs, **kwargs)
         if revoked:
             self.grants.announce(revoked)
         return recordings
 
     def _save(self, *objs: Any, **kwargs: Any) -> Any:
-        if kwargs or not all(isinstance(o, Aggregate) for o in objs):
+        chained = []
+        ours = not kwargs  # aggregates only, saved as they are: else the library's save, which checks what it is given
+        for o in objs:
+            if not isinstance(o, Aggregate):
+                ours = False
+                break
+            if isinstance(o, (Session, Campaign)):
+                chained.append(o)
+        if not ours:
             return super().save(*objs, **kwargs)
-        chained = [o for o in objs if isinstance(o, (Session, Campaign))]
         encoded: dict[int, StoredEvent] = {}
         linked: dict[UUID, tuple[int, str]] = {}
         hash_chain.link(self, chained, encoded, linked)
@@ -160,25 +183,26 @@ class Tracker(Application[UUID]):
 
     def _put(self, events: list[Any], encoded: dict[int, StoredEvent]) -> list[Recording[UUID]]:
         """The library's EventStore.put, storing the forms the hash chain already encoded."""
-        stored = [encoded.get(id(event)) or self.mapper.to_stored_event(event) for event in events]
+        stored = []
+        for event in events:
+            stored.append(encoded.get(id(event)) or self.mapper.to_stored_event(event))
         notification_ids = self.recorder.insert_events(stored)
         if not notification_ids:
             return []
-        return [
-            Recording(event, Notification(originator_id=s.originator_id, originator_version=s.originator_version, topic=s.topic, state=s.state, id=n))
-            for event, s, n in zip(events, stored, notification_ids, strict=True)
-        ]
+        recordings = []
+        for event, s, n in zip(events, stored, notification_ids, strict=True):
+            recordings.append(Recording(event, Notification(originator_id=s.originator_id, originator_version=s.originator_version, topic=s.topic, state=s.state, id=n)))
+        return recordings
 
     def _snapshot(self, processing: ProcessingEvent[UUID]) -> None:
         """A snapshot of each aggregate whose saved events crossed a multiple of its interval."""
         if not self.snapshots:
             return
-        due = {
-            event.originator_id
-            for event in processing.events
-            if (interval := self.snapshotting_intervals.get(type(processing.aggregates[event.originator_id])))
-            and event.originator_version % interval == 0
-        }
+        due = set()
+        for event in processing.events:
+            interval = self.snapshotting_intervals.get(type(processing.aggregates[event.originator_id]))
+            if interval and event.originator_version % interval == 0:
+                due.add(event.originator_id)
         if due:
             aggregates = [processing.aggregates[aggregate_id] for aggregate_id in due]
             self.snapshots.put([getattr(type(a), "Snapshot", type(self).snapshot_class).take(a) for a in aggregates])

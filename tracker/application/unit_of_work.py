@@ -218,7 +218,11 @@ class WritePath:
             for aggregate in outcome.aggregates:
                 if isinstance(aggregate, (Session, Campaign)):
                     self.command_cache.put(aggregate)
-            return Result(outcome.status, body, log_position=max((r.notification.id for r in recordings), default=None))
+            position = None
+            for recording in recordings:  # the last notification id (a loop: a generator is two calls more)
+                if position is None or recording.notification.id > position:
+                    position = recording.notification.id
+            return Result(outcome.status, body, log_position=position)
         raise Conflict("The session is too busy right now", detail="Too many commands at once; retry shortly.")
 
     def _earlier_answer(self, scope: str, key: str, fingerprint: str) -> Result | None:

@@ -28,8 +28,11 @@ class DieSpec:
             )
 
 
-def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: Mapping[str, list[Any]] | None, stream: RandomStream) -> dict[str, Any]:
-    """A roll: digital from the stream (faces by layout), or faces reported from the table, checked against the die."""
+def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: Mapping[str, list[Any]] | None, stream: RandomStream,
+                 bounded: bool = False) -> dict[str, Any]:
+    """A roll: digital from the stream (faces by layout), or faces reported from the table, checked against the die.
+    ``bounded``: the caller has held ``dice`` and ``faces`` to inputs.dice_counts and inputs.reported_faces already (the
+    roll command does, before anything else), so they are not counted a second time."""
     wanted = dict(faces or dice)
     if not wanted:
         raise Unprocessable(
@@ -46,9 +49,11 @@ def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: M
             )
     # However the count came (a request, a form, a resolver's sum), a roll is bounded before a die is drawn: an
     # unbounded count once spun a worker, its memory growing, until the server was stopped.
-    inputs.dice_counts(dice or {}, least=0)
+    if not bounded:
+        inputs.dice_counts(dice or {}, least=0)
     if faces is not None:
-        inputs.reported_faces(faces, least=0)
+        if not bounded:
+            inputs.reported_faces(faces, least=0)
         for die_id, rolled in faces.items():
             if dice and die_id in dice and dice[die_id] != len(rolled):
                 raise Unprocessable(
@@ -77,7 +82,10 @@ def resolve_roll(specs: Mapping[str, DieSpec], dice: Mapping[str, int], faces: M
                 unknown={"die": die_id, "count": dice[die_id]},
             )
     start = stream.counter
-    results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}
+    if isinstance(stream, RandomStream):  # (each die's rolls drawn in one call; any other stream roll by roll)
+        results = {die_id: stream.rolls(specs[die_id].faces, count) for die_id, count in dice.items()}
+    else:
+        results = {die_id: [stream.roll(specs[die_id].faces) for _ in range(count)] for die_id, count in dice.items()}
     return {
         "dice": dict(dice),
         # The order the dice drew from the stream, as a list: JSON objects have no order a rewrite must keep.

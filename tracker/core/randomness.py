@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -50,7 +51,11 @@ _IPAD = bytes(x ^ 0x36 for x in range(256))
 _OPAD = bytes(x ^ 0x5C for x in range(256))
 
 
+@lru_cache(maxsize=1024)
 def _keyed(seed: bytes) -> tuple[Any, Any]:
+    """The seed's two keyed hashes, set up once per process for each seed (a session's every command makes a stream
+    from the same seed; OpenSSL's set-up of a hash is most of a short stream's cost). Shared by every stream of the
+    seed, so never updated: each block updates copies of them."""
     key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK_SIZE else seed
     key = key.ljust(_BLOCK_SIZE, b"\0")
     return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
@@ -95,6 +100,21 @@ class RandomStream:
 
     def roll(self, layout: Sequence[T]) -> T:
         return layout[self.uniform(len(layout))]
+
+    def rolls(self, layout: Sequence[T], count: int) -> list[T]:
+        """``count`` rolls of one die, ``[self.roll(layout) for _ in range(count)]``: the same draws from the same
+        counters, with ``uniform``'s bound worked out once for the die rather than once a roll."""
+        n = len(layout)
+        if n < 1:
+            raise ValueError("uniform() needs at least one outcome")
+        limit = kept_below(n)
+        faces: list[T] = []
+        while len(faces) < count:
+            x = int.from_bytes(self._block(self.counter)[:8], "big")
+            self.counter += 1
+            if x < limit:
+                faces.append(layout[x % n])
+        return faces
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         result = list(items)

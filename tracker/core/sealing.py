@@ -51,7 +51,11 @@ def committed_paths(state: Mapping[str, Any]) -> list[str]:
 def public(state: Mapping[str, Any], paths: list[str] | None = None) -> dict[str, Any]:
     """The state without its sealed fields and the values it only commits to (``paths``, else those its meta
     lists). Copies what it changes."""
-    paths = sealed_paths(state) + committed_paths(state) if paths is None else paths
+    if paths is None:
+        meta = state.get("meta") or {}
+        if not meta.get("sealed") and not meta.get("commitments"):  # (most events: nothing sealed, nothing committed to)
+            return dict(state)
+        paths = sealed_paths(state) + committed_paths(state)
     if not paths:
         return dict(state)
     shown = copy.deepcopy(dict(state))

@@ -83,10 +83,34 @@ class TrackerAggregate(Aggregate):
         return getattr(self, "_given", NOTHING_GIVEN)
 
     def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
-        """As the library's, the event timed by the clock this aggregate was given."""
+        """As the library's (``Aggregate.trigger_event``, its steps in its order, here without its calls of the ``id``
+        and ``version`` properties and of its own clock, which every event of ours replaces), the event timed by the
+        clock this aggregate was given."""
         if kwargs.get("timestamp") is None:
             kwargs["timestamp"] = self.given.clock()
-        super().trigger_event(event_class, **kwargs)
+        if _explicit_topic(type(self)):  # (the library's check of an explicit topic: none of ours has one)
+            super().trigger_event(event_class, **kwargs)
+            return
+        kwargs["originator_id"] = self._id
+        kwargs["originator_version"] = self._version + 1
+        try:
+            new_event = event_class(**kwargs)
+        except TypeError as e:
+            raise TypeError(f"Can't construct event {event_class}: {e}") from None
+        new_event.mutate(self)
+        self._pending_events.append(new_event)
+
+
+def _explicit_topic(cls: type) -> bool:
+    """Whether an aggregate class names its topic (the library's ``getattr(type(self), "TOPIC", None)``), asked once per
+    class: asked of a class without one, getattr raises and discards an AttributeError, its message formatted, each time."""
+    known = _EXPLICIT_TOPICS.get(cls)
+    if known is None:
+        known = _EXPLICIT_TOPICS[cls] = bool(getattr(cls, "TOPIC", None))
+    return known
+
+
+_EXPLICIT_TOPICS: dict[type, bool] = {}
 
 
 class TrackerEvent(Aggregate.Event):

@@ -27,10 +27,12 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.utils import get_topic
 
 from tracker.integrity import hiding
 
 from tracker.core import sealing
+from tracker.core.ids import id_text
 from tracker.integrity.verify_export import Failure, chain_break, event_hash, event_name, opened_state
 
 
@@ -84,9 +86,10 @@ _DECODER = msgspec.json.Decoder(float_hook=_refuse_float)
 _ENCODER = msgspec.json.Encoder(order="sorted")
 
 
-def written_hash(mapper: Mapper, stored: StoredEvent, stream: str) -> str:
+def written_hash(mapper: Mapper, stored: StoredEvent, stream: str, state: Any = None) -> str:
     """``record_hash`` of an event being saved (``stream``: its originator id as text), the same hash from the same
-    bytes, with msgspec's decoder and sorted encoder in place of json.loads and verify_export's canonical_json.
+    bytes, with msgspec's decoder and sorted encoder in place of json.loads and verify_export's canonical_json
+    (``state``: what the stored bytes decode to, when the encoder has decoded them already: ``stored_form``).
 
     For a state of strings, integers, booleans, nulls, objects and arrays the two give the same bytes: msgspec sorts
     an object's keys by code point as ``sort_keys`` does, and escapes a string's characters as ``ensure_ascii=False``
@@ -95,10 +98,11 @@ def written_hash(mapper: Mapper, stored: StoredEvent, stream: str) -> str:
     ``record_hash`` itself."""
     if mapper.cipher or mapper.compressor:
         return record_hash(mapper, stored)
-    try:
-        state = _DECODER.decode(stored.state)
-    except (_Float, msgspec.DecodeError):
-        return record_hash(mapper, stored)
+    if state is None:
+        try:
+            state = _DECODER.decode(stored.state)
+        except (_Float, msgspec.DecodeError):
+            return record_hash(mapper, stored)
     body = {"stream": stream, "position": stored.originator_version, "topic": stored.topic, "state": sealing.public(state)}
     return hashlib.sha256(_ENCODER.encode(body)).hexdigest()
 
@@ -118,7 +122,7 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
             continue
         first = pending[0].originator_version
         aggregate_id = aggregate.id
-        stream = str(aggregate_id)
+        stream = id_text(aggregate_id)
         known = getattr(app, "chain_heads", None)
         previous = None if first == 1 else (known and known.get(aggregate_id, first - 1)) or head(app, aggregate_id, first - 1)
         rules = app.rules_for_session(aggregate).rules if type(aggregate).__name__ == "Session" else None
@@ -130,21 +134,38 @@ def link(app: Any, aggregates: Sequence[Any], encoded: dict[int, StoredEvent] | 
                 sealed.append(hiding.SALTS)
             if sealed:  # kept out of the hash and of every reader until the session ends
                 meta["sealed"] = sealed
-            session_id = getattr(event, "session_id", None)
+            session_id = vars(event).get("session_id")  # (a field where an event has it: getattr's miss raises and discards)
             if session_id in heads:
                 meta["session_head"] = heads[session_id]
             object.__setattr__(event, "meta", meta)  # events are frozen; this is before they are stored
-            stored = app.mapper.to_stored_event(event)
+            stored, state = stored_form(app.mapper, event)
             if hidden:  # committed to as the event store keeps the values, so any verifier recomputes the same bytes
                 meta["commitments"], meta["salts"] = hiding.commit(stored_state(app.mapper, stored), hidden)
-                stored = app.mapper.to_stored_event(event)
+                stored, state = stored_form(app.mapper, event)
             if encoded is not None:
                 encoded[id(event)] = stored
-            previous = written_hash(app.mapper, stored, stream)
+            previous = written_hash(app.mapper, stored, stream, state)
         heads[stream] = previous
         if linked is not None:
             linked[aggregate_id] = (pending[-1].originator_version, previous)
     return heads
+
+
+def stored_form(mapper: Mapper, event: Any) -> tuple[StoredEvent, Any]:
+    """``mapper.to_stored_event(event)``, and the JSON value its stored state decodes to where the transcoder has it
+    (tracker/adapters/stored_json.py decodes what it encodes; None otherwise, and for a state compressed or encrypted)."""
+    encoded = getattr(mapper.transcoder, "encoded", None)
+    if encoded is None or mapper.cipher or mapper.compressor:
+        return mapper.to_stored_event(event), None
+    # The library's to_stored_event, its one call to the transcoder made through ``encoded``.
+    state = dict(vars(event))
+    originator_id = state.pop("originator_id")
+    originator_version = state.pop("originator_version")
+    class_version = getattr(type(event), "class_version", 1)
+    if class_version > 1:
+        state["class_version"] = class_version
+    data, decoded = encoded(state)
+    return StoredEvent(originator_id=originator_id, originator_version=originator_version, topic=get_topic(type(event)), state=data), decoded
 
 
 def _campaigns_last(aggregate: Any) -> bool:
@@ -154,24 +175,25 @@ def _campaigns_last(aggregate: Any) -> bool:
 class Heads:
     """The hash of each stream's last event this process saved, so the next command links to it
     without reading it back: one round trip less per command. Keyed by version, so a stream that
-    another process appended to since is read from the store as before. Bounded (least recent out)."""
+    another process appended to since is read from the store as before. Bounded (least recent out). Kept by the
+    integer of the stream's id (``UUID.int``: a UUID's hash is Python code, its integer's is not)."""
 
     def __init__(self, maxsize: int = 10_000) -> None:
         self.maxsize = maxsize
-        self._heads: OrderedDict[UUID, tuple[int, str]] = OrderedDict()
+        self._heads: OrderedDict[int, tuple[int, str]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, stream: UUID, version: int) -> str | None:
         with self._lock:
-            known = self._heads.get(stream)
+            known = self._heads.get(stream.int)
         return known[1] if known is not None and known[0] == version else None
 
     def saved(self, heads: Mapping[UUID, tuple[int, str]]) -> None:
         """Called once the events are stored: each stream's new version and the hash of its last event."""
         with self._lock:
             for stream, known in heads.items():
-                self._heads[stream] = known
-                self._heads.move_to_end(stream)
+                self._heads[stream.int] = known
+                self._heads.move_to_end(stream.int)
             while len(self._heads) > self.maxsize:
                 self._heads.popitem(last=False)
 
