@@ -17,18 +17,18 @@ from flask import Flask
 from flask.globals import _cv_app, _cv_request  # Flask's own context variables: one look-up where a proxy makes a dozen
 
 from api import metrics
+from api.json_lines import OnePassJsonFormatter
 
 REQUEST_LOGGER = "tracker.request"
 JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 _configured: list[str] = []
+_logger = logging.getLogger(REQUEST_LOGGER)  # the logging module's one logger of that name, found once
 
 
 def json_formatter() -> logging.Formatter:
-    from pythonjsonlogger.json import JsonFormatter
-
     # "message" and the level as a log pipeline names them; the time as ISO 8601 in UTC.
-    formatter = JsonFormatter(JSON_FIELDS, rename_fields={"levelname": "level", "asctime": "time"},
+    formatter = OnePassJsonFormatter(JSON_FIELDS, rename_fields={"levelname": "level", "asctime": "time"},
                               datefmt="%Y-%m-%dT%H:%M:%S%z")
     formatter.converter = time.gmtime
     return formatter
@@ -64,9 +64,13 @@ def _logged(response):
     context = vars(app_context.g)  # what g.pop and g.get read
     started = context.pop("log_started", None)
     grant = context.get("grant")
+    if not _logger.isEnabledFor(logging.INFO):
+        return response  # the level an operator set (or logging.disable) turns the line off, as logger.info would
     req = _cv_request.get().request
     rule = req.url_rule
-    logging.getLogger(REQUEST_LOGGER).info("request", extra={
+    here = sys._getframe()  # what logger.info's findCaller walks the stack for: this function, this line
+    record = _logger.makeRecord(REQUEST_LOGGER, logging.INFO, here.f_code.co_filename, here.f_lineno, "request", (), None,
+                                here.f_code.co_name, {
         "correlation_id": context.get("correlation_id"),
         "method": req.method,
         "route": rule.rule if rule is not None else metrics.UNMATCHED,  # the route template, as the metrics label it
@@ -75,4 +79,5 @@ def _logged(response):
         "token_id": grant.token_id if grant is not None else None,
         "remote_addr": req.remote_addr,
     })
+    _logger.handle(record)  # logger.info's own last step: the logger's filters, then every handler up the tree
     return response

@@ -10,6 +10,9 @@ Python's interpreter and every C library it calls included.
 - the stack's floor for a roll (bench/floor_app.py): that, plus the token looked up in memory, HMAC dice, a hash
   chain and one autocommitted INSERT through psycopg's pool: what any service on this stack must do to record a roll;
 - the roll route (POST /sessions/{sid}/rolls through api.create_app on PostgreSQL, the token checked);
+- the roll route as the Procfile runs it (``json``): TRACKER_LOG_FORMAT=json, one JSON request line a request
+  (api/request_log.py), written to standard error (here /dev/null: the write itself is the kernel's, not counted);
+- the roll route with TRACKER_CORS_ORIGINS set (``cors``), the request from a browser page on an allowed origin;
 - the command alone (Tracker.roll), so the route less the command is the HTTP layer's;
 - the command alone on SQLite (command-sqlite, a file in a temporary directory), the embedded backend's write path.
 
@@ -34,7 +37,8 @@ ROOT = HERE.parent
 REQUESTS = 300
 WARM_UP = 200
 POSTGRES = os.environ.get("BENCH_POSTGRES_SERVER", "postgresql://postgres@127.0.0.1:5432")
-PATHS = ("minimal", "floor", "route", "command")
+PATHS = ("minimal", "floor", "route", "json", "cors", "command")
+CORS_ORIGINS = "https://table.example, https://elsewhere.example"  # two: the answer then varies by Origin
 SQLITE_COMMAND = "command-sqlite"
 
 
@@ -73,7 +77,12 @@ def _child(path: str, count: int) -> None:
 
             directory = tempfile.mkdtemp(prefix="tracker-instructions-")
             url = f"sqlite:///{directory}/instructions.db" if path == SQLITE_COMMAND else f"{POSTGRES}/postgres?schema={schema}"
-            app = create_app({"DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False})
+            if path == "json":
+                os.environ["TRACKER_LOG_FORMAT"] = "json"  # the Procfile's (web: TRACKER_LOG_FORMAT=${TRACKER_LOG_FORMAT:-json})
+            config = {"DATABASE_URL": url, "PROJECTIONS_IN_PROCESS": False}
+            if path == "cors":
+                config["CROSS_ORIGINS"] = CORS_ORIGINS
+            app = create_app(config)
             tracker = app.extensions["tracker"]
 
             def close() -> None:
@@ -82,9 +91,12 @@ def _child(path: str, count: int) -> None:
                 shutil.rmtree(directory)
 
             token, sessions = sessions_to_roll_on(app, "Instructions")
-            if path == "route":
+            if path in ("route", "json", "cors"):
+                origin = {"HTTP_ORIGIN": "https://table.example"} if path == "cors" else {}
+
                 def one(i: int) -> None:
-                    b"".join(app.wsgi_app(_environ(sessions[i % SESSIONS], token), lambda status, headers, exc=None: None))
+                    environ = {**_environ(sessions[i % SESSIONS], token), **origin}
+                    b"".join(app.wsgi_app(environ, lambda status, headers, exc=None: None))
             else:
                 def one(i: int) -> None:
                     tracker.roll(sessions[i % SESSIONS], dice={"d6": 2})
@@ -149,3 +161,6 @@ if __name__ == "__main__":
     if {"route", "command", "floor"} <= set(figures):
         print(f"the HTTP layer (route less command) {(figures['route'] - figures['command']) / 1000:.0f} thousand; "
               f"beyond the floor {(figures['route'] - figures['floor']) / 1000:.0f} thousand")
+    for path, what in (("json", "the JSON request line (json less route)"), ("cors", "CORS (cors less route)")):
+        if {path, "route"} <= set(figures):
+            print(f"{what} {(figures[path] - figures['route']) / 1000:.0f} thousand")
