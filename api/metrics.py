@@ -75,6 +75,11 @@ def _started() -> None:
     vars(_cv_app.get().g)["metrics_started"] = time.perf_counter()  # (g's __setattr__ is a Python call for this)
 
 
+def route_template(rule: Any) -> str:
+    """A request's route as its label: the matched rule's template, one label for every path no route answers."""
+    return rule.rule if rule is not None else UNMATCHED
+
+
 def command_name(app: Flask) -> str:
     """The operation a write is (its operationId, as the OpenAPI document names it), else its endpoint (the pages')."""
     endpoint = request.endpoint or UNMATCHED
@@ -130,7 +135,7 @@ def _counted(response):
     req = _cv_request.get().request
     rule = req.url_rule
     requests, latency, refusals, commands = _series_of(
-        instruments(), app, rule.rule if rule is not None else UNMATCHED, req.method, response.status_code, rule, req.endpoint)
+        instruments(), app, route_template(rule), req.method, response.status_code, rule, req.endpoint)
     requests.inc(1)
     if started is not None:
         amount = time.perf_counter() - started

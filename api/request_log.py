@@ -67,13 +67,12 @@ def _logged(response):
     if not _logger.isEnabledFor(logging.INFO):
         return response  # the level an operator set (or logging.disable) turns the line off, as logger.info would
     req = _cv_request.get().request
-    rule = req.url_rule
     here = sys._getframe()  # what logger.info's findCaller walks the stack for: this function, this line
     record = _logger.makeRecord(REQUEST_LOGGER, logging.INFO, here.f_code.co_filename, here.f_lineno, "request", (), None,
                                 here.f_code.co_name, {
         "correlation_id": context.get("correlation_id"),
         "method": req.method,
-        "route": rule.rule if rule is not None else metrics.UNMATCHED,  # the route template, as the metrics label it
+        "route": metrics.route_template(req.url_rule),  # as the metrics label it
         "status": response.status_code,
         "latency_ms": None if started is None else round((time.perf_counter() - started) * 1000, 3),
         "token_id": grant.token_id if grant is not None else None,
