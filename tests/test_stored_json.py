@@ -104,3 +104,26 @@ def test_freshly_played_events_of_every_game_are_stored_as_the_library_writes_th
     monkeypatch.setattr(transcoder, "encoded", encoded)
     forging.play(client, game, [(i, n) for i, n in enumerate([1, 0, 2, 1, 0, 1, 0, 2, 1])] + [(0, 1), (6, 0)], "ended")
     assert len(compared) > 5 and sum(compared) > len(compared) // 2
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_hash_chains_stored_form_is_the_library_mappers_stored_event(app, client, monkeypatch, game):
+    """tracker/integrity/hash_chain.py's stored_form follows the library's Mapper.to_stored_event step for step, to keep
+    the decoded state beside the bytes: for every event saved while a session of each game plays, is undone and ends,
+    the stored event is the one the library's mapper makes of it, and the state kept is what its bytes decode to."""
+    from tracker.integrity import hash_chain
+
+    tracker = app.extensions["tracker"]
+    made: list[bool] = []
+    original = hash_chain.stored_form
+
+    def stored_form(mapper, event):
+        stored, state = original(mapper, event)
+        assert stored == tracker.mapper.to_stored_event(event), type(event).__qualname__
+        assert state is None or state == json.loads(stored.state)
+        made.append(state is not None)
+        return stored, state
+
+    monkeypatch.setattr(hash_chain, "stored_form", stored_form)
+    forging.play(client, game, [(i, n) for i, n in enumerate([1, 0, 2, 1, 0, 1, 0, 2, 1])] + [(0, 1), (6, 0)], "ended")
+    assert len(made) > 5 and sum(made) > len(made) // 2
